@@ -1,0 +1,43 @@
+# ipclab: experiment files -> raw samples -> figures -> paper.
+#
+#   make all                 build paper/paper.pdf (runs experiments whose data is missing)
+#   make check               the whole test suite; ends with "N passed, N failed"
+#   make run EXP=name [PROFILE=quick] [ENV=host|nspawn|vm] [RESUME=1]
+#                            rerun one experiment into data/ and rebuild what depends on it
+#   make reproduce [FIG=name] [PROFILE=quick]
+#                            rerun every experiment (or those behind one figure) into build/repro/
+#   make deps                install what is missing (as root), else print the command
+#   make bench-overhead      ipclab's pipe round trip beside `perf bench sched pipe`
+#   make clean               remove build/ and the harness binaries
+#
+# Each step lives in mk/*.mk; outputs are written to a temporary file and
+# renamed, so an interrupted make never leaves a half file behind.
+
+.DEFAULT_GOAL := all
+.DELETE_ON_ERROR:
+SHELL := /bin/bash
+
+BUILD := build
+IPCLAB := harness/ipclab
+PROFILE ?=
+ENV ?= host
+
+# Every experiment file, and those whose data is committed.
+EXPERIMENT_FILES := $(sort $(wildcard experiments/*.ini))
+ALL_EXPERIMENTS := $(basename $(notdir $(EXPERIMENT_FILES)))
+EXPERIMENTS := $(ALL_EXPERIMENTS)
+
+include mk/deps.mk
+include mk/harness.mk
+include mk/data.mk
+-include mk/plots.mk
+-include mk/paper.mk
+-include mk/env.mk
+include mk/check.mk
+include mk/bench.mk
+
+.PHONY: all clean
+all: deps-check paper
+
+clean:
+	rm -rf $(BUILD) $(IPCLAB) paper/generated paper/paper.pdf

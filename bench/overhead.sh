@@ -1,0 +1,49 @@
+#!/bin/bash
+# bench/overhead.sh [ROUNDS] [LOOPS]
+# What does the harness itself add?  Runs, alternately in one go, ipclab's
+# pipe round trip with 4-byte messages and `perf bench sched pipe` (which
+# ping-pongs 4-byte ints over two pipes between two processes), ROUNDS
+# times each, and prints both medians per round trip and their ratio.  Also
+# reports the `direct` transport's cost per round trip: the harness's floor.
+# A benchmark, not a test: it prints numbers, it never fails on them.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rounds=${1:-7}
+loops=${2:-100000}
+ipclab=harness/ipclab
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+command -v perf >/dev/null || { echo "bench-overhead: perf is missing (apt-get install linux-perf)" >&2; exit 2; }
+
+cat > "$tmp/overhead.ini" <<INI
+[experiment]
+title=harness overhead: 4-byte pipe round trips, and the direct floor
+transport=pipe;direct
+size=4
+pattern=roundtrip
+count=$loops
+repeat=1
+warmup=1000
+INI
+
+: > "$tmp/perf.txt"
+: > "$tmp/ipclab.txt"
+: > "$tmp/direct.txt"
+for i in $(seq "$rounds"); do
+        perf bench sched pipe -l "$loops" 2>/dev/null | awk '/usecs\/op/ { print $1 * 1000 }' >> "$tmp/perf.txt"
+        $ipclab run --out "$tmp/r$i" "$tmp/overhead.ini" 2>/dev/null
+        $ipclab summarize "$tmp/r$i/overhead" | awk -F'\t' -v p="$tmp/ipclab.txt" -v d="$tmp/direct.txt" '
+                NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+                { per = $col["elapsed_ns"] / $col["messages"]
+                  print per >> ($col["transport"] == "pipe" ? p : d) }'
+done
+
+median() { sort -g "$1" | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+perf_ns=$(median "$tmp/perf.txt")
+ipc_ns=$(median "$tmp/ipclab.txt")
+direct_ns=$(median "$tmp/direct.txt")
+echo "rounds: $rounds alternating runs of $loops round trips each"
+printf 'perf bench sched pipe   %10.1f ns per round trip (median)\n' "$perf_ns"
+printf 'ipclab pipe, 4 B        %10.1f ns per round trip (median)\n' "$ipc_ns"
+awk -v a="$ipc_ns" -v b="$perf_ns" 'BEGIN { printf "ratio ipclab/perf       %10.3f   (target: within 10%%, 0.90 to 1.10)\n", a / b }'
+printf 'ipclab direct, 4 B      %10.1f ns per round trip (median; target: under 100 ns)\n' "$direct_ns"

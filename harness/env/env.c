@@ -1,0 +1,637 @@
+/* env.c: runs an experiment in a container or VM and brings its results back.
+ *
+ * The flow of env_run(): check that the back end and its image are there;
+ * load the experiment (early errors, and the time limit); make a staging
+ * directory next to the results (same file system, so the final rename is
+ * atomic); start systemd-nspawn or qemu with the staging directory as the
+ * only writable mount and wait for it, at most until the time limit; read
+ * the inner run's exit status from the file it left; put the results in
+ * place with one rename.  Whatever fails, the staging directory goes and
+ * OUT_DIR is as it was; the log of a failed run is kept in the cache.
+ */
+#include "env-internal.h"
+#include "../samples.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *const recipe_files[] = {
+        "image.recipe", "build-image.sh", "guest-init.sh",
+};
+
+/* Per cell and repetition, beyond the experiment's timeout: starting a
+ * bus, forking, writing samples. */
+#define ENV_CELL_SLACK_S 5
+
+static const char *kind_name(EnvKind kind)
+{
+        return kind == ENV_VM ? "vm" : "nspawn";
+}
+
+/* Directory holding image.recipe: $IPCLAB_ENV_DIR, else env/ beside SELF,
+ * else env/ beside the running binary.  NULL when none has it. */
+static char *find_recipe_dir(const char *self)
+{
+        const char *dir = g_getenv("IPCLAB_ENV_DIR");
+        if (dir != NULL && *dir != '\0')
+                return g_strdup(dir);
+
+        g_autofree char *exe = g_file_read_link("/proc/self/exe", NULL);
+        const char *bins[] = { self, exe };
+        for (gsize i = 0; i < G_N_ELEMENTS(bins); i++) {
+                if (bins[i] == NULL)
+                        continue;
+                g_autofree char *bin_dir = g_path_get_dirname(bins[i]);
+                g_autofree char *cand = g_build_filename(bin_dir, "env", NULL);
+                g_autofree char *recipe = g_build_filename(cand, "image.recipe", NULL);
+                if (g_file_test(recipe, G_FILE_TEST_IS_REGULAR))
+                        return g_steal_pointer(&cand);
+        }
+#ifdef IPCLAB_ENV_DATADIR
+        return g_strdup(IPCLAB_ENV_DATADIR);
+#else
+        return NULL;
+#endif
+}
+
+static char *recipe_hash_in(const char *dir, GError **error)
+{
+        g_autoptr(GChecksum) sum = g_checksum_new(G_CHECKSUM_SHA256);
+        for (gsize i = 0; i < G_N_ELEMENTS(recipe_files); i++) {
+                g_autofree char *path = g_build_filename(dir, recipe_files[i], NULL);
+                g_autofree char *bytes = NULL;
+                gsize len = 0;
+                if (!g_file_get_contents(path, &bytes, &len, error)) {
+                        g_prefix_error(error, "image recipe: ");
+                        return NULL;
+                }
+                g_checksum_update(sum, (const guchar *) bytes, (gssize) len);
+        }
+        return g_strdup(g_checksum_get_string(sum));
+}
+
+static char *recipe_hash_for(const char *self, GError **error)
+{
+        g_autofree char *dir = find_recipe_dir(self);
+        if (dir == NULL) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                            "cannot find the image recipe (image.recipe in env/ beside "
+                            "the ipclab binary, i.e. harness/env/; or set IPCLAB_ENV_DIR)");
+                return NULL;
+        }
+        return recipe_hash_in(dir, error);
+}
+
+char *env_recipe_hash(GError **error)
+{
+        return recipe_hash_for(NULL, error);
+}
+
+static char *cache_dir(void)
+{
+        const char *c = g_getenv("IPCLAB_CACHE");
+        if (c != NULL && *c != '\0')
+                return g_strdup(c);
+        return g_build_filename(g_get_home_dir(), ".cache", "ipclab", NULL);
+}
+
+/* The complete image of KIND for HASH, or NULL with a reason in ERROR. */
+static char *find_image(EnvKind kind, const char *hash, GError **error)
+{
+        g_autofree char *cache = cache_dir();
+        g_autofree char *dir = g_build_filename(cache, "images", hash, kind_name(kind), NULL);
+        g_autofree char *complete = g_build_filename(dir, "complete", NULL);
+        if (!g_file_test(complete, G_FILE_TEST_IS_REGULAR)) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                            "no %s image for recipe %.12s in %s/images: run `make env-%s` "
+                            "(as root; it needs debootstrap and the Debian mirror)",
+                            kind_name(kind), hash, cache, kind_name(kind));
+                return NULL;
+        }
+        return g_steal_pointer(&dir);
+}
+
+static const char *backend_unavailable(EnvKind kind)
+{
+        switch (kind) {
+        case ENV_NSPAWN:
+                return env_nspawn_unavailable();
+        case ENV_VM:
+                return env_vm_unavailable();
+        case ENV_HOST:
+        default:
+                return NULL;
+        }
+}
+
+const char *env_unavailable(EnvKind kind)
+{
+        static char *reasons[3];
+
+        if (kind == ENV_HOST)
+                return NULL;
+        const char *why = backend_unavailable(kind);
+        if (why != NULL)
+                return why;
+
+        g_autoptr(GError) error = NULL;
+        g_autofree char *hash = recipe_hash_for(NULL, &error);
+        g_autofree char *image = hash != NULL ? find_image(kind, hash, &error) : NULL;
+        g_free(reasons[kind]);
+        reasons[kind] = image == NULL ? g_strdup(error->message) : NULL;
+        return reasons[kind];
+}
+
+const char *env_vm_accel(void)
+{
+        return env_vm_use_kvm() ? "kvm" : "tcg";
+}
+
+const char *env_warning(EnvKind kind)
+{
+        if (kind != ENV_VM || env_vm_use_kvm())
+                return NULL;
+        return "no usable KVM here (no /dev/kvm backed by kvm_intel or kvm_amd, or "
+               "IPCLAB_VM_ACCEL=tcg): "
+               "the VM runs under TCG emulation, and its timings are not comparable "
+               "with host or KVM numbers";
+}
+
+/* Removes PATH and everything below it, not crossing into other mounts. */
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+        (void) st;
+        (void) flag;
+        (void) ftw;
+        if (remove(path) != 0 && errno != ENOENT)
+                return -1;
+        return 0;
+}
+
+static void remove_tree(const char *path)
+{
+        if (path == NULL)
+                return;
+        (void) nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+}
+
+static void env_run_clear(EnvRun *run)
+{
+        remove_tree(run->stage);
+        remove_tree(run->share);
+        g_free(run->file_base);
+        g_free(run->image);
+        g_free(run->hash);
+        g_free(run->stage);
+        g_free(run->stage_out);
+        g_free(run->log);
+        g_free(run->share);
+        if (run->args != NULL)
+                g_ptr_array_unref(run->args);
+        if (run->env != NULL)
+                g_ptr_array_unref(run->env);
+}
+
+/* The value of "--profile NAME" or "--profile=NAME" in ARGS, or NULL. */
+static const char *find_profile(const char *const *args)
+{
+        for (gsize i = 0; args != NULL && args[i] != NULL; i++) {
+                if ((strcmp(args[i], "--profile") == 0 || strcmp(args[i], "-p") == 0) &&
+                    args[i + 1] != NULL)
+                        return args[i + 1];
+                if (g_str_has_prefix(args[i], "--profile="))
+                        return args[i] + strlen("--profile=");
+        }
+        return NULL;
+}
+
+static gboolean has_arg(const char *const *args, const char *arg)
+{
+        for (gsize i = 0; args != NULL && args[i] != NULL; i++)
+                if (strcmp(args[i], arg) == 0 || (strcmp(arg, "--resume") == 0 &&
+                                                   strcmp(args[i], "-r") == 0))
+                        return TRUE;
+        return FALSE;
+}
+
+/* Seconds the inner run may take at most: every cell and repetition
+ * running into the experiment's timeout, plus some slack each, plus the
+ * back end's start-up.  IPCLAB_ENV_TIMEOUT overrides. */
+static guint64 time_limit_s(const EnvRun *run, const Experiment *exp)
+{
+        const char *over = g_getenv("IPCLAB_ENV_TIMEOUT");
+        if (over != NULL && *over != '\0') {
+                guint64 s = g_ascii_strtoull(over, NULL, 10);
+                if (s > 0)
+                        return s;
+        }
+        guint64 per = exp->timeout_ns / G_GUINT64_CONSTANT(1000000000) + 1 + ENV_CELL_SLACK_S;
+        guint64 runs = (guint64) exp->cells->len * MAX(exp->repeat, 1u);
+        guint startup = run->kind == ENV_VM ? env_vm_startup_s(run->kvm)
+                                            : env_nspawn_startup_s();
+        return startup + runs * per;
+}
+
+/* IPCLAB_* variables of our environment that the inner run inherits. */
+static void add_inherited_env(GPtrArray *env)
+{
+        g_auto(GStrv) names = g_listenv();
+        for (gsize i = 0; names[i] != NULL; i++) {
+                const char *n = names[i];
+                if (!g_str_has_prefix(n, "IPCLAB_") || strcmp(n, "IPCLAB_CACHE") == 0 ||
+                    g_str_has_prefix(n, "IPCLAB_ENV_") || g_str_has_prefix(n, "IPCLAB_VM_"))
+                        continue;
+                const char *v = g_getenv(n);
+                if (v != NULL && strchr(v, '\n') == NULL)
+                        g_ptr_array_add(env, g_strdup_printf("%s=%s", n, v));
+        }
+}
+
+/* DIR/.NAME.partial.tsv: where `ipclab run` keeps the cells it completed
+ * until the run ends, for --resume. */
+static char *partial_path(const char *dir, const char *name)
+{
+        g_autofree char *base = g_strdup_printf(".%s.partial.tsv", name);
+        return g_build_filename(dir, base, NULL);
+}
+
+/* Leaves the inner run's resume file where a host run would have left it,
+ * or, when the run FINISHED (and so removed its own), removes the old one. */
+static void keep_partial(const EnvRun *run, const char *out_dir, const char *name,
+                         gboolean finished)
+{
+        g_autofree char *inner = partial_path(run->stage_out, name);
+        g_autofree char *outer = partial_path(out_dir, name);
+        if (rename(inner, outer) != 0 && errno == ENOENT && finished)
+                (void) unlink(outer);
+}
+
+static gboolean prepare(EnvRun *run, const char *out_dir, const char *name,
+                        const char *const *extra_args, GError **error)
+{
+        if (g_mkdir_with_parents(out_dir, 0755) != 0) {
+                int e = errno;
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot create %s: %s",
+                            out_dir, g_strerror(e));
+                return FALSE;
+        }
+        g_autofree char *tmpl = g_strdup_printf(".ipclab-env-%s-XXXXXX", name);
+        run->stage = g_build_filename(out_dir, tmpl, NULL);
+        if (g_mkdtemp_full(run->stage, 0755) == NULL) {
+                int e = errno;
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO,
+                            "cannot create a staging directory in %s: %s", out_dir,
+                            g_strerror(e));
+                g_clear_pointer(&run->stage, g_free);
+                return FALSE;
+        }
+        run->stage_out = g_build_filename(run->stage, "out", NULL);
+        run->log = g_build_filename(run->stage, "console.log", NULL);
+        if (mkdir(run->stage_out, 0755) != 0) {
+                int e = errno;
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot create %s: %s",
+                            run->stage_out, g_strerror(e));
+                return FALSE;
+        }
+
+        /* --resume continues from the cells an interrupted run completed:
+         * the inner run reads them from the file a host run leaves */
+        g_autofree char *partial = partial_path(out_dir, name);
+        if (has_arg(extra_args, "--resume") && g_file_test(partial, G_FILE_TEST_IS_REGULAR)) {
+                g_autofree char *copy = partial_path(run->stage_out, name);
+                g_autofree char *bytes = NULL;
+                gsize len = 0;
+                if (!g_file_get_contents(partial, &bytes, &len, error) ||
+                    !g_file_set_contents(copy, bytes, (gssize) len, error)) {
+                        g_prefix_error(error, "cannot resume: ");
+                        return FALSE;
+                }
+        }
+
+        run->args = g_ptr_array_new_with_free_func(g_free);
+        g_ptr_array_add(run->args, g_strdup(ENV_INNER_SELF));
+        g_ptr_array_add(run->args, g_strdup("run"));
+        g_ptr_array_add(run->args, g_strdup("--env"));
+        g_ptr_array_add(run->args, g_strdup("host"));
+        g_ptr_array_add(run->args, g_strdup("--out"));
+        g_ptr_array_add(run->args, g_strdup(ENV_INNER_OUT));
+        for (gsize i = 0; extra_args != NULL && extra_args[i] != NULL; i++)
+                g_ptr_array_add(run->args, g_strdup(extra_args[i]));
+        g_ptr_array_add(run->args, g_build_filename(ENV_INNER_DIR, run->file_base, NULL));
+
+        run->env = g_ptr_array_new_with_free_func(g_free);
+        g_ptr_array_add(run->env, g_strdup_printf("IPCLAB_ENV_BACKEND=%s", kind_name(run->kind)));
+        g_ptr_array_add(run->env, g_strdup_printf("IPCLAB_ENV_IMAGE=%s", run->hash));
+        if (run->kind == ENV_VM)
+                g_ptr_array_add(run->env,
+                                g_strdup_printf("IPCLAB_ENV_ACCEL=%s", run->kvm ? "kvm" : "tcg"));
+        add_inherited_env(run->env);
+        return TRUE;
+}
+
+static int pidfd_open_(pid_t pid)
+{
+        return (int) syscall(SYS_pidfd_open, pid, 0);
+}
+
+typedef enum {
+        WAIT_EXITED,
+        WAIT_TIMED_OUT,   /* killed at the time limit */
+        WAIT_NO_BOOT,     /* killed: the guest did not start its init in time */
+} WaitEnd;
+
+/* Did the guest's init announce itself in the console log LOG? */
+static gboolean guest_started(const char *log)
+{
+        g_autofree char *text = NULL;
+        return g_file_get_contents(log, &text, NULL, NULL) &&
+               strstr(text, ENV_GUEST_MARKER) != NULL;
+}
+
+/* Waits for PID for at most LIMIT_S seconds, and when BOOT_LOG is set,
+ * only BOOT_S seconds unless the guest's init shows up in BOOT_LOG by then.
+ * When time is up, sends SIGTERM and SIGKILL GRACE_S seconds later (at
+ * once when GRACE_S is 0).  Stores the wait status in *WSTATUS. */
+static WaitEnd wait_limited(GPid pid, guint64 limit_s, guint grace_s, const char *boot_log,
+                            guint boot_s, int *wstatus)
+{
+        int pfd = pidfd_open_(pid);
+        gint64 start = g_get_monotonic_time();
+        gint64 deadline = start + (gint64) limit_s * G_USEC_PER_SEC;
+        gint64 boot_deadline = start + (gint64) boot_s * G_USEC_PER_SEC;
+        gboolean booted = boot_log == NULL;
+        WaitEnd end = WAIT_EXITED;
+        int signals = 0;
+
+        *wstatus = 0;
+        for (;;) {
+                pid_t r = waitpid(pid, wstatus, WNOHANG);
+                if (r == pid || (r < 0 && errno != EINTR))
+                        break;
+                gint64 now = g_get_monotonic_time();
+                if (!booted && end == WAIT_EXITED) {
+                        booted = guest_started(boot_log);
+                        if (!booted && now >= boot_deadline)
+                                end = WAIT_NO_BOOT;
+                }
+                if (end == WAIT_EXITED && now >= deadline)
+                        end = WAIT_TIMED_OUT;
+                if (end != WAIT_EXITED && signals == 0) {
+                        kill(pid, grace_s > 0 ? SIGTERM : SIGKILL);
+                        signals++;
+                        deadline = now + (gint64) grace_s * G_USEC_PER_SEC;
+                } else if (end != WAIT_EXITED && now >= deadline) {
+                        kill(pid, SIGKILL);
+                        signals++;
+                        deadline = now + G_USEC_PER_SEC;
+                }
+                /* wake at least every second while watching the boot */
+                gint64 left_ms = MAX((deadline - now) / 1000, 10);
+                left_ms = MIN(left_ms, booted ? 60000 : 1000);
+                if (pfd >= 0) {
+                        struct pollfd p = { .fd = pfd, .events = POLLIN };
+                        (void) poll(&p, 1, (int) left_ms);
+                } else {
+                        g_usleep(MIN(left_ms, 100) * 1000);
+                }
+        }
+        if (pfd >= 0)
+                close(pfd);
+        return end;
+}
+
+/* The last lines of the log at PATH (at most N), indented, or "". */
+static char *log_tail(const char *path, guint n)
+{
+        g_autofree char *text = NULL;
+        if (path == NULL || !g_file_get_contents(path, &text, NULL, NULL))
+                return g_strdup("");
+        g_auto(GStrv) lines = g_strsplit_set(text, "\r\n", -1);
+        GPtrArray *keep = g_ptr_array_new();
+        for (gsize i = 0; lines[i] != NULL; i++)
+                if (*g_strstrip(lines[i]) != '\0')
+                        g_ptr_array_add(keep, lines[i]);
+        GString *out = g_string_new("");
+        for (guint i = keep->len > n ? keep->len - n : 0; i < keep->len; i++)
+                g_string_append_printf(out, "\n  | %s", (const char *) keep->pdata[i]);
+        g_ptr_array_unref(keep);
+        return g_string_free(out, FALSE);
+}
+
+/* Keeps the log of a failed run in CACHE/logs/ and returns its new path
+ * (or NULL when it could not be kept). */
+static char *keep_log(const EnvRun *run, const char *name)
+{
+        g_autofree char *cache = cache_dir();
+        g_autofree char *dir = g_build_filename(cache, "logs", NULL);
+        g_autoptr(GDateTime) now = g_date_time_new_now_utc();
+        g_autofree char *stamp = g_date_time_format(now, "%Y%m%dT%H%M%S");
+        g_autofree char *base = g_strdup_printf("%s-%s-%s-%d.log", name, kind_name(run->kind),
+                                                stamp, (int) getpid());
+        char *path = g_build_filename(dir, base, NULL);
+        g_autofree char *text = NULL;
+        gsize len = 0;
+
+        if (g_mkdir_with_parents(dir, 0755) != 0 ||
+            !g_file_get_contents(run->log, &text, &len, NULL) ||
+            !g_file_set_contents(path, text, (gssize) len, NULL)) {
+                g_free(path);
+                return NULL;
+        }
+        return path;
+}
+
+static void fail_run(const EnvRun *run, const char *name, int code, GError **error,
+                     const char *what)
+{
+        g_autofree char *kept = keep_log(run, name);
+        g_autofree char *tail = log_tail(run->log, 5);
+        g_set_error(error, IPCLAB_ERROR, code, "%s %s; log: %s%s", kind_name(run->kind), what,
+                    kept != NULL ? kept : "(not kept)", tail);
+}
+
+/* Reads the inner run's exit status from STAGE/out/status: >= 0, or -1. */
+static int read_status(const EnvRun *run)
+{
+        g_autofree char *path = g_build_filename(run->stage_out, "status", NULL);
+        g_autofree char *text = NULL;
+        if (!g_file_get_contents(path, &text, NULL, NULL))
+                return -1;
+        g_strstrip(text);
+        guint64 v = 0;
+        if (!g_ascii_string_to_unsigned(text, 10, 0, 255, &v, NULL))
+                return -1;
+        (void) unlink(path);
+        return (int) v;
+}
+
+/* Moves the results STAGE/out/NAME, with the log, to OUT_DIR/NAME in one
+ * rename (an older OUT_DIR/NAME is swapped out and removed). */
+static gboolean install(const EnvRun *run, const char *out_dir, const char *name,
+                        GError **error)
+{
+        g_autofree char *src = g_build_filename(run->stage_out, name, NULL);
+        g_autofree char *dest = g_build_filename(out_dir, name, NULL);
+        g_autofree char *log = g_build_filename(src, "console.log", NULL);
+
+        if (rename(run->log, log) != 0) {
+                int e = errno;
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot move %s to %s: %s",
+                            run->log, log, g_strerror(e));
+                return FALSE;
+        }
+        int r = samples_replace_dir(src, dest);
+        if (r < 0) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO,
+                            "cannot move the results to %s: %s", dest, g_strerror(-r));
+                return FALSE;
+        }
+        return TRUE;
+}
+
+static GPtrArray *backend_argv(EnvRun *run, GError **error)
+{
+        return run->kind == ENV_VM ? env_vm_argv(run, error) : env_nspawn_argv(run, error);
+}
+
+static int run_in(EnvRun *run, const char *out_dir, const char *name,
+                  const char *const *extra_args, GError **error)
+{
+        const char *why = backend_unavailable(run->kind);
+        if (why != NULL) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s", why);
+                return -1;
+        }
+        run->hash = recipe_hash_for(run->self, error);
+        if (run->hash == NULL)
+                return -1;
+        run->image = find_image(run->kind, run->hash, error);
+        if (run->image == NULL)
+                return -1;
+        if (!g_file_test(run->self, G_FILE_TEST_IS_EXECUTABLE)) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                            "%s: not an executable ipclab binary", run->self);
+                return -1;
+        }
+        for (gsize i = 0; extra_args != NULL && extra_args[i] != NULL; i++) {
+                if (strchr(extra_args[i], '\n') != NULL) {
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                                    "arguments for a %s run cannot hold a newline",
+                                    kind_name(run->kind));
+                        return -1;
+                }
+        }
+        g_autoptr(Experiment) exp = experiment_load(run->file, find_profile(extra_args), error);
+        if (exp == NULL)
+                return -1;
+        run->kvm = run->kind == ENV_VM && env_vm_use_kvm();
+        if (!prepare(run, out_dir, name, extra_args, error))
+                return -1;
+
+        g_autoptr(GPtrArray) argv = backend_argv(run, error);
+        if (argv == NULL)
+                return -1;
+
+        int log_fd = open(run->log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (log_fd < 0) {
+                int e = errno;
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot create %s: %s",
+                            run->log, g_strerror(e));
+                return -1;
+        }
+        GPid pid = 0;
+        gboolean ok = g_spawn_async_with_fds(NULL, (char **) argv->pdata, NULL,
+                                             G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, &pid,
+                                             -1, log_fd, log_fd, error);
+        close(log_fd);
+        if (!ok) {
+                g_prefix_error(error, "cannot start %s: ", (const char *) argv->pdata[0]);
+                return -1;
+        }
+
+        guint64 limit = time_limit_s(run, exp);
+        guint boot = run->kind == ENV_VM ? env_vm_startup_s(run->kvm) : 0;
+        int wstatus = 0;
+        WaitEnd end = wait_limited(pid, limit, run->kind == ENV_NSPAWN ? 10 : 0,
+                                   run->kind == ENV_VM ? run->log : NULL, boot, &wstatus);
+        g_spawn_close_pid(pid);
+        int status = end != WAIT_EXITED ? -1 : read_status(run);
+        g_autofree char *results = g_build_filename(run->stage_out, name, NULL);
+        gboolean have_results = g_file_test(results, G_FILE_TEST_IS_DIR);
+        if ((status != 0 && status != 1) || !have_results)
+                keep_partial(run, out_dir, name, FALSE);
+
+        if (end == WAIT_TIMED_OUT) {
+                g_autofree char *what = g_strdup_printf(
+                        "run did not finish within %" G_GUINT64_FORMAT
+                        " s (the experiment's time limit) and was killed",
+                        limit);
+                fail_run(run, name, IPCLAB_ERROR_RUN, error, what);
+                return -1;
+        }
+        if (end == WAIT_NO_BOOT) {
+                g_autofree char *what = g_strdup_printf(
+                        "guest did not start its init within %u s and was killed%s", boot,
+                        run->kvm ? " (if this KVM cannot run the image's kernel, "
+                                   "set IPCLAB_VM_ACCEL=tcg)"
+                                 : "");
+                fail_run(run, name, IPCLAB_ERROR_RUN, error, what);
+                return -1;
+        }
+        if (status < 0) {
+                g_autofree char *what = NULL;
+                if (WIFSIGNALED(wstatus))
+                        what = g_strdup_printf("died of signal %d before the inner run ended",
+                                               WTERMSIG(wstatus));
+                else
+                        what = g_strdup_printf("exited with status %d before the inner run "
+                                               "ended",
+                                               WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1);
+                fail_run(run, name, IPCLAB_ERROR_RUN, error, what);
+                return -1;
+        }
+        if (status == 2) {
+                fail_run(run, name, IPCLAB_ERROR_INPUT, error,
+                         "run: the inner `ipclab run` rejected its input (exit status 2)");
+                return -1;
+        }
+        if (status > 2 || !have_results) {
+                g_autofree char *what = g_strdup_printf(
+                        "run: the inner `ipclab run` exited with status %d%s", status,
+                        have_results ? "" : " and left no results");
+                fail_run(run, name, IPCLAB_ERROR_RUN, error, what);
+                return -1;
+        }
+        if (!install(run, out_dir, name, error)) {
+                keep_partial(run, out_dir, name, FALSE);
+                return -1;
+        }
+        keep_partial(run, out_dir, name, TRUE);
+        return status;
+}
+
+int env_run(EnvKind kind, const char *self, const char *file, const char *out_dir,
+            const char *const *extra_args, GError **error)
+{
+        g_return_val_if_fail(kind == ENV_NSPAWN || kind == ENV_VM, -1);
+        g_return_val_if_fail(self != NULL && file != NULL && out_dir != NULL, -1);
+
+        EnvRun run = { .kind = kind, .self = self, .file = file };
+        run.file_base = g_path_get_basename(file);
+        g_autofree char *name = g_str_has_suffix(run.file_base, ".ini")
+                                        ? g_strndup(run.file_base, strlen(run.file_base) - 4)
+                                        : g_strdup(run.file_base);
+        int r = run_in(&run, out_dir, name, extra_args, error);
+        env_run_clear(&run);
+        return r;
+}

@@ -1,0 +1,92 @@
+/* nspawn.c: the systemd-nspawn back end.
+ *
+ * The container runs on the image's root directory with a volatile overlay
+ * (writes go to a tmpfs and vanish: the image stays as built), without
+ * registering with machined and without a unit of its own (so no systemd
+ * is needed on the host), with a private network (loopback only), the
+ * binary and experiment bound read-only and the staging directory bound
+ * read-write.  The inner command runs as PID 2 under nspawn's stub init;
+ * a constant shell wrapper writes its exit status to /ipclab/out/status,
+ * which tells a status of the inner run from one of nspawn itself.
+ */
+#include "env-internal.h"
+
+#include <unistd.h>
+
+/* Runs "$@" in /ipclab/out and records its exit status.  The command is
+ * passed as arguments, never pasted into this text. */
+static const char status_wrapper[] =
+        "cd " ENV_INNER_OUT " || exit 125; \"$@\"; s=$?; "
+        "echo $s > " ENV_INNER_OUT "/status.tmp && "
+        "mv " ENV_INNER_OUT "/status.tmp " ENV_INNER_OUT "/status; exit $s";
+
+guint env_nspawn_startup_s(void)
+{
+        return 60;
+}
+
+static char *nspawn_path(void)
+{
+        char *p = g_find_program_in_path("systemd-nspawn");
+        if (p == NULL && g_file_test("/usr/bin/systemd-nspawn", G_FILE_TEST_IS_EXECUTABLE))
+                p = g_strdup("/usr/bin/systemd-nspawn");
+        return p;
+}
+
+const char *env_nspawn_unavailable(void)
+{
+        if (geteuid() != 0)
+                return "nspawn needs root (systemd-nspawn sets up the container): "
+                       "run as root, e.g. with sudo";
+        g_autofree char *p = nspawn_path();
+        if (p == NULL)
+                return "systemd-nspawn not found: apt-get install systemd-container";
+        return NULL;
+}
+
+static void add(GPtrArray *a, const char *s)
+{
+        g_ptr_array_add(a, g_strdup(s));
+}
+
+GPtrArray *env_nspawn_argv(EnvRun *run, GError **error)
+{
+        g_autofree char *nspawn = nspawn_path();
+        if (nspawn == NULL) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s",
+                            env_nspawn_unavailable());
+                return NULL;
+        }
+        g_autofree char *root = g_build_filename(run->image, "rootfs", NULL);
+        GPtrArray *a = g_ptr_array_new_with_free_func(g_free);
+
+        g_ptr_array_add(a, g_steal_pointer(&nspawn));
+        add(a, "--quiet");
+        add(a, "--register=no");
+        add(a, "--keep-unit");
+        add(a, "--as-pid2");
+        add(a, "--private-network");
+        add(a, "--volatile=overlay");
+        add(a, "--console=pipe");
+        add(a, "--link-journal=no");
+        add(a, "--resolv-conf=off");
+        add(a, "--timezone=off");
+        g_ptr_array_add(a, g_strdup_printf("--machine=ipclab-%d", (int) getpid()));
+        g_ptr_array_add(a, g_strdup_printf("--directory=%s", root));
+        g_ptr_array_add(a, g_strdup_printf("--bind-ro=%s:%s", run->self, ENV_INNER_SELF));
+        g_ptr_array_add(a, g_strdup_printf("--bind-ro=%s:%s/%s", run->file, ENV_INNER_DIR,
+                                           run->file_base));
+        g_ptr_array_add(a, g_strdup_printf("--bind=%s:%s", run->stage_out, ENV_INNER_OUT));
+        for (guint i = 0; i < run->env->len; i++)
+                g_ptr_array_add(a, g_strdup_printf("--setenv=%s",
+                                                   (const char *) run->env->pdata[i]));
+        add(a, "--");
+        add(a, "/bin/sh");
+        add(a, "-c");
+        add(a, status_wrapper);
+        add(a, "ipclab-env");
+        for (guint i = 0; i < run->args->len; i++)
+                add(a, run->args->pdata[i]);
+        g_ptr_array_add(a, NULL);
+        return a;
+}

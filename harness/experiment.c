@@ -1,0 +1,965 @@
+/* experiment.c: experiment file -> validated Experiment -> matrix of cells.
+ *
+ * One option table (`options` below) describes every key of [experiment]:
+ * its type, its allowed values, its default and its help.  Parsing,
+ * validation, profile overrides, `ipclab check` and the resolved echo in
+ * meta.ini all come from those rows.
+ */
+#include "experiment.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "transport.h"
+
+G_DEFINE_QUARK(ipclab-error-quark, ipclab_error)
+
+typedef enum {
+        OPT_STRING,       /* free text */
+        OPT_TRANSPORTS,   /* list of transport names */
+        OPT_ENUMS,        /* list of names from `values` */
+        OPT_SIZES,        /* list of byte sizes */
+        OPT_UINTS,        /* list of positive integers */
+        OPT_DURATIONS,    /* list of durations */
+        OPT_UINT,         /* one integer */
+        OPT_DURATION,     /* one duration */
+        OPT_BOOL,         /* true or false */
+        OPT_ENUM,         /* one name from `values` */
+} OptType;
+
+typedef struct {
+        const char *key;
+        OptType type;
+        const char *const *values;  /* OPT_ENUM(S): allowed names, NULL-ended */
+        const char *def;            /* default, or NULL: optional/required */
+        bool required;
+        guint64 min, max;           /* numeric bounds (inclusive) */
+        const char *help;
+} Option;
+
+static const char *const bus_values[] = { "none", "dbus-daemon", "dbus-broker", "p2p", NULL };
+static const char *const payload_values[] = { "bytes", "string", "none", NULL };
+static const char *const pattern_values[] = { "oneway", "roundtrip", "callrate", NULL };
+static const char *const reply_values[] = { "echo", "empty", NULL };
+static const char *const marshal_values[] = { "array", "per-element", NULL };
+static const char *const cpus_values[] = { "none", "same", "split", NULL };
+static const char *const env_values[] = { "host", "nspawn", "vm", NULL };
+
+#define MAX_SIZE ((guint64) 256 << 20)      /* 256 MiB: D-Bus allows 128 MiB */
+#define MAX_COUNT ((guint64) 1000000000)    /* a billion messages */
+#define MAX_DURATION ((guint64) 3600 * G_USEC_PER_SEC * 1000)
+
+static const Option options[] = {
+        { "title", OPT_STRING, NULL, NULL, true, 0, 0,
+          "what the experiment measures, in one line" },
+        { "source", OPT_STRING, NULL, NULL, false, 0, 0,
+          "the published document it follows (a file in shared/seeds)" },
+        { "description", OPT_STRING, NULL, NULL, false, 0, 0,
+          "longer free text" },
+        { "transport", OPT_TRANSPORTS, NULL, NULL, true, 0, 0,
+          "axis: transports (see `ipclab list`)" },
+        { "bus", OPT_ENUMS, bus_values, "dbus-daemon", false, 0, 0,
+          "axis, D-Bus transports only: dbus-daemon, dbus-broker, p2p" },
+        { "payload", OPT_ENUMS, payload_values, "bytes", false, 0, 0,
+          "axis: bytes (D-Bus ay) or string (D-Bus s)" },
+        { "size", OPT_SIZES, NULL, "64", false, 1, MAX_SIZE,
+          "axis: payload bytes per message (64, 4KiB, 1MiB)" },
+        { "pattern", OPT_ENUMS, pattern_values, "roundtrip", false, 0, 0,
+          "axis: oneway, roundtrip, callrate" },
+        { "reply", OPT_ENUMS, reply_values, "echo", false, 0, 0,
+          "axis, round trips: echo the payload or reply empty" },
+        { "marshal", OPT_ENUMS, marshal_values, "array", false, 0, 0,
+          "axis, D-Bus ay: one array append or one append per element" },
+        { "cpus", OPT_ENUMS, cpus_values, "none", false, 0, 0,
+          "axis: none (unpinned), same (one CPU), split (two CPUs)" },
+        { "count", OPT_UINTS, NULL, NULL, false, 1, MAX_COUNT,
+          "axis: messages per repetition (exactly one of count and duration)" },
+        { "duration", OPT_DURATIONS, NULL, NULL, false, 1000, MAX_DURATION,
+          "axis: time box per repetition, 500ms (exactly one of count and duration)" },
+        { "repeat", OPT_UINT, NULL, "5", false, 1, 100000,
+          "repetitions of every cell" },
+        { "warmup", OPT_UINT, NULL, "10", false, 0, 10000000,
+          "messages exchanged before timing starts, discarded" },
+        { "timeout", OPT_DURATION, NULL, "60s", false, 1000000, MAX_DURATION,
+          "time limit of one repetition; past it the cell fails" },
+        { "verify", OPT_BOOL, NULL, "false", false, 0, 0,
+          "check every payload's size and checksum (costs time)" },
+        { "seed", OPT_UINT, NULL, "0", false, 0, G_MAXUINT64,
+          "shuffle the order of cells with this seed; 0 keeps file order" },
+        { "env", OPT_ENUM, env_values, "host", false, 0, 0,
+          "where it runs: host, nspawn, vm (usually chosen with --env)" },
+};
+
+static const char *const claim_keys[] = {
+        "text", "faster", "slower", "metric", "by", "where", NULL
+};
+
+static const char *const claim_metrics[] = {
+        "roundtrip_latency", "elapsed", "throughput", "callrate", "cpu", NULL
+};
+
+const char *pattern_name(Pattern p) { return pattern_values[p]; }
+const char *payload_name(PayloadType p) { return payload_values[p]; }
+const char *reply_name(ReplyKind r) { return reply_values[r]; }
+const char *marshal_name(Marshal m) { return marshal_values[m]; }
+const char *cpus_name(CpuPlacement c) { return cpus_values[c]; }
+const char *bus_name(BusKind b) { return bus_values[b]; }
+const char *env_name(EnvKind e) { return env_values[e]; }
+
+static const Option *option_find(const char *key)
+{
+        for (size_t i = 0; i < G_N_ELEMENTS(options); i++)
+                if (strcmp(options[i].key, key) == 0)
+                        return &options[i];
+        return NULL;
+}
+
+static int enum_index(const char *const *values, const char *s)
+{
+        for (int i = 0; values[i]; i++)
+                if (strcmp(values[i], s) == 0)
+                        return i;
+        return -1;
+}
+
+bool parse_size(const char *s, guint64 *out)
+{
+        static const struct { const char *suffix; guint64 mult; } units[] = {
+                { "", 1 }, { "B", 1 }, { "KiB", 1024 }, { "MiB", 1024 * 1024 },
+                { "GiB", (guint64) 1024 * 1024 * 1024 },
+        };
+        char *end;
+
+        if (!g_ascii_isdigit(*s))
+                return false;
+        errno = 0;
+        guint64 v = g_ascii_strtoull(s, &end, 10);
+        if (errno)
+                return false;
+        for (size_t i = 0; i < G_N_ELEMENTS(units); i++) {
+                if (strcmp(end, units[i].suffix) == 0) {
+                        if (v > G_MAXUINT64 / units[i].mult)
+                                return false;
+                        *out = v * units[i].mult;
+                        return true;
+                }
+        }
+        return false;
+}
+
+bool parse_duration(const char *s, guint64 *out_ns)
+{
+        static const struct { const char *suffix; guint64 mult; } units[] = {
+                { "ns", 1 }, { "us", 1000 }, { "ms", 1000000 },
+                { "s", 1000000000 }, { "m", (guint64) 60 * 1000000000 },
+        };
+        char *end;
+
+        if (!g_ascii_isdigit(*s))
+                return false;
+        errno = 0;
+        guint64 v = g_ascii_strtoull(s, &end, 10);
+        if (errno)
+                return false;
+        for (size_t i = 0; i < G_N_ELEMENTS(units); i++) {
+                if (strcmp(end, units[i].suffix) == 0) {
+                        if (v > G_MAXUINT64 / units[i].mult)
+                                return false;
+                        *out_ns = v * units[i].mult;
+                        return true;
+                }
+        }
+        return false;
+}
+
+static bool parse_uint(const char *s, guint64 *out)
+{
+        char *end;
+
+        if (!g_ascii_isdigit(*s))
+                return false;
+        errno = 0;
+        *out = g_ascii_strtoull(s, &end, 10);
+        return errno == 0 && *end == '\0';
+}
+
+/* A parsing context: the file and where we are in it, for messages. */
+typedef struct {
+        const char *file;
+        GKeyFile *kf;
+        const char *profile_group;   /* "profile quick" or NULL */
+} Ctx;
+
+static gboolean fail(GError **error, const Ctx *c, const char *group,
+                     const char *key, const char *fmt, ...) G_GNUC_PRINTF(5, 6);
+
+static gboolean fail(GError **error, const Ctx *c, const char *group,
+                     const char *key, const char *fmt, ...)
+{
+        va_list ap;
+        g_autofree char *msg = NULL;
+
+        va_start(ap, fmt);
+        msg = g_strdup_vprintf(fmt, ap);
+        va_end(ap);
+        if (group && key)
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                            "%s: [%s] %s: %s", c->file, group, key, msg);
+        else if (group)
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                            "%s: [%s]: %s", c->file, group, msg);
+        else
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                            "%s: %s", c->file, msg);
+        return FALSE;
+}
+
+/* Strips an inline comment (whitespace then '#') and surrounding blanks. */
+static char *clean_value(const char *raw)
+{
+        char *v = g_strdup(raw);
+
+        for (char *p = v; *p; p++) {
+                if (*p == '#' && (p == v || g_ascii_isspace(p[-1]))) {
+                        *p = '\0';
+                        break;
+                }
+        }
+        return g_strstrip(v);
+}
+
+/* The value of KEY: from the profile group when it has it, else from
+ * [experiment], else the option's default.  *FROM gets the group it came
+ * from (NULL for the default).  Returns NULL when absent everywhere. */
+static char *lookup(const Ctx *c, const Option *o, const char **from)
+{
+        const char *groups[] = { c->profile_group, "experiment" };
+
+        for (size_t i = 0; i < G_N_ELEMENTS(groups); i++) {
+                if (!groups[i] || !g_key_file_has_key(c->kf, groups[i], o->key, NULL))
+                        continue;
+                g_autofree char *raw = g_key_file_get_value(c->kf, groups[i], o->key, NULL);
+                *from = groups[i];
+                return clean_value(raw ? raw : "");
+        }
+        *from = NULL;
+        return o->def ? g_strdup(o->def) : NULL;
+}
+
+/* Splits a list value on ';', trimming blanks; empty items are errors. */
+static char **split_list(const Ctx *c, const char *group, const char *key,
+                         const char *value, GError **error)
+{
+        g_auto(GStrv) items = g_strsplit(value, ";", -1);
+        guint n = g_strv_length(items);
+
+        /* A trailing ';' is GKeyFile style: allow it. */
+        if (n > 1 && g_strstrip(items[n - 1])[0] == '\0') {
+                g_free(items[n - 1]);
+                items[n - 1] = NULL;
+                n--;
+        }
+        for (guint i = 0; i < n; i++) {
+                g_strstrip(items[i]);
+                if (items[i][0] == '\0') {
+                        fail(error, c, group, key, "empty list item in '%s'", value);
+                        return NULL;
+                }
+                for (guint j = 0; j < i; j++) {
+                        if (strcmp(items[i], items[j]) == 0) {
+                                fail(error, c, group, key, "'%s' is listed twice", items[i]);
+                                return NULL;
+                        }
+                }
+        }
+        return g_steal_pointer(&items);
+}
+
+/* Parsed values of every option, by option index. */
+typedef struct {
+        char **list[G_N_ELEMENTS(options)];      /* list options: the items */
+        guint64 *nums[G_N_ELEMENTS(options)];    /* numeric lists/scalars */
+        char *text[G_N_ELEMENTS(options)];       /* scalars as text */
+        const char *from[G_N_ELEMENTS(options)];
+} Values;
+
+static void values_clear(Values *v)
+{
+        for (size_t i = 0; i < G_N_ELEMENTS(options); i++) {
+                g_strfreev(v->list[i]);
+                g_free(v->nums[i]);
+                g_free(v->text[i]);
+        }
+}
+
+static guint opt_index(const char *key)
+{
+        return (guint) (option_find(key) - options);
+}
+
+static gboolean parse_option(const Ctx *c, const Option *o, Values *v, GError **error)
+{
+        guint k = (guint) (o - options);
+        const char *from;
+        g_autofree char *value = lookup(c, o, &from);
+        const char *group = from ? from : "experiment";
+
+        v->from[k] = from;
+        if (!value) {
+                if (o->required)
+                        return fail(error, c, "experiment", o->key, "missing (%s)", o->help);
+                return TRUE;
+        }
+        if (!g_utf8_validate(value, -1, NULL))
+                return fail(error, c, group, o->key, "not valid UTF-8");
+        if (value[0] == '\0')
+                return fail(error, c, group, o->key, "empty value (%s)", o->help);
+
+        switch (o->type) {
+        case OPT_STRING:
+                v->text[k] = g_steal_pointer(&value);
+                return TRUE;
+        case OPT_BOOL:
+                if (strcmp(value, "true") && strcmp(value, "false"))
+                        return fail(error, c, group, o->key, "'%s' is not true or false", value);
+                v->text[k] = g_steal_pointer(&value);
+                return TRUE;
+        case OPT_ENUM:
+                if (enum_index(o->values, value) < 0) {
+                        g_autofree char *allowed = g_strjoinv(", ", (char **) o->values);
+                        return fail(error, c, group, o->key, "unknown value '%s' (allowed: %s)",
+                                    value, allowed);
+                }
+                v->text[k] = g_steal_pointer(&value);
+                return TRUE;
+        case OPT_UINT:
+        case OPT_DURATION: {
+                guint64 n;
+                bool ok = o->type == OPT_UINT ? parse_uint(value, &n) : parse_duration(value, &n);
+                if (!ok)
+                        return fail(error, c, group, o->key, "'%s' is not %s", value,
+                                    o->type == OPT_UINT ? "a whole number"
+                                                        : "a duration (such as 500ms, 2s, 100us)");
+                if (n < o->min || n > o->max)
+                        return fail(error, c, group, o->key, "%s is out of range (%" G_GUINT64_FORMAT
+                                    " to %" G_GUINT64_FORMAT "%s)", value, o->min, o->max,
+                                    o->type == OPT_DURATION ? " ns" : "");
+                v->nums[k] = g_new(guint64, 1);
+                v->nums[k][0] = n;
+                v->text[k] = g_steal_pointer(&value);
+                return TRUE;
+        }
+        default:
+                break;
+        }
+
+        /* Lists: every axis. */
+        g_auto(GStrv) items = split_list(c, group, o->key, value, error);
+        if (!items)
+                return FALSE;
+        guint n = g_strv_length(items);
+        v->nums[k] = g_new0(guint64, n);
+        for (guint i = 0; i < n; i++) {
+                const char *it = items[i];
+                guint64 num = 0;
+
+                switch (o->type) {
+                case OPT_TRANSPORTS:
+                        if (!transport_find(it))
+                                return fail(error, c, group, o->key,
+                                            "unknown transport '%s' (see `ipclab list`)", it);
+                        break;
+                case OPT_ENUMS:
+                        if (enum_index(o->values, it) < 0) {
+                                g_autofree char *allowed = g_strjoinv(", ", (char **) o->values);
+                                return fail(error, c, group, o->key,
+                                            "unknown value '%s' (allowed: %s)", it, allowed);
+                        }
+                        num = (guint64) enum_index(o->values, it);
+                        break;
+                case OPT_SIZES:
+                        if (!parse_size(it, &num))
+                                return fail(error, c, group, o->key,
+                                            "'%s' is not a size (bytes, or with B, KiB, MiB, GiB)", it);
+                        break;
+                case OPT_UINTS:
+                        if (!parse_uint(it, &num))
+                                return fail(error, c, group, o->key, "'%s' is not a whole number", it);
+                        break;
+                case OPT_DURATIONS:
+                        if (!parse_duration(it, &num))
+                                return fail(error, c, group, o->key,
+                                            "'%s' is not a duration (such as 500ms, 2s, 100us)", it);
+                        break;
+                default:
+                        g_assert_not_reached();
+                }
+                if (o->type != OPT_TRANSPORTS && o->type != OPT_ENUMS &&
+                    (num < o->min || num > o->max))
+                        return fail(error, c, group, o->key,
+                                    "'%s' is out of range (%" G_GUINT64_FORMAT " to %"
+                                    G_GUINT64_FORMAT "%s)", it, o->min, o->max,
+                                    o->type == OPT_DURATIONS ? " ns" : "");
+                v->nums[k][i] = num;
+        }
+        v->list[k] = g_steal_pointer(&items);
+        return TRUE;
+}
+
+static bool valid_name(const char *s)
+{
+        if (!*s || strlen(s) > 64)
+                return false;
+        for (; *s; s++)
+                if (!g_ascii_isalnum(*s) && *s != '-' && *s != '_')
+                        return false;
+        return true;
+}
+
+/* Checks the raw text for what GKeyFile would silently accept: bytes that
+ * are not UTF-8, a group given twice, a key given twice in one group. */
+static gboolean prescan(const Ctx *c, const char *text, gsize len, GError **error)
+{
+        const char *bad;
+
+        if (!g_utf8_validate(text, (gssize) len, &bad)) {
+                guint line = 1;
+                for (const char *p = text; p < bad; p++)
+                        line += *p == '\n';
+                return fail(error, c, NULL, NULL, "line %u: bytes that are not UTF-8", line);
+        }
+        if (memchr(text, '\0', len))
+                return fail(error, c, NULL, NULL, "contains a NUL byte");
+
+        g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+        g_autoptr(GHashTable) groups = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+        g_autoptr(GHashTable) keys = NULL;
+        g_autofree char *group = NULL;
+
+        for (guint i = 0; lines[i]; i++) {
+                char *l = g_strstrip(lines[i]);
+
+                if (l[0] == '\0' || l[0] == '#' || l[0] == ';')
+                        continue;
+                if (l[0] == '[') {
+                        char *end = strchr(l, ']');
+                        if (!end)
+                                return fail(error, c, NULL, NULL, "line %u: group header without ']'", i + 1);
+                        g_free(group);
+                        group = g_strndup(l + 1, (gsize) (end - l - 1));
+                        if (g_hash_table_contains(groups, group))
+                                return fail(error, c, group, NULL, "line %u: group given twice", i + 1);
+                        g_hash_table_add(groups, g_strdup(group));
+                        g_clear_pointer(&keys, g_hash_table_unref);
+                        keys = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+                        continue;
+                }
+                char *eq = strchr(l, '=');
+                if (!eq)
+                        return fail(error, c, group, NULL, "line %u: '%s' is not key=value", i + 1, l);
+                if (!group)
+                        return fail(error, c, NULL, NULL, "line %u: key before any group", i + 1);
+                g_autofree char *key = g_strstrip(g_strndup(l, (gsize) (eq - l)));
+                if (g_hash_table_contains(keys, key))
+                        return fail(error, c, group, key, "line %u: key given twice", i + 1);
+                g_hash_table_add(keys, g_steal_pointer(&key));
+        }
+        return TRUE;
+}
+
+static void claim_free(Claim *cl)
+{
+        g_free(cl->name);
+        g_free(cl->text);
+        g_free(cl->faster);
+        g_free(cl->slower);
+        g_free(cl->metric);
+        g_free(cl->where);
+        g_free(cl);
+}
+
+/* The value of axis KEY in CELL, as written in files: for selectors. */
+static char *cell_axis(const Cell *cell, const char *key)
+{
+        if (!strcmp(key, "transport"))
+                return g_strdup(cell->transport);
+        if (!strcmp(key, "bus"))
+                return g_strdup(bus_name(cell->bus));
+        if (!strcmp(key, "payload"))
+                return g_strdup(payload_name(cell->payload));
+        if (!strcmp(key, "size"))
+                return g_strdup_printf("%" G_GUINT64_FORMAT, cell->size);
+        if (!strcmp(key, "pattern"))
+                return g_strdup(pattern_name(cell->pattern));
+        if (!strcmp(key, "reply"))
+                return g_strdup(reply_name(cell->reply));
+        if (!strcmp(key, "marshal"))
+                return g_strdup(marshal_name(cell->marshal));
+        if (!strcmp(key, "cpus"))
+                return g_strdup(cpus_name(cell->cpus));
+        if (!strcmp(key, "count"))
+                return g_strdup_printf("%" G_GUINT64_FORMAT, cell->count);
+        if (!strcmp(key, "duration"))
+                return g_strdup_printf("%" G_GUINT64_FORMAT, cell->duration_ns);
+        return NULL;
+}
+
+int experiment_cell_matches(const Cell *cell, const char *selector)
+{
+        g_auto(GStrv) parts = g_strsplit(selector, ",", -1);
+
+        for (guint i = 0; parts[i]; i++) {
+                char *p = g_strstrip(parts[i]);
+                char *eq = strchr(p, '=');
+                if (!eq)
+                        return -1;
+                *eq = '\0';
+                const char *key = g_strstrip(p);
+                const char *want = g_strstrip(eq + 1);
+                g_autofree char *have = cell_axis(cell, key);
+                if (!have)
+                        return -1;
+                if (!strcmp(key, "size") || !strcmp(key, "duration")) {
+                        guint64 w;
+                        bool ok = !strcmp(key, "size") ? parse_size(want, &w) : parse_duration(want, &w);
+                        if (!ok)
+                                return -1;
+                        if (g_ascii_strtoull(have, NULL, 10) != w)
+                                return 0;
+                } else if (strcmp(have, want) != 0) {
+                        return 0;
+                }
+        }
+        return 1;
+}
+
+static gboolean parse_claims(const Ctx *c, Experiment *exp, GError **error)
+{
+        g_auto(GStrv) groups = g_key_file_get_groups(c->kf, NULL);
+
+        for (guint i = 0; groups[i]; i++) {
+                if (!g_str_has_prefix(groups[i], "claim "))
+                        continue;
+                const char *g = groups[i];
+                g_autoptr(GError) e = NULL;
+                g_auto(GStrv) keys = g_key_file_get_keys(c->kf, g, NULL, NULL);
+                Claim *cl = g_new0(Claim, 1);
+
+                g_ptr_array_add(exp->claims, cl);
+                cl->name = g_strdup(g + strlen("claim "));
+                if (!valid_name(cl->name))
+                        return fail(error, c, g, NULL, "claim name must be letters, digits, '-' or '_'");
+                for (guint k = 0; keys[k]; k++)
+                        if (enum_index(claim_keys, keys[k]) < 0)
+                                return fail(error, c, g, keys[k], "unknown key (allowed: text, faster, slower, metric, by, where)");
+
+#define CLAIM_STR(field, key, required) do { \
+                g_autofree char *raw = g_key_file_get_value(c->kf, g, key, NULL); \
+                if (!raw && required) \
+                        return fail(error, c, g, key, "missing"); \
+                if (raw) { \
+                        cl->field = clean_value(raw); \
+                        if (cl->field[0] == '\0') \
+                                return fail(error, c, g, key, "empty value"); \
+                } \
+        } while (0)
+                CLAIM_STR(text, "text", true);
+                CLAIM_STR(faster, "faster", true);
+                CLAIM_STR(slower, "slower", true);
+                CLAIM_STR(metric, "metric", true);
+                CLAIM_STR(where, "where", false);
+#undef CLAIM_STR
+                if (enum_index(claim_metrics, cl->metric) < 0)
+                        return fail(error, c, g, "metric", "unknown metric '%s' (allowed: roundtrip_latency, elapsed, throughput, callrate, cpu)", cl->metric);
+                g_autofree char *by = g_key_file_get_value(c->kf, g, "by", NULL);
+                cl->by = 1.0;
+                if (by) {
+                        g_autofree char *v = clean_value(by);
+                        char *end;
+                        cl->by = g_ascii_strtod(v, &end);
+                        if (*end || !(cl->by >= 1.0) || !isfinite(cl->by))
+                                return fail(error, c, g, "by", "'%s' is not a factor >= 1", v);
+                }
+                const char *sel_keys[] = { "faster", "slower" };
+                const char *sels[] = { cl->faster, cl->slower };
+                for (guint s = 0; s < 2; s++) {
+                        guint matched = 0;
+                        for (guint j = 0; j < exp->cells->len; j++) {
+                                int m = experiment_cell_matches(exp->cells->pdata[j], sels[s]);
+                                if (m < 0)
+                                        return fail(error, c, g, sel_keys[s], "'%s' is not axis=value[,axis=value]", sels[s]);
+                                matched += (guint) m;
+                        }
+                        if (!matched)
+                                return fail(error, c, g, sel_keys[s], "'%s' names no cell of this experiment", sels[s]);
+                }
+        }
+        return TRUE;
+}
+
+static bool cell_supported(const Transport *t, const Cell *cell, char **why)
+{
+        const char *u = t->unavailable ? t->unavailable() : NULL;
+
+        if (u) {
+                *why = g_strdup_printf("unavailable here: %s", u);
+                return false;
+        }
+        if (t->max_size) {
+                size_t max = t->max_size(cell);
+                if (max && cell->size > max) {
+                        *why = g_strdup_printf("size %" G_GUINT64_FORMAT " exceeds the transport's limit of %zu bytes",
+                                               cell->size, max);
+                        return false;
+                }
+        }
+        return true;
+}
+
+char *cell_describe(const Cell *cell)
+{
+        GString *s = g_string_new(cell->transport);
+
+        if (cell->bus != BUS_NONE)
+                g_string_append_printf(s, " bus=%s", bus_name(cell->bus));
+        g_string_append_printf(s, " %s %s", pattern_name(cell->pattern), payload_name(cell->payload));
+        if (cell->pattern != PATTERN_CALLRATE)
+                g_string_append_printf(s, " size=%" G_GUINT64_FORMAT, cell->size);
+        if (cell->pattern == PATTERN_ROUNDTRIP)
+                g_string_append_printf(s, " reply=%s", reply_name(cell->reply));
+        if (cell->marshal != MARSHAL_ARRAY)
+                g_string_append_printf(s, " marshal=%s", marshal_name(cell->marshal));
+        if (cell->cpus != CPUS_NONE)
+                g_string_append_printf(s, " cpus=%s", cpus_name(cell->cpus));
+        if (cell->count)
+                g_string_append_printf(s, " count=%" G_GUINT64_FORMAT, cell->count);
+        else
+                g_string_append_printf(s, " duration=%" G_GUINT64_FORMAT "ms", cell->duration_ns / 1000000);
+        return g_string_free(s, FALSE);
+}
+
+guint64 cell_estimate_ns(const Cell *cell, guint warmup)
+{
+        const Transport *t = transport_find(cell->transport);
+        double per_msg = 5000, per_byte = 0.5, setup = 2e6;
+
+        if (t && !strcmp(t->family, "harness")) {
+                per_msg = 100;
+                per_byte = 0.1;
+        } else if (t && (t->flags & TRANSPORT_DBUS)) {
+                per_msg = cell->bus == BUS_P2P ? 30000 : 60000;
+                per_byte = 3;
+                setup = 20e6;
+                if (cell->marshal == MARSHAL_PER_ELEMENT)
+                        per_byte = 40;
+        }
+        double msg = per_msg + per_byte * (double) cell->size;
+        if (cell->pattern != PATTERN_ONEWAY)
+                msg *= 2;
+        if (cell->duration_ns)
+                return (guint64) (setup + msg * warmup) + cell->duration_ns;
+        return (guint64) (setup + msg * (double) (cell->count + warmup));
+}
+
+static char *cell_key(const Cell *c)
+{
+        return g_strdup_printf("%s|%d|%d|%" G_GUINT64_FORMAT "|%d|%d|%d|%d|%" G_GUINT64_FORMAT "|%" G_GUINT64_FORMAT,
+                               c->transport, c->bus, c->payload, c->size, c->pattern, c->reply,
+                               c->marshal, c->cpus, c->count, c->duration_ns);
+}
+
+/* Expands the axes into the filtered cartesian product. */
+static gboolean expand(const Ctx *c, Experiment *exp, Values *v, GError **error)
+{
+        guint it = opt_index("transport"), ib = opt_index("bus"), ip = opt_index("payload"),
+              is = opt_index("size"), ipt = opt_index("pattern"), ir = opt_index("reply"),
+              im = opt_index("marshal"), ic = opt_index("cpus"), icn = opt_index("count"),
+              idu = opt_index("duration");
+        bool have_count = v->list[icn] != NULL, have_dur = v->list[idu] != NULL;
+        bool any_dbus = false, any_marshal = false;
+        g_autoptr(GHashTable) seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+        g_autoptr(GHashTable) skipped = g_hash_table_new(g_str_hash, g_str_equal);
+
+        if (have_count == have_dur)
+                return fail(error, c, "experiment", have_count ? "duration" : "count",
+                            "exactly one of count= and duration= must be given");
+
+        guint nt = g_strv_length(v->list[it]);
+        for (guint i = 0; i < nt; i++) {
+                const Transport *t = transport_find(v->list[it][i]);
+                any_dbus |= (t->flags & TRANSPORT_DBUS) != 0;
+                any_marshal |= (t->flags & TRANSPORT_MARSHAL) != 0;
+        }
+        if (v->from[ib] && !any_dbus)
+                return fail(error, c, v->from[ib], "bus", "applies only to D-Bus transports, and none is listed");
+        if (v->from[im] && !any_marshal && (v->nums[im][0] != MARSHAL_ARRAY || g_strv_length(v->list[im]) > 1))
+                return fail(error, c, v->from[im], "marshal", "per-element marshalling applies only to D-Bus transports, and none is listed");
+        for (guint i = 0; v->list[ib][i]; i++)
+                if (any_dbus && v->nums[ib][i] == BUS_NONE)
+                        return fail(error, c, v->from[ib] ? v->from[ib] : "experiment", "bus",
+                                    "'none' is not a bus for D-Bus transports");
+        for (guint i = 0; v->list[ip][i]; i++)
+                if (v->nums[ip][i] == PAYLOAD_NONE)
+                        return fail(error, c, v->from[ip] ? v->from[ip] : "experiment", "payload",
+                                    "'none' is implied by pattern=callrate; use bytes or string");
+
+        /* Memory: a payload, its echo and a receive buffer per side; and
+         * the round-trip latency buffer of count entries. */
+        guint64 mem = (guint64) sysconf(_SC_PHYS_PAGES) * (guint64) sysconf(_SC_PAGESIZE);
+        for (guint i = 0; v->list[is][i]; i++)
+                if (v->nums[is][i] * 8 > mem)
+                        return fail(error, c, v->from[is] ? v->from[is] : "experiment", "size",
+                                    "'%s' is more than this machine's memory allows", v->list[is][i]);
+        bool any_roundtrip = false;
+        for (guint i = 0; v->list[ipt][i]; i++)
+                any_roundtrip |= v->nums[ipt][i] != PATTERN_ONEWAY;
+        if (have_count && any_roundtrip)
+                for (guint i = 0; v->list[icn][i]; i++)
+                        if (v->nums[icn][i] * sizeof(guint64) * 4 > mem)
+                                return fail(error, c, v->from[icn] ? v->from[icn] : "experiment", "count",
+                                            "'%s' latencies are more than this machine's memory holds", v->list[icn][i]);
+
+        guint nb = g_strv_length(v->list[ib]), np = g_strv_length(v->list[ip]),
+              ns = g_strv_length(v->list[is]), npt = g_strv_length(v->list[ipt]),
+              nr = g_strv_length(v->list[ir]), nm = g_strv_length(v->list[im]),
+              nc = g_strv_length(v->list[ic]);
+        guint nq = have_count ? g_strv_length(v->list[icn]) : g_strv_length(v->list[idu]);
+
+        for (guint a = 0; a < nt; a++)
+        for (guint b = 0; b < nb; b++)
+        for (guint pl = 0; pl < np; pl++)
+        for (guint s = 0; s < ns; s++)
+        for (guint pt = 0; pt < npt; pt++)
+        for (guint r = 0; r < nr; r++)
+        for (guint m = 0; m < nm; m++)
+        for (guint cp = 0; cp < nc; cp++)
+        for (guint q = 0; q < nq; q++) {
+                const Transport *t = transport_find(v->list[it][a]);
+                Cell cell = {
+                        .transport = t->name,
+                        .bus = (t->flags & TRANSPORT_DBUS) ? (BusKind) v->nums[ib][b] : BUS_NONE,
+                        .payload = (PayloadType) v->nums[ip][pl],
+                        .size = v->nums[is][s],
+                        .pattern = (Pattern) v->nums[ipt][pt],
+                        .reply = (ReplyKind) v->nums[ir][r],
+                        .marshal = (Marshal) v->nums[im][m],
+                        .cpus = (CpuPlacement) v->nums[ic][cp],
+                        .count = have_count ? v->nums[icn][q] : 0,
+                        .duration_ns = have_dur ? v->nums[idu][q] : 0,
+                };
+                g_autofree char *why = NULL;
+
+                if (cell.pattern == PATTERN_CALLRATE) {
+                        cell.payload = PAYLOAD_NONE;
+                        cell.size = 0;
+                        cell.reply = REPLY_EMPTY;
+                        cell.marshal = MARSHAL_ARRAY;
+                }
+                if (cell.pattern == PATTERN_ONEWAY)
+                        cell.reply = REPLY_ECHO;
+                if (!(t->flags & TRANSPORT_MARSHAL) || cell.payload != PAYLOAD_BYTES) {
+                        if (cell.marshal == MARSHAL_PER_ELEMENT) {
+                                g_autofree char *d = cell_describe(&cell);
+                                why = g_strdup_printf("%s: per-element marshalling applies to D-Bus byte arrays only", d);
+                                if (!g_hash_table_contains(skipped, why))
+                                        g_ptr_array_add(exp->skipped, g_strdup(why));
+                                g_hash_table_add(skipped, exp->skipped->pdata[exp->skipped->len - 1]);
+                                continue;
+                        }
+                }
+                char *key = cell_key(&cell);
+                if (g_hash_table_contains(seen, key)) {
+                        g_free(key);
+                        continue;
+                }
+                g_hash_table_add(seen, key);
+                if (!cell_supported(t, &cell, &why)) {
+                        g_autofree char *d = cell_describe(&cell);
+                        g_ptr_array_add(exp->skipped, g_strdup_printf("%s: %s", d, why));
+                        continue;
+                }
+                Cell *copy = g_memdup2(&cell, sizeof cell);
+                copy->index = exp->cells->len;
+                g_ptr_array_add(exp->cells, copy);
+        }
+        return TRUE;
+}
+
+static void resolved_echo(Experiment *exp, Values *v)
+{
+        GString *s = g_string_new(NULL);
+
+        for (size_t i = 0; i < G_N_ELEMENTS(options); i++) {
+                if (v->list[i]) {
+                        g_autofree char *j = g_strjoinv(";", v->list[i]);
+                        g_string_append_printf(s, "%s=%s\n", options[i].key, j);
+                } else if (v->text[i]) {
+                        g_string_append_printf(s, "%s=%s\n", options[i].key, v->text[i]);
+                }
+        }
+        exp->resolved = g_string_free(s, FALSE);
+}
+
+Experiment *experiment_load(const char *file, const char *profile, GError **error)
+{
+        g_autofree char *text = NULL;
+        gsize len = 0;
+        g_autoptr(GError) e = NULL;
+        g_autoptr(GKeyFile) kf = g_key_file_new();
+        g_autofree char *profile_group = profile ? g_strconcat("profile ", profile, NULL) : NULL;
+        Ctx c = { .file = file, .kf = kf, .profile_group = profile_group };
+        Values v = { 0 };
+
+        if (!g_file_get_contents(file, &text, &len, &e)) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: cannot read: %s",
+                            file, e->message);
+                return NULL;
+        }
+        g_autofree char *base = g_path_get_basename(file);
+        if (!g_str_has_suffix(base, ".ini")) {
+                fail(error, &c, NULL, NULL, "an experiment file's name ends in .ini");
+                return NULL;
+        }
+        base[strlen(base) - 4] = '\0';
+        if (!valid_name(base)) {
+                fail(error, &c, NULL, NULL, "the experiment's name '%s' must be letters, digits, '-' or '_'", base);
+                return NULL;
+        }
+        if (!prescan(&c, text, len, error))
+                return NULL;
+        if (!g_key_file_load_from_data(kf, text, len, G_KEY_FILE_NONE, &e)) {
+                fail(error, &c, NULL, NULL, "%s", e->message);
+                return NULL;
+        }
+        if (!g_key_file_has_group(kf, "experiment")) {
+                fail(error, &c, "experiment", NULL, "missing group");
+                return NULL;
+        }
+        if (profile && !valid_name(profile)) {
+                fail(error, &c, NULL, NULL, "profile name '%s' must be letters, digits, '-' or '_'", profile);
+                return NULL;
+        }
+        if (profile && !g_key_file_has_group(kf, profile_group)) {
+                fail(error, &c, profile_group, NULL, "no such profile in this file");
+                return NULL;
+        }
+
+        /* Every group and key must be known. */
+        g_auto(GStrv) groups = g_key_file_get_groups(kf, NULL);
+        for (guint i = 0; groups[i]; i++) {
+                const char *g = groups[i];
+                bool is_exp = !strcmp(g, "experiment");
+                bool is_profile = g_str_has_prefix(g, "profile ");
+                if (!is_exp && !is_profile && !g_str_has_prefix(g, "claim ")) {
+                        fail(error, &c, g, NULL, "unknown group (allowed: experiment, profile NAME, claim NAME)");
+                        return NULL;
+                }
+                if (is_profile && !valid_name(g + strlen("profile "))) {
+                        fail(error, &c, g, NULL, "profile name must be letters, digits, '-' or '_'");
+                        return NULL;
+                }
+                if (!is_exp && !is_profile)
+                        continue;
+                g_auto(GStrv) keys = g_key_file_get_keys(kf, g, NULL, NULL);
+                for (guint k = 0; keys[k]; k++) {
+                        const Option *o = option_find(keys[k]);
+                        if (!o) {
+                                fail(error, &c, g, keys[k], "unknown key (see `ipclab check --help`)");
+                                return NULL;
+                        }
+                        if (is_profile && (o->type == OPT_STRING && strcmp(o->key, "description"))) {
+                                fail(error, &c, g, keys[k], "a profile cannot change the %s", o->key);
+                                return NULL;
+                        }
+                }
+        }
+
+        /* Validate every profile, not only the chosen one, so that a typo
+         * in [profile quick] is found before anyone runs it. */
+        for (guint i = 0; groups[i]; i++) {
+                if (!g_str_has_prefix(groups[i], "profile "))
+                        continue;
+                Ctx pc = c;
+                Values pv = { 0 };
+                pc.profile_group = groups[i];
+                gboolean ok = TRUE;
+                for (size_t o = 0; o < G_N_ELEMENTS(options) && ok; o++)
+                        ok = parse_option(&pc, &options[o], &pv, error);
+                values_clear(&pv);
+                if (!ok)
+                        return NULL;
+        }
+
+        g_autoptr(Experiment) exp = g_new0(Experiment, 1);
+        exp->path = g_strdup(file);
+        exp->name = g_strdup(base);
+        exp->profile = g_strdup(profile);
+        exp->sha256 = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *) text, len);
+        exp->cells = g_ptr_array_new_with_free_func(g_free);
+        exp->skipped = g_ptr_array_new_with_free_func(g_free);
+        exp->claims = g_ptr_array_new_with_free_func((GDestroyNotify) claim_free);
+
+        for (size_t o = 0; o < G_N_ELEMENTS(options); o++) {
+                if (!parse_option(&c, &options[o], &v, error)) {
+                        values_clear(&v);
+                        return NULL;
+                }
+        }
+        exp->title = g_strdup(v.text[opt_index("title")]);
+        exp->source = g_strdup(v.text[opt_index("source")]);
+        exp->repeat = (guint) v.nums[opt_index("repeat")][0];
+        exp->warmup = (guint) v.nums[opt_index("warmup")][0];
+        exp->timeout_ns = v.nums[opt_index("timeout")][0];
+        exp->verify = !strcmp(v.text[opt_index("verify")], "true");
+        exp->seed = v.nums[opt_index("seed")][0];
+        exp->env = (EnvKind) enum_index(env_values, v.text[opt_index("env")]);
+
+        gboolean ok = expand(&c, exp, &v, error);
+        if (ok)
+                resolved_echo(exp, &v);
+        values_clear(&v);
+        if (!ok)
+                return NULL;
+        if (exp->cells->len == 0) {
+                g_autofree char *why = exp->skipped->len ? g_strdup_printf(" (%s)", (char *) exp->skipped->pdata[0]) : g_strdup("");
+                fail(error, &c, "experiment", "transport", "no cell can run here%s", why);
+                return NULL;
+        }
+        if (!parse_claims(&c, exp, error))
+                return NULL;
+
+        /* A seeded shuffle (Fisher-Yates) so that drift and order do not
+         * masquerade as differences between cells. */
+        if (exp->seed) {
+                g_autoptr(GRand) rng = g_rand_new_with_seed((guint32) (exp->seed ^ (exp->seed >> 32)));
+                for (guint i = exp->cells->len; i > 1; i--) {
+                        guint j = (guint) g_rand_int_range(rng, 0, (gint32) i);
+                        gpointer tmp = exp->cells->pdata[i - 1];
+                        exp->cells->pdata[i - 1] = exp->cells->pdata[j];
+                        exp->cells->pdata[j] = tmp;
+                }
+        }
+        return g_steal_pointer(&exp);
+}
+
+void experiment_free(Experiment *exp)
+{
+        if (!exp)
+                return;
+        g_free(exp->path);
+        g_free(exp->name);
+        g_free(exp->title);
+        g_free(exp->source);
+        g_free(exp->profile);
+        g_free(exp->sha256);
+        g_free(exp->resolved);
+        if (exp->cells)
+                g_ptr_array_unref(exp->cells);
+        if (exp->skipped)
+                g_ptr_array_unref(exp->skipped);
+        if (exp->claims)
+                g_ptr_array_unref(exp->claims);
+        g_free(exp);
+}

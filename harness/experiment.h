@@ -1,0 +1,138 @@
+/* experiment.h: experiment files, validated, expanded into a matrix of cells.
+ *
+ * An experiment file is a GKeyFile.  [experiment] holds the axes (list
+ * values) and the run parameters; [profile NAME] groups override keys of
+ * [experiment]; [claim NAME] groups state claims checked by `ipclab verify`.
+ * Every key is described once, in the option table of experiment.c.
+ */
+#pragma once
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#define IPCLAB_ERROR (ipclab_error_quark())
+GQuark ipclab_error_quark(void);
+
+typedef enum {
+        IPCLAB_ERROR_INPUT = 1,   /* bad experiment file or argument: exit 2 */
+        IPCLAB_ERROR_RUN,         /* a measurement failed: exit 1 */
+        IPCLAB_ERROR_IO,          /* could not write results */
+} IpclabError;
+
+typedef enum {
+        PATTERN_ONEWAY,
+        PATTERN_ROUNDTRIP,
+        PATTERN_CALLRATE,
+} Pattern;
+
+typedef enum {
+        PAYLOAD_BYTES,   /* D-Bus `ay` */
+        PAYLOAD_STRING,  /* D-Bus `s`: valid UTF-8 text, validated on receipt */
+        PAYLOAD_NONE,    /* callrate: no payload at all */
+} PayloadType;
+
+typedef enum {
+        REPLY_ECHO,      /* the reply carries the request's payload back */
+        REPLY_EMPTY,     /* the smallest reply the transport can carry */
+} ReplyKind;
+
+typedef enum {
+        MARSHAL_ARRAY,        /* one fixed-array append */
+        MARSHAL_PER_ELEMENT,  /* one append per byte, as 004 found sdbus-c++ did */
+} Marshal;
+
+typedef enum {
+        CPUS_NONE,   /* unpinned */
+        CPUS_SAME,   /* client and server on one CPU */
+        CPUS_SPLIT,  /* client and server on two different CPUs */
+} CpuPlacement;
+
+typedef enum {
+        BUS_NONE,          /* not a D-Bus transport */
+        BUS_DBUS_DAEMON,
+        BUS_DBUS_BROKER,
+        BUS_P2P,
+} BusKind;
+
+typedef enum {
+        ENV_HOST,
+        ENV_NSPAWN,
+        ENV_VM,
+} EnvKind;
+
+/* One point of the matrix: everything a single measurement needs. */
+typedef struct {
+        guint index;              /* position in the expanded matrix */
+        const char *transport;    /* name in the transport table */
+        BusKind bus;
+        PayloadType payload;
+        guint64 size;             /* payload bytes per message */
+        Pattern pattern;
+        ReplyKind reply;
+        Marshal marshal;
+        CpuPlacement cpus;
+        guint64 count;            /* messages, or 0 when duration_ns is set */
+        guint64 duration_ns;      /* time box, or 0 when count is set */
+} Cell;
+
+typedef struct {
+        char *name;
+        char *text;
+        char *faster;     /* "transport=libdbus,bus=p2p" */
+        char *slower;
+        char *metric;
+        char *where;      /* optional filter, "size>=4096" */
+        double by;
+} Claim;
+
+typedef struct {
+        char *path;          /* as given */
+        char *name;          /* file name without .ini */
+        char *title;
+        char *source;        /* the published document it follows, or NULL */
+        char *profile;       /* the profile applied, or NULL */
+        char *sha256;        /* of the file's bytes */
+        guint repeat;
+        guint warmup;
+        guint64 timeout_ns;  /* per cell and repetition */
+        bool verify;         /* check every payload's size and checksum */
+        guint64 seed;        /* order of the cells; 0 = fixed order */
+        EnvKind env;
+        GPtrArray *cells;    /* Cell *, the filtered cartesian product */
+        GPtrArray *skipped;  /* char *, one line per combination left out and why */
+        GPtrArray *claims;   /* Claim * */
+        char *resolved;      /* the resolved [experiment] group, as key=value lines */
+} Experiment;
+
+/* Loads and validates FILE with profile PROFILE (NULL for none).
+ * Returns NULL and sets IPCLAB_ERROR_INPUT naming file, group and key on any
+ * problem.  The caller owns the result. */
+Experiment *experiment_load(const char *file, const char *profile, GError **error);
+void experiment_free(Experiment *exp);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(Experiment, experiment_free)
+
+/* Names of enum values, as written in experiment files and samples.tsv. */
+const char *pattern_name(Pattern p);
+const char *payload_name(PayloadType p);
+const char *reply_name(ReplyKind r);
+const char *marshal_name(Marshal m);
+const char *cpus_name(CpuPlacement c);
+const char *bus_name(BusKind b);
+const char *env_name(EnvKind e);
+
+/* Parses "4096", "4KiB", "1MiB", "64B"; returns false when malformed. */
+bool parse_size(const char *s, guint64 *out);
+/* Parses "500ms", "2s", "100us", "1m"; returns false when malformed. */
+bool parse_duration(const char *s, guint64 *out_ns);
+
+/* Writes a one-line description of CELL ("pipe bytes 64B roundtrip ...")
+ * into a new string. */
+char *cell_describe(const Cell *cell);
+
+/* Does CELL match SELECTOR ("transport=libdbus,bus=p2p", sizes may carry
+ * units)?  Returns 1 or 0, or -1 when the selector is malformed. */
+int experiment_cell_matches(const Cell *cell, const char *selector);
+
+/* Rough time one repetition of CELL takes, in ns, for estimates. */
+guint64 cell_estimate_ns(const Cell *cell, guint warmup);

@@ -1,0 +1,289 @@
+/* meta.c: environment capture for meta.ini.  Reads /proc and /sys, asks
+ * the daemons their versions; never prints. */
+#include "meta.h"
+
+#include <dbus/dbus.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "bus.h"
+#include "version.h"
+
+struct Meta {
+        GKeyFile *kf;
+        GPtrArray *warnings;   /* char *, NULL-terminated */
+};
+
+/* First line of FILE, stripped, or NULL. */
+static char *read_line(const char *file)
+{
+        g_autofree char *text = NULL;
+
+        if (!g_file_get_contents(file, &text, NULL, NULL))
+                return NULL;
+        char *nl = strchr(text, '\n');
+        if (nl)
+                *nl = '\0';
+        return g_strdup(g_strstrip(text));
+}
+
+static void set(Meta *m, const char *group, const char *key, const char *value)
+{
+        g_key_file_set_string(m->kf, group, key, value ? value : "unknown");
+}
+
+static void warn(Meta *m, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+
+static void warn(Meta *m, const char *fmt, ...)
+{
+        va_list ap;
+
+        va_start(ap, fmt);
+        g_ptr_array_insert(m->warnings, (gint) m->warnings->len - 1, g_strdup_vprintf(fmt, ap));
+        va_end(ap);
+}
+
+static char *cpu_model(void)
+{
+        g_autofree char *text = NULL;
+
+        if (!g_file_get_contents("/proc/cpuinfo", &text, NULL, NULL))
+                return NULL;
+        g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+        for (guint i = 0; lines[i]; i++) {
+                if (g_str_has_prefix(lines[i], "model name")) {
+                        char *colon = strchr(lines[i], ':');
+                        if (colon)
+                                return g_strdup(g_strstrip(colon + 1));
+                }
+        }
+        return NULL;
+}
+
+static bool cpu_has_flag(const char *flag)
+{
+        g_autofree char *text = NULL;
+        g_autofree char *needle = g_strdup_printf(" %s ", flag);
+
+        if (!g_file_get_contents("/proc/cpuinfo", &text, NULL, NULL))
+                return false;
+        g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+        for (guint i = 0; lines[i]; i++) {
+                if (g_str_has_prefix(lines[i], "flags")) {
+                        g_autofree char *l = g_strconcat(lines[i], " ", NULL);
+                        return strstr(l, needle) != NULL;
+                }
+        }
+        return false;
+}
+
+/* Runs ARGV and returns its first output line, or NULL. */
+static char *command_line_output(const char *const *argv)
+{
+        g_autofree char *out = NULL;
+        gint status;
+
+        if (!g_spawn_sync(NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL,
+                          NULL, NULL, &out, NULL, &status, NULL))
+                return NULL;
+        if (!out)
+                return NULL;
+        char *nl = strchr(out, '\n');
+        if (nl)
+                *nl = '\0';
+        g_strstrip(out);
+        return out[0] ? g_strdup(out) : NULL;
+}
+
+static char *virtualisation(void)
+{
+        const char *argv[] = { "systemd-detect-virt", NULL };
+        char *v = command_line_output(argv);
+
+        if (v)
+                return v;
+        return g_strdup(cpu_has_flag("hypervisor") ? "yes (hypervisor flag)" : "none");
+}
+
+static double loadavg1(void)
+{
+        g_autofree char *l = read_line("/proc/loadavg");
+        return l ? g_ascii_strtod(l, NULL) : -1;
+}
+
+static guint64 swap_used_kib(void)
+{
+        g_autofree char *text = NULL;
+        guint64 total = 0, free_ = 0;
+
+        if (!g_file_get_contents("/proc/meminfo", &text, NULL, NULL))
+                return 0;
+        g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+        for (guint i = 0; lines[i]; i++) {
+                if (g_str_has_prefix(lines[i], "SwapTotal:"))
+                        total = g_ascii_strtoull(lines[i] + 10, NULL, 10);
+                else if (g_str_has_prefix(lines[i], "SwapFree:"))
+                        free_ = g_ascii_strtoull(lines[i] + 9, NULL, 10);
+        }
+        return total > free_ ? total - free_ : 0;
+}
+
+const char *meta_env_backend(void)
+{
+        const char *e = g_getenv("IPCLAB_ENV_BACKEND");
+        return e && *e ? e : "host";
+}
+
+Meta *meta_begin(const Experiment *exp, const char *const *argv)
+{
+        Meta *m = g_new0(Meta, 1);
+        struct utsname u;
+        g_autoptr(GDateTime) now = g_date_time_new_now_utc();
+        g_autofree char *date = g_date_time_format_iso8601(now);
+
+        m->kf = g_key_file_new();
+        m->warnings = g_ptr_array_new_with_free_func(g_free);
+        g_ptr_array_add(m->warnings, NULL);
+
+        set(m, "run", "started", date);
+        g_autofree char *cmd = g_strjoinv(" ", (char **) argv);
+        set(m, "run", "command", cmd);
+        set(m, "run", "env", meta_env_backend());
+        if (g_getenv("IPCLAB_ENV_IMAGE"))
+                set(m, "run", "env_image", g_getenv("IPCLAB_ENV_IMAGE"));
+        if (g_getenv("IPCLAB_ENV_ACCEL")) {
+                set(m, "run", "env_accel", g_getenv("IPCLAB_ENV_ACCEL"));
+                if (!strcmp(g_getenv("IPCLAB_ENV_ACCEL"), "tcg"))
+                        warn(m, "the virtual machine is emulated (TCG, no KVM): timings are not comparable with hardware");
+        }
+        g_key_file_set_double(m->kf, "run", "load_start", loadavg1());
+
+        if (uname(&u) == 0) {
+                set(m, "machine", "kernel", u.release);
+                set(m, "machine", "kernel_version", u.version);
+                set(m, "machine", "arch", u.machine);
+                set(m, "machine", "hostname", u.nodename);
+        }
+        g_autofree char *cmdline = read_line("/proc/cmdline");
+        set(m, "machine", "kernel_cmdline", cmdline);
+        g_autofree char *model = cpu_model();
+        set(m, "machine", "cpu_model", model);
+        g_key_file_set_integer(m->kf, "machine", "cpus_online", (gint) sysconf(_SC_NPROCESSORS_ONLN));
+        g_key_file_set_uint64(m->kf, "machine", "memory_bytes",
+                              (guint64) sysconf(_SC_PHYS_PAGES) * (guint64) sysconf(_SC_PAGESIZE));
+
+        g_autofree char *gov = read_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor");
+        set(m, "machine", "governor", gov ? gov : "none (no cpufreq)");
+        if (gov && strcmp(gov, "performance") != 0)
+                warn(m, "CPU frequency governor is '%s', not 'performance'", gov);
+
+        g_autofree char *no_turbo = read_line("/sys/devices/system/cpu/intel_pstate/no_turbo");
+        g_autofree char *boost = read_line("/sys/devices/system/cpu/cpufreq/boost");
+        const char *boost_state = no_turbo ? (!strcmp(no_turbo, "1") ? "off" : "on")
+                                           : boost ? (!strcmp(boost, "1") ? "on" : "off")
+                                                   : "unknown (not exposed)";
+        set(m, "machine", "boost", boost_state);
+        if (!strcmp(boost_state, "on"))
+                warn(m, "CPU boost (turbo) is on: clock speed varies with load and temperature");
+
+        g_autofree char *smt = read_line("/sys/devices/system/cpu/smt/active");
+        set(m, "machine", "smt", smt ? (!strcmp(smt, "1") ? "on" : "off") : "unknown (not exposed)");
+        g_autofree char *cs = read_line("/sys/devices/system/clocksource/clocksource0/current_clocksource");
+        set(m, "machine", "clocksource", cs);
+        g_autofree char *virt = virtualisation();
+        set(m, "machine", "virtualisation", virt);
+        if (virt && strcmp(virt, "none") != 0)
+                warn(m, "running virtualised (%s): the hypervisor adds noise and its own IPC costs", virt);
+
+        double load = loadavg1();
+        if (load > 0.5 * (double) sysconf(_SC_NPROCESSORS_ONLN))
+                warn(m, "the machine was loaded at the start (load average %.2f)", load);
+        guint64 swap = swap_used_kib();
+        g_key_file_set_uint64(m->kf, "machine", "swap_used_kib", swap);
+        if (swap > 0)
+                warn(m, "swap in use (%" G_GUINT64_FORMAT " KiB)", swap);
+
+        g_autofree char *glib = g_strdup_printf("%u.%u.%u", glib_major_version, glib_minor_version, glib_micro_version);
+        set(m, "software", "glib", glib);
+        int maj, min, mic;
+        dbus_get_version(&maj, &min, &mic);
+        g_autofree char *dbus = g_strdup_printf("%d.%d.%d", maj, min, mic);
+        set(m, "software", "libdbus", dbus);
+        set(m, "software", "libsystemd", IPCLAB_LIBSYSTEMD_VERSION);
+        g_autofree char *daemon = bus_version(BUS_DBUS_DAEMON);
+        set(m, "software", "dbus_daemon", daemon ? daemon : "not installed");
+        g_autofree char *broker = bus_version(BUS_DBUS_BROKER);
+        set(m, "software", "dbus_broker", broker ? broker : "not installed");
+        set(m, "software", "compiler", "gcc " __VERSION__);
+        set(m, "software", "cflags", IPCLAB_CFLAGS);
+        set(m, "software", "ipclab_commit", IPCLAB_COMMIT);
+        set(m, "software", "ipclab_tree", IPCLAB_TREE_STATE);
+
+        set(m, "experiment", "name", exp->name);
+        set(m, "experiment", "file", exp->path);
+        set(m, "experiment", "sha256", exp->sha256);
+        set(m, "experiment", "title", exp->title);
+        if (exp->source)
+                set(m, "experiment", "source", exp->source);
+        set(m, "experiment", "profile", exp->profile ? exp->profile : "default");
+        g_key_file_set_uint64(m->kf, "experiment", "seed", exp->seed);
+        g_key_file_set_integer(m->kf, "experiment", "cells", (gint) exp->cells->len);
+        g_auto(GStrv) resolved = g_strsplit(exp->resolved, "\n", -1);
+        for (guint i = 0; resolved[i]; i++) {
+                char *eq = strchr(resolved[i], '=');
+                if (!eq)
+                        continue;
+                *eq = '\0';
+                set(m, "resolved", resolved[i], eq + 1);
+        }
+        for (guint i = 0; i < exp->skipped->len; i++) {
+                g_autofree char *k = g_strdup_printf("skipped_%u", i + 1);
+                set(m, "skipped", k, exp->skipped->pdata[i]);
+        }
+        return m;
+}
+
+void meta_end(Meta *m, guint cells, guint failed_rows, guint rows)
+{
+        g_autoptr(GDateTime) now = g_date_time_new_now_utc();
+        g_autofree char *date = g_date_time_format_iso8601(now);
+
+        set(m, "run", "finished", date);
+        g_key_file_set_double(m->kf, "run", "load_end", loadavg1());
+        g_key_file_set_integer(m->kf, "run", "cells_run", (gint) cells);
+        g_key_file_set_integer(m->kf, "run", "rows", (gint) rows);
+        g_key_file_set_integer(m->kf, "run", "rows_failed", (gint) failed_rows);
+        double load = loadavg1();
+        if (load > 0.5 * (double) sysconf(_SC_NPROCESSORS_ONLN) + 1)
+                warn(m, "the machine was loaded at the end (load average %.2f)", load);
+}
+
+const char *const *meta_warnings(const Meta *m)
+{
+        return (const char *const *) m->warnings->pdata;
+}
+
+char *meta_to_ini(const Meta *m)
+{
+        g_autoptr(GKeyFile) kf = g_key_file_new();
+        g_autofree char *data = g_key_file_to_data(m->kf, NULL, NULL);
+
+        g_key_file_load_from_data(kf, data, (gsize) -1, G_KEY_FILE_NONE, NULL);
+        g_key_file_remove_group(kf, "warnings", NULL);
+        for (guint i = 0; i + 1 < m->warnings->len; i++) {
+                g_autofree char *k = g_strdup_printf("warning_%u", i + 1);
+                g_key_file_set_string(kf, "warnings", k, m->warnings->pdata[i]);
+        }
+        return g_key_file_to_data(kf, NULL, NULL);
+}
+
+void meta_free(Meta *m)
+{
+        if (!m)
+                return;
+        g_key_file_unref(m->kf);
+        g_ptr_array_unref(m->warnings);
+        g_free(m);
+}

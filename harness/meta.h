@@ -1,0 +1,29 @@
+/* meta.h: where and how a run happened, for meta.ini. */
+#pragma once
+
+#include <glib.h>
+
+#include "experiment.h"
+
+typedef struct Meta Meta;
+
+/* Captures the machine and software at the start of a run of EXP: kernel,
+ * CPU, governor, boost, SMT, clock source, virtualisation, load, swap,
+ * versions, compiler, the ipclab commit.  Conditions that bias results are
+ * collected as warnings (meta_warnings()). */
+Meta *meta_begin(const Experiment *exp, const char *const *argv);
+
+/* Records the end of the run: load, time, cells run and failed. */
+void meta_end(Meta *meta, guint cells, guint failed_rows, guint rows);
+
+/* The warnings found so far, NULL-terminated (owned by META). */
+const char *const *meta_warnings(const Meta *meta);
+
+/* The environment back end: IPCLAB_ENV_BACKEND, or "host". */
+const char *meta_env_backend(void);
+
+/* meta.ini's text.  The caller frees it. */
+char *meta_to_ini(const Meta *meta);
+
+void meta_free(Meta *meta);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(Meta, meta_free)

@@ -1,0 +1,785 @@
+/* runner.c: fork client and server, pin CPUs, warm up, time, collect.
+ *
+ * One repetition of one cell:
+ *   parent   makes a private 0700 directory, prepare()s the transport,
+ *            forks the server and waits for its READY byte, forks the client,
+ *            then waits for both reports (or the time limit, then SIGKILL)
+ *   server   open(SERVER), READY, answers requests until the end of the
+ *            stream, sends the ack (messages, bytes, checksum it received)
+ *   client   open(CLIENT), warm-up round trips, the timed pattern, end of
+ *            stream, reads the ack and checks it against what it sent
+ * Each child writes one Sample into its report pipe and _exit()s.
+ */
+#include "runner.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bus.h"
+#include "stats.h"
+#include "transport.h"
+
+struct Runner {
+        const Experiment *exp;
+        Bus *bus[BUS_P2P + 1];
+        char *bus_error[BUS_P2P + 1];   /* why a bus could not start */
+};
+
+volatile sig_atomic_t runner_interrupted;
+
+#define ACK_FORMAT "ipclab-ack %020" PRIu64 " %020" PRIu64 " %016" PRIx64
+#define ACK_LEN (11 + 20 + 1 + 20 + 1 + 16)
+#define READY_BYTE 'R'
+#define LATENCY_CAP ((guint64) 1 << 22)   /* latencies kept per duration-boxed repetition */
+
+static guint64 now_ns(void)
+{
+        struct timespec ts;
+
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return (guint64) ts.tv_sec * 1000000000u + (guint64) ts.tv_nsec;
+}
+
+static guint64 tv_ns(struct timeval tv)
+{
+        return (guint64) tv.tv_sec * 1000000000u + (guint64) tv.tv_usec * 1000u;
+}
+
+/* CPU time PID has used, in ns, from /proc/PID/schedstat; 0 if unknown. */
+static guint64 proc_cpu_ns(pid_t pid)
+{
+        char path[64], buf[128];
+        guint64 ns = 0;
+
+        if (pid <= 0)
+                return 0;
+        snprintf(path, sizeof path, "/proc/%d/schedstat", (int) pid);
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+                return 0;
+        ssize_t n = read(fd, buf, sizeof buf - 1);
+        close(fd);
+        if (n > 0) {
+                buf[n] = '\0';
+                ns = g_ascii_strtoull(buf, NULL, 10);
+        }
+        return ns;
+}
+
+/* FNV-1a, 64 bits, chained over every payload in order. */
+static guint64 checksum_update(guint64 h, const void *data, size_t len)
+{
+        const unsigned char *p = data;
+
+        for (size_t i = 0; i < len; i++) {
+                h ^= p[i];
+                h *= 1099511628211ull;
+        }
+        return h;
+}
+#define CHECKSUM_INIT 14695981039346656037ull
+
+/* The request size on the wire: callrate carries no payload, which a
+ * transport that cannot send empty messages replaces with one byte. */
+static size_t request_size(const Transport *t, const Cell *cell)
+{
+        if (cell->pattern == PATTERN_CALLRATE)
+                return (t->flags & TRANSPORT_EMPTY_OK) ? 0 : 1;
+        return cell->size;
+}
+
+static size_t reply_size(const Transport *t, const Cell *cell)
+{
+        if (cell->reply == REPLY_ECHO && cell->pattern != PATTERN_CALLRATE)
+                return cell->size;
+        return (t->flags & TRANSPORT_EMPTY_OK) ? 0 : 1;
+}
+
+static const char empty_reply[] = "a";
+
+/* Fills a payload: letters for strings (valid UTF-8 text, as 000 used),
+ * a byte pattern covering all 256 values for byte arrays. */
+static void payload_fill(char *buf, size_t len, PayloadType type)
+{
+        for (size_t i = 0; i < len; i++)
+                buf[i] = type == PAYLOAD_STRING ? (char) ('a' + i % 26) : (char) (i * 7 + 3);
+        buf[len] = '\0';
+}
+
+/* Stamps sequence number SEQ into the first 16 bytes as letters, so that
+ * every message differs and loss or reordering changes the checksum. */
+static void payload_stamp(char *buf, size_t len, guint64 seq)
+{
+        for (size_t k = 0; k < len && k < 16; k++)
+                buf[k] = (char) ('a' + ((seq >> (4 * k)) & 15));
+}
+
+static void report_fail(Sample *s, int err, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
+
+static void report_fail(Sample *s, int err, const char *fmt, ...)
+{
+        va_list ap;
+
+        if (s->status < 0)
+                return;  /* keep the first reason */
+        s->status = err > 0 ? -err : (err < 0 ? err : -EIO);
+        va_start(ap, fmt);
+        vsnprintf(s->why, sizeof s->why, fmt, ap);
+        va_end(ap);
+}
+
+typedef struct {
+        const Experiment *exp;
+        const Transport *t;
+        const Cell *cell;
+        Endpoint *ep;
+        size_t req_size, rep_size;
+        /* server state, for TRANSPORT_INPROCESS also used inline */
+        guint64 srv_messages, srv_bytes, srv_checksum;
+        bool srv_done;
+        struct rusage srv_ru0;
+} Ctx;
+
+/* The server's handling of one message: returns 1 after a request, 0 after
+ * the end of the stream (the ack is sent), < 0 on failure. */
+static int server_step(Ctx *c, Sample *s)
+{
+        const void *data;
+        size_t len;
+        int r = c->t->recv(c->ep, &data, &len, c->req_size);
+
+        if (r < 0) {
+                report_fail(s, r, "server receive: %s", c->ep->why);
+                return r;
+        }
+        if (r == 0) {
+                char ack[ACK_LEN + 1];
+                snprintf(ack, sizeof ack, ACK_FORMAT, c->srv_messages, c->srv_bytes, c->srv_checksum);
+                r = c->t->send(c->ep, ack, ACK_LEN, 0);
+                if (r < 0) {
+                        report_fail(s, r, "server ack: %s", c->ep->why);
+                        return r;
+                }
+                c->srv_done = true;
+                return 0;
+        }
+        if (len != c->req_size) {
+                report_fail(s, EPROTO, "message %" PRIu64 ": %zu bytes arrived, %zu were sent",
+                            c->srv_messages, len, c->req_size);
+                return -EPROTO;
+        }
+        if (c->cell->payload == PAYLOAD_STRING && !(c->t->flags & TRANSPORT_VALIDATES) &&
+            !g_utf8_validate_len(data, len, NULL)) {
+                report_fail(s, EILSEQ, "message %" PRIu64 ": string payload is not valid UTF-8",
+                            c->srv_messages);
+                return -EILSEQ;
+        }
+        if (c->exp->verify)
+                c->srv_checksum = checksum_update(c->srv_checksum, data, len);
+        bool answer = c->srv_messages < c->exp->warmup || c->cell->pattern != PATTERN_ONEWAY;
+        c->srv_messages++;
+        c->srv_bytes += len;
+        if (c->srv_messages == c->exp->warmup)
+                getrusage(RUSAGE_SELF, &c->srv_ru0);
+        if (answer) {
+                const void *reply = c->rep_size == len ? data : empty_reply;
+                r = c->t->send(c->ep, reply, c->rep_size, 0);
+                if (r < 0) {
+                        report_fail(s, r, "server reply: %s", c->ep->why);
+                        return r;
+                }
+        }
+        return 1;
+}
+
+/* server_step() inside the client's process, for TRANSPORT_INPROCESS. */
+static int server_step_inline(Ctx *c, Sample *s)
+{
+        c->ep->role = ROLE_SERVER;
+        int r = server_step(c, s);
+        c->ep->role = ROLE_CLIENT;
+        return r < 0 ? -EIO : 0;
+}
+
+static int client_roundtrip(Ctx *c, const char *buf, Sample *s)
+{
+        const void *reply;
+        size_t len;
+        int r;
+
+        if (c->t->flags & TRANSPORT_INPROCESS) {
+                r = c->t->send(c->ep, buf, c->req_size, 0);
+                if (r >= 0)
+                        r = server_step_inline(c, s);
+                if (r >= 0)
+                        r = c->t->recv(c->ep, &reply, &len, c->rep_size);
+        } else if (c->t->call) {
+                r = c->t->call(c->ep, buf, c->req_size, &reply, &len, c->rep_size);
+        } else {
+                r = c->t->send(c->ep, buf, c->req_size, 0);
+                if (r >= 0)
+                        r = c->t->recv(c->ep, &reply, &len, c->rep_size);
+        }
+        if (r < 0) {
+                report_fail(s, r, "round trip: %s", c->ep->why);
+                return r;
+        }
+        if (r == 0) {
+                report_fail(s, EPIPE, "round trip: the server closed the stream");
+                return -EPIPE;
+        }
+        if (len != c->rep_size) {
+                report_fail(s, EPROTO, "reply of %zu bytes, %zu expected", len, c->rep_size);
+                return -EPROTO;
+        }
+        if (c->exp->verify && c->rep_size == c->req_size && memcmp(reply, buf, len) != 0) {
+                report_fail(s, EBADMSG, "the echoed payload differs from the request");
+                return -EBADMSG;
+        }
+        return 0;
+}
+
+/* Sends the end of the stream and checks the server's ack against what
+ * the client sent. */
+static int client_finish(Ctx *c, guint64 sent, guint64 sent_bytes, guint64 checksum, Sample *s)
+{
+        const void *ack;
+        size_t len;
+        int r = c->t->send_end(c->ep);
+
+        if (r >= 0 && (c->t->flags & TRANSPORT_INPROCESS))
+                r = server_step_inline(c, s);
+        if (r < 0) {
+                report_fail(s, r, "end of stream: %s", c->ep->why);
+                return r;
+        }
+        r = c->t->recv(c->ep, &ack, &len, ACK_LEN);
+        if (r <= 0) {
+                report_fail(s, r < 0 ? r : -EPIPE, "reading the server's ack: %s",
+                            r < 0 ? c->ep->why : "end of stream");
+                return r < 0 ? r : -EPIPE;
+        }
+        guint64 got = 0, got_bytes = 0, got_sum = 0;
+        char text[ACK_LEN + 1];
+        memcpy(text, ack, MIN(len, (size_t) ACK_LEN));
+        text[MIN(len, (size_t) ACK_LEN)] = '\0';
+        if (len != ACK_LEN ||
+            sscanf(text, "ipclab-ack %" SCNu64 " %" SCNu64 " %" SCNx64, &got, &got_bytes, &got_sum) != 3) {
+                report_fail(s, EPROTO, "malformed ack from the server");
+                return -EPROTO;
+        }
+        if (got != sent || got_bytes != sent_bytes) {
+                report_fail(s, EPROTO, "the server received %" PRIu64 " messages (%" PRIu64
+                            " bytes); %" PRIu64 " (%" PRIu64 " bytes) were sent",
+                            got, got_bytes, sent, sent_bytes);
+                return -EPROTO;
+        }
+        if (c->exp->verify && got_sum != checksum) {
+                report_fail(s, EBADMSG, "payload checksum mismatch: %016" PRIx64 " received, %016"
+                            PRIx64 " sent", got_sum, checksum);
+                return -EBADMSG;
+        }
+        return 0;
+}
+
+static void client_run(Ctx *c, Sample *s)
+{
+        const Cell *cell = c->cell;
+        size_t size = c->req_size;
+        g_autofree char *buf = g_try_malloc(size + 1);
+        g_autofree guint64 *lat = NULL;
+        guint64 cap = 0, n = 0, checksum = CHECKSUM_INIT, seq = 0;
+        struct rusage ru0, ru1;
+
+        if (!buf) {
+                report_fail(s, ENOMEM, "payload of %zu bytes", size);
+                return;
+        }
+        payload_fill(buf, size, cell->payload);
+        if (cell->pattern != PATTERN_ONEWAY) {
+                cap = cell->count ? cell->count : MIN(LATENCY_CAP, cell->duration_ns / 50 + 1);
+                lat = g_try_new(guint64, cap);
+                if (!lat) {
+                        report_fail(s, ENOMEM, "latency buffer of %" PRIu64 " entries", cap);
+                        return;
+                }
+                memset(lat, 0, cap * sizeof *lat);   /* fault the pages in now */
+        }
+
+        for (guint i = 0; i < c->exp->warmup; i++, seq++) {
+                if (c->exp->verify) {
+                        payload_stamp(buf, size, seq);
+                        checksum = checksum_update(checksum, buf, size);
+                }
+                if (client_roundtrip(c, buf, s) < 0)
+                        return;
+        }
+
+        guint64 bus0 = proc_cpu_ns(c->ep->bus_pid);
+        getrusage(RUSAGE_SELF, &ru0);
+        guint64 t0 = now_ns(), t1 = t0;
+        guint64 deadline = cell->duration_ns ? t0 + cell->duration_ns : 0;
+
+        for (;;) {
+                if (cell->count ? n >= cell->count : t1 >= deadline)
+                        break;
+                if (c->exp->verify) {
+                        payload_stamp(buf, size, seq);
+                        checksum = checksum_update(checksum, buf, size);
+                }
+                seq++;
+                if (cell->pattern == PATTERN_ONEWAY) {
+                        int r = c->t->send(c->ep, buf, size, SEND_NO_REPLY);
+                        if (r >= 0 && (c->t->flags & TRANSPORT_INPROCESS))
+                                r = server_step_inline(c, s);
+                        if (r < 0) {
+                                report_fail(s, r, "send: %s", c->ep->why);
+                                return;
+                        }
+                        n++;
+                        if (deadline)
+                                t1 = now_ns();
+                } else {
+                        guint64 ts = now_ns();
+                        if (client_roundtrip(c, buf, s) < 0)
+                                return;
+                        t1 = now_ns();
+                        if (n < cap)
+                                lat[n] = t1 - ts;
+                        n++;
+                }
+        }
+        /* Round trips are complete when the last reply is in; a one-way
+         * stream only when the server acknowledges every byte. */
+        guint64 total = n + c->exp->warmup;
+        if (cell->pattern != PATTERN_ONEWAY)
+                t1 = now_ns();
+        if (client_finish(c, total, total * size, checksum, s) < 0)
+                return;
+        if (cell->pattern == PATTERN_ONEWAY)
+                t1 = now_ns();
+        getrusage(RUSAGE_SELF, &ru1);
+        guint64 bus1 = proc_cpu_ns(c->ep->bus_pid);
+
+        s->elapsed_ns = t1 - t0;
+        s->client_user_ns = tv_ns(ru1.ru_utime) - tv_ns(ru0.ru_utime);
+        s->client_sys_ns = tv_ns(ru1.ru_stime) - tv_ns(ru0.ru_stime);
+        s->bus_cpu_ns = bus1 > bus0 ? bus1 - bus0 : 0;
+        s->messages = n;
+        s->bytes = n * (guint64) size;
+        if (lat) {
+                s->lat_n = MIN(n, cap);
+                stats_sort_u64(lat, s->lat_n);
+                s->lat_min_ns = s->lat_n ? lat[0] : 0;
+                s->lat_p50_ns = stats_quantile_u64(lat, s->lat_n, 0.50);
+                s->lat_p90_ns = stats_quantile_u64(lat, s->lat_n, 0.90);
+                s->lat_p99_ns = stats_quantile_u64(lat, s->lat_n, 0.99);
+                s->lat_p999_ns = stats_quantile_u64(lat, s->lat_n, 0.999);
+                s->lat_max_ns = s->lat_n ? lat[s->lat_n - 1] : 0;
+        }
+}
+
+static int pin(int cpu)
+{
+        cpu_set_t set;
+
+        if (cpu < 0)
+                return 0;
+        CPU_ZERO(&set);
+        CPU_SET(cpu, &set);
+        return sched_setaffinity(0, sizeof set, &set) < 0 ? -errno : 0;
+}
+
+/* The CPUs for server and client under PLACEMENT: -1 for unpinned. */
+static int choose_cpus(CpuPlacement placement, int *server, int *client)
+{
+        cpu_set_t set;
+        int first = -1, second = -1;
+
+        *server = *client = -1;
+        if (placement == CPUS_NONE)
+                return 0;
+        if (sched_getaffinity(0, sizeof set, &set) < 0)
+                return -errno;
+        for (int i = 0; i < CPU_SETSIZE; i++) {
+                if (!CPU_ISSET(i, &set))
+                        continue;
+                if (first < 0)
+                        first = i;
+                else if (second < 0)
+                        second = i;
+        }
+        if (placement == CPUS_SPLIT && second < 0)
+                return -ERANGE;
+        *server = first;
+        *client = placement == CPUS_SPLIT ? second : first;
+        return 0;
+}
+
+/* Start of every child: die with the parent, take the CPU. */
+static void child_setup(int cpu, pid_t parent)
+{
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent)
+                _exit(127);
+        signal(SIGINT, SIG_IGN);   /* the parent decides what an interrupt does */
+        signal(SIGPIPE, SIG_IGN);
+        pin(cpu);
+}
+
+static void child_report(int fd, const Sample *s)
+{
+        (void) !write(fd, s, sizeof *s);
+        close(fd);
+        _exit(0);
+}
+
+static void server_child(Ctx *c, int report_fd)
+{
+        Sample s = { 0 };
+        struct rusage ru1;
+        char ready = READY_BYTE;
+        int r = c->t->open(c->ep, ROLE_SERVER);
+
+        if (r < 0) {
+                report_fail(&s, r, "server open: %s", c->ep->why);
+                child_report(report_fd, &s);
+        }
+        getrusage(RUSAGE_SELF, &c->srv_ru0);
+        if (write(report_fd, &ready, 1) != 1)
+                _exit(1);
+        while ((r = server_step(c, &s)) > 0)
+                ;
+        getrusage(RUSAGE_SELF, &ru1);
+        s.server_user_ns = tv_ns(ru1.ru_utime) - tv_ns(c->srv_ru0.ru_utime);
+        s.server_sys_ns = tv_ns(ru1.ru_stime) - tv_ns(c->srv_ru0.ru_stime);
+        s.messages = c->srv_messages;
+        if (c->t->close)
+                c->t->close(c->ep);
+        child_report(report_fd, &s);
+}
+
+static void client_child(Ctx *c, int report_fd)
+{
+        Sample s = { 0 };
+        int r;
+
+        if (c->t->flags & TRANSPORT_INPROCESS) {
+                r = c->t->open(c->ep, ROLE_SERVER);
+                if (r >= 0)
+                        getrusage(RUSAGE_SELF, &c->srv_ru0);
+        }
+        r = c->t->open(c->ep, ROLE_CLIENT);
+        if (r < 0) {
+                report_fail(&s, r, "client open: %s", c->ep->why);
+                child_report(report_fd, &s);
+        }
+        client_run(c, &s);
+        if (c->t->close)
+                c->t->close(c->ep);
+        child_report(report_fd, &s);
+}
+
+/* Removes DIR and what a transport left in it (one level: sockets, FIFOs). */
+static void remove_dir(const char *dir)
+{
+        DIR *d = opendir(dir);
+
+        if (d) {
+                struct dirent *e;
+                while ((e = readdir(d))) {
+                        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+                                continue;
+                        if (unlinkat(dirfd(d), e->d_name, 0) < 0 && errno == EISDIR)
+                                unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR);
+                }
+                closedir(d);
+        }
+        rmdir(dir);
+}
+
+static char *make_private_dir(void)
+{
+        const char *base = g_getenv("XDG_RUNTIME_DIR");
+        g_autofree char *tmpl = NULL;
+
+        if (!base || access(base, W_OK) != 0)
+                base = g_get_tmp_dir();
+        tmpl = g_build_filename(base, "ipclab-XXXXXX", NULL);
+        if (!g_mkdtemp_full(tmpl, 0700))
+                return NULL;
+        return g_steal_pointer(&tmpl);
+}
+
+typedef struct {
+        pid_t pid;
+        int fd;
+        Sample s;
+        bool have_report;
+        const char *role;
+} Child;
+
+static pid_t spawn_child(Ctx *c, Child *ch, int cpu, bool server)
+{
+        int p[2];
+        pid_t parent = getpid();
+
+        if (pipe2(p, O_CLOEXEC) < 0)
+                return -errno;
+        fflush(NULL);
+        pid_t pid = fork();
+        if (pid < 0) {
+                int e = errno;
+                close(p[0]);
+                close(p[1]);
+                return -e;
+        }
+        if (pid == 0) {
+                close(p[0]);
+                child_setup(cpu, parent);
+                if (server)
+                        server_child(c, p[1]);
+                else
+                        client_child(c, p[1]);
+                _exit(0);
+        }
+        close(p[1]);
+        ch->pid = pid;
+        ch->fd = p[0];
+        return pid;
+}
+
+/* Waits until CH's READY byte arrives; false on exit or time limit. */
+static bool wait_ready(Child *ch, guint64 deadline)
+{
+        for (;;) {
+                guint64 now = now_ns();
+                if (now >= deadline || runner_interrupted)
+                        return false;
+                struct pollfd pfd = { .fd = ch->fd, .events = POLLIN };
+                int r = poll(&pfd, 1, (int) MIN((deadline - now) / 1000000 + 1, 1000));
+                if (r < 0 && errno != EINTR)
+                        return false;
+                if (r <= 0)
+                        continue;
+                char b;
+                ssize_t n = read(ch->fd, &b, 1);
+                if (n == 1 && b == READY_BYTE)
+                        return true;
+                if (n <= 0 && errno != EINTR)
+                        return false;
+        }
+}
+
+/* Reads reports from the children until all are in, or the deadline.
+ * Returns false when the time limit struck or ipclab was interrupted. */
+static bool collect(Child *ch, size_t n, guint64 deadline)
+{
+        for (;;) {
+                struct pollfd pfd[2];
+                size_t open_n = 0;
+                for (size_t i = 0; i < n; i++) {
+                        if (ch[i].fd < 0)
+                                continue;
+                        pfd[open_n].fd = ch[i].fd;
+                        pfd[open_n].events = POLLIN;
+                        open_n++;
+                }
+                if (!open_n)
+                        return true;
+                guint64 now = now_ns();
+                if (now >= deadline || runner_interrupted)
+                        return false;
+                int r = poll(pfd, open_n, (int) MIN((deadline - now) / 1000000 + 1, 1000));
+                if (r < 0 && errno != EINTR)
+                        return false;
+                for (size_t i = 0; r > 0 && i < n; i++) {
+                        if (ch[i].fd < 0)
+                                continue;
+                        struct pollfd q = { .fd = ch[i].fd, .events = POLLIN };
+                        if (poll(&q, 1, 0) <= 0)
+                                continue;
+                        ssize_t got = read(ch[i].fd, &ch[i].s, sizeof ch[i].s);
+                        if (got == (ssize_t) sizeof ch[i].s)
+                                ch[i].have_report = true;
+                        close(ch[i].fd);
+                        ch[i].fd = -1;
+                }
+        }
+}
+
+static void describe_exit(int status, char *buf, size_t len)
+{
+        if (WIFSIGNALED(status))
+                snprintf(buf, len, "killed by signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
+        else
+                snprintf(buf, len, "exited with status %d", WEXITSTATUS(status));
+}
+
+static Bus *runner_bus(Runner *r, BusKind kind, Sample *out)
+{
+        if (r->bus[kind] && !bus_is_alive(r->bus[kind]))
+                g_clear_pointer(&r->bus[kind], bus_stop);
+        if (!r->bus[kind] && !r->bus_error[kind]) {
+                g_autoptr(GError) e = NULL;
+                r->bus[kind] = bus_start(kind, &e);
+                if (!r->bus[kind])
+                        r->bus_error[kind] = g_strdup(e->message);
+        }
+        if (!r->bus[kind])
+                report_fail(out, EHOSTDOWN, "%s", r->bus_error[kind]);
+        return r->bus[kind];
+}
+
+Runner *runner_new(const Experiment *exp)
+{
+        Runner *r = g_new0(Runner, 1);
+
+        r->exp = exp;
+        return r;
+}
+
+void runner_stop_buses(Runner *runner)
+{
+        for (size_t i = 0; i < G_N_ELEMENTS(runner->bus); i++) {
+                g_clear_pointer(&runner->bus[i], bus_stop);
+                g_clear_pointer(&runner->bus_error[i], g_free);
+        }
+}
+
+void runner_free(Runner *runner)
+{
+        if (!runner)
+                return;
+        runner_stop_buses(runner);
+        g_free(runner);
+}
+
+int runner_run(Runner *runner, const Cell *cell, guint rep, Sample *out)
+{
+        const Transport *t = transport_find(cell->transport);
+        Endpoint ep;
+        Ctx c = { .exp = runner->exp, .t = t, .cell = cell, .ep = &ep,
+                  .srv_checksum = CHECKSUM_INIT };
+        Child ch[2] = { { .pid = -1, .fd = -1, .role = "server" },
+                        { .pid = -1, .fd = -1, .role = "client" } };
+        bool inproc = (t->flags & TRANSPORT_INPROCESS) != 0;
+        int cpu_server, cpu_client, r;
+
+        (void) rep;
+        memset(out, 0, sizeof *out);
+        endpoint_init(&ep, cell);
+        c.req_size = request_size(t, cell);
+        c.rep_size = reply_size(t, cell);
+        if ((t->flags & TRANSPORT_DBUS) && cell->bus != BUS_P2P) {
+                Bus *bus = runner_bus(runner, cell->bus, out);
+                if (!bus)
+                        return 0;
+                ep.bus_address = bus_get_address(bus);
+                ep.bus_pid = bus_get_pid(bus);
+        }
+        r = choose_cpus(cell->cpus, &cpu_server, &cpu_client);
+        if (r < 0) {
+                report_fail(out, r, "cpus=%s needs two CPUs in ipclab's affinity mask", cpus_name(cell->cpus));
+                return 0;
+        }
+        ep.dir = make_private_dir();
+        if (!ep.dir) {
+                report_fail(out, errno, "cannot create a private directory: %s", g_strerror(errno));
+                return 0;
+        }
+        r = t->prepare ? t->prepare(&ep) : 0;
+        if (r < 0) {
+                report_fail(out, r, "prepare: %s", ep.why);
+                goto done;
+        }
+
+        guint64 deadline = now_ns() + runner->exp->timeout_ns;
+        if (!inproc) {
+                r = spawn_child(&c, &ch[0], cpu_server, true);
+                if (r < 0) {
+                        report_fail(out, r, "fork: %s", g_strerror(-r));
+                        goto reap;
+                }
+                if (!wait_ready(&ch[0], deadline)) {
+                        collect(&ch[0], 1, MIN(deadline, now_ns() + 1000000000u));
+                        if (ch[0].have_report && ch[0].s.status < 0)
+                                report_fail(out, ch[0].s.status, "%s", ch[0].s.why);
+                        else if (runner_interrupted)
+                                report_fail(out, EINTR, "interrupted");
+                        else if (now_ns() >= deadline)
+                                report_fail(out, ETIMEDOUT, "the server did not become ready within the time limit");
+                        else
+                                report_fail(out, EIO, "the server ended before it was ready");
+                        goto reap;
+                }
+        }
+        r = spawn_child(&c, &ch[1], cpu_client, false);
+        if (r < 0) {
+                report_fail(out, r, "fork: %s", g_strerror(-r));
+                goto reap;
+        }
+        /* The children hold their ends now; the parent's copies would keep
+         * a stream from ever ending. */
+        if (!inproc && t->close)
+                t->close(&ep);
+        if (!collect(ch, 2, deadline)) {
+                if (runner_interrupted)
+                        report_fail(out, EINTR, "interrupted");
+                else
+                        report_fail(out, ETIMEDOUT, "exceeded the time limit of %.3g s",
+                                    (double) runner->exp->timeout_ns / 1e9);
+        }
+
+reap:
+        for (size_t i = 0; i < 2; i++) {
+                int status;
+                if (ch[i].pid <= 0)
+                        continue;
+                if (out->status < 0)
+                        kill(ch[i].pid, SIGKILL);
+                while (waitpid(ch[i].pid, &status, 0) < 0 && errno == EINTR)
+                        ;
+                if (ch[i].fd >= 0)
+                        close(ch[i].fd);
+                if (!ch[i].have_report && out->status == 0) {
+                        char how[96];
+                        describe_exit(status, how, sizeof how);
+                        report_fail(out, ECHILD, "the %s %s before reporting", ch[i].role, how);
+                }
+        }
+        if (out->status == 0) {
+                Sample *srv = &ch[0].s, *cli = &ch[1].s;
+                if (!inproc && srv->status < 0)
+                        report_fail(out, srv->status, "%s", srv->why);
+                if (cli->status < 0)
+                        report_fail(out, cli->status, "%s", cli->why);
+                if (out->status == 0) {
+                        *out = *cli;
+                        if (!inproc) {
+                                out->server_user_ns = srv->server_user_ns;
+                                out->server_sys_ns = srv->server_sys_ns;
+                        }
+                }
+        }
+        if (t->cleanup)
+                t->cleanup(&ep);
+done:
+        g_free(ep.buf);
+        remove_dir(ep.dir);
+        g_free(ep.dir);
+        return 0;
+}

@@ -1,0 +1,42 @@
+/* runner.h: runs one repetition of one cell in real processes.
+ *
+ * The runner forks a server and a client process, pins them to CPUs as the
+ * cell says, warms up, times the pattern and collects what both sides
+ * measured.  It never prints; a failed cell is a Sample with status < 0 and
+ * a reason, not an error of the runner.
+ */
+#pragma once
+
+#include <glib.h>
+#include <stdint.h>
+
+#include "experiment.h"
+
+typedef struct {
+        int status;               /* 0: measured; < 0: the cell failed (-errno) */
+        char why[256];            /* the reason when status < 0 */
+        guint64 elapsed_ns;       /* client wall time, CLOCK_MONOTONIC */
+        guint64 client_user_ns, client_sys_ns;
+        guint64 server_user_ns, server_sys_ns;
+        guint64 bus_cpu_ns;       /* the bus daemon's CPU time, 0 without one */
+        guint64 messages;         /* timed messages delivered (warm-up excluded) */
+        guint64 bytes;            /* timed payload bytes delivered */
+        guint64 lat_n;            /* round-trip latencies recorded */
+        guint64 lat_min_ns, lat_p50_ns, lat_p90_ns, lat_p99_ns, lat_p999_ns, lat_max_ns;
+} Sample;
+
+typedef struct Runner Runner;
+
+/* A runner for EXP: it starts private buses lazily and keeps them until
+ * runner_free().  WARMUP, TIMEOUT and VERIFY come from EXP. */
+Runner *runner_new(const Experiment *exp);
+void runner_free(Runner *runner);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(Runner, runner_free)
+
+/* Runs repetition REP of CELL and fills OUT.  Returns 0 when OUT holds a
+ * result (measured or failed), or -errno when the runner itself cannot go on
+ * (out of memory, cannot fork). */
+int runner_run(Runner *runner, const Cell *cell, guint rep, Sample *out);
+
+/* Stops the buses the runner started (also done by runner_free). */
+void runner_stop_buses(Runner *runner);

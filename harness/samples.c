@@ -1,0 +1,229 @@
+/* samples.c: raw sample files, written atomically (see samples.h). */
+#include "samples.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+const char *const samples_axis_columns[] = {
+        "env", "transport", "bus", "payload", "size_B", "pattern", "reply",
+        "marshal", "cpus", "count", "duration_ns", NULL
+};
+
+const char *samples_header(void)
+{
+        return "cell\trep\tenv\ttransport\tbus\tpayload\tsize_B\tpattern\treply\tmarshal\tcpus"
+               "\tcount\tduration_ns\tstatus\telapsed_ns\tclient_user_ns\tclient_sys_ns"
+               "\tserver_user_ns\tserver_sys_ns\tbus_cpu_ns\tmessages\tbytes_B\tlat_n"
+               "\tlat_min_ns\tlat_p50_ns\tlat_p90_ns\tlat_p99_ns\tlat_p999_ns\tlat_max_ns\twhy\n";
+}
+
+static void append_u64(GString *out, guint64 v, bool present)
+{
+        if (present)
+                g_string_append_printf(out, "\t%" PRIu64, v);
+        else
+                g_string_append(out, "\t-");
+}
+
+void samples_append_row(GString *out, const char *env, const Cell *cell, guint rep,
+                        const Sample *s)
+{
+        bool ok = s->status == 0;
+        bool lat = ok && s->lat_n > 0;
+
+        g_string_append_printf(out, "%u\t%u\t%s\t%s\t%s\t%s\t%" PRIu64 "\t%s\t%s\t%s\t%s",
+                               cell->index, rep, env, cell->transport,
+                               cell->bus == BUS_NONE ? "-" : bus_name(cell->bus),
+                               payload_name(cell->payload), cell->size,
+                               pattern_name(cell->pattern),
+                               cell->pattern == PATTERN_ONEWAY ? "-" : reply_name(cell->reply),
+                               marshal_name(cell->marshal), cpus_name(cell->cpus));
+        append_u64(out, cell->count, cell->count != 0);
+        append_u64(out, cell->duration_ns, cell->duration_ns != 0);
+        g_string_append(out, ok ? "\tok" : "\tfailed");
+        append_u64(out, s->elapsed_ns, ok);
+        append_u64(out, s->client_user_ns, ok);
+        append_u64(out, s->client_sys_ns, ok);
+        append_u64(out, s->server_user_ns, ok);
+        append_u64(out, s->server_sys_ns, ok);
+        append_u64(out, s->bus_cpu_ns, ok && cell->bus != BUS_NONE && cell->bus != BUS_P2P);
+        append_u64(out, s->messages, ok);
+        append_u64(out, s->bytes, ok);
+        append_u64(out, s->lat_n, ok && cell->pattern != PATTERN_ONEWAY);
+        append_u64(out, s->lat_min_ns, lat);
+        append_u64(out, s->lat_p50_ns, lat);
+        append_u64(out, s->lat_p90_ns, lat);
+        append_u64(out, s->lat_p99_ns, lat);
+        append_u64(out, s->lat_p999_ns, lat);
+        append_u64(out, s->lat_max_ns, lat);
+        g_string_append_c(out, '\t');
+        if (ok) {
+                g_string_append_c(out, '-');
+        } else {
+                /* A reason is one field: no tabs or newlines in it. */
+                for (const char *p = s->why; *p; p++)
+                        g_string_append_c(out, (*p == '\t' || *p == '\n' || *p == '\r') ? ' ' : *p);
+                if (!s->why[0])
+                        g_string_append(out, "unknown");
+        }
+        g_string_append_c(out, '\n');
+}
+
+static int fsync_dir_of(const char *path)
+{
+        g_autofree char *dir = g_path_get_dirname(path);
+        int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+        if (fd < 0)
+                return -errno;
+        int r = fsync(fd) < 0 ? -errno : 0;
+        close(fd);
+        return r;
+}
+
+int samples_write_atomic(const char *path, const char *data, size_t len)
+{
+        g_autofree char *tmp = g_strdup_printf("%s.tmp-XXXXXX", path);
+        int fd = g_mkstemp_full(tmp, O_WRONLY | O_CLOEXEC, 0644);
+        int r = 0;
+
+        if (fd < 0)
+                return -errno;
+        while (len > 0) {
+                ssize_t n = write(fd, data, len);
+                if (n < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        r = -errno;
+                        break;
+                }
+                data += n;
+                len -= (size_t) n;
+        }
+        if (r == 0 && fsync(fd) < 0)
+                r = -errno;
+        if (close(fd) < 0 && r == 0)
+                r = -errno;
+        if (r == 0 && rename(tmp, path) < 0)
+                r = -errno;
+        if (r < 0) {
+                unlink(tmp);
+                return r;
+        }
+        return fsync_dir_of(path);
+}
+
+int samples_remove_dir(const char *dir)
+{
+        DIR *d = opendir(dir);
+
+        if (!d)
+                return errno == ENOENT ? 0 : -errno;
+        struct dirent *e;
+        while ((e = readdir(d))) {
+                if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+                        continue;
+                if (unlinkat(dirfd(d), e->d_name, 0) < 0) {
+                        int err = errno;
+                        closedir(d);
+                        return -err;
+                }
+        }
+        closedir(d);
+        return rmdir(dir) < 0 ? -errno : 0;
+}
+
+int samples_replace_dir(const char *staging, const char *final)
+{
+        struct stat st;
+
+        if (stat(final, &st) < 0) {
+                if (errno != ENOENT)
+                        return -errno;
+                if (rename(staging, final) < 0)
+                        return -errno;
+                return fsync_dir_of(final);
+        }
+        if (renameat2(AT_FDCWD, staging, AT_FDCWD, final, RENAME_EXCHANGE) == 0) {
+                int r = fsync_dir_of(final);
+                /* STAGING now holds the old files. */
+                samples_remove_dir(staging);
+                return r;
+        }
+        if (errno != EINVAL && errno != ENOSYS)
+                return -errno;
+        /* No RENAME_EXCHANGE on this file system: move the old directory
+         * aside, move the new one in, then drop the old one. */
+        g_autofree char *old = g_strconcat(final, ".old", NULL);
+        samples_remove_dir(old);
+        if (rename(final, old) < 0)
+                return -errno;
+        if (rename(staging, final) < 0) {
+                int err = errno;
+                rename(old, final);
+                return -err;
+        }
+        samples_remove_dir(old);
+        return fsync_dir_of(final);
+}
+
+Table *table_read(const char *path, GError **error)
+{
+        g_autofree char *text = NULL;
+        g_autoptr(GError) e = NULL;
+
+        if (!g_file_get_contents(path, &text, NULL, &e)) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: %s", path, e->message);
+                return NULL;
+        }
+        g_autoptr(Table) t = g_new0(Table, 1);
+        t->rows = g_ptr_array_new_with_free_func((GDestroyNotify) g_strfreev);
+        g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+        for (guint i = 0; lines[i]; i++) {
+                if (lines[i][0] == '\0' || lines[i][0] == '#')
+                        continue;
+                char **fields = g_strsplit(lines[i], "\t", -1);
+                if (!t->columns) {
+                        t->columns = fields;
+                        t->n_columns = g_strv_length(fields);
+                        continue;
+                }
+                if (g_strv_length(fields) != t->n_columns) {
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                                    "%s: line %u has %u fields, the header has %u", path, i + 1,
+                                    g_strv_length(fields), t->n_columns);
+                        g_strfreev(fields);
+                        return NULL;
+                }
+                g_ptr_array_add(t->rows, fields);
+        }
+        if (!t->columns) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: no header line", path);
+                return NULL;
+        }
+        return g_steal_pointer(&t);
+}
+
+int table_column(const Table *t, const char *name)
+{
+        for (guint i = 0; i < t->n_columns; i++)
+                if (!strcmp(t->columns[i], name))
+                        return (int) i;
+        return -1;
+}
+
+void table_free(Table *t)
+{
+        if (!t)
+                return;
+        g_strfreev(t->columns);
+        if (t->rows)
+                g_ptr_array_unref(t->rows);
+        g_free(t);
+}

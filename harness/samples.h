@@ -1,0 +1,52 @@
+/* samples.h: raw sample files (samples.tsv), read and written whole.
+ *
+ * samples.tsv has one header line naming every column with its unit, then
+ * one row per repetition of each cell: the cell's axes, then what was
+ * measured.  "-" marks a value that does not apply or was not measured.
+ * Files are only ever replaced whole (temp file, fsync, rename).
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "experiment.h"
+#include "runner.h"
+
+/* The header line, with its newline. */
+const char *samples_header(void);
+
+/* Appends one row for repetition REP of CELL to OUT. */
+void samples_append_row(GString *out, const char *env, const Cell *cell, guint rep,
+                        const Sample *s);
+
+/* Writes LEN bytes of DATA to PATH atomically: a temp file beside it,
+ * fsync, rename, fsync of the directory.  Returns 0 or -errno; on failure
+ * PATH is untouched and no temp file is left. */
+int samples_write_atomic(const char *path, const char *data, size_t len);
+
+/* Replaces directory FINAL by directory STAGING in one step (renameat2
+ * RENAME_EXCHANGE where the file system has it), then removes the old
+ * contents.  Returns 0 or -errno; on failure FINAL is untouched. */
+int samples_replace_dir(const char *staging, const char *final);
+
+/* Removes DIR and the regular files in it (one level).  Returns 0 or -errno. */
+int samples_remove_dir(const char *dir);
+
+/* A TSV table read whole: column names and rows of strings. */
+typedef struct {
+        char **columns;       /* NULL-terminated */
+        guint n_columns;
+        GPtrArray *rows;      /* char ** per row, n_columns each */
+} Table;
+
+/* Reads a TSV file with a header line.  Lines starting with '#' are
+ * skipped.  NULL with ERROR set (naming the file and line) on failure. */
+Table *table_read(const char *path, GError **error);
+/* Index of column NAME, or -1. */
+int table_column(const Table *t, const char *name);
+void table_free(Table *t);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(Table, table_free)
+
+/* The names of the axis columns, in order, NULL-terminated: rows with the
+ * same values in these columns belong to the same cell. */
+extern const char *const samples_axis_columns[];

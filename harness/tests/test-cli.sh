@@ -1,0 +1,96 @@
+#!/bin/bash
+# test-cli.sh: the ipclab command line as a user meets it: list, check,
+# bad input (exit 2, a message naming file, group and key, nothing written),
+# run and summarize on a small real experiment, atomic replacement of data.
+set -u
+cd "$(dirname "$0")/../.."
+ipclab=$PWD/harness/ipclab
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0 failed=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
+check() { if eval "$2"; then ok "$1"; else not_ok "$1"; fi; }
+
+# list names every transport and says why one is unavailable
+out=$($ipclab list)
+for t in direct pipe fifo unix-stream unix-dgram unix-seqpacket socketpair tcp mq shm libdbus gdbus sd-bus fdpass; do
+        check "list shows $t" 'grep -q "^$t " <<<"$out"'
+done
+check "list shows the bus variants" 'grep -q "bus=dbus-broker" <<<"$out" && grep -q "bus=p2p" <<<"$out"'
+
+# check prints the cells and an estimate for every shipped experiment
+for f in experiments/*.ini; do
+        out=$($ipclab check "$f" 2>&1); rc=$?
+        check "check $(basename "$f") exits 0" '[ $rc -eq 0 ]'
+        check "check $(basename "$f") prints an estimate" 'grep -q "estimated duration" <<<"$out"'
+        out=$($ipclab check --profile quick "$f" 2>&1); rc=$?
+        check "check --profile quick $(basename "$f")" '[ $rc -eq 0 ]'
+done
+
+# bad input: status 2, file + group + key in the message, nothing written
+mkdir -p "$tmp/out"
+bad() {
+        local name=$1 text=$2 expect=$3
+        printf '%b' "$text" > "$tmp/$name.ini"
+        out=$($ipclab run --out "$tmp/out" "$tmp/$name.ini" 2>&1); rc=$?
+        check "bad $name: exit 2" '[ $rc -eq 2 ]'
+        check "bad $name: message names it ($expect)" 'grep -qF -- "$tmp/$name.ini: $expect" <<<"$out"'
+        check "bad $name: nothing written" '[ -z "$(ls -A "$tmp/out")" ]'
+}
+bad unknown-key '[experiment]\ntitle=t\ntransport=pipe\ncount=1\nspeed=11\n' '[experiment] speed: unknown key'
+bad bad-size '[experiment]\ntitle=t\ntransport=pipe\ncount=1\nsize=1TB\n' "[experiment] size: '1TB' is not a size"
+bad zero-count '[experiment]\ntitle=t\ntransport=pipe\ncount=0\n' "[experiment] count: '0' is out of range"
+bad profile '[experiment]\ntitle=t\ntransport=pipe\ncount=1\n[profile quick]\nrepeat=-1\n' "[profile quick] repeat: '-1' is not a whole number"
+bad bus '[experiment]\ntitle=t\ntransport=libdbus\nbus=kdbus\ncount=1\n' "[experiment] bus: unknown value 'kdbus'"
+out=$($ipclab run --out "$tmp/out" "$tmp/missing.ini" 2>&1); rc=$?
+check "missing file: exit 2 and named" '[ $rc -eq 2 ] && grep -qF "$tmp/missing.ini: cannot read" <<<"$out"'
+out=$($ipclab frobnicate 2>&1); rc=$?
+check "unknown command: exit 2" '[ $rc -eq 2 ] && grep -q "unknown command" <<<"$out"'
+out=$($ipclab run --profile nope experiments/kernel-latency.ini --out "$tmp/out" 2>&1); rc=$?
+check "unknown profile: exit 2, named" '[ $rc -eq 2 ] && grep -qF "[profile nope]: no such profile" <<<"$out"'
+check "nothing written after all bad input" '[ -z "$(ls -A "$tmp/out")" ]'
+
+# a real run: samples.tsv and meta.ini, one row per repetition, summary
+cat > "$tmp/small.ini" <<'INI'
+[experiment]
+title=small
+transport=pipe;unix-stream
+payload=bytes;string
+size=16;4KiB
+pattern=oneway;roundtrip
+count=200
+repeat=3
+warmup=5
+verify=true
+INI
+$ipclab run --out "$tmp/out" "$tmp/small.ini" 2>"$tmp/err"; rc=$?
+check "run exits 0" '[ $rc -eq 0 ]'
+check "samples.tsv has a header and 2x2x2x2x3 rows" '[ "$(wc -l < "$tmp/out/small/samples.tsv")" -eq 49 ]'
+check "every row ok" '[ "$(cut -f14 "$tmp/out/small/samples.tsv" | grep -c "^ok$")" -eq 48 ]'
+check "header names units" 'head -1 "$tmp/out/small/samples.tsv" | grep -q "elapsed_ns.*bytes_B.*lat_p99_ns"'
+check "meta.ini records the file hash" 'grep -qx "sha256=$(sha256sum < "$tmp/small.ini" | cut -d" " -f1)" "$tmp/out/small/meta.ini"'
+check "meta.ini records kernel and cpu" 'grep -q "^kernel=" "$tmp/out/small/meta.ini" && grep -q "^cpu_model=" "$tmp/out/small/meta.ini"'
+check "no partial or staging files left" '[ "$(ls -A "$tmp/out")" = small ]'
+sum=$($ipclab summarize "$tmp/out/small"); rc=$?
+check "summarize exits 0" '[ $rc -eq 0 ]'
+check "summarize: one row per cell plus header" '[ "$(wc -l <<<"$sum")" -eq 17 ]'
+check "summarize: n=3 everywhere" '[ "$(cut -f13 <<<"$sum" | tail -n +2 | sort -u)" = 3 ]'
+
+# rerun: the directory is replaced whole (new meta.ini), never merged
+before=$(grep '^started=' "$tmp/out/small/meta.ini")
+sleep 1
+$ipclab run --out "$tmp/out" "$tmp/small.ini" 2>/dev/null
+after=$(grep '^started=' "$tmp/out/small/meta.ini")
+check "rerun replaces the data" '[ "$before" != "$after" ] && [ "$(wc -l < "$tmp/out/small/samples.tsv")" -eq 49 ]'
+
+# a write that cannot happen leaves the previous data intact
+chmod 0555 "$tmp/out"
+if [ "$(id -u)" -ne 0 ]; then
+        $ipclab run --out "$tmp/out" "$tmp/small.ini" 2>/dev/null; rc=$?
+        check "unwritable output: exit 1, data intact" '[ $rc -eq 1 ] && [ "$(wc -l < "$tmp/out/small/samples.tsv")" -eq 49 ]'
+fi
+chmod 0755 "$tmp/out"
+
+echo "1..$n"
+[ "$failed" -eq 0 ]

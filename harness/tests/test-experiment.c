@@ -1,0 +1,260 @@
+/* test-experiment.c: experiment files, good and bad, and matrix expansion. */
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "experiment.h"
+#include "transport.h"
+
+static char *tmp_dir;
+
+/* Writes TEXT to NAME in the test's directory; returns the path. */
+static char *write_file(const char *name, const char *text)
+{
+        char *path = g_build_filename(tmp_dir, name, NULL);
+        g_assert_true(g_file_set_contents(path, text, -1, NULL));
+        return path;
+}
+
+static Experiment *load(const char *text, const char *profile, GError **error)
+{
+        g_autofree char *path = write_file("exp.ini", text);
+        return experiment_load(path, profile, error);
+}
+
+static void test_sizes(void)
+{
+        guint64 v = 0;
+
+        g_assert_true(parse_size("64", &v));
+        g_assert_cmpuint(v, ==, 64);
+        g_assert_true(parse_size("4KiB", &v));
+        g_assert_cmpuint(v, ==, 4096);
+        g_assert_true(parse_size("1MiB", &v));
+        g_assert_cmpuint(v, ==, 1048576);
+        g_assert_true(parse_size("7B", &v));
+        g_assert_cmpuint(v, ==, 7);
+        g_assert_false(parse_size("4kb", &v));
+        g_assert_false(parse_size("-1", &v));
+        g_assert_false(parse_size("", &v));
+        g_assert_false(parse_size("99999999999999999999", &v));
+        g_assert_false(parse_size("17179869184GiB", &v));
+        g_assert_true(parse_duration("500ms", &v));
+        g_assert_cmpuint(v, ==, 500000000);
+        g_assert_true(parse_duration("2s", &v));
+        g_assert_cmpuint(v, ==, 2000000000);
+        g_assert_true(parse_duration("100us", &v));
+        g_assert_cmpuint(v, ==, 100000);
+        g_assert_false(parse_duration("5", &v));
+        g_assert_false(parse_duration("1h", &v));
+}
+
+static void test_matrix(void)
+{
+        g_autoptr(GError) e = NULL;
+        g_autoptr(Experiment) exp = load(
+                "[experiment]\n"
+                "title=matrix  # an inline comment\n"
+                "transport=pipe;unix-stream\n"
+                "payload=bytes;string\n"
+                "size=64;4KiB\n"
+                "pattern=oneway;roundtrip;callrate\n"
+                "count=100;1000\n"
+                "repeat=3\n"
+                "[profile quick]\n"
+                "count=10\n"
+                "repeat=1\n", NULL, &e);
+
+        g_assert_no_error(e);
+        g_assert_nonnull(exp);
+        g_assert_cmpstr(exp->name, ==, "exp");
+        g_assert_cmpstr(exp->title, ==, "matrix");
+        g_assert_cmpuint(exp->repeat, ==, 3);
+        /* Per transport and count: 2 payloads x 2 sizes x 2 patterns, plus
+         * one callrate cell (payload and size collapse). */
+        g_assert_cmpuint(exp->cells->len, ==, 2 * 2 * (2 * 2 * 2 + 1));
+        for (guint i = 0; i < exp->cells->len; i++) {
+                const Cell *c = exp->cells->pdata[i];
+                g_assert_cmpuint(c->index, ==, i);
+                g_assert_cmpint(c->bus, ==, BUS_NONE);
+                if (c->pattern == PATTERN_CALLRATE) {
+                        g_assert_cmpuint(c->size, ==, 0);
+                        g_assert_cmpint(c->payload, ==, PAYLOAD_NONE);
+                }
+        }
+        g_assert_nonnull(strstr(exp->resolved, "size=64;4KiB\n"));
+
+        g_autoptr(Experiment) quick = load(
+                "[experiment]\ntitle=m\ntransport=pipe\ncount=100;1000\nrepeat=3\n"
+                "[profile quick]\ncount=10\nrepeat=1\n", "quick", &e);
+        g_assert_no_error(e);
+        g_assert_cmpuint(quick->repeat, ==, 1);
+        g_assert_cmpuint(quick->cells->len, ==, 1);
+        g_assert_cmpuint(((Cell *) quick->cells->pdata[0])->count, ==, 10);
+}
+
+static void test_dbus_axes(void)
+{
+        g_autoptr(GError) e = NULL;
+        g_autoptr(Experiment) exp = load(
+                "[experiment]\ntitle=d\ntransport=libdbus;pipe\nbus=dbus-daemon;p2p\n"
+                "marshal=array;per-element\npayload=bytes;string\nsize=8\ncount=5\n", NULL, &e);
+
+        g_assert_no_error(e);
+        /* libdbus: 2 buses x (bytes: 2 marshal + string: 1); pipe: bytes + string. */
+        g_assert_cmpuint(exp->cells->len, ==, 2 * 3 + 2);
+        guint skipped_per_element = 0;
+        for (guint i = 0; i < exp->skipped->len; i++)
+                skipped_per_element += strstr(exp->skipped->pdata[i], "per-element") != NULL;
+        g_assert_cmpuint(skipped_per_element, >, 0);
+}
+
+static void test_seed_shuffles(void)
+{
+        g_autoptr(GError) e = NULL;
+        g_autoptr(Experiment) a = load("[experiment]\ntitle=s\ntransport=pipe\nsize=1;2;3;4;5;6;7;8\ncount=1\nseed=42\n", NULL, &e);
+        g_assert_no_error(e);
+        g_autoptr(Experiment) b = load("[experiment]\ntitle=s\ntransport=pipe\nsize=1;2;3;4;5;6;7;8\ncount=1\nseed=42\n", NULL, &e);
+        g_assert_no_error(e);
+        bool moved = false;
+        for (guint i = 0; i < a->cells->len; i++) {
+                const Cell *ca = a->cells->pdata[i], *cb = b->cells->pdata[i];
+                g_assert_cmpuint(ca->index, ==, cb->index);  /* same seed, same order */
+                moved |= ca->index != i;
+        }
+        g_assert_true(moved);
+}
+
+static void test_claims(void)
+{
+        g_autoptr(GError) e = NULL;
+        g_autoptr(Experiment) exp = load(
+                "[experiment]\ntitle=c\ntransport=pipe;unix-stream\nsize=64;4KiB\ncount=5\n"
+                "[claim pipe-beats-unix]\ntext=pipes are faster\nfaster=transport=pipe\n"
+                "slower=transport=unix-stream\nmetric=roundtrip_latency\nby=1.1\n", NULL, &e);
+        g_assert_no_error(e);
+        g_assert_cmpuint(exp->claims->len, ==, 1);
+        const Claim *cl = exp->claims->pdata[0];
+        g_assert_cmpstr(cl->name, ==, "pipe-beats-unix");
+        g_assert_cmpfloat(cl->by, ==, 1.1);
+        g_assert_cmpint(experiment_cell_matches(exp->cells->pdata[0], "transport=pipe,size=64"), ==, 1);
+        g_assert_cmpint(experiment_cell_matches(exp->cells->pdata[0], "transport=pipe,size=4KiB"), ==, 0);
+        g_assert_cmpint(experiment_cell_matches(exp->cells->pdata[0], "colour=red"), ==, -1);
+}
+
+/* Every bad file must fail with IPCLAB_ERROR_INPUT and a message that
+ * names the file and, where there is one, the group and the key. */
+static const struct {
+        const char *text;
+        const char *expect;   /* a substring of the message */
+} bad[] = {
+        { "", "[experiment]: missing group" },
+        { "[experiment]\ntransport=pipe\ncount=1\n", "[experiment] title: missing" },
+        { "[experiment]\ntitle=t\ncount=1\n", "[experiment] transport: missing" },
+        { "[experiment]\ntitle=t\ntransport=carrier-pigeon\ncount=1\n", "[experiment] transport: unknown transport 'carrier-pigeon'" },
+        { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\ncolour=red\n", "[experiment] colour: unknown key" },
+        { "[experiment]\ntitle=t\ntransport=pipe\n", "exactly one of count= and duration=" },
+        { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\nduration=1s\n", "exactly one of count= and duration=" },
+        { "[experiment]\ntitle=t\ntransport=pipe\ncount=0\n", "[experiment] count: '0' is out of range" },
+        { "[experiment]\ntitle=t\ntransport=pipe\ncount=-5\n", "[experiment] count: '-5' is not a whole number" },
+        { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\nsize=12Q\n", "[experiment] size: '12Q' is not a size" },
+        { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\nsize=1GiB\n", "[experiment] size: '1GiB' is out of range" },
+        { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\nsize=0\n", "[experiment] size: '0' is out of range" },
+        { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\nsize=64;;128\n", "[experiment] size: empty list item" },
+        { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\nsize=64;64\n", "[experiment] size: '64' is listed twice" },
+        { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\npattern=sideways\n", "[experiment] pattern: unknown value 'sideways'" },
+        { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\nrepeat=lots\n", "[experiment] repeat: 'lots' is not a whole number" },
+        { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\nverify=yes\n", "[experiment] verify: 'yes' is not true or false" },
+        { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\nbus=p2p\n", "[experiment] bus: applies only to D-Bus transports" },
+        { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\ntransport=fifo\n", "[experiment] transport: line 5: key given twice" },
+        { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\n[experiment]\nrepeat=2\n", "[experiment]: line 5: group given twice" },
+        { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\n[profile quick]\ncount=zero\n", "[profile quick] count: 'zero' is not a whole number" },
+        { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\n[profile quick]\nloudness=11\n", "[profile quick] loudness: unknown key" },
+        { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\n[profile ../evil]\ncount=2\n", "[profile ../evil]: profile name must be" },
+        { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\n[results]\nx=1\n", "[results]: unknown group" },
+        { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\nduration=fast\n", "[experiment] duration: 'fast' is not a duration" },
+        { "[experiment]\ntitle=t\ntransport=pipe\nduration=fast\n", "[experiment] duration: 'fast' is not a duration" },
+        { "[experiment]\ntitle=t\xff\ntransport=pipe\ncount=1\n", "line 2: bytes that are not UTF-8" },
+        { "[experiment\ntitle=t\n", "line 1: group header without ']'" },
+        { "[experiment]\ntitle\n", "line 2: 'title' is not key=value" },
+        { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\n[claim x]\ntext=t\nfaster=transport=fifo\nslower=transport=pipe\nmetric=elapsed\n",
+          "[claim x] faster: 'transport=fifo' names no cell" },
+        { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\n[claim x]\ntext=t\nfaster=transport=pipe\nslower=transport=pipe\nmetric=speed\n",
+          "[claim x] metric: unknown metric 'speed'" },
+        { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\n[claim x]\ntext=t\nfaster=transport=pipe\nslower=transport=pipe\nmetric=elapsed\nby=0.5\n",
+          "[claim x] by: '0.5' is not a factor >= 1" },
+        { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\n[claim x]\ntext=t\nfaster=pipe\nslower=transport=pipe\nmetric=elapsed\n",
+          "[claim x] faster: 'pipe' is not axis=value" },
+        { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\n[profile quick]\ntitle=other\n", "[profile quick] title: a profile cannot change" },
+        { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\npayload=none\n", "[experiment] payload: 'none' is implied" },
+        { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\nmarshal=per-element\n", "[experiment] marshal: per-element marshalling applies only to D-Bus" },
+        { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\ntimeout=1us\n", "[experiment] timeout: 1us is out of range" },
+        { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\ntitle=\n", "key given twice" },
+        { "[experiment]\ntitle=\ntransport=pipe\ncount=1\n", "[experiment] title: empty value" },
+};
+
+static void test_bad_files(void)
+{
+        for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+                g_autoptr(GError) e = NULL;
+                g_autofree char *path = write_file("bad.ini", bad[i].text);
+                g_autoptr(Experiment) exp = experiment_load(path, NULL, &e);
+
+                if (!exp && e == NULL)
+                        g_error("case %zu: NULL without an error", i);
+                if (exp)
+                        g_error("case %zu was accepted: %s", i, bad[i].text);
+                g_assert_error(e, IPCLAB_ERROR, IPCLAB_ERROR_INPUT);
+                if (!strstr(e->message, bad[i].expect) || !g_str_has_prefix(e->message, path))
+                        g_error("case %zu: message '%s' lacks '%s' or the file name", i, e->message, bad[i].expect);
+        }
+}
+
+static void test_bad_names(void)
+{
+        g_autoptr(GError) e = NULL;
+        g_autofree char *missing = g_build_filename(tmp_dir, "absent.ini", NULL);
+        g_assert_null(experiment_load(missing, NULL, &e));
+        g_assert_error(e, IPCLAB_ERROR, IPCLAB_ERROR_INPUT);
+        g_assert_nonnull(strstr(e->message, "absent.ini: cannot read"));
+        g_clear_error(&e);
+
+        g_autofree char *odd = write_file("bad name.ini", "[experiment]\ntitle=t\ntransport=pipe\ncount=1\n");
+        g_assert_null(experiment_load(odd, NULL, &e));
+        g_assert_nonnull(strstr(e->message, "must be letters, digits"));
+        g_clear_error(&e);
+
+        g_autofree char *txt = write_file("exp.txt", "[experiment]\ntitle=t\ntransport=pipe\ncount=1\n");
+        g_assert_null(experiment_load(txt, NULL, &e));
+        g_assert_nonnull(strstr(e->message, "ends in .ini"));
+        g_clear_error(&e);
+
+        g_autofree char *ok = write_file("ok.ini", "[experiment]\ntitle=t\ntransport=pipe\ncount=1\n");
+        g_assert_null(experiment_load(ok, "nosuch", &e));
+        g_assert_nonnull(strstr(e->message, "[profile nosuch]: no such profile"));
+}
+
+int main(int argc, char **argv)
+{
+        g_test_init(&argc, &argv, NULL);
+        tmp_dir = g_dir_make_tmp("ipclab-test-XXXXXX", NULL);
+        g_test_add_func("/experiment/sizes", test_sizes);
+        g_test_add_func("/experiment/matrix", test_matrix);
+        g_test_add_func("/experiment/dbus-axes", test_dbus_axes);
+        g_test_add_func("/experiment/seed", test_seed_shuffles);
+        g_test_add_func("/experiment/claims", test_claims);
+        g_test_add_func("/experiment/bad-files", test_bad_files);
+        g_test_add_func("/experiment/bad-names", test_bad_names);
+        int r = g_test_run();
+        g_autofree char *cmd = NULL;
+        GDir *d = g_dir_open(tmp_dir, 0, NULL);
+        const char *n;
+        while (d && (n = g_dir_read_name(d))) {
+                g_autofree char *p = g_build_filename(tmp_dir, n, NULL);
+                g_unlink(p);
+        }
+        if (d)
+                g_dir_close(d);
+        g_rmdir(tmp_dir);
+        return r;
+}

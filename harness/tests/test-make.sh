@@ -1,0 +1,66 @@
+#!/bin/bash
+# test-make.sh: the Make pipeline end to end, in a temporary copy of the
+# tree: `make all` reuses committed data and builds the paper; `make run
+# EXP=... PROFILE=quick` remeasures one experiment and rebuilds only what
+# depends on it; a changed experiment file is measured again; a second
+# `make all` does nothing.
+set -u
+cd "$(dirname "$0")/../.."
+src=$PWD
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0 failed=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
+check() { if eval "$2"; then ok "$1"; else not_ok "$1"; fi; }
+
+# The tree as a clone has it (tracked and new files, not build products),
+# plus the harness already built here, so the test does not compile twice.
+git ls-files -co --exclude-standard -z | xargs -0 cp -a --parents -t "$tmp" 2>/dev/null
+mkdir -p "$tmp/build" && cp -a build/obj build/gen "$tmp/build/" && cp -a harness/ipclab "$tmp/harness/"
+cd "$tmp"
+# A clone's files all have the checkout's time: make them equally old.
+find . -path ./build -prune -o -type f -exec touch -d '2020-01-01 00:00' {} +
+
+exps=$(ls experiments/*.ini | xargs -n1 basename | sed 's/\.ini$//')
+have_data=1
+for e in $exps; do [ -f "data/$e/samples.tsv" ] || have_data=0; done
+check "every shipped experiment has committed data" '[ $have_data -eq 1 ]'
+
+make all > make1.log 2>&1; rc=$?
+check "make all succeeds on committed data" '[ $rc -eq 0 ]'
+check "make all measured nothing" '! grep -q "^measuring" make1.log'
+check "paper/paper.pdf exists" '[ -s paper/paper.pdf ]'
+check "the figures exist" '[ -s build/figures/fifo-vs-socket.pdf ] && [ -s build/figures/kernel-latency.pdf ]'
+[ $rc -eq 0 ] || tail -30 make1.log | sed 's/^/# /'
+
+make all > make2.log 2>&1
+check "a second make all rebuilds nothing" '! grep -qE "measuring|LATEX|PLOT|SUMMARY" make2.log'
+
+pdf_before=$(stat -c %Y paper/paper.pdf)
+kl_before=$(sha256sum < data/kernel-latency/samples.tsv)
+fv_before=$(sha256sum < data/fifo-vs-socket/samples.tsv)
+sleep 1
+make run EXP=fifo-vs-socket PROFILE=quick > make3.log 2>&1; rc=$?
+check "make run EXP=fifo-vs-socket PROFILE=quick succeeds" '[ $rc -eq 0 ]'
+check "its data was replaced" '[ "$(sha256sum < data/fifo-vs-socket/samples.tsv)" != "$fv_before" ]'
+check "its meta.ini names the quick profile" 'grep -qx "profile=quick" data/fifo-vs-socket/meta.ini'
+check "other experiments untouched" '[ "$(sha256sum < data/kernel-latency/samples.tsv)" = "$kl_before" ]'
+check "only its summary and figure were rebuilt" 'grep -q "build/summary/fifo-vs-socket.tsv" make3.log && ! grep -q "build/summary/kernel-latency.tsv" make3.log'
+check "the paper was rebuilt" '[ "$(stat -c %Y paper/paper.pdf)" -gt "$pdf_before" ]'
+[ $rc -eq 0 ] || tail -30 make3.log | sed 's/^/# /'
+
+# A changed experiment file: its data is stale and make all measures it.
+echo "# a comment changes the file's hash" >> experiments/kernel-latency.ini
+make all PROFILE=quick > make4.log 2>&1; rc=$?
+check "make all after an edit succeeds" '[ $rc -eq 0 ]'
+check "the edited experiment was measured again" 'grep -q "^measuring kernel-latency" make4.log && ! grep -q "^measuring fifo-vs-socket" make4.log'
+check "its meta.ini has the new hash" 'mk/data-current.sh experiments/kernel-latency.ini data/kernel-latency/meta.ini'
+
+make run > make5.log 2>&1; rc=$?
+check "make run without EXP explains itself" '[ $rc -ne 0 ] && grep -q "usage: make run EXP=name" make5.log'
+make run EXP=nosuch > make6.log 2>&1; rc=$?
+check "make run EXP=nosuch names what exists" '[ $rc -ne 0 ] && grep -q "no experiments/nosuch.ini" make6.log'
+
+echo "1..$n"
+[ "$failed" -eq 0 ]

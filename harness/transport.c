@@ -1,0 +1,101 @@
+/* transport.c: the transport table and helpers shared by transports. */
+#include "transport.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#define TRANSPORT_ENTRY(id) &transport_##id,
+const Transport *const transport_table[] = {
+        TRANSPORTS(TRANSPORT_ENTRY)
+        NULL,
+};
+#undef TRANSPORT_ENTRY
+
+const Transport *transport_find(const char *name)
+{
+        for (size_t i = 0; transport_table[i]; i++)
+                if (strcmp(transport_table[i]->name, name) == 0)
+                        return transport_table[i];
+        return NULL;
+}
+
+void endpoint_init(Endpoint *ep, const Cell *cell)
+{
+        memset(ep, 0, sizeof *ep);
+        ep->cell = cell;
+        for (size_t i = 0; i < G_N_ELEMENTS(ep->fd); i++)
+                ep->fd[i] = -1;
+}
+
+int endpoint_fail(Endpoint *ep, int err, const char *fmt, ...)
+{
+        va_list ap;
+
+        va_start(ap, fmt);
+        vsnprintf(ep->why, sizeof ep->why, fmt, ap);
+        va_end(ap);
+        if (err > 0) {
+                size_t n = strlen(ep->why);
+                snprintf(ep->why + n, sizeof ep->why - n, ": %s", g_strerror(err));
+        }
+        return err > 0 ? -err : -EIO;
+}
+
+void *endpoint_buffer(Endpoint *ep, size_t len)
+{
+        if (len > ep->buf_size) {
+                void *p = g_try_realloc(ep->buf, len);
+                if (!p)
+                        return NULL;
+                ep->buf = p;
+                ep->buf_size = len;
+        }
+        return ep->buf;
+}
+
+int io_write_all(int fd, const void *buf, size_t len)
+{
+        const char *p = buf;
+
+        while (len > 0) {
+                ssize_t n = write(fd, p, len);
+                if (n < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        return -errno;
+                }
+                p += n;
+                len -= (size_t) n;
+        }
+        return 0;
+}
+
+int io_read_exact(int fd, void *buf, size_t len)
+{
+        char *p = buf;
+        size_t got = 0;
+
+        while (got < len) {
+                ssize_t n = read(fd, p + got, len - got);
+                if (n < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        return -errno;
+                }
+                if (n == 0)
+                        return got == 0 ? 0 : -EPROTO;
+                got += (size_t) n;
+        }
+        return 1;
+}
+
+void io_close(int *fd)
+{
+        if (*fd >= 0) {
+                close(*fd);
+                *fd = -1;
+        }
+}

@@ -1,0 +1,4 @@
+# bench-*: side-by-side benchmarks that print a ratio; never pass/fail on time.
+.PHONY: bench-overhead
+bench-overhead: $(IPCLAB)
+	@bench/overhead.sh

@@ -1,0 +1,32 @@
+# data: experiment files -> data/<experiment>/samples.tsv and meta.ini.
+#
+# Data depends on its experiment file, never on the harness binary:
+# rebuilding ipclab does not rerun hours of measurements.  A fresh clone
+# gives every file the same age, so "older than its experiment file" is
+# decided by content: the SHA-256 of the experiment file recorded in
+# meta.ini.  Measurements hold a lock so that `make -j` never runs two at
+# once on the same CPUs.
+
+MEASURE_LOCK := $(BUILD)/.measure.lock
+RUN_FLAGS = $(if $(PROFILE),--profile $(PROFILE)) $(if $(filter-out host,$(ENV)),--env $(ENV)) \
+	$(if $(RESUME),--resume)
+
+data/%/samples.tsv: experiments/%.ini | $(IPCLAB)
+	@mkdir -p $(BUILD)
+	@if mk/data-current.sh $< data/$*/meta.ini; then \
+		touch $@; \
+	else \
+		echo "measuring $* (data missing or made from another version of $<)"; \
+		flock $(MEASURE_LOCK) $(IPCLAB) run $(RUN_FLAGS) --out data $<; \
+	fi
+
+.PHONY: data run reproduce
+data: $(foreach e,$(EXPERIMENTS),data/$(e)/samples.tsv)
+
+# make run EXP=name: rerun one experiment whatever its data says.
+run: | $(IPCLAB)
+	@test -n "$(EXP)" || { echo "usage: make run EXP=name [PROFILE=quick] [ENV=host|nspawn|vm] [RESUME=1]" >&2; exit 2; }
+	@test -f experiments/$(EXP).ini || { echo "make run: no experiments/$(EXP).ini (have: $(ALL_EXPERIMENTS))" >&2; exit 2; }
+	@mkdir -p $(BUILD)
+	flock $(MEASURE_LOCK) $(IPCLAB) run $(RUN_FLAGS) --out data experiments/$(EXP).ini
+	$(MAKE) --no-print-directory paper

@@ -1,0 +1,112 @@
+# dbus-pingpong.awk: seed 003 (kdbus on an ARM phone, 2010) beside
+# experiment dbus-pingpong.  Files: 1 = data/published/003-*.tsv, 2 = the
+# summary.  Rows are matched on the number of round trips; the post's
+# 60000-query run (ipc-performances) matches our cell with that count.
+# mode=table: total times; mode=macros: numbers for the text.
+
+function ours(t, b, c)
+{
+        return ns_s(lookup(2, "pattern=roundtrip,transport=" t ",bus=" b ",count=" c, "elapsed_ns"))
+}
+
+# Milliseconds per round trip.
+function per_call_ms(sec, c)
+{
+        return known(sec) && c + 0 > 0 ? sec * 1000 / c : "-"
+}
+
+function setup(    k)
+{
+        nk = split(distinct(2, "pattern=roundtrip", "transport"), tr, " ")
+        tmain = nk ? tr[1] : "libdbus"
+        nkey = split(distinct(2, "pattern=roundtrip", "bus"), kb, " ")
+        ncount = split(sort_nums(distinct(1, "", "count") " " distinct(2, "pattern=roundtrip", "count")), counts, " ")
+}
+
+function table(    i, c, t, b, line, test)
+{
+        printf "\\begin{tabular}{@{}lr rrr"
+        for (t = 1; t <= nk; t++)
+                for (b = 1; b <= nkey; b++)
+                        printf "r"
+        print "@{}}"
+        print "\\toprule"
+        printf " & & \\multicolumn{3}{c}{ARM 2010 (s)} & \\multicolumn{%d}{c}{this work%s (s)} \\\\\n", \
+                nk * nkey, nk == 1 ? ", \\texttt{" tex(tr[1]) "}" : ""
+        printf "\\cmidrule(lr){3-5}\\cmidrule(l){6-%d}\n", 5 + nk * nkey
+        if (nk > 1) {
+                line = " & & & &"
+                for (t = 1; t <= nk; t++)
+                        line = line sprintf(" & \\multicolumn{%d}{c}{\\texttt{%s}}", nkey, tex(tr[t]))
+                print line " \\\\"
+        }
+        line = "test & round trips & \\texttt{dbus-daemon} & kdbus & speedup"
+        for (t = 1; t <= nk; t++)
+                for (b = 1; b <= nkey; b++)
+                        line = line sprintf(" & \\texttt{%s}", tex(kb[b]))
+        print line " \\\\"
+        print "\\midrule"
+        for (i = 1; i <= ncount; i++) {
+                c = counts[i]
+                test = lookup(1, "count=" c, "test")
+                line = sprintf("%s & %s & %s & %s & %s", known(test) ? test : "", group(c), \
+                        pub(lookup(1, "count=" c, "dbus_daemon_s")), pub(lookup(1, "count=" c, "kdbus_s")), \
+                        known(lookup(1, "count=" c, "speedup_pct")) ? pub(lookup(1, "count=" c, "speedup_pct")) "\\,\\%" : "--")
+                for (t = 1; t <= nk; t++)
+                        for (b = 1; b <= nkey; b++)
+                                line = line " & " fmt(ours(tr[t], kb[b], c))
+                print line " \\\\"
+        }
+        print "\\bottomrule"
+        print "\\end{tabular}"
+}
+
+function macros(    r, c, w, q, pd, pk, od, ob)
+{
+        r = find(2, "pattern=roundtrip")
+        macro("PingReps", r ? get(2, r, "n") : "--")
+        macro("PingTransport", "\\texttt{" tex(tmain) "}")
+        # The largest ping-pong run and the query run.
+        c = 50000
+        q = 60000
+        w = num_words(c)
+        pd = lookup(1, "count=" c, "dbus_daemon_s")
+        pk = lookup(1, "count=" c, "kdbus_s")
+        macro("PingPubDaemon" w, pub(pd))
+        macro("PingPubKdbus" w, pub(pk))
+        macro("PingPubSpeedup" w, pub(lookup(1, "count=" c, "speedup_pct")))
+        macro("PingPubPerCallDaemon" w, fmt(per_call_ms(pd, c)))
+        macro("PingPubPerCallKdbus" w, fmt(per_call_ms(pk, c)))
+        macro("PingPubPerCallDaemonQueries", fmt(per_call_ms(lookup(1, "count=" q, "dbus_daemon_s"), q)))
+        macro("PingPubPerCallKdbusQueries", fmt(per_call_ms(lookup(1, "count=" q, "kdbus_s"), q)))
+        macro("PingPubSpeedupQueries", pub(lookup(1, "count=" q, "speedup_pct")))
+        od = ours(tmain, "dbus-daemon", c)
+        ob = ours(tmain, "dbus-broker", c)
+        macro("PingDaemon" w, fmt(od))
+        macro("PingBroker" w, fmt(ob))
+        # Microseconds per round trip.
+        macro("PingPerCallDaemon" w, fmt(known(od) ? od * 1e6 / c : "-"))
+        macro("PingPerCallBroker" w, fmt(known(ob) ? ob * 1e6 / c : "-"))
+        macro("PingSaving" w, known(saving(ob, od)) ? fmt(abs(saving(ob, od))) : "--")
+        macro("PingLessMore" w, known(saving(ob, od)) && saving(ob, od) < 0 ? "more" : "less")
+        macro("PingPubOverOurs" w, fmt(ratio(pd, od)))
+        macro("PingFiftyCallsSaving", fmt(known(od) && known(ob) ? abs(od - ob) * 1000 / c * 50 : "-"))
+        od = ours(tmain, "dbus-daemon", q)
+        ob = ours(tmain, "dbus-broker", q)
+        macro("PingPerCallDaemonQueries", fmt(known(od) ? od * 1e6 / q : "-"))
+        macro("PingPerCallBrokerQueries", fmt(known(ob) ? ob * 1e6 / q : "-"))
+        # The 2010 question: what 50 calls save, in ms, then and now.
+        macro("PingPubFiftyCallsSaving", fmt(known(pd) && known(pk) ? (pd - pk) * 1000 / c * 50 : "-"))
+}
+
+END {
+        if (died)
+                exit 2
+        setup()
+        if (mode == "table")
+                table()
+        else if (mode == "macros")
+                macros()
+        else
+                die("mode must be table or macros")
+}

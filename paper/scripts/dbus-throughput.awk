@@ -1,0 +1,156 @@
+# dbus-throughput.awk: seed 000 (QtDBus, 2007) beside experiment
+# dbus-throughput.  Files: 1 = data/published/000-*.tsv, 2 = the summary.
+# The post's three routes map to ours as: bus -> a bus daemon (dbus-daemon,
+# and dbus-broker which it never saw), loopback -> peer to peer (no
+# daemon), direct -> the in-process `direct` transport.
+# mode=table: throughput at the smallest and largest size, and the call
+# rate; mode=macros: numbers for the text.
+
+function thr(t, b, p, y, s,    c)
+{
+        c = "transport=" t ",pattern=" p ",payload=" y ",size_B=" s
+        if (b != "")
+                c = c ",bus=" b
+        return lookup(2, c, "throughput_MiBps")
+}
+
+function rate(t, b,    c)
+{
+        c = "transport=" t ",pattern=callrate"
+        if (b != "")
+                c = c ",bus=" b
+        return lookup(2, c, "rate_per_s")
+}
+
+function pthr(route, p, y, s)
+{
+        return lookup(1, "route=" route ",pattern=" p ",payload=" y ",size_B=" s, "throughput_MiBps")
+}
+
+function prate(route)
+{
+        return lookup(1, "route=" route ",pattern=callrate", "calls_per_s")
+}
+
+function setup(    sizes, n)
+{
+        n = split(sort_nums(distinct(1, "pattern!=callrate", "size_B")), sizes, " ")
+        smin = sizes[1]
+        smax = sizes[n]
+        nlib = split("libdbus gdbus sd-bus", lib, " ")
+        nbus = split("dbus-daemon dbus-broker p2p direct", bus, " ")
+        split("bus - loopback direct", route, " ")
+        split("oneway roundtrip", pat, " ")
+        split("bytes string", pay, " ")
+        split("one-way round~trip", pattext, " ")
+        split("\\texttt{ay} \\texttt{s}", paytext, " ")
+}
+
+function table(    b, i, j, k, s, r, t, line)
+{
+        print "\\begin{tabular}{@{}lll r rrr@{}}"
+        print "\\toprule"
+        print " & & & QtDBus & \\multicolumn{3}{c}{this work} \\\\"
+        print "\\cmidrule(l){5-7}"
+        print "pattern & payload & size & 2007 & \\texttt{libdbus} & \\texttt{gdbus} & \\texttt{sd-bus} \\\\"
+        for (b = 1; b <= nbus; b++) {
+                print "\\midrule"
+                printf "\\multicolumn{7}{@{}l}{\\emph{%s}} \\\\\n", route_text(b)
+                for (i = 1; i <= 2; i++)
+                        for (j = 1; j <= 2; j++)
+                                for (k = 1; k <= 2; k++) {
+                                        s = k == 1 ? smin : smax
+                                        line = sprintf("%s & %s & %s & %s", pattext[i], paytext[j], size_text(s), \
+                                                pub(pthr(route[b], pat[i], pay[j], s)))
+                                        if (bus[b] == "direct") {
+                                                line = line sprintf(" & \\multicolumn{3}{c}{%s}", \
+                                                        fmt(thr("direct", "", pat[i], pay[j], s)))
+                                        } else {
+                                                for (t = 1; t <= nlib; t++)
+                                                        line = line " & " fmt(thr(lib[t], bus[b], pat[i], pay[j], s))
+                                        }
+                                        print line " \\\\"
+                                }
+        }
+        print "\\midrule"
+        print "\\multicolumn{7}{@{}l}{\\emph{call rate, no payload (calls/s)}} \\\\"
+        for (b = 1; b <= nbus; b++) {
+                line = sprintf("\\multicolumn{3}{@{}l}{%s} & %s", route_text(b), pub(prate(route[b])))
+                if (bus[b] == "direct") {
+                        line = line sprintf(" & \\multicolumn{3}{c}{%s}", fmt(rate("direct", "")))
+                } else {
+                        for (t = 1; t <= nlib; t++)
+                                line = line " & " fmt(rate(lib[t], bus[b]))
+                }
+                print line " \\\\"
+        }
+        print "\\bottomrule"
+        print "\\end{tabular}"
+}
+
+function route_text(b)
+{
+        if (bus[b] == "dbus-daemon")
+                return "through \\texttt{dbus-daemon} (2007: through the bus)"
+        if (bus[b] == "dbus-broker")
+                return "through \\texttt{dbus-broker} (not measured in 2007)"
+        if (bus[b] == "p2p")
+                return "peer to peer (2007: QtDBus loopback)"
+        return "direct delivery in one process (\\texttt{direct})"
+}
+
+function macros(    r, t, b, x)
+{
+        r = find(2, "pattern=oneway")
+        macro("ThruReps", r ? get(2, r, "n") : "--")
+        macro("ThruWindow", r ? fmt(ns_ms(get(2, r, "duration_ns"))) : "--")
+        macro("ThruPubWindow", pub(first(1, "pattern=oneway", "window_ms")))
+        macro("ThruMinSize", size_text(smin))
+        macro("ThruMaxSize", size_text(smax))
+        # Call rates.
+        macro("ThruPubCallRateBus", pub(prate("bus")))
+        macro("ThruPubCallRateDirect", pub(prate("direct")))
+        macro("ThruPubCallRateRatio", fmt(ratio(prate("direct"), prate("bus"))))
+        for (t = 1; t <= nlib; t++)
+                for (b = 1; b <= 3; b++)
+                        macro("ThruCallRate" camel(lib[t]) camel(bus[b]), fmt(rate(lib[t], bus[b])))
+        macro("ThruCallRateDirect", fmt(rate("direct", "")))
+        macro("ThruCallRateRatio", fmt(ratio(rate("direct", ""), rate("libdbus", "dbus-daemon"))))
+        # Strings against byte arrays, one way, largest size, through the bus.
+        macro("ThruPubStringOverBytes", fmt(ratio(pthr("bus", "oneway", "string", smax), \
+                pthr("bus", "oneway", "bytes", smax))))
+        macro("ThruStringOverBytes", fmt(ratio(thr("libdbus", "dbus-daemon", "oneway", "string", smax), \
+                thr("libdbus", "dbus-daemon", "oneway", "bytes", smax))))
+        # Round trips against one-way messages, smallest size.
+        macro("ThruPubRoundOverOneDirect", fmt(ratio(pthr("direct", "roundtrip", "bytes", smin), \
+                pthr("direct", "oneway", "bytes", smin))))
+        macro("ThruPubRoundOverOneBus", fmt(ratio(pthr("bus", "roundtrip", "bytes", smin), \
+                pthr("bus", "oneway", "bytes", smin))))
+        macro("ThruRoundOverOne", fmt(ratio(thr("libdbus", "dbus-daemon", "roundtrip", "bytes", smin), \
+                thr("libdbus", "dbus-daemon", "oneway", "bytes", smin))))
+        # What the daemon costs: direct and loopback/p2p over the bus, largest size.
+        macro("ThruPubDirectOverBus", fmt(ratio(pthr("direct", "oneway", "bytes", smax), \
+                pthr("bus", "oneway", "bytes", smax))))
+        macro("ThruPubLoopbackOverBus", fmt(ratio(pthr("loopback", "oneway", "bytes", smax), \
+                pthr("bus", "oneway", "bytes", smax))))
+        macro("ThruPTwoPOverDaemon", fmt(ratio(thr("libdbus", "p2p", "oneway", "bytes", smax), \
+                thr("libdbus", "dbus-daemon", "oneway", "bytes", smax))))
+        macro("ThruBrokerOverDaemon", fmt(ratio(thr("libdbus", "dbus-broker", "oneway", "bytes", smax), \
+                thr("libdbus", "dbus-daemon", "oneway", "bytes", smax))))
+        macro("ThruPubBusMax", pub(pthr("bus", "oneway", "bytes", smax)))
+        macro("ThruDaemonMax", fmt(thr("libdbus", "dbus-daemon", "oneway", "bytes", smax)))
+        macro("ThruDaemonOverPub", fmt(ratio(thr("libdbus", "dbus-daemon", "oneway", "bytes", smax), \
+                pthr("bus", "oneway", "bytes", smax))))
+}
+
+END {
+        if (died)
+                exit 2
+        setup()
+        if (mode == "table")
+                table()
+        else if (mode == "macros")
+                macros()
+        else
+                die("mode must be table or macros")
+}

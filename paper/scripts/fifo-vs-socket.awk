@@ -1,0 +1,89 @@
+# fifo-vs-socket.awk: seed 002 (FreeBSD FIFOs, 2009) beside experiment
+# fifo-vs-socket.  Files: 1 = data/published/002-*.tsv, 2 = the summary.
+# mode=table: the tabular of elapsed times; mode=macros: numbers for the text.
+
+function ours(t, count, size)
+{
+        return ns_us(lookup(2, "pattern=oneway,transport=" t ",count=" count ",size_B=" size, "elapsed_ns"))
+}
+
+function published(impl, count, size)
+{
+        return lookup(1, "implementation=" impl ",count=" count ",size_B=" size, "elapsed_us")
+}
+
+function table(    counts, nc, i, sizes, ns, j, c, s, pp, ps, op, of, ou)
+{
+        nc = split("10000 100000", counts, " ")
+        ns = split(sort_nums(distinct(1, "", "size_B") " " distinct(2, "pattern=oneway", "size_B")), sizes, " ")
+        print "\\begin{tabular}{@{}r rrr rrrr@{}}"
+        print "\\toprule"
+        print " & \\multicolumn{3}{c}{FreeBSD 2009, mean (\\us)} & \\multicolumn{4}{c}{this work, median (\\us)} \\\\"
+        print "\\cmidrule(lr){2-4}\\cmidrule(l){5-8}"
+        print "size & pipe-based & socket-based & ratio & pipe & FIFO & Unix stream & ratio \\\\"
+        for (i = 1; i <= nc; i++) {
+                c = counts[i]
+                print "\\midrule"
+                printf "\\multicolumn{8}{@{}l}{\\emph{%s messages}} \\\\\n", group(c)
+                for (j = 1; j <= ns; j++) {
+                        s = sizes[j]
+                        pp = published("pipe", c, s)
+                        ps = published("socket", c, s)
+                        op = ours("pipe", c, s)
+                        of = ours("fifo", c, s)
+                        ou = ours("unix-stream", c, s)
+                        printf "%s & %s & %s & %s & %s & %s & %s & %s \\\\\n", size_text(s), \
+                                pub(pp), pub(ps), fixed(ratio(ps, pp), 2), \
+                                fmt(op), fmt(of), fmt(ou), fixed(ratio(ou, of), 2)
+                }
+        }
+        print "\\bottomrule"
+        print "\\end{tabular}"
+}
+
+function macros(    cells, n, i, c, s, w, pp, ps, of, ou, sv, r)
+{
+        r = find(2, "pattern=oneway")
+        macro("FifoReps", r ? get(2, r, "n") : "--")
+        distinct(2, "pattern=oneway", "count")
+        macro("FifoCounts", n_distinct)
+        distinct(2, "pattern=oneway", "size_B")
+        macro("FifoSizes", n_distinct)
+        distinct(1, "", "count")
+        macro("FifoPubCounts", n_distinct)
+        distinct(1, "", "size_B")
+        macro("FifoPubSizes", n_distinct)
+        macro("FifoPubReps", pub(first(1, "", "runs")))
+        # (count, size): the post's two examples and the largest volume.
+        n = split("10000:64 100:128 100000:4096", cells, " ")
+        for (i = 1; i <= n; i++) {
+                split(cells[i], cs, ":")
+                c = cs[1]
+                s = cs[2]
+                w = num_words(c) num_words(s)
+                pp = published("pipe", c, s)
+                ps = published("socket", c, s)
+                macro("FifoPubPipe" w, pub(pp))
+                macro("FifoPubSocket" w, pub(ps))
+                macro("FifoPubSaving" w, fixed(saving(pp, ps), 0))
+                macro("FifoPipeTime" w, fmt(ours("pipe", c, s)))
+                of = ours("fifo", c, s)
+                ou = ours("unix-stream", c, s)
+                macro("FifoFifoTime" w, fmt(of))
+                macro("FifoUnixStreamTime" w, fmt(ou))
+                sv = saving(of, ou)
+                macro("FifoSaving" w, known(sv) ? fixed(abs(sv), 0) : "--")
+                macro("FifoLessMore" w, !known(sv) ? "less" : sv >= 0 ? "less" : "more")
+        }
+}
+
+END {
+        if (died)
+                exit 2
+        if (mode == "table")
+                table()
+        else if (mode == "macros")
+                macros()
+        else
+                die("mode must be table or macros")
+}

@@ -1,0 +1,86 @@
+# methods.awk: the paper's description of machine and software, generated
+# from data/*/meta.ini (given as arguments) so that it is never typed.
+#   awk -f paper/scripts/methods.awk data/a/meta.ini data/b/meta.ini > methods.tex
+
+function esc(s)
+{
+        gsub(/\\/, "\\textbackslash{}", s)
+        gsub(/[{}$&#%_]/, "\\\\&", s)
+        gsub(/\^/, "\\textasciicircum{}", s)
+        gsub(/~/, "\\textasciitilde{}", s)
+        return s
+}
+
+FNR == 1 {
+        nexp++
+        file[nexp] = FILENAME
+        group = ""
+}
+/^\[.*\]$/ {
+        group = substr($0, 2, length($0) - 2)
+        next
+}
+/^[A-Za-z0-9_]+=/ {
+        k = substr($0, 1, index($0, "=") - 1)
+        v = substr($0, index($0, "=") + 1)
+        val[nexp, group "." k] = v
+        if (group == "warnings" && !(v in seen_warning)) {
+                seen_warning[v] = 1
+                warnings[++nwarn] = v
+        }
+}
+
+function m(k) { return esc(val[1, k]) }
+
+END {
+        if (nexp == 0) {
+                print "\\paragraph{Machine.} No experiment of this build has data."
+                exit
+        }
+        print "% generated from data/*/meta.ini by paper/scripts/methods.awk"
+        printf "\\paragraph{Machine.}\n"
+        printf "The data were measured on %s (%s CPUs online, SMT %s, frequency governor %s, boost %s, clock source %s, virtualisation: %s) under Linux %s, ",
+                m("machine.cpu_model"), m("machine.cpus_online"), m("machine.smt"),
+                m("machine.governor"), m("machine.boost"), m("machine.clocksource"),
+                m("machine.virtualisation"), m("machine.kernel")
+        printf "with GLib %s, libdbus %s, libsystemd %s, %s and %s; the harness was compiled by %s with \\texttt{%s}.\n",
+                m("software.glib"), m("software.libdbus"), m("software.libsystemd"),
+                m("software.dbus_daemon"), m("software.dbus_broker"),
+                m("software.compiler"), m("software.cflags")
+        # Where experiments ran on different machines or software, say so.
+        for (i = 2; i <= nexp; i++)
+                if (val[i, "machine.cpu_model"] != val[1, "machine.cpu_model"] || \
+                    val[i, "machine.kernel"] != val[1, "machine.kernel"])
+                        printf "Experiment %s ran elsewhere: %s under Linux %s.\n",
+                                esc(val[i, "experiment.name"]), esc(val[i, "machine.cpu_model"]),
+                                esc(val[i, "machine.kernel"])
+        print ""
+        print "\\begin{table}[htbp]\\centering\\small"
+        print "\\caption{Provenance of the data: when each experiment ran, with which profile, environment and commit of ipclab (stored in its meta.ini).}"
+        print "\\label{tab:provenance}"
+        print "\\begin{tabular}{@{}lllll@{}}\\toprule"
+        print "Experiment & Measured (UTC) & Profile & Environment & ipclab commit \\\\\\midrule"
+        for (i = 1; i <= nexp; i++) {
+                c = val[i, "software.ipclab_commit"]
+                c = substr(c, 1, 10) (val[i, "software.ipclab_tree"] == "dirty" ? "+" : "")
+                d = val[i, "run.started"]
+                sub(/T/, " ", d)
+                sub(/:[0-9][0-9](\.[0-9]+)?Z$/, "", d)
+                printf "%s & %s & %s & %s & \\texttt{%s} \\\\\n", esc(val[i, "experiment.name"]),
+                        esc(d), esc(val[i, "experiment.profile"]), esc(val[i, "run.env"]), esc(c)
+        }
+        print "\\bottomrule\\end{tabular}"
+        print "\\end{table}"
+        print ""
+        if (nwarn == 0) {
+                print "\\paragraph{Conditions.} The harness found nothing known to bias the results."
+        } else {
+                print "\\paragraph{Conditions that bias results.}"
+                print "The harness checks for conditions known to bias measurements and stores what it finds; for these data it reported:"
+                print "\\begin{itemize}"
+                for (i = 1; i <= nwarn; i++)
+                        printf "\\item %s\n", esc(warnings[i])
+                print "\\end{itemize}"
+                print "Commit hashes marked + were built from a tree with uncommitted changes."
+        }
+}

@@ -1,0 +1,40 @@
+# gdbus-large: GDBus method calls with large byte arrays, 4 KiB to 1 MiB,
+# through dbus-daemon, dbus-broker and peer to peer (experiment
+# gdbus-large), beside GLib over kdbus and over dbus-daemon in 2014 (seed
+# 001, grey).  The y axis is the time of 1000 calls, as the post measured;
+# cells run with another count are scaled to 1000 calls.
+
+if (!exists("plotdir")) plotdir = "plots"
+fig_w = 6.0; fig_h = 2.6
+load plotdir."/common.gp"
+
+calls = 1000
+pub = pubfile("001")
+@require_pub
+routes = "kdbus dbus-daemon"
+pubtitle(i) = "GLib 2014, ".word(routes, i)
+where = "pattern=roundtrip"
+ours = keys(summary, where, "transport,bus")
+
+set lmargin at screen 0.09
+set rmargin at screen 0.70
+set bmargin at screen 0.16
+set tmargin at screen 0.96
+@set_size_axis
+eval padsize(4096, 1048576)
+set xlabel "message size" offset 0, 0.4
+@set_time_axis
+set ylabel sprintf("time for %d calls", calls) offset 1, 0
+set key outside right center Left reverse width 1
+
+if (nrows(summary, where.",elapsed_ns!=-") + nrows(pub, "") == 0) {
+        @no_data
+} else {
+        plot for [k in ours] sel(summary, where.",transport=".kt(k).",bus=".kb(k), \
+                        "size_B,elapsed_ns,elapsed_ns_lo,elapsed_ns_hi,count") \
+                using 1:($2 / $5 * calls / 1e9):($3 / $5 * calls / 1e9):($4 / $5 * calls / 1e9) \
+                with yerrorlines linecolor rgb kcolor(k) pointtype kpoint(k) dashtype kdash(k) title ktitle(k), \
+             for [i = 1:2] sel(pub, "route=".word(routes, i), "size_B,elapsed_s,calls") \
+                using 1:($2 / $3 * calls) with linespoints linecolor rgb pubcolor pointtype pubpoint(i) \
+                dashtype pubdash title pubtitle(i)
+}

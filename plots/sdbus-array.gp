@@ -1,0 +1,58 @@
+# sdbus-array: 10000 sd-bus method calls carrying a 20 KiB byte array,
+# marshalled one element at a time or as one array, and the same data over
+# a descriptor passed with D-Bus (experiment sdbus-array), beside the
+# sdbus-c++ numbers (seed 004, hatched bars left of the dashed line).  Bars: wall-clock time, CPU time
+# of client and server together (the post's test ran both in one process)
+# and, for ours, the bus daemon's CPU time.  A published bound ("over",
+# "less than", "about") is printed above its bar.
+
+if (!exists("plotdir")) plotdir = "plots"
+fig_w = 6.0; fig_h = 2.8
+load plotdir."/common.gp"
+
+pub = pubfile("004")
+@require_pub
+where = "pattern=roundtrip"
+npub = nrows(pub, "")
+nours = nrows(summary, where)
+nvalid = nrows(summary, where.",elapsed_ns!=-")
+variant(v) = v eq "old-ipc" ? "old IPC tool" : v
+boundtext(b) = b eq ">" ? "over" : b eq "<" ? "under" : b eq "~" ? "about" : ""
+
+set style data boxes
+set boxwidth 0.26
+set style fill solid 0.85 border rgb "#333333"
+set xrange [-0.6 : npub + nours - 0.4]
+set yrange [0:*]
+set ylabel "time (s)" offset 1, 0
+set xtics scale 0 font ",7.5" nomirror
+set grid noxtics ytics
+set key top right Right noreverse samplen 1.5
+set lmargin at screen 0.08
+set rmargin at screen 0.98
+set bmargin at screen 0.2
+set tmargin at screen 0.95
+# The boundary between published and measured groups.
+if (npub > 0 && nours > 0) {
+        set arrow 1 from npub - 0.5, graph 0 to npub - 0.5, graph 1 nohead dashtype 2 linecolor rgb "#999999"
+}
+set label 1 "sdbus-c++ (published)" at (npub - 1) / 2.0, graph 0.97 center font ",8"
+set label 2 "this work" at npub + (nours - 1) / 2.0, graph 0.97 center font ",8"
+wall = "#0072B2"
+cpu = "#E69F00"
+buscpu = "#999999"
+
+if (npub + nvalid == 0) {
+        @no_data
+} else {
+        plot selu(pub, "", "wall_s,cpu_s,variant,wall_bound,cpu_bound") \
+                using ($0 - 0.28):1 fill pattern 4 linecolor rgb wall notitle, \
+             "" using ($0):2:xtic(variant(strcol(3))) fill pattern 5 linecolor rgb cpu notitle, \
+             "" using ($0 - 0.28):1:(boundtext(strcol(4))) with labels offset 0, 0.5 font ",7" notitle, \
+             "" using ($0):2:(boundtext(strcol(5))) with labels offset 0, 0.5 font ",7" notitle, \
+             selu(summary, where, "elapsed_ns,client_cpu_ns,server_cpu_ns,bus_cpu_ns,transport,marshal,bus") \
+                using (npub + $0 - 0.28):($1 / 1e9) linecolor rgb wall title "wall clock", \
+             "" using (npub + $0):(($2 + $3) / 1e9):xtic(strcol(5)." ".strcol(6)."\n".strcol(7)) linecolor rgb cpu \
+                title "CPU, client and server", \
+             "" using (npub + $0 + 0.28):($4 / 1e9) linecolor rgb buscpu title "CPU, bus daemon"
+}

@@ -27,6 +27,8 @@ typedef enum {
         OPT_DURATION,     /* one duration */
         OPT_BOOL,         /* true or false */
         OPT_ENUM,         /* one name from `values` */
+        OPT_REPEAT,       /* a whole number, or auto */
+        OPT_PERCENT,      /* a percentage, 2% */
 } OptType;
 
 typedef struct {
@@ -46,6 +48,7 @@ static const char *const reply_values[] = { "echo", "empty", NULL };
 static const char *const marshal_values[] = { "array", "per-element", NULL };
 static const char *const cpus_values[] = { "none", "same", "split", NULL };
 static const char *const env_values[] = { "host", "nspawn", "vm", NULL };
+static const char *const runner_values[] = { "harness", "hyperfine", NULL };
 
 #define MAX_SIZE ((guint64) 256 << 20)      /* 256 MiB: D-Bus allows 128 MiB */
 #define MAX_COUNT ((guint64) 1000000000)    /* a billion messages */
@@ -78,8 +81,16 @@ static const Option options[] = {
           "axis: messages per repetition (exactly one of count and duration)" },
         { "duration", OPT_DURATIONS, NULL, NULL, false, 1000, MAX_DURATION,
           "axis: time box per repetition, 500ms (exactly one of count and duration)" },
-        { "repeat", OPT_UINT, NULL, "5", false, 1, 100000,
-          "repetitions of every cell" },
+        { "repeat", OPT_REPEAT, NULL, "5", false, 1, 100000,
+          "repetitions of every cell, or auto: until the median's 95% CI is narrow enough" },
+        { "repeat_min", OPT_UINT, NULL, "5", false, 2, 100000,
+          "repeat=auto: repetitions before the CI is first looked at" },
+        { "repeat_max", OPT_UINT, NULL, "30", false, 2, 100000,
+          "repeat=auto: the most repetitions of one cell" },
+        { "ci_target", OPT_PERCENT, NULL, "2%", false, 1, 10000,
+          "repeat=auto: the CI half-width to reach, in per cent of the median" },
+        { "auto_cap", OPT_DURATION, NULL, "5m", false, 1000000, MAX_DURATION,
+          "repeat=auto: the most time one cell may take in all its repetitions" },
         { "warmup", OPT_UINT, NULL, "10", false, 0, 10000000,
           "messages exchanged before timing starts, discarded" },
         { "timeout", OPT_DURATION, NULL, "60s", false, 1000000, MAX_DURATION,
@@ -88,6 +99,8 @@ static const Option options[] = {
           "check every payload's size and checksum (costs time)" },
         { "seed", OPT_UINT, NULL, "0", false, 0, G_MAXUINT64,
           "shuffle the order of cells with this seed; 0 keeps file order" },
+        { "runner", OPT_ENUM, runner_values, "harness", false, 0, 0,
+          "harness: ipclab's own message loop; hyperfine: whole commands (dbus-send, gdbus-call, busctl-call)" },
         { "env", OPT_ENUM, env_values, "host", false, 0, 0,
           "where it runs: host, nspawn, vm (usually chosen with --env)" },
 };
@@ -334,14 +347,30 @@ static gboolean parse_option(const Ctx *c, const Option *o, Values *v, GError **
                 }
                 v->text[k] = g_steal_pointer(&value);
                 return TRUE;
+        case OPT_REPEAT:
+                if (!strcmp(value, "auto")) {
+                        v->text[k] = g_steal_pointer(&value);
+                        return TRUE;
+                }
+                G_GNUC_FALLTHROUGH;
+        case OPT_PERCENT:
         case OPT_UINT:
         case OPT_DURATION: {
                 guint64 n;
-                bool ok = o->type == OPT_UINT ? parse_uint(value, &n) : parse_duration(value, &n);
+                g_autofree char *num = g_strdup(value);
+                if (o->type == OPT_PERCENT) {
+                        size_t l = strlen(num);
+                        if (l < 2 || num[l - 1] != '%')
+                                return fail(error, c, group, o->key, "'%s' is not a percentage (such as 2%%)", value);
+                        num[l - 1] = '\0';
+                }
+                bool ok = o->type == OPT_DURATION ? parse_duration(num, &n) : parse_uint(num, &n);
                 if (!ok)
                         return fail(error, c, group, o->key, "'%s' is not %s", value,
-                                    o->type == OPT_UINT ? "a whole number"
-                                                        : "a duration (such as 500ms, 2s, 100us)");
+                                    o->type == OPT_DURATION ? "a duration (such as 500ms, 2s, 100us)"
+                                    : o->type == OPT_PERCENT ? "a whole percentage (such as 2%)"
+                                    : o->type == OPT_REPEAT ? "a whole number or auto"
+                                    : "a whole number");
                 if (n < o->min || n > o->max)
                         return fail(error, c, group, o->key, "%s is out of range (%" G_GUINT64_FORMAT
                                     " to %" G_GUINT64_FORMAT "%s)", value, o->min, o->max,
@@ -692,6 +721,17 @@ static gboolean expand(const Ctx *c, Experiment *exp, Values *v, GError **error)
                 any_dbus |= (t->flags & TRANSPORT_DBUS) != 0;
                 any_marshal |= (t->flags & TRANSPORT_MARSHAL) != 0;
         }
+        bool hyperfine = !strcmp(v->text[opt_index("runner")], "hyperfine");
+        for (guint i = 0; i < nt; i++) {
+                const Transport *t = transport_find(v->list[it][i]);
+                bool command = (t->flags & TRANSPORT_COMMAND) != 0;
+                if (command && !hyperfine)
+                        return fail(error, c, v->from[it], "transport",
+                                    "'%s' is a whole command: it needs runner=hyperfine", t->name);
+                if (!command && hyperfine)
+                        return fail(error, c, v->from[opt_index("runner")] ? v->from[opt_index("runner")] : "experiment",
+                                    "runner", "hyperfine runs whole commands (dbus-send, gdbus-call, busctl-call), not '%s'", t->name);
+        }
         if (v->from[ib] && !any_dbus)
                 return fail(error, c, v->from[ib], "bus", "applies only to D-Bus transports, and none is listed");
         if (v->from[im] && !any_marshal && (v->nums[im][0] != MARSHAL_ARRAY || g_strv_length(v->list[im]) > 1))
@@ -769,6 +809,19 @@ static gboolean expand(const Ctx *c, Experiment *exp, Values *v, GError **error)
                                 continue;
                         }
                 }
+                if (t->flags & TRANSPORT_COMMAND) {
+                        const char *no = cell.bus == BUS_P2P ? "command-line tools call through a bus, not peer to peer"
+                                       : cell.payload != PAYLOAD_STRING ? "commands carry a string payload (payload=string)"
+                                       : cell.pattern != PATTERN_ROUNDTRIP ? "a command makes one call and waits for its reply (pattern=roundtrip)"
+                                       : cell.size > 4096 ? "a command line carries at most 4 KiB of payload"
+                                       : NULL;
+                        if (no) {
+                                g_autofree char *d = cell_describe(&cell);
+                                g_ptr_array_add(exp->skipped, g_strdup_printf("%s: %s", d, no));
+                                continue;
+                        }
+                        cell.reply = REPLY_EMPTY;
+                }
                 char *key = cell_key(&cell);
                 if (g_hash_table_contains(seen, key)) {
                         g_free(key);
@@ -807,16 +860,24 @@ Experiment *experiment_load(const char *file, const char *profile, GError **erro
         g_autofree char *text = NULL;
         gsize len = 0;
         g_autoptr(GError) e = NULL;
-        g_autoptr(GKeyFile) kf = g_key_file_new();
-        g_autofree char *profile_group = profile ? g_strconcat("profile ", profile, NULL) : NULL;
-        Ctx c = { .file = file, .kf = kf, .profile_group = profile_group };
-        Values v = { 0 };
 
         if (!g_file_get_contents(file, &text, &len, &e)) {
                 g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: cannot read: %s",
                             file, e->message);
                 return NULL;
         }
+        return experiment_load_data(file, text, len, profile, error);
+}
+
+Experiment *experiment_load_data(const char *file, const char *text, gsize len,
+                                 const char *profile, GError **error)
+{
+        g_autoptr(GError) e = NULL;
+        g_autoptr(GKeyFile) kf = g_key_file_new();
+        g_autofree char *profile_group = profile ? g_strconcat("profile ", profile, NULL) : NULL;
+        Ctx c = { .file = file, .kf = kf, .profile_group = profile_group };
+        Values v = { 0 };
+
         g_autofree char *base = g_path_get_basename(file);
         if (!g_str_has_suffix(base, ".ini")) {
                 fail(error, &c, NULL, NULL, "an experiment file's name ends in .ini");
@@ -909,7 +970,18 @@ Experiment *experiment_load(const char *file, const char *profile, GError **erro
         }
         exp->title = g_strdup(v.text[opt_index("title")]);
         exp->source = g_strdup(v.text[opt_index("source")]);
-        exp->repeat = (guint) v.nums[opt_index("repeat")][0];
+        exp->repeat_auto = v.nums[opt_index("repeat")] == NULL;
+        exp->repeat = exp->repeat_auto ? (guint) v.nums[opt_index("repeat_min")][0]
+                                       : (guint) v.nums[opt_index("repeat")][0];
+        exp->repeat_max = (guint) v.nums[opt_index("repeat_max")][0];
+        exp->ci_target = (double) v.nums[opt_index("ci_target")][0] / 100.0;
+        exp->auto_cap_ns = v.nums[opt_index("auto_cap")][0];
+        if (exp->repeat_auto && exp->repeat_max < exp->repeat) {
+                fail(error, &c, v.from[opt_index("repeat_max")] ? v.from[opt_index("repeat_max")] : "experiment",
+                     "repeat_max", "%u is less than repeat_min=%u", exp->repeat_max, exp->repeat);
+                values_clear(&v);
+                return NULL;
+        }
         exp->warmup = (guint) v.nums[opt_index("warmup")][0];
         exp->timeout_ns = v.nums[opt_index("timeout")][0];
         exp->verify = !strcmp(v.text[opt_index("verify")], "true");

@@ -93,7 +93,11 @@ typedef struct {
         char *source;        /* the published document it follows, or NULL */
         char *profile;       /* the profile applied, or NULL */
         char *sha256;        /* of the file's bytes */
-        guint repeat;
+        guint repeat;        /* repetitions; with repeat=auto, the minimum */
+        bool repeat_auto;    /* repeat until the median's CI is narrow enough */
+        guint repeat_max;    /* repeat=auto: never more repetitions than this */
+        double ci_target;    /* repeat=auto: CI half-width / median to reach */
+        guint64 auto_cap_ns; /* repeat=auto: time one cell may take in all */
         guint warmup;
         guint64 timeout_ns;  /* per cell and repetition */
         bool verify;         /* check every payload's size and checksum */
@@ -109,6 +113,10 @@ typedef struct {
  * Returns NULL and sets IPCLAB_ERROR_INPUT naming file, group and key on any
  * problem.  The caller owns the result. */
 Experiment *experiment_load(const char *file, const char *profile, GError **error);
+/* The same for an experiment file already in memory: DATA (LEN bytes) read
+ * from FILE, whose name gives the experiment's name. */
+Experiment *experiment_load_data(const char *file, const char *data, gsize len,
+                                 const char *profile, GError **error);
 void experiment_free(Experiment *exp);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(Experiment, experiment_free)
 

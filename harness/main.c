@@ -19,10 +19,15 @@
 #include "bus.h"
 #include "experiment.h"
 #include "meta.h"
+#include "run.h"
 #include "runner.h"
 #include "samples.h"
 #include "stats.h"
 #include "transport.h"
+#if __has_include("verify.h")
+#include "verify.h"
+#define IPCLAB_HAVE_VERIFY 1
+#endif
 
 #define EXIT_FAILED 1
 #define EXIT_USAGE 2
@@ -47,18 +52,6 @@ static int report(GError *e)
 {
         fprintf(stderr, "ipclab: %s\n", e->message);
         return e->domain == IPCLAB_ERROR && e->code == IPCLAB_ERROR_INPUT ? EXIT_USAGE : EXIT_FAILED;
-}
-
-static void format_duration(char *buf, size_t len, double s)
-{
-        if (s < 1)
-                snprintf(buf, len, "%.0f ms", s * 1000);
-        else if (s < 120)
-                snprintf(buf, len, "%.1f s", s);
-        else if (s < 7200)
-                snprintf(buf, len, "%.0f min %02.0f s", floor(s / 60), fmod(s, 60));
-        else
-                snprintf(buf, len, "%.1f h", s / 3600);
 }
 
 static int cmd_list(int argc, char **argv)
@@ -111,8 +104,8 @@ static int cmd_check(int argc, char **argv)
                 }
                 guint64 total = 0;
                 printf("%s: %s\n", exp->name, exp->title);
-                printf("  %u cells x %u repetitions, warm-up %u, time limit %.0f s per repetition%s%s\n",
-                       exp->cells->len, exp->repeat, exp->warmup, (double) exp->timeout_ns / 1e9,
+                printf("  %u cells x %u%s repetitions, warm-up %u, time limit %.0f s per repetition%s%s\n",
+                       exp->cells->len, exp->repeat, exp->repeat_auto ? " or more (repeat=auto)" : "", exp->warmup, (double) exp->timeout_ns / 1e9,
                        profile ? ", profile " : "", profile ? profile : "");
                 for (guint c = 0; c < exp->cells->len; c++) {
                         const Cell *cell = exp->cells->pdata[c];
@@ -123,208 +116,11 @@ static int cmd_check(int argc, char **argv)
                 for (guint s = 0; s < exp->skipped->len; s++)
                         printf("  skip  %s\n", (char *) exp->skipped->pdata[s]);
                 char est[64];
-                format_duration(est, sizeof est, (double) total / 1e9);
+                run_format_duration(est, sizeof est, (double) total / 1e9);
                 printf("  estimated duration: %s\n", est);
         }
         g_free(profile);
         return status;
-}
-
-/* Loads the resume file PARTIAL: rows already measured for EXP.  Returns
- * the set of cell indices whose every repetition is there. */
-static GHashTable *resume_load(const char *partial, const Experiment *exp, GString *rows, GError **error)
-{
-        g_autofree char *text = NULL;
-        GHashTable *done = g_hash_table_new(g_direct_hash, g_direct_equal);
-
-        if (!g_file_get_contents(partial, &text, NULL, NULL))
-                return done;
-        g_autofree char *want = g_strdup_printf("# ipclab partial sha256=%s profile=%s\n", exp->sha256,
-                                                exp->profile ? exp->profile : "default");
-        if (!g_str_has_prefix(text, want)) {
-                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
-                            "%s: the interrupted run was of another version of %s or another profile; "
-                            "run without --resume to start again", partial, exp->path);
-                g_hash_table_unref(done);
-                return NULL;
-        }
-        g_autoptr(GHashTable) reps = g_hash_table_new(g_direct_hash, g_direct_equal);
-        g_auto(GStrv) lines = g_strsplit(text + strlen(want), "\n", -1);
-        for (guint i = 0; lines[i]; i++) {
-                if (!lines[i][0] || g_str_has_prefix(lines[i], "cell\t"))
-                        continue;
-                guint cell = (guint) g_ascii_strtoull(lines[i], NULL, 10);
-                guint n = GPOINTER_TO_UINT(g_hash_table_lookup(reps, GUINT_TO_POINTER(cell + 1)));
-                g_hash_table_insert(reps, GUINT_TO_POINTER(cell + 1), GUINT_TO_POINTER(n + 1));
-        }
-        /* Keep only the rows of complete cells. */
-        for (guint i = 0; lines[i]; i++) {
-                if (!lines[i][0] || g_str_has_prefix(lines[i], "cell\t"))
-                        continue;
-                guint cell = (guint) g_ascii_strtoull(lines[i], NULL, 10);
-                guint n = GPOINTER_TO_UINT(g_hash_table_lookup(reps, GUINT_TO_POINTER(cell + 1)));
-                if (n == exp->repeat) {
-                        g_string_append_printf(rows, "%s\n", lines[i]);
-                        g_hash_table_add(done, GUINT_TO_POINTER(cell + 1));
-                }
-        }
-        return done;
-}
-
-/* Orders sample rows by their leading "cell<TAB>rep" numbers. */
-static int compare_rows(const void *pa, const void *pb)
-{
-        const char *a = *(char *const *) pa, *b = *(char *const *) pb;
-        guint64 ca = g_ascii_strtoull(a, NULL, 10), cb = g_ascii_strtoull(b, NULL, 10);
-        const char *ta = strchr(a, '\t'), *tb = strchr(b, '\t');
-        guint64 ra = ta ? g_ascii_strtoull(ta + 1, NULL, 10) : 0;
-        guint64 rb = tb ? g_ascii_strtoull(tb + 1, NULL, 10) : 0;
-
-        if (ca != cb)
-                return ca < cb ? -1 : 1;
-        return ra < rb ? -1 : ra > rb;
-}
-
-static int run_one(const char *file, const char *profile, const char *out_dir, gboolean resume,
-                   char **argv_all)
-{
-        g_autoptr(GError) e = NULL;
-        g_autoptr(Experiment) exp = experiment_load(file, profile, &e);
-
-        if (!exp)
-                return report(e);
-
-        g_autofree char *final = g_build_filename(out_dir, exp->name, NULL);
-        g_autofree char *dot = g_strconcat(".", exp->name, NULL);
-        g_autofree char *staging_name = g_strconcat(dot, ".new", NULL);
-        g_autofree char *partial_name = g_strconcat(dot, ".partial.tsv", NULL);
-        g_autofree char *staging = g_build_filename(out_dir, staging_name, NULL);
-        g_autofree char *partial = g_build_filename(out_dir, partial_name, NULL);
-
-        if (g_mkdir_with_parents(out_dir, 0755) < 0) {
-                fprintf(stderr, "ipclab: cannot create %s: %s\n", out_dir, g_strerror(errno));
-                return EXIT_FAILED;
-        }
-        g_autoptr(GString) rows = g_string_new(NULL);
-        g_autoptr(GHashTable) done = NULL;
-        if (resume) {
-                done = resume_load(partial, exp, rows, &e);
-                if (!done)
-                        return report(e);
-        } else {
-                done = g_hash_table_new(g_direct_hash, g_direct_equal);
-        }
-
-        g_autoptr(Meta) meta = meta_begin(exp, (const char *const *) argv_all);
-        for (const char *const *w = meta_warnings(meta); *w; w++)
-                fprintf(stderr, "ipclab: warning: %s\n", *w);
-        for (guint s = 0; s < exp->skipped->len; s++)
-                fprintf(stderr, "ipclab: %s: skipped %s\n", exp->name, (char *) exp->skipped->pdata[s]);
-
-        g_autoptr(Runner) runner = runner_new(exp);
-        const char *env = meta_env_backend();
-        bool tty = isatty(STDERR_FILENO);
-        guint64 remaining = 0, start = g_get_monotonic_time();
-        guint failed = 0, nrows = 0, cells_run = 0;
-
-        for (guint c = 0; c < exp->cells->len; c++)
-                if (!g_hash_table_contains(done, GUINT_TO_POINTER(((Cell *) exp->cells->pdata[c])->index + 1)))
-                        remaining += cell_estimate_ns(exp->cells->pdata[c], exp->warmup) * exp->repeat;
-        double est_total = (double) remaining / 1e9, est_done = 0;
-
-        for (guint c = 0; c < exp->cells->len && !runner_interrupted; c++) {
-                const Cell *cell = exp->cells->pdata[c];
-                if (g_hash_table_contains(done, GUINT_TO_POINTER(cell->index + 1)))
-                        continue;
-                g_autoptr(GString) cell_rows = g_string_new(NULL);
-                g_autofree char *desc = cell_describe(cell);
-                for (guint rep = 0; rep < exp->repeat && !runner_interrupted; rep++) {
-                        if (tty) {
-                                double elapsed = (double) (g_get_monotonic_time() - start) / 1e6;
-                                double eta = est_done > 0 ? elapsed / est_done * (est_total - est_done) : est_total;
-                                char etab[64];
-                                format_duration(etab, sizeof etab, eta);
-                                fprintf(stderr, "\r\033[Kcell %u of %u, rep %u of %u, ETA %s: %s",
-                                        c + 1, exp->cells->len, rep + 1, exp->repeat, etab, desc);
-                        }
-                        Sample s;
-                        int r = runner_run(runner, cell, rep, &s);
-                        if (r < 0) {
-                                fprintf(stderr, "%sipclab: cannot run %s: %s\n", tty ? "\n" : "", desc, g_strerror(-r));
-                                return EXIT_FAILED;
-                        }
-                        if (runner_interrupted)
-                                break;
-                        if (s.status < 0) {
-                                failed++;
-                                fprintf(stderr, "%sipclab: %s: failed: %s\n", tty ? "\n" : "", desc, s.why);
-                        }
-                        samples_append_row(cell_rows, env, cell, rep, &s);
-                        nrows++;
-                }
-                est_done += (double) cell_estimate_ns(cell, exp->warmup) * exp->repeat / 1e9;
-                if (runner_interrupted)
-                        break;
-                cells_run++;
-                g_string_append(rows, cell_rows->str);
-                /* The resume file, replaced whole after every cell. */
-                g_autoptr(GString) p = g_string_new(NULL);
-                g_string_printf(p, "# ipclab partial sha256=%s profile=%s\n%s%s", exp->sha256,
-                                exp->profile ? exp->profile : "default", samples_header(), rows->str);
-                int r = samples_write_atomic(partial, p->str, p->len);
-                if (r < 0) {
-                        fprintf(stderr, "%sipclab: cannot write %s: %s\n", tty ? "\n" : "", partial, g_strerror(-r));
-                        return EXIT_FAILED;
-                }
-        }
-        if (tty)
-                fprintf(stderr, "\r\033[K");
-        runner_stop_buses(runner);
-        if (runner_interrupted) {
-                fprintf(stderr, "ipclab: interrupted; %s is unchanged; `ipclab run --resume` continues from %u completed cells\n",
-                        final, g_hash_table_size(done) + cells_run);
-                return EXIT_INTERRUPTED;
-        }
-
-        /* Order rows by cell and repetition, whatever order they ran in. */
-        g_auto(GStrv) lines = g_strsplit(rows->str, "\n", -1);
-        guint nlines = g_strv_length(lines);
-        if (nlines && !lines[nlines - 1][0]) {
-                g_free(lines[nlines - 1]);
-                lines[--nlines] = NULL;
-        }
-        qsort(lines, nlines, sizeof *lines, compare_rows);
-        g_autoptr(GString) out = g_string_new(samples_header());
-        guint total_rows = 0, total_failed = 0;
-        for (guint i = 0; i < nlines; i++) {
-                g_string_append_printf(out, "%s\n", lines[i]);
-                total_rows++;
-                total_failed += strstr(lines[i], "\tfailed\t") != NULL;
-        }
-        meta_end(meta, exp->cells->len, total_failed, total_rows);
-        g_autofree char *ini = meta_to_ini(meta);
-
-        samples_remove_dir(staging);
-        if (mkdir(staging, 0755) < 0) {
-                fprintf(stderr, "ipclab: cannot create %s: %s\n", staging, g_strerror(errno));
-                return EXIT_FAILED;
-        }
-        g_autofree char *sp = g_build_filename(staging, "samples.tsv", NULL);
-        g_autofree char *mp = g_build_filename(staging, "meta.ini", NULL);
-        int r = samples_write_atomic(sp, out->str, out->len);
-        if (r >= 0)
-                r = samples_write_atomic(mp, ini, strlen(ini));
-        if (r >= 0)
-                r = samples_replace_dir(staging, final);
-        if (r < 0) {
-                fprintf(stderr, "ipclab: cannot write the results of %s into %s: %s; %s is unchanged\n",
-                        exp->name, out_dir, g_strerror(-r), final);
-                samples_remove_dir(staging);
-                return EXIT_FAILED;
-        }
-        unlink(partial);
-        fprintf(stderr, "ipclab: %s: %u rows (%u failed) in %s\n", exp->name, total_rows, total_failed, final);
-        return total_failed || failed ? EXIT_FAILED : 0;
 }
 
 static int cmd_run(int argc, char **argv, char **argv_all)
@@ -363,9 +159,17 @@ static int cmd_run(int argc, char **argv, char **argv_all)
         sigaction(SIGTERM, &sa, NULL);
         signal(SIGPIPE, SIG_IGN);
         for (int i = 1; i < argc && !runner_interrupted; i++) {
-                int r = run_one(argv[i], profile, out ? out : "data", resume, argv_all);
-                if (r == EXIT_INTERRUPTED)
-                        return r;
+                g_autoptr(GError) err = NULL;
+                g_autoptr(Experiment) exp = experiment_load(argv[i], profile, &err);
+                if (!exp)
+                        return report(err);
+                int r = run_experiment(exp, out ? out : "data", resume, (const char *const *) argv_all, &err);
+                if (r == RUN_INTERRUPTED)
+                        return EXIT_INTERRUPTED;
+                if (r == RUN_ERROR) {
+                        report(err);
+                        r = EXIT_FAILED;
+                }
                 if (r > status)
                         status = r;
         }
@@ -390,6 +194,11 @@ static int cmd_summarize(int argc, char **argv)
         if (!t)
                 return report(e);
         g_autofree char *exp_name = g_path_get_basename(argv[1]);
+        /* The upper bounds measured with the data, when there are any. */
+        g_autofree char *meta_path = g_build_filename(argv[1], "meta.ini", NULL);
+        g_autoptr(GKeyFile) meta = g_key_file_new();
+        bool have_meta = g_key_file_load_from_file(meta, meta_path, G_KEY_FILE_NONE, NULL);
+        int size_col = table_column(t, "size_B");
 
         const char *need[] = { "status", "elapsed_ns", "messages", "bytes_B", "client_user_ns",
                                "client_sys_ns", "server_user_ns", "server_sys_ns", "bus_cpu_ns",
@@ -433,7 +242,8 @@ static int cmd_summarize(int argc, char **argv)
                "\tthroughput_MiBps\tthroughput_MiBps_lo\tthroughput_MiBps_hi"
                "\trate_per_s\trate_per_s_lo\trate_per_s_hi"
                "\tlat_p50_ns\tlat_p90_ns\tlat_p99_ns\tlat_p999_ns"
-               "\tcpu_ns_per_msg\tclient_cpu_ns\tserver_cpu_ns\tbus_cpu_ns\n");
+               "\tcpu_ns_per_msg\tclient_cpu_ns\tserver_cpu_ns\tbus_cpu_ns\tmemcpy_MiBps"
+               "\tlat_p50_ns_lo\tlat_p50_ns_hi\tlat_p99_ns_lo\tlat_p99_ns_hi\n");
         for (guint gi = 0; gi < order->len; gi++) {
                 GPtrArray *g = order->pdata[gi];
                 guint n = 0, failed = 0;
@@ -479,10 +289,12 @@ static int cmd_summarize(int argc, char **argv)
                 for (guint a = 0; a < naxis; a++)
                         printf("\t%s", first[axis[a]]);
                 printf("\t%u\t%u", n, failed);
+                g_autofree char *bound_key = g_strdup_printf("memcpy_MiBps_%s", first[size_col]);
+                g_autofree char *bound = have_meta ? g_key_file_get_value(meta, "bounds", bound_key, NULL) : NULL;
                 if (n == 0) {
                         for (int k = 0; k < 20; k++)
                                 printf("\t-");
-                        printf("\n");
+                        printf("\t%s\t-\t-\t-\t-\n", bound ? bound : "-");
                         for (int q = 0; q < 4; q++)
                                 g_free(lat[q]);
                         continue;
@@ -502,19 +314,57 @@ static int cmd_summarize(int argc, char **argv)
                 stats_sort_double(rate, n);
                 stats_median_ci(rate, n, 0.95, &lo, &hi);
                 printf("\t%.6g\t%.6g\t%.6g", stats_median(rate, n), lo, hi);
+                double lat_ci[4][2] = { { 0 } };
                 for (int q = 0; q < 4; q++) {
                         stats_sort_double(lat[q], nlat);
-                        if (nlat)
+                        if (nlat) {
+                                stats_median_ci(lat[q], nlat, 0.95, &lat_ci[q][0], &lat_ci[q][1]);
                                 printf("\t%.0f", stats_median(lat[q], nlat));
-                        else
+                        } else {
                                 printf("\t-");
+                        }
                         g_free(lat[q]);
                 }
                 printf("\t%.1f\t%.0f\t%.0f", stats_mean(cpm, n), stats_mean(ccpu, n), stats_mean(scpu, n));
                 if (have_bus)
-                        printf("\t%.0f\n", stats_mean(bcpu, n));
+                        printf("\t%.0f", stats_mean(bcpu, n));
                 else
-                        printf("\t-\n");
+                        printf("\t-");
+                printf("\t%s", bound ? bound : "-");
+                if (nlat)
+                        printf("\t%.0f\t%.0f\t%.0f\t%.0f\n", lat_ci[0][0], lat_ci[0][1], lat_ci[2][0], lat_ci[2][1]);
+                else
+                        printf("\t-\t-\t-\t-\n");
+        }
+        return 0;
+}
+
+/* ipclab bus KIND: a private bus of KIND for other programs (benchmarks
+ * against reference tools): prints its address, runs until standard input
+ * closes or a signal arrives, then stops it and removes its directory. */
+static int cmd_bus(int argc, char **argv)
+{
+        g_autoptr(GOptionContext) ctx = g_option_context_new("dbus-daemon|dbus-broker - run a private bus until stdin closes");
+        g_autoptr(GError) e = NULL;
+
+        if (!g_option_context_parse(ctx, &argc, &argv, &e))
+                return usage_error(ctx, e->message);
+        if (argc != 2 || (strcmp(argv[1], "dbus-daemon") && strcmp(argv[1], "dbus-broker")))
+                return usage_error(ctx, "bus needs one kind: dbus-daemon or dbus-broker");
+        BusKind kind = strcmp(argv[1], "dbus-daemon") ? BUS_DBUS_BROKER : BUS_DBUS_DAEMON;
+        g_autoptr(Bus) bus = bus_start(kind, &e);
+        if (!bus)
+                return report(e);
+        struct sigaction sa = { .sa_handler = on_signal };
+        sigaction(SIGINT, &sa, NULL);
+        sigaction(SIGTERM, &sa, NULL);
+        printf("%s\n%d\n", bus_get_address(bus), (int) bus_get_pid(bus));
+        fflush(stdout);
+        char buf[64];
+        while (!runner_interrupted && bus_is_alive(bus)) {
+                ssize_t n = read(STDIN_FILENO, buf, sizeof buf);
+                if (n == 0 || (n < 0 && errno != EINTR))
+                        break;
         }
         return 0;
 }
@@ -527,7 +377,8 @@ int main(int argc, char **argv)
                 "  list                 transports, their variants, and why any is unavailable\n"
                 "  check FILE...        validate; print the cells and an estimated duration\n"
                 "  run FILE...          run; results go to DIR/<experiment>/ (--out DIR, default data)\n"
-                "  summarize DIR        per-cell statistics of DIR/samples.tsv as TSV\n\n"
+                "  summarize DIR        per-cell statistics of DIR/samples.tsv as TSV\n"
+                "  bus KIND             run a private dbus-daemon or dbus-broker until stdin closes\n\n"
                 "`ipclab COMMAND --help` describes a command's options.\n"
                 "Exit status: 0 success, 1 a measurement failed, 2 bad usage or bad input.\n";
 
@@ -550,6 +401,12 @@ int main(int argc, char **argv)
                 return cmd_run(argc - 1, argv + 1, argv);
         if (!strcmp(cmd, "summarize"))
                 return cmd_summarize(argc - 1, argv + 1);
+        if (!strcmp(cmd, "bus"))
+                return cmd_bus(argc - 1, argv + 1);
+#ifdef IPCLAB_HAVE_VERIFY
+        if (!strcmp(cmd, "verify"))
+                return verify_command(argc - 1, argv + 1);
+#endif
         fprintf(stderr, "ipclab: unknown command '%s'\n\n%s", cmd, usage);
         return EXIT_USAGE;
 }

@@ -260,6 +260,49 @@ void meta_end(Meta *m, guint cells, guint failed_rows, guint rows)
                 warn(m, "the machine was loaded at the end (load average %.2f)", load);
 }
 
+/* memcpy bandwidth for SIZE bytes, MiB/s: copies for about 5 ms after one
+ * warm-up copy, alternating direction so that neither buffer idles. */
+static double memcpy_mibps(guint64 size)
+{
+        g_autofree char *a = g_malloc(size), *b = g_malloc(size);
+        guint64 copies = 0;
+
+        memset(a, 1, size);
+        memset(b, 2, size);
+        memcpy(b, a, size);
+        gint64 t0 = g_get_monotonic_time(), t1;
+        do {
+                for (int i = 0; i < 16; i++, copies++) {
+                        if (copies & 1)
+                                memcpy(a, b, size);
+                        else
+                                memcpy(b, a, size);
+                        __asm__ volatile("" : : "r"(a), "r"(b) : "memory");
+                }
+                t1 = g_get_monotonic_time();
+        } while (t1 - t0 < 5000);
+        return (double) copies * (double) size / ((double) (t1 - t0) / 1e6) / 1048576.0;
+}
+
+void meta_measure_bounds(Meta *m, const Experiment *exp)
+{
+        g_autoptr(GHashTable) done = g_hash_table_new(g_direct_hash, g_direct_equal);
+
+        for (guint i = 0; i < exp->cells->len; i++) {
+                const Cell *c = exp->cells->pdata[i];
+                if (c->size == 0 || g_hash_table_contains(done, GSIZE_TO_POINTER(c->size)))
+                        continue;
+                g_hash_table_add(done, GSIZE_TO_POINTER(c->size));
+                g_autofree char *k = g_strdup_printf("memcpy_MiBps_%" G_GUINT64_FORMAT, c->size);
+                g_key_file_set_double(m->kf, "bounds", k, memcpy_mibps(c->size));
+        }
+}
+
+void meta_set(Meta *m, const char *group, const char *key, const char *value)
+{
+        set(m, group, key, value);
+}
+
 const char *const *meta_warnings(const Meta *m)
 {
         return (const char *const *) m->warnings->pdata;

@@ -16,6 +16,14 @@ Meta *meta_begin(const Experiment *exp, const char *const *argv);
 /* Records the end of the run: load, time, cells run and failed. */
 void meta_end(Meta *meta, guint cells, guint failed_rows, guint rows);
 
+/* Measures the upper bounds a transport cannot beat (Hoefler & Belli,
+ * rule 11): memcpy bandwidth at every payload size of EXP, stored in
+ * [bounds] as memcpy_MiBps_<size>.  Takes about 5 ms per size. */
+void meta_measure_bounds(Meta *meta, const Experiment *exp);
+
+/* Sets KEY in GROUP of meta.ini to VALUE. */
+void meta_set(Meta *meta, const char *group, const char *key, const char *value);
+
 /* The warnings found so far, NULL-terminated (owned by META). */
 const char *const *meta_warnings(const Meta *meta);
 

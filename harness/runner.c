@@ -617,6 +617,13 @@ static bool collect(Child *ch, size_t n, guint64 deadline)
                                 ch[i].have_report = true;
                         close(ch[i].fd);
                         ch[i].fd = -1;
+                        /* A side that failed or died takes its peer with
+                         * it: over a datagram socket or a message queue the
+                         * peer cannot tell and would wait for the time limit. */
+                        if (!ch[i].have_report || ch[i].s.status < 0)
+                                for (size_t j = 0; j < n; j++)
+                                        if (j != i && ch[j].fd >= 0 && ch[j].pid > 0)
+                                                kill(ch[j].pid, SIGKILL);
                 }
         }
 }
@@ -642,6 +649,212 @@ static Bus *runner_bus(Runner *r, BusKind kind, Sample *out)
         if (!r->bus[kind])
                 report_fail(out, EHOSTDOWN, "%s", r->bus_error[kind]);
         return r->bus[kind];
+}
+
+/* CPU time of PID from /proc/PID/stat (user and system), in ns. */
+static void proc_cpu_split(pid_t pid, guint64 *user, guint64 *sys)
+{
+        char path[64];
+        g_autofree char *text = NULL;
+
+        *user = *sys = 0;
+        snprintf(path, sizeof path, "/proc/%d/stat", (int) pid);
+        if (!g_file_get_contents(path, &text, NULL, NULL))
+                return;
+        /* Fields after the command name, which may hold spaces: the 14th
+         * and 15th fields of the line are utime and stime. */
+        char *p = strrchr(text, ')');
+        if (!p)
+                return;
+        g_auto(GStrv) f = g_strsplit(p + 2, " ", -1);
+        if (g_strv_length(f) < 13)
+                return;
+        double tick = 1e9 / (double) sysconf(_SC_CLK_TCK);
+        *user = (guint64) ((double) g_ascii_strtoull(f[11], NULL, 10) * tick);
+        *sys = (guint64) ((double) g_ascii_strtoull(f[12], NULL, 10) * tick);
+}
+
+/* The numbers of the JSON array KEY ("times": [ ... ]) in TEXT. */
+static GArray *json_numbers(const char *text, const char *key)
+{
+        g_autofree char *needle = g_strdup_printf("\"%s\":", key);
+        GArray *v = g_array_new(FALSE, FALSE, sizeof(double));
+        const char *p = strstr(text, needle);
+
+        if (!p || !(p = strchr(p, '[')))
+                return v;
+        for (p++; *p && *p != ']';) {
+                char *end;
+                double d = g_ascii_strtod(p, &end);
+                if (end == p) {
+                        p++;
+                        continue;
+                }
+                g_array_append_val(v, d);
+                p = end;
+        }
+        return v;
+}
+
+static double json_number(const char *text, const char *key)
+{
+        g_autofree char *needle = g_strdup_printf("\"%s\":", key);
+        const char *p = strstr(text, needle);
+        return p ? g_ascii_strtod(p + strlen(needle), NULL) : 0;
+}
+
+/* The timed part of run_command_cell(): hyperfine and its JSON. */
+static void command_time(Runner *runner, const Cell *cell, const Transport *t, Endpoint *ep,
+                         Child *srv, guint64 deadline, Sample *out)
+{
+        g_autofree char *payload = g_malloc(cell->size + 1);
+        payload_fill(payload, cell->size, PAYLOAD_STRING);
+        g_autofree char *cmd = t->command(ep->bus_address, payload);
+        g_autofree char *json = g_build_filename(ep->dir, "hyperfine.json", NULL);
+        g_autofree char *log = g_build_filename(ep->dir, "hyperfine.log", NULL);
+        g_autofree char *runs = g_strdup_printf("%" G_GUINT64_FORMAT, cell->count);
+        g_autofree char *warm = g_strdup_printf("%u", runner->exp->warmup);
+        const char *argv[] = { "hyperfine", "-N", "--style", "none", "--runs", runs, "--warmup", warm,
+                               "--export-json", json, "--command-name", cell->transport, "--", cmd, NULL };
+        guint64 bus0 = proc_cpu_ns(ep->bus_pid);
+        guint64 su0, ss0, su1, ss1;
+        proc_cpu_split(srv->pid, &su0, &ss0);
+        fflush(NULL);
+        pid_t pid = fork();
+        if (pid < 0) {
+                report_fail(out, errno, "fork: %s", g_strerror(errno));
+                return;
+        }
+        if (pid == 0) {
+                int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+                if (fd >= 0) {
+                        dup2(fd, STDOUT_FILENO);
+                        dup2(fd, STDERR_FILENO);
+                }
+                prctl(PR_SET_PDEATHSIG, SIGKILL);
+                /* Never the user's session bus: ours, for tools that only
+                 * find a bus through the environment. */
+                setenv("DBUS_SESSION_BUS_ADDRESS", ep->bus_address, 1);
+                execvp(argv[0], (char **) argv);
+                _exit(127);
+        }
+        int status = 0;
+        for (;;) {
+                pid_t w = waitpid(pid, &status, WNOHANG);
+                if (w == pid)
+                        break;
+                if (now_ns() >= deadline || runner_interrupted) {
+                        kill(pid, SIGKILL);
+                        waitpid(pid, &status, 0);
+                        report_fail(out, runner_interrupted ? EINTR : ETIMEDOUT, "%s",
+                                    runner_interrupted ? "interrupted" : "hyperfine exceeded the time limit");
+                        return;
+                }
+                g_usleep(5000);
+        }
+        proc_cpu_split(srv->pid, &su1, &ss1);
+        guint64 bus1 = proc_cpu_ns(ep->bus_pid);
+        g_autofree char *text = NULL;
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || !g_file_get_contents(json, &text, NULL, NULL)) {
+                g_autofree char *l = NULL;
+                g_file_get_contents(log, &l, NULL, NULL);
+                report_fail(out, EIO, "hyperfine failed: %s", l ? g_strstrip(l) : "no output");
+                return;
+        }
+        g_autoptr(GArray) times = json_numbers(text, "times");
+        if (times->len != cell->count) {
+                report_fail(out, EPROTO, "hyperfine reported %u runs, %" G_GUINT64_FORMAT " were asked for",
+                            times->len, cell->count);
+                return;
+        }
+        g_autofree guint64 *lat = g_new(guint64, times->len);
+        double sum = 0;
+        for (guint i = 0; i < times->len; i++) {
+                double s = g_array_index(times, double, i);
+                sum += s;
+                lat[i] = (guint64) (s * 1e9);
+        }
+        stats_sort_u64(lat, times->len);
+        out->elapsed_ns = (guint64) (sum * 1e9);
+        out->messages = times->len;
+        out->bytes = times->len * cell->size;
+        out->client_user_ns = (guint64) (json_number(text, "user") * 1e9 * times->len);
+        out->client_sys_ns = (guint64) (json_number(text, "system") * 1e9 * times->len);
+        out->server_user_ns = su1 - su0;
+        out->server_sys_ns = ss1 - ss0;
+        out->bus_cpu_ns = bus1 > bus0 ? bus1 - bus0 : 0;
+        out->lat_n = times->len;
+        out->lat_min_ns = lat[0];
+        out->lat_p50_ns = stats_quantile_u64(lat, times->len, 0.50);
+        out->lat_p90_ns = stats_quantile_u64(lat, times->len, 0.90);
+        out->lat_p99_ns = stats_quantile_u64(lat, times->len, 0.99);
+        out->lat_p999_ns = stats_quantile_u64(lat, times->len, 0.999);
+        out->lat_max_ns = lat[times->len - 1];
+}
+
+/* A runner=hyperfine repetition: ipclab serves org.ipclab.Bench with the
+ * libdbus transport's server on the private bus, hyperfine starts the
+ * cell's command COUNT times, and its JSON export becomes one Sample:
+ * elapsed is the sum of the runs, latencies are the runs' durations, the
+ * client's CPU is hyperfine's mean user and system time times the runs. */
+static void run_command_cell(Runner *runner, const Cell *cell, Sample *out)
+{
+        const Transport *t = transport_find(cell->transport);
+        Cell srv_cell = *cell;
+        Endpoint ep;
+        Ctx c = { .exp = runner->exp, .t = &transport_libdbus, .cell = &srv_cell, .ep = &ep,
+                  .srv_checksum = CHECKSUM_INIT };
+        Child srv = { .pid = -1, .fd = -1, .role = "server" };
+
+        srv_cell.transport = transport_libdbus.name;
+        srv_cell.reply = REPLY_EMPTY;
+        srv_cell.pattern = PATTERN_ROUNDTRIP;
+        endpoint_init(&ep, &srv_cell);
+        c.req_size = cell->size;
+        c.rep_size = 0;
+        Bus *bus = runner_bus(runner, cell->bus, out);
+        if (!bus)
+                return;
+        ep.bus_address = bus_get_address(bus);
+        ep.bus_pid = bus_get_pid(bus);
+        ep.dir = make_private_dir();
+        if (!ep.dir) {
+                report_fail(out, errno, "cannot create a private directory: %s", g_strerror(errno));
+                return;
+        }
+        guint64 deadline = now_ns() + runner->exp->timeout_ns;
+        int r = transport_libdbus.prepare ? transport_libdbus.prepare(&ep) : 0;
+        if (r < 0) {
+                report_fail(out, r, "prepare: %s", ep.why);
+                goto done;
+        }
+        r = spawn_child(&c, &srv, -1, true);
+        if (r < 0) {
+                report_fail(out, r, "fork: %s", g_strerror(-r));
+                goto done;
+        }
+        if (!wait_ready(&srv, deadline)) {
+                report_fail(out, EIO, "the server did not become ready");
+                goto reap;
+        }
+
+        command_time(runner, cell, t, &ep, &srv, deadline, out);
+reap:
+        if (srv.pid > 0) {
+                kill(srv.pid, SIGKILL);
+                while (waitpid(srv.pid, NULL, 0) < 0 && errno == EINTR)
+                        ;
+        }
+        if (srv.fd >= 0)
+                close(srv.fd);
+        if (transport_libdbus.close)
+                transport_libdbus.close(&ep);
+        if (transport_libdbus.cleanup)
+                transport_libdbus.cleanup(&ep);
+done:
+        g_free(ep.buf);
+        remove_dir(ep.dir);
+        g_free(ep.dir);
 }
 
 Runner *runner_new(const Experiment *exp)
@@ -681,6 +894,10 @@ int runner_run(Runner *runner, const Cell *cell, guint rep, Sample *out)
 
         (void) rep;
         memset(out, 0, sizeof *out);
+        if (t->flags & TRANSPORT_COMMAND) {
+                run_command_cell(runner, cell, out);
+                return 0;
+        }
         endpoint_init(&ep, cell);
         c.req_size = request_size(t, cell);
         c.rep_size = reply_size(t, cell);
@@ -744,6 +961,10 @@ int runner_run(Runner *runner, const Cell *cell, guint rep, Sample *out)
                                     (double) runner->exp->timeout_ns / 1e9);
         }
 
+        /* The side that failed first says why, not the peer killed for it. */
+        for (size_t i = 0; i < 2 && out->status == 0; i++)
+                if (ch[i].pid > 0 && ch[i].have_report && ch[i].s.status < 0)
+                        report_fail(out, ch[i].s.status, "%s", ch[i].s.why);
 reap:
         for (size_t i = 0; i < 2; i++) {
                 int status;

@@ -1,8 +1,11 @@
 /* stats.c: pure statistics (see stats.h). */
 #include "stats.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int cmp_u64(const void *a, const void *b)
 {
@@ -122,4 +125,143 @@ double stats_stddev(const double *v, size_t n)
         for (size_t i = 0; i < n; i++)
                 s += (v[i] - m) * (v[i] - m);
         return sqrt(s / (double) (n - 1));
+}
+
+/* ---- Bootstrap ratios --------------------------------------------------- */
+
+void stats_rng_init(StatsRng *rng, uint64_t seed)
+{
+        rng->state = seed;
+}
+
+uint64_t stats_rng_next(StatsRng *rng)
+{
+        uint64_t z = (rng->state += UINT64_C(0x9e3779b97f4a7c15));
+
+        z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+        z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+        return z ^ (z >> 31);
+}
+
+uint64_t stats_rng_below(StatsRng *rng, uint64_t n)
+{
+        if (!n)
+                return 0;
+        /* (2^64 - n) mod n, computed in 64 bits. */
+        uint64_t threshold = (0 - n) % n;
+        for (;;) {
+                uint64_t r = stats_rng_next(rng);
+                if (r >= threshold)
+                        return r % n;
+        }
+}
+
+double stats_geometric_mean(const double *v, size_t n)
+{
+        double s = 0;
+        bool equal = true;
+
+        if (!n)
+                return 0;
+        for (size_t i = 0; i < n; i++) {
+                if (!(v[i] > 0) || !isfinite(v[i]))
+                        return 0;
+                s += log(v[i]);
+                equal &= v[i] == v[0];
+        }
+        /* exp(log(8)) is 7.999...: keep exact what can be exact. */
+        return equal ? v[0] : exp(s / (double) n);
+}
+
+/* The median of N values V drawn with replacement into SCRATCH. */
+static double resampled_median(const double *v, size_t n, StatsRng *rng, double *scratch)
+{
+        for (size_t i = 0; i < n; i++)
+                scratch[i] = v[stats_rng_below(rng, n)];
+        stats_sort_double(scratch, n);
+        return stats_median(scratch, n);
+}
+
+/* The geometric mean of the pair ratios of the medians MED; BUF holds
+ * N_PAIRS ratios. */
+static double geomean_of_ratios(const double *med, const size_t *num, const size_t *den,
+                                size_t n_pairs, double *buf)
+{
+        for (size_t p = 0; p < n_pairs; p++)
+                buf[p] = med[num[p]] / med[den[p]];
+        return stats_geometric_mean(buf, n_pairs);
+}
+
+int stats_bootstrap_geomean_ratio_ci(const StatsGroup *groups, size_t n_groups,
+                                     const size_t *num, const size_t *den, size_t n_pairs,
+                                     unsigned resamples, double level, uint64_t seed,
+                                     double *ratio, double *lo, double *hi)
+{
+        size_t max_n = 0;
+
+        if (!n_pairs || !resamples || !(level > 0 && level < 1))
+                return -EINVAL;
+        for (size_t p = 0; p < n_pairs; p++)
+                if (num[p] >= n_groups || den[p] >= n_groups)
+                        return -EINVAL;
+        for (size_t g = 0; g < n_groups; g++) {
+                if (!groups[g].n)
+                        return -EINVAL;
+                for (size_t i = 0; i < groups[g].n; i++)
+                        if (!(groups[g].v[i] > 0) || !isfinite(groups[g].v[i]))
+                                return -EINVAL;
+                if (groups[g].n > max_n)
+                        max_n = groups[g].n;
+        }
+
+        double *med = malloc(n_groups * sizeof *med);
+        double *scratch = malloc(max_n * sizeof *scratch);
+        double *rep = malloc(resamples * sizeof *rep);
+        double *ratios = malloc(n_pairs * sizeof *ratios);
+        int r = 0;
+        if (!med || !scratch || !rep || !ratios) {
+                r = -ENOMEM;
+                goto out;
+        }
+
+        for (size_t g = 0; g < n_groups; g++) {
+                memcpy(scratch, groups[g].v, groups[g].n * sizeof *scratch);
+                stats_sort_double(scratch, groups[g].n);
+                med[g] = stats_median(scratch, groups[g].n);
+        }
+        double point = geomean_of_ratios(med, num, den, n_pairs, ratios);
+
+        StatsRng rng;
+        stats_rng_init(&rng, seed);
+        for (unsigned b = 0; b < resamples; b++) {
+                for (size_t g = 0; g < n_groups; g++)
+                        med[g] = resampled_median(groups[g].v, groups[g].n, &rng, scratch);
+                rep[b] = geomean_of_ratios(med, num, den, n_pairs, ratios);
+        }
+        stats_sort_double(rep, resamples);
+        /* The rank of the lower bound, guarded against 0.025 * 2000 coming
+         * out as 49.999... */
+        size_t k = (size_t) floor((double) resamples * (1 - level) / 2 + 1e-9);
+        if (k >= resamples)
+                k = resamples - 1;
+        *ratio = point;
+        *lo = rep[k];
+        *hi = rep[resamples - 1 - k];
+out:
+        free(med);
+        free(scratch);
+        free(rep);
+        free(ratios);
+        return r;
+}
+
+int stats_bootstrap_ratio_ci(const double *num, size_t n_num, const double *den, size_t n_den,
+                             unsigned resamples, double level, uint64_t seed,
+                             double *ratio, double *lo, double *hi)
+{
+        const StatsGroup groups[] = { { num, n_num }, { den, n_den } };
+        const size_t pn = 0, pd = 1;
+
+        return stats_bootstrap_geomean_ratio_ci(groups, 2, &pn, &pd, 1, resamples, level, seed,
+                                                ratio, lo, hi);
 }

@@ -31,3 +31,61 @@ double stats_harmonic_mean(const double *v, size_t n);
 
 /* Sample standard deviation (N - 1 in the denominator); 0 when N < 2. */
 double stats_stddev(const double *v, size_t n);
+
+/* ---- Bootstrap ratios (added for `ipclab verify`) ----------------------- */
+
+/* SplitMix64 (Steele, Lea and Flood, OOPSLA 2014): a small generator whose
+ * whole state is the caller's, so that every use is reproducible from its
+ * seed and nothing is shared between callers. */
+typedef struct {
+        uint64_t state;
+} StatsRng;
+
+/* Starts RNG from SEED. */
+void stats_rng_init(StatsRng *rng, uint64_t seed);
+/* The next 64 random bits: state += 0x9e3779b97f4a7c15, then the
+ * SplitMix64 finaliser of the new state. */
+uint64_t stats_rng_next(StatsRng *rng);
+/* A uniform integer in [0, N) (N > 0) without modulo bias: draws are
+ * rejected while they fall below (2^64 - N) mod N, then reduced mod N.
+ * 0 when N is 0. */
+uint64_t stats_rng_below(StatsRng *rng, uint64_t n);
+
+/* The geometric mean of V, exp(mean(log v)); 0 when N is 0 or any value is
+ * <= 0 or not finite; exactly V[0] when all values are equal.  The right
+ * mean for ratios (never their average). */
+double stats_geometric_mean(const double *v, size_t n);
+
+/* A group of values of one cell: its per-repetition measurements. */
+typedef struct {
+        const double *v;
+        size_t n;
+} StatsGroup;
+
+/* The geometric mean, over N_PAIRS pairs, of the ratio of medians
+ * median(GROUPS[NUM[p]]) / median(GROUPS[DEN[p]]), with a percentile
+ * bootstrap confidence interval at level LEVEL (0.95).
+ *
+ * RESAMPLES times: every group, in order 0 .. N_GROUPS-1, is resampled with
+ * replacement on its own (n draws of stats_rng_below(n) from one StatsRng
+ * started from SEED), its median taken, and the geometric mean of the pair
+ * ratios of those medians recorded.  A group used by several pairs uses
+ * the same resample in all of them.  With k = floor(RESAMPLES * (1 -
+ * LEVEL) / 2), *LO is the (k+1)-th smallest and *HI the (k+1)-th largest of
+ * the recorded values.  *RATIO is the estimate on the data as they are.
+ *
+ * Pure and deterministic: the same arguments give the same results.
+ * Returns 0, -EINVAL when a group is empty, a value is <= 0 or not finite,
+ * a pair index is out of range, N_PAIRS or RESAMPLES is 0 or LEVEL is not
+ * in (0, 1); -ENOMEM when out of memory.  Outputs are untouched on error. */
+int stats_bootstrap_geomean_ratio_ci(const StatsGroup *groups, size_t n_groups,
+                                     const size_t *num, const size_t *den, size_t n_pairs,
+                                     unsigned resamples, double level, uint64_t seed,
+                                     double *ratio, double *lo, double *hi);
+
+/* One pair: median(NUM) / median(DEN) with its bootstrap interval, as
+ * stats_bootstrap_geomean_ratio_ci with groups {NUM, DEN} and one pair.
+ * Same return values. */
+int stats_bootstrap_ratio_ci(const double *num, size_t n_num, const double *den, size_t n_den,
+                             unsigned resamples, double level, uint64_t seed,
+                             double *ratio, double *lo, double *hi);

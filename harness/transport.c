@@ -14,11 +14,27 @@ const Transport *const transport_table[] = {
 };
 #undef TRANSPORT_ENTRY
 
+static const Transport *extra[16];
+
+void transport_add_extra(const Transport *t)
+{
+        for (size_t i = 0; i < G_N_ELEMENTS(extra); i++) {
+                if (!extra[i]) {
+                        extra[i] = t;
+                        return;
+                }
+        }
+        g_error("transport_add_extra: no room for %s", t->name);
+}
+
 const Transport *transport_find(const char *name)
 {
         for (size_t i = 0; transport_table[i]; i++)
                 if (strcmp(transport_table[i]->name, name) == 0)
                         return transport_table[i];
+        for (size_t i = 0; i < G_N_ELEMENTS(extra) && extra[i]; i++)
+                if (strcmp(extra[i]->name, name) == 0)
+                        return extra[i];
         return NULL;
 }
 

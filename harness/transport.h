@@ -46,6 +46,7 @@ enum {
         TRANSPORT_MARSHAL = 1 << 2,     /* takes marshal=per-element */
         TRANSPORT_VALIDATES = 1 << 3,   /* validates string payloads itself */
         TRANSPORT_EMPTY_OK = 1 << 4,    /* can carry a message with no payload */
+        TRANSPORT_COMMAND = 1 << 5,     /* a whole command, run by hyperfine */
 };
 
 /* send() flags. */
@@ -83,7 +84,8 @@ typedef struct Transport {
          * payloads, one byte past LEN).  Returns 0 or -errno. */
         int (*send)(Endpoint *ep, const void *data, size_t len, unsigned flags);
         /* Receives the next message; *DATA stays valid until the next op on
-         * EP and is followed by a NUL byte (data[len] == 0).  Returns 1 with *DATA and *LEN set, 0 at the end of the stream, or
+         * EP; for string payloads it is followed by a NUL byte (data[len] ==
+         * 0), byte arrays may point into the library's message.  Returns 1 with *DATA and *LEN set, 0 at the end of the stream, or
          * -errno.  EXPECT is the size the runner expects (streams need it). */
         int (*recv)(Endpoint *ep, const void **data, size_t *len, size_t expect);
         /* Marks the end of the client's stream; the server's recv() returns 0. */
@@ -93,6 +95,10 @@ typedef struct Transport {
                     const void **reply, size_t *reply_len, size_t expect);
         void (*close)(Endpoint *ep);
         void (*cleanup)(Endpoint *ep);
+
+        /* TRANSPORT_COMMAND only: the command line that makes one call
+         * carrying PAYLOAD (letters) to ipclab's server at ADDRESS. */
+        char *(*command)(const char *address, const char *payload);
 } Transport;
 
 /* The one list of transports, in the order `ipclab list` shows them. */
@@ -110,7 +116,10 @@ typedef struct Transport {
         X(libdbus) \
         X(gdbus) \
         X(sd_bus) \
-        X(fdpass)
+        X(fdpass) \
+        X(dbus_send) \
+        X(gdbus_call) \
+        X(busctl_call)
 
 #define TRANSPORT_DECLARE(id) extern const Transport transport_##id;
 TRANSPORTS(TRANSPORT_DECLARE)
@@ -119,8 +128,13 @@ TRANSPORTS(TRANSPORT_DECLARE)
 /* NULL-terminated array of every transport, in TRANSPORTS order. */
 extern const Transport *const transport_table[];
 
-/* Looks a transport up by its experiment-file name ("unix-stream"). */
+/* Looks a transport up by its experiment-file name ("unix-stream"): the
+ * table first, then the extra transports. */
 const Transport *transport_find(const char *name);
+
+/* Adds a transport that is not in the table, for tests (fault injection
+ * wrappers).  At most 16; the pointer must stay valid. */
+void transport_add_extra(const Transport *t);
 
 /* Initialises EP for CELL: fds to -1, the rest empty. */
 void endpoint_init(Endpoint *ep, const Cell *cell);

@@ -2,3 +2,7 @@
 .PHONY: bench-overhead
 bench-overhead: $(IPCLAB)
 	@bench/overhead.sh
+
+.PHONY: bench-dbus
+bench-dbus: $(IPCLAB)
+	@bench/dbus-reference.sh

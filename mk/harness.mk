@@ -31,8 +31,8 @@ $(BUILD)/gen/version.h: FORCE
 	state=$$(test -z "$$(git status --porcelain --untracked-files=no 2>/dev/null)" && echo clean || echo dirty); \
 	{ echo "#define IPCLAB_COMMIT \"$$commit\""; \
 	  echo "#define IPCLAB_TREE_STATE \"$$state\""; \
-	  echo "#define IPCLAB_CFLAGS \"$(strip $(subst ",,$(CFLAGS)))\""; } > $@.tmp; \
-	cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+	  echo "#define IPCLAB_CFLAGS \"$(strip $(subst ",,$(CFLAGS)))\""; } > $@.tmp.$$$$; \
+	cmp -s $@.tmp.$$$$ $@ && rm -f $@.tmp.$$$$ || mv $@.tmp.$$$$ $@
 
 # `make V=1` shows the full commands.
 Q := $(if $(V),,@)
@@ -40,16 +40,16 @@ Q := $(if $(V),,@)
 $(BUILD)/obj/%.o: harness/%.c $(HARNESS_HDR) $(BUILD)/gen/version.h
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@.tmp.$$$$ && mv $@.tmp.$$$$ $@
 
 $(IPCLAB): $(BUILD)/obj/main.o $(HARNESS_OBJ)
 	@$(if $(Q),echo "  LINK    $@")
-	$(Q)$(CC) $(CFLAGS) -o $@.tmp $^ $(LDLIBS) && mv $@.tmp $@
+	$(Q)$(CC) $(CFLAGS) -o $@.tmp.$$$$ $^ $(LDLIBS) && mv $@.tmp.$$$$ $@
 
 $(BUILD)/tests/%: harness/tests/%.c $(HARNESS_OBJ) $(HARNESS_HDR)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LINK    $@")
-	$(Q)$(CC) $(ALL_CFLAGS) -o $@.tmp $< $(HARNESS_OBJ) $(LDLIBS) && mv $@.tmp $@
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@.tmp.$$$$ $< $(HARNESS_OBJ) $(LDLIBS) && mv $@.tmp.$$$$ $@
 
 .PHONY: harness tests FORCE
 harness: $(IPCLAB)

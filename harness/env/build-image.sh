@@ -94,8 +94,9 @@ build() {
         command -v mke2fs > /dev/null || die "mke2fs not found: apt-get install e2fsprogs"
         parent=$(dirname "$dest")
         mkdir -p "$parent"
-        # one build of a kind at a time; the loser of a race reuses the result
-        exec 9> "$parent/.lock-$kind"
+        # one build at a time (they share the package cache); the loser of
+        # a race for the same image reuses the winner's
+        exec 9> "$cache/images/.build.lock"
         flock 9
         if [ -f "$dest/complete" ]; then
                 echo "$dest"

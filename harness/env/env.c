@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/signalfd.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -348,7 +349,29 @@ typedef enum {
         WAIT_EXITED,
         WAIT_TIMED_OUT,   /* killed at the time limit */
         WAIT_NO_BOOT,     /* killed: the guest did not start its init in time */
+        WAIT_SIGNALED,    /* killed: we got SIGINT, SIGTERM or SIGHUP */
 } WaitEnd;
+
+/* The signals that end a run early.  env_run() blocks them while it runs,
+ * notices them through a signalfd (without taking them), stops the
+ * container or VM, cleans up, and unblocks them again: then they take
+ * their usual effect. */
+static void stop_signals(sigset_t *set)
+{
+        sigemptyset(set);
+        sigaddset(set, SIGINT);
+        sigaddset(set, SIGTERM);
+        sigaddset(set, SIGHUP);
+}
+
+/* In the child, between fork and exec: nspawn and qemu get the usual mask. */
+static void child_unblock(gpointer data)
+{
+        (void) data;
+        sigset_t set;
+        stop_signals(&set);
+        sigprocmask(SIG_UNBLOCK, &set, NULL);
+}
 
 /* Did the guest's init announce itself in the console log LOG? */
 static gboolean guest_started(const char *log)
@@ -359,11 +382,12 @@ static gboolean guest_started(const char *log)
 }
 
 /* Waits for PID for at most LIMIT_S seconds, and when BOOT_LOG is set,
- * only BOOT_S seconds unless the guest's init shows up in BOOT_LOG by then.
- * When time is up, sends SIGTERM and SIGKILL GRACE_S seconds later (at
- * once when GRACE_S is 0).  Stores the wait status in *WSTATUS. */
+ * only BOOT_S seconds unless the guest's init shows up in BOOT_LOG by then,
+ * and only until SFD (a signalfd, or -1) becomes readable.  Then sends
+ * SIGTERM, and SIGKILL GRACE_S seconds later (at once when GRACE_S is 0).
+ * Stores the wait status in *WSTATUS. */
 static WaitEnd wait_limited(GPid pid, guint64 limit_s, guint grace_s, const char *boot_log,
-                            guint boot_s, int *wstatus)
+                            guint boot_s, int sfd, int *wstatus)
 {
         int pfd = pidfd_open_(pid);
         gint64 start = g_get_monotonic_time();
@@ -386,6 +410,11 @@ static WaitEnd wait_limited(GPid pid, guint64 limit_s, guint grace_s, const char
                 }
                 if (end == WAIT_EXITED && now >= deadline)
                         end = WAIT_TIMED_OUT;
+                if (end == WAIT_EXITED && sfd >= 0) {
+                        struct pollfd p = { .fd = sfd, .events = POLLIN };
+                        if (poll(&p, 1, 0) == 1)
+                                end = WAIT_SIGNALED;
+                }
                 if (end != WAIT_EXITED && signals == 0) {
                         kill(pid, grace_s > 0 ? SIGTERM : SIGKILL);
                         signals++;
@@ -399,8 +428,10 @@ static WaitEnd wait_limited(GPid pid, guint64 limit_s, guint grace_s, const char
                 gint64 left_ms = MAX((deadline - now) / 1000, 10);
                 left_ms = MIN(left_ms, booted ? 60000 : 1000);
                 if (pfd >= 0) {
-                        struct pollfd p = { .fd = pfd, .events = POLLIN };
-                        (void) poll(&p, 1, (int) left_ms);
+                        struct pollfd p[2] = { { .fd = pfd, .events = POLLIN },
+                                               { .fd = sfd, .events = POLLIN } };
+                        /* the signalfd stays readable: watch it only once */
+                        (void) poll(p, end == WAIT_EXITED && sfd >= 0 ? 2 : 1, (int) left_ms);
                 } else {
                         g_usleep(MIN(left_ms, 100) * 1000);
                 }
@@ -505,7 +536,7 @@ static GPtrArray *backend_argv(EnvRun *run, GError **error)
 }
 
 static int run_in(EnvRun *run, const char *out_dir, const char *name,
-                  const char *const *extra_args, GError **error)
+                  const char *const *extra_args, int sfd, GError **error)
 {
         const char *why = backend_unavailable(run->kind);
         if (why != NULL) {
@@ -551,7 +582,7 @@ static int run_in(EnvRun *run, const char *out_dir, const char *name,
         }
         GPid pid = 0;
         gboolean ok = g_spawn_async_with_fds(NULL, (char **) argv->pdata, NULL,
-                                             G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, &pid,
+                                             G_SPAWN_DO_NOT_REAP_CHILD, child_unblock, NULL, &pid,
                                              -1, log_fd, log_fd, error);
         close(log_fd);
         if (!ok) {
@@ -563,7 +594,7 @@ static int run_in(EnvRun *run, const char *out_dir, const char *name,
         guint boot = run->kind == ENV_VM ? env_vm_startup_s(run->kvm) : 0;
         int wstatus = 0;
         WaitEnd end = wait_limited(pid, limit, run->kind == ENV_NSPAWN ? 10 : 0,
-                                   run->kind == ENV_VM ? run->log : NULL, boot, &wstatus);
+                                   run->kind == ENV_VM ? run->log : NULL, boot, sfd, &wstatus);
         g_spawn_close_pid(pid);
         int status = end != WAIT_EXITED ? -1 : read_status(run);
         g_autofree char *results = g_build_filename(run->stage_out, name, NULL);
@@ -577,6 +608,11 @@ static int run_in(EnvRun *run, const char *out_dir, const char *name,
                         " s (the experiment's time limit) and was killed",
                         limit);
                 fail_run(run, name, IPCLAB_ERROR_RUN, error, what);
+                return -1;
+        }
+        if (end == WAIT_SIGNALED) {
+                fail_run(run, name, IPCLAB_ERROR_RUN, error,
+                         "run interrupted by a signal; the results are unchanged");
                 return -1;
         }
         if (end == WAIT_NO_BOOT) {
@@ -631,7 +667,14 @@ int env_run(EnvKind kind, const char *self, const char *file, const char *out_di
         g_autofree char *name = g_str_has_suffix(run.file_base, ".ini")
                                         ? g_strndup(run.file_base, strlen(run.file_base) - 4)
                                         : g_strdup(run.file_base);
-        int r = run_in(&run, out_dir, name, extra_args, error);
+        sigset_t set, old;
+        stop_signals(&set);
+        sigprocmask(SIG_BLOCK, &set, &old);
+        int sfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+        int r = run_in(&run, out_dir, name, extra_args, sfd, error);
         env_run_clear(&run);
+        if (sfd >= 0)
+                close(sfd);
+        sigprocmask(SIG_SETMASK, &old, NULL);
         return r;
 }

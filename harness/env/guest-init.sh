@@ -34,6 +34,7 @@ mnt() {
 }
 
 mnt proc proc /proc nosuid,nodev,noexec
+say "init started"
 mnt sysfs sysfs /sys nosuid,nodev,noexec
 mnt devtmpfs devtmpfs /dev mode=0755,nosuid
 mnt devpts devpts /dev/pts gid=5,mode=0620,ptmxmode=0666
@@ -45,7 +46,7 @@ mnt tmpfs tmpfs /var/tmp mode=1777,nosuid,nodev
 mnt cgroup2 cgroup2 /sys/fs/cgroup nosuid,nodev,noexec
 exec < /dev/null > /dev/console 2>&1
 
-say "started, kernel $(uname -r)"
+say "mounted; kernel $(uname -r)"
 modprobe -q 9pnet_virtio
 modprobe -q 9p
 if ! mnt 9p ipclab-in /ipclab/in trans=virtio,version=9p2000.L,ro,cache=loose ||

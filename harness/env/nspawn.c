@@ -49,6 +49,20 @@ static void add(GPtrArray *a, const char *s)
         g_ptr_array_add(a, g_strdup(s));
 }
 
+/* PATH with ':' and '\' escaped for --bind=SRC:DST; made absolute when
+ * ABSOLUTE (nspawn wants absolute sources). */
+static char *bind_path(const char *path, gboolean absolute)
+{
+        g_autofree char *abs = absolute ? g_canonicalize_filename(path, NULL) : g_strdup(path);
+        GString *out = g_string_new(NULL);
+        for (const char *p = abs; *p != '\0'; p++) {
+                if (*p == ':' || *p == '\\')
+                        g_string_append_c(out, '\\');
+                g_string_append_c(out, *p);
+        }
+        return g_string_free(out, FALSE);
+}
+
 GPtrArray *env_nspawn_argv(EnvRun *run, GError **error)
 {
         g_autofree char *nspawn = nspawn_path();
@@ -58,6 +72,10 @@ GPtrArray *env_nspawn_argv(EnvRun *run, GError **error)
                 return NULL;
         }
         g_autofree char *root = g_build_filename(run->image, "rootfs", NULL);
+        g_autofree char *self = bind_path(run->self, TRUE);
+        g_autofree char *file = bind_path(run->file, TRUE);
+        g_autofree char *base = bind_path(run->file_base, FALSE);
+        g_autofree char *out = bind_path(run->stage_out, TRUE);
         GPtrArray *a = g_ptr_array_new_with_free_func(g_free);
 
         g_ptr_array_add(a, g_steal_pointer(&nspawn));
@@ -73,10 +91,9 @@ GPtrArray *env_nspawn_argv(EnvRun *run, GError **error)
         add(a, "--timezone=off");
         g_ptr_array_add(a, g_strdup_printf("--machine=ipclab-%d", (int) getpid()));
         g_ptr_array_add(a, g_strdup_printf("--directory=%s", root));
-        g_ptr_array_add(a, g_strdup_printf("--bind-ro=%s:%s", run->self, ENV_INNER_SELF));
-        g_ptr_array_add(a, g_strdup_printf("--bind-ro=%s:%s/%s", run->file, ENV_INNER_DIR,
-                                           run->file_base));
-        g_ptr_array_add(a, g_strdup_printf("--bind=%s:%s", run->stage_out, ENV_INNER_OUT));
+        g_ptr_array_add(a, g_strdup_printf("--bind-ro=%s:%s", self, ENV_INNER_SELF));
+        g_ptr_array_add(a, g_strdup_printf("--bind-ro=%s:%s/%s", file, ENV_INNER_DIR, base));
+        g_ptr_array_add(a, g_strdup_printf("--bind=%s:%s", out, ENV_INNER_OUT));
         for (guint i = 0; i < run->env->len; i++)
                 g_ptr_array_add(a, g_strdup_printf("--setenv=%s",
                                                    (const char *) run->env->pdata[i]));

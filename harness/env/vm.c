@@ -152,7 +152,8 @@ GPtrArray *env_vm_argv(EnvRun *run, GError **error)
         g_autofree char *disk_path = g_build_filename(run->image, "root.img", NULL);
         g_autofree char *disk = qemu_escape(disk_path);
         g_autofree char *share = qemu_escape(run->share);
-        g_autofree char *out = qemu_escape(run->stage_out);
+        g_autofree char *out_abs = g_canonicalize_filename(run->stage_out, NULL);
+        g_autofree char *out = qemu_escape(out_abs);
         guint cpus = MIN(g_get_num_processors(), 2u);
         GPtrArray *a = g_ptr_array_new_with_free_func(g_free);
 

@@ -83,6 +83,30 @@ static void test_matrix(void)
                 }
         }
         g_assert_nonnull(strstr(exp->resolved, "size=64;4KiB\n"));
+        g_assert_false(exp->repeat_auto);
+
+        g_autoptr(Experiment) autorep = load(
+                "[experiment]\ntitle=a\ntransport=pipe\ncount=10\nrepeat=auto\nrepeat_min=4\n"
+                "repeat_max=9\nci_target=3%\nauto_cap=1m\n", NULL, &e);
+        g_assert_no_error(e);
+        g_assert_true(autorep->repeat_auto);
+        g_assert_cmpuint(autorep->repeat, ==, 4);
+        g_assert_cmpuint(autorep->repeat_max, ==, 9);
+        g_assert_cmpfloat_with_epsilon(autorep->ci_target, 0.03, 1e-12);
+        g_assert_cmpuint(autorep->auto_cap_ns, ==, (guint64) 60 * 1000000000);
+
+        /* Commands: only string round trips through a bus. */
+        g_autoptr(Experiment) cmd = load(
+                "[experiment]\ntitle=c\ntransport=dbus-send;busctl-call\nrunner=hyperfine\n"
+                "bus=dbus-daemon;p2p\npayload=string;bytes\nsize=8\npattern=roundtrip;oneway\ncount=2\n", NULL, &e);
+        g_assert_no_error(e);
+        g_assert_cmpuint(cmd->cells->len, ==, 2);
+        for (guint i = 0; i < cmd->cells->len; i++) {
+                const Cell *c = cmd->cells->pdata[i];
+                g_assert_cmpint(c->bus, ==, BUS_DBUS_DAEMON);
+                g_assert_cmpint(c->payload, ==, PAYLOAD_STRING);
+                g_assert_cmpint(c->reply, ==, REPLY_EMPTY);
+        }
 
         g_autoptr(Experiment) quick = load(
                 "[experiment]\ntitle=m\ntransport=pipe\ncount=100;1000\nrepeat=3\n"
@@ -191,6 +215,13 @@ static const struct {
         { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\ntimeout=1us\n", "[experiment] timeout: 1us is out of range" },
         { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\ntitle=\n", "key given twice" },
         { "[experiment]\ntitle=\ntransport=pipe\ncount=1\n", "[experiment] title: empty value" },
+        { "[experiment]\ntitle=t\ntransport=dbus-send\ncount=1\n", "[experiment] transport: 'dbus-send' is a whole command: it needs runner=hyperfine" },
+        { "[experiment]\ntitle=t\ntransport=pipe\nrunner=hyperfine\ncount=1\n", "[experiment] runner: hyperfine runs whole commands" },
+        { "[experiment]\ntitle=t\ntransport=pipe\nrunner=make\ncount=1\n", "[experiment] runner: unknown value 'make'" },
+        { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\nrepeat=sometimes\n", "[experiment] repeat: 'sometimes' is not a whole number or auto" },
+        { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\nrepeat=auto\nci_target=2\n", "[experiment] ci_target: '2' is not a percentage" },
+        { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\nrepeat=auto\nci_target=0%\n", "[experiment] ci_target: 0% is out of range" },
+        { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\nrepeat=auto\nrepeat_min=10\nrepeat_max=5\n", "[experiment] repeat_max: 5 is less than repeat_min=10" },
 };
 
 static void test_bad_files(void)

@@ -26,6 +26,11 @@ exps=$(ls experiments/*.ini | xargs -n1 basename | sed 's/\.ini$//')
 have_data=1
 for e in $exps; do [ -f "data/$e/samples.tsv" ] || have_data=0; done
 check "every shipped experiment has committed data" '[ $have_data -eq 1 ]'
+if [ $have_data -ne 1 ]; then
+        # Without it `make all` would measure full experiments here: stop.
+        echo "1..$n"
+        exit 1
+fi
 
 make all > make1.log 2>&1; rc=$?
 check "make all succeeds on committed data" '[ $rc -eq 0 ]'

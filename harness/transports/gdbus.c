@@ -3,18 +3,23 @@
  * GDBus does its socket I/O in its own worker thread and hands messages to
  * the GMainContext that was the thread default when a handler was set up.
  * Each endpoint has a context of its own, pushed as thread default for its
- * lifetime; the server registers an object (method calls queue up in its
- * handler) and a blocking recv() iterates the context until a call is
- * there.  A client round trip is g_dbus_connection_call_sync(); a send()
- * that expects a reply uses g_dbus_connection_send_message_with_reply() and
- * recv() iterates until its callback ran.
+ * lifetime.  The server registers an object whose introspection data is
+ * made for the cell (the out-arguments are the replies the runner will
+ * send); method calls queue up in its handler, a blocking recv() iterates
+ * the context until one is there, and send() answers it with
+ * g_dbus_method_invocation_return_value().  A client round trip is
+ * g_dbus_connection_call_sync(); a send() that expects a reply uses
+ * g_dbus_connection_send_message_with_reply() and recv() iterates until
+ * its callback ran.  The worker's outgoing queue has no bound, so a
+ * one-way stream is flushed every FLUSH_BYTES.
  *
  * Copies are avoided where the API allows: outgoing byte arrays and strings
  * are variants over the caller's buffer (g_variant_new_from_data), which
- * GDBus serialises before g_dbus_connection_send_message() returns; received
- * byte arrays are read with g_variant_get_fixed_array().  Per-element
- * marshalling builds the `ay` with a GVariantBuilder, one byte at a time,
- * and reads it back with a GVariantIter.
+ * GDBus serialises before the send returns (it looks at the body again
+ * only to print it under G_DBUS_DEBUG=message; then the variants copy);
+ * received byte arrays are read with g_variant_get_fixed_array().
+ * Per-element marshalling builds the `ay` with a GVariantBuilder, one
+ * byte at a time, and reads it back with a GVariantIter.
  *
  * The wire protocol is the one libdbus.c describes.
  */
@@ -354,9 +359,9 @@ static GVariant *make_body(const Endpoint *ep, const Gdbus *p, const void *data,
         return g_variant_new_tuple(&v, 1);
 }
 
-/* Reads the payload of BODY (NULL, `()`, `(ay)` or `(s)`).  A string
- * points into the variant, kept in p->held; a byte array is copied into
- * the endpoint's buffer, because the contract wants a NUL after it. */
+/* Reads the payload of BODY (NULL, `()`, `(ay)` or `(s)`).  A string or a
+ * fixed array points into the variant, kept in p->held; a per-element
+ * array is read byte by byte into the endpoint's buffer. */
 static int read_payload(Endpoint *ep, Gdbus *p, GVariant *body, const void **data, size_t *len)
 {
         if (!body || g_variant_n_children(body) == 0) {
@@ -376,27 +381,29 @@ static int read_payload(Endpoint *ep, Gdbus *p, GVariant *body, const void **dat
         if (!g_variant_is_of_type(child, G_VARIANT_TYPE_BYTESTRING))
                 return endpoint_fail(ep, EPROTO, "unexpected message signature '%s'",
                                      g_variant_get_type_string(body));
+        if (ep->cell->marshal != MARSHAL_PER_ELEMENT) {
+                /* The fixed-array path: the bytes stay in the variant, kept
+                 * in p->held until the next operation; no copy. */
+                gsize got = 0;
+                const guint8 *a = g_variant_get_fixed_array(child, &got, 1);
+                p->held = g_steal_pointer(&child);
+                *data = got > 0 ? (const void *) a : "";
+                *len = got;
+                return 0;
+        }
         gsize n = g_variant_n_children(child);
         guint8 *buf = endpoint_buffer(ep, n + 1);
         if (!buf)
                 return endpoint_fail(ep, ENOMEM, "receive buffer of %zu bytes", n + 1);
-        if (ep->cell->marshal == MARSHAL_PER_ELEMENT) {
-                GVariantIter it;
-                GVariant *b;
-                gsize i = 0;
-                g_variant_iter_init(&it, child);
-                while (i < n && (b = g_variant_iter_next_value(&it))) {
-                        buf[i++] = g_variant_get_byte(b);
-                        g_variant_unref(b);
-                }
-                n = i;
-        } else {
-                gsize got = 0;
-                const guint8 *a = g_variant_get_fixed_array(child, &got, 1);
-                if (got > 0)
-                        memcpy(buf, a, got);
-                n = got;
+        GVariantIter it;
+        GVariant *b;
+        gsize i = 0;
+        g_variant_iter_init(&it, child);
+        while (i < n && (b = g_variant_iter_next_value(&it))) {
+                buf[i++] = g_variant_get_byte(b);
+                g_variant_unref(b);
         }
+        n = i;
         buf[n] = '\0';
         *data = buf;
         *len = n;
@@ -574,13 +581,11 @@ static int gdbus_send(Endpoint *ep, const void *data, size_t len, unsigned flags
 static int gdbus_recv(Endpoint *ep, const void **data, size_t *len, size_t expect)
 {
         Gdbus *p = ep->priv;
-        int r;
 
         (void) expect;
         if (ep->role == ROLE_SERVER)
                 return server_recv(ep, p, data, len);
-        r = client_recv(ep, p, data, len);
-        return r;
+        return client_recv(ep, p, data, len);
 }
 
 static int gdbus_send_end(Endpoint *ep)

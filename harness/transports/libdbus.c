@@ -320,9 +320,9 @@ static int append_payload(Endpoint *ep, DBusMessage *m, const void *data, size_t
         return 0;
 }
 
-/* Reads the payload of M (no argument, `ay` or `s`).  Strings point into
- * M, which the caller keeps; byte arrays are copied into the endpoint's
- * buffer, because the contract wants a NUL after the data. */
+/* Reads the payload of M (no argument, `ay` or `s`).  Strings and fixed
+ * arrays point into M, which the caller keeps; a per-element array is
+ * read byte by byte into the endpoint's buffer. */
 static int read_payload(Endpoint *ep, DBusMessage *m, const void **data, size_t *len)
 {
         DBusMessageIter it, sub;
@@ -343,26 +343,26 @@ static int read_payload(Endpoint *ep, DBusMessage *m, const void **data, size_t 
         if (type != DBUS_TYPE_ARRAY || dbus_message_iter_get_element_type(&it) != DBUS_TYPE_BYTE)
                 return endpoint_fail(ep, EPROTO, "unexpected message signature '%s'",
                                      dbus_message_get_signature(m));
+        dbus_message_iter_recurse(&it, &sub);
+        if (ep->cell->marshal != MARSHAL_PER_ELEMENT) {
+                /* The fixed-array path: the bytes stay in M, no copy. */
+                const unsigned char *a = NULL;
+                int got = 0;
+                dbus_message_iter_get_fixed_array(&sub, &a, &got);
+                *data = got > 0 ? (const void *) a : "";
+                *len = (size_t) got;
+                return 0;
+        }
         int n = dbus_message_iter_get_element_count(&it);
         unsigned char *buf = endpoint_buffer(ep, (size_t) n + 1);
         if (!buf)
                 return endpoint_fail(ep, ENOMEM, "receive buffer of %d bytes", n + 1);
-        dbus_message_iter_recurse(&it, &sub);
-        if (ep->cell->marshal == MARSHAL_PER_ELEMENT) {
-                int i = 0;
-                while (i < n && dbus_message_iter_get_arg_type(&sub) == DBUS_TYPE_BYTE) {
-                        dbus_message_iter_get_basic(&sub, &buf[i++]);
-                        dbus_message_iter_next(&sub);
-                }
-                n = i;
-        } else {
-                const unsigned char *a = NULL;
-                int got = 0;
-                dbus_message_iter_get_fixed_array(&sub, &a, &got);
-                if (got > 0)
-                        memcpy(buf, a, (size_t) got);
-                n = got;
+        int i = 0;
+        while (i < n && dbus_message_iter_get_arg_type(&sub) == DBUS_TYPE_BYTE) {
+                dbus_message_iter_get_basic(&sub, &buf[i++]);
+                dbus_message_iter_next(&sub);
         }
+        n = i;
         buf[n] = '\0';
         *data = buf;
         *len = (size_t) n;

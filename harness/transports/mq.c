@@ -2,7 +2,8 @@
  *
  * prepare() creates /ipclab-<pid>-<random>-c2s and -s2c (O_EXCL, mode 0600)
  * and closes its own descriptors; each child opens its two ends by name;
- * cleanup() unlinks both names.  A message is one mq_send(); the end of
+ * the client, which opens last, unlinks both names at once (cleanup()
+ * unlinks them too, for a run that failed before that).  A message is one mq_send(); the end of
  * the stream is a zero-length message.  Linux makes every message queue
  * descriptor close-on-exec.
  *
@@ -12,11 +13,13 @@
  * (HARD_MSGSIZEMAX, 16 MiB); mq_maxmsg (the queue depth) likewise obeys
  * fs.mqueue.msg_max (10).  The memory a user's queues may hold
  * (mq_maxmsg * (mq_msgsize + bookkeeping), for both queues) is bounded by
- * RLIMIT_MSGQUEUE, which prepare() raises towards its hard limit if it must
- * and otherwise meets by making the queues shallower (down to one
- * message).  Depth: 10 messages, the kernel's default for mq_open(NULL
- * attributes), unless those limits say less.  Note that running as root is
- * not enough: a container or a VM may withhold CAP_SYS_RESOURCE.
+ * RLIMIT_MSGQUEUE (default 800 KiB), which prepare() raises towards its hard
+ * limit if it must (beyond it with CAP_SYS_RESOURCE) and otherwise meets by
+ * making the queues shallower, down to one message.  Depth: 10 messages,
+ * the kernel's default for mq_open() without attributes, unless those
+ * limits say less.  Running as root is not enough: containers and some VMs
+ * withhold CAP_SYS_RESOURCE (the VM ipclab was written in does, so mq stops
+ * at 8 KiB there); max_size() asks the kernel which case holds.
  */
 #include "transport.h"
 
@@ -36,7 +39,6 @@ enum { C2S, S2C };
 #define MQ_MIN_MESSAGE 128                 /* room for the runner's ~70-byte ack */
 #define MQ_HARD_MSGSIZEMAX ((size_t) 16 << 20)   /* the kernel's HARD_MSGSIZEMAX */
 #define MQ_OVERHEAD 128                    /* kernel bookkeeping per message, generously */
-#define CAP_SYS_RESOURCE_BIT 24
 
 typedef struct {
         char name[2][64];   /* C2S, S2C */
@@ -56,19 +58,28 @@ static long mq_sysctl(const char *path, long fallback)
         return v > 0 ? v : fallback;
 }
 
-/* Does this process have CAP_SYS_RESOURCE in its effective set? */
-static bool mq_has_cap_sys_resource(void)
+/* May this process exceed fs.mqueue.msgsize_max and msg_max?  The kernel
+ * allows it with CAP_SYS_RESOURCE in the initial user namespace, which
+ * /proc/self/status cannot tell inside a user-namespaced container, so ask
+ * the kernel: a queue of HARD_MSGSIZEMAX bytes is refused with EINVAL
+ * without the capability, and at most with EMFILE (RLIMIT_MSGQUEUE) with
+ * it.  Nothing is allocated for a queue's messages until they are sent. */
+static bool mq_beyond_sysctl(void)
 {
-        g_autofree char *status = NULL;
-        const char *p;
+        static int known = -1;
 
-        if (!g_file_get_contents("/proc/self/status", &status, NULL, NULL))
-                return false;
-        p = strstr(status, "\nCapEff:");
-        if (!p)
-                return false;
-        guint64 caps = g_ascii_strtoull(p + strlen("\nCapEff:"), NULL, 16);
-        return (caps >> CAP_SYS_RESOURCE_BIT) & 1;
+        if (known < 0) {
+                char name[64];
+                struct mq_attr attr = { .mq_maxmsg = 1, .mq_msgsize = (long) MQ_HARD_MSGSIZEMAX };
+                snprintf(name, sizeof name, "/ipclab-%d-probe-hard", (int) getpid());
+                mqd_t q = mq_open(name, O_RDWR | O_CREAT | O_EXCL, 0600, &attr);
+                if (q != (mqd_t) -1) {
+                        mq_close(q);
+                        mq_unlink(name);
+                }
+                known = q != (mqd_t) -1 || errno == EMFILE;
+        }
+        return known;
 }
 
 static const char *mq_unavailable(void)
@@ -101,7 +112,7 @@ static size_t mq_max_size(const Cell *cell)
         size_t max;
 
         (void) cell;
-        if (mq_has_cap_sys_resource())
+        if (mq_beyond_sysctl())
                 return MQ_HARD_MSGSIZEMAX;
         max = (size_t) mq_sysctl("/proc/sys/fs/mqueue/msgsize_max", 8192);
         /* Two queues of one message each must fit the hard RLIMIT_MSGQUEUE. */
@@ -123,7 +134,7 @@ static void mq_raise_rlimit(const struct mq_attr *attr)
                 return;
         need += rl.rlim_cur;
         if (rl.rlim_max != RLIM_INFINITY && need > rl.rlim_max) {
-                if (!mq_has_cap_sys_resource())
+                if (!mq_beyond_sysctl())
                         need = rl.rlim_max;
                 else
                         rl.rlim_max = need;
@@ -157,7 +168,7 @@ static int mq_prepare(Endpoint *ep)
                 .mq_maxmsg = MQ_DEPTH,
                 .mq_msgsize = (long) MAX(ep->cell->size, (guint64) MQ_MIN_MESSAGE),
         };
-        if (!mq_has_cap_sys_resource())
+        if (!mq_beyond_sysctl())
                 attr.mq_maxmsg = MIN(attr.mq_maxmsg, mq_sysctl("/proc/sys/fs/mqueue/msg_max", MQ_DEPTH));
         for (;;) {
                 int r = mq_create(m, C2S, &attr);
@@ -203,12 +214,19 @@ static int mq_open_end(Endpoint *ep, int slot, int dir, int flags)
 
 static int mq_open_role(Endpoint *ep, Role role)
 {
+        Mq *m = ep->priv;
         int r;
 
         ep->role = role;
         r = mq_open_end(ep, RX, role == ROLE_SERVER ? C2S : S2C, O_RDONLY);
         if (r == 0)
                 r = mq_open_end(ep, TX, role == ROLE_SERVER ? S2C : C2S, O_WRONLY);
+        /* The client opens last: once it has both ends the names are no
+         * longer needed, and unlinking them now leaves nothing behind in
+         * the system-wide namespace even if the whole run is killed. */
+        if (r == 0 && role == ROLE_CLIENT)
+                for (int d = C2S; d <= S2C; d++)
+                        mq_unlink(m->name[d]);
         return r;
 }
 

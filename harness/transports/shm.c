@@ -22,15 +22,16 @@
  *
  * Waiting.  A side that finds the ring empty (consumer) or full (producer)
  * sleeps in FUTEX_WAIT on the counter the other side advances.  With
- * cpus=split, and only then, it first polls for up to SHM_SPIN_NS: the peer
- * surely runs on another CPU.  Elsewhere the two may share a CPU, where
- * polling only keeps the peer from running (measured: a 1-byte round trip
- * went from ~6 us to ~30 us unpinned on a 2-CPU VM with a 10 us poll).  Lost wake-ups are
- * excluded by a Dekker handshake: the sleeper sets its `*_waiter` flag,
- * issues a seq_cst fence, re-reads the counter and sleeps only if it is
- * unchanged (FUTEX_WAIT re-checks it atomically); the other side stores
- * the counter, issues a seq_cst fence and calls FUTEX_WAKE only when it
- * sees the flag set.  So the common, busy case costs no system call.
+ * cpus=split, and only then, it first polls for up to SHM_SPIN_NS, as the
+ * peer surely runs on another CPU.  Elsewhere the two may share a CPU,
+ * where polling only keeps the peer from running (measured on a 2-CPU VM:
+ * a 1-byte round trip, unpinned, took ~30 us with a 10 us poll and ~7 us
+ * without; with cpus=split the poll brings it from ~30 us to ~2 us).
+ * Lost wake-ups are excluded by a Dekker handshake: the sleeper sets its
+ * `*_waiter` flag, issues a seq_cst fence, re-reads the counter and sleeps
+ * only if it is unchanged (FUTEX_WAIT re-checks it atomically); the other
+ * side stores the counter, issues a seq_cst fence and calls FUTEX_WAKE
+ * only when it sees the flag set.  So a busy ring costs no system call.
  *
  * A peer that is gone.  There is no kernel object to report a vanished
  * peer, so close() sets a flag in the header page and wakes every sleeper,

@@ -64,6 +64,7 @@ static int unix_address(Endpoint *ep, const char *path, struct sockaddr_un *sa, 
 
         memset(sa, 0, sizeof *sa);
         sa->sun_family = AF_UNIX;
+        *len = 0;
         if (n >= sizeof sa->sun_path)
                 return endpoint_fail(ep, ENAMETOOLONG, "socket path %s", path);
         memcpy(sa->sun_path, path, n + 1);

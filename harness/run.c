@@ -1,0 +1,378 @@
+/* run.c: one experiment from file to data/<experiment>/, as `ipclab run`
+ * does it.
+ *
+ * Repetitions are taken in rounds: round r runs repetition r of every cell
+ * that still needs one, in an order shuffled afresh each round from the
+ * experiment's seed, so that drift and ordering do not masquerade as
+ * differences between cells (Kalibera & Jones; Mytkowicz et al.).  With
+ * repeat=auto a cell keeps getting rounds until the 95% confidence
+ * interval of its median cost per message is within ci_target of the
+ * median, or repeat_max or auto_cap is reached; what was reached is stored.
+ *
+ * Every finished repetition is appended to data/.<experiment>.partial.tsv
+ * and synced, so that `--resume` continues where an interrupted run
+ * stopped.  At the end samples.tsv and meta.ini are written into a staging
+ * directory that replaces data/<experiment> in one step.
+ */
+#include "run.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "meta.h"
+#include "runner.h"
+#include "samples.h"
+#include "stats.h"
+#include "transport.h"
+
+extern volatile sig_atomic_t runner_interrupted;
+
+/* What the scheduler knows of one cell. */
+typedef struct {
+        guint reps;           /* repetitions taken (ok or failed) */
+        GArray *cost;         /* double: elapsed_ns / messages of ok repetitions */
+        guint64 spent_ns;     /* wall time its repetitions took */
+        const char *stop;     /* why repeat=auto stopped, or NULL */
+        double halfwidth;     /* last CI half-width / median */
+} CellState;
+
+void run_format_duration(char *buf, size_t len, double s)
+{
+        if (s < 1)
+                snprintf(buf, len, "%.0f ms", s * 1000);
+        else if (s < 120)
+                snprintf(buf, len, "%.1f s", s);
+        else if (s < 7200)
+                snprintf(buf, len, "%.0f min %02.0f s", floor(s / 60), fmod(s, 60));
+        else
+                snprintf(buf, len, "%.1f h", s / 3600);
+}
+
+static char *partial_header(const Experiment *exp)
+{
+        return g_strdup_printf("# ipclab partial sha256=%s profile=%s\n%s", exp->sha256,
+                               exp->profile ? exp->profile : "default", samples_header());
+}
+
+static guint header_fields(void)
+{
+        guint n = 1;
+        for (const char *p = samples_header(); *p; p++)
+                n += *p == '\t';
+        return n;
+}
+
+/* Updates ST with one row's measurement. */
+static void state_add(const Experiment *exp, CellState *st, bool ok, double cost, guint64 ns)
+{
+        st->reps++;
+        st->spent_ns += ns;
+        if (ok)
+                g_array_append_val(st->cost, cost);
+        if (!exp->repeat_auto || st->reps < exp->repeat)
+                return;
+        guint n = st->cost->len;
+        if (n >= 2) {
+                g_autofree double *v = g_memdup2(st->cost->data, n * sizeof(double));
+                double lo, hi;
+                stats_sort_double(v, n);
+                double med = stats_median(v, n);
+                double cov = stats_median_ci(v, n, 0.95, &lo, &hi);
+                st->halfwidth = med > 0 ? MAX(med - lo, hi - med) / med : INFINITY;
+                if (cov >= 0.95 && st->halfwidth <= exp->ci_target) {
+                        st->stop = "converged";
+                        return;
+                }
+        }
+        if (st->reps >= exp->repeat_max)
+                st->stop = "repeat_max reached";
+        else if (st->spent_ns >= exp->auto_cap_ns)
+                st->stop = "auto_cap reached";
+        else if (n == 0 && st->reps >= exp->repeat)
+                st->stop = "every repetition failed";
+}
+
+static bool needs_round(const Experiment *exp, const CellState *st, guint round)
+{
+        if (round < exp->repeat)
+                return true;
+        return exp->repeat_auto && !st->stop && round < exp->repeat_max;
+}
+
+/* Reads the rows of an interrupted run of EXP from PARTIAL into ROWS and
+ * the states; returns the set of "cell:rep" keys done, or NULL with ERROR
+ * when the partial file belongs to another version of the experiment.  A
+ * torn last line (no newline, wrong field count) is dropped. */
+static GHashTable *resume_load(const char *partial, const Experiment *exp, GPtrArray *rows,
+                               CellState *states, guint ncells, GError **error)
+{
+        g_autofree char *text = NULL;
+        g_autofree char *want = partial_header(exp);
+        GHashTable *done = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+
+        if (!g_file_get_contents(partial, &text, NULL, NULL))
+                return done;
+        if (!g_str_has_prefix(text, want)) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                            "%s: the interrupted run was of another version of %s or another profile; "
+                            "run without --resume to start again", partial, exp->path);
+                g_hash_table_unref(done);
+                return NULL;
+        }
+        guint nf = header_fields();
+        char *p = text + strlen(want);
+        while (*p) {
+                char *nl = strchr(p, '\n');
+                if (!nl)
+                        break;   /* torn */
+                *nl = '\0';
+                g_auto(GStrv) f = g_strsplit(p, "\t", -1);
+                if (g_strv_length(f) == nf) {
+                        guint cell = (guint) g_ascii_strtoull(f[0], NULL, 10);
+                        char *key = g_strdup_printf("%s:%s", f[0], f[1]);
+                        if (cell < ncells && !g_hash_table_contains(done, key)) {
+                                bool ok = !strcmp(f[13], "ok");
+                                double el = ok ? g_ascii_strtod(f[14], NULL) : 0;
+                                double m = ok ? g_ascii_strtod(f[20], NULL) : 0;
+                                state_add(exp, &states[cell], ok && m > 0, m > 0 ? el / m : 0, (guint64) el);
+                                g_hash_table_add(done, key);
+                                g_ptr_array_add(rows, g_strdup(p));
+                        } else {
+                                g_free(key);
+                        }
+                }
+                p = nl + 1;
+        }
+        return done;
+}
+
+static int append_row(int fd, const char *row, size_t len)
+{
+        int r = io_write_all(fd, row, len);
+        if (r < 0)
+                return r;
+        return fdatasync(fd) < 0 ? -errno : 0;
+}
+
+static int compare_rows(const void *pa, const void *pb)
+{
+        const char *a = *(char *const *) pa, *b = *(char *const *) pb;
+        guint64 ca = g_ascii_strtoull(a, NULL, 10), cb = g_ascii_strtoull(b, NULL, 10);
+        const char *ta = strchr(a, '\t'), *tb = strchr(b, '\t');
+        guint64 ra = ta ? g_ascii_strtoull(ta + 1, NULL, 10) : 0;
+        guint64 rb = tb ? g_ascii_strtoull(tb + 1, NULL, 10) : 0;
+
+        if (ca != cb)
+                return ca < cb ? -1 : 1;
+        return ra < rb ? -1 : ra > rb;
+}
+
+static int run_inner(const Experiment *exp, const char *out_dir, bool resume,
+                     const char *const *argv, CellState *states, GError **error)
+{
+        g_autofree char *final = g_build_filename(out_dir, exp->name, NULL);
+        g_autofree char *staging_name = g_strconcat(".", exp->name, ".new", NULL);
+        g_autofree char *partial_name = g_strconcat(".", exp->name, ".partial.tsv", NULL);
+        g_autofree char *staging = g_build_filename(out_dir, staging_name, NULL);
+        g_autofree char *partial = g_build_filename(out_dir, partial_name, NULL);
+        guint ncells = exp->cells->len;
+        g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func(g_free);
+        g_autoptr(GHashTable) done = NULL;
+        int r;
+
+        if (g_mkdir_with_parents(out_dir, 0755) < 0) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot create %s: %s", out_dir, g_strerror(errno));
+                return RUN_ERROR;
+        }
+        if (resume) {
+                done = resume_load(partial, exp, rows, states, ncells, error);
+                if (!done) {
+                        return RUN_ERROR;
+                }
+        } else {
+                done = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+        }
+
+        /* The partial file: its header, the rows kept, then appended rows. */
+        {
+                g_autofree char *hdr = partial_header(exp);
+                g_autoptr(GString) p = g_string_new(hdr);
+                for (guint i = 0; i < rows->len; i++)
+                        g_string_append_printf(p, "%s\n", (char *) rows->pdata[i]);
+                r = samples_write_atomic(partial, p->str, p->len);
+                if (r < 0) {
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot write %s: %s", partial, g_strerror(-r));
+                        return RUN_ERROR;
+                }
+        }
+        int pfd = open(partial, O_WRONLY | O_APPEND | O_CLOEXEC);
+        if (pfd < 0) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot open %s: %s", partial, g_strerror(errno));
+                return RUN_ERROR;
+        }
+
+        g_autoptr(Meta) meta = meta_begin(exp, argv);
+        meta_measure_bounds(meta, exp);
+        for (const char *const *w = meta_warnings(meta); *w; w++)
+                fprintf(stderr, "ipclab: warning: %s\n", *w);
+        for (guint s = 0; s < exp->skipped->len; s++)
+                fprintf(stderr, "ipclab: %s: skipped %s\n", exp->name, (char *) exp->skipped->pdata[s]);
+
+        g_autoptr(Runner) runner = runner_new(exp);
+        const char *env = meta_env_backend();
+        bool tty = isatty(STDERR_FILENO);
+        gint64 start = g_get_monotonic_time();
+        double est_total = 0, est_done = 0;
+        guint planned = 0, taken = 0, failed = 0;
+
+        for (guint c = 0; c < ncells; c++) {
+                const Cell *cell = exp->cells->pdata[c];
+                guint todo = exp->repeat > states[cell->index].reps ? exp->repeat - states[cell->index].reps : 0;
+                est_total += (double) cell_estimate_ns(cell, exp->warmup) * todo / 1e9;
+                planned += todo;
+        }
+
+        g_autoptr(GRand) rng = g_rand_new_with_seed((guint32) (exp->seed ^ (exp->seed >> 32)));
+        for (guint round = 0; !runner_interrupted; round++) {
+                g_autoptr(GPtrArray) order = g_ptr_array_new();
+                for (guint c = 0; c < ncells; c++) {
+                        const Cell *cell = exp->cells->pdata[c];
+                        if (needs_round(exp, &states[cell->index], round))
+                                g_ptr_array_add(order, (gpointer) cell);
+                }
+                if (!order->len)
+                        break;
+                /* A fresh order every round (Fisher-Yates), from the seed. */
+                for (guint i = order->len; exp->seed && i > 1; i--) {
+                        guint j = (guint) g_rand_int_range(rng, 0, (gint32) i);
+                        gpointer t = order->pdata[i - 1];
+                        order->pdata[i - 1] = order->pdata[j];
+                        order->pdata[j] = t;
+                }
+                for (guint i = 0; i < order->len && !runner_interrupted; i++) {
+                        const Cell *cell = order->pdata[i];
+                        CellState *st = &states[cell->index];
+                        g_autofree char *key = g_strdup_printf("%u:%u", cell->index, round);
+                        if (g_hash_table_contains(done, key))
+                                continue;
+                        g_autofree char *desc = cell_describe(cell);
+                        if (tty) {
+                                double elapsed = (double) (g_get_monotonic_time() - start) / 1e6;
+                                double eta = est_done > 0 ? elapsed / est_done * MAX(est_total - est_done, 0) : est_total;
+                                char etab[64];
+                                run_format_duration(etab, sizeof etab, eta);
+                                fprintf(stderr, "\r\033[Kcell %u of %u, round %u, %u of %u%s, ETA %s: %s",
+                                        i + 1, order->len, round + 1, taken + 1, planned,
+                                        exp->repeat_auto ? "+" : "", etab, desc);
+                        }
+                        Sample s;
+                        gint64 t0 = g_get_monotonic_time();
+                        r = runner_run(runner, cell, round, &s);
+                        if (r < 0) {
+                                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_RUN, "cannot run %s: %s", desc, g_strerror(-r));
+                                close(pfd);
+                                return RUN_ERROR;
+                        }
+                        if (runner_interrupted)
+                                break;
+                        guint64 spent = (guint64) (g_get_monotonic_time() - t0) * 1000;
+                        if (s.status < 0) {
+                                failed++;
+                                fprintf(stderr, "%sipclab: %s: failed: %s\n", tty ? "\n" : "", desc, s.why);
+                        }
+                        g_autoptr(GString) row = g_string_new(NULL);
+                        samples_append_row(row, env, cell, round, &s);
+                        r = append_row(pfd, row->str, row->len);
+                        if (r < 0) {
+                                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot write %s: %s; %s is unchanged",
+                                            partial, g_strerror(-r), final);
+                                close(pfd);
+                                return RUN_ERROR;
+                        }
+                        g_string_truncate(row, row->len - 1);
+                        g_ptr_array_add(rows, g_string_free(g_steal_pointer(&row), FALSE));
+                        g_hash_table_add(done, g_steal_pointer(&key));
+                        state_add(exp, st, s.status == 0 && s.messages > 0,
+                                  s.messages ? (double) s.elapsed_ns / (double) s.messages : 0, spent);
+                        taken++;
+                        est_done += (double) cell_estimate_ns(cell, exp->warmup) / 1e9;
+                }
+        }
+        close(pfd);
+        if (tty)
+                fprintf(stderr, "\r\033[K");
+        runner_stop_buses(runner);
+        if (runner_interrupted) {
+                fprintf(stderr, "ipclab: interrupted; %s is unchanged; `ipclab run --resume` continues from %u finished repetitions\n",
+                        final, rows->len);
+                return RUN_INTERRUPTED;
+        }
+
+        /* samples.tsv: every row, ordered by cell and repetition. */
+        qsort(rows->pdata, rows->len, sizeof(gpointer), compare_rows);
+        g_autoptr(GString) out = g_string_new(samples_header());
+        guint total_failed = 0;
+        for (guint i = 0; i < rows->len; i++) {
+                g_string_append_printf(out, "%s\n", (char *) rows->pdata[i]);
+                total_failed += strstr(rows->pdata[i], "\tfailed\t") != NULL;
+        }
+        meta_set(meta, "repeat", "mode", exp->repeat_auto ? "auto" : "fixed");
+        if (exp->repeat_auto) {
+                g_autofree char *t = g_strdup_printf("%g%%", exp->ci_target * 100);
+                meta_set(meta, "repeat", "ci_target", t);
+                for (guint c = 0; c < ncells; c++) {
+                        const CellState *st = &states[c];
+                        g_autofree char *k = g_strdup_printf("cell_%u", c);
+                        g_autofree char *v = g_strdup_printf("%u repetitions, CI half-width %.2f%% of the median, %s",
+                                                             st->reps, st->halfwidth * 100,
+                                                             st->stop ? st->stop : "stopped");
+                        meta_set(meta, "repeat", k, v);
+                }
+        }
+        meta_end(meta, ncells, total_failed, rows->len);
+        g_autofree char *ini = meta_to_ini(meta);
+
+        samples_remove_dir(staging);
+        if (mkdir(staging, 0755) < 0) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot create %s: %s; %s is unchanged",
+                            staging, g_strerror(errno), final);
+                return RUN_ERROR;
+        }
+        g_autofree char *sp = g_build_filename(staging, "samples.tsv", NULL);
+        g_autofree char *mp = g_build_filename(staging, "meta.ini", NULL);
+        r = samples_write_atomic(sp, out->str, out->len);
+        if (r >= 0)
+                r = samples_write_atomic(mp, ini, strlen(ini));
+        if (r >= 0)
+                r = samples_replace_dir(staging, final);
+        if (r < 0) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO,
+                            "cannot write the results of %s into %s: %s; %s is unchanged",
+                            exp->name, out_dir, g_strerror(-r), final);
+                samples_remove_dir(staging);
+                return RUN_ERROR;
+        }
+        unlink(partial);
+        fprintf(stderr, "ipclab: %s: %u rows (%u failed) in %s\n", exp->name, rows->len, total_failed, final);
+        return total_failed || failed ? RUN_FAILED : RUN_OK;
+}
+
+int run_experiment(const Experiment *exp, const char *out_dir, bool resume,
+                   const char *const *argv, GError **error)
+{
+        guint ncells = exp->cells->len;
+        CellState *states = g_new0(CellState, ncells);
+
+        for (guint i = 0; i < ncells; i++)
+                states[i].cost = g_array_new(FALSE, FALSE, sizeof(double));
+        int status = run_inner(exp, out_dir, resume, argv, states, error);
+        for (guint i = 0; i < ncells; i++)
+                g_array_unref(states[i].cost);
+        g_free(states);
+        return status;
+}

@@ -1,0 +1,26 @@
+/* run.h: one experiment, from its validated file to DIR/<experiment>/. */
+#pragma once
+
+#include <glib.h>
+#include <signal.h>
+#include <stdbool.h>
+
+#include "experiment.h"
+
+enum {
+        RUN_OK = 0,            /* every repetition measured */
+        RUN_FAILED = 1,        /* some repetitions failed; recorded as such */
+        RUN_ERROR = -1,        /* nothing written; ERROR says why */
+        RUN_INTERRUPTED = 130, /* SIGINT or SIGTERM: data unchanged, resumable */
+};
+
+/* Runs EXP and replaces OUT_DIR/<experiment>/ (samples.tsv, meta.ini) in
+ * one step when it is done.  RESUME continues from the repetitions in
+ * OUT_DIR/.<experiment>.partial.tsv.  ARGV is recorded in meta.ini.
+ * Prints progress and warnings on stderr (a command's loop, not library
+ * code).  Returns one of the RUN_ values. */
+int run_experiment(const Experiment *exp, const char *out_dir, bool resume,
+                   const char *const *argv, GError **error);
+
+/* "350 ms", "12.5 s", "3 min 20 s", "1.5 h". */
+void run_format_duration(char *buf, size_t len, double seconds);

@@ -1,0 +1,102 @@
+#!/bin/bash
+# test-run.sh: how `ipclab run` schedules repetitions: interleaved rounds in
+# a seeded order, repeat=auto stopping when the CI is narrow enough or at
+# its cap (and saying which in meta.ini), and runner=hyperfine turning
+# whole commands into rows of samples.tsv.
+set -u
+cd "$(dirname "$0")/../.."
+ipclab=$PWD/harness/ipclab
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0 failed=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
+check() { if eval "$2"; then ok "$1"; else not_ok "$1"; fi; }
+rows() { awk -F'\t' -v c="$2" 'NR > 1 && $1 == c' "$1" | wc -l; }
+
+# repeat=auto with a target any 6 repetitions reach: the 95% CI of a median
+# needs 6 values, so every cell stops at exactly 6, "converged".
+cat > "$tmp/easy.ini" <<'INI'
+[experiment]
+title=auto, easy target
+transport=pipe;socketpair
+size=64
+pattern=roundtrip
+count=200
+repeat=auto
+repeat_min=3
+repeat_max=20
+ci_target=10000%
+INI
+$ipclab run --out "$tmp/out" "$tmp/easy.ini" 2>/dev/null; rc=$?
+check "repeat=auto run exits 0" '[ $rc -eq 0 ]'
+check "cell 0 stopped at 6 repetitions" '[ "$(rows "$tmp/out/easy/samples.tsv" 0)" -eq 6 ]'
+check "cell 1 stopped at 6 repetitions" '[ "$(rows "$tmp/out/easy/samples.tsv" 1)" -eq 6 ]'
+check "meta.ini says converged" '[ "$(grep -c "^cell_[01]=6 repetitions.*converged$" "$tmp/out/easy/meta.ini")" -eq 2 ]'
+check "meta.ini records mode and target" 'grep -qx "mode=auto" "$tmp/out/easy/meta.ini" && grep -qx "ci_target=10000%" "$tmp/out/easy/meta.ini"'
+
+# An unreachable target stops at repeat_max and says so.
+sed -e 's/ci_target=10000%/ci_target=1%/' -e 's/repeat_max=20/repeat_max=4/' -e 's/count=200/count=20/' \
+        -e 's/easy target/hard target/' "$tmp/easy.ini" > "$tmp/hard.ini"
+sed -i 's/size=64/size=64;65536/' "$tmp/hard.ini"
+$ipclab run --out "$tmp/out" "$tmp/hard.ini" 2>/dev/null
+check "an unreachable target stops at repeat_max" '[ "$(rows "$tmp/out/hard/samples.tsv" 0)" -eq 4 ]'
+check "meta.ini says repeat_max reached" 'grep -q "^cell_0=4 repetitions.*repeat_max reached$" "$tmp/out/hard/meta.ini"'
+
+# Fixed repeat with a seed: rounds interleave the cells.  The partial file
+# lists rows in the order they ran: every cell's rep 0 comes before any
+# cell's rep 1, and the order of cells differs from round to round.
+cat > "$tmp/order.ini" <<'INI'
+[experiment]
+title=order
+transport=pipe
+size=1;2;3;4;5;6;7;8
+pattern=roundtrip
+count=4000
+repeat=3
+seed=99
+INI
+$ipclab run --out "$tmp/out" "$tmp/order.ini" 2>/dev/null &
+pid=$!
+# Read the partial file just before it disappears: poll it.
+order=""
+while kill -0 $pid 2>/dev/null; do
+        [ -f "$tmp/out/.order.partial.tsv" ] && order=$(grep -v '^#' "$tmp/out/.order.partial.tsv" | grep -v '^cell' | cut -f1,2)
+        sleep 0.05
+done
+wait $pid
+reps=$(cut -f2 <<<"$order" | tr '\n' ' ')
+check "the partial file was seen with two rounds in it" '[ "$(cut -f2 <<<"$order" | sort -u | wc -l)" -ge 2 ]'
+check "rounds run in order (all rep 0, then rep 1, then rep 2)" '[ "$(cut -f2 <<<"$order" | sort -n | tr "\n" " ")" = "$reps" ]'
+r0=$(awk -F'\t' '$2 == 0 { printf "%s ", $1 }' <<<"$order")
+r1=$(awk -F'\t' '$2 == 1 { printf "%s ", $1 }' <<<"$order")
+k=$(wc -w <<<"$r1")
+check "the order of cells changes between rounds" '[ "$k" -ge 3 ] && [ "$(cut -d" " -f1-$k <<<"$r0")" != "$(cut -d" " -f1-$k <<<"$r1")" ]'
+check "samples.tsv is sorted by cell and repetition" '[ "$(tail -n +2 "$tmp/out/order/samples.tsv" | cut -f1,2 | sort -k1,1n -k2,2n)" = "$(tail -n +2 "$tmp/out/order/samples.tsv" | cut -f1,2)" ]'
+
+# runner=hyperfine: whole commands against ipclab's server.
+cat > "$tmp/shell.ini" <<'INI'
+[experiment]
+title=shell
+transport=dbus-send;gdbus-call;busctl-call
+runner=hyperfine
+bus=dbus-daemon;dbus-broker
+payload=string
+size=16
+pattern=roundtrip
+count=3
+repeat=1
+warmup=1
+INI
+if command -v hyperfine >/dev/null; then
+        $ipclab run --out "$tmp/out" "$tmp/shell.ini" 2>"$tmp/shell.err"; rc=$?
+        check "hyperfine run exits 0" '[ $rc -eq 0 ]'
+        check "one ok row per command and bus" '[ "$(awk -F"\t" "NR > 1 && \$14 == \"ok\"" "$tmp/out/shell/samples.tsv" | wc -l)" -eq 6 ]'
+        check "3 calls per row, latencies from hyperfine" '[ "$(awk -F"\t" "NR > 1 { print \$21, \$23 }" "$tmp/out/shell/samples.tsv" | sort -u)" = "3 3" ]'
+        check "no bus left behind" '! pgrep -f "ipclab-bus-.*bus.conf" >/dev/null || [ -z "$(ls -d /tmp/ipclab-bus-* 2>/dev/null | xargs -r -n1 stat -c %Y | awk -v t=$(date +%s) "\$1 > t - 2")" ]'
+else
+        ok "hyperfine run # SKIP hyperfine not installed"
+fi
+
+echo "1..$n"
+[ "$failed" -eq 0 ]

@@ -52,19 +52,22 @@ title=order
 transport=pipe
 size=1;2;3;4;5;6;7;8
 pattern=roundtrip
-count=4000
+count=20000
 repeat=3
 seed=99
 INI
 $ipclab run --out "$tmp/out" "$tmp/order.ini" 2>/dev/null &
 pid=$!
-# Read the partial file just before it disappears: poll it.
-order=""
-while kill -0 $pid 2>/dev/null; do
-        [ -f "$tmp/out/.order.partial.tsv" ] && order=$(grep -v '^#' "$tmp/out/.order.partial.tsv" | grep -v '^cell' | cut -f1,2)
-        sleep 0.05
+# Interrupt it once it is well into its second round; the partial file
+# stays, in the order the repetitions ran.
+partial="$tmp/out/.order.partial.tsv"
+for _ in $(seq 1000); do
+        [ -f "$partial" ] && [ "$(grep -c '^[0-9]' "$partial")" -ge 14 ] && break
+        sleep 0.01
 done
+kill -INT $pid
 wait $pid
+order=$(grep '^[0-9]' "$partial" | cut -f1,2)
 reps=$(cut -f2 <<<"$order" | tr '\n' ' ')
 check "the partial file was seen with two rounds in it" '[ "$(cut -f2 <<<"$order" | sort -u | wc -l)" -ge 2 ]'
 check "rounds run in order (all rep 0, then rep 1, then rep 2)" '[ "$(cut -f2 <<<"$order" | sort -n | tr "\n" " ")" = "$reps" ]'
@@ -72,6 +75,7 @@ r0=$(awk -F'\t' '$2 == 0 { printf "%s ", $1 }' <<<"$order")
 r1=$(awk -F'\t' '$2 == 1 { printf "%s ", $1 }' <<<"$order")
 k=$(wc -w <<<"$r1")
 check "the order of cells changes between rounds" '[ "$k" -ge 3 ] && [ "$(cut -d" " -f1-$k <<<"$r0")" != "$(cut -d" " -f1-$k <<<"$r1")" ]'
+$ipclab run --resume --out "$tmp/out" "$tmp/order.ini" 2>/dev/null
 check "samples.tsv is sorted by cell and repetition" '[ "$(tail -n +2 "$tmp/out/order/samples.tsv" | cut -f1,2 | sort -k1,1n -k2,2n)" = "$(tail -n +2 "$tmp/out/order/samples.tsv" | cut -f1,2)" ]'
 
 # runner=hyperfine: whole commands against ipclab's server.

@@ -130,6 +130,8 @@ int main(int argc, char **argv)
         tmp_dir = g_dir_make_tmp("ipclab-test-XXXXXX", NULL);
         for (size_t i = 0; transport_table[i]; i++) {
                 const Transport *t = transport_table[i];
+                if (t->flags & TRANSPORT_COMMAND)
+                        continue;   /* whole commands: test-run.sh */
                 g_autofree char *path = g_strdup_printf("/transports/intact/%s", t->name);
                 g_test_add_data_func(path, t, test_transport);
                 if (t->flags & TRANSPORT_MARSHAL) {

@@ -6,6 +6,7 @@
 #                            rerun one experiment into data/ and rebuild what depends on it
 #   make reproduce [FIG=name] [PROFILE=quick]
 #                            rerun every experiment (or those behind one figure) into build/repro/
+#   make verify              check every [claim] on data/ (and build/repro/ when it exists)
 #   make deps                install what is missing (as root), else print the command
 #   make bench-overhead      ipclab's pipe round trip beside `perf bench sched pipe`
 #   make clean               remove build/ and the harness binaries
@@ -32,6 +33,7 @@ include mk/harness.mk
 include mk/data.mk
 -include mk/plots.mk
 -include mk/paper.mk
+-include mk/verify.mk
 -include mk/env.mk
 include mk/check.mk
 include mk/bench.mk

@@ -17,7 +17,8 @@ pkgs.mkShell {
     gnuplot
     (texlive.combine { inherit (texlive) scheme-small latexmk booktabs; })
     hyperfine linuxPackages.perf
-    # environments (ENV=nspawn, ENV=vm): systemd-nspawn comes with systemd
-    qemu debootstrap e2fsprogs
+    # environments (ENV=nspawn, ENV=vm): systemd-nspawn comes with systemd;
+    # debootstrap needs Debian's archive keyring to check what it fetches
+    qemu debootstrap e2fsprogs debian-archive-keyring
   ];
 }

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "transport.h"
+#include "verify.h"
 
 G_DEFINE_QUARK(ipclab-error-quark, ipclab_error)
 
@@ -602,6 +603,12 @@ static gboolean parse_claims(const Ctx *c, Experiment *exp, GError **error)
 #undef CLAIM_STR
                 if (enum_index(claim_metrics, cl->metric) < 0)
                         return fail(error, c, g, "metric", "unknown metric '%s' (allowed: roundtrip_latency, elapsed, throughput, callrate, cpu)", cl->metric);
+                if (cl->where) {
+                        g_autoptr(GError) we = NULL;
+                        g_autoptr(VerifyWhere) w = verify_where_parse(cl->where, &we);
+                        if (!w)
+                                return fail(error, c, g, "where", "%s", we->message);
+                }
                 g_autofree char *by = g_key_file_get_value(c->kf, g, "by", NULL);
                 cl->by = 1.0;
                 if (by) {

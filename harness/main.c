@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "bus.h"
+#include "env/env.h"
 #include "experiment.h"
 #include "meta.h"
 #include "run.h"
@@ -75,6 +76,11 @@ static int cmd_list(int argc, char **argv)
                                        bus_name(b), bw ? ": " : "", bw ? bw : "");
                         }
                 }
+        }
+        printf("\n%-16s %-10s %s\n", "ENVIRONMENT", "STATE", "WHY");
+        for (EnvKind k = ENV_HOST; k <= ENV_VM; k++) {
+                const char *why = env_unavailable(k);
+                printf("%-16s %-10s %s\n", env_name(k), why ? "unavailable" : "ok", why ? why : "");
         }
         return 0;
 }
@@ -143,16 +149,53 @@ static int cmd_run(int argc, char **argv, char **argv_all)
                 return usage_error(ctx, e->message);
         if (argc < 2)
                 return usage_error(ctx, "run needs at least one experiment file");
-        if (env && strcmp(env, "host") != 0) {
-                fprintf(stderr, "ipclab: --env %s: only host is available in this build\n", env);
-                return EXIT_USAGE;
-        }
+        EnvKind env_kind = ENV_HOST;
+        if (env && !strcmp(env, "nspawn"))
+                env_kind = ENV_NSPAWN;
+        else if (env && !strcmp(env, "vm"))
+                env_kind = ENV_VM;
+        else if (env && strcmp(env, "host") != 0)
+                return usage_error(ctx, "--env must be host, nspawn or vm");
         /* Validate every file before measuring anything. */
         for (int i = 1; i < argc; i++) {
                 g_autoptr(GError) err = NULL;
                 g_autoptr(Experiment) exp = experiment_load(argv[i], profile, &err);
                 if (!exp)
                         return report(err);
+        }
+        if (env_kind != ENV_HOST) {
+                /* The same `ipclab run` inside a container or VM. */
+                g_autofree char *self = g_file_read_link("/proc/self/exe", NULL);
+                const char *extra[4] = { NULL };
+                int n = 0;
+                if (profile) {
+                        extra[n++] = "--profile";
+                        extra[n++] = profile;
+                }
+                if (resume)
+                        extra[n++] = "--resume";
+                const char *w = env_warning(env_kind);
+                if (w)
+                        fprintf(stderr, "ipclab: warning: %s\n", w);
+                for (int i = 1; i < argc; i++) {
+                        g_autoptr(GError) err = NULL;
+                        g_autoptr(Experiment) exp = experiment_load(argv[i], profile, &err);
+                        if (!exp)
+                                return report(err);
+                        int r = env_run(env_kind, self, argv[i], out ? out : "data", extra, &err);
+                        if (r < 0)
+                                r = report(err);
+                        else
+                                fprintf(stderr, "ipclab: %s: ran in %s (exit status %d); its output "
+                                        "is in %s/%s/console.log\n", exp->name, env, r,
+                                        out ? out : "data", exp->name);
+                        if (r > status)
+                                status = r;
+                }
+                g_free(profile);
+                g_free(env);
+                g_free(out);
+                return status;
         }
         struct sigaction sa = { .sa_handler = on_signal };
         sigaction(SIGINT, &sa, NULL);
@@ -397,8 +440,12 @@ int main(int argc, char **argv)
                 return cmd_list(argc - 1, argv + 1);
         if (!strcmp(cmd, "check"))
                 return cmd_check(argc - 1, argv + 1);
-        if (!strcmp(cmd, "run"))
-                return cmd_run(argc - 1, argv + 1, argv);
+        if (!strcmp(cmd, "run")) {
+                /* Option parsing rewrites argv: keep the command as typed
+                 * for meta.ini. */
+                g_auto(GStrv) typed = g_strdupv(argv);
+                return cmd_run(argc - 1, argv + 1, typed);
+        }
         if (!strcmp(cmd, "summarize"))
                 return cmd_summarize(argc - 1, argv + 1);
         if (!strcmp(cmd, "bus"))

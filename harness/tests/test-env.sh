@@ -1,0 +1,242 @@
+#!/bin/bash
+# test-env.sh: `ipclab run --env nspawn|vm` end to end, with the real images.
+#
+# Builds the images, or reuses them from the cache (harness/env/
+# build-image.sh), runs a small experiment on the host, in a systemd-nspawn
+# container and in a QEMU VM, and checks that the samples came back intact
+# and that meta.ini names the environment.  Then the failures: no image, no
+# root, a hung container or guest, an interrupted image build; each must
+# say what is wrong and leave the results directory as it was.
+#
+# Needs root (debootstrap, systemd-nspawn); without root every test is
+# skipped.  Prints TAP lines.  IPCLAB_BIN: the binary to test (default
+# harness/ipclab).  Takes about 2 minutes with the images cached (the VM
+# boots under TCG where there is no hardware KVM), plus 3-4 minutes to build
+# both images when the cache is cold.
+set -u
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+ipclab=${IPCLAB_BIN:-$repo/harness/ipclab}
+build=$repo/harness/env/build-image.sh
+# a binary outside the tree does not find the recipe beside itself
+[ "$ipclab" -ef "$repo/harness/ipclab" ] || export IPCLAB_ENV_DIR=$repo/harness/env
+unset IPCLAB_ENV_TIMEOUT IPCLAB_VM_ACCEL
+
+n=0
+failed=0
+ok() {
+        n=$((n + 1))
+        echo "ok $n - $*"
+}
+not_ok() {
+        n=$((n + 1))
+        failed=$((failed + 1))
+        echo "not ok $n - $*"
+}
+skip() {
+        n=$((n + 1))
+        echo "ok $n - # SKIP $*"
+}
+# check DESCRIPTION COMMAND...: one test line from COMMAND's exit status
+check() {
+        local desc=$1
+        shift
+        if "$@"; then ok "$desc"; else not_ok "$desc"; fi
+}
+finish() {
+        echo "1..$n"
+        exit $((failed > 0))
+}
+
+tmp=$(mktemp -d /tmp/ipclab-test-env.XXXXXX)
+cleanup() {
+        # the logs env.c kept in the cache for the runs failed on purpose
+        grep -ho "log: [^ ]*\.log" "$tmp"/*.log 2> /dev/null | cut -c6- | xargs -r rm -f
+        # an interrupted image build may have left mounts below $tmp
+        awk -v d="$tmp/" 'index($2, d) == 1 { print $2 }' /proc/self/mounts | sort -r |
+                while read -r m; do umount -l "$m"; done
+        rm -rf --one-file-system "$tmp"
+}
+trap cleanup EXIT
+chmod 0755 "$tmp"
+
+if [ "$(id -u)" != 0 ]; then
+        skip "env tests need root (debootstrap, systemd-nspawn)"
+        finish
+fi
+if [ ! -x "$ipclab" ]; then
+        not_ok "no ipclab binary at $ipclab (make harness/ipclab)"
+        finish
+fi
+
+cat > "$tmp/env-smoke.ini" << 'EOF'
+[experiment]
+title=ipclab env smoke test
+transport=unix-stream;tcp;libdbus
+bus=dbus-daemon;dbus-broker
+size=64
+pattern=roundtrip
+count=100
+repeat=2
+warmup=10
+timeout=20s
+EOF
+cat > "$tmp/env-slow.ini" << 'EOF'
+[experiment]
+title=ipclab env slow test (killed by the time limit)
+transport=unix-stream
+size=64
+pattern=roundtrip
+duration=20s
+repeat=1
+EOF
+cat > "$tmp/env-resume.ini" << 'EOF'
+[experiment]
+title=ipclab env resume test (cell 0 quick, cell 1 killed, then resumed)
+transport=unix-stream
+size=64;128
+pattern=roundtrip
+duration=4s
+repeat=1
+EOF
+chmod 0644 "$tmp"/*.ini
+rows_expected=8 # 4 cells (unix-stream, tcp, libdbus x 2 buses) x 2 repetitions
+hash=$("$build" hash)
+
+# column NAME FILE: the values of column NAME of a TSV file, header excluded
+column() {
+        awk -F '\t' -v name="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i; next }
+                                  c { print $c }' "$2"
+}
+# tree_sum DIR: a checksum of every file below DIR, names and contents
+tree_sum() {
+        (cd "$1" && find . -type f -print0 | sort -z | xargs -0 -r sha256sum) | sha256sum
+}
+# leftovers DIR: is a staging directory of env.c or of the inner run left?
+leftovers() {
+        compgen -G "$1/.ipclab-env-*" > /dev/null || compgen -G "$1/.env-smoke.new" > /dev/null
+}
+
+# The host run: what the environments' samples must look like.
+"$ipclab" run --out "$tmp/host" "$tmp/env-smoke.ini" > "$tmp/host.log" 2>&1
+check "host run of the smoke experiment" test -f "$tmp/host/env-smoke/samples.tsv"
+
+for kind in nspawn vm; do
+        start=$(date +%s)
+        img=$("$build" build "$kind" 2> "$tmp/build-$kind.log")
+        check "$kind image built or reused ($(($(date +%s) - start)) s)" \
+                test -n "$img" -a -f "$img/complete" -a -f "$img/manifest.txt"
+        for pkg in dbus dbus-broker libglib2.0-0 libsystemd0 libdbus-1-3; do
+                grep -q "^$pkg	" "$img/manifest.txt" || not_ok "$kind image lacks $pkg"
+        done
+
+        out=$tmp/out-$kind
+        start=$(date +%s)
+        "$ipclab" run --env "$kind" --out "$out" "$tmp/env-smoke.ini" > "$tmp/run-$kind.log" 2>&1
+        rc=$?
+        res=$out/env-smoke
+        check "$kind run exits 0 ($(($(date +%s) - start)) s)" test "$rc" = 0
+        if [ ! -f "$res/samples.tsv" ]; then
+                not_ok "$kind run left no samples.tsv"
+                sed 's/^/# /' "$tmp/run-$kind.log" | tail -20
+                continue
+        fi
+        check "$kind samples have the host's columns" \
+                test "$(head -n 1 "$res/samples.tsv")" = "$(head -n 1 "$tmp/host/env-smoke/samples.tsv")"
+        check "$kind samples: $rows_expected rows" \
+                test "$(column env "$res/samples.tsv" | wc -l)" = "$rows_expected"
+        check "$kind samples: env column says $kind" \
+                test "$(column env "$res/samples.tsv" | sort -u)" = "$kind"
+        check "$kind samples: every repetition measured" \
+                test "$(column status "$res/samples.tsv" | sort -u)" = "ok"
+        check "$kind meta.ini names the environment" grep -qx "env=$kind" "$res/meta.ini"
+        check "$kind meta.ini names the image recipe" grep -qx "env_image=$hash" "$res/meta.ini"
+        if [ "$kind" = vm ]; then
+                check "vm meta.ini names the accelerator" grep -qxE 'env_accel=(kvm|tcg)' "$res/meta.ini"
+                check "vm guest kernel is the image's" \
+                        grep -q "ipclab-guest: .* mounted; kernel $(cat "$img/kernel-version")" \
+                        "$res/console.log"
+        fi
+        check "$kind console.log kept beside the results" test -s "$res/console.log"
+        check "$kind leaves no staging directory" eval '! leftovers "$out"'
+done
+
+# Failures.  Each must leave existing results exactly as they were.
+out=$tmp/out-nspawn
+before=$(tree_sum "$out/env-smoke")
+
+IPCLAB_CACHE=$tmp/empty-cache "$ipclab" run --env nspawn --out "$out" "$tmp/env-smoke.ini" \
+        > "$tmp/noimage.log" 2>&1
+rc=$?
+check "no nspawn image: exit 2, says \`make env-nspawn\`" \
+        eval 'test $rc = 2 && grep -q "make env-nspawn" "$tmp/noimage.log"'
+IPCLAB_CACHE=$tmp/empty-cache "$ipclab" run --env vm --out "$out" "$tmp/env-smoke.ini" \
+        > "$tmp/noimage-vm.log" 2>&1
+rc=$?
+check "no vm image: exit 2, says \`make env-vm\`" \
+        eval 'test $rc = 2 && grep -q "make env-vm" "$tmp/noimage-vm.log"'
+
+if command -v setpriv > /dev/null; then
+        setpriv --reuid=65534 --regid=65534 --clear-groups \
+                "$ipclab" run --env nspawn --out "$out" "$tmp/env-smoke.ini" > "$tmp/noroot.log" 2>&1
+        rc=$?
+        check "nspawn without root: exit 2, says it needs root" \
+                eval 'test $rc = 2 && grep -q "needs root" "$tmp/noroot.log"'
+else
+        skip "setpriv (util-linux) not found"
+fi
+
+start=$(date +%s)
+IPCLAB_ENV_TIMEOUT=2 "$ipclab" run --env nspawn --out "$out" "$tmp/env-slow.ini" \
+        > "$tmp/hang.log" 2>&1
+rc=$?
+check "hung container killed at the time limit: exit 1 ($(($(date +%s) - start)) s)" \
+        eval 'test $rc = 1 && grep -q "did not finish within 2 s" "$tmp/hang.log"'
+check "no process of the killed container is left" \
+        eval '! pgrep -f "^/ipclab/in/ipclab run" > /dev/null'
+
+start=$(date +%s)
+IPCLAB_ENV_TIMEOUT=3 "$ipclab" run --env vm --out "$out" "$tmp/env-smoke.ini" \
+        > "$tmp/hang-vm.log" 2>&1
+rc=$?
+check "hung guest killed at the time limit: exit 1 ($(($(date +%s) - start)) s)" \
+        eval 'test $rc = 1 && grep -q "did not finish within 3 s" "$tmp/hang-vm.log"'
+check "the failed run's log is kept and named" \
+        eval 'f=$(grep -o "log: [^ ]*\.log" "$tmp/hang-vm.log" | cut -c6-); test -f "$f" && rm -f "$f"'
+
+check "results unchanged by the failures" test "$(tree_sum "$out/env-smoke")" = "$before"
+check "a killed run leaves its resume file, as on the host" test -f "$out/.env-slow.partial.tsv"
+check "failures leave no staging directory" eval '! leftovers "$out"'
+
+# --resume through nspawn: a killed run leaves the cells it finished in
+# its resume file; the resumed run keeps them and measures the rest.
+out=$tmp/out-resume
+IPCLAB_ENV_TIMEOUT=6 "$ipclab" run --env nspawn --out "$out" "$tmp/env-resume.ini" \
+        > "$tmp/resume1.log" 2>&1
+done_row=$(grep -m 1 -P '^0\t' "$out/.env-resume.partial.tsv" 2> /dev/null)
+check "killed run: the finished cell is in the resume file" test -n "$done_row"
+"$ipclab" run --env nspawn --resume --out "$out" "$tmp/env-resume.ini" > "$tmp/resume2.log" 2>&1
+rc=$?
+check "resumed run exits 0 and keeps the finished cell's row" \
+        eval 'test $rc = 0 && grep -qxF "$done_row" "$out/env-resume/samples.tsv"'
+check "resumed run: 2 rows, resume file gone" \
+        eval 'test "$(column env "$out/env-resume/samples.tsv" | wc -l)" = 2 &&
+              test ! -e "$out/.env-resume.partial.tsv"'
+
+# An interrupted image build must never be taken for an image.
+export IPCLAB_CACHE=$tmp/cache
+setsid "$build" build nspawn > "$tmp/interrupted.log" 2>&1 &
+pid=$!
+sleep 3
+kill -TERM -- -"$pid" 2> /dev/null
+wait "$pid"
+check "interrupted build leaves no complete image" \
+        eval 'test ! -e "$("$build" dir nspawn)/complete"'
+"$ipclab" run --env nspawn --out "$out" "$tmp/env-smoke.ini" > "$tmp/interrupted-run.log" 2>&1
+rc=$?
+check "after an interrupted build, a run says the image is missing" \
+        eval 'test $rc = 2 && grep -q "no nspawn image" "$tmp/interrupted-run.log"'
+unset IPCLAB_CACHE
+
+finish

@@ -1,0 +1,1035 @@
+/* verify.c: claims checked against measured samples (see verify.h).
+ *
+ * The evaluation functions are pure (verify_claim_dir only reads one
+ * file); verify_command, the `ipclab verify` command, is the only place
+ * that prints.
+ */
+#include "verify.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "stats.h"
+
+#define EXIT_FAILED 1
+#define EXIT_USAGE 2
+
+/* ---- Axes, selectors and filters ---------------------------------------- */
+
+typedef enum {
+        KIND_TEXT,
+        KIND_SIZE,
+        KIND_COUNT,
+        KIND_DURATION,
+} AxisKind;
+
+typedef struct {
+        const char *key;      /* as written in selectors and filters */
+        const char *column;   /* in samples.tsv */
+        AxisKind kind;
+        const char *dash;     /* what "-" in samples.tsv stands for in a selector */
+        bool labelled;        /* described as key=value */
+} Axis;
+
+static const Axis axes[] = {
+        { "transport", "transport", KIND_TEXT, NULL, false },
+        { "bus", "bus", KIND_TEXT, "none", false },
+        { "payload", "payload", KIND_TEXT, NULL, false },
+        { "size", "size_B", KIND_SIZE, NULL, false },
+        { "pattern", "pattern", KIND_TEXT, NULL, false },
+        { "reply", "reply", KIND_TEXT, "echo", true },
+        { "marshal", "marshal", KIND_TEXT, NULL, true },
+        { "cpus", "cpus", KIND_TEXT, NULL, true },
+        { "count", "count", KIND_COUNT, "0", true },
+        { "duration", "duration_ns", KIND_DURATION, "0", true },
+};
+
+static const Axis *axis_find(const char *key)
+{
+        for (size_t i = 0; i < G_N_ELEMENTS(axes); i++)
+                if (!strcmp(axes[i].key, key))
+                        return &axes[i];
+        return NULL;
+}
+
+typedef enum {
+        OP_EQ,
+        OP_NE,
+        OP_LT,
+        OP_LE,
+        OP_GT,
+        OP_GE,
+} Op;
+
+/* Longest first, so that "<=" is not read as "<". */
+static const struct {
+        const char *text;
+        Op op;
+} ops[] = {
+        { "<=", OP_LE }, { ">=", OP_GE }, { "!=", OP_NE },
+        { "<", OP_LT }, { ">", OP_GT }, { "=", OP_EQ },
+};
+
+typedef struct {
+        const Axis *axis;
+        Op op;
+        char *text;      /* KIND_TEXT */
+        guint64 num;     /* the numeric kinds, in bytes, messages or ns */
+} Cond;
+
+static void cond_clear(Cond *c)
+{
+        g_free(c->text);
+}
+
+static GArray *conds_new(void)
+{
+        GArray *a = g_array_new(FALSE, TRUE, sizeof(Cond));
+        g_array_set_clear_func(a, (GDestroyNotify) cond_clear);
+        return a;
+}
+
+static bool parse_count(const char *s, guint64 *out)
+{
+        return g_ascii_isdigit(*s) &&
+               g_ascii_string_to_unsigned(s, 10, 0, G_MAXUINT64, out, NULL);
+}
+
+/* Parses VALUE for AXIS into COND; false when malformed. */
+static bool cond_value(Cond *cond, const Axis *axis, const char *value)
+{
+        cond->axis = axis;
+        switch (axis->kind) {
+        case KIND_TEXT:
+                cond->text = g_strdup(value);
+                return value[0] != '\0';
+        case KIND_SIZE:
+                return parse_size(value, &cond->num);
+        case KIND_COUNT:
+                return parse_count(value, &cond->num);
+        case KIND_DURATION:
+                return parse_duration(value, &cond->num);
+        }
+        return false;
+}
+
+static const char *kind_what(AxisKind k)
+{
+        switch (k) {
+        case KIND_SIZE:
+                return "a size (4096, 4KiB)";
+        case KIND_COUNT:
+                return "a whole number";
+        case KIND_DURATION:
+                return "a duration (500ms)";
+        default:
+                return "a value";
+        }
+}
+
+/* Parses a selector "axis=value[,axis=value]".  NULL with an error when
+ * malformed. */
+static GArray *selector_parse(const char *selector, GError **error)
+{
+        g_autoptr(GArray) conds = conds_new();
+        g_auto(GStrv) parts = g_strsplit(selector, ",", -1);
+
+        for (guint i = 0; parts[i]; i++) {
+                char *p = g_strstrip(parts[i]);
+                char *eq = strchr(p, '=');
+                if (!eq) {
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                                    "'%s' is not axis=value[,axis=value]", selector);
+                        return NULL;
+                }
+                *eq = '\0';
+                const char *key = g_strstrip(p);
+                const char *value = g_strstrip(eq + 1);
+                const Axis *axis = axis_find(key);
+                if (!axis) {
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                                    "'%s': unknown axis '%s'", selector, key);
+                        return NULL;
+                }
+                Cond c = { .op = OP_EQ };
+                bool ok = cond_value(&c, axis, value);
+                g_array_append_val(conds, c);
+                if (!ok) {
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                                    "'%s': %s=%s: not %s", selector, key, value, kind_what(axis->kind));
+                        return NULL;
+                }
+        }
+        return g_steal_pointer(&conds);
+}
+
+struct VerifyWhere {
+        GArray *conds;
+};
+
+void verify_where_free(VerifyWhere *w)
+{
+        if (!w)
+                return;
+        g_array_unref(w->conds);
+        g_free(w);
+}
+
+VerifyWhere *verify_where_parse(const char *where, GError **error)
+{
+        g_autoptr(VerifyWhere) w = g_new0(VerifyWhere, 1);
+        w->conds = conds_new();
+
+        if (!where || !where[0])
+                return g_steal_pointer(&w);
+        g_auto(GStrv) parts = g_strsplit(where, ",", -1);
+        for (guint i = 0; parts[i]; i++) {
+                char *p = g_strstrip(parts[i]);
+                size_t at = strcspn(p, "=!<>");
+                size_t o = 0;
+                while (o < G_N_ELEMENTS(ops) && strncmp(p + at, ops[o].text, strlen(ops[o].text)))
+                        o++;
+                if (!p[at] || o == G_N_ELEMENTS(ops)) {
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                                    "'%s' is not AXIS OP VALUE[,AXIS OP VALUE] "
+                                    "(AXIS: size, count, duration; OP: = != < <= > >=)", where);
+                        return NULL;
+                }
+                g_autofree char *key = g_strstrip(g_strndup(p, at));
+                const char *value = p + at + strlen(ops[o].text);
+                while (g_ascii_isspace(*value))
+                        value++;
+                const Axis *axis = axis_find(key);
+                if (!axis || axis->kind == KIND_TEXT) {
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                                    "'%s': '%s' cannot be filtered on (allowed: size, count, duration)",
+                                    where, key);
+                        return NULL;
+                }
+                Cond c = { .op = ops[o].op };
+                bool ok = cond_value(&c, axis, value);
+                g_array_append_val(w->conds, c);
+                if (!ok) {
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                                    "'%s': '%s' is not %s", where, value, kind_what(axis->kind));
+                        return NULL;
+                }
+        }
+        return g_steal_pointer(&w);
+}
+
+static bool compare_u64(guint64 a, Op op, guint64 b)
+{
+        switch (op) {
+        case OP_EQ: return a == b;
+        case OP_NE: return a != b;
+        case OP_LT: return a < b;
+        case OP_LE: return a <= b;
+        case OP_GT: return a > b;
+        case OP_GE: return a >= b;
+        }
+        return false;
+}
+
+/* Does the field FIELD (a samples.tsv value) satisfy COND?  In a selector
+ * (SELECTOR true) "-" stands for the axis's dash value; in a filter it
+ * satisfies nothing. */
+static bool cond_holds(const Cond *c, const char *field, bool selector)
+{
+        if (!strcmp(field, "-")) {
+                if (!selector || !c->axis->dash)
+                        return false;
+                field = c->axis->dash;
+        }
+        if (c->axis->kind == KIND_TEXT) {
+                bool eq = !strcmp(field, c->text);
+                return c->op == OP_NE ? !eq : eq;
+        }
+        guint64 v;
+        if (!parse_count(field, &v))
+                return false;
+        return compare_u64(v, c->op, c->num);
+}
+
+/* ---- Verdicts ----------------------------------------------------------- */
+
+const char *verify_verdict_name(VerifyVerdict v)
+{
+        switch (v) {
+        case VERIFY_HOLDS: return "holds";
+        case VERIFY_INCONCLUSIVE: return "inconclusive";
+        case VERIFY_FAILS: return "fails";
+        default: return "no data";
+        }
+}
+
+VerifyVerdict verify_verdict(double lo, double hi, double by)
+{
+        if (isnan(lo) || isnan(hi))
+                return VERIFY_NO_DATA;
+        if (lo >= by)
+                return VERIFY_HOLDS;
+        if (hi < by)
+                return VERIFY_FAILS;
+        return VERIFY_INCONCLUSIVE;
+}
+
+static void pair_clear(VerifyPair *p)
+{
+        g_free(p->faster);
+        g_free(p->slower);
+}
+
+void verify_result_clear(VerifyResult *result)
+{
+        if (result->pairs)
+                g_array_unref(result->pairs);
+        g_free(result->note);
+        memset(result, 0, sizeof *result);
+}
+
+guint64 verify_claim_seed(const char *experiment, const char *claim)
+{
+        guint64 h = UINT64_C(0xcbf29ce484222325);
+        g_autofree char *s = g_strconcat(experiment, "/", claim, NULL);
+
+        for (const unsigned char *p = (const unsigned char *) s; *p; p++) {
+                h ^= *p;
+                h *= UINT64_C(0x100000001b3);
+        }
+        return h;
+}
+
+/* ---- Evaluation --------------------------------------------------------- */
+
+typedef enum {
+        METRIC_ROUNDTRIP_LATENCY,
+        METRIC_ELAPSED,
+        METRIC_CPU,
+        METRIC_THROUGHPUT,
+        METRIC_CALLRATE,
+} Metric;
+
+static const struct {
+        const char *name;
+        bool higher_is_better;
+        const char *columns[7];   /* what the metric reads, NULL-ended */
+} metrics[] = {
+        [METRIC_ROUNDTRIP_LATENCY] = { "roundtrip_latency", false, { "lat_p50_ns" } },
+        [METRIC_ELAPSED] = { "elapsed", false, { "elapsed_ns" } },
+        [METRIC_CPU] = { "cpu", false, { "client_user_ns", "client_sys_ns", "server_user_ns",
+                                         "server_sys_ns", "bus_cpu_ns", "messages" } },
+        [METRIC_THROUGHPUT] = { "throughput", true, { "bytes_B", "elapsed_ns" } },
+        [METRIC_CALLRATE] = { "callrate", true, { "messages", "elapsed_ns" } },
+};
+
+/* A measured number, or NAN for "-" or anything malformed. */
+static double field_number(const char *s)
+{
+        char *end;
+
+        if (!s[0] || !strcmp(s, "-"))
+                return NAN;
+        double v = g_ascii_strtod(s, &end);
+        return *end ? NAN : v;
+}
+
+/* The metric of one row from its columns' fields F (in metrics[].columns
+ * order); NAN when not measured. */
+static double metric_value(Metric m, const char *const *f)
+{
+        switch (m) {
+        case METRIC_ROUNDTRIP_LATENCY:
+        case METRIC_ELAPSED:
+                return field_number(f[0]);
+        case METRIC_CPU: {
+                double sum = 0;
+                for (int i = 0; i < 4; i++)
+                        sum += field_number(f[i]);
+                /* No bus in the path: no bus CPU. */
+                if (strcmp(f[4], "-") != 0)
+                        sum += field_number(f[4]);
+                double msgs = field_number(f[5]);
+                return msgs > 0 ? sum / msgs : NAN;
+        }
+        case METRIC_THROUGHPUT:
+        case METRIC_CALLRATE: {
+                double el = field_number(f[1]);
+                return el > 0 ? field_number(f[0]) / el : NAN;
+        }
+        }
+        return NAN;
+}
+
+/* A cell of samples.tsv: rows with the same axis values. */
+typedef struct {
+        char **row;          /* its first row, for the axis values */
+        GArray *values;      /* double: the metric of each ok repetition that has it */
+        guint failed;        /* rows whose status is not ok */
+        guint unmeasured;    /* ok rows without the metric */
+        bool nonpositive;    /* some value <= 0 */
+} VCell;
+
+static void vcell_free(VCell *c)
+{
+        g_array_unref(c->values);
+        g_free(c);
+}
+
+/* "pipe bytes 64B roundtrip reply=echo count=1000": the axis values that
+ * apply, defaults (array marshalling, unpinned, host) left out. */
+static char *vcell_describe(const VCell *c, const int *axis_col, int env_col)
+{
+        GString *s = g_string_new(NULL);
+
+        for (size_t a = 0; a < G_N_ELEMENTS(axes); a++) {
+                const char *v = c->row[axis_col[a]];
+                if (!strcmp(v, "-") || (!strcmp(axes[a].key, "marshal") && !strcmp(v, "array")) ||
+                    (!strcmp(axes[a].key, "cpus") && !strcmp(v, "none")))
+                        continue;
+                if (s->len)
+                        g_string_append_c(s, ' ');
+                if (axes[a].labelled)
+                        g_string_append_printf(s, "%s=", axes[a].key);
+                g_string_append(s, v);
+                if (axes[a].kind == KIND_SIZE)
+                        g_string_append_c(s, 'B');
+                else if (axes[a].kind == KIND_DURATION)
+                        g_string_append(s, "ns");
+        }
+        if (env_col >= 0 && strcmp(c->row[env_col], "host") != 0)
+                g_string_append_printf(s, " env=%s", c->row[env_col]);
+        return g_string_free(s, FALSE);
+}
+
+static bool conds_hold(const GArray *conds, char **row, const int *axis_col, bool selector)
+{
+        for (guint i = 0; i < conds->len; i++) {
+                const Cond *c = &g_array_index(conds, Cond, i);
+                size_t a = (size_t) (c->axis - axes);
+                if (!cond_holds(c, row[axis_col[a]], selector))
+                        return false;
+        }
+        return true;
+}
+
+static void note_add(GString *note, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+
+static void note_add(GString *note, const char *fmt, ...)
+{
+        va_list ap;
+
+        if (note->len)
+                g_string_append(note, "; ");
+        va_start(ap, fmt);
+        g_string_append_vprintf(note, fmt, ap);
+        va_end(ap);
+}
+
+static void result_no_data(VerifyResult *result, GString *note)
+{
+        result->verdict = VERIFY_NO_DATA;
+        result->ratio = result->lo = result->hi = NAN;
+        result->note = note->len ? g_strdup(note->str) : NULL;
+}
+
+gboolean verify_claim_table(const Claim *claim, const Table *samples, const char *path,
+                            guint64 seed, VerifyResult *result, GError **error)
+{
+        g_autoptr(GError) e = NULL;
+
+        memset(result, 0, sizeof *result);
+        result->pairs = g_array_new(FALSE, TRUE, sizeof(VerifyPair));
+        g_array_set_clear_func(result->pairs, (GDestroyNotify) pair_clear);
+        result->ratio = result->lo = result->hi = NAN;
+
+        int m = -1;
+        for (size_t i = 0; i < G_N_ELEMENTS(metrics); i++)
+                if (!strcmp(metrics[i].name, claim->metric))
+                        m = (int) i;
+        if (m < 0) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "claim %s: unknown metric '%s'",
+                            claim->name, claim->metric);
+                return FALSE;
+        }
+        g_autoptr(GArray) fast_sel = selector_parse(claim->faster, &e);
+        g_autoptr(GArray) slow_sel = fast_sel ? selector_parse(claim->slower, &e) : NULL;
+        g_autoptr(VerifyWhere) where = slow_sel ? verify_where_parse(claim->where, &e) : NULL;
+        if (!where) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "claim %s: %s", claim->name, e->message);
+                return FALSE;
+        }
+
+        /* Columns: the axes, the status, the metric's inputs. */
+        int axis_col[G_N_ELEMENTS(axes)], key_col[16], metric_col[7];
+        guint n_key = 0, n_metric = 0;
+        int status_col = table_column(samples, "status");
+        for (size_t a = 0; a < G_N_ELEMENTS(axes); a++)
+                axis_col[a] = table_column(samples, axes[a].column);
+        for (guint i = 0; samples_axis_columns[i] && n_key < G_N_ELEMENTS(key_col); i++)
+                key_col[n_key++] = table_column(samples, samples_axis_columns[i]);
+        for (guint i = 0; metrics[m].columns[i]; i++)
+                metric_col[n_metric++] = table_column(samples, metrics[m].columns[i]);
+        const char *missing = status_col < 0 ? "status" : NULL;
+        for (size_t a = 0; a < G_N_ELEMENTS(axes) && !missing; a++)
+                if (axis_col[a] < 0)
+                        missing = axes[a].column;
+        for (guint i = 0; i < n_key && !missing; i++)
+                if (key_col[i] < 0)
+                        missing = samples_axis_columns[i];
+        for (guint i = 0; i < n_metric && !missing; i++)
+                if (metric_col[i] < 0)
+                        missing = metrics[m].columns[i];
+        if (missing) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: no column %s", path, missing);
+                return FALSE;
+        }
+
+        /* Group the rows into cells, in first-seen order. */
+        g_autoptr(GHashTable) by_key = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+        g_autoptr(GPtrArray) cells = g_ptr_array_new_with_free_func((GDestroyNotify) vcell_free);
+        for (guint r = 0; r < samples->rows->len; r++) {
+                char **row = samples->rows->pdata[r];
+                g_autoptr(GString) key = g_string_new(NULL);
+                for (guint i = 0; i < n_key; i++)
+                        g_string_append_printf(key, "%s\t", row[key_col[i]]);
+                VCell *c = g_hash_table_lookup(by_key, key->str);
+                if (!c) {
+                        c = g_new0(VCell, 1);
+                        c->row = row;
+                        c->values = g_array_new(FALSE, FALSE, sizeof(double));
+                        g_ptr_array_add(cells, c);
+                        g_hash_table_insert(by_key, g_strdup(key->str), c);
+                }
+                if (strcmp(row[status_col], "ok") != 0) {
+                        c->failed++;
+                        continue;
+                }
+                const char *f[7];
+                for (guint i = 0; i < n_metric; i++)
+                        f[i] = row[metric_col[i]];
+                double v = metric_value((Metric) m, f);
+                if (isnan(v) || isinf(v)) {
+                        c->unmeasured++;
+                        continue;
+                }
+                c->nonpositive |= !(v > 0);
+                g_array_append_val(c->values, v);
+        }
+
+        /* The faster and slower cells, and the axes either one names. */
+        bool named[G_N_ELEMENTS(axes)] = { 0 };
+        GArray *sels[] = { fast_sel, slow_sel };
+        for (int s = 0; s < 2; s++)
+                for (guint i = 0; i < sels[s]->len; i++)
+                        named[g_array_index(sels[s], Cond, i).axis - axes] = true;
+        g_autoptr(GPtrArray) fast = g_ptr_array_new(), slow = g_ptr_array_new();
+        g_autoptr(GString) note = g_string_new(NULL);
+        guint failed_rows = 0, unmeasured_rows = 0, empty_cells = 0, nonpositive_cells = 0, both = 0;
+        for (guint i = 0; i < cells->len; i++) {
+                VCell *c = cells->pdata[i];
+                bool is_fast = conds_hold(fast_sel, c->row, axis_col, true);
+                bool is_slow = conds_hold(slow_sel, c->row, axis_col, true);
+                if ((!is_fast && !is_slow) || !conds_hold(where->conds, c->row, axis_col, false))
+                        continue;
+                failed_rows += c->failed;
+                unmeasured_rows += c->unmeasured;
+                if (c->values->len == 0) {
+                        empty_cells++;
+                        continue;
+                }
+                if (c->nonpositive) {
+                        nonpositive_cells++;
+                        continue;
+                }
+                both += is_fast && is_slow;
+                if (is_fast)
+                        g_ptr_array_add(fast, c);
+                if (is_slow)
+                        g_ptr_array_add(slow, c);
+        }
+        if (failed_rows)
+                note_add(note, "%u failed repetitions left out", failed_rows);
+        if (unmeasured_rows)
+                note_add(note, "%u repetitions without %s left out", unmeasured_rows, claim->metric);
+        if (empty_cells)
+                note_add(note, "%u cells without a measured repetition", empty_cells);
+        if (nonpositive_cells)
+                note_add(note, "%u cells with a %s <= 0 left out", nonpositive_cells, claim->metric);
+        if (both)
+                note_add(note, "%u cells match both selectors", both);
+
+        /* Pairs: equal on every axis column neither selector names (env too). */
+        g_autoptr(GArray) pair_fast = g_array_new(FALSE, FALSE, sizeof(guint));
+        g_autoptr(GArray) pair_slow = g_array_new(FALSE, FALSE, sizeof(guint));
+        guint unpaired = 0;
+        for (guint f = 0; f < fast->len; f++) {
+                VCell *fc = fast->pdata[f];
+                bool paired = false;
+                for (guint s = 0; s < slow->len; s++) {
+                        VCell *sc = slow->pdata[s];
+                        bool same = sc != fc;
+                        for (guint k = 0; k < n_key && same; k++) {
+                                bool skip = false;
+                                for (size_t a = 0; a < G_N_ELEMENTS(axes); a++)
+                                        skip |= named[a] && axis_col[a] == key_col[k];
+                                same = skip || !strcmp(fc->row[key_col[k]], sc->row[key_col[k]]);
+                        }
+                        if (!same)
+                                continue;
+                        g_array_append_val(pair_fast, f);
+                        g_array_append_val(pair_slow, s);
+                        paired = true;
+                }
+                unpaired += !paired;
+        }
+        if (unpaired)
+                note_add(note, "%u faster cells without a slower partner", unpaired);
+        if (pair_fast->len == 0) {
+                if (!fast->len)
+                        note_add(note, "no measured cell matches faster=%s%s%s", claim->faster,
+                                 claim->where ? " where " : "", claim->where ? claim->where : "");
+                else if (!slow->len)
+                        note_add(note, "no measured cell matches slower=%s%s%s", claim->slower,
+                                 claim->where ? " where " : "", claim->where ? claim->where : "");
+                else
+                        note_add(note, "no slower cell agrees with a faster one on the other axes");
+                result_no_data(result, note);
+                return TRUE;
+        }
+
+        /* One group per cell that takes part, however many pairs it is in,
+         * so that a cell shared by pairs is resampled once per round; ratios
+         * point from the worse value to the better one. */
+        guint np = pair_fast->len;
+        g_autoptr(GHashTable) group_of = g_hash_table_new(g_direct_hash, g_direct_equal);
+        g_autofree StatsGroup *ugroups = g_new0(StatsGroup, 2 * np);
+        g_autofree size_t *num = g_new(size_t, np), *den = g_new(size_t, np);
+        guint used = 0, min_reps = G_MAXUINT;
+        bool higher = metrics[m].higher_is_better;
+        for (guint p = 0; p < np; p++) {
+                VCell *pc[] = { fast->pdata[g_array_index(pair_fast, guint, p)],
+                                slow->pdata[g_array_index(pair_slow, guint, p)] };
+                size_t gi[2];
+                for (int k = 0; k < 2; k++) {
+                        gpointer found;
+                        if (g_hash_table_lookup_extended(group_of, pc[k], NULL, &found)) {
+                                gi[k] = GPOINTER_TO_UINT(found);
+                                continue;
+                        }
+                        gi[k] = used;
+                        ugroups[used].v = (const double *) (gpointer) pc[k]->values->data;
+                        ugroups[used].n = pc[k]->values->len;
+                        g_hash_table_insert(group_of, pc[k], GUINT_TO_POINTER(used));
+                        used++;
+                        min_reps = MIN(min_reps, pc[k]->values->len);
+                }
+                num[p] = higher ? gi[0] : gi[1];
+                den[p] = higher ? gi[1] : gi[0];
+        }
+        int r = stats_bootstrap_geomean_ratio_ci(ugroups, used, num, den, np, VERIFY_RESAMPLES,
+                                                 VERIFY_LEVEL, seed, &result->ratio, &result->lo,
+                                                 &result->hi);
+        if (r < 0) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "claim %s: bootstrap: %s",
+                            claim->name, g_strerror(-r));
+                return FALSE;
+        }
+        for (guint p = 0; p < np; p++) {
+                VerifyPair pair = { 0 };
+                const StatsGroup *gn = &ugroups[num[p]], *gd = &ugroups[den[p]];
+                VCell *fc = fast->pdata[g_array_index(pair_fast, guint, p)];
+                VCell *sc = slow->pdata[g_array_index(pair_slow, guint, p)];
+                pair.faster = vcell_describe(fc, axis_col, table_column(samples, "env"));
+                pair.slower = vcell_describe(sc, axis_col, table_column(samples, "env"));
+                pair.n_faster = fc->values->len;
+                pair.n_slower = sc->values->len;
+                r = stats_bootstrap_ratio_ci(gn->v, gn->n, gd->v, gd->n, VERIFY_RESAMPLES,
+                                             VERIFY_LEVEL, seed + p + 1, &pair.ratio, &pair.lo, &pair.hi);
+                g_array_append_val(result->pairs, pair);
+                if (r < 0) {
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "claim %s: bootstrap: %s",
+                                    claim->name, g_strerror(-r));
+                        return FALSE;
+                }
+        }
+        result->min_reps = min_reps;
+        result->verdict = verify_verdict(result->lo, result->hi, claim->by);
+        if (min_reps < 2) {
+                if (result->verdict != VERIFY_INCONCLUSIVE)
+                        note_add(note, "a compared cell has one repetition: no interval, so at best inconclusive");
+                result->verdict = VERIFY_INCONCLUSIVE;
+        }
+        result->note = note->len ? g_strdup(note->str) : NULL;
+        return TRUE;
+}
+
+gboolean verify_claim_dir(const Claim *claim, const char *dir, guint64 seed,
+                          VerifyResult *result, GError **error)
+{
+        g_autofree char *path = g_build_filename(dir, "samples.tsv", NULL);
+
+        if (!g_file_test(path, G_FILE_TEST_EXISTS)) {
+                g_autoptr(GString) note = g_string_new(NULL);
+                note_add(note, "%s does not exist", path);
+                memset(result, 0, sizeof *result);
+                result->pairs = g_array_new(FALSE, TRUE, sizeof(VerifyPair));
+                g_array_set_clear_func(result->pairs, (GDestroyNotify) pair_clear);
+                result_no_data(result, note);
+                return TRUE;
+        }
+        g_autoptr(Table) t = table_read(path, error);
+        if (!t) {
+                memset(result, 0, sizeof *result);
+                return FALSE;
+        }
+        return verify_claim_table(claim, t, path, seed, result, error);
+}
+
+/* ---- The command -------------------------------------------------------- */
+
+typedef struct {
+        const Experiment *exp;
+        const Claim *claim;
+        VerifyResult data;
+        VerifyResult repro;
+        bool have_repro;
+        bool missing[2];     /* no samples.tsv: published, reproduced */
+} Row;
+
+static void row_clear(Row *r)
+{
+        verify_result_clear(&r->data);
+        verify_result_clear(&r->repro);
+}
+
+/* "2.04 [1.88, 2.19]", or "-". */
+static char *format_ratio(const VerifyResult *r)
+{
+        if (r->verdict == VERIFY_NO_DATA)
+                return g_strdup("-");
+        double v[] = { r->ratio, r->lo, r->hi };
+        char s[3][32];
+        for (int i = 0; i < 3; i++) {
+                double a = fabs(v[i]);
+                if (a >= 100)
+                        g_ascii_formatd(s[i], sizeof s[i], "%.0f", v[i]);
+                else if (a >= 0.1)
+                        g_ascii_formatd(s[i], sizeof s[i], "%.2f", v[i]);
+                else
+                        g_ascii_formatd(s[i], sizeof s[i], "%.2g", v[i]);
+        }
+        if (r->min_reps == 1)
+                return g_strdup_printf("%s [one repetition: no CI]", s[0]);
+        return g_strdup_printf("%s [%s, %s]", s[0], s[1], s[2]);
+}
+
+/* A TSV field: tabs and newlines become spaces; empty or NULL is "-". */
+static void tsv_field(GString *out, const char *s, bool first)
+{
+        if (!first)
+                g_string_append_c(out, '\t');
+        if (!s || !s[0]) {
+                g_string_append_c(out, '-');
+                return;
+        }
+        for (const char *p = s; *p; p++)
+                g_string_append_c(out, (*p == '\t' || *p == '\n' || *p == '\r') ? ' ' : *p);
+}
+
+static void tsv_number(GString *out, double v)
+{
+        char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+        if (isnan(v))
+                g_string_append(out, "\t-");
+        else
+                g_string_append_printf(out, "\t%s", g_ascii_formatd(buf, sizeof buf, "%.6g", v));
+}
+
+static void tsv_result(GString *out, const VerifyResult *r, bool present)
+{
+        if (!present) {
+                g_string_append(out, "\t-\t-\t-\t-\t-\t-\t-");
+                return;
+        }
+        tsv_field(out, verify_verdict_name(r->verdict), false);
+        tsv_number(out, r->ratio);
+        tsv_number(out, r->lo);
+        tsv_number(out, r->hi);
+        g_string_append_printf(out, "\t%u", r->pairs ? r->pairs->len : 0);
+        if (r->verdict == VERIFY_NO_DATA)
+                g_string_append(out, "\t-");
+        else
+                g_string_append_printf(out, "\t%u", r->min_reps);
+        tsv_field(out, r->note, false);
+}
+
+static char *table_tsv(const GArray *rows)
+{
+        GString *out = g_string_new("experiment\tclaim\ttext\tmetric\tby\tfaster\tslower\twhere"
+                                    "\tpublished\tpublished_ratio\tpublished_lo\tpublished_hi"
+                                    "\tpublished_pairs\tpublished_min_reps\tpublished_note"
+                                    "\treproduced\treproduced_ratio\treproduced_lo\treproduced_hi"
+                                    "\treproduced_pairs\treproduced_min_reps\treproduced_note\n");
+
+        for (guint i = 0; i < rows->len; i++) {
+                const Row *r = &g_array_index(rows, Row, i);
+                tsv_field(out, r->exp->name, true);
+                tsv_field(out, r->claim->name, false);
+                tsv_field(out, r->claim->text, false);
+                tsv_field(out, r->claim->metric, false);
+                tsv_number(out, r->claim->by);
+                tsv_field(out, r->claim->faster, false);
+                tsv_field(out, r->claim->slower, false);
+                tsv_field(out, r->claim->where, false);
+                tsv_result(out, &r->data, true);
+                tsv_result(out, &r->repro, r->have_repro);
+                g_string_append_c(out, '\n');
+        }
+        return g_string_free(out, FALSE);
+}
+
+/* Where DIR/meta.ini says the samples came from something else than EXP:
+ * another version of the file, or a profile.  NULL when nothing to say. */
+static char *provenance_note(const Experiment *exp, const char *dir)
+{
+        g_autofree char *path = g_build_filename(dir, "meta.ini", NULL);
+        g_autoptr(GKeyFile) kf = g_key_file_new();
+        g_autoptr(GString) s = g_string_new(NULL);
+
+        if (!g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, NULL))
+                return NULL;
+        g_autofree char *sha = g_key_file_get_string(kf, "experiment", "sha256", NULL);
+        g_autofree char *profile = g_key_file_get_string(kf, "experiment", "profile", NULL);
+        if (sha && strcmp(sha, exp->sha256) != 0)
+                note_add(s, "measured from another version of %s", exp->path);
+        if (profile && strcmp(profile, "default") != 0)
+                note_add(s, "measured with profile %s", profile);
+        return s->len ? g_strdup(s->str) : NULL;
+}
+
+static GPtrArray *default_experiments(GError **error)
+{
+        g_autoptr(GDir) d = g_dir_open("experiments", 0, error);
+        GPtrArray *files = g_ptr_array_new_with_free_func(g_free);
+        const char *name;
+
+        if (!d) {
+                g_ptr_array_unref(files);
+                return NULL;
+        }
+        while ((name = g_dir_read_name(d)))
+                if (g_str_has_suffix(name, ".ini"))
+                        g_ptr_array_add(files, g_build_filename("experiments", name, NULL));
+        return files;
+}
+
+static int compare_paths(gconstpointer a, gconstpointer b)
+{
+        return strcmp(*(char *const *) a, *(char *const *) b);
+}
+
+static void count_verdict(guint counts[4], const VerifyResult *r)
+{
+        counts[r->verdict]++;
+}
+
+static void print_counts(const char *what, const guint counts[4])
+{
+        printf("%s: %u hold, %u inconclusive, %u fail, %u no data\n", what, counts[VERIFY_HOLDS],
+               counts[VERIFY_INCONCLUSIVE], counts[VERIFY_FAILS], counts[VERIFY_NO_DATA]);
+}
+
+int verify_command(int argc, char **argv)
+{
+        g_autofree char *data = NULL, *repro = NULL, *tsv = NULL;
+        gboolean show_pairs = FALSE;
+        GOptionEntry entries[] = {
+                { "data", 'd', 0, G_OPTION_ARG_FILENAME, &data,
+                  "The published samples: DIR/<experiment>/samples.tsv (default: data)", "DIR" },
+                { "repro", 'r', 0, G_OPTION_ARG_FILENAME, &repro,
+                  "Also evaluate the reproduction in DIR (e.g. build/repro)", "DIR" },
+                { "tsv", 't', 0, G_OPTION_ARG_FILENAME, &tsv,
+                  "Also write the table as TSV to FILE (atomically)", "FILE" },
+                { "pairs", 'p', 0, G_OPTION_ARG_NONE, &show_pairs,
+                  "Show the ratio of every faster/slower pair of cells", NULL },
+                G_OPTION_ENTRY_NULL
+        };
+        g_autoptr(GOptionContext) ctx = g_option_context_new(
+                "[EXPERIMENT.ini...] - evaluate every claim on the data and on a reproduction");
+        g_autoptr(GError) e = NULL;
+
+        g_option_context_add_main_entries(ctx, entries, NULL);
+        g_option_context_set_description(ctx,
+                "Without files, every experiments/*.ini.  A claim holds when the 95% confidence\n"
+                "interval of its ratio lies at or above its factor `by`, fails when it lies below,\n"
+                "and is inconclusive when it contains `by`.\n"
+                "Exit status: 0 no claim fails, 1 a claim fails, 2 bad usage or bad input.\n");
+        if (!g_option_context_parse(ctx, &argc, &argv, &e)) {
+                fprintf(stderr, "ipclab: %s\n", e->message);
+                return EXIT_USAGE;
+        }
+        const char *data_dir = data ? data : "data";
+        if (!g_file_test(data_dir, G_FILE_TEST_IS_DIR)) {
+                fprintf(stderr, "ipclab: verify: %s is not a directory\n", data_dir);
+                return EXIT_USAGE;
+        }
+        if (repro && !g_file_test(repro, G_FILE_TEST_IS_DIR)) {
+                fprintf(stderr, "ipclab: verify: --repro %s is not a directory\n", repro);
+                return EXIT_USAGE;
+        }
+
+        g_autoptr(GPtrArray) files = NULL;
+        if (argc > 1) {
+                files = g_ptr_array_new_with_free_func(g_free);
+                for (int i = 1; i < argc; i++)
+                        g_ptr_array_add(files, g_strdup(argv[i]));
+        } else {
+                files = default_experiments(&e);
+                if (!files) {
+                        fprintf(stderr, "ipclab: verify: no experiment files given and %s\n", e->message);
+                        return EXIT_USAGE;
+                }
+                g_ptr_array_sort(files, compare_paths);
+                if (!files->len) {
+                        fprintf(stderr, "ipclab: verify: no experiments/*.ini\n");
+                        return EXIT_USAGE;
+                }
+        }
+
+        /* Load and evaluate everything before printing anything. */
+        g_autoptr(GPtrArray) exps = g_ptr_array_new_with_free_func((GDestroyNotify) experiment_free);
+        for (guint i = 0; i < files->len; i++) {
+                Experiment *exp = experiment_load(files->pdata[i], NULL, &e);
+                if (!exp) {
+                        fprintf(stderr, "ipclab: %s\n", e->message);
+                        return EXIT_USAGE;
+                }
+                g_ptr_array_add(exps, exp);
+        }
+        g_autoptr(GArray) rows = g_array_new(FALSE, TRUE, sizeof(Row));
+        g_array_set_clear_func(rows, (GDestroyNotify) row_clear);
+        g_autoptr(GPtrArray) notes = g_ptr_array_new_with_free_func(g_free);
+        for (guint i = 0; i < exps->len; i++) {
+                const Experiment *exp = exps->pdata[i];
+                g_autofree char *ddir = g_build_filename(data_dir, exp->name, NULL);
+                g_autofree char *rdir = repro ? g_build_filename(repro, exp->name, NULL) : NULL;
+                g_autofree char *dprov = provenance_note(exp, ddir);
+                g_autofree char *rprov = rdir ? provenance_note(exp, rdir) : NULL;
+                g_autofree char *dtsv = g_build_filename(ddir, "samples.tsv", NULL);
+                g_autofree char *rtsv = rdir ? g_build_filename(rdir, "samples.tsv", NULL) : NULL;
+                bool dmissing = !g_file_test(dtsv, G_FILE_TEST_EXISTS);
+                bool rmissing = rtsv && !g_file_test(rtsv, G_FILE_TEST_EXISTS);
+                if (exp->claims->len && dmissing)
+                        g_ptr_array_add(notes, g_strdup_printf("%s, published: no data (%s does not exist)",
+                                                               exp->name, dtsv));
+                if (exp->claims->len && rmissing)
+                        g_ptr_array_add(notes, g_strdup_printf("%s, reproduced: not reproduced (%s does not exist)",
+                                                               exp->name, rtsv));
+                if (exp->claims->len && dprov)
+                        g_ptr_array_add(notes, g_strdup_printf("%s, published: %s", exp->name, dprov));
+                if (exp->claims->len && rprov)
+                        g_ptr_array_add(notes, g_strdup_printf("%s, reproduced: %s", exp->name, rprov));
+                for (guint c = 0; c < exp->claims->len; c++) {
+                        Row row = { .exp = exp, .claim = exp->claims->pdata[c], .have_repro = repro != NULL,
+                                    .missing = { dmissing, rmissing } };
+                        guint64 seed = verify_claim_seed(exp->name, row.claim->name);
+                        gboolean ok = verify_claim_dir(row.claim, ddir, seed, &row.data, &e);
+                        if (ok && repro)
+                                ok = verify_claim_dir(row.claim, rdir, seed, &row.repro, &e);
+                        g_array_append_val(rows, row);
+                        if (!ok) {
+                                fprintf(stderr, "ipclab: %s: %s\n", exp->path, e->message);
+                                return EXIT_USAGE;
+                        }
+                }
+        }
+
+        /* The table, its notes and the tally. */
+        const char *head[] = { "EXPERIMENT", "CLAIM", "METRIC", "BY", "PUBLISHED", "RATIO [95% CI]",
+                               "REPRODUCED", "RATIO [95% CI]" };
+        enum { NCOL = G_N_ELEMENTS(head) };
+        g_autoptr(GPtrArray) cellv = g_ptr_array_new_with_free_func(g_free);
+        int width[NCOL];
+        for (int k = 0; k < NCOL; k++)
+                width[k] = (int) strlen(head[k]);
+        for (guint i = 0; i < rows->len; i++) {
+                const Row *r = &g_array_index(rows, Row, i);
+                char *v[NCOL] = {
+                        g_strdup(r->exp->name), g_strdup(r->claim->name), g_strdup(r->claim->metric),
+                        g_strdup_printf("%g", r->claim->by),
+                        g_strdup(verify_verdict_name(r->data.verdict)), format_ratio(&r->data),
+                        g_strdup(r->have_repro ? verify_verdict_name(r->repro.verdict) : "-"),
+                        r->have_repro ? format_ratio(&r->repro) : g_strdup("-"),
+                };
+                for (int k = 0; k < NCOL; k++) {
+                        width[k] = MAX(width[k], (int) strlen(v[k]));
+                        g_ptr_array_add(cellv, v[k]);
+                }
+        }
+        for (int k = 0; k < NCOL; k++)
+                printf("%-*s%s", k == NCOL - 1 ? 0 : width[k], head[k], k == NCOL - 1 ? "\n" : "  ");
+        for (guint i = 0; i < rows->len; i++)
+                for (int k = 0; k < NCOL; k++)
+                        printf("%-*s%s", k == NCOL - 1 ? 0 : width[k], (char *) cellv->pdata[i * NCOL + k],
+                               k == NCOL - 1 ? "\n" : "  ");
+        if (!rows->len)
+                printf("(no claims in these experiment files)\n");
+
+        guint dcount[4] = { 0 }, rcount[4] = { 0 };
+        bool printed_notes = false;
+        for (guint i = 0; i < rows->len; i++) {
+                const Row *r = &g_array_index(rows, Row, i);
+                const VerifyResult *res[] = { &r->data, &r->repro };
+                const char *which[] = { "published", "reproduced" };
+                count_verdict(dcount, &r->data);
+                if (r->have_repro)
+                        count_verdict(rcount, &r->repro);
+                for (int k = 0; k < (r->have_repro ? 2 : 1); k++) {
+                        if (r->missing[k])
+                                continue;
+                        if (res[k]->note || (show_pairs && res[k]->pairs && res[k]->pairs->len)) {
+                                if (!printed_notes)
+                                        printf("\n");
+                                printed_notes = true;
+                                printf("%s/%s, %s:%s%s\n", r->exp->name, r->claim->name, which[k],
+                                       res[k]->note ? " " : "", res[k]->note ? res[k]->note : "");
+                        }
+                        if (!show_pairs || !res[k]->pairs)
+                                continue;
+                        for (guint p = 0; p < res[k]->pairs->len; p++) {
+                                const VerifyPair *pr = &g_array_index(res[k]->pairs, VerifyPair, p);
+                                VerifyResult tmp = { .verdict = VERIFY_HOLDS, .ratio = pr->ratio,
+                                                     .lo = pr->lo, .hi = pr->hi };
+                                g_autofree char *rs = format_ratio(&tmp);
+                                printf("    %s (n=%u) vs %s (n=%u): %s\n", pr->faster, pr->n_faster,
+                                       pr->slower, pr->n_slower, rs);
+                        }
+                }
+        }
+        for (guint i = 0; i < notes->len; i++) {
+                if (!printed_notes)
+                        printf("\n");
+                printed_notes = true;
+                printf("%s\n", (char *) notes->pdata[i]);
+        }
+        printf("\n");
+        print_counts("published", dcount);
+        if (repro)
+                print_counts("reproduced", rcount);
+        printf("holds: the 95%% CI of the ratio lies at or above BY; fails: it lies below BY; "
+               "inconclusive: it contains BY\n");
+
+        if (tsv) {
+                g_autofree char *text = table_tsv(rows);
+                int r = samples_write_atomic(tsv, text, strlen(text));
+                if (r < 0) {
+                        fprintf(stderr, "ipclab: verify: cannot write %s: %s\n", tsv, g_strerror(-r));
+                        return EXIT_FAILED;
+                }
+        }
+        return dcount[VERIFY_FAILS] || rcount[VERIFY_FAILS] ? EXIT_FAILED : 0;
+}

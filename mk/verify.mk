@@ -1,0 +1,166 @@
+# mk/verify.mk: a reviewer's steps, and the paper's claims table.
+#
+#   make reproduce [FIG=name] [PROFILE=quick] [ENV=...] [RESUME=1]
+#       rerun every experiment, or only the one behind figure FIG (see
+#       PLOT_FIGURES in mk/plots.mk), into build/repro/<experiment>/, after
+#       an estimate of how long it will take from the durations recorded in
+#       data/<experiment>/meta.ini (or `ipclab check`'s estimate without data)
+#   make reproduce-estimate [FIG=name] [PROFILE=quick]
+#       only the estimate
+#   make verify
+#       evaluate every claim of experiments/*.ini on data/ and, when it
+#       exists, on build/repro/; print the table; fail when a claim fails
+#   paper/generated/claims.tex
+#       the claims table of the paper, from `ipclab verify --tsv`
+#
+# Uses IPCLAB, BUILD, EXPERIMENT_FILES, ALL_EXPERIMENTS and EXPERIMENTS
+# (top Makefile; include this file after they are set), and, in recipes
+# only, MEASURE_LOCK and RUN_FLAGS (mk/data.mk) and PLOT_FIGURES
+# (mk/plots.mk, for FIG=).  Guarded, so a second inclusion (`make -f
+# Makefile -f mk/verify.mk`, as harness/tests/test-verify.sh does) is
+# harmless.
+
+ifndef IPCLAB_VERIFY_MK
+IPCLAB_VERIFY_MK := 1
+
+AWK ?= awk
+REPRO_DIR := $(BUILD)/repro
+VERIFY_DIR := $(BUILD)/verify
+CLAIMS_TSV := $(VERIFY_DIR)/claims.tsv
+CLAIMS_TEX := paper/generated/claims.tex
+
+verify_fig = $(firstword $(subst :, ,$1))
+verify_exp = $(lastword $(subst :, ,$1))
+# The experiments to reproduce: every one, or those behind figure FIG.
+REPRO_EXPS = $(if $(FIG),$(sort $(foreach f,$(PLOT_FIGURES),$(if $(filter $(FIG),$(call verify_fig,$f)),$(call verify_exp,$f)))),$(ALL_EXPERIMENTS))
+VERIFY_REPRO_ARG = $$(test -d $(REPRO_DIR) && echo --repro $(REPRO_DIR))
+
+.PHONY: reproduce reproduce-estimate verify
+
+reproduce-estimate: $(IPCLAB)
+	@if [ -n "$(FIG)" ] && [ -z "$(strip $(REPRO_EXPS))" ]; then \
+		echo "make reproduce: no figure '$(FIG)' (figures: $(foreach f,$(PLOT_FIGURES),$(call verify_fig,$f)))" >&2; \
+		exit 2; \
+	fi
+	@echo "make reproduce$(if $(FIG), FIG=$(FIG))$(if $(PROFILE), PROFILE=$(PROFILE)): $(words $(REPRO_EXPS)) experiments into $(REPRO_DIR)/"
+	@fmt() { if [ $$1 -ge 3600 ]; then printf '%d h %02d min' $$(($$1 / 3600)) $$(($$1 % 3600 / 60)); \
+		elif [ $$1 -ge 60 ]; then printf '%d min %02d s' $$(($$1 / 60)) $$(($$1 % 60)); \
+		else printf '%d s' $$1; fi; }; \
+	total=0; for e in $(REPRO_EXPS); do \
+		m=data/$$e/meta.ini; secs=; \
+		s=$$(sed -n 's/^started=//p' "$$m" 2>/dev/null | head -n1); \
+		f=$$(sed -n 's/^finished=//p' "$$m" 2>/dev/null | head -n1); \
+		if [ -n "$$s" ] && [ -n "$$f" ] && a=$$(date -d "$$s" +%s 2>/dev/null) && b=$$(date -d "$$f" +%s 2>/dev/null); then \
+			secs=$$((b - a)); \
+			p=$$(sed -n 's/^profile=//p' "$$m" | head -n1); \
+			how="as recorded in $$m (profile $${p:-default})"; \
+		else \
+			est=$$($(IPCLAB) check $(if $(PROFILE),--profile $(PROFILE)) experiments/$$e.ini 2>/dev/null | sed -n 's/.*estimated duration: //p'); \
+			secs=$$(echo "$$est" | $(AWK) '/ ms$$/ { print int($$1 / 1000 + 0.5); next } \
+				/ min / { print $$1 * 60 + $$3; next } / h$$/ { print int($$1 * 3600); next } \
+				/ s$$/ { print int($$1 + 0.5); next }'); \
+			how="no recorded run: ipclab check's estimate$(if $(PROFILE), for profile $(PROFILE))"; \
+		fi; \
+		if [ -z "$$secs" ]; then secs=0; how="no estimate (ipclab check failed: run it to see why)"; fi; \
+		total=$$((total + secs)); \
+		printf '  %-20s %12s  %s\n' "$$e" "$$(fmt $$secs)" "$$how"; \
+	done; \
+	printf '  %-20s %12s\n' "estimated total" "$$(fmt $$total)"; \
+	$(if $(PROFILE),echo "  (recorded durations are for the profile named on each line: PROFILE=$(PROFILE) may take less)";) \
+	true
+
+reproduce: reproduce-estimate $(IPCLAB)
+	@mkdir -p $(BUILD) $(REPRO_DIR)
+	@failed=; for e in $(REPRO_EXPS); do \
+		echo "reproducing $$e into $(REPRO_DIR)/$$e"; \
+		flock $(MEASURE_LOCK) $(IPCLAB) run $(RUN_FLAGS) --out $(REPRO_DIR) experiments/$$e.ini; rc=$$?; \
+		if [ $$rc -eq 130 ]; then echo "make reproduce: interrupted; RESUME=1 continues" >&2; exit 130; fi; \
+		if [ $$rc -ne 0 ]; then failed="$$failed $$e"; fi; \
+	done; \
+	if [ -n "$$failed" ]; then \
+		echo "make reproduce: these experiments failed or could not run here:$$failed" >&2; exit 1; \
+	fi; \
+	echo "reproduced into $(REPRO_DIR)/; \`make verify\` checks the claims on it"
+
+# The claims on the published data and, when it exists, on the
+# reproduction.  Exit status 1 when a claim fails on either.
+verify: $(IPCLAB)
+	@args=; if [ -d $(REPRO_DIR) ]; then args="--repro $(REPRO_DIR)"; fi; \
+	echo "$(IPCLAB) verify $$args"; $(IPCLAB) verify $$args
+
+# The TSV for the paper.  A failing claim is a result, not a build error:
+# only bad input (status 2) stops the build.
+$(CLAIMS_TSV): $(IPCLAB) $(EXPERIMENT_FILES) $(EXPERIMENTS:%=data/%/samples.tsv) \
+		$(wildcard $(REPRO_DIR)/*/samples.tsv) mk/verify.mk
+	@mkdir -p $(@D)
+	@echo "  VERIFY  $@"
+	@$(IPCLAB) verify --tsv $@ $(VERIFY_REPRO_ARG) > $(VERIFY_DIR)/verify.log 2>&1; \
+	if [ $$? -ge 2 ]; then cat $(VERIFY_DIR)/verify.log >&2; rm -f $@; exit 1; fi
+
+# TSV -> LaTeX: one row per claim: its text and name, metric, factor, and
+# for the published data (and the reproduction, when there is one) the
+# verdict over the ratio with its 95% confidence interval.
+define VERIFY_CLAIMS_AWK
+function tex(s,  out, i, c) {
+        out = ""
+        for (i = 1; i <= length(s); i++) {
+                c = substr(s, i, 1)
+                if (c == "\\") out = out "\\textbackslash{}"
+                else if (c == "~") out = out "\\textasciitilde{}"
+                else if (c == "^") out = out "\\textasciicircum{}"
+                else if (c == "<") out = out "\\textless{}"
+                else if (c == ">") out = out "\\textgreater{}"
+                else if (index("{}&%$#_", c)) out = out "\\" c
+                else out = out c
+        }
+        return out
+}
+function num(v,  a) {
+        a = v < 0 ? -v : v
+        return sprintf(a >= 100 ? "%.0f" : a >= 0.1 ? "%.2f" : "%.2g", v)
+}
+function result(verdict, r, lo, hi, reps) {
+        if (verdict == "-") return "--"
+        if (r == "-") return verdict
+        return "\\begin{tabular}[t]{@{}l@{}}" (verdict == "fails" ? "\\textbf{fails}" : verdict) \
+               "\\\\ " num(r) (reps == 1 ? " (one repetition)" : " [" num(lo) ", " num(hi) "]") \
+               "\\end{tabular}"
+}
+NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+{
+        n++
+        line[n] = tex($col["text"]) (($col["where"] != "-") ? " (where " tex($col["where"]) ")" : "") \
+                "\\newline{\\footnotesize\\texttt{" tex($col["experiment"]) "/}\\allowbreak\\texttt{" \
+                tex($col["claim"]) "}}" \
+                " & \\texttt{" tex($col["metric"]) "} & " $col["by"] \
+                " & " result($col["published"], $col["published_ratio"], $col["published_lo"], \
+                         $col["published_hi"], $col["published_min_reps"])
+        rep[n] = result($col["reproduced"], $col["reproduced_ratio"], $col["reproduced_lo"], \
+                        $col["reproduced_hi"], $col["reproduced_min_reps"])
+        if ($col["reproduced"] != "-") have_repro = 1
+}
+END {
+        print "% generated by mk/verify.mk from `ipclab verify --tsv`: do not edit"
+        print "\\begin{tabular}{@{}>{\\raggedright\\arraybackslash}p{" (have_repro ? "0.36" : "0.44") "\\linewidth} l r l" (have_repro ? " l" : "") "@{}}"
+        print "\\toprule"
+        print "Claim & Metric & By & Published data" (have_repro ? " & Reproduction" : "") " \\\\"
+        print "\\midrule"
+        if (!n) print "\\multicolumn{" (have_repro ? 5 : 4) "}{@{}l}{No experiment file states a claim.} \\\\"
+        for (i = 1; i <= n; i++)
+                print line[i] (have_repro ? " & " rep[i] : "") " \\\\" (i < n ? " \\addlinespace[2pt]" : "")
+        print "\\bottomrule"
+        print "\\end{tabular}"
+}
+endef
+
+$(CLAIMS_TEX): export VERIFY_CLAIMS_AWK_TEXT = $(value VERIFY_CLAIMS_AWK)
+$(CLAIMS_TEX): $(CLAIMS_TSV) mk/verify.mk
+	@mkdir -p $(@D)
+	@echo "  CLAIMS  $@"
+	@$(AWK) -F'\t' "$$VERIFY_CLAIMS_AWK_TEXT" $< > $@.tmp || { rm -f $@.tmp; exit 1; }
+	@mv $@.tmp $@
+
+# The paper carries the table.
+paper/paper.pdf: $(CLAIMS_TEX)
+
+endif

@@ -102,8 +102,8 @@ static const Option options[] = {
           "shuffle the order of cells with this seed; 0 keeps file order" },
         { "runner", OPT_ENUM, runner_values, "harness", false, 0, 0,
           "harness: ipclab's own message loop; hyperfine: whole commands (dbus-send, gdbus-call, busctl-call)" },
-        { "env", OPT_ENUM, env_values, "host", false, 0, 0,
-          "where it runs: host, nspawn, vm (usually chosen with --env)" },
+        { "env", OPT_ENUMS, env_values, "host", false, 0, 0,
+          "where it runs: host, nspawn, vm; a list runs every cell in each (--env picks one)" },
 };
 
 static const char *const claim_keys[] = {
@@ -993,7 +993,9 @@ Experiment *experiment_load_data(const char *file, const char *text, gsize len,
         exp->timeout_ns = v.nums[opt_index("timeout")][0];
         exp->verify = !strcmp(v.text[opt_index("verify")], "true");
         exp->seed = v.nums[opt_index("seed")][0];
-        exp->env = (EnvKind) enum_index(env_values, v.text[opt_index("env")]);
+        for (guint i = 0; v.list[opt_index("env")][i]; i++)
+                exp->envs[exp->n_envs++] = (EnvKind) v.nums[opt_index("env")][i];
+        exp->env = exp->envs[0];
 
         gboolean ok = expand(&c, exp, &v, error);
         if (ok)
@@ -1021,6 +1023,12 @@ Experiment *experiment_load_data(const char *file, const char *text, gsize len,
                 }
         }
         return g_steal_pointer(&exp);
+}
+
+void experiment_set_env(Experiment *exp, EnvKind env)
+{
+        exp->env = exp->envs[0] = env;
+        exp->n_envs = 1;
 }
 
 void experiment_free(Experiment *exp)

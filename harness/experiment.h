@@ -102,7 +102,9 @@ typedef struct {
         guint64 timeout_ns;  /* per cell and repetition */
         bool verify;         /* check every payload's size and checksum */
         guint64 seed;        /* order of the cells; 0 = fixed order */
-        EnvKind env;
+        EnvKind env;         /* the first of envs */
+        EnvKind envs[3];     /* where it runs, in order (env=host;nspawn;vm) */
+        guint n_envs;
         GPtrArray *cells;    /* Cell *, the filtered cartesian product */
         GPtrArray *skipped;  /* char *, one line per combination left out and why */
         GPtrArray *claims;   /* Claim * */
@@ -119,6 +121,9 @@ Experiment *experiment_load_data(const char *file, const char *data, gsize len,
                                  const char *profile, GError **error);
 void experiment_free(Experiment *exp);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(Experiment, experiment_free)
+
+/* Restricts EXP to one environment (ipclab run --env). */
+void experiment_set_env(Experiment *exp, EnvKind env);
 
 /* Names of enum values, as written in experiment files and samples.tsv. */
 const char *pattern_name(Pattern p);

@@ -122,8 +122,17 @@ static int cmd_check(int argc, char **argv)
                 for (guint s = 0; s < exp->skipped->len; s++)
                         printf("  skip  %s\n", (char *) exp->skipped->pdata[s]);
                 char est[64];
-                run_format_duration(est, sizeof est, (double) total / 1e9);
-                printf("  estimated duration: %s\n", est);
+                run_format_duration(est, sizeof est, (double) total / 1e9 * exp->n_envs);
+                GString *where = g_string_new(NULL);
+                bool vm = false;
+                for (guint k = 0; k < exp->n_envs; k++) {
+                        g_string_append_printf(where, "%s%s", k ? ", " : "", env_name(exp->envs[k]));
+                        vm |= exp->envs[k] == ENV_VM;
+                }
+                printf("  runs in: %s\n", where->str);
+                g_string_free(where, TRUE);
+                printf("  estimated duration: %s%s\n", est,
+                       vm ? ", plus a minute or more to boot the VM; emulated (TCG) round trips are 100 to 1000 times slower" : "");
         }
         g_free(profile);
         return status;
@@ -149,12 +158,14 @@ static int cmd_run(int argc, char **argv, char **argv_all)
                 return usage_error(ctx, e->message);
         if (argc < 2)
                 return usage_error(ctx, "run needs at least one experiment file");
-        EnvKind env_kind = ENV_HOST;
-        if (env && !strcmp(env, "nspawn"))
+        int env_kind = -1;   /* -1: as each file says */
+        if (env && !strcmp(env, "host"))
+                env_kind = ENV_HOST;
+        else if (env && !strcmp(env, "nspawn"))
                 env_kind = ENV_NSPAWN;
         else if (env && !strcmp(env, "vm"))
                 env_kind = ENV_VM;
-        else if (env && strcmp(env, "host") != 0)
+        else if (env)
                 return usage_error(ctx, "--env must be host, nspawn or vm");
         /* Validate every file before measuring anything. */
         for (int i = 1; i < argc; i++) {
@@ -163,56 +174,51 @@ static int cmd_run(int argc, char **argv, char **argv_all)
                 if (!exp)
                         return report(err);
         }
-        if (env_kind != ENV_HOST) {
-                /* The same `ipclab run` inside a container or VM. */
-                g_autofree char *self = g_file_read_link("/proc/self/exe", NULL);
-                const char *extra[4] = { NULL };
-                int n = 0;
-                if (profile) {
-                        extra[n++] = "--profile";
-                        extra[n++] = profile;
-                }
-                if (resume)
-                        extra[n++] = "--resume";
-                const char *w = env_warning(env_kind);
-                if (w)
-                        fprintf(stderr, "ipclab: warning: %s\n", w);
-                for (int i = 1; i < argc; i++) {
-                        g_autoptr(GError) err = NULL;
-                        g_autoptr(Experiment) exp = experiment_load(argv[i], profile, &err);
-                        if (!exp)
-                                return report(err);
-                        int r = env_run(env_kind, self, argv[i], out ? out : "data", extra, &err);
-                        if (r < 0)
-                                r = report(err);
-                        else
-                                fprintf(stderr, "ipclab: %s: ran in %s (exit status %d); its output "
-                                        "is in %s/%s/console.log\n", exp->name, env, r,
-                                        out ? out : "data", exp->name);
-                        if (r > status)
-                                status = r;
-                }
-                g_free(profile);
-                g_free(env);
-                g_free(out);
-                return status;
+        /* What a container or VM runs: the same `ipclab run`, on the host
+         * binary, with these arguments. */
+        g_autofree char *self = g_file_read_link("/proc/self/exe", NULL);
+        const char *extra[4] = { NULL };
+        int n = 0;
+        if (profile) {
+                extra[n++] = "--profile";
+                extra[n++] = profile;
         }
+        if (resume)
+                extra[n++] = "--resume";
+
         struct sigaction sa = { .sa_handler = on_signal };
         sigaction(SIGINT, &sa, NULL);
         sigaction(SIGTERM, &sa, NULL);
         signal(SIGPIPE, SIG_IGN);
+        const char *dir = out ? out : "data";
         for (int i = 1; i < argc && !runner_interrupted; i++) {
                 g_autoptr(GError) err = NULL;
                 g_autoptr(Experiment) exp = experiment_load(argv[i], profile, &err);
+                int r;
                 if (!exp)
                         return report(err);
-                int r = run_experiment(exp, out ? out : "data", resume, (const char *const *) argv_all, &err);
-                if (r == RUN_INTERRUPTED)
-                        return EXIT_INTERRUPTED;
-                if (r == RUN_ERROR) {
-                        report(err);
-                        r = EXIT_FAILED;
+                if (env_kind >= 0)
+                        experiment_set_env(exp, (EnvKind) env_kind);
+                if (exp->n_envs > 1) {
+                        r = run_experiment_envs(exp, self, dir, resume, extra, (const char *const *) argv_all, &err);
+                } else if (exp->env == ENV_HOST) {
+                        r = run_experiment(exp, dir, resume, (const char *const *) argv_all, &err);
+                } else {
+                        const char *w = env_warning(exp->env);
+                        if (w)
+                                fprintf(stderr, "ipclab: warning: %s\n", w);
+                        r = env_run(exp->env, self, argv[i], dir, extra, &err);
+                        if (r >= 0)
+                                fprintf(stderr, "ipclab: %s: ran in %s (exit status %d); its output "
+                                        "is in %s/%s/console.log\n", exp->name, env_name(exp->env), r,
+                                        dir, exp->name);
+                        else
+                                r = RUN_ERROR;
                 }
+                if (r == RUN_INTERRUPTED || runner_interrupted)
+                        return EXIT_INTERRUPTED;
+                if (r == RUN_ERROR)
+                        r = report(err);
                 if (r > status)
                         status = r;
         }

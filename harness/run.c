@@ -18,12 +18,14 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "env/env.h"
 #include "meta.h"
 #include "runner.h"
 #include "samples.h"
@@ -375,4 +377,148 @@ int run_experiment(const Experiment *exp, const char *out_dir, bool resume,
                 g_array_unref(states[i].cost);
         g_free(states);
         return status;
+}
+
+/* Removes DIR and everything below it, never following links. */
+static int remove_tree_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+        (void) st;
+        (void) ftw;
+        return (flag == FTW_DP ? rmdir(path) : unlink(path)) < 0 && errno != ENOENT ? -1 : 0;
+}
+
+static void remove_tree(const char *dir)
+{
+        nftw(dir, remove_tree_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* Copies the groups of FROM into TO, each renamed "<group> SUFFIX" (or as
+ * they are when SUFFIX is NULL). */
+static void merge_groups(GKeyFile *to, GKeyFile *from, const char *suffix)
+{
+        g_auto(GStrv) groups = g_key_file_get_groups(from, NULL);
+
+        for (guint i = 0; groups[i]; i++) {
+                g_autofree char *name = suffix ? g_strconcat(groups[i], " ", suffix, NULL) : g_strdup(groups[i]);
+                g_auto(GStrv) keys = g_key_file_get_keys(from, groups[i], NULL, NULL);
+                for (guint k = 0; keys && keys[k]; k++) {
+                        g_autofree char *v = g_key_file_get_value(from, groups[i], keys[k], NULL);
+                        g_key_file_set_value(to, name, keys[k], v);
+                }
+        }
+}
+
+int run_experiment_envs(const Experiment *exp, const char *self, const char *out_dir, bool resume,
+                        const char *const *extra, const char *const *argv, GError **error)
+{
+        g_autofree char *stage_name = g_strconcat(".", exp->name, ".envs", NULL);
+        g_autofree char *stage_root = g_build_filename(out_dir, stage_name, NULL);
+        g_autofree char *final = g_build_filename(out_dir, exp->name, NULL);
+        bool failed = false;
+
+        if (!resume)
+                remove_tree(stage_root);
+        if (g_mkdir_with_parents(stage_root, 0755) < 0) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot create %s: %s", stage_root, g_strerror(errno));
+                return RUN_ERROR;
+        }
+        for (guint i = 0; i < exp->n_envs; i++) {
+                EnvKind env = exp->envs[i];
+                g_autofree char *stage = g_build_filename(stage_root, env_name(env), NULL);
+                g_autofree char *done = g_build_filename(stage, exp->name, "samples.tsv", NULL);
+                if (resume && g_file_test(done, G_FILE_TEST_EXISTS)) {
+                        fprintf(stderr, "ipclab: %s: %s already measured, kept\n", exp->name, env_name(env));
+                        continue;
+                }
+                if (g_mkdir_with_parents(stage, 0755) < 0) {
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot create %s: %s", stage, g_strerror(errno));
+                        return RUN_ERROR;
+                }
+                fprintf(stderr, "ipclab: %s: running in %s\n", exp->name, env_name(env));
+                int r;
+                if (env == ENV_HOST) {
+                        r = run_experiment(exp, stage, resume, argv, error);
+                } else {
+                        const char *w = env_warning(env);
+                        if (w)
+                                fprintf(stderr, "ipclab: warning: %s\n", w);
+                        r = env_run(env, self, exp->path, stage, extra, error);
+                        if (r < 0)
+                                r = RUN_ERROR;
+                }
+                if (r == RUN_ERROR || r == RUN_INTERRUPTED) {
+                        if (r == RUN_INTERRUPTED)
+                                fprintf(stderr, "ipclab: interrupted; %s is unchanged; --resume keeps the environments already measured\n", final);
+                        return r;
+                }
+                failed |= r == RUN_FAILED;
+        }
+
+        /* One samples.tsv (the env column tells them apart), one meta.ini
+         * (the first environment's groups, then "<group> <env>" for the
+         * others), and each environment's console log. */
+        g_autoptr(GString) rows = g_string_new(samples_header());
+        g_autoptr(GKeyFile) meta = g_key_file_new();
+        g_autofree char *staging_name = g_strconcat(".", exp->name, ".new", NULL);
+        g_autofree char *staging = g_build_filename(out_dir, staging_name, NULL);
+        remove_tree(staging);
+        if (mkdir(staging, 0755) < 0) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot create %s: %s", staging, g_strerror(errno));
+                return RUN_ERROR;
+        }
+        for (guint i = 0; i < exp->n_envs; i++) {
+                const char *en = env_name(exp->envs[i]);
+                g_autofree char *dir = g_build_filename(stage_root, en, exp->name, NULL);
+                g_autofree char *sp = g_build_filename(dir, "samples.tsv", NULL);
+                g_autofree char *mp = g_build_filename(dir, "meta.ini", NULL);
+                g_autofree char *cp = g_build_filename(dir, "console.log", NULL);
+                g_autofree char *text = NULL;
+                g_autoptr(GKeyFile) m = g_key_file_new();
+                g_autoptr(GError) e = NULL;
+                if (!g_file_get_contents(sp, &text, NULL, &e) ||
+                    !g_key_file_load_from_file(m, mp, G_KEY_FILE_KEEP_COMMENTS, &e)) {
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "results of %s in %s: %s",
+                                    exp->name, en, e->message);
+                        remove_tree(staging);
+                        return RUN_ERROR;
+                }
+                char *body = strchr(text, '\n');
+                g_string_append(rows, body ? body + 1 : "");
+                merge_groups(meta, m, i == 0 ? NULL : en);
+                g_autofree char *log = NULL;
+                gsize log_len = 0;
+                if (g_file_get_contents(cp, &log, &log_len, NULL)) {
+                        g_autofree char *lname = g_strdup_printf("console-%s.log", en);
+                        g_autofree char *lp = g_build_filename(staging, lname, NULL);
+                        samples_write_atomic(lp, log, log_len);
+                }
+        }
+        g_autofree char *envs = g_strdup(env_name(exp->envs[0]));
+        for (guint i = 1; i < exp->n_envs; i++) {
+                char *t = g_strconcat(envs, ";", env_name(exp->envs[i]), NULL);
+                g_free(envs);
+                envs = t;
+        }
+        g_key_file_set_string(meta, "run", "envs", envs);
+        g_autofree char *ini = g_key_file_to_data(meta, NULL, NULL);
+        g_autofree char *sp = g_build_filename(staging, "samples.tsv", NULL);
+        g_autofree char *mp = g_build_filename(staging, "meta.ini", NULL);
+        int r = samples_write_atomic(sp, rows->str, rows->len);
+        if (r >= 0)
+                r = samples_write_atomic(mp, ini, strlen(ini));
+        if (r >= 0) {
+                /* The staging directory may hold console logs: swap it in
+                 * whole, then drop the old one. */
+                r = samples_replace_dir(staging, final);
+                remove_tree(staging);
+        }
+        if (r < 0) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot write the results of %s into %s: %s; %s is unchanged",
+                            exp->name, out_dir, g_strerror(-r), final);
+                remove_tree(staging);
+                return RUN_ERROR;
+        }
+        remove_tree(stage_root);
+        fprintf(stderr, "ipclab: %s: %s merged in %s\n", exp->name, envs, final);
+        return failed ? RUN_FAILED : RUN_OK;
 }

@@ -22,5 +22,16 @@ enum {
 int run_experiment(const Experiment *exp, const char *out_dir, bool resume,
                    const char *const *argv, GError **error);
 
+/* Runs EXP in each of its environments (env=host;nspawn;vm) into staging
+ * directories under OUT_DIR/.<experiment>.envs/, then merges them into one
+ * OUT_DIR/<experiment>/: the samples of every environment (told apart by
+ * the env column), meta.ini with the first environment's groups and
+ * "<group> <env>" groups for the others, and each console log.  SELF is
+ * the ipclab binary for containers and VMs; EXTRA the arguments for their
+ * inner run (--profile NAME).  RESUME keeps environments already measured.
+ * Returns one of the RUN_ values. */
+int run_experiment_envs(const Experiment *exp, const char *self, const char *out_dir, bool resume,
+                        const char *const *extra, const char *const *argv, GError **error);
+
 /* "350 ms", "12.5 s", "3 min 20 s", "1.5 h". */
 void run_format_duration(char *buf, size_t len, double seconds);

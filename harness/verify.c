@@ -561,7 +561,8 @@ gboolean verify_claim_table(const Claim *claim, const Table *samples, const char
         if (both)
                 note_add(note, "%u cells match both selectors", both);
 
-        /* Pairs: equal on every axis column neither selector names (env too). */
+        /* Pairs: equal on every axis column neither selector names (env
+         * too), where the axis applies to both. */
         g_autoptr(GArray) pair_fast = g_array_new(FALSE, FALSE, sizeof(guint));
         g_autoptr(GArray) pair_slow = g_array_new(FALSE, FALSE, sizeof(guint));
         guint unpaired = 0;
@@ -575,7 +576,10 @@ gboolean verify_claim_table(const Claim *claim, const Table *samples, const char
                                 bool skip = false;
                                 for (size_t a = 0; a < G_N_ELEMENTS(axes); a++)
                                         skip |= named[a] && axis_col[a] == key_col[k];
-                                same = skip || !strcmp(fc->row[key_col[k]], sc->row[key_col[k]]);
+                                /* "-" (does not apply, e.g. the reply of a
+                                 * one-way cell) constrains nothing. */
+                                const char *fv = fc->row[key_col[k]], *sv = sc->row[key_col[k]];
+                                same = skip || !strcmp(fv, sv) || !strcmp(fv, "-") || !strcmp(sv, "-");
                         }
                         if (!same)
                                 continue;

@@ -11,14 +11,18 @@ MEASURE_LOCK := $(BUILD)/.measure.lock
 RUN_FLAGS = $(if $(PROFILE),--profile $(PROFILE)) $(if $(filter-out host,$(ENV)),--env $(ENV)) \
 	$(if $(RESUME),--resume)
 
-data/%/samples.tsv: experiments/%.ini | $(IPCLAB)
+# The recipe runs every time (FORCE) but changes nothing when the data is
+# current, so what depends on it is rebuilt only after a measurement.
+data/%/samples.tsv: experiments/%.ini FORCE | $(IPCLAB)
 	@mkdir -p $(BUILD)
-	@if mk/data-current.sh $< data/$*/meta.ini; then \
-		touch $@; \
-	else \
+	@if ! mk/data-current.sh $< data/$*/meta.ini; then \
 		echo "measuring $* (data missing or made from another version of $<)"; \
 		flock $(MEASURE_LOCK) $(IPCLAB) run $(RUN_FLAGS) --out data $<; \
 	fi
+
+# Never delete data because a measurement failed: ipclab replaces it whole
+# or leaves it alone.
+.PRECIOUS: data/%/samples.tsv
 
 .PHONY: data run reproduce
 data: $(foreach e,$(EXPERIMENTS),data/$(e)/samples.tsv)

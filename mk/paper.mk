@@ -9,6 +9,17 @@
 # reproduces (data/published/<seed>-*.tsv) or "-" for none.  Sections whose
 # experiment has no data are left out of the paper, which says so.
 #
+# A generator that also reads other experiments' summaries (a reference
+# measured elsewhere) names them in PAPER_ALSO_<exp>: they follow the
+# summary as files 3, 4, ... (/dev/null for one without data).
+#
+# PAPER_EXTRA: further prerequisites of paper/paper.pdf that other steps
+# add (mk/verify.mk: PAPER_EXTRA += paper/generated/claims.tex).  It is
+# expanded when paper/paper.pdf is built, not when this file is read, so
+# the file that appends to it may be included before or after this one.
+# Without mk/verify.mk nothing is added, and the paper leaves the claims
+# out (paper.tex inputs sections/claims.tex only if it exists).
+#
 # Targets: paper, paper/paper.pdf, paper/generated/*.tex, paper-clean.
 # Every output is written to $@.tmp and renamed; LaTeX's log goes to
 # $(BUILD)/logs/latexmk.log.
@@ -19,7 +30,14 @@ PAPER_SECTIONS := \
         dbus-throughput:000 \
         gdbus-large:001 \
         dbus-pingpong:003 \
-        sdbus-array:004
+        sdbus-array:004 \
+        shell-calls:-
+
+# shell-calls compares a command's call with an in-process libdbus round
+# trip measured by dbus-pingpong.
+PAPER_ALSO_shell-calls := dbus-pingpong
+
+PAPER_EXTRA ?=
 
 LATEXMK ?= latexmk
 AWK ?= awk
@@ -43,6 +61,12 @@ $(foreach s,$(PAPER_SECTIONS),$(eval PAPER_PUB_$(call paper_exp,$s) := \
         $(if $(filter -,$(call paper_seed,$s)),/dev/null,$(firstword $(wildcard data/published/$(call paper_seed,$s)-*.tsv) data/published/$(call paper_seed,$s)-MISSING.tsv))))
 $(foreach e,$(PAPER_ALL),$(if $(filter-out /dev/null,$(PAPER_PUB_$e)),$(eval \
         $(PAPER_GEN)/table-$e.tex $(PAPER_GEN)/macros-$e.tex: $(PAPER_PUB_$e))))
+# PAPER_AFTER_<exp>: the summaries of PAPER_ALSO_<exp>, /dev/null for those
+# without data, in order; the ones with data are prerequisites.
+$(foreach e,$(PAPER_ALL),$(eval PAPER_AFTER_$e := $(foreach a,$(PAPER_ALSO_$e),\
+        $(if $(filter $a,$(EXPERIMENTS)),$(BUILD)/summary/$a.tsv,/dev/null))))
+$(foreach e,$(PAPER_ALL),$(if $(filter-out /dev/null,$(PAPER_AFTER_$e)),$(eval \
+        $(PAPER_GEN)/table-$e.tex $(PAPER_GEN)/macros-$e.tex: $(filter-out /dev/null,$(PAPER_AFTER_$e)))))
 
 .PHONY: paper paper-clean paper-force
 paper: paper/paper.pdf
@@ -51,14 +75,14 @@ $(PAPER_GEN)/table-%.tex: $(BUILD)/summary/%.tsv paper/scripts/%.awk $(PAPER_SCR
 	@mkdir -p $(@D)
 	@echo "  TABLE   $@"
 	@$(AWK) -f paper/scripts/lib.awk -f paper/scripts/$*.awk -v mode=table \
-		$(PAPER_PUB_$*) $< > $@.tmp || { rm -f $@.tmp; exit 1; }
+		$(PAPER_PUB_$*) $< $(PAPER_AFTER_$*) > $@.tmp || { rm -f $@.tmp; exit 1; }
 	@mv $@.tmp $@
 
 $(PAPER_GEN)/macros-%.tex: $(BUILD)/summary/%.tsv paper/scripts/%.awk $(PAPER_SCRIPTS)
 	@mkdir -p $(@D)
 	@echo "  MACROS  $@"
-	@{ printf '%% from %s and %s by paper/scripts/%s.awk\n' '$(PAPER_PUB_$*)' '$<' '$*'; \
-	   $(AWK) -f paper/scripts/lib.awk -f paper/scripts/$*.awk -v mode=macros $(PAPER_PUB_$*) $<; \
+	@{ printf '%% from %s and %s by paper/scripts/%s.awk\n' '$(PAPER_PUB_$*)' '$< $(strip $(PAPER_AFTER_$*))' '$*'; \
+	   $(AWK) -f paper/scripts/lib.awk -f paper/scripts/$*.awk -v mode=macros $(PAPER_PUB_$*) $< $(PAPER_AFTER_$*); \
 	 } > $@.tmp || { rm -f $@.tmp; exit 1; }
 	@mv $@.tmp $@
 
@@ -93,11 +117,18 @@ $(PAPER_GEN)/methods.tex: $(PAPER_META) paper/scripts/methods.awk
 	@$(AWK) -f paper/scripts/methods.awk $(PAPER_META) > $@.tmp || { rm -f $@.tmp; exit 1; }
 	@mv $@.tmp $@
 
+# Make decides when the paper is out of date, so latexmk runs with -g:
+# its own bookkeeping would miss a file that \IfFileExists finds only
+# now (sections/claims.tex).
+# Second expansion: $$(PAPER_EXTRA) is read when the paper is built, after
+# every mk/*.mk has had its say.
+.SECONDEXPANSION:
 paper/paper.pdf: paper/paper.tex $(wildcard paper/sections/*.tex) $(PAPER_GEN)/config.tex \
-		$(PAPER_GEN)/macros.tex $(PAPER_GEN)/methods.tex $(PAPER_TABLES) $(PLOT_PDFS)
+		$(PAPER_GEN)/macros.tex $(PAPER_GEN)/methods.tex $(PAPER_TABLES) $(PLOT_PDFS) \
+		$$(PAPER_EXTRA)
 	@mkdir -p $(BUILD)/paper $(BUILD)/logs
 	@echo "  LATEX   $@"
-	@$(LATEXMK) -pdf -cd -interaction=nonstopmode -halt-on-error -file-line-error \
+	@$(LATEXMK) -g -pdf -cd -interaction=nonstopmode -halt-on-error -file-line-error \
 		-outdir=$(abspath $(BUILD))/paper paper/paper.tex > $(BUILD)/logs/latexmk.log 2>&1 \
 		|| { grep -A3 -E '^(!|.*:[0-9]+:)' $(BUILD)/logs/latexmk.log >&2; \
 		     echo "paper: LaTeX failed, see $(BUILD)/logs/latexmk.log and $(BUILD)/paper/paper.log" >&2; exit 1; }

@@ -7,7 +7,10 @@
 #
 # A figure is one gnuplot script, plots/<figure>.gp, plus one word in
 # PLOT_FIGURES: <figure>:<experiment>, the experiment whose summary it
-# reads.  Figures whose experiment has no data yet are left out.
+# reads.  Figures whose experiment has no data yet are left out.  A figure
+# that also draws a reference from other experiments names them in
+# PLOT_ALSO_<figure>; gnuplot gets their summaries, those that have data,
+# space-separated in `also` (empty when none has).
 #
 # Targets: plots, summaries, $(BUILD)/summary/<exp>.tsv,
 # $(BUILD)/figures/<figure>.pdf, plots-clean.  Every output is written to
@@ -19,7 +22,12 @@ PLOT_FIGURES := \
         dbus-throughput:dbus-throughput \
         gdbus-large:gdbus-large \
         dbus-pingpong:dbus-pingpong \
-        sdbus-array:sdbus-array
+        sdbus-array:sdbus-array \
+        shell-calls:shell-calls
+
+# shell-calls draws one in-process libdbus round trip (dbus-pingpong) as
+# the floor beneath a call made by a freshly started command.
+PLOT_ALSO_shell-calls := dbus-pingpong
 
 GNUPLOT ?= gnuplot
 
@@ -45,8 +53,12 @@ $(BUILD)/summary/%.tsv: data/%/samples.tsv $(IPCLAB)
 	@$(IPCLAB) summarize data/$* > $@.tmp || { rm -f $@.tmp; exit 1; }
 	@mv $@.tmp $@
 
-# Each figure depends on the summary of its experiment.
-$(foreach f,$(PLOT_FIGURES),$(eval $(BUILD)/figures/$(call plot_name,$f).pdf: $(BUILD)/summary/$(call plot_exp,$f).tsv))
+# Each figure depends on the summary of its experiment (PLOT_EXP_<figure>)
+# and on those of the experiments in PLOT_ALSO_<figure> that have data.
+plot_also = $(foreach e,$(PLOT_ALSO_$1),$(if $(filter $e,$(EXPERIMENTS)),$(BUILD)/summary/$e.tsv))
+$(foreach f,$(PLOT_FIGURES),$(eval PLOT_EXP_$(call plot_name,$f) := $(call plot_exp,$f)))
+$(foreach f,$(PLOT_FIGURES),$(eval $(BUILD)/figures/$(call plot_name,$f).pdf: \
+        $(BUILD)/summary/$(call plot_exp,$f).tsv $(call plot_also,$(call plot_name,$f))))
 
 # gnuplot's messages go to the log; a failure, or an error reported by
 # select.awk (an unknown column, rows that an axis left ambiguous), shows
@@ -55,7 +67,7 @@ $(BUILD)/figures/%.pdf: plots/%.gp $(PLOT_INPUTS)
 	@mkdir -p $(@D) $(BUILD)/logs
 	@echo "  PLOT    $@"
 	@log=$(BUILD)/logs/plot-$*.log; \
-	$(GNUPLOT) -e "plotdir='plots'; published='data/published'; summary='$(filter $(BUILD)/summary/%.tsv,$^)'; out='$@.tmp'" \
+	$(GNUPLOT) -e "plotdir='plots'; published='data/published'; summary='$(BUILD)/summary/$(PLOT_EXP_$*).tsv'; also='$(strip $(call plot_also,$*))'; out='$@.tmp'" \
 		$< > $$log 2>&1 && ! grep -q 'ERROR' $$log \
 		|| { cat $$log >&2; rm -f $@.tmp; exit 1; }
 	@mv $@.tmp $@

@@ -61,6 +61,10 @@ set datafile separator "\t"
 # rows that match WHERE, sorted on the first column (see select.awk).
 sel(f, where, cols) = sprintf("< awk -f '%s/select.awk' -v where='%s' -v cols='%s' '%s'", \
         plotdir, where, cols, f)
+# The same, keeping only the first row of each value of the first column:
+# for columns that depend on it alone (memcpy_MiBps on size_B).
+self(f, where, cols) = sprintf("< awk -f '%s/select.awk' -v uniq=1 -v where='%s' -v cols='%s' '%s'", \
+        plotdir, where, cols, f)
 # The same, unsorted (file order), for bar charts and labels.
 selu(f, where, cols) = sprintf("< awk -f '%s/select.awk' -v sort=0 -v where='%s' -v cols='%s' '%s'", \
         plotdir, where, cols, f)
@@ -129,10 +133,35 @@ pubpoint(i) = i == 1 ? 6 : i == 2 ? 4 : i == 3 ? 8 : 10
 # dash and point from the bus, otherwise the transport's own point.
 kcolor(k) = tcolor(kt(k))
 kpoint(k) = nobus(kb(k)) ? tpoint(kt(k)) : bpoint(kb(k))
-kdash(k) = bdash(kb(k))
+kdash(k) = kt(k) eq "direct" ? floordash : bdash(kb(k))
 
 # Legend text for a key "transport:bus[:...]".
-ktitle(k) = nobus(kb(k)) ? kt(k) : kt(k).", ".kb(k)
+ktitle(k) = kt(k) eq "direct" ? floortitle : nobus(kb(k)) ? kt(k) : kt(k).", ".kb(k)
+
+# ---- reference bounds (Hoefler & Belli, rule 11) ----------------------------
+# Two bounds measured in the same run as the data: the harness's own floor,
+# the `direct` transport (a function call in one process: black,
+# dash-dot-dot),
+# and memcpy bandwidth at each message size (meta.ini [bounds], the
+# summary's memcpy_MiBps: grey, dashed, no points).  A figure draws them
+# where its experiment has them; data measured before the harness recorded
+# memcpy has none, and the legend then leaves the entry out.
+floortitle = "harness floor (direct)"
+floordash = 5
+memcolor = "#8c8c8c"
+memdash = 2
+memwidth = 1.6
+# Is there a memcpy bound in summary F among the rows matching WHERE?
+havemem(f, where) = nrows(f, (where eq "" ? "" : where.",")."memcpy_MiBps!=-") > 0
+# Bytes at memcpy speed: seconds to copy B bytes at M MiB/s.
+memsec(b, m) = b / (m * 1048576.0)
+# Style of a transport line: the direct transport is the dashed floor.
+tdash(t) = t eq "direct" ? floordash : 1
+
+# Small horizontal offsets so that the error bars of several lines at the
+# same x do not hide each other: the I-th of N lines on a log x axis.
+dodgew = 0.035
+dodge(x, i, n) = x * 2**(dodgew * (i - (n + 1) / 2.0))
 
 # A size for titles: 64 B, 4 KiB, 1 MiB.
 sizetext(s) = s >= 1048576 && s % 1048576 == 0 ? sprintf("%d MiB", s / 1048576) : \
@@ -146,6 +175,13 @@ padsize(lo, hi) = sprintf("set xrange [%g:%g]", lo / 1.3, hi * 1.3)
 set_size_axis = 'unset logscale x; set logscale x 2; set xtics (); do for [i = 0:40:sizestep] { set xtics add (sizetext(2**i) 2**i) }; set mxtics default'
 # Times in seconds, labelled with SI prefixes (100 µs, 1 ms, 10 s).
 set_time_axis = 'set logscale y 10; set autoscale y; set ytics autofreq; set mytics default; set format y "%.0s %cs"'
+# The same with the range fixed to whole decades around [LO:HI] seconds
+# and one tic per decade labelled in plain units (1000 s, never "1 ks"):
+# `eval set_time_range(lo, hi)` after @set_time_axis.
+timetext(v) = v < 0.99e-6 ? sprintf("%.0f ns", v * 1e9) : v < 0.99e-3 ? sprintf("%.0f µs", v * 1e6) : \
+        v < 0.99 ? sprintf("%.0f ms", v * 1e3) : sprintf("%.0f s", v)
+set_time_range(lo, hi) = sprintf("set yrange [%g:%g]; set ytics (); do for [e = %d:%d] { set ytics add (timetext(10.0**e) 10.0**e) }", \
+        10.0**floor(log10(lo) + 1e-9), 10.0**ceil(log10(hi) - 1e-9), floor(log10(lo) + 1e-9), ceil(log10(hi) - 1e-9))
 # Powers of ten as plain numbers on a log axis (100, 1000, 10^4 ...).
 set_count_axis = 'unset logscale x; set logscale x 10; set xtics autofreq; set mxtics default; set format x "10^{%T}"'
 # A panel with nothing to plot still draws its frame and says so.  It

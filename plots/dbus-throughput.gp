@@ -2,7 +2,11 @@
 # payloads, 256 B to 8 KiB, through dbus-daemon, dbus-broker and peer to
 # peer, with the in-process baseline (experiment dbus-throughput), beside
 # QtDBus in 2007 through the bus, its loopback and direct delivery (seed
-# 000, grey).  Colour: library; dash and point: bus.
+# 000, grey).  Colour: library; dash and point: bus.  Ours: median with
+# its confidence interval (95%, or the range of too few repetitions).
+# Bounds: the harness floor (`direct`, black) and memcpy bandwidth at
+# each size, measured in the same run (grey, dashed, no points), a
+# ceiling no transport that copies the payload can pass.
 
 if (!exists("plotdir")) plotdir = "plots"
 fig_w = 6.0; fig_h = 5.0
@@ -13,6 +17,7 @@ pub = pubfile("000")
 routes = "bus loopback direct"
 pubtitle(i) = "QtDBus 2007, ".word(routes, i)
 all = keys(summary, "pattern=oneway|roundtrip", "transport,bus")
+mem = havemem(summary, "pattern=oneway|roundtrip")
 
 pats = "oneway roundtrip"
 payloads = "bytes string"
@@ -41,7 +46,7 @@ do for [pi = 1:2] {
                 set logscale y 10
                 set autoscale y
                 set ytics autofreq
-                set format y "%g"
+                set format y "10^{%T}"
                 set title sprintf("(%s) %s, %s", word("a b c d", panel), pattext(p), paytext(y)) offset 0, -0.6
                 set xlabel (pi == 2 ? "message size" : "") offset 0, 0.4
                 set ylabel (yi == 1 ? "throughput (MiB/s)" : "") offset 1, 0
@@ -54,7 +59,10 @@ do for [pi = 1:2] {
                                 dashtype kdash(k) notitle, \
                              for [i = 1:3] sel(pub, where.",route=".word(routes, i), "size_B,throughput_MiBps") \
                                 using 1:2 with linespoints linecolor rgb pubcolor pointtype pubpoint(i) \
-                                dashtype pubdash notitle
+                                dashtype pubdash notitle, \
+                             self(summary, where.",memcpy_MiBps!=-", "size_B,memcpy_MiBps") \
+                                using 1:2 with lines linecolor rgb memcolor linewidth memwidth \
+                                dashtype memdash notitle
                 }
         }
 }
@@ -75,5 +83,7 @@ set lmargin at screen 0.05
 set rmargin at screen 0.98
 set key center top horizontal maxrows 4 width 1 samplen 2.5 font ",8"
 plot for [k in all] NaN with linespoints linecolor rgb kcolor(k) pointtype kpoint(k) dashtype kdash(k) title ktitle(k), \
-     for [i = 1:3] NaN with linespoints linecolor rgb pubcolor pointtype pubpoint(i) dashtype pubdash title pubtitle(i)
+     for [i = 1:3] NaN with linespoints linecolor rgb pubcolor pointtype pubpoint(i) dashtype pubdash title pubtitle(i), \
+     NaN with lines linecolor rgb memcolor linewidth memwidth dashtype memdash \
+        title (mem ? "memcpy bandwidth" : "")
 unset multiplot

@@ -2,7 +2,11 @@
 # through dbus-daemon, dbus-broker and peer to peer (experiment
 # gdbus-large), beside GLib over kdbus and over dbus-daemon in 2014 (seed
 # 001, grey).  The y axis is the time of 1000 calls, as the post measured;
-# cells run with another count are scaled to 1000 calls.
+# cells run with another count are scaled to 1000 calls.  Ours: median
+# with its confidence interval (95%, or the range of too few
+# repetitions).  Bound: where the run measured memcpy bandwidth, the grey
+# dashed line is the time memcpy needs to copy every payload once, a
+# floor beneath any transport that copies it.
 
 if (!exists("plotdir")) plotdir = "plots"
 fig_w = 6.0; fig_h = 2.6
@@ -15,6 +19,7 @@ routes = "kdbus dbus-daemon"
 pubtitle(i) = "GLib 2014, ".word(routes, i)
 where = "pattern=roundtrip"
 ours = keys(summary, where, "transport,bus")
+mem = havemem(summary, where)
 
 set lmargin at screen 0.09
 set rmargin at screen 0.70
@@ -36,5 +41,8 @@ if (nrows(summary, where.",elapsed_ns!=-") + nrows(pub, "") == 0) {
                 with yerrorlines linecolor rgb kcolor(k) pointtype kpoint(k) dashtype kdash(k) title ktitle(k), \
              for [i = 1:2] sel(pub, "route=".word(routes, i), "size_B,elapsed_s,calls") \
                 using 1:($2 / $3 * calls) with linespoints linecolor rgb pubcolor pointtype pubpoint(i) \
-                dashtype pubdash title pubtitle(i)
+                dashtype pubdash title pubtitle(i), \
+             self(summary, where.",memcpy_MiBps!=-", "size_B,memcpy_MiBps") \
+                using 1:(memsec($1 * calls, $2)) with lines linecolor rgb memcolor linewidth memwidth \
+                dashtype memdash title (mem ? "memcpy of the payloads" : "")
 }

@@ -4,7 +4,12 @@
 # sdbus-c++ numbers (seed 004, hatched bars left of the dashed line).  Bars: wall-clock time, CPU time
 # of client and server together (the post's test ran both in one process)
 # and, for ours, the bus daemon's CPU time.  A published bound ("over",
-# "less than", "about") is printed above its bar.
+# "less than", "about") is printed above its bar.  Our wall-clock bars
+# are medians with their confidence interval; CPU times are means
+# over the repetitions.  Bound: where the run measured memcpy bandwidth,
+# a grey dashed segment across each of our groups marks the time memcpy
+# needs to copy the same bytes (count x size) once; on this linear axis
+# it lies close to zero, and the caption quotes it.
 
 if (!exists("plotdir")) plotdir = "plots"
 fig_w = 6.0; fig_h = 2.8
@@ -16,6 +21,7 @@ where = "pattern=roundtrip"
 npub = nrows(pub, "")
 nours = nrows(summary, where)
 nvalid = nrows(summary, where.",elapsed_ns!=-")
+mem = havemem(summary, where)
 variant(v) = v eq "old-ipc" ? "old IPC tool" : v
 boundtext(b) = b eq ">" ? "over" : b eq "<" ? "under" : b eq "~" ? "about" : ""
 
@@ -50,9 +56,14 @@ if (npub + nvalid == 0) {
              "" using ($0):2:xtic(variant(strcol(3))) fill pattern 5 linecolor rgb cpu notitle, \
              "" using ($0 - 0.28):1:(boundtext(strcol(4))) with labels offset 0, 0.5 font ",7" notitle, \
              "" using ($0):2:(boundtext(strcol(5))) with labels offset 0, 0.5 font ",7" notitle, \
-             selu(summary, where, "elapsed_ns,client_cpu_ns,server_cpu_ns,bus_cpu_ns,transport,marshal,bus") \
-                using (npub + $0 - 0.28):($1 / 1e9) linecolor rgb wall title "wall clock", \
+             selu(summary, where, "elapsed_ns,client_cpu_ns,server_cpu_ns,bus_cpu_ns,transport,marshal,bus,elapsed_ns_lo,elapsed_ns_hi,memcpy_MiBps,count,size_B") \
+                using (npub + $0 - 0.28):($1 / 1e9) linecolor rgb wall title "wall clock (median and CI)", \
+             "" using (npub + $0 - 0.28):($1 / 1e9):($8 / 1e9):($9 / 1e9) with yerrorbars \
+                linecolor rgb "#000000" pointtype 1 pointsize 0 notitle, \
              "" using (npub + $0):(($2 + $3) / 1e9):xtic(strcol(5)." ".strcol(6)."\n".strcol(7)) linecolor rgb cpu \
                 title "CPU, client and server", \
-             "" using (npub + $0 + 0.28):($4 / 1e9) linecolor rgb buscpu title "CPU, bus daemon"
+             "" using (npub + $0 + 0.28):($4 / 1e9) linecolor rgb buscpu title "CPU, bus daemon", \
+             "" using (npub + $0 - 0.45):(memsec($11 * $12, $10)):(0.9):(0) with vectors nohead \
+                linecolor rgb memcolor linewidth memwidth dashtype memdash \
+                title (mem ? "memcpy of the same bytes" : "")
 }

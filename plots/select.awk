@@ -20,6 +20,9 @@
 #   Two selected rows with the same first column mean the condition is not
 #   specific enough (an axis was left out): a warning naming the columns in
 #   which they differ goes to stderr, and the Make rule fails on it.
+#   With uniq=1 only the first row (in file order) of each value of the
+#   first column is kept, for columns that depend on that value alone
+#   (memcpy_MiBps depends on size_B only: every cell of that size has it).
 # mode=keys: prints, on one line, the distinct values of the KEYS columns
 #   joined by ':', in the order of their first appearance, separated by
 #   spaces (for gnuplot's `plot for [k in ...]`).
@@ -90,6 +93,8 @@ BEGIN {
                 mode = "rows"
         if (sort == "")
                 sort = 1
+        if (uniq == "")
+                uniq = 0
         if (mode != "rows" && mode != "keys" && mode != "count") {
                 printf "select.awk: ERROR: unknown mode '%s'\n", mode > "/dev/stderr"
                 failed = 1
@@ -151,7 +156,12 @@ mode == "keys" {
         next
 }
 
+uniq && ($(colidx[1]) in seen_first) {
+        next
+}
+
 {
+        seen_first[$(colidx[1])] = 1
         nrows++
         line = cell(colidx[1])
         for (i = 2; i <= ncols; i++)
@@ -195,7 +205,7 @@ function order_rows(    i, j, t)
 
 function check_duplicates(    i, a, b, na, nb, fa, fb, k, diff)
 {
-        if (!sort)
+        if (!sort || uniq)
                 return
         for (i = 2; i <= nrows; i++) {
                 a = ord[i - 1]

@@ -224,6 +224,24 @@ check "resumed run: 2 rows, resume file gone" \
         eval 'test "$(column env "$out/env-resume/samples.tsv" | wc -l)" = 2 &&
               test ! -e "$out/.env-resume.partial.tsv"'
 
+# One file, several environments: env=host;nspawn runs every cell in each
+# and merges them into one samples.tsv (the env column tells them apart)
+# and one meta.ini ("[machine nspawn]" beside "[machine]").
+sed -e 's/^repeat=.*/repeat=1/' -e '/^\[experiment\]/a env=host;nspawn' "$tmp/env-smoke.ini" > "$tmp/env-both.ini"
+chmod 0644 "$tmp/env-both.ini"
+out=$tmp/out-both
+"$ipclab" run --out "$out" "$tmp/env-both.ini" > "$tmp/both.log" 2>&1
+rc=$?
+check "env=host;nspawn runs and exits 0" test "$rc" = 0
+check "merged samples: both environments, 4 cells each" \
+        eval 'test "$(column env "$out/env-both/samples.tsv" | sort | uniq -c | awk "{print \$1, \$2}" | tr "\n" " ")" = "4 host 4 nspawn "'
+check "merged meta.ini: the host's groups and the container's" \
+        eval 'grep -qx "\[machine\]" "$out/env-both/meta.ini" && grep -qx "\[machine nspawn\]" "$out/env-both/meta.ini" && grep -qx "envs=host;nspawn" "$out/env-both/meta.ini"'
+check "the container's console log is kept" test -s "$out/env-both/console-nspawn.log"
+check "no staging left after the merge" eval 'test -z "$(ls -A "$out" | grep -v "^env-both$")"'
+"$ipclab" summarize "$out/env-both" > "$tmp/both.tsv"
+check "summarize keeps host and nspawn cells apart" test "$(tail -n +2 "$tmp/both.tsv" | wc -l)" = 8
+
 # An interrupted image build must never be taken for an image.
 export IPCLAB_CACHE=$tmp/cache
 setsid "$build" build nspawn > "$tmp/interrupted.log" 2>&1 &

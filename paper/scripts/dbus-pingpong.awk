@@ -4,9 +4,17 @@
 # 60000-query run (ipc-performances) matches our cell with that count.
 # mode=table: total times; mode=macros: numbers for the text.
 
-function ours(t, b, c)
+# Seconds for C round trips through bus B; COL picks the median (default)
+# or a bound of its CI (elapsed_ns_lo, elapsed_ns_hi).
+function ours(t, b, c, col)
 {
-        return ns_s(lookup(2, "pattern=roundtrip,transport=" t ",bus=" b ",count=" c, "elapsed_ns"))
+        return ns_s(lookup(2, "pattern=roundtrip,transport=" t ",bus=" b ",count=" c, col == "" ? "elapsed_ns" : col))
+}
+
+function ours_ci(t, b1, b2, c)
+{
+        return ci_text(ours(t, b1, c, "elapsed_ns_lo"), ours(t, b1, c, "elapsed_ns_hi"), \
+                ours(t, b2, c, "elapsed_ns_lo"), ours(t, b2, c, "elapsed_ns_hi"))
 }
 
 # Milliseconds per round trip.
@@ -61,10 +69,11 @@ function table(    i, c, t, b, line, test)
         print "\\end{tabular}"
 }
 
-function macros(    r, c, w, q, pd, pk, od, ob)
+function macros(    r, c, w, q, pd, pk, od, ob, op, x)
 {
         r = find(2, "pattern=roundtrip")
         macro("PingReps", r ? get(2, r, "n") : "--")
+        macro("PingCiLevel", r ? ci_level(get(2, r, "n")) : "--")
         macro("PingTransport", "\\texttt{" tex(tmain) "}")
         # The largest ping-pong run and the query run.
         c = 50000
@@ -90,6 +99,20 @@ function macros(    r, c, w, q, pd, pk, od, ob)
         macro("PingSaving" w, known(saving(ob, od)) ? fmt(abs(saving(ob, od))) : "--")
         macro("PingLessMore" w, known(saving(ob, od)) && saving(ob, od) < 0 ? "more" : "less")
         macro("PingPubOverOurs" w, fmt(ratio(pd, od)))
+        x = ours_ci(tmain, "dbus-broker", "dbus-daemon", c)
+        macro("PingCi" w, x ~ /do not overlap/ ? x : x ~ /overlap/ ? \
+                x ", so with " (r ? get(2, r, "n") : "these") " repetitions the difference between the buses is not established" : x)
+        # Peer to peer: no daemon at all, the nearest thing to kdbus.
+        op = ours(tmain, "p2p", c)
+        macro("PingPTwoP" w, fmt(op))
+        macro("PingPerCallPTwoP" w, fmt(known(op) ? op * 1e6 / c : "-"))
+        macro("PingPTwoPSaving" w, known(saving(op, od)) ? fmt(abs(saving(op, od))) : "--")
+        macro("PingPTwoPLessMore" w, known(saving(op, od)) && saving(op, od) < 0 ? "more" : "less")
+        macro("PingPTwoPCi" w, ours_ci(tmain, "p2p", "dbus-daemon", c))
+        macro("PingPTwoPVsKdbus" w, !known(saving(op, od)) || !known(lookup(1, "count=" c, "speedup_pct")) ? "--" : \
+                saving(op, od) > lookup(1, "count=" c, "speedup_pct") + 0 ? "larger" : "smaller")
+        r = find(2, "pattern=roundtrip")
+        macro("PingSize", r ? size_text(get(2, r, "size_B")) : "--")
         macro("PingFiftyCallsSaving", fmt(known(od) && known(ob) ? abs(od - ob) * 1000 / c * 50 : "-"))
         od = ours(tmain, "dbus-daemon", q)
         ob = ours(tmain, "dbus-broker", q)

@@ -6,20 +6,37 @@
 # mode=table: throughput at the smallest and largest size, and the call
 # rate; mode=macros: numbers for the text.
 
-function thr(t, b, p, y, s,    c)
+# Throughput (column COL: throughput_MiBps or its _lo/_hi bound).
+function thr(t, b, p, y, s, col,    c)
 {
         c = "transport=" t ",pattern=" p ",payload=" y ",size_B=" s
         if (b != "")
                 c = c ",bus=" b
-        return lookup(2, c, "throughput_MiBps")
+        return lookup(2, c, col == "" ? "throughput_MiBps" : col)
 }
 
-function rate(t, b,    c)
+function rate(t, b, col,    c)
 {
         c = "transport=" t ",pattern=callrate"
         if (b != "")
                 c = c ",bus=" b
-        return lookup(2, c, "rate_per_s")
+        return lookup(2, c, col == "" ? "rate_per_s" : col)
+}
+
+# Whether the throughput CIs of libdbus through buses B1 and B2 (one way,
+# byte arrays, size S) overlap, as a phrase.
+function thr_ci(b1, b2, s)
+{
+        return ci_text(thr("libdbus", b1, "oneway", "bytes", s, "throughput_MiBps_lo"), \
+                thr("libdbus", b1, "oneway", "bytes", s, "throughput_MiBps_hi"), \
+                thr("libdbus", b2, "oneway", "bytes", s, "throughput_MiBps_lo"), \
+                thr("libdbus", b2, "oneway", "bytes", s, "throughput_MiBps_hi"))
+}
+
+# memcpy bandwidth at size S (the same for every cell of that size).
+function memcpy_at(s)
+{
+        return first(2, "size_B=" s ",memcpy_MiBps!=-", "memcpy_MiBps")
 }
 
 function pthr(route, p, y, s)
@@ -99,10 +116,11 @@ function route_text(b)
         return "direct delivery in one process (\\texttt{direct})"
 }
 
-function macros(    r, t, b, x)
+function macros(    r, t, b, x, v, best, bestname)
 {
         r = find(2, "pattern=oneway")
         macro("ThruReps", r ? get(2, r, "n") : "--")
+        macro("ThruCiLevel", r ? ci_level(get(2, r, "n")) : "--")
         macro("ThruWindow", r ? fmt(ns_ms(get(2, r, "duration_ns"))) : "--")
         macro("ThruPubWindow", pub(first(1, "pattern=oneway", "window_ms")))
         macro("ThruMinSize", size_text(smin))
@@ -141,6 +159,38 @@ function macros(    r, t, b, x)
         macro("ThruDaemonMax", fmt(thr("libdbus", "dbus-daemon", "oneway", "bytes", smax)))
         macro("ThruDaemonOverPub", fmt(ratio(thr("libdbus", "dbus-daemon", "oneway", "bytes", smax), \
                 pthr("bus", "oneway", "bytes", smax))))
+        # Strings against byte arrays, in words: ours, and against 2007.
+        x = ratio(thr("libdbus", "dbus-daemon", "oneway", "string", smax), \
+                thr("libdbus", "dbus-daemon", "oneway", "bytes", smax))
+        v = ratio(pthr("bus", "oneway", "string", smax), pthr("bus", "oneway", "bytes", smax))
+        macro("ThruStringSlowerFaster", known(x) ? (x < 1 ? "slower" : "faster") : "--")
+        macro("ThruStringSameOpposite", known(x) && known(v) ? ((x < 1) == (v < 1) ? "as in" : "the opposite of") : "--")
+        # Are the differences beyond the noise?
+        macro("ThruBrokerDaemonCi", thr_ci("dbus-broker", "dbus-daemon", smax))
+        macro("ThruPTwoPDaemonCi", thr_ci("p2p", "dbus-daemon", smax))
+        macro("ThruRateBrokerDaemonCi", ci_text(rate("libdbus", "dbus-broker", "rate_per_s_lo"), \
+                rate("libdbus", "dbus-broker", "rate_per_s_hi"), rate("libdbus", "dbus-daemon", "rate_per_s_lo"), \
+                rate("libdbus", "dbus-daemon", "rate_per_s_hi")))
+        # The bounds: memcpy at the largest size; the best D-Bus one-way
+        # throughput there as a share of it; direct against memcpy.
+        x = memcpy_at(smax)
+        macro("ThruMemcpyMax", known(x) ? group(sprintf("%.0f", x)) : "--")
+        best = "-"
+        for (t = 1; t <= nlib; t++)
+                for (b = 1; b <= 3; b++) {
+                        v = thr(lib[t], bus[b], "oneway", "bytes", smax)
+                        if (known(v) && (!known(best) || v + 0 > best + 0)) {
+                                best = v
+                                bestname = "\\texttt{" lib[t] "}" (bus[b] == "p2p" ? " peer to peer" : " through \\texttt{" bus[b] "}")
+                        }
+                }
+        macro("ThruBestMax", fmt(best))
+        macro("ThruBestMaxName", known(best) ? bestname : "--")
+        macro("ThruBestPctMemcpy", known(best) && known(x) ? fmt(100 * best / x) : "--")
+        macro("ThruDirectMax", fmt(thr("direct", "", "oneway", "bytes", smax)))
+        macro("ThruDirectOverMemcpy", fmt(ratio(thr("direct", "", "oneway", "bytes", smax), x)))
+        v = ratio(thr("direct", "", "oneway", "bytes", smax), x)
+        macro("ThruDirectAboveMemcpy", known(v) && v > 1 ? 1 : 0)
 }
 
 END {

@@ -2,9 +2,11 @@
 # fifo-vs-socket.  Files: 1 = data/published/002-*.tsv, 2 = the summary.
 # mode=table: the tabular of elapsed times; mode=macros: numbers for the text.
 
-function ours(t, count, size)
+# Microseconds for COUNT messages of SIZE; COL picks the median (default)
+# or a bound of its CI (elapsed_ns_lo, elapsed_ns_hi).
+function ours(t, count, size, col)
 {
-        return ns_us(lookup(2, "pattern=oneway,transport=" t ",count=" count ",size_B=" size, "elapsed_ns"))
+        return ns_us(lookup(2, "pattern=oneway,transport=" t ",count=" count ",size_B=" size, col == "" ? "elapsed_ns" : col))
 }
 
 function published(impl, count, size)
@@ -45,6 +47,7 @@ function macros(    cells, n, i, c, s, w, pp, ps, of, ou, sv, r)
 {
         r = find(2, "pattern=oneway")
         macro("FifoReps", r ? get(2, r, "n") : "--")
+        macro("FifoCiLevel", r ? ci_level(get(2, r, "n")) : "--")
         distinct(2, "pattern=oneway", "count")
         macro("FifoCounts", n_distinct)
         distinct(2, "pattern=oneway", "size_B")
@@ -54,6 +57,12 @@ function macros(    cells, n, i, c, s, w, pp, ps, of, ou, sv, r)
         distinct(1, "", "size_B")
         macro("FifoPubSizes", n_distinct)
         macro("FifoPubReps", pub(first(1, "", "runs")))
+        # Is there a memcpy bound in these data?
+        macro("FifoHaveMemcpy", find(2, "pattern=oneway,memcpy_MiBps!=-") ? 1 : 0)
+        # Small messages, ours against 2009: dearer or cheaper?
+        r = ratio(ours("fifo", 10000, 64), published("pipe", 10000, 64))
+        macro("FifoSmallDearer", known(r) && r > 1 ? 1 : 0)
+        macro("FifoSmallDearerCheaper", !known(r) ? "--" : r > 1 ? "dearer" : "cheaper")
         # (count, size): the post's two examples and the largest volume.
         n = split("10000:64 100:128 100000:4096", cells, " ")
         for (i = 1; i <= n; i++) {
@@ -74,6 +83,10 @@ function macros(    cells, n, i, c, s, w, pp, ps, of, ou, sv, r)
                 sv = saving(of, ou)
                 macro("FifoSaving" w, known(sv) ? fixed(abs(sv), 0) : "--")
                 macro("FifoLessMore" w, !known(sv) ? "less" : sv >= 0 ? "less" : "more")
+                # Our FIFO against the 2009 pipe-based FIFO, same cell.
+                macro("FifoOursOverPub" w, fmt(ratio(of, pp)))
+                macro("FifoCi" w, ci_text(ours("fifo", c, s, "elapsed_ns_lo"), ours("fifo", c, s, "elapsed_ns_hi"), \
+                        ours("unix-stream", c, s, "elapsed_ns_lo"), ours("unix-stream", c, s, "elapsed_ns_hi")))
         }
 }
 

@@ -4,12 +4,14 @@
 # ran another count (a quick profile).
 # mode=table: time per size; mode=macros: numbers for the text.
 
-function ours(b, s,    r, e, c)
+# Seconds for the post's number of calls through bus B at size S; COL
+# picks the median (default) or a bound of its CI (elapsed_ns_lo, _hi).
+function ours(b, s, col,    r, e, c)
 {
         r = find_one(2, "transport=gdbus,pattern=roundtrip,bus=" b ",size_B=" s)
         if (!r)
                 return "-"
-        e = get(2, r, "elapsed_ns")
+        e = get(2, r, col == "" ? "elapsed_ns" : col)
         c = get(2, r, "count")
         if (!known(e) || !known(c) || c + 0 == 0)
                 return "-"
@@ -52,12 +54,13 @@ function table(    i, s, pk, pd, line, b)
         print "\\end{tabular}"
 }
 
-function macros(    smin, smax, r, b)
+function macros(    smin, smax, r, b, i, s, d, nf, na, nsd)
 {
         smin = sz[1]
         smax = sz[nsz]
         r = find(2, "transport=gdbus,pattern=roundtrip")
         macro("GdbusReps", r ? get(2, r, "n") : "--")
+        macro("GdbusCiLevel", r ? ci_level(get(2, r, "n")) : "--")
         macro("GdbusCount", r ? group(get(2, r, "count")) : "--")
         macro("GdbusPubCalls", group(calls))
         macro("GdbusMinSize", size_text(smin))
@@ -76,6 +79,37 @@ function macros(    smin, smax, r, b)
         macro("GdbusRatioMax", fmt(ratio(ours("dbus-daemon", smax), ours("dbus-broker", smax))))
         macro("GdbusDaemonOverPTwoPMax", fmt(ratio(ours("dbus-daemon", smax), ours("p2p", smax))))
         macro("GdbusPubDaemonOverOursMax", fmt(ratio(published("dbus-daemon", smax), ours("dbus-daemon", smax))))
+        # dbus-broker against dbus-daemon over every size: how often it was
+        # faster, and how often beyond both confidence intervals.
+        nf = na = nsd = 0
+        for (i = 1; i <= nsz; i++) {
+                s = sz[i]
+                d = ours("dbus-daemon", s)
+                b = ours("dbus-broker", s)
+                if (!known(d) || !known(b))
+                        continue
+                nsd++
+                if (b + 0 < d + 0) {
+                        nf++
+                        if (ci_apart(ours("dbus-broker", s, "elapsed_ns_lo"), ours("dbus-broker", s, "elapsed_ns_hi"), \
+                                     ours("dbus-daemon", s, "elapsed_ns_lo"), ours("dbus-daemon", s, "elapsed_ns_hi")) == "apart")
+                                na++
+                }
+        }
+        macro("GdbusSizes", nsd)
+        macro("GdbusBrokerFaster", nf)
+        macro("GdbusBrokerApart", na)
+        macro("GdbusNoiseVerdict", nsd == 0 ? "--" : 2 * na < nsd ? \
+                "most of the differences between the two buses are within the noise" : \
+                "most of the differences between the two buses exceed the noise")
+        # Did the broker's advantage grow with the message, as kdbus's did?
+        macro("GdbusRatioTrend", !known(ratio(ours("dbus-daemon", smax), ours("dbus-broker", smax))) || \
+                !known(ratio(ours("dbus-daemon", smin), ours("dbus-broker", smin))) ? "--" : \
+                ratio(ours("dbus-daemon", smax), ours("dbus-broker", smax)) > \
+                1.25 * ratio(ours("dbus-daemon", smin), ours("dbus-broker", smin)) ? "grew" : "did not grow")
+        # The memcpy floor at the largest size: every payload copied once.
+        r = find(2, "transport=gdbus,pattern=roundtrip,size_B=" smax ",memcpy_MiBps!=-")
+        macro("GdbusMemcpyMax", r ? fmt(smax * calls / (get(2, r, "memcpy_MiBps") * 1048576)) : "--")
 }
 
 END {

@@ -286,6 +286,44 @@ function saving(fast, slow)
         return 100 * (1 - (fast + 0) / (slow + 0))
 }
 
+# Whether two medians differ beyond their 95% confidence intervals
+# [ALO, AHI] and [BLO, BHI]: "apart" when the intervals do not overlap,
+# "overlap" when they do, "-" when one is unknown.  The text says which,
+# so that a ratio of two noisy medians is not read as a difference.
+function ci_apart(alo, ahi, blo, bhi)
+{
+        if (!known(alo) || !known(ahi) || !known(blo) || !known(bhi))
+                return "-"
+        return (ahi + 0 < blo + 0 || bhi + 0 < alo + 0) ? "apart" : "overlap"
+}
+
+# The same as a phrase for the text.
+function ci_text(alo, ahi, blo, bhi,    a)
+{
+        a = ci_apart(alo, ahi, blo, bhi)
+        if (a == "apart")
+                return "their confidence intervals do not overlap"
+        if (a == "overlap")
+                return "their confidence intervals overlap"
+        return "no confidence interval is available"
+}
+
+# The coverage, in per cent, of the confidence interval for a median of N
+# repetitions as the harness computes it (stats_median_ci): from order
+# statistics, at least 95 when N allows it (N >= 6), otherwise the range
+# of the N values, which covers the median with probability 1 - 2^(1-N)
+# (75 for three).  Captions quote it, so that "95 %" is never claimed for
+# an interval that cannot reach it.
+function ci_level(n)
+{
+        if (!known(n) || n + 0 < 2)
+                return "--"
+        n += 0
+        if (1 - 2 * 0.5 ^ n >= 0.95)
+                return "95"
+        return sprintf("%.3g", 100 * (1 - 2 * 0.5 ^ n))
+}
+
 # Message sizes for text: 64~B, 4~KiB, 1~MiB.
 function size_text(s)
 {

@@ -24,9 +24,23 @@ FNR == 1 {
         k = substr($0, 1, index($0, "=") - 1)
         v = substr($0, index($0, "=") + 1)
         val[nexp, group "." k] = v
-        if (group == "warnings" && !(v in seen_warning)) {
-                seen_warning[v] = 1
-                warnings[++nwarn] = v
+        if (group == "warnings") {
+                # "loaded at the start (load average 3.00)": one line per
+                # kind of warning, with the range of the numbers in it.
+                kind = v
+                num = ""
+                if (match(v, /\(load average [0-9.]+\)/)) {
+                        kind = substr(v, 1, RSTART - 1) "(load average %s)" substr(v, RSTART + RLENGTH)
+                        num = substr(v, RSTART + 14, RLENGTH - 15) + 0
+                }
+                if (!(kind in seen_warning)) {
+                        seen_warning[kind] = 1
+                        warnings[++nwarn] = kind
+                        lo[kind] = hi[kind] = num
+                } else if (num != "") {
+                        if (num < lo[kind]) lo[kind] = num
+                        if (num > hi[kind]) hi[kind] = num
+                }
         }
 }
 
@@ -78,8 +92,14 @@ END {
                 print "\\paragraph{Conditions that bias results.}"
                 print "The harness checks for conditions known to bias measurements and stores what it finds; for these data it reported:"
                 print "\\begin{itemize}"
-                for (i = 1; i <= nwarn; i++)
-                        printf "\\item %s\n", esc(warnings[i])
+                for (i = 1; i <= nwarn; i++) {
+                        w = warnings[i]
+                        if (index(w, "%s")) {
+                                r = (lo[w] == hi[w]) ? sprintf("%.2f", lo[w]) : sprintf("%.2f to %.2f", lo[w], hi[w])
+                                w = sprintf(w, r)
+                        }
+                        printf "\\item %s\n", esc(w)
+                }
                 print "\\end{itemize}"
                 print "Commit hashes marked + were built from a tree with uncommitted changes."
         }

@@ -76,7 +76,7 @@ function table(    r, v, c, m)
         print "\\end{tabular}"
 }
 
-function macros(    r, b, pw, aw, pc, ac, fw)
+function macros(    r, r2, b, pw, aw, pc, ac, fw)
 {
         macro("SdbusPubCalls", group(first(1, "", "calls")))
         macro("SdbusPubItems", group(first(1, "", "items")))
@@ -91,6 +91,7 @@ function macros(    r, b, pw, aw, pc, ac, fw)
                 lookup(1, "variant=array", "cpu_s"))))
         r = find(2, "pattern=roundtrip")
         macro("SdbusReps", r ? get(2, r, "n") : "--")
+        macro("SdbusCiLevel", r ? ci_level(get(2, r, "n")) : "--")
         macro("SdbusCount", r ? group(get(2, r, "count")) : "--")
         macro("SdbusSize", r ? size_text(get(2, r, "size_B")) : "--")
         # The bus of the main comparison: dbus-daemon if measured, else the first.
@@ -114,6 +115,15 @@ function macros(    r, b, pw, aw, pc, ac, fw)
         macro("SdbusWallFdpass", fmt(fw))
         macro("SdbusCpuFdpass", r ? fmt(cpu(r)) : "--")
         macro("SdbusArrayOverFdpass", fmt(ratio(aw, fw)))
+        # Noise: per element against array, wall clock.
+        r = cell("sd-bus", "per-element", b)
+        r2 = cell("sd-bus", "array", b)
+        macro("SdbusWallCi", r && r2 ? ci_text(get(2, r, "elapsed_ns_lo"), get(2, r, "elapsed_ns_hi"), \
+                get(2, r2, "elapsed_ns_lo"), get(2, r2, "elapsed_ns_hi")) : "--")
+        # The memcpy bound: the same bytes copied once.
+        r = find(2, "pattern=roundtrip,memcpy_MiBps!=-")
+        macro("SdbusMemcpy", r ? fmt(get(2, r, "count") * get(2, r, "size_B") / (get(2, r, "memcpy_MiBps") * 1048576)) : "--")
+        macro("SdbusMiB", r ? fmt(get(2, r, "count") * get(2, r, "size_B") / 1048576) : "--")
 }
 
 END {

@@ -36,6 +36,7 @@ include mk/data.mk
 -include mk/verify.mk
 -include mk/env.mk
 include mk/check.mk
+-include mk/fuzz.mk
 include mk/bench.mk
 
 .PHONY: all clean

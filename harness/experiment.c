@@ -452,16 +452,17 @@ static bool valid_name(const char *s)
  * are not UTF-8, a group given twice, a key given twice in one group. */
 static gboolean prescan(const Ctx *c, const char *text, gsize len, GError **error)
 {
-        const char *bad;
+        const char *bad = memchr(text, '\0', len);
+        bool nul = bad != NULL;
 
-        if (!g_utf8_validate(text, (gssize) len, &bad)) {
+        /* g_utf8_validate() stops at a NUL too: look for one first. */
+        if (nul || !g_utf8_validate(text, (gssize) len, &bad)) {
                 guint line = 1;
                 for (const char *p = text; p < bad; p++)
                         line += *p == '\n';
-                return fail(error, c, NULL, NULL, "line %u: bytes that are not UTF-8", line);
+                return fail(error, c, NULL, NULL, "line %u: %s", line,
+                            nul ? "contains a NUL byte" : "bytes that are not UTF-8");
         }
-        if (memchr(text, '\0', len))
-                return fail(error, c, NULL, NULL, "contains a NUL byte");
 
         g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
         g_autoptr(GHashTable) groups = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
@@ -477,6 +478,10 @@ static gboolean prescan(const Ctx *c, const char *text, gsize len, GError **erro
                         char *end = strchr(l, ']');
                         if (!end)
                                 return fail(error, c, NULL, NULL, "line %u: group header without ']'", i + 1);
+                        if (end == l + 1)
+                                return fail(error, c, NULL, NULL, "line %u: a group header without a name", i + 1);
+                        if (end[1] != '\0')
+                                return fail(error, c, NULL, NULL, "line %u: text after the group header's ']'", i + 1);
                         g_free(group);
                         group = g_strndup(l + 1, (gsize) (end - l - 1));
                         if (g_hash_table_contains(groups, group))
@@ -492,6 +497,12 @@ static gboolean prescan(const Ctx *c, const char *text, gsize len, GError **erro
                 if (!group)
                         return fail(error, c, NULL, NULL, "line %u: key before any group", i + 1);
                 g_autofree char *key = g_strstrip(g_strndup(l, (gsize) (eq - l)));
+                if (key[0] == '\0')
+                        return fail(error, c, group, NULL, "line %u: '%s' has no key before '='", i + 1, l);
+                /* GKeyFile would take key[xx] as a translation of key and
+                 * hide it from every lookup. */
+                if (strpbrk(key, "[]"))
+                        return fail(error, c, group, key, "line %u: unknown key (no [locale] variants)", i + 1);
                 if (g_hash_table_contains(keys, key))
                         return fail(error, c, group, key, "line %u: key given twice", i + 1);
                 g_hash_table_add(keys, g_steal_pointer(&key));
@@ -573,7 +584,6 @@ static gboolean parse_claims(const Ctx *c, Experiment *exp, GError **error)
                 if (!g_str_has_prefix(groups[i], "claim "))
                         continue;
                 const char *g = groups[i];
-                g_autoptr(GError) e = NULL;
                 g_auto(GStrv) keys = g_key_file_get_keys(c->kf, g, NULL, NULL);
                 Claim *cl = g_new0(Claim, 1);
 
@@ -694,9 +704,9 @@ guint64 cell_estimate_ns(const Cell *cell, guint warmup)
         double msg = per_msg + per_byte * (double) cell->size;
         if (cell->pattern != PATTERN_ONEWAY)
                 msg *= 2;
-        if (cell->duration_ns)
-                return (guint64) (setup + msg * warmup) + cell->duration_ns;
-        return (guint64) (setup + msg * (double) (cell->count + warmup));
+        double ns = setup + msg * (double) warmup +
+                    (cell->duration_ns ? (double) cell->duration_ns : msg * (double) cell->count);
+        return ns < 1e18 ? (guint64) ns : (guint64) 1e18;   /* 30 years: "forever" */
 }
 
 static char *cell_key(const Cell *c)
@@ -876,9 +886,14 @@ Experiment *experiment_load(const char *file, const char *profile, GError **erro
         return experiment_load_data(file, text, len, profile, error);
 }
 
-Experiment *experiment_load_data(const char *file, const char *text, gsize len,
+Experiment *experiment_load_data(const char *file, const char *data, gsize len,
                                  const char *profile, GError **error)
 {
+        /* DATA need not end in a NUL; what follows (g_strsplit, GKeyFile's
+         * line scanner) wants one. */
+        g_autofree char *text = g_malloc(len + 1);
+        memcpy(text, data, len);
+        text[len] = '\0';
         g_autoptr(GError) e = NULL;
         g_autoptr(GKeyFile) kf = g_key_file_new();
         g_autofree char *profile_group = profile ? g_strconcat("profile ", profile, NULL) : NULL;

@@ -108,7 +108,7 @@ static int cmd_check(int argc, char **argv)
                         status = report(err);
                         continue;
                 }
-                guint64 total = 0;
+                double total = 0;   /* ns; a double, since huge counts overflow */
                 printf("%s: %s\n", exp->name, exp->title);
                 printf("  %u cells x %u%s repetitions, warm-up %u, time limit %.0f s per repetition%s%s\n",
                        exp->cells->len, exp->repeat, exp->repeat_auto ? " or more (repeat=auto)" : "", exp->warmup, (double) exp->timeout_ns / 1e9,
@@ -116,13 +116,13 @@ static int cmd_check(int argc, char **argv)
                 for (guint c = 0; c < exp->cells->len; c++) {
                         const Cell *cell = exp->cells->pdata[c];
                         g_autofree char *d = cell_describe(cell);
-                        total += cell_estimate_ns(cell, exp->warmup) * exp->repeat;
+                        total += (double) cell_estimate_ns(cell, exp->warmup) * exp->repeat;
                         printf("  %4u  %s\n", cell->index, d);
                 }
                 for (guint s = 0; s < exp->skipped->len; s++)
                         printf("  skip  %s\n", (char *) exp->skipped->pdata[s]);
                 char est[64];
-                run_format_duration(est, sizeof est, (double) total / 1e9 * exp->n_envs);
+                run_format_duration(est, sizeof est, total / 1e9 * exp->n_envs);
                 GString *where = g_string_new(NULL);
                 bool vm = false;
                 for (guint k = 0; k < exp->n_envs; k++) {

@@ -136,6 +136,7 @@ static void report_fail(Sample *s, int err, const char *fmt, ...)
         if (s->status < 0)
                 return;  /* keep the first reason */
         s->status = err > 0 ? -err : (err < 0 ? err : -EIO);
+        s->failed_ns = now_ns();
         va_start(ap, fmt);
         vsnprintf(s->why, sizeof s->why, fmt, ap);
         va_end(ap);
@@ -151,6 +152,9 @@ typedef struct {
         guint64 srv_messages, srv_bytes, srv_checksum;
         bool srv_done;
         struct rusage srv_ru0;
+        /* The server's ack; it outlives server_step() because a transport
+         * may hand it over by pointer (direct does). */
+        char srv_ack[ACK_LEN + 1];
 } Ctx;
 
 /* The server's handling of one message: returns 1 after a request, 0 after
@@ -166,9 +170,9 @@ static int server_step(Ctx *c, Sample *s)
                 return r;
         }
         if (r == 0) {
-                char ack[ACK_LEN + 1];
-                snprintf(ack, sizeof ack, ACK_FORMAT, c->srv_messages, c->srv_bytes, c->srv_checksum);
-                r = c->t->send(c->ep, ack, ACK_LEN, 0);
+                snprintf(c->srv_ack, sizeof c->srv_ack, ACK_FORMAT, c->srv_messages, c->srv_bytes,
+                         c->srv_checksum);
+                r = c->t->send(c->ep, c->srv_ack, ACK_LEN, 0);
                 if (r < 0) {
                         report_fail(s, r, "server ack: %s", c->ep->why);
                         return r;
@@ -529,6 +533,8 @@ typedef struct {
         int fd;
         Sample s;
         bool have_report;
+        bool killed;              /* by the runner, for its peer or the time limit */
+        int status;               /* from waitpid() */
         const char *role;
 } Child;
 
@@ -585,9 +591,16 @@ static bool wait_ready(Child *ch, guint64 deadline)
 }
 
 /* Reads reports from the children until all are in, or the deadline.
- * Returns false when the time limit struck or ipclab was interrupted. */
+ * When one side fails or dies, its peer gets PEER_GRACE_NS to report or
+ * die on its own (it may have failed first, or died first) and is then
+ * killed: over a bus, a datagram socket or a message queue it cannot tell
+ * and would wait for the time limit.  Returns false when the time limit
+ * struck or ipclab was interrupted. */
+#define PEER_GRACE_NS 500000000u
 static bool collect(Child *ch, size_t n, guint64 deadline)
 {
+        guint64 grace = 0;
+
         for (;;) {
                 struct pollfd pfd[2];
                 size_t open_n = 0;
@@ -603,7 +616,17 @@ static bool collect(Child *ch, size_t n, guint64 deadline)
                 guint64 now = now_ns();
                 if (now >= deadline || runner_interrupted)
                         return false;
-                int r = poll(pfd, open_n, (int) MIN((deadline - now) / 1000000 + 1, 1000));
+                if (grace && now >= grace) {
+                        for (size_t j = 0; j < n; j++) {
+                                if (ch[j].fd >= 0 && ch[j].pid > 0) {
+                                        kill(ch[j].pid, SIGKILL);
+                                        ch[j].killed = true;
+                                }
+                        }
+                        grace = G_MAXUINT64;   /* their fds end now */
+                }
+                guint64 until = MIN(deadline, grace ? grace : deadline);
+                int r = poll(pfd, open_n, until > now ? (int) MIN((until - now) / 1000000 + 1, 1000) : 1);
                 if (r < 0 && errno != EINTR)
                         return false;
                 for (size_t i = 0; r > 0 && i < n; i++) {
@@ -617,13 +640,8 @@ static bool collect(Child *ch, size_t n, guint64 deadline)
                                 ch[i].have_report = true;
                         close(ch[i].fd);
                         ch[i].fd = -1;
-                        /* A side that failed or died takes its peer with
-                         * it: over a datagram socket or a message queue the
-                         * peer cannot tell and would wait for the time limit. */
-                        if (!ch[i].have_report || ch[i].s.status < 0)
-                                for (size_t j = 0; j < n; j++)
-                                        if (j != i && ch[j].fd >= 0 && ch[j].pid > 0)
-                                                kill(ch[j].pid, SIGKILL);
+                        if ((!ch[i].have_report || ch[i].s.status < 0) && !grace)
+                                grace = now_ns() + PEER_GRACE_NS;
                 }
         }
 }
@@ -901,8 +919,9 @@ int runner_run(Runner *runner, const Cell *cell, guint rep, Sample *out)
         endpoint_init(&ep, cell);
         c.req_size = request_size(t, cell);
         c.rep_size = reply_size(t, cell);
+        Bus *bus = NULL;
         if ((t->flags & TRANSPORT_DBUS) && cell->bus != BUS_P2P) {
-                Bus *bus = runner_bus(runner, cell->bus, out);
+                bus = runner_bus(runner, cell->bus, out);
                 if (!bus)
                         return 0;
                 ep.bus_address = bus_get_address(bus);
@@ -961,33 +980,39 @@ int runner_run(Runner *runner, const Cell *cell, guint rep, Sample *out)
                                     (double) runner->exp->timeout_ns / 1e9);
         }
 
-        /* The side that failed first says why, not the peer killed for it. */
-        for (size_t i = 0; i < 2 && out->status == 0; i++)
-                if (ch[i].pid > 0 && ch[i].have_report && ch[i].s.status < 0)
-                        report_fail(out, ch[i].s.status, "%s", ch[i].s.why);
 reap:
         for (size_t i = 0; i < 2; i++) {
-                int status;
                 if (ch[i].pid <= 0)
                         continue;
-                if (out->status < 0)
+                if (out->status < 0) {
                         kill(ch[i].pid, SIGKILL);
-                while (waitpid(ch[i].pid, &status, 0) < 0 && errno == EINTR)
+                        ch[i].killed = true;
+                }
+                while (waitpid(ch[i].pid, &ch[i].status, 0) < 0 && errno == EINTR)
                         ;
                 if (ch[i].fd >= 0)
                         close(ch[i].fd);
-                if (!ch[i].have_report && out->status == 0) {
+        }
+        /* Why the cell failed, unless the time limit or an interrupt says
+         * it: a side that died on its own (a crash, a signal) before it
+         * reported; else the side that failed first.  Its peer only saw
+         * the consequence (a closed stream, an ack nobody read) or was
+         * killed by collect(). */
+        for (size_t i = 0; i < 2 && out->status == 0; i++) {
+                if (ch[i].pid > 0 && !ch[i].have_report && !ch[i].killed) {
                         char how[96];
-                        describe_exit(status, how, sizeof how);
+                        describe_exit(ch[i].status, how, sizeof how);
                         report_fail(out, ECHILD, "the %s %s before reporting", ch[i].role, how);
                 }
         }
         if (out->status == 0) {
-                Sample *srv = &ch[0].s, *cli = &ch[1].s;
-                if (!inproc && srv->status < 0)
-                        report_fail(out, srv->status, "%s", srv->why);
-                if (cli->status < 0)
-                        report_fail(out, cli->status, "%s", cli->why);
+                Sample *srv = &ch[0].s, *cli = &ch[1].s, *first = NULL;
+                for (size_t i = 0; i < 2; i++)
+                        if (ch[i].pid > 0 && ch[i].have_report &&
+                            ch[i].s.status < 0 && (!first || ch[i].s.failed_ns < first->failed_ns))
+                                first = &ch[i].s;
+                if (first)
+                        report_fail(out, first->status, "%s", first->why);
                 if (out->status == 0) {
                         *out = *cli;
                         if (!inproc) {
@@ -995,6 +1020,15 @@ reap:
                                 out->server_sys_ns = srv->server_sys_ns;
                         }
                 }
+        }
+        /* The peers only saw a closed connection; say what closed it (a
+         * daemon killed mid-cell may take a moment to be seen dead). */
+        for (int i = 0; out->status < 0 && bus && bus_is_alive(bus) && i < 10; i++)
+                g_usleep(10000);
+        if (out->status < 0 && bus && !bus_is_alive(bus)) {
+                g_autofree char *why = g_strdup_printf("the %s died during the cell: %s",
+                                                       bus_name(cell->bus), out->why);
+                g_strlcpy(out->why, why, sizeof out->why);
         }
         if (t->cleanup)
                 t->cleanup(&ep);

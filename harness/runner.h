@@ -15,6 +15,7 @@
 typedef struct {
         int status;               /* 0: measured; < 0: the cell failed (-errno) */
         char why[256];            /* the reason when status < 0 */
+        guint64 failed_ns;        /* CLOCK_MONOTONIC time of that failure */
         guint64 elapsed_ns;       /* client wall time, CLOCK_MONOTONIC */
         guint64 client_user_ns, client_sys_ns;
         guint64 server_user_ns, server_sys_ns;

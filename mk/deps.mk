@@ -7,7 +7,7 @@ DEPS_BUILD := build-essential pkg-config libglib2.0-dev libdbus-1-dev libsystemd
 	dbus dbus-broker gnuplot-nox latexmk texlive-latex-base texlive-latex-recommended \
 	texlive-fonts-recommended
 # Running the whole test suite and the benchmarks against reference tools.
-DEPS_CHECK := $(DEPS_BUILD) dbus-tests hyperfine linux-perf util-linux
+DEPS_CHECK := $(DEPS_BUILD) dbus-tests hyperfine linux-perf util-linux clang libclang-rt-14-dev
 
 .PHONY: deps deps-check deps-check-test
 deps:

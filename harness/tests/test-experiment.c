@@ -277,7 +277,6 @@ int main(int argc, char **argv)
         g_test_add_func("/experiment/bad-files", test_bad_files);
         g_test_add_func("/experiment/bad-names", test_bad_names);
         int r = g_test_run();
-        g_autofree char *cmd = NULL;
         GDir *d = g_dir_open(tmp_dir, 0, NULL);
         const char *n;
         while (d && (n = g_dir_read_name(d))) {

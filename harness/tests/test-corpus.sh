@@ -1,0 +1,86 @@
+#!/bin/bash
+# test-corpus.sh: every malformed experiment file in harness/tests/corpus/
+# is refused the same way by `ipclab check` and `ipclab run`: exit status 2,
+# one message that names the file and says what is wrong (the file's first
+# line, `# expect: TEXT`, gives TEXT; an optional second line
+# `# profile: NAME` passes --profile NAME), and nothing written anywhere:
+# not in --out, not in the working directory, not in $XDG_RUNTIME_DIR or
+# $TMPDIR (where the runner and the buses make their private directories).
+# The same corpus seeds the fuzzer (mk/fuzz.mk).
+set -u
+cd "$(dirname "$0")/../.."
+ipclab=$PWD/harness/ipclab
+corpus=harness/tests/corpus
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/out" "$tmp/cwd" "$tmp/run"
+export XDG_RUNTIME_DIR=$tmp/run TMPDIR=$tmp/run
+n=0 failed=0 tried=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "# $l"; done; }
+
+written() {
+        find "$tmp/out" "$tmp/cwd" "$tmp/run" -mindepth 1 2>/dev/null | head -5
+}
+
+files=("$corpus"/*.ini)
+if [ "${#files[@]}" -lt 40 ]; then
+        not_ok "the corpus holds at least 40 files (it holds ${#files[@]})"
+fi
+for f in "${files[@]}"; do
+        name=$(basename "$f")
+        path=$PWD/$f
+        expect=$(sed -n '1s/^# expect: //p' "$f")
+        profile=$(sed -n '2s/^# profile: //p' "$f")
+        if [ -z "$expect" ]; then
+                not_ok "$name: the first line is '# expect: TEXT'"
+                continue
+        fi
+        args=()
+        [ -n "$profile" ] && args=(--profile "$profile")
+        for cmd in check run; do
+                tried=$((tried + 1))
+                if [ "$cmd" = run ]; then
+                        out=$(cd "$tmp/cwd" && "$ipclab" run "${args[@]}" --out "$tmp/out" "$path" 2>&1 >/dev/null)
+                else
+                        out=$(cd "$tmp/cwd" && "$ipclab" check "${args[@]}" "$path" 2>&1 >/dev/null)
+                fi
+                rc=$?
+                left=$(written)
+                problems=()
+                [ "$rc" -eq 2 ] || problems+=("exit status $rc, not 2")
+                grep -F -- "$path: " <<<"$out" | grep -qF -- "$expect" ||
+                        problems+=("no line names the file and says '$expect'")
+                [ "$(grep -c . <<<"$out")" -eq 1 ] || problems+=("not exactly one line of message")
+                [ -z "$left" ] || problems+=("wrote: $left")
+                if [ "${#problems[@]}" -eq 0 ]; then
+                        ok "$cmd $name: refused: $expect"
+                else
+                        not_ok "$cmd $name" "${problems[@]}" "output: $out"
+                        rm -rf "${tmp:?}/out/"* "${tmp:?}/out/".[!.]* "${tmp:?}/cwd/"* "${tmp:?}/run/"* 2>/dev/null
+                fi
+        done
+done
+
+# Every file at once: the first bad one stops `run` before anything runs.
+out=$(cd "$tmp/cwd" && "$ipclab" run --out "$tmp/out" "${files[@]/#/$PWD/}" 2>&1); rc=$?
+tried=$((tried + 1))
+if [ "$rc" -eq 2 ] && [ -z "$(written)" ]; then
+        ok "run with all ${#files[@]} files: exit 2, nothing written"
+else
+        not_ok "run with all ${#files[@]} files: exit 2, nothing written" "status $rc" "$(written)"
+fi
+# A good file after a bad one is not run either.
+printf '[experiment]\ntitle=good\ntransport=pipe\ncount=10\nrepeat=1\n' > "$tmp/good.ini"
+out=$(cd "$tmp/cwd" && "$ipclab" run --out "$tmp/out" "$tmp/good.ini" "$PWD/${files[0]}" 2>&1); rc=$?
+tried=$((tried + 1))
+rm -f "$tmp/good.ini"
+if [ "$rc" -eq 2 ] && [ -z "$(written)" ]; then
+        ok "a good file beside a bad one: nothing runs, nothing written"
+else
+        not_ok "a good file beside a bad one: nothing runs, nothing written" "status $rc" "$(written)"
+fi
+
+echo "# bad inputs tried: $tried (${#files[@]} files)"
+echo "1..$n"
+[ "$failed" -eq 0 ]

@@ -292,7 +292,8 @@ static int cmd_summarize(int argc, char **argv)
                "\trate_per_s\trate_per_s_lo\trate_per_s_hi"
                "\tlat_p50_ns\tlat_p90_ns\tlat_p99_ns\tlat_p999_ns"
                "\tcpu_ns_per_msg\tclient_cpu_ns\tserver_cpu_ns\tbus_cpu_ns\tmemcpy_MiBps"
-               "\tlat_p50_ns_lo\tlat_p50_ns_hi\tlat_p99_ns_lo\tlat_p99_ns_hi\n");
+               "\tlat_p50_ns_lo\tlat_p50_ns_hi\tlat_p99_ns_lo\tlat_p99_ns_hi"
+               "\tthroughput_MiBps_hmean\trate_per_s_hmean\n");
         for (guint gi = 0; gi < order->len; gi++) {
                 GPtrArray *g = order->pdata[gi];
                 guint n = 0, failed = 0;
@@ -343,7 +344,7 @@ static int cmd_summarize(int argc, char **argv)
                 if (n == 0) {
                         for (int k = 0; k < 20; k++)
                                 printf("\t-");
-                        printf("\t%s\t-\t-\t-\t-\n", bound ? bound : "-");
+                        printf("\t%s\t-\t-\t-\t-\t-\t-\n", bound ? bound : "-");
                         for (int q = 0; q < 4; q++)
                                 g_free(lat[q]);
                         continue;
@@ -381,9 +382,17 @@ static int cmd_summarize(int argc, char **argv)
                         printf("\t-");
                 printf("\t%s", bound ? bound : "-");
                 if (nlat)
-                        printf("\t%.0f\t%.0f\t%.0f\t%.0f\n", lat_ci[0][0], lat_ci[0][1], lat_ci[2][0], lat_ci[2][1]);
+                        printf("\t%.0f\t%.0f\t%.0f\t%.0f", lat_ci[0][0], lat_ci[0][1], lat_ci[2][0], lat_ci[2][1]);
                 else
-                        printf("\t-\t-\t-\t-\n");
+                        printf("\t-\t-\t-\t-");
+                /* Rates average harmonically (total work over total time),
+                 * never arithmetically. */
+                double tp_h = stats_harmonic_mean(tp, n), rate_h = stats_harmonic_mean(rate, n);
+                if (tp_h > 0)
+                        printf("\t%.6g", tp_h);
+                else
+                        printf("\t-");
+                printf("\t%.6g\n", rate_h);
         }
         return 0;
 }

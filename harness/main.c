@@ -340,7 +340,14 @@ static int cmd_summarize(int argc, char **argv)
                         printf("\t%s", first[axis[a]]);
                 printf("\t%u\t%u", n, failed);
                 g_autofree char *bound_key = g_strdup_printf("memcpy_MiBps_%s", first[size_col]);
-                g_autofree char *bound = have_meta ? g_key_file_get_value(meta, "bounds", bound_key, NULL) : NULL;
+                /* Each environment measured its own bounds: "[bounds vm]"
+                 * in a merged meta.ini, else "[bounds]". */
+                int env_col = table_column(t, "env");
+                g_autofree char *env_group = env_col >= 0 ? g_strconcat("bounds ", first[env_col], NULL) : NULL;
+                g_autofree char *bound = !have_meta ? NULL
+                        : env_group && g_key_file_has_group(meta, env_group)
+                                ? g_key_file_get_value(meta, env_group, bound_key, NULL)
+                                : g_key_file_get_value(meta, "bounds", bound_key, NULL);
                 if (n == 0) {
                         for (int k = 0; k < 20; k++)
                                 printf("\t-");

@@ -29,6 +29,7 @@ PAPER_SECTIONS := \
         kernel-latency:- \
         dbus-throughput:000 \
         gdbus-large:001 \
+        env-cost:- \
         dbus-pingpong:003 \
         sdbus-array:004 \
         shell-calls:-

@@ -21,6 +21,7 @@ PLOT_FIGURES := \
         kernel-latency:kernel-latency \
         dbus-throughput:dbus-throughput \
         gdbus-large:gdbus-large \
+        env-cost:env-cost \
         dbus-pingpong:dbus-pingpong \
         sdbus-array:sdbus-array \
         shell-calls:shell-calls

@@ -241,6 +241,10 @@ check "the container's console log is kept" test -s "$out/env-both/console-nspaw
 check "no staging left after the merge" eval 'test -z "$(ls -A "$out" | grep -v "^env-both$")"'
 "$ipclab" summarize "$out/env-both" > "$tmp/both.tsv"
 check "summarize keeps host and nspawn cells apart" test "$(tail -n +2 "$tmp/both.tsv" | wc -l)" = 8
+size=$(column size_B "$tmp/both.tsv" | head -1)
+want=$(awk -F= -v k="memcpy_MiBps_$size" '/^\[/ { g = $0 } g == "[bounds nspawn]" && $1 == k { print $2 }' "$out/env-both/meta.ini")
+got=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["env"] == "nspawn" { print $c["memcpy_MiBps"]; exit }' "$tmp/both.tsv")
+check "summarize takes the container's own memcpy bound" eval 'test -n "$want" && test "$got" = "$want"'
 
 # An interrupted image build must never be taken for an image.
 export IPCLAB_CACHE=$tmp/cache

@@ -112,7 +112,7 @@ $(PAPER_GEN)/config.tex: paper-force
 
 # The methods text: machine, software and conditions, from meta.ini.
 PAPER_META := $(PAPER_HAVE:%=data/%/meta.ini)
-$(PAPER_GEN)/methods.tex: $(PAPER_META) paper/scripts/methods.awk
+$(PAPER_GEN)/methods.tex: $(PAPER_META) paper/scripts/methods.awk $(PAPER_GEN)/config.tex
 	@mkdir -p $(@D)
 	@echo "  METHODS $@"
 	@$(AWK) -f paper/scripts/methods.awk $(PAPER_META) > $@.tmp || { rm -f $@.tmp; exit 1; }

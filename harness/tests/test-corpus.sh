@@ -15,9 +15,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/out" "$tmp/cwd" "$tmp/run"
 export XDG_RUNTIME_DIR=$tmp/run TMPDIR=$tmp/run
-n=0 failed=0 tried=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "# $l"; done; }
+. harness/tests/tap.sh
+tried=0
 
 written() {
         find "$tmp/out" "$tmp/cwd" "$tmp/run" -mindepth 1 2>/dev/null | head -5

@@ -32,9 +32,8 @@ cleanup() {
 trap cleanup EXIT
 export XDG_RUNTIME_DIR=$tmp/run TMPDIR=$tmp/run
 mkdir -p "$tmp/run" "$tmp/out"
-n=0 failed=0 faults=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "# $l"; done; }
+. harness/tests/tap.sh
+faults=0
 check() { local what=$1; shift; if "$@"; then ok "$what"; else not_ok "$what"; fi; }
 note() { echo "# $*"; }
 

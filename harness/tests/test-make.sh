@@ -9,10 +9,7 @@ cd "$(dirname "$0")/../.."
 src=$PWD
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0 failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
-check() { if eval "$2"; then ok "$1"; else not_ok "$1"; fi; }
+. harness/tests/tap.sh
 
 # The tree as a clone has it (tracked and new files, not build products),
 # plus the harness already built here, so the test does not compile twice.

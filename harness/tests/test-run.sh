@@ -8,10 +8,7 @@ cd "$(dirname "$0")/../.."
 ipclab=$PWD/harness/ipclab
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0 failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
-check() { if eval "$2"; then ok "$1"; else not_ok "$1"; fi; }
+. harness/tests/tap.sh
 rows() { awk -F'\t' -v c="$2" 'NR > 1 && $1 == c' "$1" | wc -l; }
 
 # repeat=auto with a target any 6 repetitions reach: the 95% CI of a median

@@ -10,9 +10,7 @@ cd "$(dirname "$0")/../.."
 tests=(test-experiment test-stats test-transports test-faults)
 log=$(mktemp -d)
 trap 'rm -rf "$log"' EXIT
-n=0 failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
+. harness/tests/tap.sh
 
 if ! make --no-print-directory -s sanitize-build >"$log/build" 2>&1; then
         not_ok "asan: the sanitized test programs build (clang, libclang-rt-14-dev)"

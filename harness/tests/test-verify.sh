@@ -14,10 +14,7 @@ src=$PWD
 ipclab=$PWD/harness/ipclab
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0 failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
-check() { if eval "$2"; then ok "$1"; else not_ok "$1"; fi; }
+. harness/tests/tap.sh
 # The line of claim $1 in the table $2.
 line() { grep -E "^[^ ]+ +$1 " <<<"$2"; }
 # Field $2 of the TSV row of claim $1 in file $3.

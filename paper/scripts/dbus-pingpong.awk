@@ -123,13 +123,5 @@ function macros(    r, c, w, q, pd, pk, od, ob, op, x)
 }
 
 END {
-        if (died)
-                exit 2
-        setup()
-        if (mode == "table")
-                table()
-        else if (mode == "macros")
-                macros()
-        else
-                die("mode must be table or macros")
+        generate()
 }

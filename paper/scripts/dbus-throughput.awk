@@ -194,13 +194,5 @@ function macros(    r, t, b, x, v, best, bestname)
 }
 
 END {
-        if (died)
-                exit 2
-        setup()
-        if (mode == "table")
-                table()
-        else if (mode == "macros")
-                macros()
-        else
-                die("mode must be table or macros")
+        generate()
 }

@@ -90,13 +90,11 @@ function macros(    cells, n, i, c, s, w, pp, ps, of, ou, sv, r)
         }
 }
 
+# Nothing to prepare before the table or the macros.
+function setup()
+{
+}
+
 END {
-        if (died)
-                exit 2
-        if (mode == "table")
-                table()
-        else if (mode == "macros")
-                macros()
-        else
-                die("mode must be table or macros")
+        generate()
 }

@@ -113,13 +113,5 @@ function macros(    smin, smax, r, b, i, s, d, nf, na, nsd)
 }
 
 END {
-        if (died)
-                exit 2
-        setup()
-        if (mode == "table")
-                table()
-        else if (mode == "macros")
-                macros()
-        else
-                die("mode must be table or macros")
+        generate()
 }

@@ -144,13 +144,5 @@ function sort_last(s,    a, n)
 }
 
 END {
-        if (died)
-                exit 2
-        setup()
-        if (mode == "table")
-                table()
-        else if (mode == "macros")
-                macros()
-        else
-                die("mode must be table or macros")
+        generate()
 }

@@ -433,3 +433,21 @@ function sort_nums(s,    n, a, i, j, t, out)
 function ns_us(x) { return known(x) ? x / 1e3 : "-" }
 function ns_ms(x) { return known(x) ? x / 1e6 : "-" }
 function ns_s(x) { return known(x) ? x / 1e9 : "-" }
+
+# ---- the end of every generator ------------------------------------------
+
+# What a generator's END block does: stop if reading failed, then
+# setup() and, as -v mode= asks, table() or macros() (each generator
+# defines the three).
+function generate()
+{
+        if (died)
+                exit 2
+        setup()
+        if (mode == "table")
+                table()
+        else if (mode == "macros")
+                macros()
+        else
+                die("mode must be table or macros")
+}

@@ -126,13 +126,11 @@ function macros(    r, r2, b, pw, aw, pc, ac, fw)
         macro("SdbusMiB", r ? fmt(get(2, r, "count") * get(2, r, "size_B") / 1048576) : "--")
 }
 
+# Nothing to prepare before the table or the macros.
+function setup()
+{
+}
+
 END {
-        if (died)
-                exit 2
-        if (mode == "table")
-                table()
-        else if (mode == "macros")
-                macros()
-        else
-                die("mode must be table or macros")
+        generate()
 }

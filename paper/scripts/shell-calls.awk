@@ -191,13 +191,5 @@ function name_text(s,    p)
 }
 
 END {
-        if (died)
-                exit 2
-        setup()
-        if (mode == "table")
-                table()
-        else if (mode == "macros")
-                macros()
-        else
-                die("mode must be table or macros")
+        generate()
 }

@@ -156,16 +156,6 @@ function compare(e,    i, j, t, s, h, v, r, q, a, ss, ns)
         }
 }
 
-# "64 4096" -> "64~B and 4~KiB".
-function sizes_text(s,    a, n, i, out)
-{
-        n = split(sort_nums(s), a, " ")
-        out = ""
-        for (i = 1; i <= n; i++)
-                out = out (i == 1 ? "" : i == n ? " and " : ", ") size_text(a[i])
-        return n ? out : "--"
-}
-
 # What compare() found, as a clause for the text: "WHERE was slower
 # than the host in all 6 cells, beyond the confidence intervals".
 function verdict(where,    s)

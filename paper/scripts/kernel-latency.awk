@@ -52,16 +52,6 @@ function read_skipped(    f, line, grp, v, p, t, rest)
         close(f)
 }
 
-# "32768 65536" -> "32~KiB and 64~KiB".
-function sizes_text(s,    a, n, i, out)
-{
-        n = split(sort_nums(s), a, " ")
-        out = ""
-        for (i = 1; i <= n; i++)
-                out = out (i == 1 ? "" : i == n ? " and " : ", ") size_text(a[i])
-        return n ? out : "--"
-}
-
 function table(    i, t)
 {
         print "\\begin{tabular}{@{}l rrr rrr@{}}"

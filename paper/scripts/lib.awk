@@ -411,6 +411,16 @@ function tex(s)
         return s
 }
 
+# A list of sizes in words: "64 4096" -> "64~B and 4~KiB".
+function sizes_text(s,    a, n, i, out)
+{
+        n = split(sort_nums(s), a, " ")
+        out = ""
+        for (i = 1; i <= n; i++)
+                out = out (i == 1 ? "" : i == n ? " and " : ", ") size_text(a[i])
+        return n ? out : "--"
+}
+
 # Sorts the space-separated numbers in S numerically; returns them space
 # separated, without duplicates.
 function sort_nums(s,    n, a, i, j, t, out)

@@ -18,7 +18,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -379,19 +378,6 @@ int run_experiment(const Experiment *exp, const char *out_dir, bool resume,
         return status;
 }
 
-/* Removes DIR and everything below it, never following links. */
-static int remove_tree_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-        (void) st;
-        (void) ftw;
-        return (flag == FTW_DP ? rmdir(path) : unlink(path)) < 0 && errno != ENOENT ? -1 : 0;
-}
-
-static void remove_tree(const char *dir)
-{
-        nftw(dir, remove_tree_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
-
 /* Copies the groups of FROM into TO, each renamed "<group> SUFFIX" (or as
  * they are when SUFFIX is NULL). */
 static void merge_groups(GKeyFile *to, GKeyFile *from, const char *suffix)
@@ -417,7 +403,7 @@ int run_experiment_envs(const Experiment *exp, const char *self, const char *out
         bool failed = false;
 
         if (!resume)
-                remove_tree(stage_root);
+                samples_remove_dir(stage_root);
         if (g_mkdir_with_parents(stage_root, 0755) < 0) {
                 g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot create %s: %s", stage_root, g_strerror(errno));
                 return RUN_ERROR;
@@ -461,7 +447,7 @@ int run_experiment_envs(const Experiment *exp, const char *self, const char *out
         g_autoptr(GKeyFile) meta = g_key_file_new();
         g_autofree char *staging_name = g_strconcat(".", exp->name, ".new", NULL);
         g_autofree char *staging = g_build_filename(out_dir, staging_name, NULL);
-        remove_tree(staging);
+        samples_remove_dir(staging);
         if (mkdir(staging, 0755) < 0) {
                 g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot create %s: %s", staging, g_strerror(errno));
                 return RUN_ERROR;
@@ -479,7 +465,7 @@ int run_experiment_envs(const Experiment *exp, const char *self, const char *out
                     !g_key_file_load_from_file(m, mp, G_KEY_FILE_KEEP_COMMENTS, &e)) {
                         g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "results of %s in %s: %s",
                                     exp->name, en, e->message);
-                        remove_tree(staging);
+                        samples_remove_dir(staging);
                         return RUN_ERROR;
                 }
                 char *body = strchr(text, '\n');
@@ -510,15 +496,15 @@ int run_experiment_envs(const Experiment *exp, const char *self, const char *out
                 /* The staging directory may hold console logs: swap it in
                  * whole, then drop the old one. */
                 r = samples_replace_dir(staging, final);
-                remove_tree(staging);
+                samples_remove_dir(staging);
         }
         if (r < 0) {
                 g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot write the results of %s into %s: %s; %s is unchanged",
                             exp->name, out_dir, g_strerror(-r), final);
-                remove_tree(staging);
+                samples_remove_dir(staging);
                 return RUN_ERROR;
         }
-        remove_tree(stage_root);
+        samples_remove_dir(stage_root);
         fprintf(stderr, "ipclab: %s: %s merged in %s\n", exp->name, envs, final);
         return failed ? RUN_FAILED : RUN_OK;
 }

@@ -12,7 +12,6 @@
  */
 #include "runner.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -29,6 +28,7 @@
 #include <unistd.h>
 
 #include "bus.h"
+#include "samples.h"
 #include "stats.h"
 #include "transport.h"
 
@@ -497,24 +497,6 @@ static void client_child(Ctx *c, int report_fd)
         child_report(report_fd, &s);
 }
 
-/* Removes DIR and what a transport left in it (one level: sockets, FIFOs). */
-static void remove_dir(const char *dir)
-{
-        DIR *d = opendir(dir);
-
-        if (d) {
-                struct dirent *e;
-                while ((e = readdir(d))) {
-                        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-                                continue;
-                        if (unlinkat(dirfd(d), e->d_name, 0) < 0 && errno == EISDIR)
-                                unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR);
-                }
-                closedir(d);
-        }
-        rmdir(dir);
-}
-
 static char *make_private_dir(void)
 {
         const char *base = g_getenv("XDG_RUNTIME_DIR");
@@ -871,7 +853,7 @@ reap:
                 transport_libdbus.cleanup(&ep);
 done:
         g_free(ep.buf);
-        remove_dir(ep.dir);
+        samples_remove_dir(ep.dir);
         g_free(ep.dir);
 }
 
@@ -1034,7 +1016,7 @@ reap:
                 t->cleanup(&ep);
 done:
         g_free(ep.buf);
-        remove_dir(ep.dir);
+        samples_remove_dir(ep.dir);
         g_free(ep.dir);
         return 0;
 }

@@ -1,9 +1,9 @@
 /* samples.c: raw sample files, written atomically (see samples.h). */
 #include "samples.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -119,24 +119,23 @@ int samples_write_atomic(const char *path, const char *data, size_t len)
         return fsync_dir_of(path);
 }
 
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+        (void) st;
+        (void) ftw;
+        if ((flag == FTW_DP ? rmdir(path) : unlink(path)) < 0 && errno != ENOENT)
+                return -errno;
+        return 0;
+}
+
 int samples_remove_dir(const char *dir)
 {
-        DIR *d = opendir(dir);
+        struct stat st;
 
-        if (!d)
+        if (lstat(dir, &st) < 0)
                 return errno == ENOENT ? 0 : -errno;
-        struct dirent *e;
-        while ((e = readdir(d))) {
-                if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-                        continue;
-                if (unlinkat(dirfd(d), e->d_name, 0) < 0) {
-                        int err = errno;
-                        closedir(d);
-                        return -err;
-                }
-        }
-        closedir(d);
-        return rmdir(dir) < 0 ? -errno : 0;
+        int r = nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+        return r < 0 ? -errno : r;
 }
 
 int samples_replace_dir(const char *staging, const char *final)

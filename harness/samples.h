@@ -29,7 +29,8 @@ int samples_write_atomic(const char *path, const char *data, size_t len);
  * contents.  Returns 0 or -errno; on failure FINAL is untouched. */
 int samples_replace_dir(const char *staging, const char *final);
 
-/* Removes DIR and the regular files in it (one level).  Returns 0 or -errno. */
+/* Removes DIR and everything below it, never following links; a missing
+ * DIR is fine.  Returns 0 or -errno (the first failure). */
 int samples_remove_dir(const char *dir);
 
 /* A TSV table read whole: column names and rows of strings. */

@@ -249,9 +249,8 @@ static int cmd_summarize(int argc, char **argv)
         bool have_meta = g_key_file_load_from_file(meta, meta_path, G_KEY_FILE_NONE, NULL);
         int size_col = table_column(t, "size_B");
 
-        const char *need[] = { "status", "elapsed_ns", "messages", "bytes_B", "client_user_ns",
-                               "client_sys_ns", "server_user_ns", "server_sys_ns", "bus_cpu_ns",
-                               "lat_p50_ns", "lat_p90_ns", "lat_p99_ns", "lat_p999_ns" };
+        const char *need[] = { "status", "elapsed_ns", "messages", "bytes_B", "client_cpu_ns",
+                               "server_cpu_ns", "bus_cpu_ns", "lat_p50_ns", "lat_p90_ns", "lat_p99_ns", "lat_p999_ns" };
         int col[G_N_ELEMENTS(need)];
         for (size_t i = 0; i < G_N_ELEMENTS(need); i++) {
                 col[i] = table_column(t, need[i]);
@@ -315,10 +314,10 @@ static int cmd_summarize(int argc, char **argv)
                         double elapsed = g_ascii_strtod(row[col[1]], NULL);
                         double m = g_ascii_strtod(row[col[2]], NULL);
                         double b = g_ascii_strtod(row[col[3]], NULL);
-                        double cc = g_ascii_strtod(row[col[4]], NULL) + g_ascii_strtod(row[col[5]], NULL);
-                        double sc = g_ascii_strtod(row[col[6]], NULL) + g_ascii_strtod(row[col[7]], NULL);
-                        double bc = strcmp(row[col[8]], "-") ? g_ascii_strtod(row[col[8]], NULL) : 0;
-                        have_bus |= strcmp(row[col[8]], "-") != 0;
+                        double cc = g_ascii_strtod(row[col[4]], NULL);
+                        double sc = strcmp(row[col[5]], "-") ? g_ascii_strtod(row[col[5]], NULL) : 0;
+                        double bc = strcmp(row[col[6]], "-") ? g_ascii_strtod(row[col[6]], NULL) : 0;
+                        have_bus |= strcmp(row[col[6]], "-") != 0;
                         el[n] = elapsed;
                         msgs[n] = m;
                         tp[n] = elapsed > 0 ? b / (elapsed / 1e9) / 1048576.0 : 0;
@@ -327,9 +326,9 @@ static int cmd_summarize(int argc, char **argv)
                         scpu[n] = sc;
                         bcpu[n] = bc;
                         cpm[n] = m > 0 ? (cc + sc + bc) / m : 0;
-                        if (strcmp(row[col[9]], "-") != 0) {
+                        if (strcmp(row[col[7]], "-") != 0) {
                                 for (int q = 0; q < 4; q++)
-                                        lat[q][nlat] = g_ascii_strtod(row[col[9 + q]], NULL);
+                                        lat[q][nlat] = g_ascii_strtod(row[col[7 + q]], NULL);
                                 nlat++;
                         }
                         n++;

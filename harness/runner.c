@@ -5,10 +5,34 @@
  *            forks the server and waits for its READY byte, forks the client,
  *            then waits for both reports (or the time limit, then SIGKILL)
  *   server   open(SERVER), READY, answers requests until the end of the
- *            stream, sends the ack (messages, bytes, checksum it received)
+ *            stream, sends the ack (messages, bytes, checksum it received,
+ *            and its clock and CPU readings at the end of the timed window)
  *   client   open(CLIENT), warm-up round trips, the timed pattern, end of
  *            stream, reads the ack and checks it against what it sent
  * Each child writes one Sample into its report pipe and _exit()s.
+ *
+ * The timed window.  It opens when the client reads CLOCK_MONOTONIC after
+ * the last warm-up reply has arrived (t0).  Round trips: it closes when the
+ * client reads the clock after the last reply.  One-way: it closes when the
+ * server has received the last message: the server reads the clock then
+ * and sends the reading back in its ack, after the window; both sides read
+ * the same clock on one machine.  So the end of the stream, the ack (its
+ * formatting and parsing, cold code run once), close() and the exit of
+ * either side all lie outside.  Inside lie the messages and, on the client,
+ * two reads of its CPU clock (one system call each; see below).
+ *
+ * CPU.  Each side reads its own process CPU clock (CLOCK_PROCESS_CPUTIME_ID:
+ * the scheduler's exact runtime in ns, every thread) at the start and the
+ * end of its part of the window: the client just after t0 and just before
+ * its last clock read, so that its CPU time can never exceed the window;
+ * the server after replying to the last warm-up message (it then sleeps
+ * until the first timed one) and after handling the last timed message.
+ * Where the server cannot know which message is the last (duration-boxed
+ * cells) it reads its clock at the end of the stream, which adds the one
+ * receive that reports it.  The bus daemon's CPU clock is read before t0
+ * and at the end of the window (by the client after the last reply, or by
+ * the server after the last one-way message).  No user/system split: the
+ * kernel only samples that at ticks, which at these durations is noise.
  */
 #include "runner.h"
 
@@ -40,8 +64,14 @@ struct Runner {
 
 volatile sig_atomic_t runner_interrupted;
 
-#define ACK_FORMAT "ipclab-ack %020" PRIu64 " %020" PRIu64 " %016" PRIx64
-#define ACK_LEN (11 + 20 + 1 + 20 + 1 + 16)
+/* messages, bytes, checksum, the server's clock at the end of the window,
+ * its CPU time over the window and the bus daemon's CPU clock then; fixed
+ * width, within the 128 bytes every transport's smallest message holds. */
+#define ACK_FORMAT "ipclab-ack %016" PRIx64 " %016" PRIx64 " %016" PRIx64 " %016" PRIx64 \
+        " %016" PRIx64 " %016" PRIx64
+#define ACK_SCAN "ipclab-ack %16" SCNx64 " %16" SCNx64 " %16" SCNx64 " %16" SCNx64 \
+        " %16" SCNx64 " %16" SCNx64
+#define ACK_LEN (10 + 6 * 17)
 #define READY_BYTE 'R'
 #define LATENCY_CAP ((guint64) 1 << 22)   /* latencies kept per duration-boxed repetition */
 
@@ -53,30 +83,25 @@ static guint64 now_ns(void)
         return (guint64) ts.tv_sec * 1000000000u + (guint64) ts.tv_nsec;
 }
 
-static guint64 tv_ns(struct timeval tv)
+/* This process's CPU time, every thread, in ns: exact, not tick-sampled. */
+static guint64 self_cpu_ns(void)
 {
-        return (guint64) tv.tv_sec * 1000000000u + (guint64) tv.tv_usec * 1000u;
+        struct timespec ts;
+
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+        return (guint64) ts.tv_sec * 1000000000u + (guint64) ts.tv_nsec;
 }
 
-/* CPU time PID has used, in ns, from /proc/PID/schedstat; 0 if unknown. */
+/* CPU time process PID (every thread) has used, in ns, from its CPU clock;
+ * 0 if unknown or PID <= 0. */
 static guint64 proc_cpu_ns(pid_t pid)
 {
-        char path[64], buf[128];
-        guint64 ns = 0;
+        clockid_t clk;
+        struct timespec ts;
 
-        if (pid <= 0)
+        if (pid <= 0 || clock_getcpuclockid(pid, &clk) != 0 || clock_gettime(clk, &ts) != 0)
                 return 0;
-        snprintf(path, sizeof path, "/proc/%d/schedstat", (int) pid);
-        int fd = open(path, O_RDONLY | O_CLOEXEC);
-        if (fd < 0)
-                return 0;
-        ssize_t n = read(fd, buf, sizeof buf - 1);
-        close(fd);
-        if (n > 0) {
-                buf[n] = '\0';
-                ns = g_ascii_strtoull(buf, NULL, 10);
-        }
-        return ns;
+        return (guint64) ts.tv_sec * 1000000000u + (guint64) ts.tv_nsec;
 }
 
 /* FNV-1a, 64 bits, chained over every payload in order. */
@@ -150,12 +175,26 @@ typedef struct {
         size_t req_size, rep_size;
         /* server state, for TRANSPORT_INPROCESS also used inline */
         guint64 srv_messages, srv_bytes, srv_checksum;
+        guint64 srv_last;         /* warm-up + count: the last timed message; 0 if unknown */
+        guint64 srv_cpu0, srv_cpu1, srv_end_ns, srv_bus1;
         bool srv_done;
-        struct rusage srv_ru0;
         /* The server's ack; it outlives server_step() because a transport
          * may hand it over by pointer (direct does). */
         char srv_ack[ACK_LEN + 1];
 } Ctx;
+
+/* The end of the server's part of the timed window (see the top of the
+ * file): its clock (one-way: where the window ends) when LAST says this
+ * was the last timed message, its CPU clock and, one-way, the bus's. */
+static void server_window_end(Ctx *c, bool last)
+{
+        /* CPU first: the window must hold all of the server's CPU time. */
+        c->srv_cpu1 = self_cpu_ns();
+        if (last)
+                c->srv_end_ns = now_ns();
+        if (c->cell->pattern == PATTERN_ONEWAY)
+                c->srv_bus1 = proc_cpu_ns(c->ep->bus_pid);
+}
 
 /* The server's handling of one message: returns 1 after a request, 0 after
  * the end of the stream (the ack is sent), < 0 on failure. */
@@ -170,8 +209,10 @@ static int server_step(Ctx *c, Sample *s)
                 return r;
         }
         if (r == 0) {
+                if (!c->srv_cpu1)
+                        server_window_end(c, false);
                 snprintf(c->srv_ack, sizeof c->srv_ack, ACK_FORMAT, c->srv_messages, c->srv_bytes,
-                         c->srv_checksum);
+                         c->srv_checksum, c->srv_end_ns, c->srv_cpu1 - c->srv_cpu0, c->srv_bus1);
                 r = c->t->send(c->ep, c->srv_ack, ACK_LEN, 0);
                 if (r < 0) {
                         report_fail(s, r, "server ack: %s", c->ep->why);
@@ -193,11 +234,13 @@ static int server_step(Ctx *c, Sample *s)
         }
         if (c->exp->verify)
                 c->srv_checksum = checksum_update(c->srv_checksum, data, len);
-        bool answer = c->srv_messages < c->exp->warmup || c->cell->pattern != PATTERN_ONEWAY;
+        bool oneway = c->cell->pattern == PATTERN_ONEWAY;
+        bool answer = c->srv_messages < c->exp->warmup || !oneway;
         c->srv_messages++;
         c->srv_bytes += len;
-        if (c->srv_messages == c->exp->warmup)
-                getrusage(RUSAGE_SELF, &c->srv_ru0);
+        /* One-way, duration-boxed: any message may be the last. */
+        if (oneway && !c->srv_last && c->srv_messages > c->exp->warmup)
+                c->srv_end_ns = now_ns();
         if (answer) {
                 const void *reply = c->rep_size == len ? data : empty_reply;
                 r = c->t->send(c->ep, reply, c->rep_size, 0);
@@ -206,6 +249,10 @@ static int server_step(Ctx *c, Sample *s)
                         return r;
                 }
         }
+        if (c->srv_messages == c->exp->warmup)
+                c->srv_cpu0 = self_cpu_ns();
+        else if (c->srv_messages == c->srv_last)
+                server_window_end(c, true);
         return 1;
 }
 
@@ -256,9 +303,15 @@ static int client_roundtrip(Ctx *c, const char *buf, Sample *s)
         return 0;
 }
 
+/* What the server's ack reports of the end of its part of the window. */
+typedef struct {
+        guint64 end_ns, cpu_ns, bus_cpu_ns;
+} AckWindow;
+
 /* Sends the end of the stream and checks the server's ack against what
- * the client sent. */
-static int client_finish(Ctx *c, guint64 sent, guint64 sent_bytes, guint64 checksum, Sample *s)
+ * the client sent; fills *W from it. */
+static int client_finish(Ctx *c, guint64 sent, guint64 sent_bytes, guint64 checksum, AckWindow *w,
+                         Sample *s)
 {
         const void *ack;
         size_t len;
@@ -281,7 +334,7 @@ static int client_finish(Ctx *c, guint64 sent, guint64 sent_bytes, guint64 check
         memcpy(text, ack, MIN(len, (size_t) ACK_LEN));
         text[MIN(len, (size_t) ACK_LEN)] = '\0';
         if (len != ACK_LEN ||
-            sscanf(text, "ipclab-ack %" SCNu64 " %" SCNu64 " %" SCNx64, &got, &got_bytes, &got_sum) != 3) {
+            sscanf(text, ACK_SCAN, &got, &got_bytes, &got_sum, &w->end_ns, &w->cpu_ns, &w->bus_cpu_ns) != 6) {
                 report_fail(s, EPROTO, "malformed ack from the server");
                 return -EPROTO;
         }
@@ -303,17 +356,17 @@ static void client_run(Ctx *c, Sample *s)
 {
         const Cell *cell = c->cell;
         size_t size = c->req_size;
+        bool oneway = cell->pattern == PATTERN_ONEWAY;
         g_autofree char *buf = g_try_malloc(size + 1);
         g_autofree guint64 *lat = NULL;
         guint64 cap = 0, n = 0, checksum = CHECKSUM_INIT, seq = 0;
-        struct rusage ru0, ru1;
 
         if (!buf) {
                 report_fail(s, ENOMEM, "payload of %zu bytes", size);
                 return;
         }
         payload_fill(buf, size, cell->payload);
-        if (cell->pattern != PATTERN_ONEWAY) {
+        if (!oneway) {
                 cap = cell->count ? cell->count : MIN(LATENCY_CAP, cell->duration_ns / 50 + 1);
                 lat = g_try_new(guint64, cap);
                 if (!lat) {
@@ -332,9 +385,12 @@ static void client_run(Ctx *c, Sample *s)
                         return;
         }
 
+        /* The window (see the top of the file).  One clock read per round
+         * trip: each ends where the next begins. */
         guint64 bus0 = proc_cpu_ns(c->ep->bus_pid);
-        getrusage(RUSAGE_SELF, &ru0);
-        guint64 t0 = now_ns(), t1 = t0;
+        guint64 t0 = now_ns();
+        guint64 cpu0 = self_cpu_ns();
+        guint64 t1 = t0;
         guint64 deadline = cell->duration_ns ? t0 + cell->duration_ns : 0;
 
         for (;;) {
@@ -345,7 +401,7 @@ static void client_run(Ctx *c, Sample *s)
                         checksum = checksum_update(checksum, buf, size);
                 }
                 seq++;
-                if (cell->pattern == PATTERN_ONEWAY) {
+                if (oneway) {
                         int r = c->t->send(c->ep, buf, size, SEND_NO_REPLY);
                         if (r >= 0 && (c->t->flags & TRANSPORT_INPROCESS))
                                 r = server_step_inline(c, s);
@@ -357,7 +413,7 @@ static void client_run(Ctx *c, Sample *s)
                         if (deadline)
                                 t1 = now_ns();
                 } else {
-                        guint64 ts = now_ns();
+                        guint64 ts = t1;
                         if (client_roundtrip(c, buf, s) < 0)
                                 return;
                         t1 = now_ns();
@@ -366,21 +422,33 @@ static void client_run(Ctx *c, Sample *s)
                         n++;
                 }
         }
-        /* Round trips are complete when the last reply is in; a one-way
-         * stream only when the server acknowledges every byte. */
+        guint64 cpu1 = self_cpu_ns();
+        guint64 bus1 = 0;
+        /* One-way to another process, the window ends at the server; an
+         * in-process server has handled every message by now. */
+        bool server_ends = oneway && !(c->t->flags & TRANSPORT_INPROCESS);
+        if (!server_ends) {
+                t1 = now_ns();
+                bus1 = proc_cpu_ns(c->ep->bus_pid);
+        }
+
+        AckWindow w = { 0 };
         guint64 total = n + c->exp->warmup;
-        if (cell->pattern != PATTERN_ONEWAY)
-                t1 = now_ns();
-        if (client_finish(c, total, total * size, checksum, s) < 0)
+        if (client_finish(c, total, total * size, checksum, &w, s) < 0)
                 return;
-        if (cell->pattern == PATTERN_ONEWAY)
-                t1 = now_ns();
-        getrusage(RUSAGE_SELF, &ru1);
-        guint64 bus1 = proc_cpu_ns(c->ep->bus_pid);
+        if (server_ends) {
+                /* Where the last message arrived; the server's clock is ours. */
+                if (w.end_ns < t0) {
+                        report_fail(s, EPROTO, "the server's end of the window precedes its start");
+                        return;
+                }
+                t1 = w.end_ns;
+                bus1 = w.bus_cpu_ns;
+        }
 
         s->elapsed_ns = t1 - t0;
-        s->client_user_ns = tv_ns(ru1.ru_utime) - tv_ns(ru0.ru_utime);
-        s->client_sys_ns = tv_ns(ru1.ru_stime) - tv_ns(ru0.ru_stime);
+        s->client_cpu_ns = cpu1 - cpu0;
+        s->server_cpu_ns = (c->t->flags & TRANSPORT_INPROCESS) ? 0 : w.cpu_ns;
         s->bus_cpu_ns = bus1 > bus0 ? bus1 - bus0 : 0;
         s->messages = n;
         s->bytes = n * (guint64) size;
@@ -454,7 +522,6 @@ static void child_report(int fd, const Sample *s)
 static void server_child(Ctx *c, int report_fd)
 {
         Sample s = { 0 };
-        struct rusage ru1;
         char ready = READY_BYTE;
         int r = c->t->open(c->ep, ROLE_SERVER);
 
@@ -462,14 +529,11 @@ static void server_child(Ctx *c, int report_fd)
                 report_fail(&s, r, "server open: %s", c->ep->why);
                 child_report(report_fd, &s);
         }
-        getrusage(RUSAGE_SELF, &c->srv_ru0);
+        c->srv_cpu0 = self_cpu_ns();   /* again after the warm-up, if there is one */
         if (write(report_fd, &ready, 1) != 1)
                 _exit(1);
         while ((r = server_step(c, &s)) > 0)
                 ;
-        getrusage(RUSAGE_SELF, &ru1);
-        s.server_user_ns = tv_ns(ru1.ru_utime) - tv_ns(c->srv_ru0.ru_utime);
-        s.server_sys_ns = tv_ns(ru1.ru_stime) - tv_ns(c->srv_ru0.ru_stime);
         s.messages = c->srv_messages;
         if (c->t->close)
                 c->t->close(c->ep);
@@ -481,11 +545,8 @@ static void client_child(Ctx *c, int report_fd)
         Sample s = { 0 };
         int r;
 
-        if (c->t->flags & TRANSPORT_INPROCESS) {
-                r = c->t->open(c->ep, ROLE_SERVER);
-                if (r >= 0)
-                        getrusage(RUSAGE_SELF, &c->srv_ru0);
-        }
+        if (c->t->flags & TRANSPORT_INPROCESS)
+                (void) c->t->open(c->ep, ROLE_SERVER);
         r = c->t->open(c->ep, ROLE_CLIENT);
         if (r < 0) {
                 report_fail(&s, r, "client open: %s", c->ep->why);
@@ -651,29 +712,6 @@ static Bus *runner_bus(Runner *r, BusKind kind, Sample *out)
         return r->bus[kind];
 }
 
-/* CPU time of PID from /proc/PID/stat (user and system), in ns. */
-static void proc_cpu_split(pid_t pid, guint64 *user, guint64 *sys)
-{
-        char path[64];
-        g_autofree char *text = NULL;
-
-        *user = *sys = 0;
-        snprintf(path, sizeof path, "/proc/%d/stat", (int) pid);
-        if (!g_file_get_contents(path, &text, NULL, NULL))
-                return;
-        /* Fields after the command name, which may hold spaces: the 14th
-         * and 15th fields of the line are utime and stime. */
-        char *p = strrchr(text, ')');
-        if (!p)
-                return;
-        g_auto(GStrv) f = g_strsplit(p + 2, " ", -1);
-        if (g_strv_length(f) < 13)
-                return;
-        double tick = 1e9 / (double) sysconf(_SC_CLK_TCK);
-        *user = (guint64) ((double) g_ascii_strtoull(f[11], NULL, 10) * tick);
-        *sys = (guint64) ((double) g_ascii_strtoull(f[12], NULL, 10) * tick);
-}
-
 /* The numbers of the JSON array KEY ("times": [ ... ]) in TEXT. */
 static GArray *json_numbers(const char *text, const char *key)
 {
@@ -703,27 +741,31 @@ static double json_number(const char *text, const char *key)
         return p ? g_ascii_strtod(p + strlen(needle), NULL) : 0;
 }
 
-/* The timed part of run_command_cell(): hyperfine and its JSON. */
-static void command_time(Runner *runner, const Cell *cell, const Transport *t, Endpoint *ep,
-                         Child *srv, guint64 deadline, Sample *out)
+/* Runs hyperfine for RUNS runs of CMD with no warm-up of its own,
+ * exporting JSON (when not NULL); 0, or fails OUT.  Its output goes to
+ * LOG, which the failure message quotes. */
+static int hyperfine_exec(const Cell *cell, const Endpoint *ep, const char *cmd, guint64 runs,
+                          const char *json, const char *log, guint64 deadline, Sample *out)
 {
-        g_autofree char *payload = g_malloc(cell->size + 1);
-        payload_fill(payload, cell->size, PAYLOAD_STRING);
-        g_autofree char *cmd = t->command(ep->bus_address, payload);
-        g_autofree char *json = g_build_filename(ep->dir, "hyperfine.json", NULL);
-        g_autofree char *log = g_build_filename(ep->dir, "hyperfine.log", NULL);
-        g_autofree char *runs = g_strdup_printf("%" G_GUINT64_FORMAT, cell->count);
-        g_autofree char *warm = g_strdup_printf("%u", runner->exp->warmup);
-        const char *argv[] = { "hyperfine", "-N", "--style", "none", "--runs", runs, "--warmup", warm,
-                               "--export-json", json, "--command-name", cell->transport, "--", cmd, NULL };
-        guint64 bus0 = proc_cpu_ns(ep->bus_pid);
-        guint64 su0, ss0, su1, ss1;
-        proc_cpu_split(srv->pid, &su0, &ss0);
+        g_autofree char *n = g_strdup_printf("%" G_GUINT64_FORMAT, runs);
+        const char *argv[16] = { "hyperfine", "-N", "--style", "none", "--runs", n, "--warmup", "0",
+                                 "--command-name", cell->transport };
+        size_t argc = 10;
+        int status = 0;
+
+        if (json) {
+                argv[argc++] = "--export-json";
+                argv[argc++] = json;
+        }
+        argv[argc++] = "--";
+        argv[argc++] = cmd;
+        argv[argc] = NULL;
+
         fflush(NULL);
         pid_t pid = fork();
         if (pid < 0) {
                 report_fail(out, errno, "fork: %s", g_strerror(errno));
-                return;
+                return -1;
         }
         if (pid == 0) {
                 int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
@@ -738,7 +780,6 @@ static void command_time(Runner *runner, const Cell *cell, const Transport *t, E
                 execvp(argv[0], (char **) argv);
                 _exit(127);
         }
-        int status = 0;
         for (;;) {
                 pid_t w = waitpid(pid, &status, WNOHANG);
                 if (w == pid)
@@ -748,17 +789,45 @@ static void command_time(Runner *runner, const Cell *cell, const Transport *t, E
                         waitpid(pid, &status, 0);
                         report_fail(out, runner_interrupted ? EINTR : ETIMEDOUT, "%s",
                                     runner_interrupted ? "interrupted" : "hyperfine exceeded the time limit");
-                        return;
+                        return -1;
                 }
                 g_usleep(5000);
         }
-        proc_cpu_split(srv->pid, &su1, &ss1);
-        guint64 bus1 = proc_cpu_ns(ep->bus_pid);
-        g_autofree char *text = NULL;
-        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || !g_file_get_contents(json, &text, NULL, NULL)) {
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
                 g_autofree char *l = NULL;
                 g_file_get_contents(log, &l, NULL, NULL);
                 report_fail(out, EIO, "hyperfine failed: %s", l ? g_strstrip(l) : "no output");
+                return -1;
+        }
+        return 0;
+}
+
+/* The timed part of run_command_cell(): the warm-up runs in a hyperfine
+ * of their own, then the timed runs, with the server's and the bus's CPU
+ * clocks read around the timed runs only. */
+static void command_time(Runner *runner, const Cell *cell, const Transport *t, Endpoint *ep,
+                         Child *srv, guint64 deadline, Sample *out)
+{
+        g_autofree char *payload = g_malloc(cell->size + 1);
+        payload_fill(payload, cell->size, PAYLOAD_STRING);
+        g_autofree char *cmd = t->command(ep->bus_address, payload);
+        g_autofree char *json = g_build_filename(ep->dir, "hyperfine.json", NULL);
+        g_autofree char *log = g_build_filename(ep->dir, "hyperfine.log", NULL);
+
+        /* hyperfine makes at least two runs. */
+        if (runner->exp->warmup &&
+            hyperfine_exec(cell, ep, cmd, MAX(runner->exp->warmup, 2u), NULL, log, deadline, out) < 0)
+                return;
+        guint64 bus0 = proc_cpu_ns(ep->bus_pid);
+        guint64 srv0 = proc_cpu_ns(srv->pid);
+        int r = hyperfine_exec(cell, ep, cmd, cell->count, json, log, deadline, out);
+        guint64 srv1 = proc_cpu_ns(srv->pid);
+        guint64 bus1 = proc_cpu_ns(ep->bus_pid);
+        if (r < 0)
+                return;
+        g_autofree char *text = NULL;
+        if (!g_file_get_contents(json, &text, NULL, NULL)) {
+                report_fail(out, EIO, "hyperfine wrote no %s", json);
                 return;
         }
         g_autoptr(GArray) times = json_numbers(text, "times");
@@ -778,10 +847,12 @@ static void command_time(Runner *runner, const Cell *cell, const Transport *t, E
         out->elapsed_ns = (guint64) (sum * 1e9);
         out->messages = times->len;
         out->bytes = times->len * cell->size;
-        out->client_user_ns = (guint64) (json_number(text, "user") * 1e9 * times->len);
-        out->client_sys_ns = (guint64) (json_number(text, "system") * 1e9 * times->len);
-        out->server_user_ns = su1 - su0;
-        out->server_sys_ns = ss1 - ss0;
+        /* The commands' CPU: hyperfine's mean user + system time of the
+         * runs (the kernel's total at each exit is exact; only its split
+         * is sampled) times the runs. */
+        out->client_cpu_ns = (guint64) ((json_number(text, "user") + json_number(text, "system")) *
+                                        1e9 * times->len);
+        out->server_cpu_ns = srv1 > srv0 ? srv1 - srv0 : 0;
         out->bus_cpu_ns = bus1 > bus0 ? bus1 - bus0 : 0;
         out->lat_n = times->len;
         out->lat_min_ns = lat[0];
@@ -901,6 +972,7 @@ int runner_run(Runner *runner, const Cell *cell, guint rep, Sample *out)
         endpoint_init(&ep, cell);
         c.req_size = request_size(t, cell);
         c.rep_size = reply_size(t, cell);
+        c.srv_last = cell->count ? runner->exp->warmup + cell->count : 0;
         Bus *bus = NULL;
         if ((t->flags & TRANSPORT_DBUS) && cell->bus != BUS_P2P) {
                 bus = runner_bus(runner, cell->bus, out);
@@ -988,20 +1060,15 @@ reap:
                 }
         }
         if (out->status == 0) {
-                Sample *srv = &ch[0].s, *cli = &ch[1].s, *first = NULL;
+                Sample *cli = &ch[1].s, *first = NULL;
                 for (size_t i = 0; i < 2; i++)
                         if (ch[i].pid > 0 && ch[i].have_report &&
                             ch[i].s.status < 0 && (!first || ch[i].s.failed_ns < first->failed_ns))
                                 first = &ch[i].s;
                 if (first)
                         report_fail(out, first->status, "%s", first->why);
-                if (out->status == 0) {
-                        *out = *cli;
-                        if (!inproc) {
-                                out->server_user_ns = srv->server_user_ns;
-                                out->server_sys_ns = srv->server_sys_ns;
-                        }
-                }
+                if (out->status == 0)
+                        *out = *cli;   /* the server's readings came in its ack */
         }
         /* The peers only saw a closed connection; say what closed it (a
          * daemon killed mid-cell may take a moment to be seen dead). */

@@ -16,9 +16,12 @@ typedef struct {
         int status;               /* 0: measured; < 0: the cell failed (-errno) */
         char why[256];            /* the reason when status < 0 */
         guint64 failed_ns;        /* CLOCK_MONOTONIC time of that failure */
-        guint64 elapsed_ns;       /* client wall time, CLOCK_MONOTONIC */
-        guint64 client_user_ns, client_sys_ns;
-        guint64 server_user_ns, server_sys_ns;
+        guint64 elapsed_ns;       /* the timed window, CLOCK_MONOTONIC (see runner.c) */
+        /* CPU time of each side over the timed window, in ns, from the
+         * kernel's per-process CPU clocks (exact, not tick-sampled): no
+         * user/system split, which the kernel only samples at ticks. */
+        guint64 client_cpu_ns;
+        guint64 server_cpu_ns;    /* 0 for in-process transports: counted in the client's */
         guint64 bus_cpu_ns;       /* the bus daemon's CPU time, 0 without one */
         guint64 messages;         /* timed messages delivered (warm-up excluded) */
         guint64 bytes;            /* timed payload bytes delivered */

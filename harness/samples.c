@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "transport.h"
+
 const char *const samples_axis_columns[] = {
         "env", "transport", "bus", "payload", "size_B", "pattern", "reply",
         "marshal", "cpus", "count", "duration_ns", NULL
@@ -18,8 +20,8 @@ const char *const samples_axis_columns[] = {
 const char *samples_header(void)
 {
         return "cell\trep\tenv\ttransport\tbus\tpayload\tsize_B\tpattern\treply\tmarshal\tcpus"
-               "\tcount\tduration_ns\tstatus\telapsed_ns\tclient_user_ns\tclient_sys_ns"
-               "\tserver_user_ns\tserver_sys_ns\tbus_cpu_ns\tmessages\tbytes_B\tlat_n"
+               "\tcount\tduration_ns\tstatus\telapsed_ns\tclient_cpu_ns"
+               "\tserver_cpu_ns\tbus_cpu_ns\tmessages\tbytes_B\tlat_n"
                "\tlat_min_ns\tlat_p50_ns\tlat_p90_ns\tlat_p99_ns\tlat_p999_ns\tlat_max_ns\twhy\n";
 }
 
@@ -36,6 +38,9 @@ void samples_append_row(GString *out, const char *env, const Cell *cell, guint r
 {
         bool ok = s->status == 0;
         bool lat = ok && s->lat_n > 0;
+        const Transport *t = transport_find(cell->transport);
+        /* An in-process transport has no server of its own to measure. */
+        bool server = ok && !(t && (t->flags & TRANSPORT_INPROCESS));
 
         g_string_append_printf(out, "%u\t%u\t%s\t%s\t%s\t%s\t%" PRIu64 "\t%s\t%s\t%s\t%s",
                                cell->index, rep, env, cell->transport,
@@ -48,10 +53,8 @@ void samples_append_row(GString *out, const char *env, const Cell *cell, guint r
         append_u64(out, cell->duration_ns, cell->duration_ns != 0);
         g_string_append(out, ok ? "\tok" : "\tfailed");
         append_u64(out, s->elapsed_ns, ok);
-        append_u64(out, s->client_user_ns, ok);
-        append_u64(out, s->client_sys_ns, ok);
-        append_u64(out, s->server_user_ns, ok);
-        append_u64(out, s->server_sys_ns, ok);
+        append_u64(out, s->client_cpu_ns, ok);
+        append_u64(out, s->server_cpu_ns, server);
         append_u64(out, s->bus_cpu_ns, ok && cell->bus != BUS_NONE && cell->bus != BUS_P2P);
         append_u64(out, s->messages, ok);
         append_u64(out, s->bytes, ok);

@@ -319,8 +319,7 @@ static const struct {
 } metrics[] = {
         [METRIC_ROUNDTRIP_LATENCY] = { "roundtrip_latency", false, { "lat_p50_ns" } },
         [METRIC_ELAPSED] = { "elapsed", false, { "elapsed_ns" } },
-        [METRIC_CPU] = { "cpu", false, { "client_user_ns", "client_sys_ns", "server_user_ns",
-                                         "server_sys_ns", "bus_cpu_ns", "messages" } },
+        [METRIC_CPU] = { "cpu", false, { "client_cpu_ns", "server_cpu_ns", "bus_cpu_ns", "messages" } },
         [METRIC_THROUGHPUT] = { "throughput", true, { "bytes_B", "elapsed_ns" } },
         [METRIC_CALLRATE] = { "callrate", true, { "messages", "elapsed_ns" } },
 };
@@ -345,13 +344,12 @@ static double metric_value(Metric m, const char *const *f)
         case METRIC_ELAPSED:
                 return field_number(f[0]);
         case METRIC_CPU: {
-                double sum = 0;
-                for (int i = 0; i < 4; i++)
-                        sum += field_number(f[i]);
-                /* No bus in the path: no bus CPU. */
-                if (strcmp(f[4], "-") != 0)
-                        sum += field_number(f[4]);
-                double msgs = field_number(f[5]);
+                double sum = field_number(f[0]);
+                /* In-process: no server; no bus in the path: no bus CPU. */
+                for (int i = 1; i < 3; i++)
+                        if (strcmp(f[i], "-") != 0)
+                                sum += field_number(f[i]);
+                double msgs = field_number(f[3]);
                 return msgs > 0 ? sum / msgs : NAN;
         }
         case METRIC_THROUGHPUT:

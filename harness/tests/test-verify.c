@@ -42,9 +42,8 @@ static void rows(GString *out, const char *env, const Cell *c, const guint64 *el
 {
         for (guint i = 0; i < n; i++) {
                 Sample s = {
-                        .elapsed_ns = elapsed[i], .client_user_ns = elapsed[i] / 4,
-                        .client_sys_ns = elapsed[i] / 4, .server_user_ns = elapsed[i] / 4,
-                        .server_sys_ns = elapsed[i] / 4, .messages = 100, .bytes = 100 * c->size,
+                        .elapsed_ns = elapsed[i], .client_cpu_ns = elapsed[i] / 2,
+                        .server_cpu_ns = elapsed[i] / 2, .messages = 100, .bytes = 100 * c->size,
                 };
                 if (c->pattern != PATTERN_ONEWAY) {
                         s.lat_n = 100;

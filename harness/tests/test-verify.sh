@@ -102,7 +102,7 @@ cell() {
         for lat in "$@"; do
                 row cell=0 rep=$rep env=host transport=$t payload=bytes size_B=$size pattern=roundtrip \
                     reply=echo marshal=array cpus=none count=100 status=ok elapsed_ns=$el \
-                    client_user_ns=10 client_sys_ns=10 server_user_ns=10 server_sys_ns=10 \
+                    client_cpu_ns=20 server_cpu_ns=20 \
                     messages=100 bytes_B=$((100 * size)) lat_n=100 lat_p50_ns=$lat why=-
                 rep=$((rep + 1))
         done

@@ -14,25 +14,31 @@
  * The timed window.  It opens when the client reads CLOCK_MONOTONIC after
  * the last warm-up reply has arrived (t0).  Round trips: it closes when the
  * client reads the clock after the last reply.  One-way: it closes when the
- * server has received the last message: the server reads the clock then
+ * server has received the last message (the server reads the clock then
  * and sends the reading back in its ack, after the window; both sides read
- * the same clock on one machine.  So the end of the stream, the ack (its
+ * the same clock on one machine) or when the client's last send has
+ * returned, whichever is later: the receipt, unless both share a CPU and
+ * the server ran first.  So the end of the stream, the ack (its
  * formatting and parsing, cold code run once), close() and the exit of
  * either side all lie outside.  Inside lie the messages and, on the client,
  * two reads of its CPU clock (one system call each; see below).
  *
- * CPU.  Each side reads its own process CPU clock (CLOCK_PROCESS_CPUTIME_ID:
- * the scheduler's exact runtime in ns, every thread) at the start and the
- * end of its part of the window: the client just after t0 and just before
- * its last clock read, so that its CPU time can never exceed the window;
- * the server after replying to the last warm-up message (it then sleeps
- * until the first timed one) and after handling the last timed message.
- * Where the server cannot know which message is the last (duration-boxed
- * cells) it reads its clock at the end of the stream, which adds the one
- * receive that reports it.  The bus daemon's CPU clock is read before t0
- * and at the end of the window (by the client after the last reply, or by
- * the server after the last one-way message).  No user/system split: the
- * kernel only samples that at ticks, which at these durations is noise.
+ * CPU.  The kernel keeps an exact CPU clock per process (the scheduler's
+ * runtime in ns, every thread; CLOCK_PROCESS_CPUTIME_ID, and for another
+ * process clock_getcpuclockid()).  The client reads its own and the
+ * server's just after t0, and again just before the window closes: after
+ * the last reply, before its last clock read; one-way, the client's after
+ * its last send and the server's by the server itself, just before it reads
+ * the clock that closes the window.  So every CPU time lies inside the
+ * window and cannot exceed it for one thread.  Where the server cannot know
+ * which one-way message is the last (duration-boxed cells) it reads its CPU
+ * clock at the end of the stream, which adds the one receive that reports
+ * it.  The bus daemon's CPU clock is read just before t0 and where the
+ * window closes (by the client after the last reply, by the server after
+ * the last one-way message).  No user/system split: the kernel only
+ * samples that at ticks, which at these durations is noise.  The reads
+ * inside the window are system calls; bench/window.sh bounds what they and
+ * everything else not the transport's add per repetition.
  */
 #include "runner.h"
 
@@ -64,8 +70,8 @@ struct Runner {
 
 volatile sig_atomic_t runner_interrupted;
 
-/* messages, bytes, checksum, the server's clock at the end of the window,
- * its CPU time over the window and the bus daemon's CPU clock then; fixed
+/* messages, bytes, checksum, and where a one-way window closed: the
+ * server's clock, its CPU clock and the bus daemon's CPU clock; fixed
  * width, within the 128 bytes every transport's smallest message holds. */
 #define ACK_FORMAT "ipclab-ack %016" PRIx64 " %016" PRIx64 " %016" PRIx64 " %016" PRIx64 \
         " %016" PRIx64 " %016" PRIx64
@@ -175,25 +181,24 @@ typedef struct {
         size_t req_size, rep_size;
         /* server state, for TRANSPORT_INPROCESS also used inline */
         guint64 srv_messages, srv_bytes, srv_checksum;
+        pid_t srv_pid;            /* the server process, for its CPU clock; 0 in process */
         guint64 srv_last;         /* warm-up + count: the last timed message; 0 if unknown */
-        guint64 srv_cpu0, srv_cpu1, srv_end_ns, srv_bus1;
+        guint64 srv_cpu1, srv_end_ns, srv_bus1;   /* one-way: where the window closed */
         bool srv_done;
         /* The server's ack; it outlives server_step() because a transport
          * may hand it over by pointer (direct does). */
         char srv_ack[ACK_LEN + 1];
 } Ctx;
 
-/* The end of the server's part of the timed window (see the top of the
- * file): its clock (one-way: where the window ends) when LAST says this
- * was the last timed message, its CPU clock and, one-way, the bus's. */
+/* Where a one-way window closes (see the top of the file): the server's
+ * CPU clock, then, when LAST says this was the last timed message, the
+ * clock that closes it, then the bus's CPU clock. */
 static void server_window_end(Ctx *c, bool last)
 {
-        /* CPU first: the window must hold all of the server's CPU time. */
         c->srv_cpu1 = self_cpu_ns();
         if (last)
                 c->srv_end_ns = now_ns();
-        if (c->cell->pattern == PATTERN_ONEWAY)
-                c->srv_bus1 = proc_cpu_ns(c->ep->bus_pid);
+        c->srv_bus1 = proc_cpu_ns(c->ep->bus_pid);
 }
 
 /* The server's handling of one message: returns 1 after a request, 0 after
@@ -209,10 +214,10 @@ static int server_step(Ctx *c, Sample *s)
                 return r;
         }
         if (r == 0) {
-                if (!c->srv_cpu1)
+                if (c->cell->pattern == PATTERN_ONEWAY && !c->srv_cpu1)
                         server_window_end(c, false);
                 snprintf(c->srv_ack, sizeof c->srv_ack, ACK_FORMAT, c->srv_messages, c->srv_bytes,
-                         c->srv_checksum, c->srv_end_ns, c->srv_cpu1 - c->srv_cpu0, c->srv_bus1);
+                         c->srv_checksum, c->srv_end_ns, c->srv_cpu1, c->srv_bus1);
                 r = c->t->send(c->ep, c->srv_ack, ACK_LEN, 0);
                 if (r < 0) {
                         report_fail(s, r, "server ack: %s", c->ep->why);
@@ -249,9 +254,7 @@ static int server_step(Ctx *c, Sample *s)
                         return r;
                 }
         }
-        if (c->srv_messages == c->exp->warmup)
-                c->srv_cpu0 = self_cpu_ns();
-        else if (c->srv_messages == c->srv_last)
+        if (oneway && c->srv_messages == c->srv_last)
                 server_window_end(c, true);
         return 1;
 }
@@ -390,6 +393,7 @@ static void client_run(Ctx *c, Sample *s)
         guint64 bus0 = proc_cpu_ns(c->ep->bus_pid);
         guint64 t0 = now_ns();
         guint64 cpu0 = self_cpu_ns();
+        guint64 srv0 = proc_cpu_ns(c->srv_pid);
         guint64 t1 = t0;
         guint64 deadline = cell->duration_ns ? t0 + cell->duration_ns : 0;
 
@@ -423,13 +427,16 @@ static void client_run(Ctx *c, Sample *s)
                 }
         }
         guint64 cpu1 = self_cpu_ns();
-        guint64 bus1 = 0;
-        /* One-way to another process, the window ends at the server; an
+        guint64 srv1 = 0, bus1 = 0;
+        /* One-way to another process, the window closes at the server; an
          * in-process server has handled every message by now. */
         bool server_ends = oneway && !(c->t->flags & TRANSPORT_INPROCESS);
         if (!server_ends) {
+                srv1 = proc_cpu_ns(c->srv_pid);
                 t1 = now_ns();
                 bus1 = proc_cpu_ns(c->ep->bus_pid);
+        } else {
+                t1 = now_ns();   /* the last send has returned */
         }
 
         AckWindow w = { 0 };
@@ -442,13 +449,14 @@ static void client_run(Ctx *c, Sample *s)
                         report_fail(s, EPROTO, "the server's end of the window precedes its start");
                         return;
                 }
-                t1 = w.end_ns;
+                t1 = MAX(t1, w.end_ns);
+                srv1 = w.cpu_ns;
                 bus1 = w.bus_cpu_ns;
         }
 
         s->elapsed_ns = t1 - t0;
         s->client_cpu_ns = cpu1 - cpu0;
-        s->server_cpu_ns = (c->t->flags & TRANSPORT_INPROCESS) ? 0 : w.cpu_ns;
+        s->server_cpu_ns = srv1 > srv0 ? srv1 - srv0 : 0;
         s->bus_cpu_ns = bus1 > bus0 ? bus1 - bus0 : 0;
         s->messages = n;
         s->bytes = n * (guint64) size;
@@ -529,7 +537,6 @@ static void server_child(Ctx *c, int report_fd)
                 report_fail(&s, r, "server open: %s", c->ep->why);
                 child_report(report_fd, &s);
         }
-        c->srv_cpu0 = self_cpu_ns();   /* again after the warm-up, if there is one */
         if (write(report_fd, &ready, 1) != 1)
                 _exit(1);
         while ((r = server_step(c, &s)) > 0)
@@ -1017,6 +1024,7 @@ int runner_run(Runner *runner, const Cell *cell, guint rep, Sample *out)
                         goto reap;
                 }
         }
+        c.srv_pid = inproc ? 0 : ch[0].pid;
         r = spawn_child(&c, &ch[1], cpu_client, false);
         if (r < 0) {
                 report_fail(out, r, "fork: %s", g_strerror(-r));

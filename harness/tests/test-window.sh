@@ -1,0 +1,100 @@
+#!/bin/bash
+# test-window.sh: what lies inside the timed window (see harness/runner.c).
+#   1. one-way elapsed ends where the server received the last message: the
+#      end of the stream and the ack lie outside, shown by making the ack's
+#      parsing 300 ms slow (an LD_PRELOAD shim around sscanf);
+#   2. no side of a single-threaded transport reports more CPU than the
+#      window, and an in-process transport reports no server CPU;
+#   3. under hyperfine the warm-up runs are a separate invocation, so the
+#      server's and bus's CPU clocks are read around the timed runs only.
+set -u
+cd "$(dirname "$0")/../.."
+ipclab=$PWD/harness/ipclab
+tmp=$(mktemp -d)
+trap "rm -rf \"\$tmp\"" EXIT
+. harness/tests/tap.sh
+col() { awk -F'\t' -v name="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) print i; exit }' "$2"; }
+
+# ---- 1. The ack is outside the one-way window ------------------------------
+${CC:-cc} -shared -fPIC -O2 -o "$tmp/slow-scanf.so" harness/tests/shim/slow-scanf.c
+cat > "$tmp/ack.ini" <<'INI'
+[experiment]
+title=one-way window
+transport=pipe;unix-stream
+size=64
+pattern=oneway
+count=10
+repeat=2
+warmup=2
+INI
+LD_PRELOAD=$tmp/slow-scanf.so $ipclab run --out "$tmp/out" "$tmp/ack.ini" 2>"$tmp/ack.err"; rc=$?
+check "one-way run with a 300 ms ack parser exits 0" '[ $rc -eq 0 ]'
+f=$tmp/out/ack/samples.tsv
+e=$(col elapsed_ns "$f")
+check "4 rows measured" '[ "$(awk -F"\t" "NR > 1 && \$14 == \"ok\"" "$f" | wc -l)" -eq 4 ]'
+slow=$(awk -F'\t' -v e="$e" 'NR > 1 && $e >= 100000000' "$f" | wc -l)
+check "no one-way window holds the ack (every elapsed < 100 ms)" '[ "$slow" -eq 0 ]' \
+        "$(cut -f4,"$e" "$f" | tr '\n' ' ')"
+
+# ---- 2. CPU within the window ------------------------------------------
+# Both sides pinned to one CPU: together they cannot have used more CPU
+# than the window lasted.  (Pinned, no clock of another CPU is involved.)
+cat > "$tmp/cpu.ini" <<'INI'
+[experiment]
+title=cpu within the window
+transport=direct;pipe;unix-stream;socketpair;libdbus
+bus=p2p
+size=64;4KiB
+pattern=oneway;roundtrip
+count=1;100;1000
+cpus=same
+repeat=2
+warmup=10
+INI
+$ipclab run --out "$tmp/out" "$tmp/cpu.ini" 2>/dev/null; rc=$?
+f=$tmp/out/cpu/samples.tsv
+check "CPU run exits 0" '[ $rc -eq 0 ]'
+e=$(col elapsed_ns "$f") cc=$(col client_cpu_ns "$f") sc=$(col server_cpu_ns "$f")
+over=$(awk -F'\t' -v e="$e" -v c="$cc" -v s="$sc" 'NR > 1 && $c + ($s == "-" ? 0 : $s) > $e' "$f")
+rows=$(($(wc -l < "$f") - 1))
+if [ -z "$over" ]; then ok "client + server CPU within the window on one CPU ($rows rows)"
+else not_ok "client + server CPU within the window on one CPU ($rows rows)" "$over"; fi
+check "every row has a client CPU time" \
+        '[ -z "$(awk -F"\t" -v c="$cc" "NR > 1 && (\$c == \"-\" || \$c == 0)" "$f")" ]'
+check "direct (in process) has no server CPU of its own" \
+        '[ "$(awk -F"\t" -v s="$sc" "NR > 1 && \$4 == \"direct\" { print \$s }" "$f" | sort -u)" = "-" ]'
+check "the other transports have one" \
+        '[ -z "$(awk -F"\t" -v s="$sc" "NR > 1 && \$4 != \"direct\" && \$s == \"-\"" "$f")" ]'
+
+# ---- 3. hyperfine: warm-up apart from the timed runs -----------------------
+if command -v hyperfine >/dev/null && command -v dbus-send >/dev/null && command -v dbus-daemon >/dev/null; then
+        mkdir -p "$tmp/bin"
+        real=$(command -v hyperfine)
+        printf '#!/bin/sh\necho "$*" >> %s/hyperfine.args\nexec %s "$@"\n' "$tmp" "$real" > "$tmp/bin/hyperfine"
+        chmod +x "$tmp/bin/hyperfine"
+        cat > "$tmp/hf.ini" <<'INI'
+[experiment]
+title=hyperfine warm-up
+transport=dbus-send
+runner=hyperfine
+bus=dbus-daemon
+payload=string
+size=16
+pattern=roundtrip
+count=3
+repeat=1
+warmup=2
+INI
+        PATH=$tmp/bin:$PATH $ipclab run --out "$tmp/out" "$tmp/hf.ini" 2>/dev/null; rc=$?
+        check "hyperfine run exits 0" '[ $rc -eq 0 ]'
+        check "two hyperfine invocations: the warm-up, then the timed runs" \
+                '[ "$(wc -l < "$tmp/hyperfine.args")" -eq 2 ]'
+        check "the warm-up: 2 runs, no export" \
+                'head -1 "$tmp/hyperfine.args" | grep -q -- "--runs 2 --warmup 0" && ! head -1 "$tmp/hyperfine.args" | grep -q export-json'
+        check "the timed runs: 3 runs with no warm-up of their own" \
+                'tail -1 "$tmp/hyperfine.args" | grep -q -- "--runs 3 --warmup 0 .*--export-json"'
+else
+        ok "hyperfine warm-up # SKIP hyperfine, dbus-send or dbus-daemon is not installed"
+fi
+echo "1..$n"
+[ "$failed" -eq 0 ]

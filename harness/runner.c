@@ -51,7 +51,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <sys/resource.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -64,6 +64,10 @@
 
 struct Runner {
         const Experiment *exp;
+        /* Every round-trip latency of the last repetition, sorted: shared
+         * with the client, which writes them there; grown as cells need. */
+        guint64 *lat;
+        size_t lat_cap, lat_n;
         Bus *bus[BUS_P2P + 1];
         char *bus_error[BUS_P2P + 1];   /* why a bus could not start */
 };
@@ -179,6 +183,8 @@ typedef struct {
         const Cell *cell;
         Endpoint *ep;
         size_t req_size, rep_size;
+        guint64 *lat;             /* the runner's shared latency buffer, lat_cap entries */
+        size_t lat_cap;
         /* server state, for TRANSPORT_INPROCESS also used inline */
         guint64 srv_messages, srv_bytes, srv_checksum;
         pid_t srv_pid;            /* the server process, for its CPU clock; 0 in process */
@@ -355,29 +361,35 @@ static int client_finish(Ctx *c, guint64 sent, guint64 sent_bytes, guint64 check
         return 0;
 }
 
+/* Sorts the N latencies of LAT in place and puts their percentiles into S. */
+static void sample_latencies(Sample *s, guint64 *lat, size_t n)
+{
+        stats_sort_u64(lat, n);
+        s->lat_n = n;
+        s->lat_min_ns = n ? lat[0] : 0;
+        s->lat_p50_ns = stats_quantile_u64(lat, n, 0.50);
+        s->lat_p90_ns = stats_quantile_u64(lat, n, 0.90);
+        s->lat_p99_ns = stats_quantile_u64(lat, n, 0.99);
+        s->lat_p999_ns = stats_quantile_u64(lat, n, 0.999);
+        s->lat_max_ns = n ? lat[n - 1] : 0;
+}
+
 static void client_run(Ctx *c, Sample *s)
 {
         const Cell *cell = c->cell;
         size_t size = c->req_size;
         bool oneway = cell->pattern == PATTERN_ONEWAY;
         g_autofree char *buf = g_try_malloc(size + 1);
-        g_autofree guint64 *lat = NULL;
-        guint64 cap = 0, n = 0, checksum = CHECKSUM_INIT, seq = 0;
+        guint64 *lat = c->lat;
+        guint64 cap = c->lat_cap, n = 0, checksum = CHECKSUM_INIT, seq = 0;
 
         if (!buf) {
                 report_fail(s, ENOMEM, "payload of %zu bytes", size);
                 return;
         }
         payload_fill(buf, size, cell->payload);
-        if (!oneway) {
-                cap = cell->count ? cell->count : MIN(LATENCY_CAP, cell->duration_ns / 50 + 1);
-                lat = g_try_new(guint64, cap);
-                if (!lat) {
-                        report_fail(s, ENOMEM, "latency buffer of %" PRIu64 " entries", cap);
-                        return;
-                }
+        if (lat)
                 memset(lat, 0, cap * sizeof *lat);   /* fault the pages in now */
-        }
 
         for (guint i = 0; i < c->exp->warmup; i++, seq++) {
                 if (c->exp->verify) {
@@ -460,16 +472,8 @@ static void client_run(Ctx *c, Sample *s)
         s->bus_cpu_ns = bus1 > bus0 ? bus1 - bus0 : 0;
         s->messages = n;
         s->bytes = n * (guint64) size;
-        if (lat) {
-                s->lat_n = MIN(n, cap);
-                stats_sort_u64(lat, s->lat_n);
-                s->lat_min_ns = s->lat_n ? lat[0] : 0;
-                s->lat_p50_ns = stats_quantile_u64(lat, s->lat_n, 0.50);
-                s->lat_p90_ns = stats_quantile_u64(lat, s->lat_n, 0.90);
-                s->lat_p99_ns = stats_quantile_u64(lat, s->lat_n, 0.99);
-                s->lat_p999_ns = stats_quantile_u64(lat, s->lat_n, 0.999);
-                s->lat_max_ns = s->lat_n ? lat[s->lat_n - 1] : 0;
-        }
+        if (lat)
+                sample_latencies(s, lat, MIN(n, cap));
 }
 
 static int pin(int cpu)
@@ -748,6 +752,30 @@ static double json_number(const char *text, const char *key)
         return p ? g_ascii_strtod(p + strlen(needle), NULL) : 0;
 }
 
+/* Makes RUNNER's latency buffer hold N entries: a shared mapping, so that
+ * the client child's latencies are the parent's to keep. */
+static int runner_latency_buffer(Runner *runner, size_t n)
+{
+        if (n <= runner->lat_cap)
+                return 0;
+        if (runner->lat)
+                munmap(runner->lat, runner->lat_cap * sizeof *runner->lat);
+        runner->lat = mmap(NULL, n * sizeof *runner->lat, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+        if (runner->lat == MAP_FAILED) {
+                runner->lat = NULL;
+                runner->lat_cap = 0;
+                return -ENOMEM;
+        }
+        runner->lat_cap = n;
+        return 0;
+}
+
+const guint64 *runner_latencies(const Runner *runner, size_t *n)
+{
+        *n = runner->lat_n;
+        return runner->lat;
+}
+
 /* Runs hyperfine for RUNS runs of CMD with no warm-up of its own,
  * exporting JSON (when not NULL); 0, or fails OUT.  Its output goes to
  * LOG, which the failure message quotes. */
@@ -843,14 +871,16 @@ static void command_time(Runner *runner, const Cell *cell, const Transport *t, E
                             times->len, cell->count);
                 return;
         }
-        g_autofree guint64 *lat = g_new(guint64, times->len);
+        if (runner_latency_buffer(runner, times->len) < 0) {
+                report_fail(out, ENOMEM, "latency buffer of %u entries", times->len);
+                return;
+        }
         double sum = 0;
         for (guint i = 0; i < times->len; i++) {
                 double s = g_array_index(times, double, i);
                 sum += s;
-                lat[i] = (guint64) (s * 1e9);
+                runner->lat[i] = (guint64) (s * 1e9);
         }
-        stats_sort_u64(lat, times->len);
         out->elapsed_ns = (guint64) (sum * 1e9);
         out->messages = times->len;
         out->bytes = times->len * cell->size;
@@ -861,13 +891,7 @@ static void command_time(Runner *runner, const Cell *cell, const Transport *t, E
                                         1e9 * times->len);
         out->server_cpu_ns = srv1 > srv0 ? srv1 - srv0 : 0;
         out->bus_cpu_ns = bus1 > bus0 ? bus1 - bus0 : 0;
-        out->lat_n = times->len;
-        out->lat_min_ns = lat[0];
-        out->lat_p50_ns = stats_quantile_u64(lat, times->len, 0.50);
-        out->lat_p90_ns = stats_quantile_u64(lat, times->len, 0.90);
-        out->lat_p99_ns = stats_quantile_u64(lat, times->len, 0.99);
-        out->lat_p999_ns = stats_quantile_u64(lat, times->len, 0.999);
-        out->lat_max_ns = lat[times->len - 1];
+        sample_latencies(out, runner->lat, times->len);
 }
 
 /* A runner=hyperfine repetition: ipclab serves org.ipclab.Bench with the
@@ -956,6 +980,8 @@ void runner_free(Runner *runner)
         if (!runner)
                 return;
         runner_stop_buses(runner);
+        if (runner->lat)
+                munmap(runner->lat, runner->lat_cap * sizeof *runner->lat);
         g_free(runner);
 }
 
@@ -972,14 +998,25 @@ int runner_run(Runner *runner, const Cell *cell, guint rep, Sample *out)
 
         (void) rep;
         memset(out, 0, sizeof *out);
+        runner->lat_n = 0;
         if (t->flags & TRANSPORT_COMMAND) {
                 run_command_cell(runner, cell, out);
+                runner->lat_n = out->status == 0 ? out->lat_n : 0;
                 return 0;
         }
         endpoint_init(&ep, cell);
         c.req_size = request_size(t, cell);
         c.rep_size = reply_size(t, cell);
         c.srv_last = cell->count ? runner->exp->warmup + cell->count : 0;
+        if (cell->pattern != PATTERN_ONEWAY) {
+                size_t cap = cell->count ? cell->count : MIN(LATENCY_CAP, cell->duration_ns / 50 + 1);
+                if (runner_latency_buffer(runner, cap) < 0) {
+                        report_fail(out, ENOMEM, "latency buffer of %zu entries", cap);
+                        return 0;
+                }
+                c.lat = runner->lat;
+                c.lat_cap = cap;
+        }
         Bus *bus = NULL;
         if ((t->flags & TRANSPORT_DBUS) && cell->bus != BUS_P2P) {
                 bus = runner_bus(runner, cell->bus, out);
@@ -1075,8 +1112,10 @@ reap:
                                 first = &ch[i].s;
                 if (first)
                         report_fail(out, first->status, "%s", first->why);
-                if (out->status == 0)
+                if (out->status == 0) {
                         *out = *cli;   /* the server's readings came in its ack */
+                        runner->lat_n = c.lat ? MIN(out->lat_n, c.lat_cap) : 0;
+                }
         }
         /* The peers only saw a closed connection; say what closed it (a
          * daemon killed mid-cell may take a moment to be seen dead). */

@@ -42,5 +42,11 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(Runner, runner_free)
  * (out of memory, cannot fork). */
 int runner_run(Runner *runner, const Cell *cell, guint rep, Sample *out);
 
+/* The round-trip latencies of the last runner_run() that measured any (its
+ * Sample's lat_n of them, sorted ascending; hyperfine: the runs'
+ * durations), valid until the next runner_run(); *N is 0 when it measured
+ * none. */
+const guint64 *runner_latencies(const Runner *runner, size_t *n);
+
 /* Stops the buses the runner started (also done by runner_free). */
 void runner_stop_buses(Runner *runner);

@@ -45,8 +45,8 @@ typedef struct {
 static const char *const bus_values[] = { "none", "dbus-daemon", "dbus-broker", "p2p", NULL };
 static const char *const payload_values[] = { "bytes", "string", "none", NULL };
 static const char *const pattern_values[] = { "oneway", "roundtrip", "callrate", NULL };
-static const char *const reply_values[] = { "echo", "empty", NULL };
-static const char *const marshal_values[] = { "array", "per-element", NULL };
+static const char *const reply_values[] = { "echo", "empty", "short", NULL };
+static const char *const marshal_values[] = { "array", "per-element", "append-per-element", "copy", NULL };
 static const char *const cpus_values[] = { "none", "same", "split", NULL };
 static const char *const env_values[] = { "host", "nspawn", "vm", NULL };
 static const char *const runner_values[] = { "harness", "hyperfine", NULL };
@@ -73,9 +73,10 @@ static const Option options[] = {
         { "pattern", OPT_ENUMS, pattern_values, "roundtrip", false, 0, 0,
           "axis: oneway, roundtrip, callrate" },
         { "reply", OPT_ENUMS, reply_values, "echo", false, 0, 0,
-          "axis, round trips: echo the payload or reply empty" },
+          "axis, round trips: echo the payload, reply empty, or short (the string OK; gdbus)" },
         { "marshal", OPT_ENUMS, marshal_values, "array", false, 0, 0,
-          "axis, D-Bus ay: one array append or one append per element" },
+          "axis: array (whole), per-element (append and read per byte), append-per-element "
+          "(append per byte, read whole) for D-Bus ay; copy (gdbus strings built with g_variant_new)" },
         { "cpus", OPT_ENUMS, cpus_values, "none", false, 0, 0,
           "axis: none (unpinned), same (one CPU), split (two CPUs)" },
         { "count", OPT_UINTS, NULL, NULL, false, 1, MAX_COUNT,
@@ -700,6 +701,8 @@ guint64 cell_estimate_ns(const Cell *cell, guint warmup)
                 setup = 20e6;
                 if (cell->marshal == MARSHAL_PER_ELEMENT)
                         per_byte = 40;
+                else if (cell->marshal == MARSHAL_APPEND_PER_ELEMENT)
+                        per_byte = 25;
         }
         double msg = per_msg + per_byte * (double) cell->size;
         if (cell->pattern != PATTERN_ONEWAY)
@@ -716,6 +719,32 @@ static char *cell_key(const Cell *c)
                                c->marshal, c->cpus, c->count, c->duration_ns);
 }
 
+/* Why T cannot do CELL's marshal= or reply= value, or NULL when it can. */
+static const char *cell_refused(const Transport *t, const Cell *cell)
+{
+        switch (cell->marshal) {
+        case MARSHAL_ARRAY:
+                break;
+        case MARSHAL_PER_ELEMENT:
+                if (!(t->flags & TRANSPORT_MARSHAL) || cell->payload != PAYLOAD_BYTES)
+                        return "per-element marshalling applies to D-Bus byte arrays only";
+                break;
+        case MARSHAL_APPEND_PER_ELEMENT:
+                if (!(t->flags & TRANSPORT_MARSHAL) || cell->payload != PAYLOAD_BYTES)
+                        return "append-per-element marshalling applies to D-Bus byte arrays only";
+                break;
+        case MARSHAL_COPY:
+                if (!(t->flags & TRANSPORT_COPY_STRING))
+                        return "marshal=copy applies to gdbus only (the other transports' strings are copied anyway)";
+                if (cell->payload != PAYLOAD_STRING)
+                        return "marshal=copy applies to string payloads only";
+                break;
+        }
+        if (cell->reply == REPLY_SHORT && !(t->flags & TRANSPORT_SHORT_REPLY))
+                return "reply=short (the string OK) applies to gdbus only";
+        return NULL;
+}
+
 /* Expands the axes into the filtered cartesian product. */
 static gboolean expand(const Ctx *c, Experiment *exp, Values *v, GError **error)
 {
@@ -724,7 +753,7 @@ static gboolean expand(const Ctx *c, Experiment *exp, Values *v, GError **error)
               im = opt_index("marshal"), ic = opt_index("cpus"), icn = opt_index("count"),
               idu = opt_index("duration");
         bool have_count = v->list[icn] != NULL, have_dur = v->list[idu] != NULL;
-        bool any_dbus = false, any_marshal = false;
+        bool any_dbus = false, any_marshal = false, any_copy = false, any_short = false;
         g_autoptr(GHashTable) seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
         g_autoptr(GHashTable) skipped = g_hash_table_new(g_str_hash, g_str_equal);
 
@@ -737,6 +766,8 @@ static gboolean expand(const Ctx *c, Experiment *exp, Values *v, GError **error)
                 const Transport *t = transport_find(v->list[it][i]);
                 any_dbus |= (t->flags & TRANSPORT_DBUS) != 0;
                 any_marshal |= (t->flags & TRANSPORT_MARSHAL) != 0;
+                any_copy |= (t->flags & TRANSPORT_COPY_STRING) != 0;
+                any_short |= (t->flags & TRANSPORT_SHORT_REPLY) != 0;
         }
         bool hyperfine = !strcmp(v->text[opt_index("runner")], "hyperfine");
         for (guint i = 0; i < nt; i++) {
@@ -751,8 +782,21 @@ static gboolean expand(const Ctx *c, Experiment *exp, Values *v, GError **error)
         }
         if (v->from[ib] && !any_dbus)
                 return fail(error, c, v->from[ib], "bus", "applies only to D-Bus transports, and none is listed");
-        if (v->from[im] && !any_marshal && (v->nums[im][0] != MARSHAL_ARRAY || g_strv_length(v->list[im]) > 1))
-                return fail(error, c, v->from[im], "marshal", "per-element marshalling applies only to D-Bus transports, and none is listed");
+        for (guint i = 0; v->list[im][i]; i++) {
+                Marshal m = (Marshal) v->nums[im][i];
+                if ((m == MARSHAL_PER_ELEMENT || m == MARSHAL_APPEND_PER_ELEMENT) && !any_marshal)
+                        return fail(error, c, v->from[im] ? v->from[im] : "experiment", "marshal",
+                                    "%s marshalling applies only to D-Bus transports, and none is listed",
+                                    marshal_name(m));
+                if (m == MARSHAL_COPY && !any_copy)
+                        return fail(error, c, v->from[im] ? v->from[im] : "experiment", "marshal",
+                                    "copy applies only to a transport whose own strings borrow the buffer (gdbus), "
+                                    "and none is listed");
+        }
+        for (guint i = 0; v->list[ir][i]; i++)
+                if (v->nums[ir][i] == REPLY_SHORT && !any_short)
+                        return fail(error, c, v->from[ir] ? v->from[ir] : "experiment", "reply",
+                                    "short (a string reply) applies only to gdbus, and it is not listed");
         for (guint i = 0; v->list[ib][i]; i++)
                 if (any_dbus && v->nums[ib][i] == BUS_NONE)
                         return fail(error, c, v->from[ib] ? v->from[ib] : "experiment", "bus",
@@ -816,15 +860,17 @@ static gboolean expand(const Ctx *c, Experiment *exp, Values *v, GError **error)
                 }
                 if (cell.pattern == PATTERN_ONEWAY)
                         cell.reply = REPLY_ECHO;
-                if (!(t->flags & TRANSPORT_MARSHAL) || cell.payload != PAYLOAD_BYTES) {
-                        if (cell.marshal == MARSHAL_PER_ELEMENT) {
-                                g_autofree char *d = cell_describe(&cell);
-                                why = g_strdup_printf("%s: per-element marshalling applies to D-Bus byte arrays only", d);
-                                if (!g_hash_table_contains(skipped, why))
-                                        g_ptr_array_add(exp->skipped, g_strdup(why));
-                                g_hash_table_add(skipped, exp->skipped->pdata[exp->skipped->len - 1]);
-                                continue;
+                const char *no = cell_refused(t, &cell);
+                if (no) {
+                        g_autofree char *d = cell_describe(&cell);
+                        char *line = g_strdup_printf("%s: %s", d, no);
+                        if (g_hash_table_contains(skipped, line)) {
+                                g_free(line);
+                        } else {
+                                g_ptr_array_add(exp->skipped, line);
+                                g_hash_table_add(skipped, line);
                         }
+                        continue;
                 }
                 if (t->flags & TRANSPORT_COMMAND) {
                         const char *no = cell.bus == BUS_P2P ? "command-line tools call through a bus, not peer to peer"

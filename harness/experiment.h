@@ -35,12 +35,36 @@ typedef enum {
 typedef enum {
         REPLY_ECHO,      /* the reply carries the request's payload back */
         REPLY_EMPTY,     /* the smallest reply the transport can carry */
+        REPLY_SHORT,     /* a short string, REPLY_SHORT_TEXT, as seed 001's
+                          * server answered every call; the transport adds it
+                          * and the client checks it; the runner sees an
+                          * empty reply (TRANSPORT_SHORT_REPLY: GDBus) */
 } ReplyKind;
 
+#define REPLY_SHORT_TEXT "OK"
+
 typedef enum {
-        MARSHAL_ARRAY,        /* one fixed-array append */
-        MARSHAL_PER_ELEMENT,  /* one append per byte, as 004 found sdbus-c++ did */
+        MARSHAL_ARRAY,        /* one fixed-array append; strings as the transport
+                               * does best (GDBus borrows the caller's buffer:
+                               * g_variant_new_from_data, no copy, no check) */
+        MARSHAL_PER_ELEMENT,  /* one append per byte, and the receiver reads
+                               * the array back one byte at a time */
+        MARSHAL_APPEND_PER_ELEMENT,  /* one append per byte, as 004 found
+                               * sdbus-c++ did before its PR #340; the receiver
+                               * takes the array whole (one fixed-array read),
+                               * the closest to 004's server, which never read it */
+        MARSHAL_COPY,         /* strings built as an application builds them:
+                               * GDBus g_variant_new("(s)", str), which copies
+                               * and validates the text, as seed 001's client
+                               * did (TRANSPORT_COPY_STRING: GDBus) */
 } Marshal;
+
+/* Does the sender append a byte array one element at a time?  (The
+ * receiver reads it per element only with MARSHAL_PER_ELEMENT.) */
+static inline bool marshal_appends_per_element(Marshal m)
+{
+        return m == MARSHAL_PER_ELEMENT || m == MARSHAL_APPEND_PER_ELEMENT;
+}
 
 typedef enum {
         CPUS_NONE,   /* unpinned */

@@ -43,10 +43,12 @@ typedef enum {
 enum {
         TRANSPORT_INPROCESS = 1 << 0,   /* no fork: both roles in one process */
         TRANSPORT_DBUS = 1 << 1,        /* takes the bus= axis */
-        TRANSPORT_MARSHAL = 1 << 2,     /* takes marshal=per-element */
+        TRANSPORT_MARSHAL = 1 << 2,     /* takes marshal=per-element and append-per-element */
         TRANSPORT_VALIDATES = 1 << 3,   /* validates string payloads itself */
         TRANSPORT_EMPTY_OK = 1 << 4,    /* can carry a message with no payload */
         TRANSPORT_COMMAND = 1 << 5,     /* a whole command, run by hyperfine */
+        TRANSPORT_COPY_STRING = 1 << 6, /* takes marshal=copy: its own string path borrows */
+        TRANSPORT_SHORT_REPLY = 1 << 7, /* takes reply=short */
 };
 
 /* send() flags. */

@@ -133,6 +133,68 @@ static void test_dbus_axes(void)
         g_assert_cmpuint(skipped_per_element, >, 0);
 }
 
+static guint count_skipped(const Experiment *exp, const char *what, const char *why)
+{
+        guint n = 0;
+
+        for (guint i = 0; i < exp->skipped->len; i++)
+                n += strstr(exp->skipped->pdata[i], what) && strstr(exp->skipped->pdata[i], why);
+        return n;
+}
+
+/* The like-for-like values (issue 9): append-per-element for the D-Bus
+ * libraries' byte arrays, copy for gdbus strings, short for gdbus replies;
+ * every other combination left out, with its reason. */
+static void test_seed_axes(void)
+{
+        g_autoptr(GError) e = NULL;
+        g_autoptr(Experiment) exp = load(
+                "[experiment]\ntitle=d\ntransport=sd-bus;libdbus;gdbus;pipe\nbus=p2p\n"
+                "marshal=array;per-element;append-per-element;copy\nreply=echo;short\n"
+                "payload=bytes;string\nsize=8\ncount=5\n", NULL, &e);
+
+        g_assert_no_error(e);
+        g_assert_cmpstr(marshal_name(MARSHAL_APPEND_PER_ELEMENT), ==, "append-per-element");
+        g_assert_cmpstr(marshal_name(MARSHAL_COPY), ==, "copy");
+        g_assert_cmpstr(reply_name(REPLY_SHORT), ==, "short");
+        /* sd-bus, libdbus: bytes x 3 marshal + string, echo only (4 each);
+         * gdbus: (bytes x 3 marshal + string x 2 marshal) x 2 replies;
+         * pipe: bytes + string. */
+        g_assert_cmpuint(exp->cells->len, ==, 4 + 4 + 10 + 2);
+        guint append = 0, copy = 0, shorts = 0;
+        for (guint i = 0; i < exp->cells->len; i++) {
+                const Cell *c = exp->cells->pdata[i];
+                if (c->marshal == MARSHAL_APPEND_PER_ELEMENT) {
+                        g_assert_cmpint(c->payload, ==, PAYLOAD_BYTES);
+                        g_assert_true(strcmp(c->transport, "pipe") != 0);
+                        append++;
+                }
+                if (c->marshal == MARSHAL_COPY) {
+                        g_assert_cmpstr(c->transport, ==, "gdbus");
+                        g_assert_cmpint(c->payload, ==, PAYLOAD_STRING);
+                        copy++;
+                }
+                if (c->reply == REPLY_SHORT) {
+                        g_assert_cmpstr(c->transport, ==, "gdbus");
+                        shorts++;
+                }
+        }
+        g_assert_cmpuint(append, ==, 1 + 1 + 2);
+        g_assert_cmpuint(copy, ==, 2);
+        g_assert_cmpuint(shorts, ==, 5);
+        g_assert_cmpuint(count_skipped(exp, "pipe", "append-per-element marshalling applies to D-Bus byte arrays only"), >, 0);
+        g_assert_cmpuint(count_skipped(exp, "gdbus", "marshal=copy applies to string payloads only"), >, 0);
+        g_assert_cmpuint(count_skipped(exp, "sd-bus", "marshal=copy applies to gdbus only"), >, 0);
+        g_assert_cmpuint(count_skipped(exp, "libdbus", "reply=short (the string OK) applies to gdbus only"), >, 0);
+
+        /* One way, the reply axis does not apply: no cell is refused for it. */
+        g_autoptr(Experiment) oneway = load(
+                "[experiment]\ntitle=o\ntransport=sd-bus\nbus=p2p\npattern=oneway\n"
+                "marshal=append-per-element\nsize=8\ncount=5\n", NULL, &e);
+        g_assert_no_error(e);
+        g_assert_cmpuint(oneway->cells->len, ==, 1);
+}
+
 static void test_seed_shuffles(void)
 {
         g_autoptr(GError) e = NULL;
@@ -212,6 +274,14 @@ static const struct {
         { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\n[profile quick]\ntitle=other\n", "[profile quick] title: a profile cannot change" },
         { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\npayload=none\n", "[experiment] payload: 'none' is implied" },
         { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\nmarshal=per-element\n", "[experiment] marshal: per-element marshalling applies only to D-Bus" },
+        { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\nmarshal=append-per-element\n",
+          "[experiment] marshal: append-per-element marshalling applies only to D-Bus" },
+        { "[experiment]\ntitle=t\ntransport=libdbus;sd-bus\ncount=1\npayload=string\nmarshal=copy\n",
+          "[experiment] marshal: copy applies only to a transport whose own strings borrow the buffer (gdbus)" },
+        { "[experiment]\ntitle=t\ntransport=sd-bus;pipe\ncount=1\nreply=short\n",
+          "[experiment] reply: short (a string reply) applies only to gdbus" },
+        { "[experiment]\ntitle=t\ntransport=gdbus\ncount=1\nmarshal=copy\n", "[experiment] transport: no cell can run here" },
+        { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\nreply=brief\n", "[experiment] reply: unknown value 'brief'" },
         { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\ntimeout=1us\n", "[experiment] timeout: 1us is out of range" },
         { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\ntitle=\n", "key given twice" },
         { "[experiment]\ntitle=\ntransport=pipe\ncount=1\n", "[experiment] title: empty value" },
@@ -272,6 +342,7 @@ int main(int argc, char **argv)
         g_test_add_func("/experiment/sizes", test_sizes);
         g_test_add_func("/experiment/matrix", test_matrix);
         g_test_add_func("/experiment/dbus-axes", test_dbus_axes);
+        g_test_add_func("/experiment/seed-axes", test_seed_axes);
         g_test_add_func("/experiment/seed", test_seed_shuffles);
         g_test_add_func("/experiment/claims", test_claims);
         g_test_add_func("/experiment/bad-files", test_bad_files);

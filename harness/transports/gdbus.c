@@ -17,9 +17,14 @@
  * are variants over the caller's buffer (g_variant_new_from_data), which
  * GDBus serialises before the send returns (it looks at the body again
  * only to print it under G_DBUS_DEBUG=message; then the variants copy);
- * received byte arrays are read with g_variant_get_fixed_array().
- * Per-element marshalling builds the `ay` with a GVariantBuilder, one
- * byte at a time, and reads it back with a GVariantIter.
+ * received byte arrays are read with g_variant_get_fixed_array().  This
+ * borrowing is a best case: an application writes g_variant_new("(s)",
+ * str), which copies the text and validates it as UTF-8; marshal=copy
+ * builds strings that way, as seed 001's client did, and reply=short
+ * answers with the string REPLY_SHORT_TEXT, as its server did.
+ * Per-element marshalling (per-element, append-per-element) builds the
+ * `ay` with a GVariantBuilder, one byte at a time; per-element reads it
+ * back with a GVariantIter, append-per-element as one fixed array.
  *
  * The wire protocol is the one libdbus.c describes.
  */
@@ -52,6 +57,7 @@ typedef struct {
         GDBusMethodInvocation *request; /* server: the call send() answers */
         GVariant *held;                 /* keeps a string handed out alive */
         bool waiting;                   /* client: a reply is due */
+        bool short_due;                 /* client: it is REPLY_SHORT_TEXT (reply=short) */
         GDBusMessage *reply;            /* client: the reply, once in */
         GError *reply_error;
         gsize unflushed;                /* client: one-way bytes since a flush */
@@ -60,7 +66,8 @@ typedef struct {
 } Gdbus;
 
 /* The reply signatures, as the runner answers for CELL: an echo carries
- * the payload back, an empty reply (reply=empty, callrate) nothing; the
+ * the payload back, an empty reply (reply=empty, callrate) nothing, a
+ * short one (reply=short) the string REPLY_SHORT_TEXT; the
  * ack to End is text, `s` for string cells and `ay` otherwise.  They are
  * declared as out-arguments, which g_dbus_method_invocation_return_value()
  * checks. */
@@ -68,6 +75,8 @@ static const char *reply_signature(const Cell *cell)
 {
         if (cell->pattern == PATTERN_CALLRATE || cell->reply == REPLY_EMPTY)
                 return "";
+        if (cell->reply == REPLY_SHORT)
+                return "s";
         return cell->payload == PAYLOAD_STRING ? "s" : "ay";
 }
 
@@ -339,12 +348,14 @@ static GVariant *make_body(const Endpoint *ep, const Gdbus *p, const void *data,
 
         if (len == 0)
                 return NULL;
+        if (ep->cell->payload == PAYLOAD_STRING && ep->cell->marshal == MARSHAL_COPY)
+                return g_variant_new("(s)", (const char *) data);   /* copies, validates */
         if (ep->cell->payload == PAYLOAD_STRING) {
                 /* A serialised `s` is the text and its NUL: DATA as it is. */
                 v = p->borrow ? g_variant_new_from_data(G_VARIANT_TYPE_STRING, data, len + 1,
                                                         FALSE, NULL, NULL)
                               : g_variant_new_string(data);
-        } else if (ep->cell->marshal == MARSHAL_PER_ELEMENT) {
+        } else if (marshal_appends_per_element(ep->cell->marshal)) {
                 const guint8 *b = data;
                 GVariantBuilder builder;
                 g_variant_builder_init(&builder, G_VARIANT_TYPE_BYTESTRING);
@@ -410,6 +421,23 @@ static int read_payload(Endpoint *ep, Gdbus *p, GVariant *body, const void **dat
         return 0;
 }
 
+/* Takes the reply to a reply=short call: BODY must be the string
+ * REPLY_SHORT_TEXT, which the runner sees as an empty reply. */
+static int read_short_reply(Endpoint *ep, GVariant *body, const void **data, size_t *len)
+{
+        const char *s = NULL;
+
+        if (!body || !g_variant_is_of_type(body, G_VARIANT_TYPE("(s)")))
+                return endpoint_fail(ep, EPROTO, "reply=short: a reply of type '%s', not (s)",
+                                     body ? g_variant_get_type_string(body) : "()");
+        g_variant_get(body, "(&s)", &s);
+        if (strcmp(s, REPLY_SHORT_TEXT) != 0)
+                return endpoint_fail(ep, EPROTO, "reply=short: '%.16s' instead of '" REPLY_SHORT_TEXT "'", s);
+        *data = "";
+        *len = 0;
+        return 0;
+}
+
 static const char *request_member(const Endpoint *ep, size_t len)
 {
         if (len == 0)
@@ -465,7 +493,11 @@ static int server_send(Endpoint *ep, Gdbus *p, const void *data, size_t len)
                 return endpoint_fail(ep, EPROTO, "no request to answer");
         mi = g_dbus_method_invocation_get_method_info(p->request);
         want = g_strdup_printf("(%s)", mi && mi->out_args && mi->out_args[0] ? mi->out_args[0]->signature : "");
-        body = make_body(ep, p, data, len);
+        if (ep->cell->reply == REPLY_SHORT && len == 0 &&
+            strcmp(g_dbus_method_invocation_get_method_name(p->request), "End") != 0)
+                body = g_variant_new("(s)", REPLY_SHORT_TEXT);   /* as seed 001's server */
+        else
+                body = make_body(ep, p, data, len);
         if (body)
                 g_variant_ref_sink(body);
         if (strcmp(body ? g_variant_get_type_string(body) : "()", want) != 0) {
@@ -519,6 +551,7 @@ static int client_send(Endpoint *ep, Gdbus *p, const char *member,
                 }
         } else {
                 p->waiting = true;
+                p->short_due = ep->cell->reply == REPLY_SHORT && strcmp(member, "End") != 0;
                 p->unflushed = 0;
                 g_dbus_connection_send_message_with_reply(p->conn, m, G_DBUS_SEND_MESSAGE_FLAGS_NONE,
                                                           G_MAXINT, NULL, NULL, on_reply, p);
@@ -545,7 +578,9 @@ static int client_recv(Endpoint *ep, Gdbus *p, const void **data, size_t *len)
         reply = g_steal_pointer(&p->reply);
         if (g_dbus_message_to_gerror(reply, &e))
                 return fail_gerror(ep, e, "the call failed");
-        int r = read_payload(ep, p, g_dbus_message_get_body(reply), data, len);
+        GVariant *body = g_dbus_message_get_body(reply);
+        int r = p->short_due ? read_short_reply(ep, body, data, len) : read_payload(ep, p, body, data, len);
+        p->short_due = false;
         return r < 0 ? r : 1;
 }
 
@@ -563,7 +598,8 @@ static int gdbus_call(Endpoint *ep, const void *data, size_t len,
         release_hold(p);
         if (!ret)
                 return fail_gerror(ep, e, "the call failed");
-        int r = read_payload(ep, p, ret, reply, reply_len);
+        int r = ep->cell->reply == REPLY_SHORT ? read_short_reply(ep, ret, reply, reply_len)
+                                               : read_payload(ep, p, ret, reply, reply_len);
         return r < 0 ? r : 1;
 }
 
@@ -603,7 +639,8 @@ const Transport transport_gdbus = {
         .name = "gdbus",
         .family = "dbus",
         .summary = "GDBus (GIO) method calls: worker thread plus a GMainContext",
-        .flags = TRANSPORT_DBUS | TRANSPORT_MARSHAL | TRANSPORT_VALIDATES | TRANSPORT_EMPTY_OK,
+        .flags = TRANSPORT_DBUS | TRANSPORT_MARSHAL | TRANSPORT_VALIDATES | TRANSPORT_EMPTY_OK |
+                 TRANSPORT_COPY_STRING | TRANSPORT_SHORT_REPLY,
         .unavailable = gdbus_unavailable,
         .max_size = gdbus_max_size,
         .open = gdbus_open,
@@ -631,7 +668,8 @@ const Transport transport_gdbus = {
         .name = "gdbus",
         .family = "dbus",
         .summary = "GDBus (GIO) method calls: worker thread plus a GMainContext",
-        .flags = TRANSPORT_DBUS | TRANSPORT_MARSHAL | TRANSPORT_VALIDATES | TRANSPORT_EMPTY_OK,
+        .flags = TRANSPORT_DBUS | TRANSPORT_MARSHAL | TRANSPORT_VALIDATES | TRANSPORT_EMPTY_OK |
+                 TRANSPORT_COPY_STRING | TRANSPORT_SHORT_REPLY,
         .unavailable = gdbus_unavailable,
         .open = gdbus_open,
 };

@@ -4,7 +4,10 @@
  * connection (dbus_connection_open_private, never the shared dbus_bus_get
  * one), blocking dbus_connection_read_write() and dbus_connection_pop_message()
  * on the receiving side, dbus_connection_send_with_reply_and_block() for a
- * round trip.
+ * round trip.  Byte arrays are appended with
+ * dbus_message_iter_append_fixed_array() and read with get_fixed_array();
+ * per-element marshalling appends and reads them one byte at a time,
+ * append-per-element appends per byte and reads the array whole.
  *
  * Wire protocol, shared with gdbus.c and sd-bus.c: object /org/ipclab/Bench,
  * interface org.ipclab.Bench, methods SendBytes(ay), SendString(s),
@@ -300,7 +303,7 @@ static int append_payload(Endpoint *ep, DBusMessage *m, const void *data, size_t
         }
         if (!dbus_message_iter_open_container(&it, DBUS_TYPE_ARRAY, DBUS_TYPE_BYTE_AS_STRING, &sub))
                 return endpoint_fail(ep, ENOMEM, "opening a byte array");
-        if (ep->cell->marshal == MARSHAL_PER_ELEMENT) {
+        if (marshal_appends_per_element(ep->cell->marshal)) {
                 const unsigned char *b = data;
                 for (size_t i = 0; i < len; i++) {
                         if (!dbus_message_iter_append_basic(&sub, DBUS_TYPE_BYTE, &b[i])) {

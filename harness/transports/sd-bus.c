@@ -9,9 +9,10 @@
  *
  * Byte arrays go through sd_bus_message_append_array() and
  * sd_bus_message_read_array(); per-element marshalling appends and reads
- * the `ay` with sd_bus_message_append_basic()/read_basic() per byte, as
- * seed 004 found sdbus-c++ did.  The wire protocol is the one libdbus.c
- * describes.
+ * the `ay` with sd_bus_message_append_basic()/read_basic() per byte;
+ * append-per-element appends per byte, as seed 004 found sdbus-c++ did,
+ * and reads the array whole with sd_bus_message_read_array() (004's server
+ * never read it).  The wire protocol is the one libdbus.c describes.
  */
 #include "transport.h"
 
@@ -277,7 +278,7 @@ static int append_payload(Endpoint *ep, sd_bus_message *m, const void *data, siz
                 r = sd_bus_message_append_basic(m, 's', data);
                 return r < 0 ? fail_errno(ep, r, "appending a string") : 0;
         }
-        if (ep->cell->marshal != MARSHAL_PER_ELEMENT) {
+        if (!marshal_appends_per_element(ep->cell->marshal)) {
                 r = sd_bus_message_append_array(m, 'y', data, len);
                 return r < 0 ? fail_errno(ep, r, "sd_bus_message_append_array") : 0;
         }

@@ -1,6 +1,6 @@
 #!/bin/bash
 # bench/peers.sh [--pairs=N] [--count=N] [--marshal=LIST] [--sizes=LIST]
-#                [--gdbus-count=N] [--only=004|001]
+#                [--gdbus-count=N] [--only=004|001] [--ipclab=PATH]
 # Do ipclab's D-Bus cells agree with the seeds' own kind of program?  Runs,
 # interleaved (peer, ipclab, peer, ipclab, ...), PAIRS times:
 #
@@ -21,6 +21,14 @@
 # call over ipclab's, the median of those ratios, and the bus daemon's CPU
 # per call on both sides (the peer programs read the daemon's process CPU
 # clock around their timed loop only; ipclab reports its bus_cpu_ns).
+# --ipclab runs another build of ipclab for the B side (e.g. one with a
+# fix under test); the private buses still come from harness/ipclab.
+#
+# Bus CPU: ipclab's sd-bus server registers its methods without
+# SD_BUS_VTABLE_UNPRIVILEGED on a connection it does not mark trusted, so
+# sd-bus asks dbus-daemon for the caller's uid (GetConnectionUnixUser)
+# before dispatching every call: one extra round trip to the daemon per
+# call, which sdbus-c++ (trusted connections) never makes.
 # A benchmark, not a test: it prints numbers and never fails on them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,6 +38,7 @@ marshal="per-element;array"
 sizes="4KiB;8KiB;16KiB;32KiB;64KiB;128KiB;256KiB;512KiB;1MiB"
 gcount=1000
 only=
+run_ipclab=
 for a in "$@"; do
         case $a in
         --pairs=*) pairs=${a#*=} ;;
@@ -38,13 +47,17 @@ for a in "$@"; do
         --sizes=*) sizes=${a#*=} ;;
         --gdbus-count=*) gcount=${a#*=} ;;
         --only=004|--only=001) only=${a#*=} ;;
+        --ipclab=*) run_ipclab=$(realpath "${a#*=}") ;;
         *) echo "bench-peers: unknown argument $a (see the comment at the top of $0)" >&2; exit 2 ;;
         esac
 done
 ipclab=$PWD/harness/ipclab
+run_ipclab=${run_ipclab:-$ipclab}
+ipclab_arg=
+[ "$run_ipclab" = "$ipclab" ] || ipclab_arg=" --ipclab=$run_ipclab"
 sdbus=$PWD/build/peers/sdbus-array
 gdbus=$PWD/build/peers/gdbus-strings
-for p in "$ipclab" "$sdbus" "$gdbus"; do
+for p in "$ipclab" "$run_ipclab" "$sdbus" "$gdbus"; do
         [ -x "$p" ] || { echo "bench-peers: $p is missing (make bench-peers builds it)" >&2; exit 2; }
 done
 tmp=$(mktemp -d)
@@ -102,7 +115,7 @@ field() { tr ' ' '\n' <<< "$2" | awk -F= -v k="$1" '$1 == k { print $2 }'; }
 # ipclab_cells INI OUT: runs the experiment, prints "KEY per_call_ns
 # bus_ns_per_call" per row, KEY being the marshal value or the size.
 ipclab_cells() {
-        "$ipclab" run --out "$2" "$1" >/dev/null 2>&1
+        "$run_ipclab" run --out "$2" "$1" >/dev/null 2>&1
         awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
                 $c["status"] == "ok" { k = ($c["payload"] == "string") ? $c["size_B"] : $c["marshal"]
                         print k, $c["elapsed_ns"] / $c["messages"], $c["bus_cpu_ns"] / $c["messages"] }' \
@@ -175,7 +188,7 @@ INI
                 unset peer
         done
         echo "seed 004: $pairs pairs, $count calls of a 20 KiB ay, empty reply, private dbus-daemon"
-        echo "  command: bench/peers.sh --only=004 --pairs=$pairs --count=$count --marshal='$marshal'"
+        echo "  command: bench/peers.sh --only=004 --pairs=$pairs --count=$count --marshal='$marshal'${ipclab_arg:-}"
         echo " peer time per call / ipclab time per call (peer variant: one process or two, server ignores or reads):"
         report "$tmp/r004"
         echo " bus daemon CPU per call, µs:"
@@ -220,7 +233,7 @@ INI
                 done < "$tmp/peer001"
         done
         echo "seed 001: $pairs pairs, $gcount calls per size, strings of 'a', private dbus-daemon"
-        echo "  command: bench/peers.sh --only=001 --pairs=$pairs --gdbus-count=$gcount --sizes='$sizes'"
+        echo "  command: bench/peers.sh --only=001 --pairs=$pairs --gdbus-count=$gcount --sizes='$sizes'${ipclab_arg:-}"
         echo " peer (g_variant_new(\"(s)\"), reply \"OK\", summed per call) / ipclab gdbus string (reply empty), per call:"
         report "$tmp/r001"
         echo " bus daemon CPU per call, µs:"

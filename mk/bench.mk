@@ -33,3 +33,8 @@ peers: $(PEER_SDBUS) $(PEER_GDBUS)
 # make bench-peers [PEERS_ARGS='...']: see bench/peers.sh for the arguments.
 bench-peers: $(IPCLAB) peers
 	@bench/peers.sh $(PEERS_ARGS)
+
+# The peer programs' own test (TAP): tiny counts, traffic checked with dbus-monitor.
+.PHONY: bench-peers-test
+bench-peers-test: $(IPCLAB) peers
+	@bench/peers/test-peers.sh

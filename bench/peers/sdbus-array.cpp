@@ -17,11 +17,14 @@
  *
  * --read makes the server take the argument into a std::vector<uint8_t>
  * (as sdbus-c++ does: element by element); without it the server ignores
- * the argument, as the seed's did.  The client prints one line of
- * key=value pairs: wall and CPU time between two clock reads around the
- * call loop only (after WARMUP untimed calls), the process CPU (in threads
- * mode that holds the server and the event loop too), the calling
- * thread's CPU, and, with --bus-pid, the bus daemon's CPU over the same
+ * the argument, as the seed's did.  sdbus-c++ marks a connection made
+ * from an address trusted (as sd_bus_open_user() does), so sd-bus never
+ * asks the bus for a caller's credentials before dispatching a call.
+ *
+ * The client prints one line of key=value pairs: wall and CPU time
+ * between two clock reads around the call loop only (after WARMUP untimed
+ * calls), the process CPU (in threads mode that holds the server and the
+ * event loop too), the calling thread's CPU, and, with --bus-pid, the bus daemon's CPU over the same
  * window read two ways: its process CPU clock (every thread) and
  * /proc/PID/schedstat (its main thread; what ipclab's runner reads).
  */
@@ -157,9 +160,11 @@ int parse(int argc, char **argv, Options *o)
 }
 
 /* The server's object: replies empty, after reading the vector or not. */
-std::unique_ptr<sdbus::IObject> serve(sdbus::IConnection &conn, bool read)
+std::unique_ptr<sdbus::IObject> serve(sdbus::IConnection &conn, const Options &o)
 {
         auto object = sdbus::createObject(conn, kPath);
+        bool read = o.read;
+
         object->registerMethod(kIface, kMethod, "ay", "", [read](sdbus::MethodCall call) {
                 if (read) {
                         std::vector<uint8_t> got;
@@ -237,7 +242,7 @@ int main(int argc, char **argv)
                 auto conn = sdbus::createSessionBusConnectionWithAddress(o.address);
                 if (o.mode == "server") {
                         conn->requestName(kName);
-                        auto object = serve(*conn, o.read);
+                        auto object = serve(*conn, o);
                         printf("ready\n");
                         fflush(stdout);
                         conn->enterEventLoop();
@@ -245,7 +250,7 @@ int main(int argc, char **argv)
                         call_loop(*conn, o);
                 } else {
                         conn->requestName(kName);
-                        auto object = serve(*conn, o.read);
+                        auto object = serve(*conn, o);
                         conn->enterEventLoopAsync();
                         call_loop(*conn, o);
                         conn->leaveEventLoop();

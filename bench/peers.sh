@@ -61,14 +61,8 @@ for p in "$ipclab" "$run_ipclab" "$sdbus" "$gdbus"; do
         [ -x "$p" ] || { echo "bench-peers: $p is missing (make bench-peers builds it)" >&2; exit 2; }
 done
 tmp=$(mktemp -d)
-bus_pid= server_pid=
-cleanup() {
-        [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null
-        [ -n "$bus_pid" ] && kill "$bus_pid" 2>/dev/null
-        wait 2>/dev/null
-        rm -rf "$tmp"
-}
-trap cleanup EXIT
+. bench/peers/lib.sh
+trap 'cleanup_peers; rm -rf "$tmp"' EXIT
 
 # Bytes from ipclab's size notation (4KiB, 1MiB, 64).
 bytes() {
@@ -79,48 +73,30 @@ bytes() {
         esac
 }
 
-# bus_up / bus_down: a private dbus-daemon; sets addr and bus_pid.
-bus_up() {
-        coproc BUS { exec "$ipclab" bus dbus-daemon; }
-        bus_pid=$BUS_PID
-        read -r addr <&"${BUS[0]}"
-        read -r daemon_pid <&"${BUS[0]}"
+# cells_ini FILE KEY=VALUE...: an experiment file of round trips through
+# dbus-daemon with an empty reply, one repetition, 20 warm-up calls.
+cells_ini() {
+        local out=$1
+        shift
+        { echo "[experiment]"
+          printf '%s\n' "$@" bus=dbus-daemon pattern=roundtrip reply=empty repeat=1 warmup=20; } > "$out"
 }
-bus_down() {
-        eval "exec ${BUS[1]}>&-"
-        wait "$bus_pid" 2>/dev/null || true
-        bus_pid=
-}
-
-# server_up PROGRAM ARGS...: a peer server, once it has said "ready".
-server_up() {
-        "$@" > "$tmp/server.out" &
-        server_pid=$!
-        for _ in $(seq 200); do
-                grep -qx ready "$tmp/server.out" && return 0
-                sleep 0.05
-        done
-        echo "bench-peers: $1 did not start" >&2
-        exit 1
-}
-server_down() {
-        kill "$server_pid" 2>/dev/null || true
-        wait "$server_pid" 2>/dev/null || true
-        server_pid=
-}
-
-# field KEY LINE: the value of KEY=... in a key=value line.
-field() { tr ' ' '\n' <<< "$2" | awk -F= -v k="$1" '$1 == k { print $2 }'; }
 
 # ipclab_cells INI OUT: runs the experiment, prints "KEY per_call_ns
 # bus_ns_per_call" per row, KEY being the marshal value or the size.
 ipclab_cells() {
-        "$run_ipclab" run --out "$2" "$1" >/dev/null 2>&1
+        "$run_ipclab" run --out "$2" "$1" > /dev/null 2> "$2.err" || {
+                echo "bench-peers: $run_ipclab run failed:" >&2
+                cat "$2.err" >&2
+                exit 1
+        }
         awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
                 $c["status"] == "ok" { k = ($c["payload"] == "string") ? $c["size_B"] : $c["marshal"]
                         print k, $c["elapsed_ns"] / $c["messages"], $c["bus_cpu_ns"] / $c["messages"] }' \
                 "$2"/*/samples.tsv
 }
+
+fail_start() { echo "bench-peers: $1 did not start" >&2; exit 1; }
 
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
@@ -140,20 +116,8 @@ report() {
 run_004() {
         local variants="threads:ignore threads:read procs:ignore procs:read"
         IFS=';' read -r -a marshals <<< "${marshal//,/;}"
-        cat > "$tmp/sdbus.ini" <<INI
-[experiment]
-title=bench-peers: sd-bus, 20 KiB ay, empty reply, as seed 004
-transport=sd-bus
-bus=dbus-daemon
-payload=bytes
-size=20KiB
-marshal=${marshal//,/;}
-pattern=roundtrip
-reply=empty
-count=$count
-repeat=1
-warmup=20
-INI
+        cells_ini "$tmp/sdbus.ini" "title=bench-peers: sd-bus, 20 KiB ay, empty reply, as seed 004" \
+                transport=sd-bus payload=bytes size=20KiB "marshal=${marshal//,/;}" count="$count"
         : > "$tmp/r004"; : > "$tmp/b004"
         for i in $(seq "$pairs"); do
                 # A: the peer program, every variant, each on a fresh bus.
@@ -166,7 +130,7 @@ INI
                                 line=$("$sdbus" --address="$addr" --mode=threads $read --count="$count" \
                                         --bus-pid="$daemon_pid")
                         else
-                                server_up "$sdbus" --address="$addr" --mode=server $read
+                                server_up "$sdbus" --address="$addr" --mode=server $read || fail_start "$sdbus"
                                 line=$("$sdbus" --address="$addr" --mode=client --count="$count" \
                                         --bus-pid="$daemon_pid")
                                 server_down
@@ -199,23 +163,12 @@ run_001() {
         local size_args=() s
         IFS=';' read -r -a size_list <<< "${sizes//,/;}"
         for s in "${size_list[@]}"; do size_args+=(--size="$(bytes "$s")"); done
-        cat > "$tmp/gdbus.ini" <<INI
-[experiment]
-title=bench-peers: GDBus strings of 4 KiB .. 1 MiB, as seed 001
-transport=gdbus
-bus=dbus-daemon
-payload=string
-size=${sizes//,/;}
-pattern=roundtrip
-reply=empty
-count=$gcount
-repeat=1
-warmup=20
-INI
+        cells_ini "$tmp/gdbus.ini" "title=bench-peers: GDBus strings of 4 KiB .. 1 MiB, as seed 001" \
+                transport=gdbus payload=string "size=${sizes//,/;}" count="$gcount"
         : > "$tmp/r001"; : > "$tmp/b001"
         for i in $(seq "$pairs"); do
                 bus_up
-                server_up "$gdbus" --address="$addr" --server
+                server_up "$gdbus" --address="$addr" --server || fail_start "$gdbus"
                 "$gdbus" --address="$addr" --client --count="$gcount" --bus-pid="$daemon_pid" \
                         "${size_args[@]}" > "$tmp/peer001"
                 server_down

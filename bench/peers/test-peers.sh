@@ -9,7 +9,8 @@
 #      wall time, and the string's length on the wire;
 #   3. bad arguments exit 2;
 #   4. bench/peers.sh prints a ratio line per (variant, marshal) and per
-#      size, and the bus CPU lines.
+#      size, and the bus CPU lines; a marshal value ipclab refuses stops it
+#      with ipclab's reason.
 # Prints TAP (harness/tests/tap.sh).  Build first: make peers harness.
 set -u
 cd "$(dirname "$0")/../.."
@@ -18,12 +19,11 @@ ipclab=$PWD/harness/ipclab
 sdbus=$PWD/build/peers/sdbus-array
 gdbus=$PWD/build/peers/gdbus-strings
 tmp=$(mktemp -d)
-server_pid= mon_pid=
+. bench/peers/lib.sh
+mon_pid=
 cleanup() {
-        [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null
         [ -n "$mon_pid" ] && kill "$mon_pid" 2>/dev/null
-        [ -n "${BUS_PID:-}" ] && kill "$BUS_PID" 2>/dev/null
-        wait 2>/dev/null
+        cleanup_peers
         rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -36,20 +36,8 @@ for p in "$ipclab" "$sdbus" "$gdbus"; do
 done
 command -v dbus-monitor >/dev/null || { echo "1..0 # skip dbus-monitor is missing"; exit 0; }
 
-coproc BUS { exec "$ipclab" bus dbus-daemon; }
-read -r addr <&"${BUS[0]}"
-read -r daemon <&"${BUS[0]}"
-field() { tr ' ' '\n' <<< "$2" | awk -F= -v k="$1" '$1 == k { print $2 }'; }
-server_up() {
-        "$@" > "$tmp/server.out" &
-        server_pid=$!
-        for _ in $(seq 200); do
-                grep -qx ready "$tmp/server.out" && return 0
-                sleep 0.05
-        done
-        return 1
-}
-server_down() { kill "$server_pid"; wait "$server_pid" 2>/dev/null; server_pid=; }
+bus_up
+daemon=$daemon_pid
 # monitor_up / monitor_down: dbus-monitor on the bus into $tmp/mon.
 monitor_up() {
         dbus-monitor --address "$addr" > "$tmp/mon" 2>&1 &
@@ -120,8 +108,7 @@ check "sdbus-array --count=x exits 2" '[ $? = 2 ]'
 "$gdbus" --address="$addr" --client > /dev/null 2>&1
 check "gdbus-strings --client without a size exits 2" '[ $? = 2 ]'
 
-eval "exec ${BUS[1]}>&-"
-wait "$BUS_PID" 2>/dev/null
+bus_down
 
 # ---- 4. bench/peers.sh ----------------------------------------------------
 report=$(bench/peers.sh --pairs=1 --count=5 --gdbus-count=3 --sizes=4KiB 2>&1)
@@ -134,6 +121,9 @@ check "bench/peers.sh: a ratio and bus CPU lines for 4 KiB strings" \
 check "bench/peers.sh: prints its commands" '[ "$(grep -c "command: bench/peers.sh" <<< "$report")" = 2 ]'
 bench/peers.sh --bogus > /dev/null 2>&1
 check "bench/peers.sh: an unknown argument exits 2" '[ $? = 2 ]'
+err=$(bench/peers.sh --only=004 --pairs=1 --count=2 --marshal=bogus 2>&1)
+check "bench/peers.sh: a marshal value ipclab refuses fails, with ipclab's reason" \
+        '[ $? = 1 ] && grep -q "marshal: unknown value .bogus." <<< "$err"'
 
 echo "1..$n"
 [ "$failed" = 0 ]

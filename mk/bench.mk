@@ -16,6 +16,7 @@ PEER_SDBUS := $(PEERS_DIR)/sdbus-array
 PEER_GDBUS := $(PEERS_DIR)/gdbus-strings
 
 $(PEER_SDBUS): bench/peers/sdbus-array.cpp
+	@pkg-config --exists sdbus-c++ || { echo "bench-peers: sdbus-c++ is missing (apt-get install libsdbus-c++-dev)" >&2; exit 2; }
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CXX     $@")
 	$(Q)$(CXX) -std=c++17 $(PEERS_WFLAGS) $(CFLAGS) $$(pkg-config --cflags sdbus-c++) -o $@.tmp.$$$$ $< \

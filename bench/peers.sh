@@ -1,6 +1,7 @@
 #!/bin/bash
 # bench/peers.sh [--pairs=N] [--count=N] [--marshal=LIST] [--sizes=LIST]
-#                [--gdbus-count=N] [--only=004|001] [--ipclab=PATH]
+#                [--gdbus-count=N] [--gdbus-set=KEY=VALUE]... [--only=004|001]
+#                [--ipclab=PATH]
 # Do ipclab's D-Bus cells agree with the seeds' own kind of program?  Runs,
 # interleaved (peer, ipclab, peer, ipclab, ...), PAIRS times:
 #
@@ -14,7 +15,9 @@
 #   001  build/peers/gdbus-strings (GDBus, strings of 'a' passed as
 #        g_variant_new("(s)"), reply "OK", the per-call times summed),
 #        GDBUS_COUNT calls per size; beside ipclab's gdbus string cells
-#        (reply=empty: ipclab has no short-string reply).
+#        (reply=empty by default; --gdbus-set=reply=... replaces that key,
+#        or adds any other, in the cells' experiment file, for a reply
+#        closer to the seed's "OK" once ipclab has one).
 #
 # Each peer run gets a private dbus-daemon from `ipclab bus dbus-daemon`;
 # ipclab starts its own per cell.  It prints, per pair, the peer's time per
@@ -39,6 +42,7 @@ sizes="4KiB;8KiB;16KiB;32KiB;64KiB;128KiB;256KiB;512KiB;1MiB"
 gcount=1000
 only=
 run_ipclab=
+gset=()
 for a in "$@"; do
         case $a in
         --pairs=*) pairs=${a#*=} ;;
@@ -46,6 +50,7 @@ for a in "$@"; do
         --marshal=*) marshal=${a#*=} ;;
         --sizes=*) sizes=${a#*=} ;;
         --gdbus-count=*) gcount=${a#*=} ;;
+        --gdbus-set=*=*) gset+=("${a#--gdbus-set=}") ;;
         --only=004|--only=001) only=${a#*=} ;;
         --ipclab=*) run_ipclab=$(realpath "${a#*=}") ;;
         *) echo "bench-peers: unknown argument $a (see the comment at the top of $0)" >&2; exit 2 ;;
@@ -74,25 +79,30 @@ bytes() {
 }
 
 # cells_ini FILE KEY=VALUE...: an experiment file of round trips through
-# dbus-daemon with an empty reply, one repetition, 20 warm-up calls.
+# dbus-daemon with an empty reply, one repetition, 20 warm-up calls; the
+# first value given for a key wins.
 cells_ini() {
-        local out=$1
+        local out=$1 kv
+        local -A seen=()
         shift
         { echo "[experiment]"
-          printf '%s\n' "$@" bus=dbus-daemon pattern=roundtrip reply=empty repeat=1 warmup=20; } > "$out"
+          for kv in "$@" bus=dbus-daemon pattern=roundtrip reply=empty repeat=1 warmup=20; do
+                [ -n "${seen[${kv%%=*}]:-}" ] && continue
+                seen[${kv%%=*}]=1
+                echo "$kv"
+          done; } > "$out"
 }
 
-# ipclab_cells INI OUT: runs the experiment, prints "KEY per_call_ns
-# bus_ns_per_call" per row, KEY being the marshal value or the size.
+# ipclab_cells INI OUT COLUMN: runs the experiment, prints "KEY
+# per_call_ns bus_ns_per_call" per row, KEY being the row's COLUMN.
 ipclab_cells() {
         "$run_ipclab" run --out "$2" "$1" > /dev/null 2> "$2.err" || {
                 echo "bench-peers: $run_ipclab run failed:" >&2
                 cat "$2.err" >&2
                 exit 1
         }
-        awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-                $c["status"] == "ok" { k = ($c["payload"] == "string") ? $c["size_B"] : $c["marshal"]
-                        print k, $c["elapsed_ns"] / $c["messages"], $c["bus_cpu_ns"] / $c["messages"] }' \
+        awk -F'\t' -v key="$3" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+                $c["status"] == "ok" { print $c[key], $c["elapsed_ns"] / $c["messages"], $c["bus_cpu_ns"] / $c["messages"] }' \
                 "$2"/*/samples.tsv
 }
 
@@ -141,7 +151,7 @@ run_004() {
                                 'BEGIN { printf "peer-%s %.1f\n", v, b / n / 1000 }' >> "$tmp/b004"
                 done
                 # B: ipclab's cells.
-                ipclab_cells "$tmp/sdbus.ini" "$tmp/ipc004-$i" > "$tmp/cells"
+                ipclab_cells "$tmp/sdbus.ini" "$tmp/ipc004-$i" marshal > "$tmp/cells"
                 while read -r m per bus; do
                         echo "ipclab-$m $(awk -v b="$bus" 'BEGIN { printf "%.1f", b / 1000 }')" >> "$tmp/b004"
                         for v in $variants; do
@@ -164,7 +174,7 @@ run_001() {
         IFS=';' read -r -a size_list <<< "${sizes//,/;}"
         for s in "${size_list[@]}"; do size_args+=(--size="$(bytes "$s")"); done
         cells_ini "$tmp/gdbus.ini" "title=bench-peers: GDBus strings of 4 KiB .. 1 MiB, as seed 001" \
-                transport=gdbus payload=string "size=${sizes//,/;}" count="$gcount"
+                ${gset[@]+"${gset[@]}"} transport=gdbus payload=string "size=${sizes//,/;}" count="$gcount"
         : > "$tmp/r001"; : > "$tmp/b001"
         for i in $(seq "$pairs"); do
                 bus_up
@@ -173,7 +183,7 @@ run_001() {
                         "${size_args[@]}" > "$tmp/peer001"
                 server_down
                 bus_down
-                ipclab_cells "$tmp/gdbus.ini" "$tmp/ipc001-$i" > "$tmp/cells"
+                ipclab_cells "$tmp/gdbus.ini" "$tmp/ipc001-$i" size_B > "$tmp/cells"
                 while read -r line; do
                         local sz sum bus per ibus
                         sz=$(field size_B "$line"); sum=$(field sum_ns "$line"); bus=$(field bus_cpu_ns "$line")
@@ -186,8 +196,8 @@ run_001() {
                 done < "$tmp/peer001"
         done
         echo "seed 001: $pairs pairs, $gcount calls per size, strings of 'a', private dbus-daemon"
-        echo "  command: bench/peers.sh --only=001 --pairs=$pairs --gdbus-count=$gcount --sizes='$sizes'${ipclab_arg:-}"
-        echo " peer (g_variant_new(\"(s)\"), reply \"OK\", summed per call) / ipclab gdbus string (reply empty), per call:"
+        echo "  command: bench/peers.sh --only=001 --pairs=$pairs --gdbus-count=$gcount --sizes='$sizes'${gset[@]+$(printf " --gdbus-set=%s" "${gset[@]}")}${ipclab_arg:-}"
+        echo " peer (g_variant_new(\"(s)\"), reply \"OK\", summed per call) / ipclab gdbus string ($(grep '^reply=' "$tmp/gdbus.ini")), per call:"
         report "$tmp/r001"
         echo " bus daemon CPU per call, µs:"
         report "$tmp/b001"

@@ -20,6 +20,7 @@ bus_down() {
 # server_up PROGRAM ARGS...: starts a peer server and returns once it has
 # printed "ready"; returns 1 if it has not within 10 s.
 server_up() {
+        : > "$tmp/server.out"
         "$@" > "$tmp/server.out" &
         server_pid=$!
         for _ in $(seq 200); do

@@ -10,7 +10,7 @@
 #   3. bad arguments exit 2;
 #   4. bench/peers.sh prints a ratio line per (variant, marshal) and per
 #      size, and the bus CPU lines; a marshal value ipclab refuses stops it
-#      with ipclab's reason.
+#      with ipclab's reason; --gdbus-set reaches the cells' file.
 # Prints TAP (harness/tests/tap.sh).  Build first: make peers harness.
 set -u
 cd "$(dirname "$0")/../.."
@@ -124,6 +124,13 @@ check "bench/peers.sh: an unknown argument exits 2" '[ $? = 2 ]'
 err=$(bench/peers.sh --only=004 --pairs=1 --count=2 --marshal=bogus 2>&1)
 check "bench/peers.sh: a marshal value ipclab refuses fails, with ipclab's reason" \
         '[ $? = 1 ] && grep -q "marshal: unknown value .bogus." <<< "$err"'
+err=$(bench/peers.sh --only=001 --pairs=1 --gdbus-count=2 --sizes=4KiB --gdbus-set=reply=bogus 2>&1)
+check "bench/peers.sh: --gdbus-set replaces the cells' reply (ipclab refuses reply=bogus)" \
+        '[ $? = 1 ] && grep -q "reply: unknown value .bogus." <<< "$err"'
+out=$(bench/peers.sh --only=001 --pairs=1 --gdbus-count=2 --sizes=4KiB --gdbus-set=reply=echo 2>&1)
+check "bench/peers.sh: --gdbus-set=reply=echo runs, and says so" \
+        '[ $? = 0 ] && grep -q "ipclab gdbus string (reply=echo)" <<< "$out" &&
+         grep -q -- "--gdbus-set=reply=echo" <<< "$out"'
 
 echo "1..$n"
 [ "$failed" = 0 ]

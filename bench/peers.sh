@@ -125,7 +125,6 @@ report() {
 
 run_004() {
         local variants="threads:ignore threads:read procs:ignore procs:read"
-        IFS=';' read -r -a marshals <<< "${marshal//,/;}"
         cells_ini "$tmp/sdbus.ini" "title=bench-peers: sd-bus, 20 KiB ay, empty reply, as seed 004" \
                 transport=sd-bus payload=bytes size=20KiB "marshal=${marshal//,/;}" count="$count"
         : > "$tmp/r004"; : > "$tmp/b004"
@@ -164,6 +163,9 @@ run_004() {
         echo "seed 004: $pairs pairs, $count calls of a 20 KiB ay, empty reply, private dbus-daemon"
         echo "  command: bench/peers.sh --only=004 --pairs=$pairs --count=$count --marshal='$marshal'${ipclab_arg:-}"
         echo " peer time per call / ipclab time per call (peer variant: one process or two, server ignores or reads):"
+        echo "  (like for like: *:read with per-element, both sides per element; *:ignore with"
+        echo "   append-per-element, whose server takes the array whole where the seed's ignored it;"
+        echo "   sdbus-c++ 1.2.0 appends a std::vector per element, so ipclab-array has no peer)"
         report "$tmp/r004"
         echo " bus daemon CPU per call, µs:"
         report "$tmp/b004"

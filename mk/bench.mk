@@ -6,3 +6,36 @@ bench-overhead: $(IPCLAB)
 .PHONY: bench-dbus
 bench-dbus: $(IPCLAB)
 	@bench/dbus-reference.sh
+
+# bench-peers: seed 004's and seed 001's workloads written against their own
+# libraries (sdbus-c++, GDBus), beside the matching ipclab cells.
+CXX ?= c++
+PEERS_DIR := $(BUILD)/peers
+PEERS_WFLAGS := -Wall -Wextra -Werror
+PEER_SDBUS := $(PEERS_DIR)/sdbus-array
+PEER_GDBUS := $(PEERS_DIR)/gdbus-strings
+
+$(PEER_SDBUS): bench/peers/sdbus-array.cpp
+	@pkg-config --exists sdbus-c++ || { echo "bench-peers: sdbus-c++ is missing (apt-get install libsdbus-c++-dev)" >&2; exit 2; }
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CXX     $@")
+	$(Q)$(CXX) -std=c++17 $(PEERS_WFLAGS) $(CFLAGS) $$(pkg-config --cflags sdbus-c++) -o $@.tmp.$$$$ $< \
+		$$(pkg-config --libs sdbus-c++) && mv $@.tmp.$$$$ $@
+
+$(PEER_GDBUS): bench/peers/gdbus-strings.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $@")
+	$(Q)$(CC) -std=c17 -D_GNU_SOURCE $(PEERS_WFLAGS) $(CFLAGS) $$(pkg-config --cflags gio-2.0) -o $@.tmp.$$$$ $< \
+		$$(pkg-config --libs gio-2.0) && mv $@.tmp.$$$$ $@
+
+.PHONY: bench-peers peers
+peers: $(PEER_SDBUS) $(PEER_GDBUS)
+
+# make bench-peers [PEERS_ARGS='...']: see bench/peers.sh for the arguments.
+bench-peers: $(IPCLAB) peers
+	@bench/peers.sh $(PEERS_ARGS)
+
+# The peer programs' own test (TAP): tiny counts, traffic checked with dbus-monitor.
+.PHONY: bench-peers-test
+bench-peers-test: $(IPCLAB) peers
+	@bench/peers/test-peers.sh

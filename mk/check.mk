@@ -3,4 +3,4 @@
 
 .PHONY: check
 check: deps-check-test $(IPCLAB) $(TEST_BIN)
-	@harness/tests/run-tests $(TEST_BIN) $(sort $(wildcard harness/tests/test-*.sh))
+	$(Q)harness/tests/run-tests $(TEST_BIN) $(sort $(wildcard harness/tests/test-*.sh))

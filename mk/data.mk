@@ -14,8 +14,8 @@ RUN_FLAGS = $(if $(PROFILE),--profile $(PROFILE)) $(if $(filter-out host,$(ENV))
 # The recipe runs every time (FORCE) but changes nothing when the data is
 # current, so what depends on it is rebuilt only after a measurement.
 data/%/samples.tsv: experiments/%.ini FORCE | $(IPCLAB)
-	@mkdir -p $(BUILD)
-	@if ! mk/data-current.sh $< data/$*/meta.ini; then \
+	$(Q)mkdir -p $(BUILD)
+	$(Q)if ! mk/data-current.sh $< data/$*/meta.ini; then \
 		echo "measuring $* (data missing or made from another version of $<)"; \
 		flock $(MEASURE_LOCK) $(IPCLAB) run $(RUN_FLAGS) --out data $<; \
 	fi
@@ -29,8 +29,8 @@ data: $(foreach e,$(EXPERIMENTS),data/$(e)/samples.tsv)
 
 # make run EXP=name: rerun one experiment whatever its data says.
 run: | $(IPCLAB)
-	@test -n "$(EXP)" || { echo "usage: make run EXP=name [PROFILE=quick] [ENV=host|nspawn|vm] [RESUME=1]" >&2; exit 2; }
-	@test -f experiments/$(EXP).ini || { echo "make run: no experiments/$(EXP).ini (have: $(ALL_EXPERIMENTS))" >&2; exit 2; }
-	@mkdir -p $(BUILD)
+	$(Q)test -n "$(EXP)" || { echo "usage: make run EXP=name [PROFILE=quick] [ENV=host|nspawn|vm] [RESUME=1]" >&2; exit 2; }
+	$(Q)test -f experiments/$(EXP).ini || { echo "make run: no experiments/$(EXP).ini (have: $(ALL_EXPERIMENTS))" >&2; exit 2; }
+	$(Q)mkdir -p $(BUILD)
 	flock $(MEASURE_LOCK) $(IPCLAB) run $(RUN_FLAGS) --out data experiments/$(EXP).ini
 	$(MAKE) --no-print-directory paper

@@ -1,5 +1,5 @@
 # check: every test program and shell test, counted; the last line of the
-# output is "N passed, N failed".
+# output is "N passed, N failed, N skipped" (a skip is no pass).
 
 .PHONY: check
 check: deps-check-test $(IPCLAB) $(TEST_BIN)

@@ -15,8 +15,9 @@ not_ok() {
 }
 # skip WHAT WHY: WHAT did not run here, because WHY (never empty).
 skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP ${2:?skip needs a reason}"; }
-# check WHAT 'SHELL CONDITION': ok when the condition, evaluated, holds.
-check() { if eval "$2"; then ok "$1"; else not_ok "$1"; fi; }
+# check WHAT 'SHELL CONDITION': ok when the condition, evaluated, holds;
+# status 1 when it does not, so that `check ... || show-why` works.
+check() { if eval "$2"; then ok "$1"; else not_ok "$1"; return 1; fi; }
 # wait_for SECONDS 'SHELL CONDITION': polls the condition every 50 ms until
 # it holds (status 0) or SECONDS have passed (status 1).  For a state a
 # process reaches sooner or later: a generous bound, no guessed sleep.

@@ -42,17 +42,56 @@ check "the figures exist" '[ -s build/figures/fifo-vs-socket.pdf ] && [ -s build
 make all > make2.log 2>&1
 check "a second make all rebuilds nothing" '! grep -qE "measuring|LATEX|PLOT|SUMMARY" make2.log'
 
-pdf_before=$(stat -c %Y paper/paper.pdf)
+# A commit changes only what embeds it (meta.o, and the binary it is
+# linked into): no other object, summary, figure, claim or paper.
+rebuilt() { grep -E "^  (CC|SUMMARY|PLOT|TABLE|MACROS|METHODS|VERIFY|CLAIMS|LATEX) " "$1" | sed 's/^  //' | tr -s ' ' | tr '\n' ';'; }
+g() { git -c user.name=test -c user.email=test@ipclab.invalid "$@"; }
+g init -q && g add -A && g commit -qm "the tree as it is"
+make all > make-commit1.log 2>&1; rc=$?
+check "after a first commit make all recompiles meta.c alone, no output (rebuilt: $(rebuilt make-commit1.log))" \
+        '[ $rc -eq 0 ] && [ "$(rebuilt make-commit1.log)" = "CC harness/meta.c;" ]'
+g commit -q --allow-empty -m "an empty commit"
+make -n all > make-commit2.n 2>&1
+[ -n "${IPCLAB_SHOW_MAKE_N-}" ] && sed 's/^/# make -n: /' make-commit2.n
+check "after an empty commit make -n all shows no summary, figure, claim or paper" \
+        '! grep -qE "ipclab summarize|gnuplot -e|ipclab verify --tsv|latexmk -g" make-commit2.n' ||
+        grep -E "ipclab summarize|gnuplot -e|ipclab verify --tsv|latexmk -g" make-commit2.n | head -5 | sed 's/^/# /'
+make all > make-commit2.log 2>&1; rc=$?
+check "after an empty commit make all recompiles meta.c alone (rebuilt: $(rebuilt make-commit2.log))" \
+        '[ $rc -eq 0 ] && [ "$(rebuilt make-commit2.log)" = "CC harness/meta.c;" ]'
+check "the binary knows the new commit" \
+        'grep -q "$(git rev-parse HEAD)" build/gen/version.h'
+
+# Without hyperfine (PATH without it) shell-calls cannot run here: the
+# claims table leaves its claims out and says so, the paper still builds.
+mkdir nohf
+for d in /usr/local/sbin /usr/local/bin /usr/sbin /usr/bin /sbin /bin; do
+        for f in "$d"/*; do
+                b=${f##*/}
+                [ "$b" = hyperfine ] || [ -e "nohf/$b" ] || ln -s "$f" "nohf/$b"
+        done
+done
+cut -f1,2 build/verify/claims.tsv | grep -v '^shell-calls	' > claims-all
+rm -f build/verify/claims.tsv paper/paper.pdf
+PATH=$PWD/nohf make all > make-nohf.log 2>&1; rc=$?
+check "without hyperfine make all still builds the paper" '[ $rc -eq 0 ] && [ -s paper/paper.pdf ]'
+check "without hyperfine make all reports what cannot run here" \
+        'grep -q "VERIFY .*shell-calls.*hyperfine.*cannot run here" make-nohf.log'
+check "without hyperfine the claims of shell-calls are left out, every other kept" \
+        '[ -s claims-all ] && [ "$(cut -f1,2 build/verify/claims.tsv)" = "$(cat claims-all)" ]'
+[ $rc -eq 0 ] || tail -20 make-nohf.log | sed 's/^/# /'
+
+# (times to the nanosecond: no waiting for the clock to tick)
+pdf_before=$(stat -c %.9Y paper/paper.pdf)
 kl_before=$(sha256sum < data/kernel-latency/samples.tsv)
 fv_before=$(sha256sum < data/fifo-vs-socket/samples.tsv)
-sleep 1
 make run EXP=fifo-vs-socket PROFILE=quick > make3.log 2>&1; rc=$?
 check "make run EXP=fifo-vs-socket PROFILE=quick succeeds" '[ $rc -eq 0 ]'
 check "its data was replaced" '[ "$(sha256sum < data/fifo-vs-socket/samples.tsv)" != "$fv_before" ]'
 check "its meta.ini names the quick profile" 'grep -qx "profile=quick" data/fifo-vs-socket/meta.ini'
 check "other experiments untouched" '[ "$(sha256sum < data/kernel-latency/samples.tsv)" = "$kl_before" ]'
 check "only its summary and figure were rebuilt" 'grep -q "build/summary/fifo-vs-socket.tsv" make3.log && ! grep -q "build/summary/kernel-latency.tsv" make3.log'
-check "the paper was rebuilt" '[ "$(stat -c %Y paper/paper.pdf)" -gt "$pdf_before" ]'
+check "the paper was rebuilt" '[ "$(stat -c %.9Y paper/paper.pdf)" != "$pdf_before" ] && grep -q "LATEX" make3.log'
 [ $rc -eq 0 ] || tail -30 make3.log | sed 's/^/# /'
 
 # A changed experiment file: its data is stale and make all measures it.

@@ -48,12 +48,14 @@ reproduce-estimate: $(IPCLAB)
 		else printf '%d s' $$1; fi; }; \
 	total=0; for e in $(REPRO_EXPS); do \
 		m=data/$$e/meta.ini; secs=; \
-		s=$$(sed -n 's/^started=//p' "$$m" 2>/dev/null | head -n1); \
-		f=$$(sed -n 's/^finished=//p' "$$m" 2>/dev/null | head -n1); \
+		s=$$(sed -n 's/^started=//p' "$$m" 2>/dev/null | sort | head -n1); \
+		f=$$(sed -n 's/^finished=//p' "$$m" 2>/dev/null | sort | tail -n1); \
 		if [ -n "$$s" ] && [ -n "$$f" ] && a=$$(date -d "$$s" +%s 2>/dev/null) && b=$$(date -d "$$f" +%s 2>/dev/null); then \
 			secs=$$((b - a)); \
 			p=$$(sed -n 's/^profile=//p' "$$m" | head -n1); \
+			k=$$(grep -c '^started=' "$$m"); \
 			how="as recorded in $$m (profile $${p:-default})"; \
+			[ "$$k" -gt 1 ] && how="$$how, first start to last finish of its $$k environments, their set-up included"; \
 		else \
 			est=$$($(IPCLAB) check $(if $(PROFILE),--profile $(PROFILE)) experiments/$$e.ini 2>/dev/null | sed -n 's/.*estimated duration: //p'); \
 			secs=$$(echo "$$est" | $(AWK) '/ ms$$/ { print int($$1 / 1000 + 0.5); next } \
@@ -66,6 +68,10 @@ reproduce-estimate: $(IPCLAB)
 		printf '  %-20s %12s  %s\n' "$$e" "$$(fmt $$secs)" "$$how"; \
 	done; \
 	printf '  %-20s %12s\n' "estimated total" "$$(fmt $$total)"; \
+	if grep -qE '^env=.*(nspawn|vm)' $(REPRO_EXPS:%=experiments/%.ini) 2>/dev/null && \
+	   ! { [ -f "$$($(ENV_BUILD) dir nspawn)/complete" ] && [ -f "$$($(ENV_BUILD) dir vm)/complete" ]; }; then \
+		echo "  not counted: building the container and VM images, not yet cached (about 4 min, once)"; \
+	fi; \
 	$(if $(PROFILE),echo "  (recorded durations are for the profile named on each line: PROFILE=$(PROFILE) may take less)";) \
 	true
 

@@ -86,7 +86,7 @@ in_machine() {
 }
 # clone_into DIR OWNER: a fresh clone of HEAD at DIR inside the machine.
 clone_into() {
-        git clone -q --no-local "$PWD" "$machine$1" && chown -R "$2" "$machine$1"
+        git -c advice.detachedHead=false clone -q --no-local "$PWD" "$machine$1" && chown -R "$2" "$machine$1"
 }
 
 # 2: a newcomer without root

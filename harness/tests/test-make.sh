@@ -103,6 +103,18 @@ check "make all after an edit succeeds" '[ $rc -eq 0 ]'
 check "the edited experiment was measured again" 'grep -q "^measuring kernel-latency" make4.log && ! grep -q "^measuring fifo-vs-socket" make4.log'
 check "its meta.ini has the new hash" 'mk/data-current.sh experiments/kernel-latency.ini data/kernel-latency/meta.ini'
 
+# The reviewer's estimate counts each environment's set-up: env-cost's
+# line spans its first start to its last finish (host, container, VM).
+m=data/env-cost/meta.ini
+span=$(( $(date -d "$(sed -n 's/^finished=//p' $m | sort | tail -n1)" +%s) - $(date -d "$(sed -n 's/^started=//p' $m | sort | head -n1)" +%s) ))
+make reproduce-estimate > make-estimate.log 2>&1
+line=$(grep '^  env-cost ' make-estimate.log)
+check "make reproduce-estimate: env-cost takes its recorded span, ${span} s, set-up included ($line)" \
+        '[ "$span" -ge 60 ] && grep -q "$((span / 60)) min $(printf %02d $((span % 60))) s .*set-up included" <<<"$line"'
+est=$(harness/ipclab check experiments/env-cost.ini | sed -n 's/^  estimated duration: \([0-9.]*\) s$/\1/p')
+check "ipclab check: env-cost's estimate counts the VM's boot (${est:-none} s)" \
+        '[ -n "$est" ] && [ "${est%.*}" -ge 45 ] && harness/ipclab check experiments/env-cost.ini | grep -q "estimated from: .*VM boot"'
+
 make run > make5.log 2>&1; rc=$?
 check "make run without EXP explains itself" '[ $rc -ne 0 ] && grep -q "usage: make run EXP=name" make5.log'
 make run EXP=nosuch > make6.log 2>&1; rc=$?

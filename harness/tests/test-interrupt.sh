@@ -84,11 +84,7 @@ ours() {
         done
 }
 nothing_running() {
-        local i
-        for i in $(seq 50); do
-                [ -z "$(ours)" ] && return 0
-                sleep 0.1
-        done
+        wait_for 5 '[ -z "$(ours)" ]' && return 0
         note "still running: $(ours | tr '\n' ';')"
         return 1
 }
@@ -267,6 +263,13 @@ check "time limit: the failed row says so, the healthy one is ok" \
         eval '[ "$(tail -n +2 "$out/limit/samples.tsv" | cut -f14,30 | sort | tr "\t\n" "| ")" = "failed|exceeded the time limit of 0.3 s ok|- " ]'
 check "time limit: nothing left running" nothing_running
 
+# ran PID...: every PID has used CPU time (utime + stime, in ticks).
+ran() {
+        local p
+        for p in "$@"; do
+                [ "$(awk '{ print $14 + $15 }' "/proc/$p/stat" 2>/dev/null || echo 0)" -gt 0 ] || return 1
+        done
+}
 # The runner's server and client under ipclab PID (forks of ipclab that
 # kept its name, unlike the bus guardian "ipclab-bus" and the commands meta
 # capture runs), in the order they were forked, once both have run a while.
@@ -279,7 +282,8 @@ workers() {
                                 [ "$(readlink /proc/$c/exe 2>/dev/null)" = "$ipclab" ] && w+="$c "
                 done
                 if [ "$(wc -w <<<"$w")" -eq 2 ]; then
-                        sleep 0.2
+                        # "a while": both have been given CPU time
+                        wait_for 10 'ran $w' || return 1
                         echo "$w"
                         return 0
                 fi

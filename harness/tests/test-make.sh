@@ -115,6 +115,20 @@ est=$(harness/ipclab check experiments/env-cost.ini | sed -n 's/^  estimated dur
 check "ipclab check: env-cost's estimate counts the VM's boot (${est:-none} s)" \
         '[ -n "$est" ] && [ "${est%.*}" -ge 45 ] && harness/ipclab check experiments/env-cost.ini | grep -q "estimated from: .*VM boot"'
 
+# Make hygiene: CPPFLAGS and LDFLAGS reach the compiler and the linker,
+# V=1 shows every command, and a missing step fails loudly.
+make -n -B build/obj/stats.o CPPFLAGS=-DIPCLAB_MARK_CPP > make-flags.n 2>&1
+check "CPPFLAGS reaches the compiler" 'grep -q "cc .*-DIPCLAB_MARK_CPP.* -c harness/stats.c" make-flags.n'
+make -n -W build/obj/stats.o harness/ipclab LDFLAGS=-Wl,-O1 > make-flags.n 2>&1
+check "LDFLAGS reaches the linker" 'grep -q "cc .*-Wl,-O1 .*-o harness/ipclab" make-flags.n'
+touch data/kernel-latency/samples.tsv
+make V=1 build/summary/kernel-latency.tsv > make-v.log 2>&1
+check "V=1 shows the commands" 'grep -q "^harness/ipclab summarize data/kernel-latency" make-v.log'
+mv mk/plots.mk mk/plots.mk.away
+make -n all > make-missing.log 2>&1; rc=$?
+mv mk/plots.mk.away mk/plots.mk
+check "a missing step (mk/plots.mk) fails loudly (status $rc)" '[ $rc -ne 0 ] && grep -q "mk/plots.mk" make-missing.log'
+
 make run > make5.log 2>&1; rc=$?
 check "make run without EXP explains itself" '[ $rc -ne 0 ] && grep -q "usage: make run EXP=name" make5.log'
 make run EXP=nosuch > make6.log 2>&1; rc=$?

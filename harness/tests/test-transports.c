@@ -59,21 +59,24 @@ static char *sample_problem(const Cell *c, const Sample *s)
 static void run_all(Experiment *exp)
 {
         g_autoptr(Runner) r = runner_new(exp);
+        guint failures = 0;
 
         for (guint i = 0; i < exp->cells->len; i++) {
                 const Cell *c = exp->cells->pdata[i];
                 g_autofree char *d = cell_describe(c);
                 Sample s;
 
-                if (runner_run(r, c, 0, &s) != 0) {
-                        g_test_fail_printf("%s: the runner could not run it", d);
-                        continue;
-                }
-                g_autofree char *bad = sample_problem(c, &s);
-                if (bad)
-                        g_test_fail_printf("%s: %s", d, bad);
-                else
+                g_autofree char *bad = runner_run(r, c, 0, &s) != 0 ? g_strdup("the runner could not run it")
+                                                                     : sample_problem(c, &s);
+                if (bad) {
+                        /* GTest keeps the last failure message only: each
+                         * one is also a message of its own */
+                        g_test_message("FAILED %s: %s", d, bad);
+                        g_test_fail_printf("%u of %u cells failed, the last: %s: %s", ++failures,
+                                           exp->cells->len, d, bad);
+                } else {
                         g_test_message("%s: %.1f us", d, (double) s.elapsed_ns / 1e3);
+                }
         }
 }
 

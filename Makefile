@@ -7,6 +7,7 @@
 #                            rerun one experiment into data/ and rebuild what depends on it
 #   make reproduce [FIG=name] [PROFILE=quick]
 #                            rerun every experiment (or those behind one figure) into build/repro/
+#   make reproduce-estimate  only the estimate of how long make reproduce takes, and how it was made
 #   make verify              check every [claim] on data/ (and build/repro/ when it exists);
 #                            fails when a claim fails
 #   make deps                install what is missing (as root), else print the command

@@ -1,18 +1,22 @@
 # ipclab: experiment files -> raw samples -> figures -> paper.
 #
 #   make all                 build paper/paper.pdf (runs experiments whose data is missing)
-#   make check               the whole test suite; ends with "N passed, N failed"
+#   make check               the whole test suite; ends with "N passed, N failed, N skipped"
+#   make check-fresh         make all in a fresh clone on a minimal Debian 12 (root, cached)
 #   make run EXP=name [PROFILE=quick] [ENV=host|nspawn|vm] [RESUME=1]
 #                            rerun one experiment into data/ and rebuild what depends on it
 #   make reproduce [FIG=name] [PROFILE=quick]
 #                            rerun every experiment (or those behind one figure) into build/repro/
-#   make verify              check every [claim] on data/ (and build/repro/ when it exists)
+#   make reproduce-estimate  only the estimate of how long make reproduce takes, and how it was made
+#   make verify              check every [claim] on data/ (and build/repro/ when it exists);
+#                            fails when a claim fails
 #   make deps                install what is missing (as root), else print the command
 #   make bench-overhead      ipclab's pipe round trip beside `perf bench sched pipe`
 #   make clean               remove build/ and the harness binaries
 #
 # Each step lives in mk/*.mk; outputs are written to a temporary file and
 # renamed, so an interrupted make never leaves a half file behind.
+# `make V=1` shows every command.
 
 .DEFAULT_GOAL := all
 .DELETE_ON_ERROR:
@@ -22,6 +26,8 @@ BUILD := build
 IPCLAB := harness/ipclab
 PROFILE ?=
 ENV ?= host
+# The prefix of every recipe line: silent unless V=1.
+Q := $(if $(V),,@)
 
 # Every experiment file, and those whose data is committed.
 EXPERIMENT_FILES := $(sort $(wildcard experiments/*.ini))
@@ -31,13 +37,14 @@ EXPERIMENTS := $(ALL_EXPERIMENTS)
 include mk/deps.mk
 include mk/harness.mk
 include mk/data.mk
--include mk/plots.mk
--include mk/paper.mk
--include mk/verify.mk
--include mk/env.mk
+include mk/plots.mk
+include mk/paper.mk
+include mk/verify.mk
+include mk/env.mk
 include mk/check.mk
--include mk/fuzz.mk
+include mk/fuzz.mk
 include mk/bench.mk
+include mk/fresh.mk
 
 .PHONY: all clean
 all: deps-check paper

@@ -1,8 +1,17 @@
 # nix-shell environment.nix: the toolchain ipclab is built and measured with,
 # for machines that are not Debian 12 (the reference).  Pinned to a nixpkgs
 # release so that versions stay put; Debian 12 ships the same major versions.
+#
+# The pin is the release's tarball and the sha256 of its unpacked contents
+# (what fetchTarball checks; a moved tag or a changed tarball then fails
+# instead of giving other versions).  To move the pin: change the URL, then
+#   nix-prefetch-url --unpack URL
+# prints the new sha256.  (The hash below was not computed on the machine
+# that wrote this file, which has no Nix: it is the one public projects
+# pinning this same URL record.)
 { pkgs ? import (fetchTarball {
     url = "https://github.com/NixOS/nixpkgs/archive/refs/tags/23.05.tar.gz";
+    sha256 = "10wn0l08j9lgqcw8177nh2ljrnxdrpri7bp0g7nvrsn9rkawvlbf";
   }) { } }:
 
 pkgs.mkShell {

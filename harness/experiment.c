@@ -695,6 +695,8 @@ guint64 cell_estimate_ns(const Cell *cell, guint warmup)
         if (t && !strcmp(t->family, "harness")) {
                 per_msg = 100;
                 per_byte = 0.1;
+        } else if (t && (t->flags & TRANSPORT_COMMAND)) {
+                per_msg = 3e6;   /* a process started per call: ~6 ms a round trip */
         } else if (t && (t->flags & TRANSPORT_DBUS)) {
                 per_msg = cell->bus == BUS_P2P ? 30000 : 60000;
                 per_byte = 3;

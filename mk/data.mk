@@ -11,13 +11,18 @@ MEASURE_LOCK := $(BUILD)/.measure.lock
 RUN_FLAGS = $(if $(PROFILE),--profile $(PROFILE)) $(if $(filter-out host,$(ENV)),--env $(ENV)) \
 	$(if $(RESUME),--resume)
 
-# The recipe runs every time (FORCE) but changes nothing when the data is
-# current, so what depends on it is rebuilt only after a measurement.
-data/%/samples.tsv: experiments/%.ini FORCE | $(IPCLAB)
-	@mkdir -p $(BUILD)
-	@if ! mk/data-current.sh $< data/$*/meta.ini; then \
-		echo "measuring $* (data missing or made from another version of $<)"; \
-		flock $(MEASURE_LOCK) $(IPCLAB) run $(RUN_FLAGS) --out data $<; \
+# Whether data is current is decided when make reads this file (a
+# SHA-256 of each experiment file, milliseconds), so that `make -n` tells
+# the truth: only stale or missing data has a recipe to run, and what
+# depends on current data is not rebuilt.  The data never depends on the
+# experiment file's time, which a fresh clone makes meaningless.
+DATA_STALE := $(foreach e,$(EXPERIMENTS),$(if $(shell mk/data-current.sh experiments/$e.ini data/$e/meta.ini && echo yes),,$e))
+$(foreach e,$(DATA_STALE),$(eval data/$e/samples.tsv: FORCE))
+data/%/samples.tsv: | $(IPCLAB)
+	$(Q)mkdir -p $(BUILD)
+	$(Q)if ! mk/data-current.sh experiments/$*.ini data/$*/meta.ini; then \
+		echo "measuring $* (data missing or made from another version of experiments/$*.ini)"; \
+		flock $(MEASURE_LOCK) $(IPCLAB) run $(RUN_FLAGS) --out data experiments/$*.ini; \
 	fi
 
 # Never delete data because a measurement failed: ipclab replaces it whole
@@ -29,8 +34,8 @@ data: $(foreach e,$(EXPERIMENTS),data/$(e)/samples.tsv)
 
 # make run EXP=name: rerun one experiment whatever its data says.
 run: | $(IPCLAB)
-	@test -n "$(EXP)" || { echo "usage: make run EXP=name [PROFILE=quick] [ENV=host|nspawn|vm] [RESUME=1]" >&2; exit 2; }
-	@test -f experiments/$(EXP).ini || { echo "make run: no experiments/$(EXP).ini (have: $(ALL_EXPERIMENTS))" >&2; exit 2; }
-	@mkdir -p $(BUILD)
+	$(Q)test -n "$(EXP)" || { echo "usage: make run EXP=name [PROFILE=quick] [ENV=host|nspawn|vm] [RESUME=1]" >&2; exit 2; }
+	$(Q)test -f experiments/$(EXP).ini || { echo "make run: no experiments/$(EXP).ini (have: $(ALL_EXPERIMENTS))" >&2; exit 2; }
+	$(Q)mkdir -p $(BUILD)
 	flock $(MEASURE_LOCK) $(IPCLAB) run $(RUN_FLAGS) --out data experiments/$(EXP).ini
 	$(MAKE) --no-print-directory paper

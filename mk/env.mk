@@ -23,10 +23,10 @@ DEPS_ENV := systemd-container qemu-system-x86 debootstrap e2fsprogs util-linux
 env: env-nspawn env-vm
 
 env-nspawn env-vm: env-%:
-	@$(ENV_BUILD) build $*
+	$(Q)$(ENV_BUILD) build $*
 
 env-hash:
-	@$(ENV_BUILD) hash
+	$(Q)$(ENV_BUILD) hash
 
 env-clean:
 	rm -rf --one-file-system $(ENV_CACHE)/images

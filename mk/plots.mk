@@ -46,13 +46,14 @@ PLOT_INPUTS := plots/common.gp plots/select.awk $(wildcard data/published/*.tsv)
 plots: $(PLOT_PDFS)
 summaries: $(SUMMARIES)
 
-# Summaries depend on the harness too: summarizing is cheap, and a new
-# summarize must not leave stale statistics behind.
-$(BUILD)/summary/%.tsv: data/%/samples.tsv $(IPCLAB)
-	@mkdir -p $(@D)
+# Summaries depend on the harness's code too (IPCLAB_CODE, mk/harness.mk):
+# summarizing is cheap, and a new summarize must not leave stale statistics
+# behind.  Not on the binary: a commit relinks it and changes no statistic.
+$(BUILD)/summary/%.tsv: data/%/samples.tsv $(IPCLAB_CODE) | $(IPCLAB)
+	$(Q)mkdir -p $(@D)
 	@echo "  SUMMARY $@"
-	@$(IPCLAB) summarize data/$* > $@.tmp || { rm -f $@.tmp; exit 1; }
-	@mv $@.tmp $@
+	$(Q)$(IPCLAB) summarize data/$* > $@.tmp || { rm -f $@.tmp; exit 1; }
+	$(Q)mv $@.tmp $@
 
 # Each figure depends on the summary of its experiment (PLOT_EXP_<figure>)
 # and on those of the experiments in PLOT_ALSO_<figure> that have data.
@@ -65,13 +66,13 @@ $(foreach f,$(PLOT_FIGURES),$(eval $(BUILD)/figures/$(call plot_name,$f).pdf: \
 # select.awk (an unknown column, rows that an axis left ambiguous), shows
 # the log and fails the build.
 $(BUILD)/figures/%.pdf: plots/%.gp $(PLOT_INPUTS)
-	@mkdir -p $(@D) $(BUILD)/logs
+	$(Q)mkdir -p $(@D) $(BUILD)/logs
 	@echo "  PLOT    $@"
-	@log=$(BUILD)/logs/plot-$*.log; \
+	$(Q)log=$(BUILD)/logs/plot-$*.log; \
 	$(GNUPLOT) -e "plotdir='plots'; published='data/published'; summary='$(BUILD)/summary/$(PLOT_EXP_$*).tsv'; also='$(strip $(call plot_also,$*))'; out='$@.tmp'" \
 		$< > $$log 2>&1 && ! grep -q 'ERROR' $$log \
 		|| { cat $$log >&2; rm -f $@.tmp; exit 1; }
-	@mv $@.tmp $@
+	$(Q)mv $@.tmp $@
 
 plots-clean:
 	rm -rf $(BUILD)/figures $(BUILD)/summary

@@ -17,7 +17,9 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-recipe=$here/image.recipe
+# IPCLAB_IMAGE_RECIPE: another recipe (harness/env/fresh.recipe, for
+# harness/tests/test-fresh.sh); its hash names its images apart.
+recipe=${IPCLAB_IMAGE_RECIPE:-$here/image.recipe}
 cache=${IPCLAB_CACHE:-$HOME/.cache/ipclab}
 
 die() {

@@ -1,7 +1,8 @@
 # tap.sh: what every shell test sources after `cd` to the top of the tree.
 # Prints TAP lines, "ok N - what" or "not ok N - what" (followed by "# ..."
-# lines for any further arguments), which harness/tests/run-tests counts;
-# the test ends with `echo "1..$n"` and exits non-zero when $failed > 0.
+# lines for any further arguments), or "ok N - what # SKIP why" for a test
+# that could not run here, which harness/tests/run-tests counts apart; the
+# test ends with `echo "1..$n"` and exits non-zero when $failed > 0.
 n=0
 failed=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
@@ -12,5 +13,18 @@ not_ok() {
         shift
         for l in "$@"; do echo "# $l"; done
 }
-# check WHAT 'SHELL CONDITION': ok when the condition, evaluated, holds.
-check() { if eval "$2"; then ok "$1"; else not_ok "$1"; fi; }
+# skip WHAT WHY: WHAT did not run here, because WHY (never empty).
+skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP ${2:?skip needs a reason}"; }
+# check WHAT 'SHELL CONDITION': ok when the condition, evaluated, holds;
+# status 1 when it does not, so that `check ... || show-why` works.
+check() { if eval "$2"; then ok "$1"; else not_ok "$1"; return 1; fi; }
+# wait_for SECONDS 'SHELL CONDITION': polls the condition every 50 ms until
+# it holds (status 0) or SECONDS have passed (status 1).  For a state a
+# process reaches sooner or later: a generous bound, no guessed sleep.
+wait_for() {
+        local end=$((SECONDS + $1))
+        until eval "$2"; do
+                [ "$SECONDS" -lt "$end" ] || return 1
+                sleep 0.05
+        done
+}

@@ -84,11 +84,7 @@ ours() {
         done
 }
 nothing_running() {
-        local i
-        for i in $(seq 50); do
-                [ -z "$(ours)" ] && return 0
-                sleep 0.1
-        done
+        wait_for 5 '[ -z "$(ours)" ]' && return 0
         note "still running: $(ours | tr '\n' ';')"
         return 1
 }
@@ -103,20 +99,29 @@ check "clean run exits 0" [ "$rc" -eq 0 ]
 check "clean run: 24 rows, all ok" [ "$(tail -n +2 "$out/intr/samples.tsv" | cut -f14 | grep -c '^ok$')" -eq 24 ]
 prev=$(sums "$out/intr")
 
+# The rows of the partial file of a run in progress (0 before it exists).
+partial_rows() { grep -v '^#' "$out/.intr.partial.tsv" 2>/dev/null | grep -vc '^cell	'; }
+# until_rows PID K: waits (60 s at most) until the run PID has written K
+# rows, or has ended; fails when it ended first.
+until_rows() {
+        local run=$1 rows=$2
+        wait_for 60 '[ "$(partial_rows)" -ge "$rows" ] || ! kill -0 "$run" 2>/dev/null'
+        kill -0 "$run" 2>/dev/null
+}
+
 # ---- interrupted at random points, then resumed ----
+# A random point: after K of the 24 rows (K <= 12, so that half the run
+# is left to interrupt), found by watching the partial file, not by timing.
 RANDOM=$(( $(date +%s) % 32768 ))
-interrupts=0 finished_first=0
+interrupts=0 finished_first=0 signals=0
 for sig in INT TERM KILL INT TERM KILL; do
-        # after ipclab has set its signal handlers (it starts in ~10 ms)
-        ms=$(( 200 + RANDOM % 1000 ))
-        delay=$(printf '%d.%03d' $((ms / 1000)) $((ms % 1000)))
+        k=$(( 1 + RANDOM % 12 ))
         "$ipclab" run --out "$out" "$exp" 2>"$tmp/err" &
         pid=$!
-        sleep "$delay"
-        kill -"$sig" "$pid" 2>/dev/null
+        until_rows "$pid" "$k" && kill -"$sig" "$pid" 2>/dev/null && signals=$((signals + 1))
         { wait "$pid"; } 2>/dev/null; rc=$?
         now=$(sums "$out/intr")
-        what="SIG$sig after ${delay}s"
+        what="SIG$sig after $k rows"
         if [ "$rc" -eq 0 ]; then
                 finished_first=$((finished_first + 1))
                 check "$what: finished first; a complete new set" eval 'complete "$out/intr" && [ "$now" != "$prev" ]'
@@ -165,12 +170,15 @@ for sig in INT TERM KILL INT TERM KILL; do
         prev=$(sums "$out/intr")
 done
 note "interrupts: $interrupts (runs that finished before the signal: $finished_first)"
+check "every run was interrupted: $signals signals sent, $interrupts runs interrupted" \
+        eval '[ "$signals" -eq 6 ] && [ "$interrupts" -eq 6 ]'
 
 # ---- --resume of another version of the experiment ----
 "$ipclab" run --out "$out" "$exp" 2>/dev/null &
 pid=$!
-sleep 0.4
-kill -INT "$pid"; wait "$pid"
+until_rows "$pid" 1
+kill -INT "$pid"; wait "$pid"; rc=$?
+check "--resume of a changed experiment: its first run interrupted (exit $rc)" [ "$rc" -eq 130 ]
 prev=$(sums "$out/intr")
 sed -i 's/^count=2000$/count=2001/' "$exp"
 "$ipclab" run --resume --out "$out" "$exp" 2>"$tmp/err"; rc=$?
@@ -255,6 +263,13 @@ check "time limit: the failed row says so, the healthy one is ok" \
         eval '[ "$(tail -n +2 "$out/limit/samples.tsv" | cut -f14,30 | sort | tr "\t\n" "| ")" = "failed|exceeded the time limit of 0.3 s ok|- " ]'
 check "time limit: nothing left running" nothing_running
 
+# ran PID...: every PID has used CPU time (utime + stime, in ticks).
+ran() {
+        local p
+        for p in "$@"; do
+                [ "$(awk '{ print $14 + $15 }' "/proc/$p/stat" 2>/dev/null || echo 0)" -gt 0 ] || return 1
+        done
+}
 # The runner's server and client under ipclab PID (forks of ipclab that
 # kept its name, unlike the bus guardian "ipclab-bus" and the commands meta
 # capture runs), in the order they were forked, once both have run a while.
@@ -267,7 +282,8 @@ workers() {
                                 [ "$(readlink /proc/$c/exe 2>/dev/null)" = "$ipclab" ] && w+="$c "
                 done
                 if [ "$(wc -w <<<"$w")" -eq 2 ]; then
-                        sleep 0.2
+                        # "a while": both have been given CPU time
+                        wait_for 10 'ran $w' || return 1
                         echo "$w"
                         return 0
                 fi

@@ -42,17 +42,56 @@ check "the figures exist" '[ -s build/figures/fifo-vs-socket.pdf ] && [ -s build
 make all > make2.log 2>&1
 check "a second make all rebuilds nothing" '! grep -qE "measuring|LATEX|PLOT|SUMMARY" make2.log'
 
-pdf_before=$(stat -c %Y paper/paper.pdf)
+# A commit changes only what embeds it (meta.o, and the binary it is
+# linked into): no other object, summary, figure, claim or paper.
+rebuilt() { grep -E "^  (CC|SUMMARY|PLOT|TABLE|MACROS|METHODS|VERIFY|CLAIMS|LATEX) " "$1" | sed 's/^  //' | tr -s ' ' | tr '\n' ';'; }
+g() { git -c user.name=test -c user.email=test@ipclab.invalid "$@"; }
+g init -q && g add -A && g commit -qm "the tree as it is"
+make all > make-commit1.log 2>&1; rc=$?
+check "after a first commit make all recompiles meta.c alone, no output (rebuilt: $(rebuilt make-commit1.log))" \
+        '[ $rc -eq 0 ] && [ "$(rebuilt make-commit1.log)" = "CC harness/meta.c;" ]'
+g commit -q --allow-empty -m "an empty commit"
+make -n all > make-commit2.n 2>&1
+[ -n "${IPCLAB_SHOW_MAKE_N-}" ] && sed 's/^/# make -n: /' make-commit2.n
+check "after an empty commit make -n all shows no summary, figure, claim or paper" \
+        '! grep -qE "ipclab summarize|gnuplot -e|ipclab verify --tsv|latexmk -g" make-commit2.n' ||
+        grep -E "ipclab summarize|gnuplot -e|ipclab verify --tsv|latexmk -g" make-commit2.n | head -5 | sed 's/^/# /'
+make all > make-commit2.log 2>&1; rc=$?
+check "after an empty commit make all recompiles meta.c alone (rebuilt: $(rebuilt make-commit2.log))" \
+        '[ $rc -eq 0 ] && [ "$(rebuilt make-commit2.log)" = "CC harness/meta.c;" ]'
+check "the binary knows the new commit" \
+        'grep -q "$(git rev-parse HEAD)" build/gen/version.h'
+
+# Without hyperfine (PATH without it) shell-calls cannot run here: the
+# claims table leaves its claims out and says so, the paper still builds.
+mkdir nohf
+for d in /usr/local/sbin /usr/local/bin /usr/sbin /usr/bin /sbin /bin; do
+        for f in "$d"/*; do
+                b=${f##*/}
+                [ "$b" = hyperfine ] || [ -e "nohf/$b" ] || ln -s "$f" "nohf/$b"
+        done
+done
+cut -f1,2 build/verify/claims.tsv | grep -v '^shell-calls	' > claims-all
+rm -f build/verify/claims.tsv paper/paper.pdf
+PATH=$PWD/nohf make all > make-nohf.log 2>&1; rc=$?
+check "without hyperfine make all still builds the paper" '[ $rc -eq 0 ] && [ -s paper/paper.pdf ]'
+check "without hyperfine make all reports what cannot run here" \
+        'grep -q "VERIFY .*shell-calls.*hyperfine.*cannot run here" make-nohf.log'
+check "without hyperfine the claims of shell-calls are left out, every other kept" \
+        '[ -s claims-all ] && [ "$(cut -f1,2 build/verify/claims.tsv)" = "$(cat claims-all)" ]'
+[ $rc -eq 0 ] || tail -20 make-nohf.log | sed 's/^/# /'
+
+# (times to the nanosecond: no waiting for the clock to tick)
+pdf_before=$(stat -c %.9Y paper/paper.pdf)
 kl_before=$(sha256sum < data/kernel-latency/samples.tsv)
 fv_before=$(sha256sum < data/fifo-vs-socket/samples.tsv)
-sleep 1
 make run EXP=fifo-vs-socket PROFILE=quick > make3.log 2>&1; rc=$?
 check "make run EXP=fifo-vs-socket PROFILE=quick succeeds" '[ $rc -eq 0 ]'
 check "its data was replaced" '[ "$(sha256sum < data/fifo-vs-socket/samples.tsv)" != "$fv_before" ]'
 check "its meta.ini names the quick profile" 'grep -qx "profile=quick" data/fifo-vs-socket/meta.ini'
 check "other experiments untouched" '[ "$(sha256sum < data/kernel-latency/samples.tsv)" = "$kl_before" ]'
 check "only its summary and figure were rebuilt" 'grep -q "build/summary/fifo-vs-socket.tsv" make3.log && ! grep -q "build/summary/kernel-latency.tsv" make3.log'
-check "the paper was rebuilt" '[ "$(stat -c %Y paper/paper.pdf)" -gt "$pdf_before" ]'
+check "the paper was rebuilt" '[ "$(stat -c %.9Y paper/paper.pdf)" != "$pdf_before" ] && grep -q "LATEX" make3.log'
 [ $rc -eq 0 ] || tail -30 make3.log | sed 's/^/# /'
 
 # A changed experiment file: its data is stale and make all measures it.
@@ -63,6 +102,32 @@ make all PROFILE=quick > make4.log 2>&1; rc=$?
 check "make all after an edit succeeds" '[ $rc -eq 0 ]'
 check "the edited experiment was measured again" 'grep -q "^measuring kernel-latency" make4.log && ! grep -q "^measuring fifo-vs-socket" make4.log'
 check "its meta.ini has the new hash" 'mk/data-current.sh experiments/kernel-latency.ini data/kernel-latency/meta.ini'
+
+# The reviewer's estimate counts each environment's set-up: env-cost's
+# line spans its first start to its last finish (host, container, VM).
+m=data/env-cost/meta.ini
+span=$(( $(date -d "$(sed -n 's/^finished=//p' $m | sort | tail -n1)" +%s) - $(date -d "$(sed -n 's/^started=//p' $m | sort | head -n1)" +%s) ))
+make reproduce-estimate > make-estimate.log 2>&1
+line=$(grep '^  env-cost ' make-estimate.log)
+check "make reproduce-estimate: env-cost takes its recorded span, ${span} s, set-up included ($line)" \
+        '[ "$span" -ge 60 ] && grep -q "$((span / 60)) min $(printf %02d $((span % 60))) s .*set-up included" <<<"$line"'
+est=$(harness/ipclab check experiments/env-cost.ini | sed -n 's/^  estimated duration: \([0-9.]*\) s$/\1/p')
+check "ipclab check: env-cost's estimate counts the VM's boot (${est:-none} s)" \
+        '[ -n "$est" ] && [ "${est%.*}" -ge 45 ] && harness/ipclab check experiments/env-cost.ini | grep -q "estimated from: .*VM boot"'
+
+# Make hygiene: CPPFLAGS and LDFLAGS reach the compiler and the linker,
+# V=1 shows every command, and a missing step fails loudly.
+make -n -B build/obj/stats.o CPPFLAGS=-DIPCLAB_MARK_CPP > make-flags.n 2>&1
+check "CPPFLAGS reaches the compiler" 'grep -q "cc .*-DIPCLAB_MARK_CPP.* -c harness/stats.c" make-flags.n'
+make -n -W build/obj/stats.o harness/ipclab LDFLAGS=-Wl,-O1 > make-flags.n 2>&1
+check "LDFLAGS reaches the linker" 'grep -q "cc .*-Wl,-O1 .*-o harness/ipclab" make-flags.n'
+touch data/kernel-latency/samples.tsv
+make V=1 build/summary/kernel-latency.tsv > make-v.log 2>&1
+check "V=1 shows the commands" 'grep -q "^harness/ipclab summarize data/kernel-latency" make-v.log'
+mv mk/plots.mk mk/plots.mk.away
+make -n all > make-missing.log 2>&1; rc=$?
+mv mk/plots.mk.away mk/plots.mk
+check "a missing step (mk/plots.mk) fails loudly (status $rc)" '[ $rc -ne 0 ] && grep -q "mk/plots.mk" make-missing.log'
 
 make run > make5.log 2>&1; rc=$?
 check "make run without EXP explains itself" '[ $rc -ne 0 ] && grep -q "usage: make run EXP=name" make5.log'

@@ -732,6 +732,117 @@ static void test_append_per_element_reads_whole(void)
         }
 }
 
+/* How many messages of MEMBER the dbus-monitor output in PATH shows. */
+static guint count_member(const char *path, const char *member)
+{
+        g_autofree char *text = NULL;
+        g_autofree char *needle = g_strdup_printf("member=%s\n", member);
+        guint n = 0;
+
+        if (!g_file_get_contents(path, &text, NULL, NULL))
+                return 0;
+        for (const char *p = text; (p = strstr(p, needle)); p += strlen(needle))
+                n++;
+        return n;
+}
+
+/* The sd-bus server through dbus-daemon, under dbus-monitor: the calls
+ * reach it with no credential look-up per call (GetConnectionUnixUser,
+ * which sd-bus makes for a method that is not marked unprivileged on a
+ * connection it does not trust, and which cost the daemon 14-20 us a
+ * call, part of the bus CPU it reported; issue 9). */
+static void test_sdbus_no_lookups(void)
+{
+        const Transport *t = transport_find("sd-bus");
+        const guint calls = 5;
+        g_autoptr(GError) e = NULL;
+
+        if (t->unavailable && t->unavailable()) {
+                g_test_skip(t->unavailable());
+                return;
+        }
+        if (skip_unless_available(BUS_DBUS_DAEMON))
+                return;
+        if (!g_find_program_in_path("dbus-monitor")) {
+                g_test_skip("dbus-monitor is not installed");
+                return;
+        }
+        Bus *bus = bus_start(BUS_DBUS_DAEMON, &e);
+        g_assert_no_error(e);
+        g_autofree char *dir = g_dir_make_tmp("ipclab-bus-XXXXXX", NULL);
+        g_autofree char *mon = g_build_filename(dir, "monitor.txt", NULL);
+        pid_t monitor = fork();
+        g_assert_cmpint(monitor, >=, 0);
+        if (monitor == 0) {
+                int fd = open(mon, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+                dup2(fd, STDOUT_FILENO);
+                execlp("dbus-monitor", "dbus-monitor", "--address", bus_get_address(bus), (char *) NULL);
+                _exit(127);
+        }
+        for (int i = 0; i < 200 && !count_member(mon, "NameAcquired"); i++)
+                g_usleep(25000);
+        g_assert_cmpuint(count_member(mon, "NameAcquired"), >, 0);
+
+        Cell cell = { .transport = "sd-bus", .bus = BUS_DBUS_DAEMON, .payload = PAYLOAD_BYTES, .size = 64,
+                      .pattern = PATTERN_ROUNDTRIP, .reply = REPLY_EMPTY, .marshal = MARSHAL_ARRAY,
+                      .count = calls };
+        int fds[2];
+        char ready = 0;
+        g_assert_cmpint(pipe(fds), ==, 0);
+        pid_t server = fork();
+        g_assert_cmpint(server, >=, 0);
+        if (server == 0) {
+                Endpoint srv;
+                const void *got;
+                size_t len;
+                int r;
+                close(fds[0]);
+                endpoint_init(&srv, &cell);
+                srv.dir = dir;
+                srv.bus_address = bus_get_address(bus);
+                if (t->open(&srv, ROLE_SERVER) < 0 || write(fds[1], "R", 1) != 1)
+                        _exit(1);
+                while ((r = t->recv(&srv, &got, &len, cell.size)) == 1)
+                        if (t->send(&srv, "", 0, 0) < 0)
+                                _exit(1);
+                r = r == 0 && t->send(&srv, "ack", 3, 0) == 0 ? 0 : 1;
+                t->close(&srv);
+                _exit(r);
+        }
+        close(fds[1]);
+        g_assert_cmpint(read(fds[0], &ready, 1), ==, 1);
+        close(fds[0]);
+        pid_t client = fork();
+        g_assert_cmpint(client, >=, 0);
+        if (client == 0) {
+                Endpoint cli;
+                char data[64] = { 0 };
+                const void *reply;
+                size_t len;
+                endpoint_init(&cli, &cell);
+                cli.dir = dir;
+                cli.bus_address = bus_get_address(bus);
+                int ok = t->open(&cli, ROLE_CLIENT) == 0;
+                for (guint i = 0; ok && i < calls; i++)
+                        ok = t->call(&cli, data, sizeof data, &reply, &len, 0) == 1;
+                ok = ok && t->send_end(&cli) == 0 && t->recv(&cli, &reply, &len, 3) == 1;
+                t->close(&cli);
+                _exit(ok ? 0 : 1);
+        }
+        wait_ok(client, "the sd-bus client");
+        wait_ok(server, "the sd-bus server");
+        g_usleep(200000);   /* let the monitor write what it saw */
+        kill(monitor, SIGTERM);
+        waitpid(monitor, NULL, 0);
+        g_assert_cmpuint(count_member(mon, "SendBytes"), ==, calls);
+        guint lookups = count_member(mon, "GetConnectionUnixUser");
+        if (lookups)
+                g_test_fail_printf("%u GetConnectionUnixUser calls for %u method calls", lookups, calls);
+        bus_stop(bus);
+        unlink(mon);
+        g_assert_cmpint(rmdir(dir), ==, 0);
+}
+
 int main(int argc, char **argv)
 {
         static const Case daemon = { BUS_DBUS_DAEMON, FALSE };
@@ -744,6 +855,7 @@ int main(int argc, char **argv)
         prctl(PR_SET_CHILD_SUBREAPER, 1);
 
         g_test_add_func("/bus/misc", test_misc);
+        g_test_add_func("/bus/sd-bus/no-credential-lookups", test_sdbus_no_lookups);
         g_test_add_func("/bus/append-per-element/reads-whole", test_append_per_element_reads_whole);
         g_test_add_func("/bus/append-per-element/runs", test_append_per_element_runs);
         g_test_add_func("/bus/seed-001/runs", test_seed001_runs);

@@ -265,13 +265,20 @@ const char *verify_verdict_name(VerifyVerdict v)
         }
 }
 
+/* BY less a relative 1e-9: geometric means come back through exp(log),
+ * and sqrt(0.5 * 8) must compare as 2, not as 1.9999999999999998. */
+static double by_tolerant(double by)
+{
+        return by * (1 - 1e-9);
+}
+
 VerifyVerdict verify_verdict(double lo, double hi, double by)
 {
         if (isnan(lo) || isnan(hi))
                 return VERIFY_NO_DATA;
-        if (lo >= by)
+        if (lo >= by_tolerant(by))
                 return VERIFY_HOLDS;
-        if (hi < by)
+        if (hi < by_tolerant(by))
                 return VERIFY_FAILS;
         return VERIFY_INCONCLUSIVE;
 }
@@ -718,7 +725,7 @@ gboolean verify_claim_table(const Claim *claim, const Table *samples, const char
                                 pair.verdict = VERIFY_INCONCLUSIVE;
                 }
                 holding += pair.verdict == VERIFY_HOLDS;
-                pair.reversed = pair.hi < 1;
+                pair.reversed = pair.hi < by_tolerant(1);
                 if (pair.reversed) {
                         g_autofree char *rtxt = format_interval(pair.ratio, pair.lo, pair.hi);
                         g_string_append_printf(reversed, "%s%s vs %s %s", reversed->len ? "; " : "",
@@ -737,7 +744,7 @@ gboolean verify_claim_table(const Claim *claim, const Table *samples, const char
          * when the combined interval lies below BY; else inconclusive. */
         if (holding == np)
                 result->verdict = VERIFY_HOLDS;
-        else if (result->coverage >= VERIFY_LEVEL && result->hi < claim->by)
+        else if (result->coverage >= VERIFY_LEVEL && result->hi < by_tolerant(claim->by))
                 result->verdict = VERIFY_FAILS;
         else
                 result->verdict = VERIFY_INCONCLUSIVE;

@@ -826,6 +826,10 @@ gboolean verify_claim_check(const Experiment *exp, const Claim *claim, GError **
         if (claim->where && any[0] + any[1] && !kept[0] && !kept[1])
                 return check_fail(error, exp, claim, "where", "'%s' keeps none of the cells faster and slower select",
                                   claim->where);
+        for (int s = 0; s < 2; s++)
+                if (claim->where && any[s] && !kept[s])
+                        return check_fail(error, exp, claim, "where", "'%s' keeps none of the cells %s=%s selects",
+                                          claim->where, keys[s], sels[s]);
         if (kept[0] && !differ)
                 return check_fail(error, exp, claim, "slower",
                                   "'%s' selects the same cells as faster=%s: nothing to compare",

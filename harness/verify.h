@@ -92,7 +92,8 @@
  * TSV.
  *
  * Checks (verify_claim_check), against the experiment's own cells, before
- * any data is read: `where` selects no cell that faster or slower selects;
+ * any data is read: `where` keeps none of the cells faster (or slower)
+ * selects;
  * faster and slower select the same cells; no cell selected by faster (or
  * by slower) measures the metric.  Each is an IPCLAB_ERROR_INPUT naming the
  * file, the group and the key; `ipclab verify` exits 2 on it and `ipclab

@@ -458,6 +458,8 @@ static void test_claim_check(void)
                 { "faster=size=64\nslower=size=64B\nmetric=elapsed\n", "slower", "selects the same cells" },
                 { "faster=transport=pipe\nslower=transport=fifo\nmetric=elapsed\nwhere=size>=1MiB\n", "where",
                   "keeps none of the cells" },
+                { "faster=size=4KiB\nslower=size=64\nmetric=elapsed\nwhere=size>=1KiB\n", "where",
+                  "'size>=1KiB' keeps none of the cells slower=size=64 selects" },
         };
         for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {
                 g_autoptr(GError) e = NULL;

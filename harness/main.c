@@ -110,6 +110,13 @@ static int cmd_check(int argc, char **argv)
                 }
                 double total = 0;   /* ns; a double, since huge counts overflow */
                 printf("%s: %s\n", exp->name, exp->title);
+                /* Claims that cannot mean anything (verify.h); `ipclab
+                 * verify` refuses them. */
+                for (guint k = 0; k < exp->claims->len; k++) {
+                        g_autoptr(GError) ce = NULL;
+                        if (!verify_claim_check(exp, exp->claims->pdata[k], &ce))
+                                fprintf(stderr, "ipclab: warning: %s\n", ce->message);
+                }
                 printf("  %u cells x %u%s repetitions, warm-up %u, time limit %.0f s per repetition%s%s\n",
                        exp->cells->len, exp->repeat, exp->repeat_auto ? " or more (repeat=auto)" : "", exp->warmup, (double) exp->timeout_ns / 1e9,
                        profile ? ", profile " : "", profile ? profile : "");
@@ -311,7 +318,9 @@ static int cmd_summarize(int argc, char **argv)
                 g_autofree double *el = g_new0(double, g->len), *tp = g_new0(double, g->len),
                                   *rate = g_new0(double, g->len), *msgs = g_new0(double, g->len),
                                   *cpm = g_new0(double, g->len), *ccpu = g_new0(double, g->len),
-                                  *scpu = g_new0(double, g->len), *bcpu = g_new0(double, g->len);
+                                  *scpu = g_new0(double, g->len), *bcpu = g_new0(double, g->len),
+                                  *bytes = g_new0(double, g->len), *secs = g_new0(double, g->len),
+                                  *sent = g_new0(double, g->len);
                 double *lat[4];
                 guint nlat = 0;
                 bool have_bus = false;
@@ -331,6 +340,9 @@ static int cmd_summarize(int argc, char **argv)
                         double bc = strcmp(row[col[6]], "-") ? g_ascii_strtod(row[col[6]], NULL) : 0;
                         have_bus |= strcmp(row[col[6]], "-") != 0;
                         el[n] = elapsed;
+                        secs[n] = elapsed / 1e9;
+                        bytes[n] = b / 1048576.0;
+                        sent[n] = m;   /* msgs is sorted for its median, sent is not */
                         msgs[n] = m;
                         tp[n] = elapsed > 0 ? b / (elapsed / 1e9) / 1048576.0 : 0;
                         rate[n] = elapsed > 0 ? m / (elapsed / 1e9) : 0;
@@ -403,9 +415,13 @@ static int cmd_summarize(int argc, char **argv)
                         printf("\t%.0f\t%.0f\t%.0f\t%.0f", lat_ci[0][0], lat_ci[0][1], lat_ci[2][0], lat_ci[2][1]);
                 else
                         printf("\t-\t-\t-\t-");
-                /* Rates average harmonically (total work over total time),
-                 * never arithmetically. */
-                double tp_h = stats_harmonic_mean(tp, n), rate_h = stats_harmonic_mean(rate, n);
+                /* Rates over all repetitions: total work over total time
+                 * (stats_pooled_rate), never an average of rates.  Count-
+                 * boxed cells do the same work every repetition, so this is
+                 * their harmonic mean (the columns' name); duration-boxed
+                 * cells do not, and their harmonic mean is not total over
+                 * total, so total over total is what they get too. */
+                double tp_h = stats_pooled_rate(bytes, secs, n), rate_h = stats_pooled_rate(sent, secs, n);
                 if (tp_h > 0)
                         printf("\t%.6g", tp_h);
                 else

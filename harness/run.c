@@ -7,7 +7,9 @@
  * differences between cells (Kalibera & Jones; Mytkowicz et al.).  With
  * repeat=auto a cell keeps getting rounds until the 95% confidence
  * interval of its median cost per message is within ci_target of the
- * median, or repeat_max or auto_cap is reached; what was reached is stored.
+ * median and then a fixed confirmation batch of `repeat` more (so that
+ * stopping does not pick lucky samples; stats_auto_done), or repeat_max or
+ * auto_cap is reached; what was reached is stored.
  *
  * Every finished repetition is appended to data/.<experiment>.partial.tsv
  * and synced, so that `--resume` continues where an interrupted run
@@ -40,6 +42,8 @@ typedef struct {
         guint64 spent_ns;     /* wall time its repetitions took */
         const char *stop;     /* why repeat=auto stopped, or NULL */
         double halfwidth;     /* last CI half-width / median */
+        size_t narrowed_at;   /* repeat=auto: repetitions when it first was
+                               * narrow enough (stats_auto_done), or 0 */
 } CellState;
 
 void run_format_duration(char *buf, size_t len, double s)
@@ -78,17 +82,10 @@ static void state_add(const Experiment *exp, CellState *st, bool ok, double cost
         if (!exp->repeat_auto || st->reps < exp->repeat)
                 return;
         guint n = st->cost->len;
-        if (n >= 2) {
-                g_autofree double *v = g_memdup2(st->cost->data, n * sizeof(double));
-                double lo, hi;
-                stats_sort_double(v, n);
-                double med = stats_median(v, n);
-                double cov = stats_median_ci(v, n, 0.95, &lo, &hi);
-                st->halfwidth = med > 0 ? MAX(med - lo, hi - med) / med : INFINITY;
-                if (cov >= 0.95 && st->halfwidth <= exp->ci_target) {
-                        st->stop = "converged";
-                        return;
-                }
+        if (stats_auto_done((const double *) (gpointer) st->cost->data, n, exp->repeat, exp->ci_target,
+                            &st->narrowed_at, &st->halfwidth)) {
+                st->stop = "confirmed after it converged";
+                return;
         }
         if (st->reps >= exp->repeat_max)
                 st->stop = "repeat_max reached";

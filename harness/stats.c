@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define MAX_D(a, b) ((a) > (b) ? (a) : (b))
+
 static int cmp_u64(const void *a, const void *b)
 {
         uint64_t x = *(const uint64_t *) a, y = *(const uint64_t *) b;
@@ -105,16 +107,15 @@ double stats_mean(const double *v, size_t n)
         return n ? s / (double) n : 0;
 }
 
-double stats_harmonic_mean(const double *v, size_t n)
+double stats_pooled_rate(const double *work, const double *time, size_t n)
 {
-        double s = 0;
+        double w = 0, t = 0;
 
         for (size_t i = 0; i < n; i++) {
-                if (v[i] <= 0)
-                        return 0;
-                s += 1 / v[i];
+                w += work[i];
+                t += time[i];
         }
-        return n ? (double) n / s : 0;
+        return n && t > 0 ? w / t : 0;
 }
 
 double stats_stddev(const double *v, size_t n)
@@ -127,7 +128,7 @@ double stats_stddev(const double *v, size_t n)
         return sqrt(s / (double) (n - 1));
 }
 
-/* ---- Bootstrap ratios --------------------------------------------------- */
+/* ---- Ratios of two cells ----------------------------------------------- */
 
 void stats_rng_init(StatsRng *rng, uint64_t seed)
 {
@@ -173,95 +174,126 @@ double stats_geometric_mean(const double *v, size_t n)
         return equal ? v[0] : exp(s / (double) n);
 }
 
-/* The median of N values V drawn with replacement into SCRATCH. */
-static double resampled_median(const double *v, size_t n, StatsRng *rng, double *scratch)
+/* COUNTS[u], u = 0 .. T, becomes the number of ways the Mann-Whitney
+ * statistic of N and M values takes the value u: the coefficient of q^u in
+ * the Gaussian binomial [N+M, N], from [i+j, i] = [i+j-1, i-1] + q^i
+ * [i+j-1, i], one j at a time, with ROW[i] the coefficients for i and the
+ * current j ((N+1) * (T+1) doubles).  Only additions: exact while the
+ * counts fit a double's 53 bits, and within rounding beyond. */
+static void mann_whitney_counts(size_t n, size_t m, size_t t, double *row)
 {
-        for (size_t i = 0; i < n; i++)
-                scratch[i] = v[stats_rng_below(rng, n)];
-        stats_sort_double(scratch, n);
-        return stats_median(scratch, n);
+        size_t w = t + 1;
+
+        memset(row, 0, (n + 1) * w * sizeof *row);
+        for (size_t i = 0; i <= n; i++)
+                row[i * w] = 1;            /* j = 0: only u = 0 */
+        for (size_t j = 1; j <= m; j++)
+                for (size_t i = 1; i <= n; i++)
+                        for (size_t u = t + 1; u-- > 0;)
+                                row[i * w + u] = row[(i - 1) * w + u] + (u >= i ? row[i * w + u - i] : 0);
 }
 
-/* The geometric mean of the pair ratios of the medians MED; BUF holds
- * N_PAIRS ratios. */
-static double geomean_of_ratios(const double *med, const size_t *num, const size_t *den,
-                                size_t n_pairs, double *buf)
+static double log_choose(size_t a, size_t b)
 {
-        for (size_t p = 0; p < n_pairs; p++)
-                buf[p] = med[num[p]] / med[den[p]];
-        return stats_geometric_mean(buf, n_pairs);
+        return lgamma((double) a + 1) - lgamma((double) b + 1) - lgamma((double) (a - b) + 1);
 }
 
-int stats_bootstrap_geomean_ratio_ci(const StatsGroup *groups, size_t n_groups,
-                                     const size_t *num, const size_t *den, size_t n_pairs,
-                                     unsigned resamples, double level, uint64_t seed,
-                                     double *ratio, double *lo, double *hi)
+double stats_mann_whitney_cdf(size_t n, size_t m, size_t k)
 {
-        size_t max_n = 0;
+        if (!n || !m)
+                return 0;
+        if (k >= n * m)
+                return 1;
+        double *row = malloc((n + 1) * (k + 1) * sizeof *row);
+        if (!row)
+                return NAN;
+        mann_whitney_counts(n, m, k, row);
+        double ways = 0;
+        for (size_t u = 0; u <= k; u++)
+                ways += row[n * (k + 1) + u];
+        free(row);
+        double p = ways / exp(log_choose(n + m, n));
+        return p > 1 ? 1 : p;
+}
 
-        if (!n_pairs || !resamples || !(level > 0 && level < 1))
+int stats_ratio_ci(const double *num, size_t n_num, const double *den, size_t n_den, double level,
+                   double *ratio, double *lo, double *hi, double *coverage)
+{
+        if (!n_num || !n_den || !(level > 0 && level < 1))
                 return -EINVAL;
-        for (size_t p = 0; p < n_pairs; p++)
-                if (num[p] >= n_groups || den[p] >= n_groups)
+        for (size_t i = 0; i < n_num; i++)
+                if (!(num[i] > 0) || !isfinite(num[i]))
                         return -EINVAL;
-        for (size_t g = 0; g < n_groups; g++) {
-                if (!groups[g].n)
+        for (size_t i = 0; i < n_den; i++)
+                if (!(den[i] > 0) || !isfinite(den[i]))
                         return -EINVAL;
-                for (size_t i = 0; i < groups[g].n; i++)
-                        if (!(groups[g].v[i] > 0) || !isfinite(groups[g].v[i]))
-                                return -EINVAL;
-                if (groups[g].n > max_n)
-                        max_n = groups[g].n;
-        }
 
-        double *med = malloc(n_groups * sizeof *med);
-        double *scratch = malloc(max_n * sizeof *scratch);
-        double *rep = malloc(resamples * sizeof *rep);
-        double *ratios = malloc(n_pairs * sizeof *ratios);
-        int r = 0;
-        if (!med || !scratch || !rep || !ratios) {
-                r = -ENOMEM;
-                goto out;
+        size_t nm = n_num * n_den, t = nm / 2;
+        double *r = malloc(nm * sizeof *r);
+        double *row = malloc((n_den + 1) * (t + 1) * sizeof *row);
+        if (!r || !row) {
+                free(r);
+                free(row);
+                return -ENOMEM;
         }
+        for (size_t j = 0; j < n_num; j++)
+                for (size_t i = 0; i < n_den; i++)
+                        r[j * n_den + i] = num[j] / den[i];
+        stats_sort_double(r, nm);
+        double est = nm % 2 ? r[nm / 2] : (r[nm / 2 - 1] == r[nm / 2] ? r[nm / 2] : sqrt(r[nm / 2 - 1] * r[nm / 2]));
 
-        for (size_t g = 0; g < n_groups; g++) {
-                memcpy(scratch, groups[g].v, groups[g].n * sizeof *scratch);
-                stats_sort_double(scratch, groups[g].n);
-                med[g] = stats_median(scratch, groups[g].n);
+        /* The largest k with 2 P(U <= k-1) <= 1 - LEVEL; P(U <= u) for u
+         * below nm/2 from one table of counts. */
+        mann_whitney_counts(n_den, n_num, t, row);
+        double total = exp(log_choose(n_num + n_den, n_den));
+        double alpha = 1 - level, tail = 0, reached = 1 - 2 / total;
+        size_t k = 0;
+        for (size_t cand = 1; cand <= t; cand++) {
+                tail += row[n_den * (t + 1) + cand - 1];     /* ways U <= cand-1 */
+                if (2 * tail / total > alpha + 1e-12)
+                        break;
+                k = cand;
+                reached = 1 - 2 * tail / total;
         }
-        double point = geomean_of_ratios(med, num, den, n_pairs, ratios);
-
-        StatsRng rng;
-        stats_rng_init(&rng, seed);
-        for (unsigned b = 0; b < resamples; b++) {
-                for (size_t g = 0; g < n_groups; g++)
-                        med[g] = resampled_median(groups[g].v, groups[g].n, &rng, scratch);
-                rep[b] = geomean_of_ratios(med, num, den, n_pairs, ratios);
+        *ratio = est;
+        if (k == 0) {
+                *lo = r[0];
+                *hi = r[nm - 1];
+        } else {
+                *lo = r[k - 1];
+                *hi = r[nm - k];
         }
-        stats_sort_double(rep, resamples);
-        /* The rank of the lower bound, guarded against 0.025 * 2000 coming
-         * out as 49.999... */
-        size_t k = (size_t) floor((double) resamples * (1 - level) / 2 + 1e-9);
-        if (k >= resamples)
-                k = resamples - 1;
-        *ratio = point;
-        *lo = rep[k];
-        *hi = rep[resamples - 1 - k];
-out:
-        free(med);
-        free(scratch);
-        free(rep);
-        free(ratios);
-        return r;
+        *coverage = reached < 0 ? 0 : reached;
+        free(r);
+        free(row);
+        return 0;
 }
 
-int stats_bootstrap_ratio_ci(const double *num, size_t n_num, const double *den, size_t n_den,
-                             unsigned resamples, double level, uint64_t seed,
-                             double *ratio, double *lo, double *hi)
-{
-        const StatsGroup groups[] = { { num, n_num }, { den, n_den } };
-        const size_t pn = 0, pd = 1;
+/* ---- repeat=auto -------------------------------------------------------- */
 
-        return stats_bootstrap_geomean_ratio_ci(groups, 2, &pn, &pd, 1, resamples, level, seed,
-                                                ratio, lo, hi);
+bool stats_auto_done(const double *cost, size_t n, size_t repeat_min, double target,
+                     size_t *narrowed_at, double *halfwidth)
+{
+        double hw = INFINITY;
+        bool reached = false;
+
+        if (n >= 2) {
+                double *v = malloc(n * sizeof *v);
+                if (v) {
+                        double lo, hi;
+                        memcpy(v, cost, n * sizeof *v);
+                        stats_sort_double(v, n);
+                        double med = stats_median(v, n);
+                        double cov = stats_median_ci(v, n, 0.95, &lo, &hi);
+                        if (med > 0)
+                                hw = MAX_D(med - lo, hi - med) / med;
+                        reached = cov >= 0.95;
+                        free(v);
+                }
+        }
+        if (halfwidth)
+                *halfwidth = hw;
+        if (!*narrowed_at && n >= repeat_min && reached && hw <= target)
+                *narrowed_at = n;
+        return *narrowed_at && n >= *narrowed_at + repeat_min;
 }

@@ -1,6 +1,7 @@
 /* stats.h: pure statistics over arrays of samples.  No I/O, no state. */
 #pragma once
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -24,19 +25,26 @@ double stats_median(const double *sorted, size_t n);
  * returns the coverage (>= LEVEL).  Returns 0 when N is 0. */
 double stats_median_ci(const double *sorted, size_t n, double level, double *lo, double *hi);
 
-/* Arithmetic mean (for costs) and harmonic mean (for rates); 0 when N is 0.
- * The harmonic mean is 0 when any value is <= 0. */
+/* Arithmetic mean (for costs); 0 when N is 0. */
 double stats_mean(const double *v, size_t n);
-double stats_harmonic_mean(const double *v, size_t n);
+
+/* A rate over N repetitions: the total work (WORK[i]: bytes or messages)
+ * over the total time (TIME[i]), sum(WORK) / sum(TIME); 0 when N is 0 or
+ * the total time is <= 0.  When every repetition does the same work (a
+ * count-boxed cell) this is the harmonic mean of the per-repetition rates;
+ * when the time is boxed instead (duration=) and the work varies, the
+ * harmonic mean is not total work over total time, and this still is. */
+double stats_pooled_rate(const double *work, const double *time, size_t n);
 
 /* Sample standard deviation (N - 1 in the denominator); 0 when N < 2. */
 double stats_stddev(const double *v, size_t n);
 
-/* ---- Bootstrap ratios (added for `ipclab verify`) ----------------------- */
+/* ---- Ratios of two cells (for `ipclab verify`) ------------------------- */
 
 /* SplitMix64 (Steele, Lea and Flood, OOPSLA 2014): a small generator whose
  * whole state is the caller's, so that every use is reproducible from its
- * seed and nothing is shared between callers. */
+ * seed and nothing is shared between callers.  (Used by the simulations
+ * that check the intervals below.) */
 typedef struct {
         uint64_t state;
 } StatsRng;
@@ -56,36 +64,51 @@ uint64_t stats_rng_below(StatsRng *rng, uint64_t n);
  * mean for ratios (never their average). */
 double stats_geometric_mean(const double *v, size_t n);
 
-/* A group of values of one cell: its per-repetition measurements. */
-typedef struct {
-        const double *v;
-        size_t n;
-} StatsGroup;
+/* P(U <= K) for the Mann-Whitney statistic U of two samples of N and M
+ * values when both come from one continuous distribution: the number of
+ * ways to get U <= K (the coefficients of the Gaussian binomial [N+M, N])
+ * over C(N+M, N).  1 when K >= N*M; 0 when N or M is 0. */
+double stats_mann_whitney_cdf(size_t n, size_t m, size_t k);
 
-/* The geometric mean, over N_PAIRS pairs, of the ratio of medians
- * median(GROUPS[NUM[p]]) / median(GROUPS[DEN[p]]), with a percentile
- * bootstrap confidence interval at level LEVEL (0.95).
+/* The ratio of the values NUM (N_NUM of them) to the values DEN (N_DEN)
+ * with a distribution-free confidence interval at level LEVEL.
  *
- * RESAMPLES times: every group, in order 0 .. N_GROUPS-1, is resampled with
- * replacement on its own (n draws of stats_rng_below(n) from one StatsRng
- * started from SEED), its median taken, and the geometric mean of the pair
- * ratios of those medians recorded.  A group used by several pairs uses
- * the same resample in all of them.  With k = floor(RESAMPLES * (1 -
- * LEVEL) / 2), *LO is the (k+1)-th smallest and *HI the (k+1)-th largest of
- * the recorded values.  *RATIO is the estimate on the data as they are.
+ * Model: on the log scale the two samples differ by a shift, log NUM ~
+ * log DEN + log R (the same noise, scaled by the ratio R), which is what
+ * repeated timings of two cells look like.  The estimate *RATIO is the
+ * Hodges-Lehmann estimate of R: the median of the N_NUM * N_DEN ratios
+ * num[j] / den[i] (for an even count the geometric mean of the middle
+ * two).  The interval is the exact one that inverts the Mann-Whitney test
+ * (Lehmann 1963; Hollander and Wolfe, Nonparametric Statistical Methods,
+ * ch. 4): with the ratios sorted, [r(k), r(N*M+1-k)] for the largest k
+ * with 2 P(U <= k-1) <= 1 - LEVEL, whose coverage is exactly 1 - 2 P(U <=
+ * k-1) >= LEVEL whatever the distribution of the noise.  When even k = 1
+ * does not reach LEVEL (too few repetitions: 3 and 3 reach only 90%), the
+ * interval is [min, max] of the ratios.  *COVERAGE is the coverage
+ * reached, >= LEVEL unless there were too few repetitions.
  *
- * Pure and deterministic: the same arguments give the same results.
- * Returns 0, -EINVAL when a group is empty, a value is <= 0 or not finite,
- * a pair index is out of range, N_PAIRS or RESAMPLES is 0 or LEVEL is not
- * in (0, 1); -ENOMEM when out of memory.  Outputs are untouched on error. */
-int stats_bootstrap_geomean_ratio_ci(const StatsGroup *groups, size_t n_groups,
-                                     const size_t *num, const size_t *den, size_t n_pairs,
-                                     unsigned resamples, double level, uint64_t seed,
-                                     double *ratio, double *lo, double *hi);
+ * Returns 0; -EINVAL when a sample is empty, a value is <= 0 or not finite,
+ * or LEVEL is not in (0, 1); -ENOMEM when out of memory.  Outputs are
+ * untouched on error. */
+int stats_ratio_ci(const double *num, size_t n_num, const double *den, size_t n_den, double level,
+                   double *ratio, double *lo, double *hi, double *coverage);
 
-/* One pair: median(NUM) / median(DEN) with its bootstrap interval, as
- * stats_bootstrap_geomean_ratio_ci with groups {NUM, DEN} and one pair.
- * Same return values. */
-int stats_bootstrap_ratio_ci(const double *num, size_t n_num, const double *den, size_t n_den,
-                             unsigned resamples, double level, uint64_t seed,
-                             double *ratio, double *lo, double *hi);
+/* ---- repeat=auto -------------------------------------------------------- */
+
+/* The stopping rule of repeat=auto for one cell, after its N-th
+ * repetition (COST: its N costs, in any order).  Stopping as soon as an
+ * interval is narrow enough would favour samples that happen to be close
+ * together (optional stopping: the intervals later computed from them then
+ * cover less than they say), so the rule is in two steps:
+ *   1. from N >= REPEAT_MIN on, the first time the 95% interval of the
+ *      median (stats_median_ci, reaching 95%) has a half-width of at most
+ *      TARGET times the median, *NARROWED_AT becomes N;
+ *   2. the cell then takes a fixed confirmation batch of REPEAT_MIN more
+ *      repetitions, whatever they show, and stops: true when N >=
+ *      *NARROWED_AT + REPEAT_MIN.
+ * *NARROWED_AT starts at 0 (not yet narrow).  *HALFWIDTH, when not NULL,
+ * is set to the interval's half-width over the median (INFINITY with
+ * fewer than 2 values or a median <= 0).  The caller adds its own limits
+ * (repeat_max, a time cap). */
+bool stats_auto_done(const double *cost, size_t n, size_t repeat_min, double target,
+                     size_t *narrowed_at, double *halfwidth);

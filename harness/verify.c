@@ -265,13 +265,20 @@ const char *verify_verdict_name(VerifyVerdict v)
         }
 }
 
+/* BY less a relative 1e-9: geometric means come back through exp(log),
+ * and sqrt(0.5 * 8) must compare as 2, not as 1.9999999999999998. */
+static double by_tolerant(double by)
+{
+        return by * (1 - 1e-9);
+}
+
 VerifyVerdict verify_verdict(double lo, double hi, double by)
 {
         if (isnan(lo) || isnan(hi))
                 return VERIFY_NO_DATA;
-        if (lo >= by)
+        if (lo >= by_tolerant(by))
                 return VERIFY_HOLDS;
-        if (hi < by)
+        if (hi < by_tolerant(by))
                 return VERIFY_FAILS;
         return VERIFY_INCONCLUSIVE;
 }
@@ -287,19 +294,8 @@ void verify_result_clear(VerifyResult *result)
         if (result->pairs)
                 g_array_unref(result->pairs);
         g_free(result->note);
+        g_free(result->reversed);
         memset(result, 0, sizeof *result);
-}
-
-guint64 verify_claim_seed(const char *experiment, const char *claim)
-{
-        guint64 h = UINT64_C(0xcbf29ce484222325);
-        g_autofree char *s = g_strconcat(experiment, "/", claim, NULL);
-
-        for (const unsigned char *p = (const unsigned char *) s; *p; p++) {
-                h ^= *p;
-                h *= UINT64_C(0x100000001b3);
-        }
-        return h;
 }
 
 /* ---- Evaluation --------------------------------------------------------- */
@@ -323,6 +319,71 @@ static const struct {
         [METRIC_THROUGHPUT] = { "throughput", true, { "bytes_B", "elapsed_ns" } },
         [METRIC_CALLRATE] = { "callrate", true, { "messages", "elapsed_ns" } },
 };
+
+/* Does a cell of pattern PATTERN ("oneway", "roundtrip", "callrate")
+ * measure metric M (verify.h)? */
+static bool metric_applies(Metric m, const char *pattern)
+{
+        switch (m) {
+        case METRIC_ROUNDTRIP_LATENCY:
+                return !strcmp(pattern, "roundtrip");
+        case METRIC_THROUGHPUT:
+                return !strcmp(pattern, "oneway") || !strcmp(pattern, "roundtrip");
+        case METRIC_CALLRATE:
+                return !strcmp(pattern, "callrate");
+        case METRIC_ELAPSED:
+        case METRIC_CPU:
+                return true;
+        }
+        return false;
+}
+
+/* Which cells measure M, for messages. */
+static const char *metric_cells(Metric m)
+{
+        switch (m) {
+        case METRIC_ROUNDTRIP_LATENCY:
+                return "only round-trip cells";
+        case METRIC_THROUGHPUT:
+                return "only one-way and round-trip cells";
+        case METRIC_CALLRATE:
+                return "only pattern=callrate cells";
+        default:
+                return "every cell";
+        }
+}
+
+static int metric_find(const char *name)
+{
+        for (size_t i = 0; i < G_N_ELEMENTS(metrics); i++)
+                if (!strcmp(metrics[i].name, name))
+                        return (int) i;
+        return -1;
+}
+
+/* "2.04 [1.88, 2.19]": two decimals from 0.1 to 100, else two significant
+ * figures or none. */
+static void format_one(char *buf, size_t len, double v)
+{
+        double a = fabs(v);
+
+        if (a >= 100)
+                g_ascii_formatd(buf, len, "%.0f", v);
+        else if (a >= 0.1)
+                g_ascii_formatd(buf, len, "%.2f", v);
+        else
+                g_ascii_formatd(buf, len, "%.2g", v);
+}
+
+static char *format_interval(double ratio, double lo, double hi)
+{
+        char s[3][32];
+
+        format_one(s[0], sizeof s[0], ratio);
+        format_one(s[1], sizeof s[1], lo);
+        format_one(s[2], sizeof s[2], hi);
+        return g_strdup_printf("%s [%s, %s]", s[0], s[1], s[2]);
+}
 
 /* A measured number, or NAN for "-" or anything malformed. */
 static double field_number(const char *s)
@@ -434,7 +495,7 @@ static void result_no_data(VerifyResult *result, GString *note)
 }
 
 gboolean verify_claim_table(const Claim *claim, const Table *samples, const char *path,
-                            guint64 seed, VerifyResult *result, GError **error)
+                            VerifyResult *result, GError **error)
 {
         g_autoptr(GError) e = NULL;
 
@@ -443,10 +504,7 @@ gboolean verify_claim_table(const Claim *claim, const Table *samples, const char
         g_array_set_clear_func(result->pairs, (GDestroyNotify) pair_clear);
         result->ratio = result->lo = result->hi = NAN;
 
-        int m = -1;
-        for (size_t i = 0; i < G_N_ELEMENTS(metrics); i++)
-                if (!strcmp(metrics[i].name, claim->metric))
-                        m = (int) i;
+        int m = metric_find(claim->metric);
         if (m < 0) {
                 g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "claim %s: unknown metric '%s'",
                             claim->name, claim->metric);
@@ -464,6 +522,7 @@ gboolean verify_claim_table(const Claim *claim, const Table *samples, const char
         int axis_col[G_N_ELEMENTS(axes)], key_col[16], metric_col[7];
         guint n_key = 0, n_metric = 0;
         int status_col = table_column(samples, "status");
+        int pattern_col = table_column(samples, "pattern");
         for (size_t a = 0; a < G_N_ELEMENTS(axes); a++)
                 axis_col[a] = table_column(samples, axes[a].column);
         for (guint i = 0; samples_axis_columns[i] && n_key < G_N_ELEMENTS(key_col); i++)
@@ -526,12 +585,21 @@ gboolean verify_claim_table(const Claim *claim, const Table *samples, const char
         g_autoptr(GPtrArray) fast = g_ptr_array_new(), slow = g_ptr_array_new();
         g_autoptr(GString) note = g_string_new(NULL);
         guint failed_rows = 0, unmeasured_rows = 0, empty_cells = 0, nonpositive_cells = 0, both = 0;
+        guint not_measuring = 0, selected[2] = { 0 }, unmeasuring[2] = { 0 };
         for (guint i = 0; i < cells->len; i++) {
                 VCell *c = cells->pdata[i];
                 bool is_fast = conds_hold(fast_sel, c->row, axis_col, true);
                 bool is_slow = conds_hold(slow_sel, c->row, axis_col, true);
                 if ((!is_fast && !is_slow) || !conds_hold(where->conds, c->row, axis_col, false))
                         continue;
+                selected[0] += is_fast;
+                selected[1] += is_slow;
+                if (!metric_applies((Metric) m, c->row[pattern_col])) {
+                        not_measuring++;
+                        unmeasuring[0] += is_fast;
+                        unmeasuring[1] += is_slow;
+                        continue;
+                }
                 failed_rows += c->failed;
                 unmeasured_rows += c->unmeasured;
                 if (c->values->len == 0) {
@@ -558,6 +626,18 @@ gboolean verify_claim_table(const Claim *claim, const Table *samples, const char
                 note_add(note, "%u cells with a %s <= 0 left out", nonpositive_cells, claim->metric);
         if (both)
                 note_add(note, "%u cells match both selectors", both);
+        if (not_measuring)
+                note_add(note, "%u cells that do not measure %s (%s do) left out", not_measuring,
+                         claim->metric, metric_cells((Metric) m));
+        const char *sel_key[] = { "faster", "slower" };
+        for (int s = 0; s < 2; s++)
+                if (selected[s] && unmeasuring[s] == selected[s]) {
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                                    "claim %s: %s=%s: no cell it selects measures %s (%s do)", claim->name,
+                                    sel_key[s], s ? claim->slower : claim->faster, claim->metric,
+                                    metric_cells((Metric) m));
+                        return FALSE;
+                }
 
         /* Pairs: equal on every axis column neither selector names (env
          * too), where the axis applies to both. */
@@ -602,74 +682,168 @@ gboolean verify_claim_table(const Claim *claim, const Table *samples, const char
                 return TRUE;
         }
 
-        /* One group per cell that takes part, however many pairs it is in,
-         * so that a cell shared by pairs is resampled once per round; ratios
-         * point from the worse value to the better one. */
+        /* Each pair on its own (the ratio points from the worse value to
+         * the better one), at 95% for its own verdict and at 1 - 0.05/k
+         * for the claim's combined interval (verify.h). */
         guint np = pair_fast->len;
-        g_autoptr(GHashTable) group_of = g_hash_table_new(g_direct_hash, g_direct_equal);
-        g_autofree StatsGroup *ugroups = g_new0(StatsGroup, 2 * np);
-        g_autofree size_t *num = g_new(size_t, np), *den = g_new(size_t, np);
-        guint used = 0, min_reps = G_MAXUINT;
         bool higher = metrics[m].higher_is_better;
-        for (guint p = 0; p < np; p++) {
-                VCell *pc[] = { fast->pdata[g_array_index(pair_fast, guint, p)],
-                                slow->pdata[g_array_index(pair_slow, guint, p)] };
-                size_t gi[2];
-                for (int k = 0; k < 2; k++) {
-                        gpointer found;
-                        if (g_hash_table_lookup_extended(group_of, pc[k], NULL, &found)) {
-                                gi[k] = GPOINTER_TO_UINT(found);
-                                continue;
-                        }
-                        gi[k] = used;
-                        ugroups[used].v = (const double *) (gpointer) pc[k]->values->data;
-                        ugroups[used].n = pc[k]->values->len;
-                        g_hash_table_insert(group_of, pc[k], GUINT_TO_POINTER(used));
-                        used++;
-                        min_reps = MIN(min_reps, pc[k]->values->len);
-                }
-                num[p] = higher ? gi[0] : gi[1];
-                den[p] = higher ? gi[1] : gi[0];
-        }
-        int r = stats_bootstrap_geomean_ratio_ci(ugroups, used, num, den, np, VERIFY_RESAMPLES,
-                                                 VERIFY_LEVEL, seed, &result->ratio, &result->lo,
-                                                 &result->hi);
-        if (r < 0) {
-                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "claim %s: bootstrap: %s",
-                            claim->name, g_strerror(-r));
-                return FALSE;
-        }
+        double level_k = 1 - (1 - VERIFY_LEVEL) / np;
+        g_autofree double *los = g_new(double, np), *his = g_new(double, np), *rs = g_new(double, np);
+        double miss_k = 0;
+        guint min_reps = G_MAXUINT, holding = 0, short_reps = 0;
+        g_autoptr(GString) reversed = g_string_new(NULL);
         for (guint p = 0; p < np; p++) {
                 VerifyPair pair = { 0 };
-                const StatsGroup *gn = &ugroups[num[p]], *gd = &ugroups[den[p]];
                 VCell *fc = fast->pdata[g_array_index(pair_fast, guint, p)];
                 VCell *sc = slow->pdata[g_array_index(pair_slow, guint, p)];
+                const VCell *nc = higher ? fc : sc, *dc = higher ? sc : fc;
+                double cov_k, r_k;
                 pair.faster = vcell_describe(fc, axis_col, table_column(samples, "env"));
                 pair.slower = vcell_describe(sc, axis_col, table_column(samples, "env"));
                 pair.n_faster = fc->values->len;
                 pair.n_slower = sc->values->len;
-                r = stats_bootstrap_ratio_ci(gn->v, gn->n, gd->v, gd->n, VERIFY_RESAMPLES,
-                                             VERIFY_LEVEL, seed + p + 1, &pair.ratio, &pair.lo, &pair.hi);
-                g_array_append_val(result->pairs, pair);
+                const double *nv = (const double *) (gpointer) nc->values->data;
+                const double *dv = (const double *) (gpointer) dc->values->data;
+                int r = stats_ratio_ci(nv, nc->values->len, dv, dc->values->len, VERIFY_LEVEL,
+                                       &pair.ratio, &pair.lo, &pair.hi, &pair.coverage);
+                if (r == 0)
+                        r = stats_ratio_ci(nv, nc->values->len, dv, dc->values->len, level_k, &r_k,
+                                           &los[p], &his[p], &cov_k);
                 if (r < 0) {
-                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "claim %s: bootstrap: %s",
+                        pair_clear(&pair);
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "claim %s: ratio: %s",
                                     claim->name, g_strerror(-r));
                         return FALSE;
                 }
+                rs[p] = pair.ratio;
+                miss_k += 1 - cov_k;
+                min_reps = MIN(min_reps, MIN(pair.n_faster, pair.n_slower));
+                pair.verdict = verify_verdict(pair.lo, pair.hi, claim->by);
+                if (pair.coverage < VERIFY_LEVEL) {
+                        short_reps++;
+                        if (pair.verdict != VERIFY_INCONCLUSIVE)
+                                pair.verdict = VERIFY_INCONCLUSIVE;
+                }
+                holding += pair.verdict == VERIFY_HOLDS;
+                pair.reversed = pair.hi < by_tolerant(1);
+                if (pair.reversed) {
+                        g_autofree char *rtxt = format_interval(pair.ratio, pair.lo, pair.hi);
+                        g_string_append_printf(reversed, "%s%s vs %s %s", reversed->len ? "; " : "",
+                                               pair.faster, pair.slower, rtxt);
+                }
+                g_array_append_val(result->pairs, pair);
         }
+        result->ratio = stats_geometric_mean(rs, np);
+        result->lo = stats_geometric_mean(los, np);
+        result->hi = stats_geometric_mean(his, np);
+        result->coverage = miss_k >= 1 ? 0 : 1 - miss_k;
         result->min_reps = min_reps;
-        result->verdict = verify_verdict(result->lo, result->hi, claim->by);
-        if (min_reps < 2) {
-                if (result->verdict != VERIFY_INCONCLUSIVE)
-                        note_add(note, "a compared cell has one repetition: no interval, so at best inconclusive");
+        result->reversed = reversed->len ? g_strdup(reversed->str) : NULL;
+
+        /* The verdict (verify.h): holds only when every pair holds; fails
+         * when the combined interval lies below BY; else inconclusive. */
+        if (holding == np)
+                result->verdict = VERIFY_HOLDS;
+        else if (result->coverage >= VERIFY_LEVEL && result->hi < by_tolerant(claim->by))
+                result->verdict = VERIFY_FAILS;
+        else
                 result->verdict = VERIFY_INCONCLUSIVE;
-        }
+        if (short_reps)
+                note_add(note, "%u of %u pairs have too few repetitions for a 95%% interval "
+                         "(fewest: %u): at best inconclusive", short_reps, np, min_reps);
+        if (result->reversed)
+                note_add(note, "reversed (the interval lies below 1): %s", result->reversed);
+        else if (result->verdict == VERIFY_INCONCLUSIVE && np > 1 && holding < np && !short_reps)
+                note_add(note, "%u of %u pairs hold", holding, np);
         result->note = note->len ? g_strdup(note->str) : NULL;
         return TRUE;
 }
 
-gboolean verify_claim_dir(const Claim *claim, const char *dir, guint64 seed,
-                          VerifyResult *result, GError **error)
+/* Does CELL (of an experiment, not a row) pass the filter CONDS?  An axis
+ * that does not apply (count 0 in a time-boxed cell) fails every condition
+ * on it, as "-" does in samples.tsv. */
+static bool cell_passes(const Cell *cell, const GArray *conds)
+{
+        for (guint i = 0; i < conds->len; i++) {
+                const Cond *cd = &g_array_index(conds, Cond, i);
+                guint64 v = cd->axis->kind == KIND_SIZE ? cell->size
+                          : cd->axis->kind == KIND_COUNT ? cell->count : cell->duration_ns;
+                if ((cd->axis->kind != KIND_SIZE && v == 0) || !compare_u64(v, cd->op, cd->num))
+                        return false;
+        }
+        return true;
+}
+
+static gboolean check_fail(GError **error, const Experiment *exp, const Claim *claim, const char *key,
+                           const char *fmt, ...) G_GNUC_PRINTF(5, 6);
+
+static gboolean check_fail(GError **error, const Experiment *exp, const Claim *claim, const char *key,
+                           const char *fmt, ...)
+{
+        va_list ap;
+        g_autofree char *msg = NULL;
+
+        va_start(ap, fmt);
+        msg = g_strdup_vprintf(fmt, ap);
+        va_end(ap);
+        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: [claim %s] %s: %s", exp->path,
+                    claim->name, key, msg);
+        return FALSE;
+}
+
+gboolean verify_claim_check(const Experiment *exp, const Claim *claim, GError **error)
+{
+        g_autoptr(GError) e = NULL;
+        int m = metric_find(claim->metric);
+
+        if (m < 0)
+                return check_fail(error, exp, claim, "metric", "unknown metric '%s'", claim->metric);
+        g_autoptr(VerifyWhere) where = verify_where_parse(claim->where, &e);
+        if (!where)
+                return check_fail(error, exp, claim, "where", "%s", e->message);
+
+        const char *sels[] = { claim->faster, claim->slower };
+        const char *keys[] = { "faster", "slower" };
+        guint any[2] = { 0 }, kept[2] = { 0 }, measuring[2] = { 0 }, differ = 0;
+        for (guint i = 0; i < exp->cells->len; i++) {
+                const Cell *cell = exp->cells->pdata[i];
+                int in[2];
+                for (int s = 0; s < 2; s++) {
+                        in[s] = experiment_cell_matches(cell, sels[s]);
+                        if (in[s] < 0)
+                                return check_fail(error, exp, claim, keys[s], "'%s' is not axis=value[,axis=value]",
+                                                  sels[s]);
+                        any[s] += (guint) in[s];
+                }
+                if (!cell_passes(cell, where->conds))
+                        continue;
+                differ += in[0] != in[1];
+                for (int s = 0; s < 2; s++) {
+                        kept[s] += (guint) in[s];
+                        measuring[s] += in[s] && metric_applies((Metric) m, pattern_name(cell->pattern));
+                }
+        }
+        if (claim->where && any[0] + any[1] && !kept[0] && !kept[1])
+                return check_fail(error, exp, claim, "where", "'%s' keeps none of the cells faster and slower select",
+                                  claim->where);
+        for (int s = 0; s < 2; s++)
+                if (claim->where && any[s] && !kept[s])
+                        return check_fail(error, exp, claim, "where", "'%s' keeps none of the cells %s=%s selects",
+                                          claim->where, keys[s], sels[s]);
+        if (kept[0] && !differ)
+                return check_fail(error, exp, claim, "slower",
+                                  "'%s' selects the same cells as faster=%s: nothing to compare",
+                                  claim->slower, claim->faster);
+        for (int s = 0; s < 2; s++)
+                if (kept[s] && !measuring[s])
+                        return check_fail(error, exp, claim, "metric",
+                                          "no cell that %s=%s selects measures %s (%s do)", keys[s], sels[s],
+                                          claim->metric, metric_cells((Metric) m));
+        return TRUE;
+}
+
+gboolean verify_claim_dir(const Claim *claim, const char *dir, VerifyResult *result,
+                          GError **error)
 {
         g_autofree char *path = g_build_filename(dir, "samples.tsv", NULL);
 
@@ -687,7 +861,7 @@ gboolean verify_claim_dir(const Claim *claim, const char *dir, guint64 seed,
                 memset(result, 0, sizeof *result);
                 return FALSE;
         }
-        return verify_claim_table(claim, t, path, seed, result, error);
+        return verify_claim_table(claim, t, path, result, error);
 }
 
 /* ---- The command -------------------------------------------------------- */
@@ -712,20 +886,12 @@ static char *format_ratio(const VerifyResult *r)
 {
         if (r->verdict == VERIFY_NO_DATA)
                 return g_strdup("-");
-        double v[] = { r->ratio, r->lo, r->hi };
-        char s[3][32];
-        for (int i = 0; i < 3; i++) {
-                double a = fabs(v[i]);
-                if (a >= 100)
-                        g_ascii_formatd(s[i], sizeof s[i], "%.0f", v[i]);
-                else if (a >= 0.1)
-                        g_ascii_formatd(s[i], sizeof s[i], "%.2f", v[i]);
-                else
-                        g_ascii_formatd(s[i], sizeof s[i], "%.2g", v[i]);
+        if (r->min_reps == 1) {
+                char s[32];
+                format_one(s, sizeof s, r->ratio);
+                return g_strdup_printf("%s [one repetition: no CI]", s);
         }
-        if (r->min_reps == 1)
-                return g_strdup_printf("%s [one repetition: no CI]", s[0]);
-        return g_strdup_printf("%s [%s, %s]", s[0], s[1], s[2]);
+        return format_interval(r->ratio, r->lo, r->hi);
 }
 
 /* A TSV field: tabs and newlines become spaces; empty or NULL is "-". */
@@ -769,13 +935,135 @@ static void tsv_result(GString *out, const VerifyResult *r, bool present)
         tsv_field(out, r->note, false);
 }
 
+/* Every pair as "FASTER vs SLOWER: RATIO [LO, HI] VERDICT", separated by
+ * " | ", then the reversed pairs (or "-"). */
+static void tsv_pairs(GString *out, const VerifyResult *r, bool present)
+{
+        if (!present || !r->pairs || !r->pairs->len) {
+                g_string_append(out, "\t-\t-");
+                return;
+        }
+        g_autoptr(GString) s = g_string_new(NULL);
+        char b[3][G_ASCII_DTOSTR_BUF_SIZE];
+        for (guint p = 0; p < r->pairs->len; p++) {
+                const VerifyPair *pr = &g_array_index(r->pairs, VerifyPair, p);
+                g_string_append_printf(s, "%s%s vs %s: %s [%s, %s] %s", p ? " | " : "", pr->faster, pr->slower,
+                                       g_ascii_formatd(b[0], sizeof b[0], "%.6g", pr->ratio),
+                                       g_ascii_formatd(b[1], sizeof b[1], "%.6g", pr->lo),
+                                       g_ascii_formatd(b[2], sizeof b[2], "%.6g", pr->hi),
+                                       verify_verdict_name(pr->verdict));
+        }
+        tsv_field(out, s->str, false);
+        tsv_field(out, r->reversed, false);
+}
+
+char *verify_macro_name(const char *claim)
+{
+        static const char *const digits[] = { "Zero", "One", "Two", "Three", "Four",
+                                              "Five", "Six", "Seven", "Eight", "Nine" };
+        GString *s = g_string_new(NULL);
+        bool up = true;
+
+        for (const char *p = claim; *p; p++) {
+                if (g_ascii_isalpha(*p)) {
+                        g_string_append_c(s, up ? g_ascii_toupper(*p) : *p);
+                        up = false;
+                } else if (g_ascii_isdigit(*p)) {
+                        g_string_append(s, digits[*p - '0']);
+                        up = true;
+                } else {
+                        up = true;
+                }
+        }
+        return g_string_free(s, FALSE);
+}
+
+char *verify_format_number(double x)
+{
+        char buf[64];
+
+        if (isnan(x))
+                return g_strdup("--");
+        if (fabs(x) < 100) {
+                g_ascii_formatd(buf, sizeof buf, "%.3g", x);
+                x = g_ascii_strtod(buf, NULL);
+        }
+        double a = fabs(x);
+        if (a >= 100)
+                g_ascii_formatd(buf, sizeof buf, "%.0f", x);
+        else if (a >= 10)
+                g_ascii_formatd(buf, sizeof buf, "%.1f", x);
+        else if (a >= 1)
+                g_ascii_formatd(buf, sizeof buf, "%.2f", x);
+        else if (a == 0)
+                g_strlcpy(buf, "0", sizeof buf);
+        else {
+                int e = 0;
+                for (double t = a; t < 1; t *= 10)
+                        e--;
+                g_autofree char *f = g_strdup_printf("%%.%df", 2 - e);
+                g_ascii_formatd(buf, sizeof buf, f, x);
+        }
+        /* Group the integer digits by three from five digits on (lib.awk's
+         * group). */
+        const char *digits = buf[0] == '-' ? buf + 1 : buf;
+        size_t ilen = strcspn(digits, ".");
+        if (ilen < 5)
+                return g_strdup(buf);
+        GString *s = g_string_new(buf[0] == '-' ? "-" : "");
+        for (size_t i = 0; i < ilen; i++) {
+                if (i && (ilen - i) % 3 == 0)
+                        g_string_append(s, "\\,");
+                g_string_append_c(s, digits[i]);
+        }
+        g_string_append(s, digits + ilen);
+        return g_string_free(s, FALSE);
+}
+
+/* The macros of --macros (verify.h), for the published data. */
+static char *macros_tex(const GArray *rows, GError **error)
+{
+        g_autoptr(GString) out = g_string_new("% Generated by `ipclab verify --macros`: the verdict and ratio of every claim.\n");
+        g_autoptr(GHashTable) seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+
+        for (guint i = 0; i < rows->len; i++) {
+                const Row *r = &g_array_index(rows, Row, i);
+                g_autofree char *name = verify_macro_name(r->claim->name);
+                const char *other = g_hash_table_lookup(seen, name);
+                if (other) {
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                                    "--macros: claims %s and %s both give the macro name %s", other,
+                                    r->claim->name, name);
+                        return NULL;
+                }
+                g_hash_table_insert(seen, g_strdup(name), r->claim->name);
+                g_autofree char *ratio = verify_format_number(r->data.ratio);
+                g_autofree char *lo = verify_format_number(r->data.lo);
+                g_autofree char *hi = verify_format_number(r->data.hi);
+                g_string_append_printf(out, "%% %s/%s\n", r->exp->name, r->claim->name);
+                g_string_append_printf(out, "\\newcommand{\\ClaimVerdict%s}{%s}\n", name,
+                                       verify_verdict_name(r->data.verdict));
+                g_string_append_printf(out, "\\newcommand{\\ClaimRatio%s}{%s}\n", name, ratio);
+                g_string_append_printf(out, "\\newcommand{\\ClaimLo%s}{%s}\n", name, lo);
+                g_string_append_printf(out, "\\newcommand{\\ClaimHi%s}{%s}\n", name, hi);
+                if (r->data.verdict == VERIFY_NO_DATA)
+                        g_string_append_printf(out, "\\newcommand{\\ClaimInterval%s}{--}\n", name);
+                else
+                        g_string_append_printf(out, "\\newcommand{\\ClaimInterval%s}{%s [%s, %s]}\n", name,
+                                               ratio, lo, hi);
+        }
+        return g_string_free(g_steal_pointer(&out), FALSE);
+}
+
 static char *table_tsv(const GArray *rows)
 {
         GString *out = g_string_new("experiment\tclaim\ttext\tmetric\tby\tfaster\tslower\twhere"
                                     "\tpublished\tpublished_ratio\tpublished_lo\tpublished_hi"
                                     "\tpublished_pairs\tpublished_min_reps\tpublished_note"
                                     "\treproduced\treproduced_ratio\treproduced_lo\treproduced_hi"
-                                    "\treproduced_pairs\treproduced_min_reps\treproduced_note\n");
+                                    "\treproduced_pairs\treproduced_min_reps\treproduced_note"
+                                    "\tpublished_pair_ratios\tpublished_reversed"
+                                    "\treproduced_pair_ratios\treproduced_reversed\n");
 
         for (guint i = 0; i < rows->len; i++) {
                 const Row *r = &g_array_index(rows, Row, i);
@@ -789,6 +1077,8 @@ static char *table_tsv(const GArray *rows)
                 tsv_field(out, r->claim->where, false);
                 tsv_result(out, &r->data, true);
                 tsv_result(out, &r->repro, r->have_repro);
+                tsv_pairs(out, &r->data, true);
+                tsv_pairs(out, &r->repro, r->have_repro);
                 g_string_append_c(out, '\n');
         }
         return g_string_free(out, FALSE);
@@ -847,7 +1137,7 @@ static void print_counts(const char *what, const guint counts[4])
 
 int verify_command(int argc, char **argv)
 {
-        g_autofree char *data = NULL, *repro = NULL, *tsv = NULL;
+        g_autofree char *data = NULL, *repro = NULL, *tsv = NULL, *macros = NULL;
         gboolean show_pairs = FALSE;
         GOptionEntry entries[] = {
                 { "data", 'd', 0, G_OPTION_ARG_FILENAME, &data,
@@ -856,8 +1146,10 @@ int verify_command(int argc, char **argv)
                   "Also evaluate the reproduction in DIR (e.g. build/repro)", "DIR" },
                 { "tsv", 't', 0, G_OPTION_ARG_FILENAME, &tsv,
                   "Also write the table as TSV to FILE (atomically)", "FILE" },
+                { "macros", 'm', 0, G_OPTION_ARG_FILENAME, &macros,
+                  "Also write LaTeX macros of every claim's verdict and ratio to FILE (atomically)", "FILE" },
                 { "pairs", 'p', 0, G_OPTION_ARG_NONE, &show_pairs,
-                  "Show the ratio of every faster/slower pair of cells", NULL },
+                  "Show the pairs of claims over one pair too (those over several always are)", NULL },
                 G_OPTION_ENTRY_NULL
         };
         g_autoptr(GOptionContext) ctx = g_option_context_new(
@@ -867,8 +1159,9 @@ int verify_command(int argc, char **argv)
         g_option_context_add_main_entries(ctx, entries, NULL);
         g_option_context_set_description(ctx,
                 "Without files, every experiments/*.ini.  A claim holds when the 95% confidence\n"
-                "interval of its ratio lies at or above its factor `by`, fails when it lies below,\n"
-                "and is inconclusive when it contains `by`.\n"
+                "interval of every one of its pairs of cells lies at or above its factor `by`,\n"
+                "fails when the claim's interval (over all pairs) lies below `by`, and is\n"
+                "inconclusive otherwise.\n"
                 "Exit status: 0 no claim fails, 1 a claim fails, 2 bad usage or bad input.\n");
         if (!g_option_context_parse(ctx, &argc, &argv, &e)) {
                 fprintf(stderr, "ipclab: %s\n", e->message);
@@ -945,10 +1238,13 @@ int verify_command(int argc, char **argv)
                 for (guint c = 0; c < exp->claims->len; c++) {
                         Row row = { .exp = exp, .claim = exp->claims->pdata[c], .have_repro = repro != NULL,
                                     .missing = { dmissing, rmissing } };
-                        guint64 seed = verify_claim_seed(exp->name, row.claim->name);
-                        gboolean ok = verify_claim_dir(row.claim, ddir, seed, &row.data, &e);
+                        if (!verify_claim_check(exp, row.claim, &e)) {
+                                fprintf(stderr, "ipclab: %s\n", e->message);
+                                return EXIT_USAGE;
+                        }
+                        gboolean ok = verify_claim_dir(row.claim, ddir, &row.data, &e);
                         if (ok && repro)
-                                ok = verify_claim_dir(row.claim, rdir, seed, &row.repro, &e);
+                                ok = verify_claim_dir(row.claim, rdir, &row.repro, &e);
                         g_array_append_val(rows, row);
                         if (!ok) {
                                 fprintf(stderr, "ipclab: %s: %s\n", exp->path, e->message);
@@ -1000,22 +1296,22 @@ int verify_command(int argc, char **argv)
                 for (int k = 0; k < (r->have_repro ? 2 : 1); k++) {
                         if (r->missing[k])
                                 continue;
-                        if (res[k]->note || (show_pairs && res[k]->pairs && res[k]->pairs->len)) {
+                        bool list = res[k]->pairs && (res[k]->pairs->len > 1 || (show_pairs && res[k]->pairs->len));
+                        if (res[k]->note || list) {
                                 if (!printed_notes)
                                         printf("\n");
                                 printed_notes = true;
                                 printf("%s/%s, %s:%s%s\n", r->exp->name, r->claim->name, which[k],
                                        res[k]->note ? " " : "", res[k]->note ? res[k]->note : "");
                         }
-                        if (!show_pairs || !res[k]->pairs)
+                        if (!list)
                                 continue;
                         for (guint p = 0; p < res[k]->pairs->len; p++) {
                                 const VerifyPair *pr = &g_array_index(res[k]->pairs, VerifyPair, p);
-                                VerifyResult tmp = { .verdict = VERIFY_HOLDS, .ratio = pr->ratio,
-                                                     .lo = pr->lo, .hi = pr->hi };
-                                g_autofree char *rs = format_ratio(&tmp);
-                                printf("    %s (n=%u) vs %s (n=%u): %s\n", pr->faster, pr->n_faster,
-                                       pr->slower, pr->n_slower, rs);
+                                g_autofree char *rs = format_interval(pr->ratio, pr->lo, pr->hi);
+                                printf("    %s (n=%u) vs %s (n=%u): %s %s%s\n", pr->faster, pr->n_faster,
+                                       pr->slower, pr->n_slower, rs, verify_verdict_name(pr->verdict),
+                                       pr->reversed ? ", reversed" : "");
                         }
                 }
         }
@@ -1029,9 +1325,22 @@ int verify_command(int argc, char **argv)
         print_counts("published", dcount);
         if (repro)
                 print_counts("reproduced", rcount);
-        printf("holds: the 95%% CI of the ratio lies at or above BY; fails: it lies below BY; "
-               "inconclusive: it contains BY\n");
+        printf("holds: every pair's 95%% CI lies at or above BY; fails: the claim's CI (over all its "
+               "pairs) lies below BY; inconclusive: neither (a reversed pair, CI below 1, is named)\n");
 
+        if (macros) {
+                g_autoptr(GError) me = NULL;
+                g_autofree char *text = macros_tex(rows, &me);
+                if (!text) {
+                        fprintf(stderr, "ipclab: verify: %s\n", me->message);
+                        return EXIT_USAGE;
+                }
+                int r = samples_write_atomic(macros, text, strlen(text));
+                if (r < 0) {
+                        fprintf(stderr, "ipclab: verify: cannot write %s: %s\n", macros, g_strerror(-r));
+                        return EXIT_FAILED;
+                }
+        }
         if (tsv) {
                 g_autofree char *text = table_tsv(rows);
                 int r = samples_write_atomic(tsv, text, strlen(text));

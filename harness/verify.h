@@ -35,30 +35,70 @@
  * faster cell is faster):
  *   roundtrip_latency  lat_p50_ns                   ratio slower / faster
  *   elapsed            elapsed_ns                   ratio slower / faster
- *   cpu                (client_user + client_sys + server_user + server_sys
- *                       + bus_cpu) ns / messages    ratio slower / faster
+ *   cpu                (client_cpu + server_cpu + bus_cpu) ns / messages,
+ *                      "-" for a side that is not there  ratio slower / faster
  *   throughput         bytes_B / elapsed_ns         ratio faster / slower
  *   callrate           messages / elapsed_ns        ratio faster / slower
- * A repetition without the metric ("-": no latency in one-way cells) is
- * skipped; a cell with a value <= 0 (a cost too small to measure) is left
- * out of the comparison.
+ * Which cells measure a metric: roundtrip_latency only round-trip cells
+ * (one-way cells have no per-message latency), throughput only one-way and
+ * round-trip cells (callrate cells carry no payload), callrate only callrate
+ * cells (the rate of a round-trip or one-way cell is another quantity: its
+ * latency or its throughput); elapsed and cpu every cell.  Selected cells
+ * that do not measure the metric are left out (and counted in the note); a
+ * claim where no faster or no slower cell measures it is refused (below).
+ * A repetition without the metric ("-") is skipped; a cell with a value <=
+ * 0 (a cost too small to measure) is left out of the comparison.
  *
- * Ratio.  A pair's ratio is the ratio of the two cells' medians; the
- * claim's ratio is the geometric mean of its pairs' ratios (never an
- * average of ratios).  Its 95% confidence interval is a percentile
- * bootstrap: VERIFY_RESAMPLES times, every cell's repetitions are resampled
- * with replacement, independently of every other cell's, and the geometric
- * mean of the pair ratios recomputed (stats_bootstrap_geomean_ratio_ci).
- * The random stream is seeded from the experiment's and the claim's names,
- * so the same samples always give the same interval.
+ * A pair's ratio and interval.  With X the values of the cell that should
+ * be worse and Y those of the other (so that > 1 means the claim's
+ * direction), the ratio is the Hodges-Lehmann estimate, the median of all
+ * the ratios y / x of one repetition of each, and its 95% interval the
+ * exact distribution-free one of stats_ratio_ci (it inverts the
+ * Mann-Whitney test; it needs 4 repetitions on each side to reach 95% and
+ * gets 95.9% from 6 and 6).  No resampling: the same samples always give
+ * the same numbers.  (Until issue 9 this was a percentile bootstrap of the
+ * ratio of medians, which covered 90% at 3 and 3 (96% at 6 and 6)
+ * on lognormal noise of sigma 0.2; test-stats.c simulates both.  It was
+ * replaced although it does well at 6: the exact interval knows what it
+ * reaches, so too few repetitions make a claim inconclusive instead of
+ * passing 90% off as 95%; it holds whatever the noise's distribution; and
+ * the combined interval below needs each pair's at 1 - 0.05/K, tails that
+ * 2000 resamples do not pin down.)
  *
- * Verdict, from the interval [lo, hi] and the factor BY:
- *   holds         lo >= BY: the data support the claim at 95%
- *   fails         hi <  BY: the data contradict it at 95%
- *   inconclusive  lo < BY <= hi: the interval contains BY; also whenever a
- *                 compared cell has a single repetition, since one value
- *                 gives no interval
- *   no data       no pair of cells with measured values
+ * The claim's ratio and interval.  The ratio is the geometric mean of the
+ * K pairs' ratios (never an average of ratios).  Its interval is the
+ * geometric mean of the pairs' intervals taken at level 1 - 0.05/K: with
+ * probability >= 95% all K of those cover their true ratios at once
+ * (Bonferroni), and then their geometric mean covers the geometric mean of
+ * the true ratios, whatever the correlation between pairs that share a
+ * cell.  With one pair both are the pair's own.
+ *
+ * Verdict, for a claim with factor BY (>= 1) over K pairs:
+ *   holds         every pair holds: its 95% interval lies at or above BY
+ *                 (an intersection-union test: "at every size, ..." is
+ *                 supported at 95% without correction only when each size
+ *                 supports it at 95%);
+ *   fails         not holds, and the claim's combined interval lies below
+ *                 BY (then some pair's true ratio is below BY, at 95%);
+ *   inconclusive  otherwise: also whenever a pair's interval cannot reach
+ *                 95% (too few repetitions: 3 and 3 reach 90%), which
+ *                 keeps it from holding, and whenever the combined interval
+ *                 cannot reach 95%, which keeps it from failing;
+ *   no data       no pair of cells with measured values.
+ * So a pair whose interval lies below 1 (reversed: the data say the other
+ * way round there) makes the claim inconclusive at best, whatever the
+ * geometric mean says; verify names every reversed pair in the note, and
+ * every pair's ratio, interval and verdict is printed and written to the
+ * TSV.
+ *
+ * Checks (verify_claim_check), against the experiment's own cells, before
+ * any data is read: `where` keeps none of the cells faster (or slower)
+ * selects;
+ * faster and slower select the same cells; no cell selected by faster (or
+ * by slower) measures the metric.  Each is an IPCLAB_ERROR_INPUT naming the
+ * file, the group and the key; `ipclab verify` exits 2 on it and `ipclab
+ * check` warns.
+ *
  * Only "fails" makes `ipclab verify` exit 1.
  */
 #pragma once
@@ -68,7 +108,6 @@
 #include "experiment.h"
 #include "samples.h"
 
-#define VERIFY_RESAMPLES 2000
 #define VERIFY_LEVEL 0.95
 
 /* A parsed `where` filter. */
@@ -92,8 +131,9 @@ typedef enum {
 /* "no data", "holds", "inconclusive", "fails". */
 const char *verify_verdict_name(VerifyVerdict v);
 
-/* The rule above: VERIFY_HOLDS when LO >= BY, VERIFY_FAILS when HI < BY,
- * else VERIFY_INCONCLUSIVE; VERIFY_NO_DATA when LO or HI is NaN. */
+/* The rule for one interval (one pair): VERIFY_HOLDS when LO >= BY,
+ * VERIFY_FAILS when HI < BY, else VERIFY_INCONCLUSIVE; VERIFY_NO_DATA
+ * when LO or HI is NaN. */
 VerifyVerdict verify_verdict(double lo, double hi, double by);
 
 /* One faster/slower pair of a claim. */
@@ -102,14 +142,21 @@ typedef struct {
         char *slower;
         guint n_faster;     /* repetitions with the metric */
         guint n_slower;
-        double ratio, lo, hi;
+        double ratio, lo, hi;   /* its ratio and 95% interval */
+        double coverage;        /* what the interval reaches (< 0.95: too few
+                                 * repetitions) */
+        VerifyVerdict verdict;  /* of this pair alone (inconclusive when
+                                 * coverage < 0.95) */
+        bool reversed;          /* hi < 1: the other way round */
 } VerifyPair;
 
 typedef struct {
         VerifyVerdict verdict;
-        double ratio, lo, hi;   /* geometric mean of the pair ratios, its CI;
-                                 * NaN when there is no data */
+        double ratio, lo, hi;   /* geometric mean of the pair ratios, its
+                                 * combined interval; NaN without data */
+        double coverage;        /* what that interval reaches at least */
         guint min_reps;         /* fewest repetitions in a compared cell */
+        char *reversed;         /* the reversed pairs, described, or NULL */
         GArray *pairs;          /* VerifyPair */
         char *note;             /* what was left out and why, or NULL */
 } VerifyResult;
@@ -117,28 +164,50 @@ typedef struct {
 /* Frees what RESULT holds (not RESULT itself) and zeroes it. */
 void verify_result_clear(VerifyResult *result);
 
-/* The seed of the bootstrap for claim CLAIM of experiment EXPERIMENT: a
- * 64-bit FNV-1a hash of "EXPERIMENT/CLAIM". */
-guint64 verify_claim_seed(const char *experiment, const char *claim);
+/* The checks above for CLAIM of EXP, on EXP's cells.  FALSE with
+ * IPCLAB_ERROR_INPUT ("FILE: [claim NAME] KEY: ...") on the first problem. */
+gboolean verify_claim_check(const Experiment *exp, const Claim *claim, GError **error);
 
 /* Evaluates CLAIM on SAMPLES (a samples.tsv read with table_read, named
- * PATH in messages) with bootstrap seed SEED, filling *RESULT (which the
- * caller clears with verify_result_clear).  Pure: no I/O, no printing.
+ * PATH in messages), filling *RESULT (which the caller clears with
+ * verify_result_clear).  Pure: no I/O, no printing.  Deterministic.
  * Returns FALSE with IPCLAB_ERROR_INPUT when SAMPLES lacks a column the
  * claim needs or the claim's selectors or filter are malformed. */
 gboolean verify_claim_table(const Claim *claim, const Table *samples, const char *path,
-                            guint64 seed, VerifyResult *result, GError **error);
+                            VerifyResult *result, GError **error);
 
 /* The same on DIR/samples.tsv.  A missing file gives VERIFY_NO_DATA with a
  * note; an unreadable or malformed one is an IPCLAB_ERROR_INPUT error. */
-gboolean verify_claim_dir(const Claim *claim, const char *dir, guint64 seed,
-                          VerifyResult *result, GError **error);
+gboolean verify_claim_dir(const Claim *claim, const char *dir, VerifyResult *result,
+                          GError **error);
 
-/* `ipclab verify [--data DIR] [--repro DIR] [--tsv FILE] [--pairs]
- * [EXPERIMENT.ini...]`: evaluates every claim of the given experiment files
- * (default: every experiments/NAME.ini) on DIR/<experiment>/samples.tsv (DIR
- * defaults to data) and, with --repro, on the reproduction too; prints the
- * table, and writes it as TSV to FILE (atomically) with --tsv.  Returns the
- * exit status: 0, 1 when a claim fails on the data or on the reproduction,
- * 2 on bad usage or input (nothing written). */
+/* "Array beats per-element" and "array-beats-per-element" give
+ * "ArrayBeatsPerElement": the claim's name camel-cased, letters only (a
+ * LaTeX macro name); a digit becomes its English name ("p2p" ->
+ * "PTwoP").  Newly allocated. */
+char *verify_macro_name(const char *claim);
+
+/* A number as the paper prints it (paper/scripts/lib.awk's fmt): three
+ * significant figures below 100, then 2, 1 or 0 decimals by magnitude,
+ * digits grouped with "\," from 10000 on; "--" for NaN.  Newly
+ * allocated. */
+char *verify_format_number(double x);
+
+/* `ipclab verify [--data DIR] [--repro DIR] [--tsv FILE] [--macros FILE]
+ * [--pairs] [EXPERIMENT.ini...]`: evaluates every claim of the given
+ * experiment files (default: every experiments/NAME.ini) on
+ * DIR/<experiment>/samples.tsv (DIR defaults to data) and, with --repro, on
+ * the reproduction too; prints the table with every pair of a claim over
+ * several pairs (--pairs: of every claim), writes it as TSV to FILE
+ * (atomically) with --tsv, and with --macros writes FILE (atomically), for
+ * the paper, per claim of the published data:
+ *   \newcommand{\ClaimVerdictNAME}{holds}        holds, fails, inconclusive
+ *                                                or no data
+ *   \newcommand{\ClaimRatioNAME}{1.23}           the claim's ratio
+ *   \newcommand{\ClaimLoNAME}{1.10} \ClaimHiNAME  its interval
+ *   \newcommand{\ClaimIntervalNAME}{1.23 [1.10, 1.40]}
+ * with NAME from verify_macro_name() (two claims giving the same NAME are
+ * an error: exit 2).  Returns the exit status: 0, 1 when a claim fails on
+ * the data or on the reproduction, 2 on bad usage or input (nothing
+ * written). */
 int verify_command(int argc, char **argv);

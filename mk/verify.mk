@@ -28,6 +28,7 @@ REPRO_DIR := $(BUILD)/repro
 VERIFY_DIR := $(BUILD)/verify
 CLAIMS_TSV := $(VERIFY_DIR)/claims.tsv
 CLAIMS_TEX := paper/generated/claims.tex
+CLAIMS_MACROS := paper/generated/claim-macros.tex
 
 verify_fig = $(firstword $(subst :, ,$1))
 verify_exp = $(lastword $(subst :, ,$1))
@@ -98,12 +99,14 @@ verify: $(IPCLAB)
 # only bad input (status 2) stops the build.  An experiment that cannot run
 # on this machine (a tool missing) is no build error either: ipclab verify
 # leaves its claims out and says so, and that line is shown here.
-$(CLAIMS_TSV): $(IPCLAB_CODE) $(EXPERIMENT_FILES) $(EXPERIMENTS:%=data/%/samples.tsv) \
+# The same run writes the macros the text cites claims with
+# (\ClaimVerdictName, \ClaimIntervalName, ...: `ipclab verify --macros`).
+$(CLAIMS_TSV) $(CLAIMS_MACROS) &: $(IPCLAB_CODE) $(EXPERIMENT_FILES) $(EXPERIMENTS:%=data/%/samples.tsv) \
 		$(wildcard $(REPRO_DIR)/*/samples.tsv) mk/verify.mk | $(IPCLAB)
-	$(Q)mkdir -p $(@D)
-	@echo "  VERIFY  $@"
-	$(Q)$(IPCLAB) verify --tsv $@ $(VERIFY_REPRO_ARG) > $(VERIFY_DIR)/verify.log 2>&1; \
-	if [ $$? -ge 2 ]; then cat $(VERIFY_DIR)/verify.log >&2; rm -f $@; exit 1; fi; \
+	$(Q)mkdir -p $(VERIFY_DIR) $(dir $(CLAIMS_MACROS))
+	@echo "  VERIFY  $(CLAIMS_TSV)"
+	$(Q)$(IPCLAB) verify --tsv $(CLAIMS_TSV) --macros $(CLAIMS_MACROS) $(VERIFY_REPRO_ARG) > $(VERIFY_DIR)/verify.log 2>&1; \
+	if [ $$? -ge 2 ]; then cat $(VERIFY_DIR)/verify.log >&2; rm -f $(CLAIMS_TSV) $(CLAIMS_MACROS); exit 1; fi; \
 	grep 'cannot run here' $(VERIFY_DIR)/verify.log | sed 's/^/  VERIFY  /' >&2 || true
 
 # TSV -> LaTeX: one row per claim: its text and name, metric, factor, and
@@ -169,7 +172,7 @@ $(CLAIMS_TEX): $(CLAIMS_TSV) mk/verify.mk
 	$(Q)$(AWK) -F'\t' "$$VERIFY_CLAIMS_AWK_TEXT" $< > $@.tmp || { rm -f $@.tmp; exit 1; }
 	$(Q)mv $@.tmp $@
 
-# The paper carries the table.
-paper/paper.pdf: $(CLAIMS_TEX)
+# The paper carries the table and cites the claims.
+paper/paper.pdf: $(CLAIMS_TEX) $(CLAIMS_MACROS)
 
 endif

@@ -49,9 +49,14 @@ static int usage_error(GOptionContext *ctx, const char *msg)
         return EXIT_USAGE;
 }
 
+/* Prints E, one "ipclab: " line for each of its lines (an experiment
+ * file's mistakes come all at once, one a line). */
 static int report(GError *e)
 {
-        fprintf(stderr, "ipclab: %s\n", e->message);
+        g_auto(GStrv) lines = g_strsplit(e->message, "\n", -1);
+
+        for (guint i = 0; lines[i]; i++)
+                fprintf(stderr, "ipclab: %s\n", lines[i]);
         return e->domain == IPCLAB_ERROR && e->code == IPCLAB_ERROR_INPUT ? EXIT_USAGE : EXIT_FAILED;
 }
 

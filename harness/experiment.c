@@ -90,7 +90,7 @@ static const Option options[] = {
           "repeat=auto: repetitions before the CI is first looked at" },
         { "repeat_max", OPT_UINT, NULL, "30", false, 2, 100000,
           "repeat=auto: the most repetitions of one cell" },
-        { "ci_target", OPT_PERCENT, NULL, "2%", false, 1, 50,
+        { "ci_target", OPT_PERCENT, NULL, "2%", false, 1, 100,
           "repeat=auto: the CI half-width to reach, in per cent of the median" },
         { "auto_cap", OPT_DURATION, NULL, "5m", false, 1000000, MAX_DURATION,
           "repeat=auto: the most time one cell may take in all its repetitions" },

@@ -232,7 +232,7 @@ static const struct {
         /* Keys that cannot apply to any pattern listed. */
         { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\npattern=oneway\nreply=empty\n", ":6: [experiment] reply: applies to round trips only, and pattern=oneway has none" },
         { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\npattern=callrate\nsize=4KiB\n", "[experiment] size: pattern=callrate carries no payload" },
-        { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\nrepeat=auto\nci_target=150%\n", "[experiment] ci_target: 150% is out of range (1 to 50)" },
+        { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\nrepeat=auto\nci_target=150%\n", "[experiment] ci_target: 150% is out of range (1 to 100)" },
         /* Every profile is validated as fully as the one chosen. */
         { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\n[profile slow]\nduration=1s\n", ":6: [profile slow] duration: exactly one of count= and duration= must be given" },
         { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\n[profile a]\nrepeat=auto\nrepeat_min=10\nrepeat_max=5\n", ":8: [profile a] repeat_max: 5 is less than repeat_min=10" },

@@ -196,12 +196,19 @@ static int cmd_run(int argc, char **argv, char **argv_all)
         sigaction(SIGTERM, &sa, NULL);
         signal(SIGPIPE, SIG_IGN);
         const char *dir = out ? out : "data";
+        /* One run per output directory at a time, for the whole run. */
+        g_autoptr(GError) lock_err = NULL;
+        int lock = run_lock_out(dir, (const char *const *) argv_all, &lock_err);
+        if (lock < 0)
+                return report(lock_err);
         for (int i = 1; i < argc && !runner_interrupted; i++) {
                 g_autoptr(GError) err = NULL;
                 g_autoptr(Experiment) exp = experiment_load(argv[i], profile, &err);
                 int r;
-                if (!exp)
-                        return report(err);
+                if (!exp) {
+                        status = report(err);
+                        break;
+                }
                 if (env_kind >= 0)
                         experiment_set_env(exp, (EnvKind) env_kind);
                 if (exp->n_envs > 1) {
@@ -220,13 +227,16 @@ static int cmd_run(int argc, char **argv, char **argv_all)
                         else
                                 r = RUN_ERROR;
                 }
-                if (r == RUN_INTERRUPTED || runner_interrupted)
-                        return EXIT_INTERRUPTED;
+                if (r == RUN_INTERRUPTED || runner_interrupted) {
+                        status = EXIT_INTERRUPTED;
+                        break;
+                }
                 if (r == RUN_ERROR)
                         r = report(err);
                 if (r > status)
                         status = r;
         }
+        run_unlock_out(dir, lock);
         g_free(profile);
         g_free(env);
         g_free(out);

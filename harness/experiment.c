@@ -1017,14 +1017,19 @@ Experiment *experiment_load(const char *file, const char *profile, GError **erro
                             file, g_strerror(errno));
                 return NULL;
         }
-        if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || (guint64) st.st_size > MAX_FILE_SIZE) {
-                int e = errno;
+        if (fstat(fd, &st) < 0) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: cannot read: %s",
+                            file, g_strerror(errno));
+                close(fd);
+                return NULL;
+        }
+        if (!S_ISREG(st.st_mode) || (guint64) st.st_size > MAX_FILE_SIZE) {
                 const char *what = S_ISDIR(st.st_mode) ? "a directory"
                                  : S_ISFIFO(st.st_mode) ? "a FIFO"
                                  : S_ISCHR(st.st_mode) ? "a character device"
                                  : S_ISBLK(st.st_mode) ? "a block device"
                                  : S_ISSOCK(st.st_mode) ? "a socket" : NULL;
-                if (e == 0 && S_ISREG(st.st_mode))
+                if (S_ISREG(st.st_mode))
                         g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
                                     "%s: %" G_GUINT64_FORMAT " bytes is too large for an experiment file (at most %zu)",
                                     file, (guint64) st.st_size, (size_t) MAX_FILE_SIZE);

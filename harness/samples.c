@@ -130,7 +130,8 @@ gboolean samples_parse_row(const char *row, const char *env, GPtrArray *cells, g
                                    &s->lat_p90_ns, &s->lat_p99_ns, &s->lat_p999_ns, &s->lat_max_ns };
                 for (guint i = 0; i < G_N_ELEMENTS(dst); i++) {
                         if (!parse_field(f[14 + i], dst[i], &present)) {
-                                *why = g_strdup_printf("'%s' is not a whole number", f[14 + i]);
+                                g_auto(GStrv) names = g_strsplit(samples_header(), "\t", -1);
+                                *why = g_strdup_printf("%s is '%s', not a whole number", names[14 + i], f[14 + i]);
                                 return FALSE;
                         }
                 }

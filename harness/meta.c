@@ -86,6 +86,17 @@ static bool cpu_has_flag(const char *flag)
 
 extern volatile sig_atomic_t runner_interrupted;
 
+/* Ends PID and its process group (SIGKILL ends a stopped process too),
+ * reaps it, returns R. */
+static int kill_and_reap(pid_t pid, int r)
+{
+        kill(-pid, SIGKILL);
+        kill(pid, SIGKILL);
+        while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+                ;
+        return r;
+}
+
 int meta_command(const char *const *argv, guint timeout_ms, char **out)
 {
         g_autofree char *program = g_find_program_in_path(argv[0]);
@@ -110,6 +121,8 @@ int meta_command(const char *const *argv, guint timeout_ms, char **out)
                 return r;
         }
         if (pid == 0) {
+                /* A group of its own, so that what it starts goes with it. */
+                setpgid(0, 0);
                 int null = open("/dev/null", O_RDWR | O_CLOEXEC);
                 if (null < 0 || dup2(null, STDIN_FILENO) < 0 || dup2(p[1], STDOUT_FILENO) < 0 ||
                     dup2(null, STDERR_FILENO) < 0)
@@ -117,6 +130,7 @@ int meta_command(const char *const *argv, guint timeout_ms, char **out)
                 execv(program, (char *const *) argv);
                 _exit(127);
         }
+        setpgid(pid, pid);
         close(p[1]);
         gint64 deadline = g_get_monotonic_time() + (gint64) timeout_ms * 1000;
         for (;;) {
@@ -149,12 +163,8 @@ int meta_command(const char *const *argv, guint timeout_ms, char **out)
                         g_string_append_len(text, buf, MIN((gsize) k, 65536 - text->len));
         }
         close(p[0]);
-        if (r < 0) {
-                kill(pid, SIGKILL);   /* ends a stopped process too */
-                while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-                        ;
-                return r;
-        }
+        if (r < 0)
+                return kill_and_reap(pid, r);
         /* Output closed: wait for the exit, within what is left of the
          * limit (a child may close stdout and go on). */
         for (;;) {
@@ -163,13 +173,8 @@ int meta_command(const char *const *argv, guint timeout_ms, char **out)
                         break;
                 if (w < 0 && errno != EINTR)
                         return -errno;
-                if (runner_interrupted || g_get_monotonic_time() >= deadline) {
-                        r = runner_interrupted ? -EINTR : -ETIMEDOUT;
-                        kill(pid, SIGKILL);
-                        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-                                ;
-                        return r;
-                }
+                if (runner_interrupted || g_get_monotonic_time() >= deadline)
+                        return kill_and_reap(pid, runner_interrupted ? -EINTR : -ETIMEDOUT);
                 g_usleep(10000);
         }
         if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)

@@ -133,9 +133,10 @@ int run_lock_out(const char *out_dir, const char *const *argv, GError **error)
                     st.st_dev == fst.st_dev && st.st_ino == fst.st_ino) {
                         g_autofree char *cmd = g_strjoinv(" ", (char **) argv);
                         g_autofree char *who = g_strdup_printf("pid %d: %s\n", (int) getpid(), cmd);
-                        if (ftruncate(fd, 0) < 0 || pwrite(fd, who, strlen(who), 0) < 0) {
-                                /* The lock holds without its note. */
-                        }
+                        /* The note is for the next run's message; the
+                         * lock holds without it. */
+                        if (ftruncate(fd, 0) == 0)
+                                (void) !pwrite(fd, who, strlen(who), 0);
                         return fd;
                 }
                 close(fd);

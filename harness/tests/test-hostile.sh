@@ -218,7 +218,7 @@ clean "long paths"
 cat > "$tmp/bin/systemd-detect-virt" <<SH
 #!/bin/sh
 echo \$\$ > "$tmp/helper.pid"
-[ -e "$tmp/helper.pause" ] && sleep 30
+[ -e "$tmp/helper.pause" ] && sleep 30.5
 case "\$1" in --vm) echo kvm ;; --container) echo docker ;; *) echo docker ;; esac
 SH
 chmod +x "$tmp/bin/systemd-detect-virt"
@@ -240,7 +240,8 @@ for sig in INT TERM; do
         bg=
         ms=$((($(date +%s%N) - t0) / 1000000))
         check "SIG$sig while a helper is stopped: exit 130 within a second ($ms ms)" '[ $rc -eq 130 ] && [ $ms -lt 1000 ]'
-        check "SIG$sig: the stopped helper was killed and reaped" '! kill -0 "$helper" 2>/dev/null'
+        check "SIG$sig: the stopped helper was killed and reaped, and what it started" \
+                '! kill -0 "$helper" 2>/dev/null && ! pgrep -x -f "sleep 30.5" >/dev/null'
         check "SIG$sig: no results written" '[ ! -e "$tmp/out-$sig/small" ]'
         clean "SIG$sig with a stopped helper"
 done
@@ -257,7 +258,7 @@ s=$(($(date +%s) - t0))
 check "a stopped helper is killed at its time limit; the run goes on (exit $rc, $s s)" '[ $rc -eq 0 ] && [ $s -le 15 ]'
 check "meta.ini says the helper timed out" 'grep -q "systemd-detect-virt timed out" "$tmp/out-stop/small/meta.ini"'
 check "a warning says so" 'grep -q "did not answer within 5 s; killed" "$tmp/stop.err"'
-check "the stopped helper is gone" '! kill -0 "$helper" 2>/dev/null'
+check "the stopped helper is gone, and what it started" '! kill -0 "$helper" 2>/dev/null && ! pgrep -x -f "sleep 30.5" >/dev/null'
 clean "stopped helper"
 rm -f "$tmp/helper.pause"
 

@@ -29,6 +29,7 @@
  * Nothing here prints; errors go to GError (IPCLAB_ERROR_RUN).
  */
 #include "bus.h"
+#include "meta.h"
 
 #include <dbus/dbus.h>
 #include <dirent.h>
@@ -167,7 +168,6 @@ char *bus_version(BusKind kind)
         g_autofree char *out = NULL;
         g_auto(GStrv) lines = NULL;
         g_auto(GStrv) words = NULL;
-        int status = 0;
         guint n;
 
         if (kind != BUS_DBUS_DAEMON && kind != BUS_DBUS_BROKER)
@@ -176,10 +176,8 @@ char *bus_version(BusKind kind)
         if (!program)
                 return NULL;
 
-        char *argv[] = { program, (char *) "--version", NULL };
-        if (!g_spawn_sync(NULL, argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
-                          &out, NULL, &status, NULL) ||
-            !g_spawn_check_wait_status(status, NULL) || !out)
+        const char *argv[] = { program, "--version", NULL };
+        if (meta_command(argv, META_COMMAND_TIMEOUT_MS, &out) < 0)
                 return g_strdup_printf("%s (unknown version)", bus_program_name(kind));
 
         /* "D-Bus Message Bus Daemon 1.14.10" or "dbus-broker 33": the

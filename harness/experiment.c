@@ -8,8 +8,10 @@
 #include "experiment.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "transport.h"
@@ -89,7 +91,7 @@ static const Option options[] = {
           "repeat=auto: repetitions before the CI is first looked at" },
         { "repeat_max", OPT_UINT, NULL, "30", false, 2, 100000,
           "repeat=auto: the most repetitions of one cell" },
-        { "ci_target", OPT_PERCENT, NULL, "2%", false, 1, 10000,
+        { "ci_target", OPT_PERCENT, NULL, "2%", false, 1, 100,
           "repeat=auto: the CI half-width to reach, in per cent of the median" },
         { "auto_cap", OPT_DURATION, NULL, "5m", false, 1000000, MAX_DURATION,
           "repeat=auto: the most time one cell may take in all its repetitions" },
@@ -200,34 +202,102 @@ static bool parse_uint(const char *s, guint64 *out)
         return errno == 0 && *end == '\0';
 }
 
-/* A parsing context: the file and where we are in it, for messages. */
+/* A parsing context: the file and where we are in it, for messages.
+ * Mistakes are collected, not returned one at a time: every independent
+ * one in the file is reported in one pass. */
 typedef struct {
         const char *file;
+        const char *text;            /* the file's text, NUL-ended: for line numbers */
         GKeyFile *kf;
         const char *profile_group;   /* "profile quick" or NULL */
+        GPtrArray *errors;           /* char *, "FILE:LINE: [group] key: message" */
+        GHashTable *seen;            /* the same messages, not to repeat one */
 } Ctx;
 
-static gboolean fail(GError **error, const Ctx *c, const char *group,
-                     const char *key, const char *fmt, ...) G_GNUC_PRINTF(5, 6);
+/* The line (from 1) of KEY in GROUP of TEXT, or of GROUP's header when
+ * KEY is NULL; 0 when it is not there (a default, a missing key). */
+static guint find_line(const char *text, const char *group, const char *key)
+{
+        g_autofree char *cur = NULL;
+        guint line = 1;
 
-static gboolean fail(GError **error, const Ctx *c, const char *group,
+        if (!text || !group)
+                return 0;
+        for (const char *p = text; *p; line++) {
+                const char *nl = strchr(p, '\n');
+                gsize n = nl ? (gsize) (nl - p) : strlen(p);
+                g_autofree char *l = g_strstrip(g_strndup(p, n));
+
+                if (l[0] == '[') {
+                        char *end = strchr(l, ']');
+                        g_free(cur);
+                        cur = end ? g_strndup(l + 1, (gsize) (end - l - 1)) : NULL;
+                        if (!key && cur && !strcmp(cur, group))
+                                return line;
+                } else if (key && cur && !strcmp(cur, group) && g_str_has_prefix(l, key)) {
+                        const char *q = l + strlen(key);
+                        while (*q == ' ' || *q == '\t')
+                                q++;
+                        if (*q == '=')
+                                return line;
+                }
+                if (!nl)
+                        break;
+                p = nl + 1;
+        }
+        return 0;
+}
+
+static gboolean fail_at(const Ctx *c, guint line, const char *group,
+                        const char *key, const char *fmt, ...) G_GNUC_PRINTF(5, 6);
+static gboolean fail(const Ctx *c, const char *group,
+                     const char *key, const char *fmt, ...) G_GNUC_PRINTF(4, 5);
+
+static void add_error(const Ctx *c, guint line, const char *group, const char *key,
+                      const char *fmt, va_list ap) G_GNUC_PRINTF(5, 0);
+
+static void add_error(const Ctx *c, guint line, const char *group, const char *key,
+                      const char *fmt, va_list ap)
+{
+        g_autofree char *msg = g_strdup_vprintf(fmt, ap);
+        g_autofree char *where = line ? g_strdup_printf("%s:%u", c->file, line) : g_strdup(c->file);
+        char *full;
+
+        if (group && key)
+                full = g_strdup_printf("%s: [%s] %s: %s", where, group, key, msg);
+        else if (group)
+                full = g_strdup_printf("%s: [%s]: %s", where, group, msg);
+        else
+                full = g_strdup_printf("%s: %s", where, msg);
+        if (g_hash_table_contains(c->seen, full)) {
+                g_free(full);
+                return;
+        }
+        g_hash_table_add(c->seen, full);
+        g_ptr_array_add(c->errors, full);
+}
+
+/* Records a mistake at LINE of the file (0: none); returns FALSE. */
+static gboolean fail_at(const Ctx *c, guint line, const char *group,
+                        const char *key, const char *fmt, ...)
+{
+        va_list ap;
+
+        va_start(ap, fmt);
+        add_error(c, line, group, key, fmt, ap);
+        va_end(ap);
+        return FALSE;
+}
+
+/* Records a mistake in KEY of GROUP, at the line where the file has it. */
+static gboolean fail(const Ctx *c, const char *group,
                      const char *key, const char *fmt, ...)
 {
         va_list ap;
-        g_autofree char *msg = NULL;
 
         va_start(ap, fmt);
-        msg = g_strdup_vprintf(fmt, ap);
+        add_error(c, find_line(c->text, group, key), group, key, fmt, ap);
         va_end(ap);
-        if (group && key)
-                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
-                            "%s: [%s] %s: %s", c->file, group, key, msg);
-        else if (group)
-                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
-                            "%s: [%s]: %s", c->file, group, msg);
-        else
-                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
-                            "%s: %s", c->file, msg);
         return FALSE;
 }
 
@@ -265,7 +335,7 @@ static char *lookup(const Ctx *c, const Option *o, const char **from)
 
 /* Splits a list value on ';', trimming blanks; empty items are errors. */
 static char **split_list(const Ctx *c, const char *group, const char *key,
-                         const char *value, GError **error)
+                         const char *value)
 {
         g_auto(GStrv) items = g_strsplit(value, ";", -1);
         guint n = g_strv_length(items);
@@ -279,12 +349,12 @@ static char **split_list(const Ctx *c, const char *group, const char *key,
         for (guint i = 0; i < n; i++) {
                 g_strstrip(items[i]);
                 if (items[i][0] == '\0') {
-                        fail(error, c, group, key, "empty list item in '%s'", value);
+                        fail(c, group, key, "empty list item in '%s'", value);
                         return NULL;
                 }
                 for (guint j = 0; j < i; j++) {
                         if (strcmp(items[i], items[j]) == 0) {
-                                fail(error, c, group, key, "'%s' is listed twice", items[i]);
+                                fail(c, group, key, "'%s' is listed twice", items[i]);
                                 return NULL;
                         }
                 }
@@ -314,7 +384,7 @@ static guint opt_index(const char *key)
         return (guint) (option_find(key) - options);
 }
 
-static gboolean parse_option(const Ctx *c, const Option *o, Values *v, GError **error)
+static gboolean parse_option(const Ctx *c, const Option *o, Values *v)
 {
         guint k = (guint) (o - options);
         const char *from;
@@ -324,13 +394,13 @@ static gboolean parse_option(const Ctx *c, const Option *o, Values *v, GError **
         v->from[k] = from;
         if (!value) {
                 if (o->required)
-                        return fail(error, c, "experiment", o->key, "missing (%s)", o->help);
+                        return fail(c, "experiment", o->key, "missing (%s)", o->help);
                 return TRUE;
         }
         if (!g_utf8_validate(value, -1, NULL))
-                return fail(error, c, group, o->key, "not valid UTF-8");
+                return fail(c, group, o->key, "not valid UTF-8");
         if (value[0] == '\0')
-                return fail(error, c, group, o->key, "empty value (%s)", o->help);
+                return fail(c, group, o->key, "empty value (%s)", o->help);
 
         switch (o->type) {
         case OPT_STRING:
@@ -338,13 +408,13 @@ static gboolean parse_option(const Ctx *c, const Option *o, Values *v, GError **
                 return TRUE;
         case OPT_BOOL:
                 if (strcmp(value, "true") && strcmp(value, "false"))
-                        return fail(error, c, group, o->key, "'%s' is not true or false", value);
+                        return fail(c, group, o->key, "'%s' is not true or false", value);
                 v->text[k] = g_steal_pointer(&value);
                 return TRUE;
         case OPT_ENUM:
                 if (enum_index(o->values, value) < 0) {
                         g_autofree char *allowed = g_strjoinv(", ", (char **) o->values);
-                        return fail(error, c, group, o->key, "unknown value '%s' (allowed: %s)",
+                        return fail(c, group, o->key, "unknown value '%s' (allowed: %s)",
                                     value, allowed);
                 }
                 v->text[k] = g_steal_pointer(&value);
@@ -363,18 +433,18 @@ static gboolean parse_option(const Ctx *c, const Option *o, Values *v, GError **
                 if (o->type == OPT_PERCENT) {
                         size_t l = strlen(num);
                         if (l < 2 || num[l - 1] != '%')
-                                return fail(error, c, group, o->key, "'%s' is not a percentage (such as 2%%)", value);
+                                return fail(c, group, o->key, "'%s' is not a percentage (such as 2%%)", value);
                         num[l - 1] = '\0';
                 }
                 bool ok = o->type == OPT_DURATION ? parse_duration(num, &n) : parse_uint(num, &n);
                 if (!ok)
-                        return fail(error, c, group, o->key, "'%s' is not %s", value,
+                        return fail(c, group, o->key, "'%s' is not %s", value,
                                     o->type == OPT_DURATION ? "a duration (such as 500ms, 2s, 100us)"
                                     : o->type == OPT_PERCENT ? "a whole percentage (such as 2%)"
                                     : o->type == OPT_REPEAT ? "a whole number or auto"
                                     : "a whole number");
                 if (n < o->min || n > o->max)
-                        return fail(error, c, group, o->key, "%s is out of range (%" G_GUINT64_FORMAT
+                        return fail(c, group, o->key, "%s is out of range (%" G_GUINT64_FORMAT
                                     " to %" G_GUINT64_FORMAT "%s)", value, o->min, o->max,
                                     o->type == OPT_DURATION ? " ns" : "");
                 v->nums[k] = g_new(guint64, 1);
@@ -387,7 +457,7 @@ static gboolean parse_option(const Ctx *c, const Option *o, Values *v, GError **
         }
 
         /* Lists: every axis. */
-        g_auto(GStrv) items = split_list(c, group, o->key, value, error);
+        g_auto(GStrv) items = split_list(c, group, o->key, value);
         if (!items)
                 return FALSE;
         guint n = g_strv_length(items);
@@ -399,29 +469,29 @@ static gboolean parse_option(const Ctx *c, const Option *o, Values *v, GError **
                 switch (o->type) {
                 case OPT_TRANSPORTS:
                         if (!transport_find(it))
-                                return fail(error, c, group, o->key,
+                                return fail(c, group, o->key,
                                             "unknown transport '%s' (see `ipclab list`)", it);
                         break;
                 case OPT_ENUMS:
                         if (enum_index(o->values, it) < 0) {
                                 g_autofree char *allowed = g_strjoinv(", ", (char **) o->values);
-                                return fail(error, c, group, o->key,
+                                return fail(c, group, o->key,
                                             "unknown value '%s' (allowed: %s)", it, allowed);
                         }
                         num = (guint64) enum_index(o->values, it);
                         break;
                 case OPT_SIZES:
                         if (!parse_size(it, &num))
-                                return fail(error, c, group, o->key,
+                                return fail(c, group, o->key,
                                             "'%s' is not a size (bytes, or with B, KiB, MiB, GiB)", it);
                         break;
                 case OPT_UINTS:
                         if (!parse_uint(it, &num))
-                                return fail(error, c, group, o->key, "'%s' is not a whole number", it);
+                                return fail(c, group, o->key, "'%s' is not a whole number", it);
                         break;
                 case OPT_DURATIONS:
                         if (!parse_duration(it, &num))
-                                return fail(error, c, group, o->key,
+                                return fail(c, group, o->key,
                                             "'%s' is not a duration (such as 500ms, 2s, 100us)", it);
                         break;
                 default:
@@ -429,10 +499,16 @@ static gboolean parse_option(const Ctx *c, const Option *o, Values *v, GError **
                 }
                 if (o->type != OPT_TRANSPORTS && o->type != OPT_ENUMS &&
                     (num < o->min || num > o->max))
-                        return fail(error, c, group, o->key,
+                        return fail(c, group, o->key,
                                     "'%s' is out of range (%" G_GUINT64_FORMAT " to %"
                                     G_GUINT64_FORMAT "%s)", it, o->min, o->max,
                                     o->type == OPT_DURATIONS ? " ns" : "");
+                /* 64 and 64B, 1KiB and 1024: one value twice, once
+                 * the units are resolved. */
+                for (guint j = 0; j < i && o->type != OPT_TRANSPORTS && o->type != OPT_ENUMS; j++)
+                        if (v->nums[k][j] == num)
+                                return fail(c, group, o->key, "'%s' and '%s' are the same value, listed twice",
+                                            items[j], it);
                 v->nums[k][i] = num;
         }
         v->list[k] = g_steal_pointer(&items);
@@ -451,7 +527,7 @@ static bool valid_name(const char *s)
 
 /* Checks the raw text for what GKeyFile would silently accept: bytes that
  * are not UTF-8, a group given twice, a key given twice in one group. */
-static gboolean prescan(const Ctx *c, const char *text, gsize len, GError **error)
+static gboolean prescan(const Ctx *c, const char *text, gsize len)
 {
         const char *bad = memchr(text, '\0', len);
         bool nul = bad != NULL;
@@ -461,8 +537,8 @@ static gboolean prescan(const Ctx *c, const char *text, gsize len, GError **erro
                 guint line = 1;
                 for (const char *p = text; p < bad; p++)
                         line += *p == '\n';
-                return fail(error, c, NULL, NULL, "line %u: %s", line,
-                            nul ? "contains a NUL byte" : "bytes that are not UTF-8");
+                return fail_at(c, line, NULL, NULL, "%s",
+                               nul ? "contains a NUL byte" : "bytes that are not UTF-8");
         }
 
         g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
@@ -470,45 +546,68 @@ static gboolean prescan(const Ctx *c, const char *text, gsize len, GError **erro
         g_autoptr(GHashTable) keys = NULL;
         g_autofree char *group = NULL;
 
+        gboolean ok = TRUE;
+        bool any_header = false;   /* keys after a broken header are not reported again */
+
         for (guint i = 0; lines[i]; i++) {
                 char *l = g_strstrip(lines[i]);
+                guint at = i + 1;
 
                 if (l[0] == '\0' || l[0] == '#' || l[0] == ';')
                         continue;
                 if (l[0] == '[') {
                         char *end = strchr(l, ']');
-                        if (!end)
-                                return fail(error, c, NULL, NULL, "line %u: group header without ']'", i + 1);
-                        if (end == l + 1)
-                                return fail(error, c, NULL, NULL, "line %u: a group header without a name", i + 1);
-                        if (end[1] != '\0')
-                                return fail(error, c, NULL, NULL, "line %u: text after the group header's ']'", i + 1);
-                        g_free(group);
-                        group = g_strndup(l + 1, (gsize) (end - l - 1));
-                        if (g_hash_table_contains(groups, group))
-                                return fail(error, c, group, NULL, "line %u: group given twice", i + 1);
-                        g_hash_table_add(groups, g_strdup(group));
+                        any_header = true;
+                        g_clear_pointer(&group, g_free);
                         g_clear_pointer(&keys, g_hash_table_unref);
+                        if (!end) {
+                                ok = fail_at(c, at, NULL, NULL, "group header without ']'");
+                                continue;
+                        }
+                        if (end == l + 1) {
+                                ok = fail_at(c, at, NULL, NULL, "a group header without a name");
+                                continue;
+                        }
+                        if (end[1] != '\0') {
+                                ok = fail_at(c, at, NULL, NULL, "text after the group header's ']'");
+                                continue;
+                        }
+                        group = g_strndup(l + 1, (gsize) (end - l - 1));
                         keys = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+                        if (g_hash_table_contains(groups, group))
+                                ok = fail_at(c, at, group, NULL, "group given twice");
+                        else
+                                g_hash_table_add(groups, g_strdup(group));
                         continue;
                 }
                 char *eq = strchr(l, '=');
-                if (!eq)
-                        return fail(error, c, group, NULL, "line %u: '%s' is not key=value", i + 1, l);
-                if (!group)
-                        return fail(error, c, NULL, NULL, "line %u: key before any group", i + 1);
+                if (!eq) {
+                        ok = fail_at(c, at, group, NULL, "'%s' is not key=value", l);
+                        continue;
+                }
+                if (!keys) {
+                        if (!any_header)
+                                ok = fail_at(c, at, NULL, NULL, "key before any group");
+                        continue;
+                }
                 g_autofree char *key = g_strstrip(g_strndup(l, (gsize) (eq - l)));
-                if (key[0] == '\0')
-                        return fail(error, c, group, NULL, "line %u: '%s' has no key before '='", i + 1, l);
+                if (key[0] == '\0') {
+                        ok = fail_at(c, at, group, NULL, "'%s' has no key before '='", l);
+                        continue;
+                }
                 /* GKeyFile would take key[xx] as a translation of key and
                  * hide it from every lookup. */
-                if (strpbrk(key, "[]"))
-                        return fail(error, c, group, key, "line %u: unknown key (no [locale] variants)", i + 1);
-                if (g_hash_table_contains(keys, key))
-                        return fail(error, c, group, key, "line %u: key given twice", i + 1);
+                if (strpbrk(key, "[]")) {
+                        ok = fail_at(c, at, group, key, "unknown key (no [locale] variants)");
+                        continue;
+                }
+                if (g_hash_table_contains(keys, key)) {
+                        ok = fail_at(c, at, group, key, "key given twice");
+                        continue;
+                }
                 g_hash_table_add(keys, g_steal_pointer(&key));
         }
-        return TRUE;
+        return ok;
 }
 
 static void claim_free(Claim *cl)
@@ -577,73 +676,79 @@ int experiment_cell_matches(const Cell *cell, const char *selector)
         return 1;
 }
 
-static gboolean parse_claims(const Ctx *c, Experiment *exp, GError **error)
+/* Parses [claim NAME] group G into a new claim of EXP. */
+static gboolean parse_claim(const Ctx *c, Experiment *exp, const char *g)
 {
-        g_auto(GStrv) groups = g_key_file_get_groups(c->kf, NULL);
+        g_auto(GStrv) keys = g_key_file_get_keys(c->kf, g, NULL, NULL);
+        Claim *cl = g_new0(Claim, 1);
 
-        for (guint i = 0; groups[i]; i++) {
-                if (!g_str_has_prefix(groups[i], "claim "))
-                        continue;
-                const char *g = groups[i];
-                g_auto(GStrv) keys = g_key_file_get_keys(c->kf, g, NULL, NULL);
-                Claim *cl = g_new0(Claim, 1);
-
-                g_ptr_array_add(exp->claims, cl);
-                cl->name = g_strdup(g + strlen("claim "));
-                if (!valid_name(cl->name))
-                        return fail(error, c, g, NULL, "claim name must be letters, digits, '-' or '_'");
-                for (guint k = 0; keys[k]; k++)
-                        if (enum_index(claim_keys, keys[k]) < 0)
-                                return fail(error, c, g, keys[k], "unknown key (allowed: text, faster, slower, metric, by, where)");
+        g_ptr_array_add(exp->claims, cl);
+        cl->name = g_strdup(g + strlen("claim "));
+        if (!valid_name(cl->name))
+                return fail(c, g, NULL, "claim name must be letters, digits, '-' or '_'");
+        for (guint k = 0; keys[k]; k++)
+                if (enum_index(claim_keys, keys[k]) < 0)
+                        return fail(c, g, keys[k], "unknown key (allowed: text, faster, slower, metric, by, where)");
 
 #define CLAIM_STR(field, key, required) do { \
-                g_autofree char *raw = g_key_file_get_value(c->kf, g, key, NULL); \
-                if (!raw && required) \
-                        return fail(error, c, g, key, "missing"); \
-                if (raw) { \
-                        cl->field = clean_value(raw); \
-                        if (cl->field[0] == '\0') \
-                                return fail(error, c, g, key, "empty value"); \
-                } \
-        } while (0)
-                CLAIM_STR(text, "text", true);
-                CLAIM_STR(faster, "faster", true);
-                CLAIM_STR(slower, "slower", true);
-                CLAIM_STR(metric, "metric", true);
-                CLAIM_STR(where, "where", false);
+        g_autofree char *raw = g_key_file_get_value(c->kf, g, key, NULL); \
+        if (!raw && required) \
+                return fail(c, g, key, "missing"); \
+        if (raw) { \
+                cl->field = clean_value(raw); \
+                if (cl->field[0] == '\0') \
+                        return fail(c, g, key, "empty value"); \
+        } \
+} while (0)
+        CLAIM_STR(text, "text", true);
+        CLAIM_STR(faster, "faster", true);
+        CLAIM_STR(slower, "slower", true);
+        CLAIM_STR(metric, "metric", true);
+        CLAIM_STR(where, "where", false);
 #undef CLAIM_STR
-                if (enum_index(claim_metrics, cl->metric) < 0)
-                        return fail(error, c, g, "metric", "unknown metric '%s' (allowed: roundtrip_latency, elapsed, throughput, callrate, cpu)", cl->metric);
-                if (cl->where) {
-                        g_autoptr(GError) we = NULL;
-                        g_autoptr(VerifyWhere) w = verify_where_parse(cl->where, &we);
-                        if (!w)
-                                return fail(error, c, g, "where", "%s", we->message);
+        if (enum_index(claim_metrics, cl->metric) < 0)
+                return fail(c, g, "metric", "unknown metric '%s' (allowed: roundtrip_latency, elapsed, throughput, callrate, cpu)", cl->metric);
+        if (cl->where) {
+                g_autoptr(GError) we = NULL;
+                g_autoptr(VerifyWhere) w = verify_where_parse(cl->where, &we);
+                if (!w)
+                        return fail(c, g, "where", "%s", we->message);
+        }
+        g_autofree char *by = g_key_file_get_value(c->kf, g, "by", NULL);
+        cl->by = 1.0;
+        if (by) {
+                g_autofree char *v = clean_value(by);
+                char *end;
+                cl->by = g_ascii_strtod(v, &end);
+                if (*end || !(cl->by >= 1.0) || !isfinite(cl->by))
+                        return fail(c, g, "by", "'%s' is not a factor >= 1", v);
+        }
+        const char *sel_keys[] = { "faster", "slower" };
+        const char *sels[] = { cl->faster, cl->slower };
+        for (guint s = 0; s < 2; s++) {
+                guint matched = 0;
+                for (guint j = 0; j < exp->cells->len; j++) {
+                        int m = experiment_cell_matches(exp->cells->pdata[j], sels[s]);
+                        if (m < 0)
+                                return fail(c, g, sel_keys[s], "'%s' is not axis=value[,axis=value]", sels[s]);
+                        matched += (guint) m;
                 }
-                g_autofree char *by = g_key_file_get_value(c->kf, g, "by", NULL);
-                cl->by = 1.0;
-                if (by) {
-                        g_autofree char *v = clean_value(by);
-                        char *end;
-                        cl->by = g_ascii_strtod(v, &end);
-                        if (*end || !(cl->by >= 1.0) || !isfinite(cl->by))
-                                return fail(error, c, g, "by", "'%s' is not a factor >= 1", v);
-                }
-                const char *sel_keys[] = { "faster", "slower" };
-                const char *sels[] = { cl->faster, cl->slower };
-                for (guint s = 0; s < 2; s++) {
-                        guint matched = 0;
-                        for (guint j = 0; j < exp->cells->len; j++) {
-                                int m = experiment_cell_matches(exp->cells->pdata[j], sels[s]);
-                                if (m < 0)
-                                        return fail(error, c, g, sel_keys[s], "'%s' is not axis=value[,axis=value]", sels[s]);
-                                matched += (guint) m;
-                        }
-                        if (!matched)
-                                return fail(error, c, g, sel_keys[s], "'%s' names no cell of this experiment", sels[s]);
-                }
+                if (!matched)
+                        return fail(c, g, sel_keys[s], "'%s' names no cell of this experiment", sels[s]);
         }
         return TRUE;
+}
+
+/* Every claim group, each checked whatever the others hold. */
+static gboolean parse_claims(const Ctx *c, Experiment *exp)
+{
+        g_auto(GStrv) groups = g_key_file_get_groups(c->kf, NULL);
+        gboolean ok = TRUE;
+
+        for (guint i = 0; groups[i]; i++)
+                if (g_str_has_prefix(groups[i], "claim ") && !parse_claim(c, exp, groups[i]))
+                        ok = FALSE;
+        return ok;
 }
 
 static bool cell_supported(const Transport *t, const Cell *cell, char **why)
@@ -748,7 +853,7 @@ static const char *cell_refused(const Transport *t, const Cell *cell)
 }
 
 /* Expands the axes into the filtered cartesian product. */
-static gboolean expand(const Ctx *c, Experiment *exp, Values *v, GError **error)
+static gboolean expand(const Ctx *c, Experiment *exp, Values *v)
 {
         guint it = opt_index("transport"), ib = opt_index("bus"), ip = opt_index("payload"),
               is = opt_index("size"), ipt = opt_index("pattern"), ir = opt_index("reply"),
@@ -759,9 +864,13 @@ static gboolean expand(const Ctx *c, Experiment *exp, Values *v, GError **error)
         g_autoptr(GHashTable) seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
         g_autoptr(GHashTable) skipped = g_hash_table_new(g_str_hash, g_str_equal);
 
-        if (have_count == have_dur)
-                return fail(error, c, "experiment", have_count ? "duration" : "count",
-                            "exactly one of count= and duration= must be given");
+#define FROM(i) (v->from[i] ? v->from[i] : "experiment")
+        gboolean ok = TRUE;
+        if (have_count && have_dur)
+                ok = fail(c, FROM(idu), "duration", "exactly one of count= and duration= must be given"
+                          " (count= is in [%s])", FROM(icn));
+        else if (!have_count && !have_dur)
+                ok = fail(c, "experiment", "count", "exactly one of count= and duration= must be given");
 
         guint nt = g_strv_length(v->list[it]);
         for (guint i = 0; i < nt; i++) {
@@ -776,53 +885,73 @@ static gboolean expand(const Ctx *c, Experiment *exp, Values *v, GError **error)
                 const Transport *t = transport_find(v->list[it][i]);
                 bool command = (t->flags & TRANSPORT_COMMAND) != 0;
                 if (command && !hyperfine)
-                        return fail(error, c, v->from[it], "transport",
-                                    "'%s' is a whole command: it needs runner=hyperfine", t->name);
+                        ok = fail(c, FROM(it), "transport",
+                                  "'%s' is a whole command: it needs runner=hyperfine", t->name);
                 if (!command && hyperfine)
-                        return fail(error, c, v->from[opt_index("runner")] ? v->from[opt_index("runner")] : "experiment",
-                                    "runner", "hyperfine runs whole commands (dbus-send, gdbus-call, busctl-call), not '%s'", t->name);
+                        ok = fail(c, FROM(opt_index("runner")), "runner",
+                                  "hyperfine runs whole commands (dbus-send, gdbus-call, busctl-call), not '%s'", t->name);
         }
         if (v->from[ib] && !any_dbus)
-                return fail(error, c, v->from[ib], "bus", "applies only to D-Bus transports, and none is listed");
+                ok = fail(c, v->from[ib], "bus", "applies only to D-Bus transports, and none is listed");
         for (guint i = 0; v->list[im][i]; i++) {
                 Marshal m = (Marshal) v->nums[im][i];
                 if ((m == MARSHAL_PER_ELEMENT || m == MARSHAL_APPEND_PER_ELEMENT) && !any_marshal)
-                        return fail(error, c, v->from[im] ? v->from[im] : "experiment", "marshal",
-                                    "%s marshalling applies only to D-Bus transports, and none is listed",
-                                    marshal_name(m));
+                        ok = fail(c, FROM(im), "marshal",
+                                  "%s marshalling applies only to D-Bus transports, and none is listed",
+                                  marshal_name(m));
                 if (m == MARSHAL_COPY && !any_copy)
-                        return fail(error, c, v->from[im] ? v->from[im] : "experiment", "marshal",
-                                    "copy applies only to a transport whose own strings borrow the buffer (gdbus), "
-                                    "and none is listed");
+                        ok = fail(c, FROM(im), "marshal",
+                                  "copy applies only to a transport whose own strings borrow the buffer (gdbus), "
+                                  "and none is listed");
         }
         for (guint i = 0; v->list[ir][i]; i++)
                 if (v->nums[ir][i] == REPLY_SHORT && !any_short)
-                        return fail(error, c, v->from[ir] ? v->from[ir] : "experiment", "reply",
-                                    "short (a string reply) applies only to gdbus, and it is not listed");
+                        ok = fail(c, FROM(ir), "reply",
+                                  "short (a string reply) applies only to gdbus, and it is not listed");
         for (guint i = 0; v->list[ib][i]; i++)
                 if (any_dbus && v->nums[ib][i] == BUS_NONE)
-                        return fail(error, c, v->from[ib] ? v->from[ib] : "experiment", "bus",
-                                    "'none' is not a bus for D-Bus transports");
+                        ok = fail(c, FROM(ib), "bus", "'none' is not a bus for D-Bus transports");
         for (guint i = 0; v->list[ip][i]; i++)
                 if (v->nums[ip][i] == PAYLOAD_NONE)
-                        return fail(error, c, v->from[ip] ? v->from[ip] : "experiment", "payload",
-                                    "'none' is implied by pattern=callrate; use bytes or string");
+                        ok = fail(c, FROM(ip), "payload", "'none' is implied by pattern=callrate; use bytes or string");
+
+        /* A key given in the file that no pattern listed uses cannot mean
+         * what it says: refuse it rather than drop it silently. */
+        bool any_roundtrip = false, any_payload = false;
+        for (guint i = 0; v->list[ipt][i]; i++) {
+                any_roundtrip |= v->nums[ipt][i] == PATTERN_ROUNDTRIP;
+                any_payload |= v->nums[ipt][i] != PATTERN_CALLRATE;
+        }
+        if (v->from[ir] && !any_roundtrip) {
+                g_autofree char *pats = g_strjoinv(";", v->list[ipt]);
+                ok = fail(c, v->from[ir], "reply", "applies to round trips only, and pattern=%s has none", pats);
+        }
+        if (!any_payload) {
+                const guint keys[] = { ip, is };
+                for (guint k = 0; k < G_N_ELEMENTS(keys); k++)
+                        if (v->from[keys[k]])
+                                ok = fail(c, v->from[keys[k]], options[keys[k]].key,
+                                          "pattern=callrate carries no payload, so %s cannot apply", options[keys[k]].key);
+        }
 
         /* Memory: a payload, its echo and a receive buffer per side; and
          * the round-trip latency buffer of count entries. */
         guint64 mem = (guint64) sysconf(_SC_PHYS_PAGES) * (guint64) sysconf(_SC_PAGESIZE);
         for (guint i = 0; v->list[is][i]; i++)
                 if (v->nums[is][i] * 8 > mem)
-                        return fail(error, c, v->from[is] ? v->from[is] : "experiment", "size",
-                                    "'%s' is more than this machine's memory allows", v->list[is][i]);
-        bool any_roundtrip = false;
+                        ok = fail(c, FROM(is), "size",
+                                  "'%s' is more than this machine's memory allows", v->list[is][i]);
+        bool any_latency = false;
         for (guint i = 0; v->list[ipt][i]; i++)
-                any_roundtrip |= v->nums[ipt][i] != PATTERN_ONEWAY;
-        if (have_count && any_roundtrip)
+                any_latency |= v->nums[ipt][i] != PATTERN_ONEWAY;
+        if (have_count && any_latency)
                 for (guint i = 0; v->list[icn][i]; i++)
                         if (v->nums[icn][i] * sizeof(guint64) * 4 > mem)
-                                return fail(error, c, v->from[icn] ? v->from[icn] : "experiment", "count",
-                                            "'%s' latencies are more than this machine's memory holds", v->list[icn][i]);
+                                ok = fail(c, FROM(icn), "count",
+                                          "'%s' latencies are more than this machine's memory holds", v->list[icn][i]);
+#undef FROM
+        if (!ok)
+                return FALSE;
 
         guint nb = g_strv_length(v->list[ib]), np = g_strv_length(v->list[ip]),
               ns = g_strv_length(v->list[is]), npt = g_strv_length(v->list[ipt]),
@@ -920,18 +1049,203 @@ static void resolved_echo(Experiment *exp, Values *v)
         exp->resolved = g_string_free(s, FALSE);
 }
 
+/* The largest experiment file read: far more than any real one, far less
+ * than what a device or a runaway generator would hand us. */
+#define MAX_FILE_SIZE ((gsize) 1 << 20)
+
 Experiment *experiment_load(const char *file, const char *profile, GError **error)
 {
-        g_autofree char *text = NULL;
-        gsize len = 0;
-        g_autoptr(GError) e = NULL;
+        /* O_NONBLOCK: opening a FIFO must not wait for a writer.  What is
+         * not a regular file of sane size is refused before any read. */
+        int fd = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+        struct stat st;
 
-        if (!g_file_get_contents(file, &text, &len, &e)) {
+        if (fd < 0) {
                 g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: cannot read: %s",
-                            file, e->message);
+                            file, g_strerror(errno));
                 return NULL;
         }
+        if (fstat(fd, &st) < 0) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: cannot read: %s",
+                            file, g_strerror(errno));
+                close(fd);
+                return NULL;
+        }
+        if (!S_ISREG(st.st_mode) || (guint64) st.st_size > MAX_FILE_SIZE) {
+                const char *what = S_ISDIR(st.st_mode) ? "a directory"
+                                 : S_ISFIFO(st.st_mode) ? "a FIFO"
+                                 : S_ISCHR(st.st_mode) ? "a character device"
+                                 : S_ISBLK(st.st_mode) ? "a block device"
+                                 : S_ISSOCK(st.st_mode) ? "a socket" : NULL;
+                if (S_ISREG(st.st_mode))
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                                    "%s: %" G_GUINT64_FORMAT " bytes is too large for an experiment file (at most %zu)",
+                                    file, (guint64) st.st_size, (size_t) MAX_FILE_SIZE);
+                else
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                                    "%s: not a regular file%s%s", file, what ? ": it is " : "", what ? what : "");
+                close(fd);
+                return NULL;
+        }
+        g_autofree char *text = g_malloc((gsize) st.st_size + 1);
+        gsize len = 0;
+        for (;;) {
+                /* Read one byte past the size: a file that grows while
+                 * it is read is refused as too large, never read forever. */
+                ssize_t n = read(fd, text + len, (gsize) st.st_size + 1 - len);
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n < 0) {
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: cannot read: %s",
+                                    file, g_strerror(errno));
+                        close(fd);
+                        return NULL;
+                }
+                if (n == 0)
+                        break;
+                len += (gsize) n;
+                if (len > (gsize) st.st_size) {
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: changed while it was read", file);
+                        close(fd);
+                        return NULL;
+                }
+        }
+        close(fd);
         return experiment_load_data(file, text, len, profile, error);
+}
+
+/* Resolves the keys of C's [experiment] and profile into EXP: its run
+ * parameters and its matrix of cells.  Every mistake is recorded in C. */
+static gboolean resolve(const Ctx *c, Experiment *exp)
+{
+        Values v = { 0 };
+        gboolean ok = TRUE;
+
+        for (size_t o = 0; o < G_N_ELEMENTS(options); o++)
+                if (!parse_option(c, &options[o], &v))
+                        ok = FALSE;
+        if (!ok) {
+                values_clear(&v);
+                return FALSE;
+        }
+        exp->title = g_strdup(v.text[opt_index("title")]);
+        exp->source = g_strdup(v.text[opt_index("source")]);
+        exp->repeat_auto = v.nums[opt_index("repeat")] == NULL;
+        exp->repeat = exp->repeat_auto ? (guint) v.nums[opt_index("repeat_min")][0]
+                                       : (guint) v.nums[opt_index("repeat")][0];
+        exp->repeat_max = (guint) v.nums[opt_index("repeat_max")][0];
+        exp->ci_target = (double) v.nums[opt_index("ci_target")][0] / 100.0;
+        exp->auto_cap_ns = v.nums[opt_index("auto_cap")][0];
+        if (exp->repeat_auto && exp->repeat_max < exp->repeat)
+                ok = fail(c, v.from[opt_index("repeat_max")] ? v.from[opt_index("repeat_max")] : "experiment",
+                          "repeat_max", "%u is less than repeat_min=%u", exp->repeat_max, exp->repeat);
+        exp->warmup = (guint) v.nums[opt_index("warmup")][0];
+        exp->timeout_ns = v.nums[opt_index("timeout")][0];
+        exp->verify = !strcmp(v.text[opt_index("verify")], "true");
+        exp->seed = v.nums[opt_index("seed")][0];
+        for (guint i = 0; v.list[opt_index("env")][i]; i++)
+                exp->envs[exp->n_envs++] = (EnvKind) v.nums[opt_index("env")][i];
+        exp->env = exp->envs[0];
+
+        if (!expand(c, exp, &v))
+                ok = FALSE;
+        if (ok)
+                resolved_echo(exp, &v);
+        values_clear(&v);
+        return ok;
+}
+
+static Experiment *experiment_new(const char *file, const char *name, const char *profile)
+{
+        Experiment *exp = g_new0(Experiment, 1);
+
+        exp->path = g_strdup(file);
+        exp->name = g_strdup(name);
+        exp->profile = g_strdup(profile);
+        exp->cells = g_ptr_array_new_with_free_func(g_free);
+        exp->skipped = g_ptr_array_new_with_free_func(g_free);
+        exp->claims = g_ptr_array_new_with_free_func((GDestroyNotify) claim_free);
+        return exp;
+}
+
+/* Checks everything but the values: the name, the syntax, the groups and
+ * their keys.  Returns FALSE when the rest cannot be read at all. */
+static gboolean check_structure(Ctx *c, const char *base, const char *text, gsize len,
+                                const char *profile)
+{
+        g_autoptr(GError) e = NULL;
+
+        if (!g_str_has_suffix(base, ".ini"))
+                return fail(c, NULL, NULL, "an experiment file's name ends in .ini");
+        g_autofree char *name = g_strndup(base, strlen(base) - 4);
+        if (!valid_name(name))
+                return fail(c, NULL, NULL, "the experiment's name '%s' must be letters, digits, '-' or '_'", name);
+        if (!prescan(c, text, len))
+                return FALSE;
+        if (!g_key_file_load_from_data(c->kf, text, len, G_KEY_FILE_NONE, &e))
+                return fail(c, NULL, NULL, "%s", e->message);
+        if (!g_key_file_has_group(c->kf, "experiment"))
+                return fail(c, "experiment", NULL, "missing group");
+        if (profile && !valid_name(profile)) {
+                fail(c, NULL, NULL, "profile name '%s' must be letters, digits, '-' or '_'", profile);
+                c->profile_group = NULL;
+        } else if (profile && !g_key_file_has_group(c->kf, c->profile_group)) {
+                fail(c, c->profile_group, NULL, "no such profile in this file");
+                c->profile_group = NULL;
+        }
+
+        /* Every group and key must be known. */
+        g_auto(GStrv) groups = g_key_file_get_groups(c->kf, NULL);
+        for (guint i = 0; groups[i]; i++) {
+                const char *g = groups[i];
+                bool is_exp = !strcmp(g, "experiment");
+                bool is_profile = g_str_has_prefix(g, "profile ");
+                if (!is_exp && !is_profile && !g_str_has_prefix(g, "claim ")) {
+                        fail(c, g, NULL, "unknown group (allowed: experiment, profile NAME, claim NAME)");
+                        continue;
+                }
+                if (is_profile && !valid_name(g + strlen("profile "))) {
+                        fail(c, g, NULL, "profile name must be letters, digits, '-' or '_'");
+                        continue;
+                }
+                if (!is_exp && !is_profile)
+                        continue;
+                g_auto(GStrv) keys = g_key_file_get_keys(c->kf, g, NULL, NULL);
+                for (guint k = 0; keys[k]; k++) {
+                        const Option *o = option_find(keys[k]);
+                        if (!o)
+                                fail(c, g, keys[k], "unknown key (see `ipclab check --help`)");
+                        else if (is_profile && (o->type == OPT_STRING && strcmp(o->key, "description")))
+                                fail(c, g, keys[k], "a profile cannot change the %s", o->key);
+                }
+        }
+        return TRUE;
+}
+
+/* Resolves EXP with C's profile, then every other profile of the file as
+ * fully: a contradiction in [profile quick] is found before anyone runs
+ * it.  (Whether a profile's cells can run here, and what its claims
+ * select, is the business of the one chosen.) */
+static void validate(const Ctx *c, Experiment *exp)
+{
+        gboolean ok = resolve(c, exp);
+        g_auto(GStrv) groups = g_key_file_get_groups(c->kf, NULL);
+
+        for (guint i = 0; groups[i]; i++) {
+                if (!g_str_has_prefix(groups[i], "profile ") || !valid_name(groups[i] + strlen("profile ")) ||
+                    (c->profile_group && !strcmp(groups[i], c->profile_group)))
+                        continue;
+                Ctx pc = *c;
+                pc.profile_group = groups[i];
+                g_autoptr(Experiment) scratch = experiment_new(exp->path, exp->name, groups[i] + strlen("profile "));
+                resolve(&pc, scratch);
+        }
+        if (ok && exp->cells->len == 0) {
+                g_autofree char *why = exp->skipped->len ? g_strdup_printf(" (%s)", (char *) exp->skipped->pdata[0]) : g_strdup("");
+                fail(c, "experiment", "transport", "no cell can run here%s", why);
+        }
+        if (ok)
+                parse_claims(c, exp);
 }
 
 Experiment *experiment_load_data(const char *file, const char *data, gsize len,
@@ -942,138 +1256,27 @@ Experiment *experiment_load_data(const char *file, const char *data, gsize len,
         g_autofree char *text = g_malloc(len + 1);
         memcpy(text, data, len);
         text[len] = '\0';
-        g_autoptr(GError) e = NULL;
         g_autoptr(GKeyFile) kf = g_key_file_new();
         g_autofree char *profile_group = profile ? g_strconcat("profile ", profile, NULL) : NULL;
-        Ctx c = { .file = file, .kf = kf, .profile_group = profile_group };
-        Values v = { 0 };
-
+        g_autoptr(GPtrArray) errors = g_ptr_array_new();
+        g_autoptr(GHashTable) seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+        Ctx c = { .file = file, .text = text, .kf = kf, .profile_group = profile_group,
+                  .errors = errors, .seen = seen };
         g_autofree char *base = g_path_get_basename(file);
-        if (!g_str_has_suffix(base, ".ini")) {
-                fail(error, &c, NULL, NULL, "an experiment file's name ends in .ini");
-                return NULL;
-        }
-        base[strlen(base) - 4] = '\0';
-        if (!valid_name(base)) {
-                fail(error, &c, NULL, NULL, "the experiment's name '%s' must be letters, digits, '-' or '_'", base);
-                return NULL;
-        }
-        if (!prescan(&c, text, len, error))
-                return NULL;
-        if (!g_key_file_load_from_data(kf, text, len, G_KEY_FILE_NONE, &e)) {
-                fail(error, &c, NULL, NULL, "%s", e->message);
-                return NULL;
-        }
-        if (!g_key_file_has_group(kf, "experiment")) {
-                fail(error, &c, "experiment", NULL, "missing group");
-                return NULL;
-        }
-        if (profile && !valid_name(profile)) {
-                fail(error, &c, NULL, NULL, "profile name '%s' must be letters, digits, '-' or '_'", profile);
-                return NULL;
-        }
-        if (profile && !g_key_file_has_group(kf, profile_group)) {
-                fail(error, &c, profile_group, NULL, "no such profile in this file");
-                return NULL;
-        }
+        g_autoptr(Experiment) exp = NULL;
 
-        /* Every group and key must be known. */
-        g_auto(GStrv) groups = g_key_file_get_groups(kf, NULL);
-        for (guint i = 0; groups[i]; i++) {
-                const char *g = groups[i];
-                bool is_exp = !strcmp(g, "experiment");
-                bool is_profile = g_str_has_prefix(g, "profile ");
-                if (!is_exp && !is_profile && !g_str_has_prefix(g, "claim ")) {
-                        fail(error, &c, g, NULL, "unknown group (allowed: experiment, profile NAME, claim NAME)");
-                        return NULL;
-                }
-                if (is_profile && !valid_name(g + strlen("profile "))) {
-                        fail(error, &c, g, NULL, "profile name must be letters, digits, '-' or '_'");
-                        return NULL;
-                }
-                if (!is_exp && !is_profile)
-                        continue;
-                g_auto(GStrv) keys = g_key_file_get_keys(kf, g, NULL, NULL);
-                for (guint k = 0; keys[k]; k++) {
-                        const Option *o = option_find(keys[k]);
-                        if (!o) {
-                                fail(error, &c, g, keys[k], "unknown key (see `ipclab check --help`)");
-                                return NULL;
-                        }
-                        if (is_profile && (o->type == OPT_STRING && strcmp(o->key, "description"))) {
-                                fail(error, &c, g, keys[k], "a profile cannot change the %s", o->key);
-                                return NULL;
-                        }
-                }
+        if (check_structure(&c, base, text, len, profile)) {
+                base[strlen(base) - 4] = '\0';
+                exp = experiment_new(file, base, profile);
+                exp->sha256 = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *) text, len);
+                validate(&c, exp);
         }
-
-        /* Validate every profile, not only the chosen one, so that a typo
-         * in [profile quick] is found before anyone runs it. */
-        for (guint i = 0; groups[i]; i++) {
-                if (!g_str_has_prefix(groups[i], "profile "))
-                        continue;
-                Ctx pc = c;
-                Values pv = { 0 };
-                pc.profile_group = groups[i];
-                gboolean ok = TRUE;
-                for (size_t o = 0; o < G_N_ELEMENTS(options) && ok; o++)
-                        ok = parse_option(&pc, &options[o], &pv, error);
-                values_clear(&pv);
-                if (!ok)
-                        return NULL;
-        }
-
-        g_autoptr(Experiment) exp = g_new0(Experiment, 1);
-        exp->path = g_strdup(file);
-        exp->name = g_strdup(base);
-        exp->profile = g_strdup(profile);
-        exp->sha256 = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *) text, len);
-        exp->cells = g_ptr_array_new_with_free_func(g_free);
-        exp->skipped = g_ptr_array_new_with_free_func(g_free);
-        exp->claims = g_ptr_array_new_with_free_func((GDestroyNotify) claim_free);
-
-        for (size_t o = 0; o < G_N_ELEMENTS(options); o++) {
-                if (!parse_option(&c, &options[o], &v, error)) {
-                        values_clear(&v);
-                        return NULL;
-                }
-        }
-        exp->title = g_strdup(v.text[opt_index("title")]);
-        exp->source = g_strdup(v.text[opt_index("source")]);
-        exp->repeat_auto = v.nums[opt_index("repeat")] == NULL;
-        exp->repeat = exp->repeat_auto ? (guint) v.nums[opt_index("repeat_min")][0]
-                                       : (guint) v.nums[opt_index("repeat")][0];
-        exp->repeat_max = (guint) v.nums[opt_index("repeat_max")][0];
-        exp->ci_target = (double) v.nums[opt_index("ci_target")][0] / 100.0;
-        exp->auto_cap_ns = v.nums[opt_index("auto_cap")][0];
-        if (exp->repeat_auto && exp->repeat_max < exp->repeat) {
-                fail(error, &c, v.from[opt_index("repeat_max")] ? v.from[opt_index("repeat_max")] : "experiment",
-                     "repeat_max", "%u is less than repeat_min=%u", exp->repeat_max, exp->repeat);
-                values_clear(&v);
+        if (errors->len) {
+                g_ptr_array_add(errors, NULL);
+                g_autofree char *all = g_strjoinv("\n", (char **) errors->pdata);
+                g_set_error_literal(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, all);
                 return NULL;
         }
-        exp->warmup = (guint) v.nums[opt_index("warmup")][0];
-        exp->timeout_ns = v.nums[opt_index("timeout")][0];
-        exp->verify = !strcmp(v.text[opt_index("verify")], "true");
-        exp->seed = v.nums[opt_index("seed")][0];
-        for (guint i = 0; v.list[opt_index("env")][i]; i++)
-                exp->envs[exp->n_envs++] = (EnvKind) v.nums[opt_index("env")][i];
-        exp->env = exp->envs[0];
-
-        gboolean ok = expand(&c, exp, &v, error);
-        if (ok)
-                resolved_echo(exp, &v);
-        values_clear(&v);
-        if (!ok)
-                return NULL;
-        if (exp->cells->len == 0) {
-                g_autofree char *why = exp->skipped->len ? g_strdup_printf(" (%s)", (char *) exp->skipped->pdata[0]) : g_strdup("");
-                fail(error, &c, "experiment", "transport", "no cell can run here%s", why);
-                return NULL;
-        }
-        if (!parse_claims(&c, exp, error))
-                return NULL;
-
         /* A seeded shuffle (Fisher-Yates) so that drift and order do not
          * masquerade as differences between cells. */
         if (exp->seed) {

@@ -49,9 +49,14 @@ static int usage_error(GOptionContext *ctx, const char *msg)
         return EXIT_USAGE;
 }
 
+/* Prints E, one "ipclab: " line for each of its lines (an experiment
+ * file's mistakes come all at once, one a line). */
 static int report(GError *e)
 {
-        fprintf(stderr, "ipclab: %s\n", e->message);
+        g_auto(GStrv) lines = g_strsplit(e->message, "\n", -1);
+
+        for (guint i = 0; lines[i]; i++)
+                fprintf(stderr, "ipclab: %s\n", lines[i]);
         return e->domain == IPCLAB_ERROR && e->code == IPCLAB_ERROR_INPUT ? EXIT_USAGE : EXIT_FAILED;
 }
 
@@ -210,12 +215,19 @@ static int cmd_run(int argc, char **argv, char **argv_all)
         sigaction(SIGTERM, &sa, NULL);
         signal(SIGPIPE, SIG_IGN);
         const char *dir = out ? out : "data";
+        /* One run per output directory at a time, for the whole run. */
+        g_autoptr(GError) lock_err = NULL;
+        int lock = run_lock_out(dir, (const char *const *) argv_all, &lock_err);
+        if (lock < 0)
+                return report(lock_err);
         for (int i = 1; i < argc && !runner_interrupted; i++) {
                 g_autoptr(GError) err = NULL;
                 g_autoptr(Experiment) exp = experiment_load(argv[i], profile, &err);
                 int r;
-                if (!exp)
-                        return report(err);
+                if (!exp) {
+                        status = report(err);
+                        break;
+                }
                 if (env_kind >= 0)
                         experiment_set_env(exp, (EnvKind) env_kind);
                 if (exp->n_envs > 1) {
@@ -234,13 +246,16 @@ static int cmd_run(int argc, char **argv, char **argv_all)
                         else
                                 r = RUN_ERROR;
                 }
-                if (r == RUN_INTERRUPTED || runner_interrupted)
-                        return EXIT_INTERRUPTED;
+                if (r == RUN_INTERRUPTED || runner_interrupted) {
+                        status = EXIT_INTERRUPTED;
+                        break;
+                }
                 if (r == RUN_ERROR)
                         r = report(err);
                 if (r > status)
                         status = r;
         }
+        run_unlock_out(dir, lock);
         g_free(profile);
         g_free(env);
         g_free(out);

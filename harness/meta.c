@@ -3,9 +3,14 @@
 #include "meta.h"
 
 #include <dbus/dbus.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "bus.h"
@@ -79,32 +84,126 @@ static bool cpu_has_flag(const char *flag)
         return false;
 }
 
-/* Runs ARGV and returns its first output line, or NULL. */
-static char *command_line_output(const char *const *argv)
-{
-        g_autofree char *out = NULL;
-        gint status;
+extern volatile sig_atomic_t runner_interrupted;
 
-        if (!g_spawn_sync(NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL,
-                          NULL, NULL, &out, NULL, &status, NULL))
-                return NULL;
-        if (!out)
-                return NULL;
-        char *nl = strchr(out, '\n');
-        if (nl)
-                *nl = '\0';
-        g_strstrip(out);
-        return out[0] ? g_strdup(out) : NULL;
+/* Ends PID and its process group (SIGKILL ends a stopped process too),
+ * reaps it, returns R. */
+static int kill_and_reap(pid_t pid, int r)
+{
+        kill(-pid, SIGKILL);
+        kill(pid, SIGKILL);
+        while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+                ;
+        return r;
 }
 
-static char *virtualisation(void)
+int meta_command(const char *const *argv, guint timeout_ms, char **out)
 {
-        const char *argv[] = { "systemd-detect-virt", NULL };
-        char *v = command_line_output(argv);
+        g_autofree char *program = g_find_program_in_path(argv[0]);
+        g_autoptr(GString) text = g_string_new(NULL);
+        int p[2], status = 0, r = 0;
 
-        if (v)
-                return v;
-        return g_strdup(cpu_has_flag("hypervisor") ? "yes (hypervisor flag)" : "none");
+        *out = NULL;
+        if (runner_interrupted)
+                return -EINTR;
+        if (!program)
+                return -ENOENT;
+        if (pipe2(p, O_CLOEXEC) < 0)
+                return -errno;
+        /* fork and exec by hand: the parent never waits for the exec (a
+         * child stopped before it would block g_spawn_sync for good). */
+        fflush(NULL);
+        pid_t pid = fork();
+        if (pid < 0) {
+                r = -errno;
+                close(p[0]);
+                close(p[1]);
+                return r;
+        }
+        if (pid == 0) {
+                /* A group of its own, so that what it starts goes with it. */
+                setpgid(0, 0);
+                int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+                if (null < 0 || dup2(null, STDIN_FILENO) < 0 || dup2(p[1], STDOUT_FILENO) < 0 ||
+                    dup2(null, STDERR_FILENO) < 0)
+                        _exit(127);
+                execv(program, (char *const *) argv);
+                _exit(127);
+        }
+        setpgid(pid, pid);
+        close(p[1]);
+        gint64 deadline = g_get_monotonic_time() + (gint64) timeout_ms * 1000;
+        for (;;) {
+                gint64 left = deadline - g_get_monotonic_time();
+                if (runner_interrupted) {
+                        r = -EINTR;
+                        break;
+                }
+                if (left <= 0) {
+                        r = -ETIMEDOUT;
+                        break;
+                }
+                /* Short polls, so that a signal that lands between the
+                 * check above and poll() is seen soon. */
+                struct pollfd pfd = { .fd = p[0], .events = POLLIN };
+                int n = poll(&pfd, 1, (int) MIN(left / 1000 + 1, 100));
+                if (n < 0 && errno != EINTR) {
+                        r = -errno;
+                        break;
+                }
+                if (n <= 0)
+                        continue;
+                char buf[4096];
+                ssize_t k = read(p[0], buf, sizeof buf);
+                if (k < 0 && errno == EINTR)
+                        continue;
+                if (k <= 0)
+                        break;   /* end of output: the child is done or closed it */
+                if (text->len < 65536)
+                        g_string_append_len(text, buf, MIN((gsize) k, 65536 - text->len));
+        }
+        close(p[0]);
+        if (r < 0)
+                return kill_and_reap(pid, r);
+        /* Output closed: wait for the exit, within what is left of the
+         * limit (a child may close stdout and go on). */
+        for (;;) {
+                pid_t w = waitpid(pid, &status, WNOHANG);
+                if (w == pid)
+                        break;
+                if (w < 0 && errno != EINTR)
+                        return -errno;
+                if (runner_interrupted || g_get_monotonic_time() >= deadline)
+                        return kill_and_reap(pid, runner_interrupted ? -EINTR : -ETIMEDOUT);
+                g_usleep(10000);
+        }
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+                return -EIO;
+        *out = g_string_free(g_steal_pointer(&text), FALSE);
+        return 0;
+}
+
+/* systemd-detect-virt --MODE: "kvm", "docker", "none"; it exits non-zero
+ * when it finds none, and says "none".  Without it, what the CPU says. */
+static char *detect_virt(const char *mode, Meta *m)
+{
+        const char *argv[] = { "systemd-detect-virt", mode, NULL };
+        const char *why = NULL;
+        g_autofree char *out = NULL;
+        int r = meta_command(argv, META_COMMAND_TIMEOUT_MS, &out);
+
+        if (r == 0 || r == -EIO) {
+                char *nl = out ? strchr(out, '\n') : NULL;
+                if (nl)
+                        *nl = '\0';
+                return g_strdup(out && g_strstrip(out)[0] ? out : "none");
+        }
+        why = r == -ETIMEDOUT ? "timed out" : r == -EINTR ? "interrupted" : r == -ENOENT ? "not installed" : "failed";
+        if (r == -ETIMEDOUT)
+                warn(m, "systemd-detect-virt %s did not answer within %u s; killed", mode, META_COMMAND_TIMEOUT_MS / 1000);
+        if (!strcmp(mode, "--vm") && cpu_has_flag("hypervisor"))
+                return g_strdup_printf("yes (hypervisor flag; systemd-detect-virt %s)", why);
+        return g_strdup_printf("unknown (systemd-detect-virt %s)", why);
 }
 
 static double loadavg1(void)
@@ -192,10 +291,20 @@ Meta *meta_begin(const Experiment *exp, const char *const *argv)
         set(m, "machine", "smt", smt ? (!strcmp(smt, "1") ? "on" : "off") : "unknown (not exposed)");
         g_autofree char *cs = read_line("/sys/devices/system/clocksource/clocksource0/current_clocksource");
         set(m, "machine", "clocksource", cs);
-        g_autofree char *virt = virtualisation();
+        /* A container inside a VM is both: systemd-detect-virt alone names
+         * only the innermost (docker), hiding the hypervisor (kvm). */
+        g_autofree char *hypervisor = detect_virt("--vm", m);
+        g_autofree char *container = detect_virt("--container", m);
+        set(m, "machine", "hypervisor", hypervisor);
+        set(m, "machine", "container", container);
+        g_autofree char *virt = !strcmp(hypervisor, "none") ? g_strdup(container)
+                              : !strcmp(container, "none") ? g_strdup(hypervisor)
+                              : g_strdup_printf("%s in %s", container, hypervisor);
         set(m, "machine", "virtualisation", virt);
-        if (virt && strcmp(virt, "none") != 0)
-                warn(m, "running virtualised (%s): the hypervisor adds noise and its own IPC costs", virt);
+        if (strcmp(hypervisor, "none") != 0 && !g_str_has_prefix(hypervisor, "unknown"))
+                warn(m, "running in a virtual machine (%s): the hypervisor adds noise and its own IPC costs", hypervisor);
+        if (strcmp(container, "none") != 0 && !g_str_has_prefix(container, "unknown"))
+                warn(m, "running in a container (%s)", container);
 
         double load = loadavg1();
         if (load > 0.5 * (double) sysconf(_SC_NPROCESSORS_ONLN))

@@ -8,7 +8,8 @@
 typedef struct Meta Meta;
 
 /* Captures the machine and software at the start of a run of EXP: kernel,
- * CPU, governor, boost, SMT, clock source, virtualisation, load, swap,
+ * CPU, governor, boost, SMT, clock source, hypervisor and container
+ * (apart: a container in a VM is both), load, swap,
  * versions, compiler, the ipclab commit.  Conditions that bias results are
  * collected as warnings (meta_warnings()). */
 Meta *meta_begin(const Experiment *exp, const char *const *argv);
@@ -29,6 +30,16 @@ const char *const *meta_warnings(const Meta *meta);
 
 /* The environment back end: IPCLAB_ENV_BACKEND, or "host". */
 const char *meta_env_backend(void);
+
+/* Runs ARGV[0] (searched in PATH) with ARGV, stdin and stderr on
+ * /dev/null, and returns 0 with *OUT its standard output (at most 64 KiB)
+ * when it exits 0 within TIMEOUT_MS.  Otherwise it is killed (also when
+ * stopped) and reaped, and the result is -ETIMEDOUT, -EINTR (SIGINT or
+ * SIGTERM arrived: runner_interrupted), -ENOENT (no such program) or
+ * -EIO (a non-zero exit).  Every helper command ipclab waits for goes
+ * through here: none can hold a run for longer than its limit. */
+int meta_command(const char *const *argv, guint timeout_ms, char **out);
+#define META_COMMAND_TIMEOUT_MS 5000
 
 /* meta.ini's text.  The caller frees it. */
 char *meta_to_ini(const Meta *meta);

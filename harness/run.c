@@ -20,9 +20,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -58,18 +61,107 @@ void run_format_duration(char *buf, size_t len, double s)
                 snprintf(buf, len, "%.1f h", s / 3600);
 }
 
+/* The width of the terminal on FD: the kernel's (TIOCGWINSZ), else
+ * $COLUMNS, else 80; never less than 20. */
+static guint terminal_columns(int fd)
+{
+        struct winsize ws;
+        guint cols = 80;
+
+        if (ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) {
+                cols = ws.ws_col;
+        } else if (g_getenv("COLUMNS")) {
+                guint64 c = g_ascii_strtoull(g_getenv("COLUMNS"), NULL, 10);
+                if (c > 0 && c < 10000)
+                        cols = (guint) c;
+        }
+        return MAX(cols, 20);
+}
+
+static char *lock_path(const char *out_dir)
+{
+        return g_build_filename(out_dir, ".ipclab.lock", NULL);
+}
+
+int run_lock_out(const char *out_dir, const char *const *argv, GError **error)
+{
+        struct stat st, fst;
+
+        if (g_getenv("IPCLAB_ENV_BACKEND"))
+                return INT_MAX;
+        if (g_mkdir_with_parents(out_dir, 0755) < 0) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "--out %s: cannot create it: %s",
+                            out_dir, g_strerror(errno));
+                return -1;
+        }
+        if (stat(out_dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "--out %s: %s", out_dir,
+                            errno ? g_strerror(errno) : "not a directory");
+                return -1;
+        }
+        if (access(out_dir, W_OK | X_OK) < 0) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                            "--out %s: cannot write there (%s; owner uid %u, mode %04o)", out_dir,
+                            g_strerror(errno), (unsigned) st.st_uid, (unsigned) (st.st_mode & 07777));
+                return -1;
+        }
+        g_autofree char *path = lock_path(out_dir);
+        /* The lock file is removed when a run ends: lock, then make sure
+         * the file locked is still the one at PATH, else try again. */
+        for (int attempt = 0; attempt < 10; attempt++) {
+                int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+                if (fd < 0) {
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "--out %s: cannot create %s: %s",
+                                    out_dir, path, g_strerror(errno));
+                        return -1;
+                }
+                if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+                        int e = errno;
+                        char holder[512] = "";
+                        ssize_t n = e == EWOULDBLOCK ? pread(fd, holder, sizeof holder - 1, 0) : -1;
+                        close(fd);
+                        if (n > 0) {
+                                holder[n] = '\0';
+                                g_strdelimit(holder, "\n", ' ');
+                                g_strstrip(holder);
+                        }
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                                    e == EWOULDBLOCK
+                                    ? "--out %s: another ipclab run is writing there (%s); one run per output "
+                                      "directory at a time: wait for it to end, or choose another --out"
+                                    : "--out %s: cannot lock it (%s)",
+                                    out_dir, e == EWOULDBLOCK ? (n > 0 ? holder : "holder unknown") : g_strerror(e));
+                        return -1;
+                }
+                if (fstat(fd, &fst) == 0 && stat(path, &st) == 0 &&
+                    st.st_dev == fst.st_dev && st.st_ino == fst.st_ino) {
+                        g_autofree char *cmd = g_strjoinv(" ", (char **) argv);
+                        g_autofree char *who = g_strdup_printf("pid %d: %s\n", (int) getpid(), cmd);
+                        /* The note is for the next run's message; the
+                         * lock holds without it. */
+                        if (ftruncate(fd, 0) == 0)
+                                (void) !pwrite(fd, who, strlen(who), 0);
+                        return fd;
+                }
+                close(fd);
+        }
+        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "--out %s: its lock file %s keeps changing", out_dir, path);
+        return -1;
+}
+
+void run_unlock_out(const char *out_dir, int fd)
+{
+        if (fd < 0 || fd == INT_MAX)
+                return;
+        g_autofree char *path = lock_path(out_dir);
+        unlink(path);
+        close(fd);
+}
+
 static char *partial_header(const Experiment *exp)
 {
         return g_strdup_printf("# ipclab partial sha256=%s profile=%s\n%s", exp->sha256,
                                exp->profile ? exp->profile : "default", samples_header());
-}
-
-static guint header_fields(void)
-{
-        guint n = 1;
-        for (const char *p = samples_header(); *p; p++)
-                n += *p == '\t';
-        return n;
 }
 
 /* Updates ST with one row's measurement. */
@@ -104,17 +196,35 @@ static bool needs_round(const Experiment *exp, const CellState *st, guint round)
 
 /* Reads the rows of an interrupted run of EXP from PARTIAL into ROWS and
  * the states; returns the set of "cell:rep" keys done, or NULL with ERROR
- * when the partial file belongs to another version of the experiment.  A
- * torn last line (no newline, wrong field count) is dropped. */
+ * when the partial file belongs to another version of the experiment.
+ * Nothing in it is trusted: every row is read back like a new one (see
+ * samples_parse_row), and one that is not what this run would have
+ * written, or repeats a repetition already read, is dropped with a
+ * warning naming its line.  A torn last line (no newline) is dropped. */
 static GHashTable *resume_load(const char *partial, const Experiment *exp, GPtrArray *rows,
-                               CellState *states, guint ncells, GError **error)
+                               CellState *states, GError **error)
 {
         g_autofree char *text = NULL;
         g_autofree char *want = partial_header(exp);
+        g_autoptr(GError) e = NULL;
         GHashTable *done = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+        const char *env = meta_env_backend();
+        guint max_rep = exp->repeat_auto ? exp->repeat_max : exp->repeat;
 
-        if (!g_file_get_contents(partial, &text, NULL, NULL))
+        if (!g_file_get_contents(partial, &text, NULL, &e)) {
+                if (g_error_matches(e, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+                        fprintf(stderr, "ipclab: %s: --resume: no interrupted run to continue (no %s); starting afresh\n",
+                                exp->name, partial);
+                else
+                        fprintf(stderr, "ipclab: %s: --resume: cannot read %s (%s); starting afresh\n",
+                                exp->name, partial, e->message);
                 return done;
+        }
+        if (strlen(text) < strlen(want) && g_str_has_prefix(want, text)) {
+                fprintf(stderr, "ipclab: %s: --resume: %s is %s, so it holds no finished repetition; starting afresh\n",
+                        exp->name, partial, text[0] ? "cut short within its header" : "empty");
+                return done;
+        }
         if (!g_str_has_prefix(text, want)) {
                 g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
                             "%s: the interrupted run was of another version of %s or another profile; "
@@ -122,26 +232,35 @@ static GHashTable *resume_load(const char *partial, const Experiment *exp, GPtrA
                 g_hash_table_unref(done);
                 return NULL;
         }
-        guint nf = header_fields();
+        guint line = 1;
+        for (const char *p = want; *p; p++)
+                line += *p == '\n';
         char *p = text + strlen(want);
-        while (*p) {
+        for (; *p; line++) {
                 char *nl = strchr(p, '\n');
-                if (!nl)
-                        break;   /* torn */
+                if (!nl) {
+                        fprintf(stderr, "ipclab: warning: %s:%u: dropped a torn last line\n", partial, line);
+                        break;
+                }
                 *nl = '\0';
-                g_auto(GStrv) f = g_strsplit(p, "\t", -1);
-                if (g_strv_length(f) == nf) {
-                        guint cell = (guint) g_ascii_strtoull(f[0], NULL, 10);
-                        char *key = g_strdup_printf("%s:%s", f[0], f[1]);
-                        if (cell < ncells && !g_hash_table_contains(done, key)) {
-                                bool ok = !strcmp(f[13], "ok");
-                                double el = ok ? g_ascii_strtod(f[14], NULL) : 0;
-                                double m = ok ? g_ascii_strtod(f[20], NULL) : 0;
-                                state_add(exp, &states[cell], ok && m > 0, m > 0 ? el / m : 0, (guint64) el);
+                const Cell *cell;
+                guint rep;
+                Sample s;
+                g_autofree char *why = NULL;
+                if (!samples_parse_row(p, env, exp->cells, max_rep, &cell, &rep, &s, &why)) {
+                        fprintf(stderr, "ipclab: warning: %s:%u: dropped: %s\n", partial, line, why);
+                } else {
+                        char *key = g_strdup_printf("%u:%u", cell->index, rep);
+                        if (g_hash_table_contains(done, key)) {
+                                fprintf(stderr, "ipclab: warning: %s:%u: dropped: repetition %u of cell %u is already there\n",
+                                        partial, line, rep, cell->index);
+                                g_free(key);
+                        } else {
+                                bool ok = s.status == 0;
+                                double el = (double) s.elapsed_ns, m = (double) s.messages;
+                                state_add(exp, &states[cell->index], ok && m > 0, m > 0 ? el / m : 0, (guint64) el);
                                 g_hash_table_add(done, key);
                                 g_ptr_array_add(rows, g_strdup(p));
-                        } else {
-                                g_free(key);
                         }
                 }
                 p = nl + 1;
@@ -188,7 +307,7 @@ static int run_inner(const Experiment *exp, const char *out_dir, bool resume,
                 return RUN_ERROR;
         }
         if (resume) {
-                done = resume_load(partial, exp, rows, states, ncells, error);
+                done = resume_load(partial, exp, rows, states, error);
                 if (!done) {
                         return RUN_ERROR;
                 }
@@ -264,9 +383,15 @@ static int run_inner(const Experiment *exp, const char *out_dir, bool resume,
                                 double eta = est_done > 0 ? elapsed / est_done * MAX(est_total - est_done, 0) : est_total;
                                 char etab[64];
                                 run_format_duration(etab, sizeof etab, eta);
-                                fprintf(stderr, "\r\033[Kcell %u of %u, round %u, %u of %u%s, ETA %s: %s",
-                                        i + 1, order->len, round + 1, taken + 1, planned,
-                                        exp->repeat_auto ? "+" : "", etab, desc);
+                                g_autofree char *line = g_strdup_printf("cell %u of %u, round %u, %u of %u%s, ETA %s: %s",
+                                                                        i + 1, order->len, round + 1, taken + 1, planned,
+                                                                        exp->repeat_auto ? "+" : "", etab, desc);
+                                /* One line that never wraps: a wrapped one
+                                 * leaves its first half behind at each update. */
+                                guint cols = terminal_columns(STDERR_FILENO);
+                                if (strlen(line) >= cols)
+                                        line[cols - 1] = '\0';
+                                fprintf(stderr, "\r\033[K%s", line);
                         }
                         Sample s;
                         gint64 t0 = g_get_monotonic_time();

@@ -33,5 +33,17 @@ int run_experiment(const Experiment *exp, const char *out_dir, bool resume,
 int run_experiment_envs(const Experiment *exp, const char *self, const char *out_dir, bool resume,
                         const char *const *extra, const char *const *argv, GError **error);
 
+/* Makes OUT_DIR usable for results (created when missing; a file, a
+ * directory we cannot write: IPCLAB_ERROR_INPUT) and takes its lock,
+ * OUT_DIR/.ipclab.lock, for one run at a time: when another run holds it,
+ * fails with IPCLAB_ERROR_INPUT naming that run (pid and command).  ARGV
+ * is recorded in the lock file for the next one to name.  Returns the
+ * lock's fd, or -1 with ERROR.  A run inside a container or VM
+ * (IPCLAB_ENV_BACKEND set) works for the host's run, which holds the
+ * lock: it takes none and returns INT_MAX. */
+int run_lock_out(const char *out_dir, const char *const *argv, GError **error);
+/* Releases the lock taken by run_lock_out() and removes the lock file. */
+void run_unlock_out(const char *out_dir, int fd);
+
 /* "350 ms", "12.5 s", "3 min 20 s", "1.5 h". */
 void run_format_duration(char *buf, size_t len, double seconds);

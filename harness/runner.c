@@ -52,7 +52,9 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -569,17 +571,113 @@ static void client_child(Ctx *c, int report_fd)
         child_report(report_fd, &s);
 }
 
-static char *make_private_dir(void)
-{
-        const char *base = g_getenv("XDG_RUNTIME_DIR");
-        g_autofree char *tmpl = NULL;
+/* The longest name a transport gives a socket in its private directory
+ * ("seqpacket.sock"), with room to spare. */
+#define PRIVATE_NAME_MAX 16
 
-        if (!base || access(base, W_OK) != 0)
-                base = g_get_tmp_dir();
-        tmpl = g_build_filename(base, "ipclab-XXXXXX", NULL);
-        if (!g_mkdtemp_full(tmpl, 0700))
-                return NULL;
-        return g_steal_pointer(&tmpl);
+/* The start time of process PID (clock ticks since boot, /proc/PID/stat
+ * field 22), or 0 when there is no such process. */
+static guint64 process_start_time(pid_t pid)
+{
+        g_autofree char *path = g_strdup_printf("/proc/%d/stat", (int) pid);
+        g_autofree char *text = NULL;
+
+        if (!g_file_get_contents(path, &text, NULL, NULL))
+                return 0;
+        /* The command name, in parentheses, may hold spaces: count the
+         * fields from the last ')', which ends field 2. */
+        const char *p = strrchr(text, ')');
+        if (!p)
+                return 0;
+        g_auto(GStrv) f = g_strsplit(p + 2, " ", 0);
+        return g_strv_length(f) > 19 ? g_ascii_strtoull(f[19], NULL, 10) : 0;
+}
+
+/* Removes the ipclab-XXXXXX directories under BASE that a run of ours
+ * (same uid) left when it was killed: their owner file names a process
+ * (pid, start time) that is gone.  One without an owner file (older
+ * ipclab, or one being made this instant) goes once it is a minute old. */
+static void remove_stale_dirs(const char *base)
+{
+        g_autoptr(GDir) d = g_dir_open(base, 0, NULL);
+        const char *name;
+
+        if (!d)
+                return;
+        while ((name = g_dir_read_name(d))) {
+                struct stat st;
+                g_autofree char *path = g_build_filename(base, name, NULL);
+                g_autofree char *owner_path = g_build_filename(path, "owner", NULL);
+                g_autofree char *owner = NULL;
+
+                if (!g_str_has_prefix(name, "ipclab-") || strlen(name) != strlen("ipclab-XXXXXX") ||
+                    lstat(path, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid())
+                        continue;
+                if (g_file_get_contents(owner_path, &owner, NULL, NULL)) {
+                        guint64 pid = 0, start = 0;
+                        if (sscanf(owner, "%" SCNu64 " %" SCNu64, &pid, &start) != 2 ||
+                            (pid > 0 && pid <= G_MAXINT && process_start_time((pid_t) pid) == start))
+                                continue;
+                } else if (time(NULL) - st.st_mtime < 60) {
+                        continue;
+                }
+                samples_remove_dir(path);
+        }
+}
+
+/* Makes the private directory of one repetition (0700): its sockets and
+ * FIFOs go there.  Under $XDG_RUNTIME_DIR, else $TMPDIR, else /tmp, the
+ * first writable one where a socket path still fits in sun_path (108
+ * bytes: a long TMPDIR would break every socket transport).  It holds a
+ * file "owner": our pid and start time, so that the next run can tell a
+ * directory a killed run left (see remove_stale_dirs).  Returns NULL with
+ * *WHY saying why nothing fitted. */
+static char *make_private_dir(char **why)
+{
+        static bool swept;
+        const char *cands[] = { g_getenv("XDG_RUNTIME_DIR"), g_getenv("TMPDIR"), "/tmp" };
+        const char *names[] = { "$XDG_RUNTIME_DIR", "$TMPDIR", "/tmp" };
+        const size_t room = sizeof(((struct sockaddr_un *) 0)->sun_path);
+        g_autoptr(GString) tried = g_string_new(NULL);
+
+        for (size_t i = 0; i < G_N_ELEMENTS(cands); i++) {
+                const char *base = cands[i];
+                if (!base || base[0] != '/')
+                        continue;
+                g_autofree char *tmpl = g_build_filename(base, "ipclab-XXXXXX", NULL);
+                if (strlen(tmpl) + 1 + PRIVATE_NAME_MAX >= room) {
+                        g_string_append_printf(tried, "%s%s (%zu bytes)", tried->len ? ", " : "",
+                                               names[i], strlen(base));
+                        continue;
+                }
+                if (access(base, W_OK | X_OK) != 0) {
+                        g_string_append_printf(tried, "%s%s: %s", tried->len ? ", " : "", names[i],
+                                               g_strerror(errno));
+                        continue;
+                }
+                if (!swept)
+                        remove_stale_dirs(base);
+                if (!g_mkdtemp_full(tmpl, 0700)) {
+                        g_string_append_printf(tried, "%s%s: %s", tried->len ? ", " : "", names[i],
+                                               g_strerror(errno));
+                        continue;
+                }
+                swept = true;
+                g_autofree char *owner = g_build_filename(tmpl, "owner", NULL);
+                g_autofree char *who = g_strdup_printf("%d %" PRIu64 "\n", (int) getpid(),
+                                                       process_start_time(getpid()));
+                if (!g_file_set_contents(owner, who, -1, NULL)) {
+                        g_string_append_printf(tried, "%s%s: cannot write its owner file", tried->len ? ", " : "",
+                                               names[i]);
+                        samples_remove_dir(tmpl);
+                        continue;
+                }
+                return g_steal_pointer(&tmpl);
+        }
+        *why = g_strdup_printf("no directory where a socket path fits in sun_path (%zu bytes): %s; "
+                               "set TMPDIR to a short writable directory",
+                               room, tried->len ? tried->str : "none of $XDG_RUNTIME_DIR, $TMPDIR, /tmp is set");
+        return NULL;
 }
 
 typedef struct {
@@ -919,9 +1017,10 @@ static void run_command_cell(Runner *runner, const Cell *cell, Sample *out)
                 return;
         ep.bus_address = bus_get_address(bus);
         ep.bus_pid = bus_get_pid(bus);
-        ep.dir = make_private_dir();
+        g_autofree char *dir_why = NULL;
+        ep.dir = make_private_dir(&dir_why);
         if (!ep.dir) {
-                report_fail(out, errno, "cannot create a private directory: %s", g_strerror(errno));
+                report_fail(out, ENAMETOOLONG, "%s", dir_why);
                 return;
         }
         guint64 deadline = now_ns() + runner->exp->timeout_ns;
@@ -1030,9 +1129,10 @@ int runner_run(Runner *runner, const Cell *cell, guint rep, Sample *out)
                 report_fail(out, r, "cpus=%s needs two CPUs in ipclab's affinity mask", cpus_name(cell->cpus));
                 return 0;
         }
-        ep.dir = make_private_dir();
+        g_autofree char *dir_why = NULL;
+        ep.dir = make_private_dir(&dir_why);
         if (!ep.dir) {
-                report_fail(out, errno, "cannot create a private directory: %s", g_strerror(errno));
+                report_fail(out, ENAMETOOLONG, "%s", dir_why);
                 return 0;
         }
         r = t->prepare ? t->prepare(&ep) : 0;

@@ -78,6 +78,98 @@ void samples_append_row(GString *out, const char *env, const Cell *cell, guint r
         g_string_append_c(out, '\n');
 }
 
+/* A field that holds a whole number, or "-" (then *PRESENT is false). */
+static gboolean parse_field(const char *f, guint64 *v, gboolean *present)
+{
+        char *end;
+
+        *present = strcmp(f, "-") != 0;
+        *v = 0;
+        if (!*present)
+                return TRUE;
+        if (!g_ascii_isdigit(f[0]))
+                return FALSE;
+        errno = 0;
+        *v = g_ascii_strtoull(f, &end, 10);
+        return errno == 0 && *end == '\0';
+}
+
+gboolean samples_parse_row(const char *row, const char *env, GPtrArray *cells, guint max_rep,
+                           const Cell **cell, guint *rep, Sample *s, char **why)
+{
+        g_auto(GStrv) f = g_strsplit(row, "\t", -1);
+        guint nf = 1;
+        guint64 idx, r;
+        gboolean present;
+
+        for (const char *p = samples_header(); *p; p++)
+                nf += *p == '\t';
+        *why = NULL;
+        memset(s, 0, sizeof *s);
+        if (g_strv_length(f) != nf) {
+                *why = g_strdup_printf("%u fields, not %u", g_strv_length(f), nf);
+                return FALSE;
+        }
+        if (!parse_field(f[0], &idx, &present) || !present || idx >= cells->len) {
+                *why = g_strdup_printf("cell '%s' is not a cell of this experiment (0 to %u)", f[0], cells->len - 1);
+                return FALSE;
+        }
+        if (!parse_field(f[1], &r, &present) || !present || r >= max_rep) {
+                *why = g_strdup_printf("repetition '%s' is not one of 0 to %u", f[1], max_rep - 1);
+                return FALSE;
+        }
+        /* Cells are shuffled in the array: find the one with this index. */
+        *cell = NULL;
+        for (guint i = 0; i < cells->len && !*cell; i++)
+                if (((const Cell *) cells->pdata[i])->index == idx)
+                        *cell = cells->pdata[i];
+        *rep = (guint) r;
+        if (!strcmp(f[13], "ok")) {
+                guint64 *dst[] = { &s->elapsed_ns, &s->client_cpu_ns, &s->server_cpu_ns, &s->bus_cpu_ns,
+                                   &s->messages, &s->bytes, &s->lat_n, &s->lat_min_ns, &s->lat_p50_ns,
+                                   &s->lat_p90_ns, &s->lat_p99_ns, &s->lat_p999_ns, &s->lat_max_ns };
+                for (guint i = 0; i < G_N_ELEMENTS(dst); i++) {
+                        if (!parse_field(f[14 + i], dst[i], &present)) {
+                                g_auto(GStrv) names = g_strsplit(samples_header(), "\t", -1);
+                                *why = g_strdup_printf("%s is '%s', not a whole number", names[14 + i], f[14 + i]);
+                                return FALSE;
+                        }
+                }
+                if (s->elapsed_ns == 0) {
+                        *why = g_strdup("an ok repetition that took no time");
+                        return FALSE;
+                }
+                if (s->lat_n && !(s->lat_min_ns <= s->lat_p50_ns && s->lat_p50_ns <= s->lat_p90_ns &&
+                                  s->lat_p90_ns <= s->lat_p99_ns && s->lat_p99_ns <= s->lat_p999_ns &&
+                                  s->lat_p999_ns <= s->lat_max_ns)) {
+                        *why = g_strdup("latency percentiles out of order");
+                        return FALSE;
+                }
+        } else if (!strcmp(f[13], "failed")) {
+                s->status = -EIO;
+                g_strlcpy(s->why, f[27], sizeof s->why);
+        } else {
+                *why = g_strdup_printf("status '%s' is neither ok nor failed", f[13]);
+                return FALSE;
+        }
+        /* What this build writes for that cell and sample must be the row,
+         * byte for byte: the axes, and "-" exactly where nothing applies. */
+        g_autoptr(GString) again = g_string_new(NULL);
+        samples_append_row(again, env, *cell, *rep, s);
+        g_string_truncate(again, again->len - 1);
+        if (strcmp(again->str, row) != 0) {
+                g_auto(GStrv) g = g_strsplit(again->str, "\t", -1);
+                g_auto(GStrv) names = g_strsplit(samples_header(), "\t", -1);
+                guint i = 0;
+                while (f[i] && g[i] && !strcmp(f[i], g[i]))
+                        i++;
+                *why = g_strdup_printf("%s is '%s', where cell %u of this experiment has '%s'",
+                                       g_strstrip(names[i]), f[i], (*cell)->index, g[i] ? g[i] : "");
+                return FALSE;
+        }
+        return TRUE;
+}
+
 static int fsync_dir_of(const char *path)
 {
         g_autofree char *dir = g_path_get_dirname(path);

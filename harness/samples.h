@@ -19,6 +19,15 @@ const char *samples_header(void);
 void samples_append_row(GString *out, const char *env, const Cell *cell, guint rep,
                         const Sample *s);
 
+/* Reads back ROW (one line of samples.tsv, without its newline) as
+ * written for environment ENV: the cell it names must be one of CELLS
+ * (by index, with the same axes), its repetition below MAX_REP, and every
+ * field what samples_append_row() writes for it (numbers where numbers
+ * go, "-" where nothing was measured).  Fills *CELL, *REP and *S and
+ * returns TRUE, or returns FALSE with *WHY saying what is wrong. */
+gboolean samples_parse_row(const char *row, const char *env, GPtrArray *cells, guint max_rep,
+                           const Cell **cell, guint *rep, Sample *s, char **why);
+
 /* Writes LEN bytes of DATA to PATH atomically: a temp file beside it,
  * fsync, rename, fsync of the directory.  Returns 0 or -errno; on failure
  * PATH is untouched and no temp file is left. */

@@ -77,8 +77,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                         broken("refused without an error", NULL);
                 if (error->domain != IPCLAB_ERROR || error->code != IPCLAB_ERROR_INPUT)
                         broken("refused with an error that is not IPCLAB_ERROR_INPUT", error->message);
-                if (!g_str_has_prefix(error->message, "fuzz.ini: "))
-                        broken("an error that does not name the file", error->message);
+                /* One line per mistake, each "fuzz.ini: ..." or
+                 * "fuzz.ini:LINE: ...". */
+                g_auto(GStrv) lines = g_strsplit(error->message, "\n", -1);
+                for (guint i = 0; lines[i]; i++) {
+                        const char *p = lines[i];
+                        if (!g_str_has_prefix(p, "fuzz.ini:"))
+                                broken("an error that does not name the file", error->message);
+                        p += strlen("fuzz.ini:");
+                        while (g_ascii_isdigit(*p))
+                                p++;
+                        if ((p[0] != ':' || p[1] != ' ') && (p != lines[i] + strlen("fuzz.ini:") || p[0] != ' '))
+                                broken("an error that does not name the file", error->message);
+                }
                 if (!g_utf8_validate(error->message, -1, NULL))
                         broken("an error message that is not UTF-8", "(bytes)");
                 g_error_free(error);

@@ -1,9 +1,12 @@
 #!/bin/bash
 # test-corpus.sh: every malformed experiment file in harness/tests/corpus/
 # is refused the same way by `ipclab check` and `ipclab run`: exit status 2,
-# one message that names the file and says what is wrong (the file's first
-# line, `# expect: TEXT`, gives TEXT; an optional second line
-# `# profile: NAME` passes --profile NAME), and nothing written anywhere:
+# one message line per mistake, each naming the file (and the line, when
+# the mistake is on one: FILE:LINE: [group] key: what) and saying what is
+# wrong (the file's first line, `# expect: TEXT`, gives TEXT; an optional
+# `# profile: NAME` line passes --profile NAME; each `# also: TEXT` line is
+# one more mistake of the same file, reported in the same pass), and
+# nothing written anywhere:
 # not in --out, not in the working directory, not in $XDG_RUNTIME_DIR or
 # $TMPDIR (where the runner and the buses make their private directories).
 # The same corpus seeds the fuzzer (mk/fuzz.mk).
@@ -30,7 +33,8 @@ for f in "${files[@]}"; do
         name=$(basename "$f")
         path=$PWD/$f
         expect=$(sed -n '1s/^# expect: //p' "$f")
-        profile=$(sed -n '2s/^# profile: //p' "$f")
+        profile=$(sed -n 's/^# profile: //p' "$f")
+        mapfile -t also < <(sed -n 's/^# also: //p' "$f")
         if [ -z "$expect" ]; then
                 not_ok "$name: the first line is '# expect: TEXT'"
                 continue
@@ -48,9 +52,12 @@ for f in "${files[@]}"; do
                 left=$(written)
                 problems=()
                 [ "$rc" -eq 2 ] || problems+=("exit status $rc, not 2")
-                grep -F -- "$path: " <<<"$out" | grep -qF -- "$expect" ||
-                        problems+=("no line names the file and says '$expect'")
-                [ "$(grep -c . <<<"$out")" -eq 1 ] || problems+=("not exactly one line of message")
+                for want in "$expect" "${also[@]}"; do
+                        grep -E -- "^ipclab: $path(:[0-9]+)?: " <<<"$out" | grep -qF -- "$want" ||
+                                problems+=("no line names the file and says '$want'")
+                done
+                [ "$(grep -c . <<<"$out")" -eq $((1 + ${#also[@]})) ] ||
+                        problems+=("not exactly $((1 + ${#also[@]})) line(s) of message")
                 [ -z "$left" ] || problems+=("wrote: $left")
                 if [ "${#problems[@]}" -eq 0 ]; then
                         ok "$cmd $name: refused: $expect"

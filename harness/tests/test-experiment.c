@@ -2,6 +2,8 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "experiment.h"
 #include "transport.h"
@@ -252,17 +254,17 @@ static const struct {
         { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\nrepeat=lots\n", "[experiment] repeat: 'lots' is not a whole number" },
         { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\nverify=yes\n", "[experiment] verify: 'yes' is not true or false" },
         { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\nbus=p2p\n", "[experiment] bus: applies only to D-Bus transports" },
-        { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\ntransport=fifo\n", "[experiment] transport: line 5: key given twice" },
-        { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\n[experiment]\nrepeat=2\n", "[experiment]: line 5: group given twice" },
+        { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\ntransport=fifo\n", ":5: [experiment] transport: key given twice" },
+        { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\n[experiment]\nrepeat=2\n", ":5: [experiment]: group given twice" },
         { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\n[profile quick]\ncount=zero\n", "[profile quick] count: 'zero' is not a whole number" },
         { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\n[profile quick]\nloudness=11\n", "[profile quick] loudness: unknown key" },
         { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\n[profile ../evil]\ncount=2\n", "[profile ../evil]: profile name must be" },
         { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\n[results]\nx=1\n", "[results]: unknown group" },
         { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\nduration=fast\n", "[experiment] duration: 'fast' is not a duration" },
         { "[experiment]\ntitle=t\ntransport=pipe\nduration=fast\n", "[experiment] duration: 'fast' is not a duration" },
-        { "[experiment]\ntitle=t\xff\ntransport=pipe\ncount=1\n", "line 2: bytes that are not UTF-8" },
-        { "[experiment\ntitle=t\n", "line 1: group header without ']'" },
-        { "[experiment]\ntitle\n", "line 2: 'title' is not key=value" },
+        { "[experiment]\ntitle=t\xff\ntransport=pipe\ncount=1\n", ":2: bytes that are not UTF-8" },
+        { "[experiment\ntitle=t\n", ":1: group header without ']'" },
+        { "[experiment]\ntitle\n", ":2: [experiment]: 'title' is not key=value" },
         { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\n[claim x]\ntext=t\nfaster=transport=fifo\nslower=transport=pipe\nmetric=elapsed\n",
           "[claim x] faster: 'transport=fifo' names no cell" },
         { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\n[claim x]\ntext=t\nfaster=transport=pipe\nslower=transport=pipe\nmetric=speed\n",
@@ -292,6 +294,19 @@ static const struct {
         { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\nrepeat=auto\nci_target=2\n", "[experiment] ci_target: '2' is not a percentage" },
         { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\nrepeat=auto\nci_target=0%\n", "[experiment] ci_target: 0% is out of range" },
         { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\nrepeat=auto\nrepeat_min=10\nrepeat_max=5\n", "[experiment] repeat_max: 5 is less than repeat_min=10" },
+        /* One value twice once units are resolved, on every numeric axis. */
+        { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\nsize=64;64B\n", ":5: [experiment] size: '64' and '64B' are the same value" },
+        { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\nsize=1KiB;4096;1024\n", "[experiment] size: '1KiB' and '1024' are the same value" },
+        { "[experiment]\ntitle=t\ntransport=pipe\ncount=10;010\n", "[experiment] count: '10' and '010' are the same value" },
+        { "[experiment]\ntitle=t\ntransport=pipe\nduration=1s;1000ms\n", "[experiment] duration: '1s' and '1000ms' are the same value" },
+        /* Keys that cannot apply to any pattern listed. */
+        { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\npattern=oneway\nreply=empty\n", ":6: [experiment] reply: applies to round trips only, and pattern=oneway has none" },
+        { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\npattern=callrate\nsize=4KiB\n", "[experiment] size: pattern=callrate carries no payload" },
+        { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\nrepeat=auto\nci_target=150%\n", "[experiment] ci_target: 150% is out of range (1 to 100)" },
+        /* Every profile is validated as fully as the one chosen. */
+        { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\n[profile slow]\nduration=1s\n", ":6: [profile slow] duration: exactly one of count= and duration= must be given" },
+        { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\n[profile a]\nrepeat=auto\nrepeat_min=10\nrepeat_max=5\n", ":8: [profile a] repeat_max: 5 is less than repeat_min=10" },
+        { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\n[profile a]\npattern=oneway\nreply=empty\n", "[profile a] reply: applies to round trips only" },
 };
 
 static void test_bad_files(void)
@@ -309,6 +324,64 @@ static void test_bad_files(void)
                 if (!strstr(e->message, bad[i].expect) || !g_str_has_prefix(e->message, path))
                         g_error("case %zu: message '%s' lacks '%s' or the file name", i, e->message, bad[i].expect);
         }
+}
+
+/* Three independent mistakes: all three reported at once, each on its own
+ * line as FILE:LINE: [group] key: what. */
+static void test_all_mistakes(void)
+{
+        g_autoptr(GError) e = NULL;
+        g_autofree char *path = write_file("three.ini",
+                "[experiment]\ntitle=t\ntransport=pipe;nosuch\ncount=1\nsize=12Q\n"
+                "verify=maybe\n[profile quick]\nrepeat=often\n");
+        g_assert_null(experiment_load(path, NULL, &e));
+        g_assert_error(e, IPCLAB_ERROR, IPCLAB_ERROR_INPUT);
+        g_auto(GStrv) lines = g_strsplit(e->message, "\n", -1);
+        g_assert_cmpuint(g_strv_length(lines), ==, 4);
+        const char *want[] = { ":3: [experiment] transport: unknown transport 'nosuch'",
+                               ":5: [experiment] size: '12Q' is not a size",
+                               ":6: [experiment] verify: 'maybe' is not true or false",
+                               ":8: [profile quick] repeat: 'often' is not a whole number or auto" };
+        for (guint i = 0; i < G_N_ELEMENTS(want); i++) {
+                g_autofree char *full = g_strconcat(path, want[i], NULL);
+                if (!g_strv_contains((const char *const *) lines, full) &&
+                    !g_str_has_prefix(lines[i], full))
+                        g_error("no line '%s' in:\n%s", full, e->message);
+        }
+}
+
+/* What is not a regular file of sane size is refused at once, named. */
+static void test_special_files(void)
+{
+        g_autofree char *fifo = g_build_filename(tmp_dir, "fifo.ini", NULL);
+        g_autofree char *dev = g_build_filename(tmp_dir, "zero.ini", NULL);
+        g_autofree char *dir = g_build_filename(tmp_dir, "dir.ini", NULL);
+        g_autofree char *big_text = g_strnfill((1 << 20) + 1, '#');
+        g_autofree char *big = write_file("big.ini", big_text);
+        const struct { const char *path; const char *expect; } cases[] = {
+                { fifo, "not a regular file: it is a FIFO" },
+                { dev, "not a regular file: it is a character device" },
+                { dir, "not a regular file: it is a directory" },
+                { big, "1048577 bytes is too large for an experiment file" },
+        };
+
+        g_assert_cmpint(mkfifo(fifo, 0600), ==, 0);
+        g_assert_cmpint(symlink("/dev/zero", dev), ==, 0);
+        g_assert_cmpint(mkdir(dir, 0700), ==, 0);
+        for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+                g_autoptr(GError) e = NULL;
+                gint64 t0 = g_get_monotonic_time();
+                g_assert_null(experiment_load(cases[i].path, NULL, &e));
+                g_assert_error(e, IPCLAB_ERROR, IPCLAB_ERROR_INPUT);
+                g_assert_true(g_str_has_prefix(e->message, cases[i].path));
+                if (!strstr(e->message, cases[i].expect))
+                        g_error("'%s' lacks '%s'", e->message, cases[i].expect);
+                g_assert_cmpint(g_get_monotonic_time() - t0, <, G_USEC_PER_SEC);
+        }
+        unlink(fifo);
+        unlink(dev);
+        rmdir(dir);
+        unlink(big);
 }
 
 static void test_bad_names(void)
@@ -344,6 +417,8 @@ int main(int argc, char **argv)
         g_test_add_func("/experiment/dbus-axes", test_dbus_axes);
         g_test_add_func("/experiment/seed-axes", test_seed_axes);
         g_test_add_func("/experiment/seed", test_seed_shuffles);
+        g_test_add_func("/experiment/all-mistakes", test_all_mistakes);
+        g_test_add_func("/experiment/special-files", test_special_files);
         g_test_add_func("/experiment/claims", test_claims);
         g_test_add_func("/experiment/bad-files", test_bad_files);
         g_test_add_func("/experiment/bad-names", test_bad_names);

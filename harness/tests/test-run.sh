@@ -23,17 +23,17 @@ count=200
 repeat=auto
 repeat_min=3
 repeat_max=20
-ci_target=10000%
+ci_target=100%
 INI
 $ipclab run --out "$tmp/out" "$tmp/easy.ini" 2>/dev/null; rc=$?
 check "repeat=auto run exits 0" '[ $rc -eq 0 ]'
 check "cell 0 stopped at 6 repetitions" '[ "$(rows "$tmp/out/easy/samples.tsv" 0)" -eq 6 ]'
 check "cell 1 stopped at 6 repetitions" '[ "$(rows "$tmp/out/easy/samples.tsv" 1)" -eq 6 ]'
 check "meta.ini says converged" '[ "$(grep -c "^cell_[01]=6 repetitions.*converged$" "$tmp/out/easy/meta.ini")" -eq 2 ]'
-check "meta.ini records mode and target" 'grep -qx "mode=auto" "$tmp/out/easy/meta.ini" && grep -qx "ci_target=10000%" "$tmp/out/easy/meta.ini"'
+check "meta.ini records mode and target" 'grep -qx "mode=auto" "$tmp/out/easy/meta.ini" && grep -qx "ci_target=100%" "$tmp/out/easy/meta.ini"'
 
 # An unreachable target stops at repeat_max and says so.
-sed -e 's/ci_target=10000%/ci_target=1%/' -e 's/repeat_max=20/repeat_max=4/' -e 's/count=200/count=20/' \
+sed -e 's/ci_target=100%/ci_target=1%/' -e 's/repeat_max=20/repeat_max=4/' -e 's/count=200/count=20/' \
         -e 's/easy target/hard target/' "$tmp/easy.ini" > "$tmp/hard.ini"
 sed -i 's/size=64/size=64;65536/' "$tmp/hard.ini"
 $ipclab run --out "$tmp/out" "$tmp/hard.ini" 2>/dev/null

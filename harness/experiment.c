@@ -1291,6 +1291,29 @@ Experiment *experiment_load_data(const char *file, const char *data, gsize len,
         return g_steal_pointer(&exp);
 }
 
+char *experiment_config_sha256(const Experiment *exp)
+{
+        g_autoptr(GString) s = g_string_new(NULL);
+        g_auto(GStrv) lines = g_strsplit(exp->resolved ? exp->resolved : "", "\n", -1);
+
+        for (guint i = 0; lines[i]; i++) {
+                if (!*lines[i] || g_str_has_prefix(lines[i], "title=") || g_str_has_prefix(lines[i], "source=") ||
+                    g_str_has_prefix(lines[i], "env="))
+                        continue;
+                g_string_append_printf(s, "%s\n", lines[i]);
+        }
+        /* Where it runs, as run (--env replaces the file's list). */
+        g_string_append(s, "env=");
+        for (guint i = 0; i < exp->n_envs; i++)
+                g_string_append_printf(s, "%s%s", i ? ";" : "", env_name(exp->envs[i]));
+        g_string_append_c(s, '\n');
+        for (guint c = 0; c < exp->cells->len; c++) {
+                g_autofree char *d = cell_describe(exp->cells->pdata[c]);
+                g_string_append_printf(s, "cell %u %s\n", ((const Cell *) exp->cells->pdata[c])->index, d);
+        }
+        return g_compute_checksum_for_string(G_CHECKSUM_SHA256, s->str, (gssize) s->len);
+}
+
 void experiment_set_env(Experiment *exp, EnvKind env)
 {
         exp->env = exp->envs[0] = env;

@@ -135,6 +135,13 @@ typedef struct {
         char *resolved;      /* the resolved [experiment] group, as key=value lines */
 } Experiment;
 
+/* The SHA-256 (hex) of what EXP measures: its resolved configuration less
+ * what changes no number (title, source; claims and comments are not in
+ * it) and every cell in the order they run, for the environments it runs
+ * in.  Data whose meta.ini records the same hash needs no new measurement,
+ * whatever else changed in the file. */
+char *experiment_config_sha256(const Experiment *exp);
+
 /* Loads and validates FILE with profile PROFILE (NULL for none).
  * Returns NULL and sets IPCLAB_ERROR_INPUT naming file, group and key on any
  * problem.  The caller owns the result. */

@@ -93,8 +93,11 @@ static int cmd_list(int argc, char **argv)
 static int cmd_check(int argc, char **argv)
 {
         char *profile = NULL;
+        gboolean config_hash = FALSE;
         GOptionEntry entries[] = {
                 { "profile", 'p', 0, G_OPTION_ARG_STRING, &profile, "Apply [profile NAME]", "NAME" },
+                { "config-hash", 0, 0, G_OPTION_ARG_NONE, &config_hash,
+                  "Print only the SHA-256 of what each file measures (meta.ini's config_sha256)", NULL },
                 { NULL },
         };
         g_autoptr(GOptionContext) ctx = g_option_context_new("FILE... - validate experiment files, print their cells and an estimate");
@@ -111,6 +114,11 @@ static int cmd_check(int argc, char **argv)
                 g_autoptr(Experiment) exp = experiment_load(argv[i], profile, &err);
                 if (!exp) {
                         status = report(err);
+                        continue;
+                }
+                if (config_hash) {
+                        g_autofree char *h = experiment_config_sha256(exp);
+                        printf("%s\n", h);
                         continue;
                 }
                 double total = 0;   /* ns; a double, since huge counts overflow */

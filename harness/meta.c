@@ -333,6 +333,8 @@ Meta *meta_begin(const Experiment *exp, const char *const *argv)
         set(m, "experiment", "name", exp->name);
         set(m, "experiment", "file", exp->path);
         set(m, "experiment", "sha256", exp->sha256);
+        g_autofree char *config = experiment_config_sha256(exp);
+        set(m, "experiment", "config_sha256", config);
         set(m, "experiment", "title", exp->title);
         if (exp->source)
                 set(m, "experiment", "source", exp->source);

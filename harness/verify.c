@@ -1095,8 +1095,13 @@ static char *provenance_note(const Experiment *exp, const char *dir)
         if (!g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, NULL))
                 return NULL;
         g_autofree char *sha = g_key_file_get_string(kf, "experiment", "sha256", NULL);
+        g_autofree char *config = g_key_file_get_string(kf, "experiment", "config_sha256", NULL);
         g_autofree char *profile = g_key_file_get_string(kf, "experiment", "profile", NULL);
-        if (sha && strcmp(sha, exp->sha256) != 0)
+        bool default_profile = !profile || strcmp(profile, "default") == 0;
+        /* Another version means another measurement: the file's bytes may
+         * differ (a title, a comment, a claim) and the data still be its. */
+        g_autofree char *want = config ? experiment_config_sha256(exp) : NULL;
+        if (config ? default_profile && strcmp(config, want) != 0 : sha && strcmp(sha, exp->sha256) != 0)
                 note_add(s, "measured from another version of %s", exp->path);
         if (profile && strcmp(profile, "default") != 0)
                 note_add(s, "measured with profile %s", profile);

@@ -1,8 +1,22 @@
 #!/bin/bash
 # mk/data-current.sh EXPERIMENT.ini META.ini
-# Succeeds when META.ini records the SHA-256 of EXPERIMENT.ini: the data was
-# measured from exactly this version of the file.
+# Succeeds when the data META.ini describes is the measurement EXPERIMENT.ini
+# asks for: META.ini records the SHA-256 of the file's bytes (this very
+# version), or, when the bytes differ, the SHA-256 of what the file
+# measures (`ipclab check --config-hash`, with the profile the data was
+# measured with): an edited title, comment, claim or figure needs no new
+# measurement; an edited count, size, repeat or seed does.  Without a
+# built harness only the first test can be made, and the data is stale.
 set -eu
 [ -f "$2" ] || exit 1
 want=$(sha256sum < "$1" | cut -d' ' -f1)
-grep -qx "sha256=$want" "$2"
+grep -qx "sha256=$want" "$2" && exit 0
+ipclab=${IPCLAB:-harness/ipclab}
+[ -x "$ipclab" ] || exit 1
+have=$(sed -n 's/^config_sha256=//p' "$2" | head -n1)
+[ -n "$have" ] || exit 1
+profile=$(sed -n 's/^profile=//p' "$2" | head -n1)
+args=()
+[ -n "$profile" ] && [ "$profile" != default ] && args=(--profile "$profile")
+cfg=$("$ipclab" check "${args[@]}" --config-hash "$1" 2>/dev/null) || exit 1
+[ "$cfg" = "$have" ]

@@ -3,8 +3,10 @@
 # Data depends on its experiment file, never on the harness binary:
 # rebuilding ipclab does not rerun hours of measurements.  A fresh clone
 # gives every file the same age, so "older than its experiment file" is
-# decided by content: the SHA-256 of the experiment file recorded in
-# meta.ini.  Measurements hold a lock so that `make -j` never runs two at
+# decided by content (mk/data-current.sh): the SHA-256 of the experiment
+# file recorded in meta.ini, or else that of what the file measures
+# (config_sha256), so that editing a title, a comment or a claim reuses
+# the data and editing a count, size, repeat or seed measures again.  Measurements hold a lock so that `make -j` never runs two at
 # once on the same CPUs.
 
 MEASURE_LOCK := $(BUILD)/.measure.lock

@@ -32,7 +32,8 @@ bad() {
         printf '%b' "$text" > "$tmp/$name.ini"
         out=$($ipclab run --out "$tmp/out" "$tmp/$name.ini" 2>&1); rc=$?
         check "bad $name: exit 2" '[ $rc -eq 2 ]'
-        check "bad $name: message names it ($expect)" 'grep -qF -- "$tmp/$name.ini: $expect" <<<"$out"'
+        check "bad $name: message names it ($expect)" \
+                'grep -F -- "$expect" <<<"$out" | grep -qE -- "^ipclab: $tmp/$name.ini(:[0-9]+)?: "'
         check "bad $name: nothing written" '[ -z "$(ls -A "$tmp/out")" ]'
 }
 bad unknown-key '[experiment]\ntitle=t\ntransport=pipe\ncount=1\nspeed=11\n' '[experiment] speed: unknown key'
@@ -85,9 +86,9 @@ check "rerun replaces the data" '[ "$before" != "$after" ] && [ "$(wc -l < "$tmp
 chmod 0555 "$tmp/out"
 if [ "$(id -u)" -ne 0 ]; then
         $ipclab run --out "$tmp/out" "$tmp/small.ini" 2>/dev/null; rc=$?
-        check "unwritable output: exit 1, data intact" '[ $rc -eq 1 ] && [ "$(wc -l < "$tmp/out/small/samples.tsv")" -eq 49 ]'
+        check "unwritable output: exit 2, data intact" '[ $rc -eq 2 ] && [ "$(wc -l < "$tmp/out/small/samples.tsv")" -eq 49 ]'
 else
-        skip "unwritable output: exit 1, data intact" "root writes through mode 0555"
+        skip "unwritable output: exit 2, data intact" "root writes through mode 0555"
 fi
 chmod 0755 "$tmp/out"
 

@@ -234,8 +234,8 @@ if mount -t tmpfs -o size=256k,mode=0755 ipclab-test "$tmp/full" 2>/dev/null; th
         if mount -o remount,ro "$mnt" 2>/dev/null; then
                 "$ipclab" run --out "$mnt" "$small" 2>"$tmp/err"; rc=$?
                 faults=$((faults + 1))
-                check "read-only --out: exit 1, names the directory and the errno" \
-                        eval '[ $rc -eq 1 ] && grep -F "$mnt" "$tmp/err" | grep -q "Read-only file system"'
+                check "read-only --out: exit 2 (bad usage), names the directory and the errno" \
+                        eval '[ $rc -eq 2 ] && grep -F "$mnt" "$tmp/err" | grep -q "Read-only file system"'
                 check "read-only --out: previous data intact" [ "$(sums "$mnt/small")" = "$prev" ]
         fi
         umount "$mnt" && mnt=
@@ -260,7 +260,7 @@ INI
 faults=$((faults + 1))
 check "time limit: exit 1" [ "$rc" -eq 1 ]
 check "time limit: the failed row says so, the healthy one is ok" \
-        eval '[ "$(tail -n +2 "$out/limit/samples.tsv" | cut -f14,30 | sort | tr "\t\n" "| ")" = "failed|exceeded the time limit of 0.3 s ok|- " ]'
+        eval '[ "$(tail -n +2 "$out/limit/samples.tsv" | cut -f14,28 | sort | tr "\t\n" "| ")" = "failed|exceeded the time limit of 0.3 s ok|- " ]'
 check "time limit: nothing left running" nothing_running
 
 # ran PID...: every PID has used CPU time (utime + stime, in ticks).
@@ -313,7 +313,7 @@ kill_during() {
         check "$who SIGKILLed: found and killed" [ -n "$victim" ]
         check "$who SIGKILLed: exit 1" [ "$rc" -eq 1 ]
         local rows
-        rows=$(tail -n +2 "$out/$name/samples.tsv" 2>/dev/null | cut -f2,14,30)
+        rows=$(tail -n +2 "$out/$name/samples.tsv" 2>/dev/null | cut -f2,14,28)
         check "$who SIGKILLed: rep 0 failed, saying '$reason'" grep -qE "^0	failed	.*$reason" <<<"$rows"
         check "$who SIGKILLed: rep 1 measured" grep -q "^1	ok	" <<<"$rows"
         check "$who SIGKILLed: nothing left running" nothing_running

@@ -94,10 +94,23 @@ check "only its summary and figure were rebuilt" 'grep -q "build/summary/fifo-vs
 check "the paper was rebuilt" '[ "$(stat -c %.9Y paper/paper.pdf)" != "$pdf_before" ] && grep -q "LATEX" make3.log'
 [ $rc -eq 0 ] || tail -30 make3.log | sed 's/^/# /'
 
-# A changed experiment file: its data is stale and make all measures it.
-echo "# a comment changes the file's hash" >> experiments/kernel-latency.ini
+# An edit that changes no measurement (a title, a comment, a claim): the
+# data is still the file's, and nothing is measured.
+sed -i -e 's/^title=.*/&, retitled/' experiments/kernel-latency.ini
+printf '\n# a comment\n[claim test-edit]\ntext=t\nfaster=transport=pipe\nslower=transport=fifo\nmetric=roundtrip_latency\n' \
+        >> experiments/kernel-latency.ini
+touch -d '2020-01-01 00:00' experiments/kernel-latency.ini
+check "a retitled experiment with a new claim is still current" \
+        'mk/data-current.sh experiments/kernel-latency.ini data/kernel-latency/meta.ini'
+make -n all > make-edit.n 2>&1
+check "make -n all after it measures nothing" '! grep -q "ipclab run" make-edit.n'
+
+# A changed measurement: its data is stale and make all measures it.
+sed -i 's/^count=.*/&0/' experiments/kernel-latency.ini
 # As old as its data: only the content can tell that the data is stale.
 touch -d '2020-01-01 00:00' experiments/kernel-latency.ini data/kernel-latency/samples.tsv
+check "a changed count makes the data stale" \
+        '! mk/data-current.sh experiments/kernel-latency.ini data/kernel-latency/meta.ini'
 make all PROFILE=quick > make4.log 2>&1; rc=$?
 check "make all after an edit succeeds" '[ $rc -eq 0 ]'
 check "the edited experiment was measured again" 'grep -q "^measuring kernel-latency" make4.log && ! grep -q "^measuring fifo-vs-socket" make4.log'

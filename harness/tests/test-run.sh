@@ -12,7 +12,9 @@ trap 'rm -rf "$tmp"' EXIT
 rows() { awk -F'\t' -v c="$2" 'NR > 1 && $1 == c' "$1" | wc -l; }
 
 # repeat=auto with a target any 6 repetitions reach: the 95% CI of a median
-# needs 6 values, so every cell stops at exactly 6, "converged".
+# needs 6 values, so every cell's interval first narrows at 6; then a fixed
+# confirmation batch of repeat_min (3) more keeps the interval's coverage
+# (stopping at the first narrow interval lowers it): 9, "confirmed".
 cat > "$tmp/easy.ini" <<'INI'
 [experiment]
 title=auto, easy target
@@ -27,9 +29,9 @@ ci_target=100%
 INI
 $ipclab run --out "$tmp/out" "$tmp/easy.ini" 2>/dev/null; rc=$?
 check "repeat=auto run exits 0" '[ $rc -eq 0 ]'
-check "cell 0 stopped at 6 repetitions" '[ "$(rows "$tmp/out/easy/samples.tsv" 0)" -eq 6 ]'
-check "cell 1 stopped at 6 repetitions" '[ "$(rows "$tmp/out/easy/samples.tsv" 1)" -eq 6 ]'
-check "meta.ini says converged" '[ "$(grep -c "^cell_[01]=6 repetitions.*converged$" "$tmp/out/easy/meta.ini")" -eq 2 ]'
+check "cell 0 stopped at 6 + 3 repetitions" '[ "$(rows "$tmp/out/easy/samples.tsv" 0)" -eq 9 ]'
+check "cell 1 stopped at 6 + 3 repetitions" '[ "$(rows "$tmp/out/easy/samples.tsv" 1)" -eq 9 ]'
+check "meta.ini says confirmed after it converged" '[ "$(grep -c "^cell_[01]=9 repetitions.*confirmed after it converged$" "$tmp/out/easy/meta.ini")" -eq 2 ]'
 check "meta.ini records mode and target" 'grep -qx "mode=auto" "$tmp/out/easy/meta.ini" && grep -qx "ci_target=100%" "$tmp/out/easy/meta.ini"'
 
 # An unreachable target stops at repeat_max and says so.

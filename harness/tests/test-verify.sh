@@ -93,11 +93,16 @@ check "real: the claim turned round has the reciprocal ratio and interval" \
 check "real: and its verdict cannot also be holds" \
         '! { [ "$(tsv large-moves-more published "$tmp/real.tsv")" = holds ] && [ "$(tsv small-moves-more published "$tmp/real.tsv")" = holds ]; }'
 
-# The same data under another version of the file: a note says so.
+# The same data under another version of the file.  A claim less changes
+# no measurement: no note.  Another count does: a note says so.
 sed '/^\[claim small-moves-more\]/,$d' "$tmp/exp/real.ini" > "$tmp/exp/real-ok.ini"
 cp -r "$tmp/data/real" "$tmp/data/real-ok"
 out=$($ipclab verify --data "$tmp/data" "$tmp/exp/real-ok.ini" 2>&1); rc=$?
-check "real: data from another version of the file is noted" 'grep -q "measured from another version of" <<<"$out"'
+check "real: a file that differs only in a claim measures the same: no note" '! grep -q "measured from another version of" <<<"$out"'
+sed 's/^count=200$/count=201/' "$tmp/exp/real-ok.ini" > "$tmp/exp/real-count.ini"
+cp -r "$tmp/data/real" "$tmp/data/real-count"
+out=$($ipclab verify --data "$tmp/data" "$tmp/exp/real-count.ini" 2>&1); rc=$?
+check "real: data from another measurement (count) is noted" 'grep -q "measured from another version of" <<<"$out"'
 
 # ---- 2. Fixtures with known ratios ----------------------------------------
 header=$(head -n1 "$tmp/data/real/samples.tsv")

@@ -12,6 +12,8 @@
 #                            fails when a claim fails
 #   make deps                install what is missing (as root), else print the command
 #   make bench-overhead      ipclab's pipe round trip beside `perf bench sched pipe`
+#   make bench-window        the fixed cost of a one-way repetition, old runner beside new
+#   make bench-peers         seeds 004 and 001 in their own libraries beside ipclab's cells
 #   make clean               remove build/ and the harness binaries
 #
 # Each step lives in mk/*.mk; outputs are written to a temporary file and

@@ -7,6 +7,12 @@ bench-overhead: $(IPCLAB)
 bench-dbus: $(IPCLAB)
 	@bench/dbus-reference.sh
 
+# bench-window: the fixed cost of a one-way repetition, this tree's runner
+# beside the one before issue 9's window fix (WINDOW_ARGS='PAIRS BASE').
+.PHONY: bench-window
+bench-window: $(IPCLAB)
+	@bench/window.sh $(WINDOW_ARGS)
+
 # bench-peers: seed 004's and seed 001's workloads written against their own
 # libraries (sdbus-c++, GDBus), beside the matching ipclab cells.
 CXX ?= c++

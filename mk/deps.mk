@@ -10,7 +10,7 @@ DEPS_BUILD := build-essential pkg-config libglib2.0-dev libdbus-1-dev libsystemd
 	dbus dbus-broker hyperfine gnuplot-nox latexmk texlive-latex-base texlive-latex-recommended \
 	texlive-fonts-recommended
 # Running the whole test suite and the benchmarks against reference tools.
-DEPS_CHECK := $(DEPS_BUILD) dbus-tests linux-perf util-linux clang libclang-rt-14-dev
+DEPS_CHECK := $(DEPS_BUILD) dbus-tests linux-perf util-linux clang libclang-rt-14-dev libsdbus-c++-dev
 
 .PHONY: deps deps-check deps-check-test
 deps:

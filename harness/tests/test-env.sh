@@ -178,8 +178,13 @@ check "no vm image: exit 2, says \`make env-vm\`" \
         eval 'test $rc = 2 && grep -q "make env-vm" "$tmp/noimage-vm.log"'
 
 if command -v setpriv > /dev/null; then
+        # The file readable and the directory writable by uid 65534, so
+        # that the only thing it lacks is root.
+        chmod 0711 "$tmp"
+        mkdir -m 0777 "$tmp/noroot"
+        install -m 0644 "$tmp/env-smoke.ini" "$tmp/noroot/env-smoke.ini"
         setpriv --reuid=65534 --regid=65534 --clear-groups \
-                "$ipclab" run --env nspawn --out "$out" "$tmp/env-smoke.ini" > "$tmp/noroot.log" 2>&1
+                "$ipclab" run --env nspawn --out "$tmp/noroot/out" "$tmp/noroot/env-smoke.ini" > "$tmp/noroot.log" 2>&1
         rc=$?
         check "nspawn without root: exit 2, says it needs root" \
                 eval 'test $rc = 2 && grep -q "needs root" "$tmp/noroot.log"'

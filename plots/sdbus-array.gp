@@ -1,5 +1,6 @@
 # sdbus-array: 10000 sd-bus method calls carrying a 20 KiB byte array,
-# marshalled one element at a time or as one array, and the same data over
+# appended per element (seed 004's workload: the server takes the array
+# whole), per element at both ends, or as one array, and the same data over
 # a descriptor passed with D-Bus (experiment sdbus-array), beside the
 # sdbus-c++ numbers (seed 004, hatched bars left of the dashed line).  Bars: wall-clock time, CPU time
 # of client and server together (the post's test ran both in one process)

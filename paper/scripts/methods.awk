@@ -24,6 +24,7 @@ FNR == 1 {
         k = substr($0, 1, index($0, "=") - 1)
         v = substr($0, index($0, "=") + 1)
         val[nexp, group "." k] = v
+        have[nexp, group "." k] = 1
         if (group == "warnings") {
                 # "loaded at the start (load average 3.00)": one line per
                 # kind of warning, with the range of the numbers in it.
@@ -57,7 +58,7 @@ END {
         # and --container): one "virtualisation" names only the innermost
         # layer, and a container in a VM would hide the VM.  Data measured
         # before meta.ini had the two keys fall back to that one.
-        if ((1, "machine.hypervisor") in val)
+        if ((1, "machine.hypervisor") in have)
                 virt = sprintf("hypervisor: %s, container: %s", m("machine.hypervisor"), m("machine.container"))
         else
                 virt = sprintf("virtualisation: %s", m("machine.virtualisation"))
@@ -77,7 +78,7 @@ END {
                     val[i, "machine.container"] != val[1, "machine.container"])
                         printf "Experiment %s ran elsewhere: %s under Linux %s (%s).\n",
                                 esc(val[i, "experiment.name"]), esc(val[i, "machine.cpu_model"]),
-                                esc(val[i, "machine.kernel"]), ((i, "machine.hypervisor") in val) ? \
+                                esc(val[i, "machine.kernel"]), ((i, "machine.hypervisor") in have) ? \
                                 "hypervisor: " esc(val[i, "machine.hypervisor"]) ", container: " esc(val[i, "machine.container"]) : \
                                 "virtualisation: " esc(val[i, "machine.virtualisation"])
         print ""

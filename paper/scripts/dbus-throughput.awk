@@ -177,7 +177,8 @@ function macros(    r, t, b, x, v, best, bestname, bt, bb, apart, lo)
                 }
         macro("ThruBestMax", fmt(best))
         macro("ThruBestMaxName", known(best) ? bestname : "--")
-        macro("ThruBestApart", apart ? 1 : 0)
+        # Only a 95% interval can set a route apart (ci_level).
+        macro("ThruBestApart", apart && ci_level(first(2, "pattern=oneway", "n")) == "95" ? 1 : 0)
         macro("ThruDirectMax", fmt(thr("direct", "", "oneway", "bytes", smax)))
 }
 

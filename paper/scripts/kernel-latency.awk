@@ -72,7 +72,7 @@ function table(    i, t)
         print "\\end{tabular}"
 }
 
-function macros(    i, t, v, fast, slow, vfast, vslow, tail, vtail, r, q, tmp)
+function macros(    i, t, v, fast, slow, vfast, vslow, tail, vtail, r, q, tmp, full, nfo, nso)
 {
         r = find(2, base)
         macro("LatReps", r ? get(2, r, "n") : "--")
@@ -116,9 +116,11 @@ function macros(    i, t, v, fast, slow, vfast, vslow, tail, vtail, r, q, tmp)
                                           lat(t, smin, "lat_p50_ns_lo"), lat(t, smin, "lat_p50_ns_hi")) != "apart")
                         nso++
         }
-        macro("LatFastestApart", fast != "" && nfo == 0 ? 1 : 0)
+        # Only a 95% interval can set a transport apart (ci_level).
+        full = ci_level(first(2, base, "n")) == "95"
+        macro("LatFastestApart", full && fast != "" && nfo == 0 ? 1 : 0)
         macro("LatFastestOverlaps", nfo)
-        macro("LatSlowestApart", slow != "" && nso == 0 ? 1 : 0)
+        macro("LatSlowestApart", full && slow != "" && nso == 0 ? 1 : 0)
         macro("LatSlowestOverlaps", nso)
         macro("LatFastestName", fast == "" ? "--" : "\\texttt{" tex(fast) "}")
         macro("LatFastestSmall", fmt(ns_us(vfast)))

@@ -99,7 +99,7 @@ function table(    i, j, c, b, line)
         print "\\end{tabular}"
 }
 
-function macros(    r, i, j, c, b, v, lo, hi, fast, slow, vfast, vslow, q, qmin, qmax, d, dmax, sep, dl, dh, bl, bh, cpu, bshare)
+function macros(    r, full, i, j, c, b, v, lo, hi, fast, slow, vfast, vslow, q, qmin, qmax, d, dmax, sep, dl, dh, bl, bh, cpu, bshare)
 {
         r = find(2, "pattern=roundtrip")
         macro("ShellReps", r ? get(2, r, "n") : "--")
@@ -168,8 +168,10 @@ function macros(    r, i, j, c, b, v, lo, hi, fast, slow, vfast, vslow, q, qmin,
         macro("ShellFastest", fmt(ns_ms(vfast)))
         macro("ShellSlowestName", slow == "" ? "--" : name_text(slow))
         macro("ShellSlowest", fmt(ns_ms(vslow)))
-        macro("ShellFastestApart", fast != "" && apart_from_all(fast) ? 1 : 0)
-        macro("ShellSlowestApart", slow != "" && apart_from_all(slow) ? 1 : 0)
+        # Only a 95% interval can set a command apart (ci_level).
+        full = r && ci_level(get(2, r, "n")) == "95"
+        macro("ShellFastestApart", full && fast != "" && apart_from_all(fast) ? 1 : 0)
+        macro("ShellSlowestApart", full && slow != "" && apart_from_all(slow) ? 1 : 0)
         macro("ShellBusSeparated", sep)
         macro("ShellBusCiClause", sep == 0 ? "the confidence intervals of the two buses overlapped for every command: these data do not show that either bus makes a shell call cheaper" : \
                 sep == ncmd ? "the confidence intervals of the two buses were apart for every command" : \

@@ -1,7 +1,10 @@
-# gdbus-large: GDBus method calls with large byte arrays, 4 KiB to 1 MiB,
-# through dbus-daemon, dbus-broker and peer to peer (experiment
+# gdbus-large: GDBus method calls of 4 KiB to 1 MiB (experiment
 # gdbus-large), beside GLib over kdbus and over dbus-daemon in 2014 (seed
-# 001, grey).  The y axis is the time of 1000 calls, as the post measured;
+# 001, grey).  Coloured by bus: seed 001's workload, strings built with
+# g_variant_new("(s)") (payload=string, marshal=copy), through
+# dbus-daemon, dbus-broker and peer to peer.  Beside them, through
+# dbus-daemon only: ipclab's byte arrays (bytes/array) and its borrowed
+# strings (string/array, a best case).  The y axis is the time of 1000 calls, as the post measured;
 # cells run with another count are scaled to 1000 calls.  Ours: median
 # with its confidence interval (95%, or the range of too few
 # repetitions).  Bound: where the run measured memcpy bandwidth, the grey
@@ -18,7 +21,12 @@ pub = pubfile("001")
 routes = "kdbus dbus-daemon"
 pubtitle(i) = "GLib 2014, ".word(routes, i)
 where = "pattern=roundtrip"
-ours = keys(summary, where, "transport,bus")
+seedw = where.",payload=string,marshal=copy"
+ours = keys(summary, seedw, "transport,bus")
+buscolor(b) = b eq "dbus-daemon" ? "#009E73" : b eq "dbus-broker" ? "#0072B2" : "#D55E00"
+extra = "bytes:array string:array"
+extratitle(i) = i == 1 ? "ay, dbus-daemon" : "s borrowed, dbus-daemon"
+extracolor(i) = i == 1 ? "#CC79A7" : "#E69F00"
 mem = havemem(summary, where)
 
 set lmargin at screen 0.09
@@ -35,10 +43,15 @@ set key outside right center Left reverse width 1
 if (nrows(summary, where.",elapsed_ns!=-") + nrows(pub, "") == 0) {
         @no_data
 } else {
-        plot for [k in ours] sel(summary, where.",transport=".kt(k).",bus=".kb(k), \
+        plot for [k in ours] sel(summary, seedw.",transport=".kt(k).",bus=".kb(k), \
                         "size_B,elapsed_ns,elapsed_ns_lo,elapsed_ns_hi,count") \
                 using 1:($2 / $5 * calls / 1e9):($3 / $5 * calls / 1e9):($4 / $5 * calls / 1e9) \
-                with yerrorlines linecolor rgb kcolor(k) pointtype kpoint(k) dashtype kdash(k) title ktitle(k), \
+                with yerrorlines linecolor rgb buscolor(kb(k)) pointtype kpoint(k) dashtype kdash(k) \
+                title "(s) copied, ".kb(k), \
+             for [i = 1:2] sel(summary, where.",transport=gdbus,bus=dbus-daemon,payload=".kt(word(extra, i)). \
+                        ",marshal=".kb(word(extra, i)), "size_B,elapsed_ns,elapsed_ns_lo,elapsed_ns_hi,count") \
+                using 1:($2 / $5 * calls / 1e9):($3 / $5 * calls / 1e9):($4 / $5 * calls / 1e9) \
+                with yerrorlines linecolor rgb extracolor(i) pointtype 4 + 2 * i dashtype 1 title extratitle(i), \
              for [i = 1:2] sel(pub, "route=".word(routes, i), "size_B,elapsed_s,calls") \
                 using 1:($2 / $3 * calls) with linespoints linecolor rgb pubcolor pointtype pubpoint(i) \
                 dashtype pubdash title pubtitle(i), \

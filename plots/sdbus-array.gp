@@ -1,5 +1,6 @@
 # sdbus-array: 10000 sd-bus method calls carrying a 20 KiB byte array,
-# marshalled one element at a time or as one array, and the same data over
+# appended per element (seed 004's workload: the server takes the array
+# whole), per element at both ends, or as one array, and the same data over
 # a descriptor passed with D-Bus (experiment sdbus-array), beside the
 # sdbus-c++ numbers (seed 004, hatched bars left of the dashed line).  Bars: wall-clock time, CPU time
 # of client and server together (the post's test ran both in one process)
@@ -23,6 +24,11 @@ nours = nrows(summary, where)
 nvalid = nrows(summary, where.",elapsed_ns!=-")
 mem = havemem(summary, where)
 variant(v) = v eq "old-ipc" ? "old IPC tool" : v
+# Our groups: the transport, then how the array was marshalled (fdpass
+# takes no marshal=; every cell goes through one bus, which the caption
+# names).
+mlabel(m) = m eq "append-per-element" ? "append per elem." : m eq "per-element" ? "both per elem." : \
+        m eq "array" ? "whole array" : ""
 boundtext(b) = b eq ">" ? "over" : b eq "<" ? "under" : b eq "~" ? "about" : ""
 
 set style data boxes
@@ -60,7 +66,7 @@ if (npub + nvalid == 0) {
                 using (npub + $0 - 0.28):($1 / 1e9) linecolor rgb wall title "wall clock (median and CI)", \
              "" using (npub + $0 - 0.28):($1 / 1e9):($8 / 1e9):($9 / 1e9) with yerrorbars \
                 linecolor rgb "#000000" pointtype 1 pointsize 0 notitle, \
-             "" using (npub + $0):(($2 + $3) / 1e9):xtic(strcol(5)." ".strcol(6)."\n".strcol(7)) linecolor rgb cpu \
+             "" using (npub + $0):(($2 + $3) / 1e9):xtic(strcol(5) eq "fdpass" ? "fdpass" : strcol(5)."\n".mlabel(strcol(6))) linecolor rgb cpu \
                 title "CPU, client and server", \
              "" using (npub + $0 + 0.28):($4 / 1e9) linecolor rgb buscpu title "CPU, bus daemon", \
              "" using (npub + $0 - 0.45):(memsec($11 * $12, $10)):(0.9):(0) with vectors nohead \

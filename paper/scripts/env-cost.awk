@@ -215,9 +215,8 @@ function macros(    i, j, t, r, q, names, e, hm, vm, lo_min, lo_max, small_bound
         for (i = 1; i <= ntn; i++) {
                 t = tn[i]
                 macro("EnvHost" camel(t), fmt(ns_us(p50("host", t, smin))))
-                macro("EnvNspawnOverHost" camel(t), fmt(ratio(p50("nspawn", t, smin), p50("host", t, smin))))
+                macro("EnvNspawn" camel(t), fmt(ns_us(p50("nspawn", t, smin))))
                 macro("EnvVm" camel(t), fmt(ns_us(p50("vm", t, smin))))
-                macro("EnvVmOverHost" camel(t), fmt(ratio(p50("vm", t, smin), p50("host", t, smin))))
         }
         # The container against the host, over every cell.
         compare("nspawn")
@@ -307,7 +306,6 @@ function macros(    i, j, t, r, q, names, e, hm, vm, lo_min, lo_max, small_bound
         macro("EnvNspawnMemcpy", fmt(e))
         vm = m("bounds vm", "memcpy_MiBps_" smax)
         macro("EnvVmMemcpy", fmt(vm))
-        macro("EnvHostOverVmMemcpy", fmt(ratio(hm, vm)))
 }
 
 # "2026-12-01T02:29:19.290871Z" -> seconds since midnight, or "-".

@@ -59,10 +59,6 @@ function macros(    cells, n, i, c, s, w, pp, ps, of, ou, sv, r)
         macro("FifoPubReps", pub(first(1, "", "runs")))
         # Is there a memcpy bound in these data?
         macro("FifoHaveMemcpy", find(2, "pattern=oneway,memcpy_MiBps!=-") ? 1 : 0)
-        # Small messages, ours against 2009: dearer or cheaper?
-        r = ratio(ours("fifo", 10000, 64), published("pipe", 10000, 64))
-        macro("FifoSmallDearer", known(r) && r > 1 ? 1 : 0)
-        macro("FifoSmallDearerCheaper", !known(r) ? "--" : r > 1 ? "dearer" : "cheaper")
         # (count, size): the post's two examples and the largest volume.
         n = split("10000:64 100:128 100000:4096", cells, " ")
         for (i = 1; i <= n; i++) {
@@ -80,11 +76,6 @@ function macros(    cells, n, i, c, s, w, pp, ps, of, ou, sv, r)
                 ou = ours("unix-stream", c, s)
                 macro("FifoFifoTime" w, fmt(of))
                 macro("FifoUnixStreamTime" w, fmt(ou))
-                sv = saving(of, ou)
-                macro("FifoSaving" w, known(sv) ? fixed(abs(sv), 0) : "--")
-                macro("FifoLessMore" w, !known(sv) ? "less" : sv >= 0 ? "less" : "more")
-                # Our FIFO against the 2009 pipe-based FIFO, same cell.
-                macro("FifoOursOverPub" w, fmt(ratio(of, pp)))
                 macro("FifoCi" w, ci_text(ours("fifo", c, s, "elapsed_ns_lo"), ours("fifo", c, s, "elapsed_ns_hi"), \
                         ours("unix-stream", c, s, "elapsed_ns_lo"), ours("unix-stream", c, s, "elapsed_ns_hi")))
         }

@@ -2,13 +2,18 @@
 # experiment gdbus-large.  Files: 1 = data/published/001-*.tsv, 2 = the
 # summary.  Our times are scaled to the post's number of calls when a cell
 # ran another count (a quick profile).
+# Each bus and size has three cells: seed 001's workload (payload=string,
+# marshal=copy: g_variant_new("(s)") copies and validates the text),
+# ipclab's byte arrays (bytes/array) and ipclab's borrowed strings
+# (string/array: g_variant_new_from_data, a best case); all answer "OK".
 # mode=table: time per size; mode=macros: numbers for the text.
 
-# Seconds for the post's number of calls through bus B at size S; COL
-# picks the median (default) or a bound of its CI (elapsed_ns_lo, _hi).
-function ours(b, s, col,    r, e, c)
+# Seconds for the post's number of calls through bus B at size S, payload
+# Y and marshalling M; COL picks the median (default) or a bound of its CI
+# (elapsed_ns_lo, _hi).
+function ours(b, y, m, s, col,    r, e, c)
 {
-        r = find_one(2, "transport=gdbus,pattern=roundtrip,bus=" b ",size_B=" s)
+        r = find_one(2, "transport=gdbus,pattern=roundtrip,bus=" b ",payload=" y ",marshal=" m ",size_B=" s)
         if (!r)
                 return "-"
         e = get(2, r, col == "" ? "elapsed_ns" : col)
@@ -16,6 +21,12 @@ function ours(b, s, col,    r, e, c)
         if (!known(e) || !known(c) || c + 0 == 0)
                 return "-"
         return e / 1e9 / c * calls
+}
+
+# The seed's workload.
+function seedw(b, s, col)
+{
+        return ours(b, "string", "copy", s, col)
 }
 
 function published(route, s)
@@ -32,29 +43,30 @@ function setup(    sizes)
         nb = split("dbus-daemon dbus-broker p2p", bus, " ")
 }
 
-function table(    i, s, pk, pd, line, b)
+function table(    i, s, line, b)
 {
-        print "\\begin{tabular}{@{}r rrr rrrr@{}}"
+        print "\\begin{tabular}{@{}r rr rrr rr@{}}"
         print "\\toprule"
-        print " & \\multicolumn{3}{c}{GLib 2014 (s)} & \\multicolumn{4}{c}{this work, \\texttt{gdbus} (s)} \\\\"
-        print "\\cmidrule(lr){2-4}\\cmidrule(l){5-8}"
-        print "size & kdbus & \\texttt{dbus-daemon} & ratio & \\texttt{dbus-daemon} & \\texttt{dbus-broker} & p2p & ratio \\\\"
+        print " & \\multicolumn{2}{c}{GLib 2014 (s)} & \\multicolumn{5}{c}{this work, \\texttt{gdbus} (s)} \\\\"
+        print "\\cmidrule(lr){2-3}\\cmidrule(l){4-8}"
+        print " & & & \\multicolumn{3}{c}{seed's \\texttt{(s)}, copied} & \\texttt{ay} & \\texttt{s}, borrowed \\\\"
+        print "\\cmidrule(lr){4-6}\\cmidrule(lr){7-7}\\cmidrule(l){8-8}"
+        print "size & kdbus & \\texttt{dbus-daemon} & \\texttt{dbus-daemon} & \\texttt{dbus-broker} & p2p & \\multicolumn{2}{c}{\\texttt{dbus-daemon}} \\\\"
         print "\\midrule"
         for (i = 1; i <= nsz; i++) {
                 s = sz[i]
-                pk = published("kdbus", s)
-                pd = published("dbus-daemon", s)
-                line = sprintf("%s & %s & %s & %s", size_text(s), pub(pk), pub(pd), fixed(ratio(pd, pk), 2))
+                line = sprintf("%s & %s & %s", size_text(s), pub(published("kdbus", s)), pub(published("dbus-daemon", s)))
                 for (b = 1; b <= nb; b++)
-                        line = line " & " fmt(ours(bus[b], s))
-                line = line " & " fixed(ratio(ours("dbus-daemon", s), ours("dbus-broker", s)), 2)
+                        line = line " & " fmt(seedw(bus[b], s))
+                line = line " & " fmt(ours("dbus-daemon", "bytes", "array", s))
+                line = line " & " fmt(ours("dbus-daemon", "string", "array", s))
                 print line " \\\\"
         }
         print "\\bottomrule"
         print "\\end{tabular}"
 }
 
-function macros(    smin, smax, r, b, i, s, d, nf, na, nsd)
+function macros(    smin, smax, r, b)
 {
         smin = sz[1]
         smax = sz[nsz]
@@ -69,44 +81,19 @@ function macros(    smin, smax, r, b, i, s, d, nf, na, nsd)
         macro("GdbusPubDaemonMin", pub(published("dbus-daemon", smin)))
         macro("GdbusPubKdbusMax", pub(published("kdbus", smax)))
         macro("GdbusPubDaemonMax", pub(published("dbus-daemon", smax)))
+        # The seed's own factors (kdbus against dbus-daemon, 2014).
         macro("GdbusPubRatioMin", fmt(ratio(published("dbus-daemon", smin), published("kdbus", smin))))
         macro("GdbusPubRatioMax", fmt(ratio(published("dbus-daemon", smax), published("kdbus", smax))))
+        # Seed 001's workload through each bus, and beside it, through
+        # dbus-daemon, byte arrays and borrowed strings.
         for (b = 1; b <= nb; b++) {
-                macro("Gdbus" camel(bus[b]) "Min", fmt(ours(bus[b], smin)))
-                macro("Gdbus" camel(bus[b]) "Max", fmt(ours(bus[b], smax)))
+                macro("Gdbus" camel(bus[b]) "Min", fmt(seedw(bus[b], smin)))
+                macro("Gdbus" camel(bus[b]) "Max", fmt(seedw(bus[b], smax)))
         }
-        macro("GdbusRatioMin", fmt(ratio(ours("dbus-daemon", smin), ours("dbus-broker", smin))))
-        macro("GdbusRatioMax", fmt(ratio(ours("dbus-daemon", smax), ours("dbus-broker", smax))))
-        macro("GdbusDaemonOverPTwoPMax", fmt(ratio(ours("dbus-daemon", smax), ours("p2p", smax))))
-        macro("GdbusPubDaemonOverOursMax", fmt(ratio(published("dbus-daemon", smax), ours("dbus-daemon", smax))))
-        # dbus-broker against dbus-daemon over every size: how often it was
-        # faster, and how often beyond both confidence intervals.
-        nf = na = nsd = 0
-        for (i = 1; i <= nsz; i++) {
-                s = sz[i]
-                d = ours("dbus-daemon", s)
-                b = ours("dbus-broker", s)
-                if (!known(d) || !known(b))
-                        continue
-                nsd++
-                if (b + 0 < d + 0) {
-                        nf++
-                        if (ci_apart(ours("dbus-broker", s, "elapsed_ns_lo"), ours("dbus-broker", s, "elapsed_ns_hi"), \
-                                     ours("dbus-daemon", s, "elapsed_ns_lo"), ours("dbus-daemon", s, "elapsed_ns_hi")) == "apart")
-                                na++
-                }
-        }
-        macro("GdbusSizes", nsd)
-        macro("GdbusBrokerFaster", nf)
-        macro("GdbusBrokerApart", na)
-        macro("GdbusNoiseVerdict", nsd == 0 ? "--" : 2 * na < nsd ? \
-                "most of the differences between the two buses are within the noise" : \
-                "most of the differences between the two buses exceed the noise")
-        # Did the broker's advantage grow with the message, as kdbus's did?
-        macro("GdbusRatioTrend", !known(ratio(ours("dbus-daemon", smax), ours("dbus-broker", smax))) || \
-                !known(ratio(ours("dbus-daemon", smin), ours("dbus-broker", smin))) ? "--" : \
-                ratio(ours("dbus-daemon", smax), ours("dbus-broker", smax)) > \
-                1.25 * ratio(ours("dbus-daemon", smin), ours("dbus-broker", smin)) ? "grew" : "did not grow")
+        macro("GdbusBytesMin", fmt(ours("dbus-daemon", "bytes", "array", smin)))
+        macro("GdbusBytesMax", fmt(ours("dbus-daemon", "bytes", "array", smax)))
+        macro("GdbusBorrowedMin", fmt(ours("dbus-daemon", "string", "array", smin)))
+        macro("GdbusBorrowedMax", fmt(ours("dbus-daemon", "string", "array", smax)))
         # The memcpy floor at the largest size: every payload copied once.
         r = find(2, "transport=gdbus,pattern=roundtrip,size_B=" smax ",memcpy_MiBps!=-")
         macro("GdbusMemcpyMax", r ? fmt(smax * calls / (get(2, r, "memcpy_MiBps") * 1048576)) : "--")

@@ -72,7 +72,7 @@ function table(    i, t)
         print "\\end{tabular}"
 }
 
-function macros(    i, t, v, fast, slow, vfast, vslow, tail, vtail, r, q, tmp)
+function macros(    i, t, v, fast, slow, vfast, vslow, tail, vtail, r, q, tmp, full, nfo, nso)
 {
         r = find(2, base)
         macro("LatReps", r ? get(2, r, "n") : "--")
@@ -101,6 +101,27 @@ function macros(    i, t, v, fast, slow, vfast, vslow, tail, vtail, r, q, tmp)
                         vtail = q
                 }
         }
+        # "Fastest" and "slowest" only when that transport's interval lies
+        # clear of every other's; otherwise the text names the lowest
+        # (highest) median and says how many intervals overlap it.
+        nfo = nso = 0
+        for (i = 1; i <= ntr; i++) {
+                t = tr[i]
+                if (t == "direct" || !known(lat(t, smin, "lat_p50_ns")))
+                        continue
+                if (t != fast && ci_apart(lat(fast, smin, "lat_p50_ns_lo"), lat(fast, smin, "lat_p50_ns_hi"), \
+                                          lat(t, smin, "lat_p50_ns_lo"), lat(t, smin, "lat_p50_ns_hi")) != "apart")
+                        nfo++
+                if (t != slow && ci_apart(lat(slow, smin, "lat_p50_ns_lo"), lat(slow, smin, "lat_p50_ns_hi"), \
+                                          lat(t, smin, "lat_p50_ns_lo"), lat(t, smin, "lat_p50_ns_hi")) != "apart")
+                        nso++
+        }
+        # Only a 95% interval can set a transport apart (ci_level).
+        full = ci_level(first(2, base, "n")) == "95"
+        macro("LatFastestApart", full && fast != "" && nfo == 0 ? 1 : 0)
+        macro("LatFastestOverlaps", nfo)
+        macro("LatSlowestApart", full && slow != "" && nso == 0 ? 1 : 0)
+        macro("LatSlowestOverlaps", nso)
         macro("LatFastestName", fast == "" ? "--" : "\\texttt{" tex(fast) "}")
         macro("LatFastestSmall", fmt(ns_us(vfast)))
         macro("LatSlowestName", slow == "" ? "--" : "\\texttt{" tex(slow) "}")
@@ -108,7 +129,6 @@ function macros(    i, t, v, fast, slow, vfast, vslow, tail, vtail, r, q, tmp)
         macro("LatWorstTailName", tail == "" ? "--" : "\\texttt{" tex(tail) "}")
         macro("LatWorstTailRatio", fixed(vtail, 1))
         macro("LatDirectSmall", fmt(lat("direct", smin, "lat_p50_ns")))
-        macro("LatFastestOverDirect", fmt(ratio(vfast, lat("direct", smin, "lat_p50_ns"))))
         macro("LatPipeSmall", fmt(ns_us(lat("pipe", smin, "lat_p50_ns"))))
         macro("LatPipeLarge", fmt(ns_us(lat("pipe", smax, "lat_p50_ns"))))
         macro("LatPipeTailSmall", fmt(ns_us(lat("pipe", smin, "lat_p99_ns"))))

@@ -24,6 +24,7 @@ FNR == 1 {
         k = substr($0, 1, index($0, "=") - 1)
         v = substr($0, index($0, "=") + 1)
         val[nexp, group "." k] = v
+        have[nexp, group "." k] = 1
         if (group == "warnings") {
                 # "loaded at the start (load average 3.00)": one line per
                 # kind of warning, with the range of the numbers in it.
@@ -53,10 +54,18 @@ END {
         }
         print "% generated from data/*/meta.ini by paper/scripts/methods.awk"
         printf "\\paragraph{Machine.}\n"
-        printf "The data were measured on %s (%s CPUs online, SMT %s, frequency governor %s, boost %s, clock source %s, virtualisation: %s) under Linux %s, ",
+        # The hypervisor and the container apart (systemd-detect-virt --vm
+        # and --container): one "virtualisation" names only the innermost
+        # layer, and a container in a VM would hide the VM.  Data measured
+        # before meta.ini had the two keys fall back to that one.
+        if ((1, "machine.hypervisor") in have)
+                virt = sprintf("hypervisor: %s, container: %s", m("machine.hypervisor"), m("machine.container"))
+        else
+                virt = sprintf("virtualisation: %s", m("machine.virtualisation"))
+        printf "The data were measured on %s (%s CPUs online, SMT %s, frequency governor %s, boost %s, clock source %s, %s) under Linux %s, ",
                 m("machine.cpu_model"), m("machine.cpus_online"), m("machine.smt"),
                 m("machine.governor"), m("machine.boost"), m("machine.clocksource"),
-                m("machine.virtualisation"), m("machine.kernel")
+                virt, m("machine.kernel")
         printf "with GLib %s, libdbus %s, libsystemd %s, %s and %s; the harness was compiled by %s with \\texttt{%s}.\n",
                 m("software.glib"), m("software.libdbus"), m("software.libsystemd"),
                 m("software.dbus_daemon"), m("software.dbus_broker"),
@@ -64,10 +73,14 @@ END {
         # Where experiments ran on different machines or software, say so.
         for (i = 2; i <= nexp; i++)
                 if (val[i, "machine.cpu_model"] != val[1, "machine.cpu_model"] || \
-                    val[i, "machine.kernel"] != val[1, "machine.kernel"])
-                        printf "Experiment %s ran elsewhere: %s under Linux %s.\n",
+                    val[i, "machine.kernel"] != val[1, "machine.kernel"] || \
+                    val[i, "machine.hypervisor"] != val[1, "machine.hypervisor"] || \
+                    val[i, "machine.container"] != val[1, "machine.container"])
+                        printf "Experiment %s ran elsewhere: %s under Linux %s (%s).\n",
                                 esc(val[i, "experiment.name"]), esc(val[i, "machine.cpu_model"]),
-                                esc(val[i, "machine.kernel"])
+                                esc(val[i, "machine.kernel"]), ((i, "machine.hypervisor") in have) ? \
+                                "hypervisor: " esc(val[i, "machine.hypervisor"]) ", container: " esc(val[i, "machine.container"]) : \
+                                "virtualisation: " esc(val[i, "machine.virtualisation"])
         print ""
         print "\\begin{table}[htbp]\\centering\\small"
         print "\\caption{Provenance of the data: when each experiment ran, with which profile, environment and commit of ipclab (stored in its meta.ini).}"

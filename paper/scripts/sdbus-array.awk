@@ -21,16 +21,13 @@ function cell(t, m, b,    r)
         return find_one(2, "pattern=roundtrip,transport=" t ",marshal=" m ",bus=" b)
 }
 
-function wall(t, m, b,    r)
+# A published time in seconds (row R of file 1, column C) per call, in
+# microseconds, or "-".
+function pub_call(r, c,    v, n)
 {
-        r = cell(t, m, b)
-        return r ? ns_s(get(2, r, "elapsed_ns")) : "-"
-}
-
-function cpu_of(t, m, b,    r)
-{
-        r = cell(t, m, b)
-        return r ? cpu(r) : "-"
+        v = get(1, r, c)
+        n = get(1, r, "calls")
+        return known(v) && known(n) && n + 0 > 0 ? v * 1e6 / n : "-"
 }
 
 function variant_text(v)
@@ -44,41 +41,94 @@ function variant_text(v)
         return tex(v)
 }
 
-function table(    r, v, c, m)
+# Column C of row R per call, in microseconds ("-" when unknown).
+function per_call(r, c,    n, v)
 {
-        print "\\begin{tabular}{@{}l l rrrr@{}}"
+        n = get(2, r, "count")
+        v = get(2, r, c)
+        return known(n) && known(v) && n + 0 > 0 ? ns_us(v) / n : "-"
+}
+
+# Our rows in the order the text takes them: seed 004's workload first.
+function our_rows(    m, i, r, n)
+{
+        n = 0
+        split("append-per-element per-element array", m, " ")
+        for (i = 1; i <= 3; i++)
+                if ((r = cell("sd-bus", m[i], b_main)))
+                        ours_row[++n] = r
+        r = find(2, "pattern=roundtrip,transport=fdpass")
+        if (r)
+                ours_row[++n] = r
+        return n
+}
+
+function our_text(r,    m)
+{
+        m = get(2, r, "marshal")
+        if (get(2, r, "transport") == "fdpass")
+                return "\\texttt{fdpass}"
+        if (m == "append-per-element")
+                return "\\texttt{sd-bus}, append per element"
+        if (m == "per-element")
+                return "\\texttt{sd-bus}, both ends per element"
+        return "\\texttt{sd-bus}, whole array"
+}
+
+function table(    r, i, n, c, calls)
+{
+        print "\\begin{tabular}{@{}l rr rrrr@{}}"
         print "\\toprule"
-        print " & & wall clock & CPU, client & CPU, bus & per call \\\\"
-        print "variant & bus & (s) & + server (s) & daemon (s) & (\\us) \\\\"
+        print " & wall & CPU, client & \\multicolumn{4}{c}{per call (\\us)} \\\\"
+        print "\\cmidrule(l){4-7}"
+        print "variant & clock (s) & + server (s) & wall & client & server & bus \\\\"
         print "\\midrule"
-        printf "\\multicolumn{6}{@{}l}{\\emph{published, %s calls of %s}} \\\\\n", \
-                group(first(1, "", "calls")), size_text(first(1, "", "size_B"))
+        calls = first(1, "", "calls")
+        printf "\\multicolumn{7}{@{}l}{\\emph{published, %s calls of %s, one process, session bus}} \\\\\n", \
+                group(calls), size_text(first(1, "", "size_B"))
         for (r = 1; r <= rows(1); r++) {
-                printf "%s & session & %s%s & %s%s & -- & -- \\\\\n", variant_text(get(1, r, "variant")), \
+                printf "%s & %s%s & %s%s & %s%s & \\multicolumn{2}{c}{%s%s} & -- \\\\\n", \
+                        variant_text(get(1, r, "variant")), \
                         bound(get(1, r, "wall_bound")), pub(get(1, r, "wall_s")), \
-                        bound(get(1, r, "cpu_bound")), pub(get(1, r, "cpu_s"))
+                        bound(get(1, r, "cpu_bound")), pub(get(1, r, "cpu_s")), \
+                        bound(get(1, r, "wall_bound")), fmt(pub_call(r, "wall_s")), \
+                        bound(get(1, r, "cpu_bound")), fmt(pub_call(r, "cpu_s"))
         }
         print "\\midrule"
         r = find(2, "pattern=roundtrip")
-        printf "\\multicolumn{6}{@{}l}{\\emph{this work, %s calls of %s}} \\\\\n", \
-                r ? group(get(2, r, "count")) : "--", r ? size_text(get(2, r, "size_B")) : "--"
-        for (r = 1; r <= rows(2); r++) {
-                if (!match_row(2, r, "pattern=roundtrip"))
-                        continue
-                m = get(2, r, "marshal")
-                c = get(2, r, "count")
-                printf "\\texttt{%s}%s & \\texttt{%s} & %s & %s & %s & %s \\\\\n", tex(get(2, r, "transport")), \
-                        known(m) ? ", " tex(m) : "", tex(get(2, r, "bus")), \
-                        fmt(ns_s(get(2, r, "elapsed_ns"))), fmt(cpu(r)), fmt(ns_s(get(2, r, "bus_cpu_ns"))), \
-                        fmt(known(c) && c + 0 > 0 ? ns_us(get(2, r, "elapsed_ns")) / c : "-")
+        printf "\\multicolumn{7}{@{}l}{\\emph{this work, %s calls of %s, two processes, %s}} \\\\\n", \
+                r ? group(get(2, r, "count")) : "--", r ? size_text(get(2, r, "size_B")) : "--", \
+                known(b_main) ? "\\texttt{" tex(b_main) "}" : "--"
+        n = our_rows()
+        for (i = 1; i <= n; i++) {
+                r = ours_row[i]
+                printf "%s & %s & %s & %s & %s & %s & %s \\\\\n", our_text(r), \
+                        fmt(ns_s(get(2, r, "elapsed_ns"))), fmt(cpu(r)), fmt(per_call(r, "elapsed_ns")), \
+                        fmt(per_call(r, "client_cpu_ns")), fmt(per_call(r, "server_cpu_ns")), \
+                        fmt(per_call(r, "bus_cpu_ns"))
         }
         print "\\bottomrule"
         print "\\end{tabular}"
 }
 
-function macros(    r, r2, b, pw, aw, pc, ac, fw)
+# Macros for marshalling M through the main bus, named Sdbus<What><Name>:
+# wall (s), CPU client + server (s), and per call (us) wall, client,
+# server and bus CPU.
+function marshal_macros(m, name,    r)
 {
-        macro("SdbusPubCalls", group(first(1, "", "calls")))
+        r = cell("sd-bus", m, b_main)
+        macro("SdbusWall" name, r ? fmt(ns_s(get(2, r, "elapsed_ns"))) : "--")
+        macro("SdbusCpu" name, r ? fmt(cpu(r)) : "--")
+        macro("SdbusCallWall" name, r ? fmt(per_call(r, "elapsed_ns")) : "--")
+        macro("SdbusCallClient" name, r ? fmt(per_call(r, "client_cpu_ns")) : "--")
+        macro("SdbusCallServer" name, r ? fmt(per_call(r, "server_cpu_ns")) : "--")
+        macro("SdbusCallBus" name, r ? fmt(per_call(r, "bus_cpu_ns")) : "--")
+}
+
+function macros(    r, calls)
+{
+        calls = first(1, "", "calls")
+        macro("SdbusPubCalls", group(calls))
         macro("SdbusPubItems", group(first(1, "", "items")))
         macro("SdbusPubWallPerElement", pub(lookup(1, "variant=per-element", "wall_s")))
         macro("SdbusPubCpuPerElement", pub(lookup(1, "variant=per-element", "cpu_s")))
@@ -87,48 +137,35 @@ function macros(    r, r2, b, pw, aw, pc, ac, fw)
         macro("SdbusPubWallOld", pub(lookup(1, "variant=old-ipc", "wall_s")))
         macro("SdbusPubWallRatio", fmt(ratio(lookup(1, "variant=per-element", "wall_s"), \
                 lookup(1, "variant=array", "wall_s"))))
-        macro("SdbusPubCpuRatio", fmt(ratio(lookup(1, "variant=per-element", "cpu_s"), \
-                lookup(1, "variant=array", "cpu_s"))))
+        r = find_one(1, "variant=per-element")
+        macro("SdbusPubCallWallPerElement", r ? fmt(pub_call(r, "wall_s")) : "--")
+        macro("SdbusPubCallCpuPerElement", r ? fmt(pub_call(r, "cpu_s")) : "--")
+        r = find_one(1, "variant=array")
+        macro("SdbusPubCallWallArray", r ? fmt(pub_call(r, "wall_s")) : "--")
+        macro("SdbusPubCallCpuArray", r ? fmt(pub_call(r, "cpu_s")) : "--")
         r = find(2, "pattern=roundtrip")
         macro("SdbusReps", r ? get(2, r, "n") : "--")
         macro("SdbusCiLevel", r ? ci_level(get(2, r, "n")) : "--")
         macro("SdbusCount", r ? group(get(2, r, "count")) : "--")
         macro("SdbusSize", r ? size_text(get(2, r, "size_B")) : "--")
-        # The bus of the main comparison: dbus-daemon if measured, else the first.
-        b = find(2, "pattern=roundtrip,transport=sd-bus,bus=dbus-daemon") ? "dbus-daemon" : \
-                first(2, "pattern=roundtrip,transport=sd-bus", "bus")
-        macro("SdbusBus", known(b) ? "\\texttt{" tex(b) "}" : "--")
-        pw = wall("sd-bus", "per-element", b)
-        aw = wall("sd-bus", "array", b)
-        pc = cpu_of("sd-bus", "per-element", b)
-        ac = cpu_of("sd-bus", "array", b)
-        macro("SdbusWallPerElement", fmt(pw))
-        macro("SdbusWallArray", fmt(aw))
-        macro("SdbusCpuPerElement", fmt(pc))
-        macro("SdbusCpuArray", fmt(ac))
-        macro("SdbusWallRatio", fmt(ratio(pw, aw)))
-        macro("SdbusCpuRatio", fmt(ratio(pc, ac)))
-        r = cell("sd-bus", "array", b)
-        macro("SdbusBusCpuArray", r ? fmt(ns_s(get(2, r, "bus_cpu_ns"))) : "--")
+        macro("SdbusBus", known(b_main) ? "\\texttt{" tex(b_main) "}" : "--")
+        marshal_macros("append-per-element", "AppendPerElement")
+        marshal_macros("per-element", "PerElement")
+        marshal_macros("array", "Array")
         r = find(2, "pattern=roundtrip,transport=fdpass")
-        fw = r ? ns_s(get(2, r, "elapsed_ns")) : "-"
-        macro("SdbusWallFdpass", fmt(fw))
+        macro("SdbusWallFdpass", r ? fmt(ns_s(get(2, r, "elapsed_ns"))) : "--")
         macro("SdbusCpuFdpass", r ? fmt(cpu(r)) : "--")
-        macro("SdbusArrayOverFdpass", fmt(ratio(aw, fw)))
-        # Noise: per element against array, wall clock.
-        r = cell("sd-bus", "per-element", b)
-        r2 = cell("sd-bus", "array", b)
-        macro("SdbusWallCi", r && r2 ? ci_text(get(2, r, "elapsed_ns_lo"), get(2, r, "elapsed_ns_hi"), \
-                get(2, r2, "elapsed_ns_lo"), get(2, r2, "elapsed_ns_hi")) : "--")
         # The memcpy bound: the same bytes copied once.
         r = find(2, "pattern=roundtrip,memcpy_MiBps!=-")
         macro("SdbusMemcpy", r ? fmt(get(2, r, "count") * get(2, r, "size_B") / (get(2, r, "memcpy_MiBps") * 1048576)) : "--")
         macro("SdbusMiB", r ? fmt(get(2, r, "count") * get(2, r, "size_B") / 1048576) : "--")
 }
 
-# Nothing to prepare before the table or the macros.
+# The bus of the comparison: dbus-daemon if measured, else the first.
 function setup()
 {
+        b_main = find(2, "pattern=roundtrip,transport=sd-bus,bus=dbus-daemon") ? "dbus-daemon" : \
+                first(2, "pattern=roundtrip,transport=sd-bus", "bus")
 }
 
 END {

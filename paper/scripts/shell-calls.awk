@@ -99,7 +99,7 @@ function table(    i, j, c, b, line)
         print "\\end{tabular}"
 }
 
-function macros(    r, i, j, c, b, v, lo, hi, fast, slow, vfast, vslow, q, qmin, qmax, d, dmax, sep, dl, dh, bl, bh, cpu, bshare)
+function macros(    r, full, i, j, c, b, v, lo, hi, fast, slow, vfast, vslow, q, qmin, qmax, d, dmax, sep, dl, dh, bl, bh, cpu, bshare)
 {
         r = find(2, "pattern=roundtrip")
         macro("ShellReps", r ? get(2, r, "n") : "--")
@@ -168,8 +168,10 @@ function macros(    r, i, j, c, b, v, lo, hi, fast, slow, vfast, vslow, q, qmin,
         macro("ShellFastest", fmt(ns_ms(vfast)))
         macro("ShellSlowestName", slow == "" ? "--" : name_text(slow))
         macro("ShellSlowest", fmt(ns_ms(vslow)))
-        macro("ShellSlowOverFast", fmt(ratio(vslow, vfast)))
-        macro("ShellBusMaxDiffPct", known(dmax) ? fixed(100 * dmax, 0) : "--")
+        # Only a 95% interval can set a command apart (ci_level).
+        full = r && ci_level(get(2, r, "n")) == "95"
+        macro("ShellFastestApart", full && fast != "" && apart_from_all(fast) ? 1 : 0)
+        macro("ShellSlowestApart", full && slow != "" && apart_from_all(slow) ? 1 : 0)
         macro("ShellBusSeparated", sep)
         macro("ShellBusCiClause", sep == 0 ? "the confidence intervals of the two buses overlapped for every command: these data do not show that either bus makes a shell call cheaper" : \
                 sep == ncmd ? "the confidence intervals of the two buses were apart for every command" : \
@@ -177,9 +179,27 @@ function macros(    r, i, j, c, b, v, lo, hi, fast, slow, vfast, vslow, q, qmin,
         macro("ShellBusCpuShareMax", known(bshare) ? fixed(bshare, 0) : "--")
         macro("ShellRefDbusDaemon", fmt(ns_us(ref("dbus-daemon"))))
         macro("ShellRefDbusBroker", fmt(ns_us(ref("dbus-broker"))))
-        macro("ShellOverRefMin", fmt(qmin))
-        macro("ShellOverRefMax", fmt(qmax))
         macro("ShellHaveRef", qmin == "" ? "0" : "1")
+}
+
+# Does the interval of cell K ("command bus") lie clear of every other
+# cell's?  Only then may the text call it the cheapest or the dearest.
+function apart_from_all(k,    i, j, c, b, kc, kb)
+{
+        split(k, kp, " ")
+        kc = kp[1]
+        kb = kp[2]
+        for (i = 1; i <= ncmd; i++)
+                for (j = 1; j <= nbus; j++) {
+                        c = cmd[i]
+                        b = bus[j]
+                        if ((c == kc && b == kb) || !known(val_of(c, b, "lat_p50_ns")))
+                                continue
+                        if (ci_apart(val_of(kc, kb, "lat_p50_ns_lo"), val_of(kc, kb, "lat_p50_ns_hi"), \
+                                     val_of(c, b, "lat_p50_ns_lo"), val_of(c, b, "lat_p50_ns_hi")) != "apart")
+                                return 0
+                }
+        return 1
 }
 
 # "busctl-call dbus-broker" -> "\texttt{busctl call} through \texttt{dbus-broker}"

@@ -339,7 +339,9 @@ check "make reproduce-estimate measures nothing" '! grep -q "^reproducing" est.l
 
 mk verify > verify.log 2>&1; rc=$?
 harness/ipclab verify --repro build/repro > direct.log 2>&1; want=$?
-check "make verify checks build/repro too, with ipclab's status ($rc = $want)" '[ $rc -eq $want ] && grep -q "^harness/ipclab verify --repro build/repro" verify.log && grep -q "^reproduced: " verify.log'
+# make exits 2 for any failed recipe: it fails exactly when ipclab does.
+check "make verify checks build/repro too, failing exactly when ipclab does ($rc, $want)" \
+        '[ $((rc != 0)) -eq $((want != 0)) ] && grep -q "^harness/ipclab verify --repro build/repro" verify.log && grep -q "^reproduced: " verify.log'
 check "make verify prints the table" 'grep -q "^EXPERIMENT  *CLAIM  *METRIC" verify.log'
 
 # Only experiments whose data is current, so that nothing is measured here.

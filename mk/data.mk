@@ -17,7 +17,11 @@ RUN_FLAGS = $(if $(PROFILE),--profile $(PROFILE)) $(if $(filter-out host,$(ENV))
 # SHA-256 of each experiment file, milliseconds), so that `make -n` tells
 # the truth: only stale or missing data has a recipe to run, and what
 # depends on current data is not rebuilt.  The data never depends on the
-# experiment file's time, which a fresh clone makes meaningless.
+# experiment file's time, which a fresh clone makes meaningless.  One case
+# is decided only in the recipe: a file whose bytes differ from those its
+# data was measured from (a claim added since) needs the harness to tell
+# whether what it measures changed, and before the first build there is
+# none; the recipe asks again once it is built, and measures only if so.
 DATA_STALE := $(foreach e,$(EXPERIMENTS),$(if $(shell mk/data-current.sh experiments/$e.ini data/$e/meta.ini && echo yes),,$e))
 $(foreach e,$(DATA_STALE),$(eval data/$e/samples.tsv: FORCE))
 data/%/samples.tsv: | $(IPCLAB)

@@ -20,8 +20,10 @@
  * returned, whichever is later: the receipt, unless both share a CPU and
  * the server ran first.  So the end of the stream, the ack (its
  * formatting and parsing, cold code run once), close() and the exit of
- * either side all lie outside.  Inside lie the messages and, on the client,
- * two reads of its CPU clock (one system call each; see below).
+ * either side all lie outside.  Inside lie the messages and the reads of
+ * CPU clocks below, system calls: on the client, its own twice and the
+ * server's twice (round trips) or once (one-way, where the server reads
+ * its own once).
  *
  * CPU.  The kernel keeps an exact CPU clock per process (the scheduler's
  * runtime in ns, every thread; CLOCK_PROCESS_CPUTIME_ID, and for another
@@ -87,21 +89,25 @@ volatile sig_atomic_t runner_interrupted;
 #define READY_BYTE 'R'
 #define LATENCY_CAP ((guint64) 1 << 22)   /* latencies kept per duration-boxed repetition */
 
-static guint64 now_ns(void)
+/* Clock CLK in ns; 0 if it cannot be read. */
+static guint64 clock_ns(clockid_t clk)
 {
         struct timespec ts;
 
-        clock_gettime(CLOCK_MONOTONIC, &ts);
+        if (clock_gettime(clk, &ts) != 0)
+                return 0;
         return (guint64) ts.tv_sec * 1000000000u + (guint64) ts.tv_nsec;
+}
+
+static guint64 now_ns(void)
+{
+        return clock_ns(CLOCK_MONOTONIC);
 }
 
 /* This process's CPU time, every thread, in ns: exact, not tick-sampled. */
 static guint64 self_cpu_ns(void)
 {
-        struct timespec ts;
-
-        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-        return (guint64) ts.tv_sec * 1000000000u + (guint64) ts.tv_nsec;
+        return clock_ns(CLOCK_PROCESS_CPUTIME_ID);
 }
 
 /* CPU time process PID (every thread) has used, in ns, from its CPU clock;
@@ -109,11 +115,10 @@ static guint64 self_cpu_ns(void)
 static guint64 proc_cpu_ns(pid_t pid)
 {
         clockid_t clk;
-        struct timespec ts;
 
-        if (pid <= 0 || clock_getcpuclockid(pid, &clk) != 0 || clock_gettime(clk, &ts) != 0)
+        if (pid <= 0 || clock_getcpuclockid(pid, &clk) != 0)
                 return 0;
-        return (guint64) ts.tv_sec * 1000000000u + (guint64) ts.tv_nsec;
+        return clock_ns(clk);
 }
 
 /* FNV-1a, 64 bits, chained over every payload in order. */

@@ -18,6 +18,13 @@ skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP ${2:?skip needs a reason}"; }
 # check WHAT 'SHELL CONDITION': ok when the condition, evaluated, holds;
 # status 1 when it does not, so that `check ... || show-why` works.
 check() { if eval "$2"; then ok "$1"; else not_ok "$1"; return 1; fi; }
+# check_run WHAT COMMAND...: the same, from COMMAND's exit status (no eval:
+# the arguments reach COMMAND as given).
+check_run() {
+        local what=$1
+        shift
+        if "$@"; then ok "$what"; else not_ok "$what"; return 1; fi
+}
 # wait_for SECONDS 'SHELL CONDITION': polls the condition every 50 ms until
 # it holds (status 0) or SECONDS have passed (status 1).  For a state a
 # process reaches sooner or later: a generous bound, no guessed sleep.

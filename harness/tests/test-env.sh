@@ -23,27 +23,7 @@ build=$repo/harness/env/build-image.sh
 [ "$ipclab" -ef "$repo/harness/ipclab" ] || export IPCLAB_ENV_DIR=$repo/harness/env
 unset IPCLAB_ENV_TIMEOUT IPCLAB_VM_ACCEL
 
-n=0
-failed=0
-ok() {
-        n=$((n + 1))
-        echo "ok $n - $*"
-}
-not_ok() {
-        n=$((n + 1))
-        failed=$((failed + 1))
-        echo "not ok $n - $*"
-}
-skip() {
-        n=$((n + 1))
-        echo "ok $n - # SKIP $*"
-}
-# check DESCRIPTION COMMAND...: one test line from COMMAND's exit status
-check() {
-        local desc=$1
-        shift
-        if "$@"; then ok "$desc"; else not_ok "$desc"; fi
-}
+source "$here/tap.sh"
 finish() {
         echo "1..$n"
         exit $((failed > 0))
@@ -62,7 +42,7 @@ trap cleanup EXIT
 chmod 0755 "$tmp"
 
 if [ "$(id -u)" != 0 ]; then
-        skip "env tests need root (debootstrap, systemd-nspawn)"
+        skip "env tests" "they need root (debootstrap, systemd-nspawn)"
         finish
 fi
 if [ ! -x "$ipclab" ]; then
@@ -120,12 +100,12 @@ leftovers() {
 
 # The host run: what the environments' samples must look like.
 "$ipclab" run --out "$tmp/host" "$tmp/env-smoke.ini" > "$tmp/host.log" 2>&1
-check "host run of the smoke experiment" test -f "$tmp/host/env-smoke/samples.tsv"
+check_run "host run of the smoke experiment" test -f "$tmp/host/env-smoke/samples.tsv"
 
 for kind in nspawn vm; do
         start=$(date +%s)
         img=$("$build" build "$kind" 2> "$tmp/build-$kind.log")
-        check "$kind image built or reused ($(($(date +%s) - start)) s)" \
+        check_run "$kind image built or reused ($(($(date +%s) - start)) s)" \
                 test -n "$img" -a -f "$img/complete" -a -f "$img/manifest.txt"
         for pkg in dbus dbus-broker libglib2.0-0 libsystemd0 libdbus-1-3; do
                 grep -q "^$pkg	" "$img/manifest.txt" || not_ok "$kind image lacks $pkg"
@@ -136,30 +116,30 @@ for kind in nspawn vm; do
         "$ipclab" run --env "$kind" --out "$out" "$tmp/env-smoke.ini" > "$tmp/run-$kind.log" 2>&1
         rc=$?
         res=$out/env-smoke
-        check "$kind run exits 0 ($(($(date +%s) - start)) s)" test "$rc" = 0
+        check_run "$kind run exits 0 ($(($(date +%s) - start)) s)" test "$rc" = 0
         if [ ! -f "$res/samples.tsv" ]; then
                 not_ok "$kind run left no samples.tsv"
                 sed 's/^/# /' "$tmp/run-$kind.log" | tail -20
                 continue
         fi
-        check "$kind samples have the host's columns" \
+        check_run "$kind samples have the host's columns" \
                 test "$(head -n 1 "$res/samples.tsv")" = "$(head -n 1 "$tmp/host/env-smoke/samples.tsv")"
-        check "$kind samples: $rows_expected rows" \
+        check_run "$kind samples: $rows_expected rows" \
                 test "$(column env "$res/samples.tsv" | wc -l)" = "$rows_expected"
-        check "$kind samples: env column says $kind" \
+        check_run "$kind samples: env column says $kind" \
                 test "$(column env "$res/samples.tsv" | sort -u)" = "$kind"
-        check "$kind samples: every repetition measured" \
+        check_run "$kind samples: every repetition measured" \
                 test "$(column status "$res/samples.tsv" | sort -u)" = "ok"
-        check "$kind meta.ini names the environment" grep -qx "env=$kind" "$res/meta.ini"
-        check "$kind meta.ini names the image recipe" grep -qx "env_image=$hash" "$res/meta.ini"
+        check_run "$kind meta.ini names the environment" grep -qx "env=$kind" "$res/meta.ini"
+        check_run "$kind meta.ini names the image recipe" grep -qx "env_image=$hash" "$res/meta.ini"
         if [ "$kind" = vm ]; then
-                check "vm meta.ini names the accelerator" grep -qxE 'env_accel=(kvm|tcg)' "$res/meta.ini"
-                check "vm guest kernel is the image's" \
+                check_run "vm meta.ini names the accelerator" grep -qxE 'env_accel=(kvm|tcg)' "$res/meta.ini"
+                check_run "vm guest kernel is the image's" \
                         grep -q "ipclab-guest: .* mounted; kernel $(cat "$img/kernel-version")" \
                         "$res/console.log"
         fi
-        check "$kind console.log kept beside the results" test -s "$res/console.log"
-        check "$kind leaves no staging directory" eval '! leftovers "$out"'
+        check_run "$kind console.log kept beside the results" test -s "$res/console.log"
+        check_run "$kind leaves no staging directory" eval '! leftovers "$out"'
 done
 
 # Failures.  Each must leave existing results exactly as they were.
@@ -169,12 +149,12 @@ before=$(tree_sum "$out/env-smoke")
 IPCLAB_CACHE=$tmp/empty-cache "$ipclab" run --env nspawn --out "$out" "$tmp/env-smoke.ini" \
         > "$tmp/noimage.log" 2>&1
 rc=$?
-check "no nspawn image: exit 2, says \`make env-nspawn\`" \
+check_run "no nspawn image: exit 2, says \`make env-nspawn\`" \
         eval 'test $rc = 2 && grep -q "make env-nspawn" "$tmp/noimage.log"'
 IPCLAB_CACHE=$tmp/empty-cache "$ipclab" run --env vm --out "$out" "$tmp/env-smoke.ini" \
         > "$tmp/noimage-vm.log" 2>&1
 rc=$?
-check "no vm image: exit 2, says \`make env-vm\`" \
+check_run "no vm image: exit 2, says \`make env-vm\`" \
         eval 'test $rc = 2 && grep -q "make env-vm" "$tmp/noimage-vm.log"'
 
 if command -v setpriv > /dev/null; then
@@ -186,33 +166,33 @@ if command -v setpriv > /dev/null; then
         setpriv --reuid=65534 --regid=65534 --clear-groups \
                 "$ipclab" run --env nspawn --out "$tmp/noroot/out" "$tmp/noroot/env-smoke.ini" > "$tmp/noroot.log" 2>&1
         rc=$?
-        check "nspawn without root: exit 2, says it needs root" \
+        check_run "nspawn without root: exit 2, says it needs root" \
                 eval 'test $rc = 2 && grep -q "needs root" "$tmp/noroot.log"'
 else
-        skip "setpriv (util-linux) not found"
+        skip "nspawn without root" "setpriv (util-linux) not found"
 fi
 
 start=$(date +%s)
 IPCLAB_ENV_TIMEOUT=2 "$ipclab" run --env nspawn --out "$out" "$tmp/env-slow.ini" \
         > "$tmp/hang.log" 2>&1
 rc=$?
-check "hung container killed at the time limit: exit 1 ($(($(date +%s) - start)) s)" \
+check_run "hung container killed at the time limit: exit 1 ($(($(date +%s) - start)) s)" \
         eval 'test $rc = 1 && grep -q "did not finish within 2 s" "$tmp/hang.log"'
-check "no process of the killed container is left" \
+check_run "no process of the killed container is left" \
         eval '! pgrep -f "^/ipclab/in/ipclab run" > /dev/null'
 
 start=$(date +%s)
 IPCLAB_ENV_TIMEOUT=3 "$ipclab" run --env vm --out "$out" "$tmp/env-smoke.ini" \
         > "$tmp/hang-vm.log" 2>&1
 rc=$?
-check "hung guest killed at the time limit: exit 1 ($(($(date +%s) - start)) s)" \
+check_run "hung guest killed at the time limit: exit 1 ($(($(date +%s) - start)) s)" \
         eval 'test $rc = 1 && grep -q "did not finish within 3 s" "$tmp/hang-vm.log"'
-check "the failed run's log is kept and named" \
+check_run "the failed run's log is kept and named" \
         eval 'f=$(grep -o "log: [^ ]*\.log" "$tmp/hang-vm.log" | cut -c6-); test -f "$f" && rm -f "$f"'
 
-check "results unchanged by the failures" test "$(tree_sum "$out/env-smoke")" = "$before"
-check "a killed run leaves its resume file, as on the host" test -f "$out/.env-slow.partial.tsv"
-check "failures leave no staging directory" eval '! leftovers "$out"'
+check_run "results unchanged by the failures" test "$(tree_sum "$out/env-smoke")" = "$before"
+check_run "a killed run leaves its resume file, as on the host" test -f "$out/.env-slow.partial.tsv"
+check_run "failures leave no staging directory" eval '! leftovers "$out"'
 
 # --resume through nspawn: a killed run leaves the cells it finished in
 # its resume file; the resumed run keeps them and measures the rest.
@@ -220,12 +200,12 @@ out=$tmp/out-resume
 IPCLAB_ENV_TIMEOUT=6 "$ipclab" run --env nspawn --out "$out" "$tmp/env-resume.ini" \
         > "$tmp/resume1.log" 2>&1
 done_row=$(grep -m 1 -P '^0\t' "$out/.env-resume.partial.tsv" 2> /dev/null)
-check "killed run: the finished cell is in the resume file" test -n "$done_row"
+check_run "killed run: the finished cell is in the resume file" test -n "$done_row"
 "$ipclab" run --env nspawn --resume --out "$out" "$tmp/env-resume.ini" > "$tmp/resume2.log" 2>&1
 rc=$?
-check "resumed run exits 0 and keeps the finished cell's row" \
+check_run "resumed run exits 0 and keeps the finished cell's row" \
         eval 'test $rc = 0 && grep -qxF "$done_row" "$out/env-resume/samples.tsv"'
-check "resumed run: 2 rows, resume file gone" \
+check_run "resumed run: 2 rows, resume file gone" \
         eval 'test "$(column env "$out/env-resume/samples.tsv" | wc -l)" = 2 &&
               test ! -e "$out/.env-resume.partial.tsv"'
 
@@ -237,19 +217,19 @@ chmod 0644 "$tmp/env-both.ini"
 out=$tmp/out-both
 "$ipclab" run --out "$out" "$tmp/env-both.ini" > "$tmp/both.log" 2>&1
 rc=$?
-check "env=host;nspawn runs and exits 0" test "$rc" = 0
-check "merged samples: both environments, 4 cells each" \
+check_run "env=host;nspawn runs and exits 0" test "$rc" = 0
+check_run "merged samples: both environments, 4 cells each" \
         eval 'test "$(column env "$out/env-both/samples.tsv" | sort | uniq -c | awk "{print \$1, \$2}" | tr "\n" " ")" = "4 host 4 nspawn "'
-check "merged meta.ini: the host's groups and the container's" \
+check_run "merged meta.ini: the host's groups and the container's" \
         eval 'grep -qx "\[machine\]" "$out/env-both/meta.ini" && grep -qx "\[machine nspawn\]" "$out/env-both/meta.ini" && grep -qx "envs=host;nspawn" "$out/env-both/meta.ini"'
-check "the container's console log is kept" test -s "$out/env-both/console-nspawn.log"
-check "no staging left after the merge" eval 'test -z "$(ls -A "$out" | grep -v "^env-both$")"'
+check_run "the container's console log is kept" test -s "$out/env-both/console-nspawn.log"
+check_run "no staging left after the merge" eval 'test -z "$(ls -A "$out" | grep -v "^env-both$")"'
 "$ipclab" summarize "$out/env-both" > "$tmp/both.tsv"
-check "summarize keeps host and nspawn cells apart" test "$(tail -n +2 "$tmp/both.tsv" | wc -l)" = 8
+check_run "summarize keeps host and nspawn cells apart" test "$(tail -n +2 "$tmp/both.tsv" | wc -l)" = 8
 size=$(column size_B "$tmp/both.tsv" | head -1)
 want=$(awk -F= -v k="memcpy_MiBps_$size" '/^\[/ { g = $0 } g == "[bounds nspawn]" && $1 == k { print $2 }' "$out/env-both/meta.ini")
 got=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["env"] == "nspawn" { print $c["memcpy_MiBps"]; exit }' "$tmp/both.tsv")
-check "summarize takes the container's own memcpy bound" eval 'test -n "$want" && test "$got" = "$want"'
+check_run "summarize takes the container's own memcpy bound" eval 'test -n "$want" && test "$got" = "$want"'
 
 # An interrupted image build must never be taken for an image.
 export IPCLAB_CACHE=$tmp/cache
@@ -258,11 +238,11 @@ pid=$!
 sleep 3
 kill -TERM -- -"$pid" 2> /dev/null
 wait "$pid"
-check "interrupted build leaves no complete image" \
+check_run "interrupted build leaves no complete image" \
         eval 'test ! -e "$("$build" dir nspawn)/complete"'
 "$ipclab" run --env nspawn --out "$out" "$tmp/env-smoke.ini" > "$tmp/interrupted-run.log" 2>&1
 rc=$?
-check "after an interrupted build, a run says the image is missing" \
+check_run "after an interrupted build, a run says the image is missing" \
         eval 'test $rc = 2 && grep -q "no nspawn image" "$tmp/interrupted-run.log"'
 unset IPCLAB_CACHE
 

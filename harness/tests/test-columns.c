@@ -4,13 +4,17 @@
  * samples.tsv: rows written for known cells and samples are byte for byte
  * what the writer wrote before it took its columns from the schema (the
  * expected strings are that writer's output), and read back to the same
- * sample. */
+ * sample.
+ *
+ * The summary: every row has the header's fields, a cell whose every
+ * repetition failed too. */
 #include <errno.h>
 #include <glib.h>
 #include <string.h>
 
 #include "columns.h"
 #include "samples.h"
+#include "summarize.h"
 
 static const char old_header[] =
         "cell\trep\tenv\ttransport\tbus\tpayload\tsize_B\tpattern\treply\tmarshal\tcpus"
@@ -137,10 +141,119 @@ static void test_samples_parse(void)
         g_assert_cmpstr(why, ==, "client_cpu_ns is '10x1', not a whole number");
 }
 
+static char *tmp_dir;
+
+/* Writes ROWS (rows of samples.tsv) and META (or no meta.ini) into a new
+ * directory NAME under tmp_dir and returns its path. */
+static char *results_dir(const char *name, const GString *rows, const char *meta)
+{
+        char *dir = g_build_filename(tmp_dir, name, NULL);
+        g_autofree char *samples = g_build_filename(dir, "samples.tsv", NULL);
+        g_autofree char *text = g_strconcat(samples_header(), rows->str, NULL);
+
+        g_assert_cmpint(g_mkdir_with_parents(dir, 0755), ==, 0);
+        g_assert_true(g_file_set_contents(samples, text, -1, NULL));
+        if (meta) {
+                g_autofree char *path = g_build_filename(dir, "meta.ini", NULL);
+                g_assert_true(g_file_set_contents(path, meta, -1, NULL));
+        }
+        return dir;
+}
+
+static guint fields(const char *line)
+{
+        guint n = 1;
+
+        for (const char *p = line; *p && *p != '\n'; p++)
+                n += *p == '\t';
+        return n;
+}
+
+/* Two cells, one measured and one whose every repetition failed: both
+ * rows have the header's fields, the failed one "-" for every statistic
+ * but its memcpy bound, which is meta.ini's. */
+static void test_summary_failed_cell(void)
+{
+        Cell ok_cell = { .index = 0, .transport = "pipe", .bus = BUS_NONE, .payload = PAYLOAD_BYTES,
+                         .size = 64, .pattern = PATTERN_ROUNDTRIP, .reply = REPLY_ECHO,
+                         .marshal = MARSHAL_ARRAY, .cpus = CPUS_NONE, .count = 1000 };
+        Cell bad_cell = ok_cell;
+        bad_cell.index = 1;
+        bad_cell.size = 4096;
+        g_autoptr(GString) rows = g_string_new(NULL);
+        Sample ok = measured();
+        Sample failed = { .status = -ETIMEDOUT };
+        g_strlcpy(failed.why, "timed out", sizeof failed.why);
+        for (guint rep = 0; rep < 3; rep++) {
+                samples_append_row(rows, "host", &ok_cell, rep, &ok);
+                samples_append_row(rows, "host", &bad_cell, rep, &failed);
+        }
+        g_autofree char *dir = results_dir("failed-cell", rows,
+                                           "[bounds]\nmemcpy_MiBps_64=1234.5\nmemcpy_MiBps_4096=9876.5\n");
+        g_autoptr(GString) out = g_string_new(NULL);
+        g_autoptr(GError) e = NULL;
+        g_assert_cmpint(summarize_dir(dir, out, &e), ==, 0);
+        g_assert_no_error(e);
+
+        g_auto(GStrv) lines = g_strsplit(out->str, "\n", -1);
+        g_assert_cmpuint(g_strv_length(lines), ==, 4);   /* header, two cells, "" */
+        g_assert_cmpstr(lines[3], ==, "");
+        g_auto(GStrv) head = g_strsplit(lines[0], "\t", -1);
+        guint nf = g_strv_length(head);
+        for (guint i = 1; i < 3; i++) {
+                g_auto(GStrv) f = g_strsplit(lines[i], "\t", -1);
+                g_assert_cmpuint(g_strv_length(f), ==, nf);
+                for (guint k = 0; k < nf; k++) {
+                        const char *name = head[k];
+                        if (!strcmp(name, "memcpy_MiBps"))
+                                g_assert_cmpstr(f[k], ==, i == 1 ? "1234.5" : "9876.5");
+                        else if (!strcmp(name, "n"))
+                                g_assert_cmpstr(f[k], ==, i == 1 ? "3" : "0");
+                        else if (!strcmp(name, "failed"))
+                                g_assert_cmpstr(f[k], ==, i == 1 ? "0" : "3");
+                        else if (!strcmp(name, "elapsed_ns"))
+                                g_assert_cmpstr(f[k], ==, i == 1 ? "123456789" : "-");
+                        else if (i == 2 && !column_find_key(name) && strcmp(name, "experiment"))
+                                g_assert_cmpstr(f[k], ==, "-");
+                }
+        }
+        g_assert_cmpuint(fields(summary_header()), ==, nf);
+}
+
+/* A results directory without samples.tsv, or without a column the
+ * statistics read, is an input error naming the file. */
+static void test_summary_bad_input(void)
+{
+        g_autoptr(GString) out = g_string_new(NULL);
+        g_autoptr(GError) e = NULL;
+        g_autofree char *missing = g_build_filename(tmp_dir, "missing", NULL);
+
+        g_assert_cmpint(summarize_dir(missing, out, &e), <, 0);
+        g_assert_error(e, IPCLAB_ERROR, IPCLAB_ERROR_INPUT);
+        g_assert_nonnull(strstr(e->message, "missing/samples.tsv"));
+        g_clear_error(&e);
+
+        g_autofree char *dir = g_build_filename(tmp_dir, "no-column", NULL);
+        g_autofree char *path = g_build_filename(dir, "samples.tsv", NULL);
+        g_assert_cmpint(g_mkdir_with_parents(dir, 0755), ==, 0);
+        g_assert_true(g_file_set_contents(path, "cell\trep\tenv\tstatus\n0\t0\thost\tok\n", -1, NULL));
+        g_assert_cmpint(summarize_dir(dir, out, &e), <, 0);
+        g_assert_error(e, IPCLAB_ERROR, IPCLAB_ERROR_INPUT);
+        g_assert_cmpstr(strstr(e->message, "no column"), ==, "no column elapsed_ns");
+        g_assert_cmpuint(out->len, ==, 0);
+}
+
 int main(int argc, char **argv)
 {
         g_test_init(&argc, &argv, NULL);
+        tmp_dir = g_dir_make_tmp("test-columns-XXXXXX", NULL);
+        g_assert_nonnull(tmp_dir);
         g_test_add_func("/columns/samples-rows", test_samples_rows);
         g_test_add_func("/columns/samples-parse", test_samples_parse);
-        return g_test_run();
+        g_test_add_func("/columns/summary-failed-cell", test_summary_failed_cell);
+        g_test_add_func("/columns/summary-bad-input", test_summary_bad_input);
+        int r = g_test_run();
+        samples_remove_dir(tmp_dir);
+        g_free(tmp_dir);
+        return r;
 }

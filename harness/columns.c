@@ -43,13 +43,13 @@ const Column column_table[] = {
         [COL_N] = { "n", COLUMN_SUMMARY, "", "repetitions", NULL, M },
         [COL_FAILED] = { "failed", COLUMN_SUMMARY, "", "failed repetitions", NULL, M },
         [COL_THROUGHPUT_MIBPS] = { "throughput_MiBps", COLUMN_SUMMARY, "MiB/s", "throughput", NULL, M | CI },
-        [COL_RATE_PER_S] = { "rate_per_s", COLUMN_SUMMARY, "1/s", "messages per second", NULL, M | CI },
+        [COL_RATE_PER_S] = { "rate_per_s", COLUMN_SUMMARY, "1/s", "calls per second", NULL, M | CI },
         [COL_CPU_NS_PER_MSG] = { "cpu_ns_per_msg", COLUMN_SUMMARY, "ns", "CPU time per message", NULL, M },
         [COL_MEMCPY_MIBPS] = { "memcpy_MiBps", COLUMN_SUMMARY, "MiB/s", "memcpy bandwidth", NULL, M },
         [COL_THROUGHPUT_MIBPS_HMEAN] = { "throughput_MiBps_hmean", COLUMN_SUMMARY, "MiB/s",
                                          "throughput, all repetitions pooled", NULL, M },
         [COL_RATE_PER_S_HMEAN] = { "rate_per_s_hmean", COLUMN_SUMMARY, "1/s",
-                                   "messages per second, all repetitions pooled", NULL, M },
+                                   "calls per second, all repetitions pooled", NULL, M },
         [COL_N_COLUMNS] = { NULL },
 };
 

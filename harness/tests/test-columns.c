@@ -1,6 +1,12 @@
 /* test-columns.c: the column schema (columns.h) against the files it
  * describes.
  *
+ * The table: one row per ColumnId, names unique, a unit and a label for
+ * every column and a unit that agrees with the name's suffix, selector
+ * keys exactly on the axes; samples.tsv's header is exactly its
+ * COLUMN_IN_SAMPLES columns and the summary's exactly its
+ * COLUMN_IN_SUMMARY columns plus NAME_lo and NAME_hi where COLUMN_HAS_CI.
+ *
  * samples.tsv: rows written for known cells and samples are byte for byte
  * what the writer wrote before it took its columns from the schema (the
  * expected strings are that writer's output), and read back to the same
@@ -141,6 +147,155 @@ static void test_samples_parse(void)
         g_assert_cmpstr(why, ==, "client_cpu_ns is '10x1', not a whole number");
 }
 
+/* The header's names, without the newline. */
+static GStrv header_names(const char *header)
+{
+        g_autofree char *line = g_strndup(header, strcspn(header, "\n"));
+        return g_strsplit(line, "\t", -1);
+}
+
+static void test_table(void)
+{
+        g_autoptr(GHashTable) names = g_hash_table_new(g_str_hash, g_str_equal);
+        g_autoptr(GHashTable) keys = g_hash_table_new(g_str_hash, g_str_equal);
+        static const struct {
+                const char *suffix, *unit;
+        } units[] = {
+                { "_ns", "ns" }, { "_B", "B" }, { "_MiBps", "MiB/s" }, { "_per_s", "1/s" },
+                { "_MiBps_hmean", "MiB/s" }, { "_per_s_hmean", "1/s" }, { "_per_msg", "ns" },
+        };
+
+        for (ColumnId id = 0; id < COL_N_COLUMNS; id++) {
+                const Column *c = &column_table[id];
+                g_assert_nonnull(c->name);   /* no hole in the table */
+                g_assert_nonnull(c->unit);
+                g_assert_nonnull(c->label);
+                g_assert_cmpuint(strlen(c->label), >, 0);
+                g_assert_false(g_hash_table_contains(names, c->name));
+                g_hash_table_add(names, (char *) c->name);
+                g_assert_true(c->flags & (COLUMN_IN_SAMPLES | COLUMN_IN_SUMMARY));
+                g_assert_true(column_find(c->name) == c);
+                /* The unit is what the name says. */
+                const char *want = "";
+                for (size_t u = 0; u < G_N_ELEMENTS(units); u++)
+                        if (g_str_has_suffix(c->name, units[u].suffix))
+                                want = units[u].unit;
+                if (g_strcmp0(c->unit, want) != 0)
+                        g_test_fail_printf("%s: unit '%s', its name says '%s'", c->name, c->unit, want);
+                /* Keys exactly on the axes, unique, found both ways. */
+                g_assert_cmpint(c->key != NULL, ==, c->kind == COLUMN_AXIS);
+                if (c->key) {
+                        g_assert_false(g_hash_table_contains(keys, c->key));
+                        g_hash_table_add(keys, (char *) c->key);
+                        g_assert_true(column_find_key(c->key) == c);
+                        g_assert_true(column_find_key(c->name) == c);
+                        /* verify.c lists the axes COL_ENV + 1 .. COL_DURATION_NS. */
+                        g_assert_cmpint(id, >=, COL_ENV);
+                        g_assert_cmpint(id, <=, COL_DURATION_NS);
+                }
+                /* Only summary columns are only in the summary's file,
+                 * and summary columns are never in samples.tsv. */
+                if (c->kind == COLUMN_SUMMARY)
+                        g_assert_cmpuint(c->flags & COLUMN_IN_SAMPLES, ==, 0);
+                if (c->flags & COLUMN_HAS_CI)
+                        g_assert_true(c->flags & COLUMN_IN_SUMMARY);
+        }
+        g_assert_null(column_table[COL_N_COLUMNS].name);
+        /* No name is another's interval bound. */
+        for (const Column *c = column_table; c->name; c++) {
+                int upper;
+                g_assert_null(column_find_interval(c->name, &upper));
+        }
+        g_assert_null(column_find("no_such_column"));
+        g_assert_null(column_find_key("elapsed_ns"));   /* a column, not an axis */
+        g_assert_null(column_find_key("no_such_axis"));
+        int upper = -1;
+        g_assert_true(column_find_interval("lat_p50_ns_hi", &upper) == &column_table[COL_LAT_P50_NS]);
+        g_assert_cmpint(upper, ==, 1);
+        g_assert_true(column_find_interval("throughput_MiBps_lo", &upper) == &column_table[COL_THROUGHPUT_MIBPS]);
+        g_assert_cmpint(upper, ==, 0);
+        g_assert_null(column_find_interval("lat_p90_ns_lo", &upper));   /* no interval */
+        g_assert_null(column_find_interval("_lo", &upper));
+        g_assert_cmpstr(column_find_key("size")->name, ==, "size_B");
+        g_assert_cmpstr(column_find_key("duration")->name, ==, "duration_ns");
+}
+
+/* samples.tsv's header is the table's samples columns in the table's
+ * order, and every row the writer writes has exactly its fields (a field
+ * written without a row in the table fails here). */
+static void test_samples_header(void)
+{
+        g_auto(GStrv) head = header_names(samples_header());
+        guint i = 0, axes = 0;
+
+        g_assert_true(g_str_has_suffix(samples_header(), "\n"));
+        for (const Column *c = column_table; c->name; c++) {
+                if (!(c->flags & COLUMN_IN_SAMPLES))
+                        continue;
+                g_assert_nonnull(head[i]);
+                g_assert_cmpstr(head[i], ==, c->name);
+                i++;
+                if (c->kind == COLUMN_AXIS) {
+                        g_assert_cmpstr(samples_axis_columns[axes], ==, c->name);
+                        axes++;
+                }
+        }
+        g_assert_null(head[i]);
+        g_assert_null(samples_axis_columns[axes]);
+
+        Cell cell = { .index = 0, .transport = "unix-stream", .bus = BUS_NONE, .payload = PAYLOAD_BYTES,
+                      .size = 64, .pattern = PATTERN_ROUNDTRIP, .reply = REPLY_ECHO,
+                      .marshal = MARSHAL_ARRAY, .cpus = CPUS_NONE, .count = 1000 };
+        Sample ok = measured();
+        Sample failed = { .status = -EIO };
+        g_autoptr(GString) out = g_string_new(NULL);
+        samples_append_row(out, "host", &cell, 0, &ok);
+        samples_append_row(out, "host", &cell, 1, &failed);
+        g_auto(GStrv) rows = g_strsplit(out->str, "\n", -1);
+        for (guint r = 0; r < 2; r++) {
+                g_auto(GStrv) f = g_strsplit(rows[r], "\t", -1);
+                g_assert_cmpuint(g_strv_length(f), ==, i);
+                for (guint k = 0; k < i; k++)
+                        g_assert_cmpuint(strlen(f[k]), >, 0);
+        }
+}
+
+/* The summary's header: "experiment", the axes, then every other summary
+ * column once, each with COLUMN_HAS_CI followed somewhere by its _lo and
+ * _hi; and nothing else. */
+static void test_summary_header(void)
+{
+        g_auto(GStrv) head = header_names(summary_header());
+        g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
+        guint i = 0;
+
+        g_assert_true(g_str_has_suffix(summary_header(), "\n"));
+        g_assert_cmpstr(head[i++], ==, "experiment");
+        for (const Column *c = column_table; c->name; c++)
+                if (c->kind == COLUMN_AXIS && (c->flags & COLUMN_IN_SUMMARY))
+                        g_assert_cmpstr(head[i++], ==, c->name);
+        for (guint k = 0; head[k]; k++) {
+                int upper;
+                const Column *c = column_find(head[k]);
+                const Column *bound = column_find_interval(head[k], &upper);
+                if (!c && !bound)
+                        g_test_fail_printf("summary column %s is not in the schema", head[k]);
+                else if (c && !(c->flags & COLUMN_IN_SUMMARY))
+                        g_test_fail_printf("summary column %s lacks COLUMN_IN_SUMMARY", head[k]);
+                if (g_hash_table_contains(seen, head[k]))
+                        g_test_fail_printf("summary column %s twice", head[k]);
+                g_hash_table_add(seen, head[k]);
+        }
+        for (const Column *c = column_table; c->name; c++) {
+                g_autofree char *lo = g_strconcat(c->name, "_lo", NULL);
+                g_autofree char *hi = g_strconcat(c->name, "_hi", NULL);
+                bool in = c->flags & COLUMN_IN_SUMMARY, ci = c->flags & COLUMN_HAS_CI;
+                g_assert_cmpint(g_hash_table_contains(seen, c->name), ==, in);
+                g_assert_cmpint(g_hash_table_contains(seen, lo), ==, ci);
+                g_assert_cmpint(g_hash_table_contains(seen, hi), ==, ci);
+        }
+}
+
 static char *tmp_dir;
 
 /* Writes ROWS (rows of samples.tsv) and META (or no meta.ini) into a new
@@ -248,6 +403,9 @@ int main(int argc, char **argv)
         g_test_init(&argc, &argv, NULL);
         tmp_dir = g_dir_make_tmp("test-columns-XXXXXX", NULL);
         g_assert_nonnull(tmp_dir);
+        g_test_add_func("/columns/table", test_table);
+        g_test_add_func("/columns/samples-header", test_samples_header);
+        g_test_add_func("/columns/summary-header", test_summary_header);
         g_test_add_func("/columns/samples-rows", test_samples_rows);
         g_test_add_func("/columns/samples-parse", test_samples_parse);
         g_test_add_func("/columns/summary-failed-cell", test_summary_failed_cell);

@@ -39,12 +39,19 @@ static Sample measured(void)
         return s;
 }
 
+/* A round-trip cell of 64-byte messages, 1000 of them, over TRANSPORT. */
+static Cell roundtrip_cell(guint index, const char *transport)
+{
+        Cell c = { .index = index, .transport = transport, .bus = BUS_NONE, .payload = PAYLOAD_BYTES,
+                   .size = 64, .pattern = PATTERN_ROUNDTRIP, .reply = REPLY_ECHO,
+                   .marshal = MARSHAL_ARRAY, .cpus = CPUS_NONE, .count = 1000 };
+        return c;
+}
+
 /* One row per case: the cell, the sample, and what the old writer wrote. */
 static void test_samples_rows(void)
 {
-        Cell pipe = { .index = 3, .transport = "pipe", .bus = BUS_NONE, .payload = PAYLOAD_BYTES,
-                      .size = 64, .pattern = PATTERN_ROUNDTRIP, .reply = REPLY_ECHO,
-                      .marshal = MARSHAL_ARRAY, .cpus = CPUS_NONE, .count = 1000 };
+        Cell pipe = roundtrip_cell(3, "pipe");
         Cell broker = { .index = 0, .transport = "libdbus", .bus = BUS_DBUS_BROKER,
                         .payload = PAYLOAD_STRING, .size = 4096, .pattern = PATTERN_ONEWAY,
                         .reply = REPLY_EMPTY, .marshal = MARSHAL_PER_ELEMENT, .cpus = CPUS_SPLIT,
@@ -102,9 +109,7 @@ static void test_samples_rows(void)
  * field too many or too few, or a number where "-" belongs, does not. */
 static void test_samples_parse(void)
 {
-        Cell pipe = { .index = 0, .transport = "pipe", .bus = BUS_NONE, .payload = PAYLOAD_BYTES,
-                      .size = 64, .pattern = PATTERN_ROUNDTRIP, .reply = REPLY_ECHO,
-                      .marshal = MARSHAL_ARRAY, .cpus = CPUS_NONE, .count = 1000 };
+        Cell pipe = roundtrip_cell(0, "pipe");
         g_autoptr(GPtrArray) cells = g_ptr_array_new();
         g_ptr_array_add(cells, &pipe);
         Sample ok = measured();
@@ -243,9 +248,7 @@ static void test_samples_header(void)
         g_assert_null(head[i]);
         g_assert_null(samples_axis_columns[axes]);
 
-        Cell cell = { .index = 0, .transport = "unix-stream", .bus = BUS_NONE, .payload = PAYLOAD_BYTES,
-                      .size = 64, .pattern = PATTERN_ROUNDTRIP, .reply = REPLY_ECHO,
-                      .marshal = MARSHAL_ARRAY, .cpus = CPUS_NONE, .count = 1000 };
+        Cell cell = roundtrip_cell(0, "unix-stream");
         Sample ok = measured();
         Sample failed = { .status = -EIO };
         g_autoptr(GString) out = g_string_new(NULL);
@@ -329,9 +332,7 @@ static guint fields(const char *line)
  * but its memcpy bound, which is meta.ini's. */
 static void test_summary_failed_cell(void)
 {
-        Cell ok_cell = { .index = 0, .transport = "pipe", .bus = BUS_NONE, .payload = PAYLOAD_BYTES,
-                         .size = 64, .pattern = PATTERN_ROUNDTRIP, .reply = REPLY_ECHO,
-                         .marshal = MARSHAL_ARRAY, .cpus = CPUS_NONE, .count = 1000 };
+        Cell ok_cell = roundtrip_cell(0, "pipe");
         Cell bad_cell = ok_cell;
         bad_cell.index = 1;
         bad_cell.size = 4096;

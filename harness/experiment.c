@@ -849,7 +849,7 @@ static const char *cell_refused(const Transport *t, const Cell *cell)
         }
         if (cell->reply == REPLY_SHORT && !(t->flags & TRANSPORT_SHORT_REPLY))
                 return "reply=short (the string OK) applies to gdbus only";
-        return NULL;
+        return t->refuses ? t->refuses(cell) : NULL;
 }
 
 /* Expands the axes into the filtered cartesian product. */

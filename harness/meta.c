@@ -321,6 +321,15 @@ Meta *meta_begin(const Experiment *exp, const char *const *argv)
         g_autofree char *dbus = g_strdup_printf("%d.%d.%d", maj, min, mic);
         set(m, "software", "libdbus", dbus);
         set(m, "software", "libsystemd", IPCLAB_LIBSYSTEMD_VERSION);
+        /* The C++ transports' libraries, as built in (mk/harness.mk), and
+         * how that sdbus-c++ appends a std::vector<uint8_t>. */
+        set(m, "software", "qtdbus", IPCLAB_QTDBUS_VERSION);
+        set(m, "software", "sdbus_cpp", IPCLAB_SDBUSCPP_VERSION);
+#ifdef IPCLAB_HAVE_SDBUSCPP
+        set(m, "software", "sdbus_cpp_vector", IPCLAB_SDBUSCPP_ARRAY ? "one array" : "per element");
+#else
+        set(m, "software", "sdbus_cpp_vector", "not built in");
+#endif
         g_autofree char *daemon = bus_version(BUS_DBUS_DAEMON);
         set(m, "software", "dbus_daemon", daemon ? daemon : "not installed");
         g_autofree char *broker = bus_version(BUS_DBUS_BROKER);

@@ -7,6 +7,47 @@
 #include <string.h>
 #include <unistd.h>
 
+/* The C++ transports where they were not built (see transport.h). */
+#if !defined(IPCLAB_HAVE_QTDBUS) || !defined(IPCLAB_HAVE_SDBUSCPP)
+static int not_built_open(Endpoint *ep, Role role)
+{
+        (void) role;
+        return endpoint_fail(ep, ENOTSUP, "%s", transport_find(ep->cell->transport)->unavailable());
+}
+#endif
+
+#ifndef IPCLAB_HAVE_QTDBUS
+static const char *qtdbus_unavailable(void)
+{
+        return "built without QtDBus 5 (Qt5DBus, qtbase5-dev; or CXX_TRANSPORTS=no)";
+}
+
+const Transport transport_qtdbus = {
+        .name = "qtdbus",
+        .family = "dbus",
+        .summary = QTDBUS_SUMMARY,
+        .flags = QTDBUS_FLAGS,
+        .unavailable = qtdbus_unavailable,
+        .open = not_built_open,
+};
+#endif
+
+#ifndef IPCLAB_HAVE_SDBUSCPP
+static const char *sdbus_cpp_unavailable(void)
+{
+        return "built without sdbus-c++ (libsdbus-c++-dev; or CXX_TRANSPORTS=no)";
+}
+
+const Transport transport_sdbus_cpp = {
+        .name = "sdbus-c++",
+        .family = "dbus",
+        .summary = SDBUSCPP_SUMMARY,
+        .flags = SDBUSCPP_FLAGS,
+        .unavailable = sdbus_cpp_unavailable,
+        .open = not_built_open,
+};
+#endif
+
 #define TRANSPORT_ENTRY(id) &transport_##id,
 const Transport *const transport_table[] = {
         TRANSPORTS(TRANSPORT_ENTRY)

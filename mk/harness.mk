@@ -40,13 +40,13 @@ HAVE_SDBUSCPP := $(if $(filter yes,$(CXX_TRANSPORTS)),$(shell pkg-config --exist
 QTDBUS_VERSION := $(if $(HAVE_QTDBUS),$(shell pkg-config --modversion Qt5DBus),not built in)
 SDBUSCPP_VERSION := $(if $(HAVE_SDBUSCPP),$(shell pkg-config --modversion sdbus-c++),not built in)
 SDBUSCPP_ARRAY := $(if $(HAVE_SDBUSCPP),$(shell pkg-config --atleast-version=1.3.0 sdbus-c++ && echo 1 || echo 0),0)
-CXX_PKGS := $(if $(HAVE_QTDBUS),Qt5DBus Qt5Core) $(if $(HAVE_SDBUSCPP),sdbus-c++)
+CXX_PKGS := $(strip $(if $(HAVE_QTDBUS),Qt5DBus Qt5Core) $(if $(HAVE_SDBUSCPP),sdbus-c++))
 CXX_OBJ := $(if $(HAVE_QTDBUS),$(BUILD)/obj/transports/qtdbus.o) $(if $(HAVE_SDBUSCPP),$(BUILD)/obj/transports/sdbus-cpp.o)
 CXX_DEF := $(if $(HAVE_QTDBUS),-DIPCLAB_HAVE_QTDBUS) $(if $(HAVE_SDBUSCPP),-DIPCLAB_HAVE_SDBUSCPP) \
 	-DIPCLAB_QTDBUS_VERSION='"$(QTDBUS_VERSION)"' -DIPCLAB_SDBUSCPP_VERSION='"$(SDBUSCPP_VERSION)"' \
 	-DIPCLAB_SDBUSCPP_ARRAY=$(SDBUSCPP_ARRAY)
-CXX_PKG_CFLAGS = $(eval CXX_PKG_CFLAGS := $$(if $$(CXX_PKGS),$$(shell pkg-config --cflags $$(CXX_PKGS))))$(CXX_PKG_CFLAGS)
-CXX_PKG_LIBS = $(eval CXX_PKG_LIBS := $$(if $$(CXX_PKGS),$$(shell pkg-config --libs $$(CXX_PKGS)) -lstdc++))$(CXX_PKG_LIBS)
+CXX_PKG_CFLAGS := $(if $(CXX_PKGS),$(shell pkg-config --cflags $(CXX_PKGS)))
+CXX_PKG_LIBS := $(if $(CXX_PKGS),$(shell pkg-config --libs $(CXX_PKGS)) -lstdc++)
 HARNESS_OBJ += $(CXX_OBJ)
 HARNESS_HDR := $(wildcard harness/*.h harness/env/*.h)
 TEST_SRC := $(wildcard harness/tests/test-*.c)

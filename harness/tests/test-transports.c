@@ -1,6 +1,9 @@
 /* test-transports.c: every transport moves data intact, in both payload
  * types and every pattern, in real processes (and through real private
- * dbus-daemon and dbus-broker instances for the D-Bus transports).
+ * dbus-daemon and dbus-broker instances for the D-Bus transports).  A
+ * transport whose library fixes its byte-array marshalling (sdbus-c++)
+ * runs every marshal= value it takes; no D-Bus transport leaves a
+ * process or a directory behind.
  *
  * Each cell runs with verify=true: the server checks every message's size
  * and a running checksum of every payload, echoes are compared byte for
@@ -8,7 +11,10 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <sched.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "experiment.h"
@@ -153,6 +159,140 @@ static void test_per_element(gconstpointer data)
         run_all(exp);
 }
 
+/* A transport whose library decides how it marshals a byte array
+ * (refuses() takes the marshal= values it does not do): every value it
+ * takes, through both buses, with data intact.  sdbus-c++ before 1.3.0:
+ * append-per-element and per-element, its only byte-array cells. */
+static void test_own_marshal(gconstpointer data)
+{
+        const Transport *t = data;
+        if (t->unavailable && t->unavailable()) {
+                g_test_skip(t->unavailable());
+                return;
+        }
+        g_autofree char *text = g_strdup_printf(
+                "[experiment]\ntitle=own marshal\ntransport=%s\nbus=dbus-daemon;dbus-broker\npayload=bytes\n"
+                "size=1;3000;65536\nmarshal=array;per-element;append-per-element\npattern=oneway;roundtrip\n"
+                "reply=echo;empty\ncount=20\nrepeat=1\nwarmup=2\nverify=true\n", t->name);
+        g_autoptr(Experiment) exp = load_text("own-marshal", text);
+        for (guint i = 0; i < exp->skipped->len; i++)
+                g_test_message("skipped: %s", (char *) exp->skipped->pdata[i]);
+        g_assert_cmpuint(exp->cells->len, >, 0);
+        run_all(exp);
+}
+
+/* A transport's refuses() leaves the cells it names out, with its reason
+ * in the list `ipclab check` prints, and keeps the others. */
+static const char *refuse_large(const Cell *cell)
+{
+        return cell->size > 100 ? "refused: more than 100 bytes" : NULL;
+}
+
+static void test_refuses(void)
+{
+        static Transport picky;
+        picky = transport_pipe;
+        picky.name = "picky-pipe";
+        picky.refuses = refuse_large;
+        transport_add_extra(&picky);
+        g_autoptr(Experiment) exp = load_text("refuses",
+                "[experiment]\ntitle=refuses\ntransport=picky-pipe\nsize=64;4096\npattern=roundtrip\n"
+                "count=5\nrepeat=1\n");
+        g_assert_cmpuint(exp->cells->len, ==, 1);
+        g_assert_cmpuint(((const Cell *) exp->cells->pdata[0])->size, ==, 64);
+        g_assert_cmpuint(exp->skipped->len, ==, 1);
+        g_assert_nonnull(strstr(exp->skipped->pdata[0], "size=4096"));
+        g_assert_nonnull(strstr(exp->skipped->pdata[0], "refused: more than 100 bytes"));
+        run_all(exp);
+}
+
+/* The processes descended from this one (a subreaper: orphans stay ours). */
+static guint count_descendants(GString *names)
+{
+        g_autoptr(GHashTable) parent = g_hash_table_new(g_direct_hash, g_direct_equal);
+        g_autoptr(GDir) d = g_dir_open("/proc", 0, NULL);
+        const char *e;
+        guint n = 0;
+
+        g_assert_nonnull(d);
+        while ((e = g_dir_read_name(d))) {
+                g_autofree char *path = g_strdup_printf("/proc/%s/status", e);
+                g_autofree char *text = NULL;
+                const char *pp;
+                if (!g_ascii_isdigit(e[0]) || !g_file_get_contents(path, &text, NULL, NULL) ||
+                    !(pp = strstr(text, "\nPPid:")))
+                        continue;
+                g_hash_table_insert(parent, GINT_TO_POINTER(atoi(e)), GINT_TO_POINTER(atoi(pp + 6)));
+        }
+        GHashTableIter it;
+        gpointer pid, ppid;
+        g_hash_table_iter_init(&it, parent);
+        while (g_hash_table_iter_next(&it, &pid, &ppid)) {
+                for (int up = GPOINTER_TO_INT(ppid), hops = 0; up > 1 && hops < 64; hops++) {
+                        if (up == getpid()) {
+                                g_autofree char *comm_path = g_strdup_printf("/proc/%d/comm", GPOINTER_TO_INT(pid));
+                                g_autofree char *comm = NULL;
+                                g_file_get_contents(comm_path, &comm, NULL, NULL);
+                                g_string_append_printf(names, " %d:%s", GPOINTER_TO_INT(pid),
+                                                       comm ? g_strstrip(comm) : "?");
+                                n++;
+                                break;
+                        }
+                        up = GPOINTER_TO_INT(g_hash_table_lookup(parent, GINT_TO_POINTER(up)));
+                }
+        }
+        return n;
+}
+
+/* Every bus, one payload: once the runner is freed no process it started
+ * (client, server, bus daemon, guardian, a library's threads' process)
+ * is left, and neither is any directory it made. */
+static void test_left_behind(gconstpointer data)
+{
+        const Transport *t = data;
+        if (t->unavailable && t->unavailable()) {
+                g_test_skip(t->unavailable());
+                return;
+        }
+        g_autofree char *runtime = g_dir_make_tmp("ipclab-lb-XXXXXX", NULL);
+        g_autofree char *old = g_strdup(g_getenv("XDG_RUNTIME_DIR"));
+        g_assert_nonnull(runtime);
+        g_assert_cmpint(prctl(PR_SET_CHILD_SUBREAPER, 1), ==, 0);
+        g_setenv("XDG_RUNTIME_DIR", runtime, TRUE);
+        g_autofree char *text = g_strdup_printf(
+                "[experiment]\ntitle=left behind\ntransport=%s\nbus=dbus-daemon;dbus-broker;p2p\n"
+                "payload=string\nsize=64\npattern=oneway;roundtrip\ncount=5\nrepeat=1\nwarmup=1\nverify=true\n",
+                t->name);
+        g_autoptr(Experiment) exp = load_text("left-behind", text);
+        run_all(exp);
+        g_clear_pointer(&exp, experiment_free);
+
+        g_autoptr(GString) names = g_string_new(NULL);
+        guint left = 0;
+        for (int i = 0; i < 100; i++) {
+                while (waitpid(-1, NULL, WNOHANG) > 0)
+                        ;
+                g_string_truncate(names, 0);
+                if ((left = count_descendants(names)) == 0)
+                        break;
+                g_usleep(50000);
+        }
+        g_autoptr(GDir) d = g_dir_open(runtime, 0, NULL);
+        const char *entry = d ? g_dir_read_name(d) : NULL;
+        g_autofree char *entry_name = g_strdup(entry);
+        g_clear_pointer(&d, g_dir_close);
+        if (old)
+                g_setenv("XDG_RUNTIME_DIR", old, TRUE);
+        else
+                g_unsetenv("XDG_RUNTIME_DIR");
+        prctl(PR_SET_CHILD_SUBREAPER, 0);
+        if (!entry_name)
+                g_rmdir(runtime);
+        g_assert_cmpstr(names->str, ==, "");
+        g_assert_cmpuint(left, ==, 0);
+        g_assert_cmpstr(entry_name, ==, NULL);
+}
+
 /* A cell that cannot finish in its time limit fails with the reason, and
  * the next cell still runs. */
 static void test_time_limit(void)
@@ -186,8 +326,17 @@ int main(int argc, char **argv)
                         g_autofree char *p2 = g_strdup_printf("/transports/per-element/%s", t->name);
                         g_test_add_data_func(p2, t, test_per_element);
                 }
+                if ((t->flags & TRANSPORT_MARSHAL) && t->refuses) {
+                        g_autofree char *own = g_strdup_printf("/transports/own-marshal/%s", t->name);
+                        g_test_add_data_func(own, t, test_own_marshal);
+                }
+                if (t->flags & TRANSPORT_DBUS) {
+                        g_autofree char *lb = g_strdup_printf("/transports/left-behind/%s", t->name);
+                        g_test_add_data_func(lb, t, test_left_behind);
+                }
         }
         g_test_add_func("/transports/time-limit", test_time_limit);
+        g_test_add_func("/transports/refuses", test_refuses);
         int r = g_test_run();
         g_rmdir(tmp_dir);
         return r;

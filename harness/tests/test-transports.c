@@ -181,6 +181,25 @@ static void test_own_marshal(gconstpointer data)
         run_all(exp);
 }
 
+/* A one-way stream of 6 MiB, past the 4 MiB after which gdbus flushes
+ * and qtdbus makes a Sync round trip to bound their send queues: every
+ * message arrives, and none of those round trips reaches the runner. */
+static void test_long_stream(gconstpointer data)
+{
+        const Transport *t = data;
+        if (t->unavailable && t->unavailable()) {
+                g_test_skip(t->unavailable());
+                return;
+        }
+        g_autofree char *text = g_strdup_printf(
+                "[experiment]\ntitle=long stream\ntransport=%s\nbus=dbus-daemon;p2p\npayload=bytes;string\n"
+                "size=64KiB\nmarshal=%s\npattern=oneway\ncount=96\nrepeat=1\nwarmup=2\nverify=true\n",
+                t->name, t->refuses ? "array;append-per-element" : "array");
+        g_autoptr(Experiment) exp = load_text("long-stream", text);
+        g_assert_cmpuint(exp->cells->len, >, 0);
+        run_all(exp);
+}
+
 /* A transport's refuses() leaves the cells it names out, with its reason
  * in the list `ipclab check` prints, and keeps the others. */
 static const char *refuse_large(const Cell *cell)
@@ -331,6 +350,8 @@ int main(int argc, char **argv)
                         g_test_add_data_func(own, t, test_own_marshal);
                 }
                 if (t->flags & TRANSPORT_DBUS) {
+                        g_autofree char *ls = g_strdup_printf("/transports/long-stream/%s", t->name);
+                        g_test_add_data_func(ls, t, test_long_stream);
                         g_autofree char *lb = g_strdup_printf("/transports/left-behind/%s", t->name);
                         g_test_add_data_func(lb, t, test_left_behind);
                 }

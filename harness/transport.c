@@ -7,45 +7,29 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The C++ transports where they were not built (see transport.h). */
+/* The C++ transports where they were not built (see transport.h): listed,
+ * unavailable with the reason. */
 #if !defined(IPCLAB_HAVE_QTDBUS) || !defined(IPCLAB_HAVE_SDBUSCPP)
 static int not_built_open(Endpoint *ep, Role role)
 {
         (void) role;
         return endpoint_fail(ep, ENOTSUP, "%s", transport_find(ep->cell->transport)->unavailable());
 }
+
+#define NOT_BUILT(id, NAME, SUMMARY, FLAGS, WHY) \
+        static const char *id##_unavailable(void) { return WHY; } \
+        const Transport transport_##id = { .name = NAME, .family = "dbus", .summary = SUMMARY, \
+                                           .flags = FLAGS, .unavailable = id##_unavailable, \
+                                           .open = not_built_open };
 #endif
 
 #ifndef IPCLAB_HAVE_QTDBUS
-static const char *qtdbus_unavailable(void)
-{
-        return "built without QtDBus 5 (Qt5DBus, qtbase5-dev; or CXX_TRANSPORTS=no)";
-}
-
-const Transport transport_qtdbus = {
-        .name = "qtdbus",
-        .family = "dbus",
-        .summary = QTDBUS_SUMMARY,
-        .flags = QTDBUS_FLAGS,
-        .unavailable = qtdbus_unavailable,
-        .open = not_built_open,
-};
+NOT_BUILT(qtdbus, "qtdbus", QTDBUS_SUMMARY, QTDBUS_FLAGS,
+          "built without QtDBus 5 (Qt5DBus, qtbase5-dev; or CXX_TRANSPORTS=no)")
 #endif
-
 #ifndef IPCLAB_HAVE_SDBUSCPP
-static const char *sdbus_cpp_unavailable(void)
-{
-        return "built without sdbus-c++ (libsdbus-c++-dev; or CXX_TRANSPORTS=no)";
-}
-
-const Transport transport_sdbus_cpp = {
-        .name = "sdbus-c++",
-        .family = "dbus",
-        .summary = SDBUSCPP_SUMMARY,
-        .flags = SDBUSCPP_FLAGS,
-        .unavailable = sdbus_cpp_unavailable,
-        .open = not_built_open,
-};
+NOT_BUILT(sdbus_cpp, "sdbus-c++", SDBUSCPP_SUMMARY, SDBUSCPP_FLAGS,
+          "built without sdbus-c++ (libsdbus-c++-dev; or CXX_TRANSPORTS=no)")
 #endif
 
 #define TRANSPORT_ENTRY(id) &transport_##id,

@@ -225,6 +225,39 @@ static void test_refuses(void)
         run_all(exp);
 }
 
+/* A claim about a transport built without its library (no cell here) is
+ * kept, with no data; one whose selector names no cell of a transport
+ * that can run is still a mistake in the file. */
+static const char *never_here(void)
+{
+        return "built without its library (test)";
+}
+
+static void test_claim_unavailable(void)
+{
+        static Transport absent;
+        absent = transport_pipe;
+        absent.name = "absent-pipe";
+        absent.unavailable = never_here;
+        transport_add_extra(&absent);
+        const char *head = "[experiment]\ntitle=claims\ntransport=pipe;absent-pipe\nsize=64\npattern=roundtrip\n"
+                           "count=5\nrepeat=1\n[claim c]\ntext=t\nmetric=elapsed\n";
+        g_autofree char *ok_text = g_strconcat(head, "faster=transport=pipe\nslower=transport=absent-pipe\n", NULL);
+        g_autoptr(Experiment) exp = load_text("claim-unavailable", ok_text);
+        g_assert_cmpuint(exp->claims->len, ==, 1);
+        g_assert_cmpuint(exp->cells->len, ==, 1);
+
+        g_autofree char *bad_text = g_strconcat(head, "faster=transport=pipe\nslower=transport=pipe,size=128\n", NULL);
+        g_autofree char *path = g_strdup_printf("%s/claim-bad.ini", tmp_dir);
+        g_autoptr(GError) e = NULL;
+        g_assert_true(g_file_set_contents(path, bad_text, -1, NULL));
+        g_autoptr(Experiment) bad = experiment_load(path, NULL, &e);
+        g_unlink(path);
+        g_assert_null(bad);
+        g_assert_error(e, IPCLAB_ERROR, IPCLAB_ERROR_INPUT);
+        g_assert_nonnull(strstr(e->message, "names no cell"));
+}
+
 /* The processes descended from this one (a subreaper: orphans stay ours). */
 static guint count_descendants(GString *names)
 {
@@ -354,6 +387,7 @@ int main(int argc, char **argv)
         }
         g_test_add_func("/transports/time-limit", test_time_limit);
         g_test_add_func("/transports/refuses", test_refuses);
+        g_test_add_func("/transports/claim-unavailable", test_claim_unavailable);
         int r = g_test_run();
         g_rmdir(tmp_dir);
         return r;

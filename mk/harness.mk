@@ -42,8 +42,9 @@ SDBUSCPP_VERSION := $(if $(HAVE_SDBUSCPP),$(shell pkg-config --modversion sdbus-
 SDBUSCPP_ARRAY := $(if $(HAVE_SDBUSCPP),$(shell pkg-config --atleast-version=1.3.0 sdbus-c++ && echo 1 || echo 0),0)
 CXX_PKGS := $(strip $(if $(HAVE_QTDBUS),Qt5DBus Qt5Core) $(if $(HAVE_SDBUSCPP),sdbus-c++))
 CXX_OBJ := $(if $(HAVE_QTDBUS),$(BUILD)/obj/transports/qtdbus.o) $(if $(HAVE_SDBUSCPP),$(BUILD)/obj/transports/sdbus-cpp.o)
-CXX_DEF := $(if $(HAVE_QTDBUS),-DIPCLAB_HAVE_QTDBUS) $(if $(HAVE_SDBUSCPP),-DIPCLAB_HAVE_SDBUSCPP) \
-	-DIPCLAB_QTDBUS_VERSION='"$(QTDBUS_VERSION)"' -DIPCLAB_SDBUSCPP_VERSION='"$(SDBUSCPP_VERSION)"' \
+# Which ones are linked in is the objects' business (transport.c's weak
+# stand-ins give way to them), so nothing else needs to know.
+CXX_DEF := -DIPCLAB_QTDBUS_VERSION='"$(QTDBUS_VERSION)"' -DIPCLAB_SDBUSCPP_VERSION='"$(SDBUSCPP_VERSION)"' \
 	-DIPCLAB_SDBUSCPP_ARRAY=$(SDBUSCPP_ARRAY)
 CXX_PKG_CFLAGS := $(if $(CXX_PKGS),$(shell pkg-config --cflags $(CXX_PKGS)))
 CXX_PKG_LIBS := $(if $(CXX_PKGS),$(shell pkg-config --libs $(CXX_PKGS)) -lstdc++)

@@ -507,7 +507,7 @@ void qtdbus_close(Endpoint *ep)
 extern "C" const Transport transport_qtdbus = {
         "qtdbus",
         "dbus",
-        QTDBUS_SUMMARY,
+        QTDBUS_SUMMARY "; this QtDBus " IPCLAB_QTDBUS_VERSION,
         QTDBUS_FLAGS,
         qtdbus_unavailable,
         qtdbus_max_size,

@@ -107,6 +107,7 @@ struct Qtdbus {
         bool connected = false;
         bool peer = false;
         QDBusServer *server = nullptr;  /* p2p server, until its client is in */
+        std::string accept_error;       /* p2p: why the client's connection failed */
         Bench *bench = nullptr;
         QString dest;                   /* the bus name, empty peer to peer */
         std::deque<QDBusMessage> calls; /* server: not yet taken */
@@ -251,7 +252,7 @@ int server_listen(Endpoint *ep, Qtdbus *p)
                 p->connected = true;
                 p->name = c.name();
                 if (register_object(ep, p) < 0)
-                        p->connected = false;
+                        p->accept_error = ep->why;
         });
         return 0;
 }
@@ -300,6 +301,9 @@ int server_recv(Endpoint *ep, Qtdbus *p, const void **data, size_t *len)
         p->have_request = false;
         for (;;) {
                 while (p->calls.empty()) {
+                        if (!p->accept_error.empty())
+                                return endpoint_fail(ep, ECONNREFUSED, "accepting the p2p client: %s",
+                                                     p->accept_error.c_str());
                         if (p->server && p->connected) {
                                 delete p->server;   /* the client is in: stop listening */
                                 p->server = nullptr;

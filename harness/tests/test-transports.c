@@ -11,6 +11,7 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <sched.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -96,10 +97,17 @@ static void run_all(Experiment *exp)
         }
 }
 
-/* Loads TEXT as experiment NAME, says which cells it leaves out, and runs
- * the others, of which there must be some. */
-static void run_text(const char *name, const char *text)
+/* Loads the text FMT makes as experiment NAME, says which cells it leaves
+ * out, and runs the others, of which there must be some. */
+static void run_text(const char *name, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+
+static void run_text(const char *name, const char *fmt, ...)
 {
+        va_list ap;
+
+        va_start(ap, fmt);
+        g_autofree char *text = g_strdup_vprintf(fmt, ap);
+        va_end(ap);
         g_autoptr(Experiment) exp = load_text(name, text);
 
         for (guint i = 0; i < exp->skipped->len; i++)
@@ -115,12 +123,11 @@ static void test_transport(gconstpointer data)
         if (skip_unavailable(t))
                 return;
         bool dbus = (t->flags & TRANSPORT_DBUS) != 0;
-        g_autofree char *text = g_strdup_printf(
+        run_text("intact",
                 "[experiment]\ntitle=%s moves data intact\ntransport=%s\n%s"
                 "payload=bytes;string\nsize=1;1000;65536\npattern=oneway;roundtrip;callrate\n"
                 "reply=echo;empty\ncount=40\nrepeat=1\nwarmup=3\ntimeout=30s\nverify=true\n",
                 t->name, t->name, dbus ? "bus=dbus-daemon;dbus-broker;p2p\n" : "");
-        run_text("intact", text);
 }
 
 /* A time box instead of a count, on one CPU (cpus=same) or two (split:
@@ -138,11 +145,10 @@ static void test_boxed(gconstpointer data, const char *cpus)
                 g_test_skip("one CPU to run on: cpus=split needs two");
                 return;
         }
-        g_autofree char *boxed = g_strdup_printf(
+        run_text("boxed",
                 "[experiment]\ntitle=boxed\ntransport=%s\n%spayload=string\nsize=64\n"
                 "pattern=oneway;roundtrip\ncpus=%s\nduration=20ms\nrepeat=1\nwarmup=2\nverify=true\n",
                 t->name, (t->flags & TRANSPORT_DBUS) ? "bus=p2p;dbus-daemon\n" : "", cpus);
-        run_text("boxed", boxed);
 }
 
 static void test_boxed_same(gconstpointer data)
@@ -161,12 +167,10 @@ static void test_per_element(gconstpointer data)
         const Transport *t = data;
         if (skip_unavailable(t))
                 return;
-        g_autofree char *text = g_strdup_printf(
+        run_text("per-element",
                 "[experiment]\ntitle=per-element\ntransport=%s\nbus=p2p;dbus-daemon\npayload=bytes\n"
                 "size=1;3000\nmarshal=array;per-element\npattern=oneway;roundtrip\ncount=10\n"
                 "repeat=1\nwarmup=1\nverify=true\n", t->name);
-        g_autoptr(Experiment) exp = load_text("per-element", text);
-        run_all(exp);
 }
 
 /* A transport whose library decides how it marshals a byte array
@@ -178,11 +182,10 @@ static void test_own_marshal(gconstpointer data)
         const Transport *t = data;
         if (skip_unavailable(t))
                 return;
-        g_autofree char *text = g_strdup_printf(
+        run_text("own-marshal",
                 "[experiment]\ntitle=own marshal\ntransport=%s\nbus=dbus-daemon;dbus-broker\npayload=bytes\n"
                 "size=1;3000;65536\nmarshal=array;per-element;append-per-element\npattern=oneway;roundtrip\n"
                 "reply=echo;empty\ncount=20\nrepeat=1\nwarmup=2\nverify=true\n", t->name);
-        run_text("own-marshal", text);
 }
 
 /* A one-way stream of 6 MiB, past the 4 MiB after which gdbus flushes
@@ -193,11 +196,10 @@ static void test_long_stream(gconstpointer data)
         const Transport *t = data;
         if (skip_unavailable(t))
                 return;
-        g_autofree char *text = g_strdup_printf(
+        run_text("long-stream",
                 "[experiment]\ntitle=long stream\ntransport=%s\nbus=dbus-daemon;p2p\npayload=bytes;string\n"
                 "size=64KiB\nmarshal=%s\npattern=oneway\ncount=96\nrepeat=1\nwarmup=2\nverify=true\n",
                 t->name, t->refuses ? "array;append-per-element" : "array");
-        run_text("long-stream", text);
 }
 
 /* A transport's refuses() leaves the cells it names out, with its reason
@@ -297,7 +299,7 @@ static guint count_descendants(GString *names)
 }
 
 /* Every bus, one payload: once the runner is freed no process it started
- * (client, server, bus daemon, guardian, a library's threads' process)
+ * (client, server, bus daemon or its guardian)
  * is left, and neither is any directory it made. */
 static void test_left_behind(gconstpointer data)
 {
@@ -309,11 +311,10 @@ static void test_left_behind(gconstpointer data)
         g_assert_nonnull(runtime);
         g_assert_cmpint(prctl(PR_SET_CHILD_SUBREAPER, 1), ==, 0);
         g_setenv("XDG_RUNTIME_DIR", runtime, TRUE);
-        g_autofree char *text = g_strdup_printf(
+        run_text("left-behind",
                 "[experiment]\ntitle=left behind\ntransport=%s\nbus=dbus-daemon;dbus-broker;p2p\n"
                 "payload=string\nsize=64\npattern=oneway;roundtrip\ncount=5\nrepeat=1\nwarmup=1\nverify=true\n",
                 t->name);
-        run_text("left-behind", text);
 
         g_autoptr(GString) names = g_string_new(NULL);
         guint left = 0;

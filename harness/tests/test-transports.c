@@ -260,6 +260,37 @@ static void test_claim_unavailable(void)
         g_assert_nonnull(strstr(e->message, "names no cell"));
 }
 
+/* sdbus-c++ takes the marshal= values its version appends a vector with
+ * (one array from 1.3.0, per element before), never both kinds, and says
+ * why it leaves the others and peer to peer out. */
+static void test_sdbus_cpp_cells(void)
+{
+        const Transport *t = transport_find("sdbus-c++");
+        if (skip_unavailable(t))
+                return;
+        g_autoptr(Experiment) exp = load_text("sdbus-cpp-cells",
+                "[experiment]\ntitle=cells\ntransport=sdbus-c++\nbus=dbus-daemon;p2p\npayload=bytes\nsize=64\n"
+                "marshal=array;per-element;append-per-element\npattern=roundtrip\ncount=5\nrepeat=1\n");
+        bool whole = strstr(t->summary, "as one array") != NULL;
+        guint n[3] = { 0 };
+        for (guint i = 0; i < exp->cells->len; i++) {
+                const Cell *c = exp->cells->pdata[i];
+                g_assert_cmpint(c->bus, ==, BUS_DBUS_DAEMON);
+                n[c->marshal]++;
+        }
+        g_assert_cmpuint(n[MARSHAL_ARRAY], ==, whole ? 1 : 0);
+        g_assert_cmpuint(n[MARSHAL_PER_ELEMENT] + n[MARSHAL_APPEND_PER_ELEMENT], ==, whole ? 0 : 2);
+        guint p2p = 0, marshal = 0;
+        for (guint i = 0; i < exp->skipped->len; i++) {
+                const char *line = exp->skipped->pdata[i];
+                p2p += strstr(line, "bus=p2p") && strstr(line, "has no peer-to-peer connection");
+                marshal += !strstr(line, "bus=p2p") &&
+                           strstr(line, whole ? "as one array" : "element by element") != NULL;
+        }
+        g_assert_cmpuint(p2p, ==, 3);
+        g_assert_cmpuint(marshal, ==, whole ? 2 : 1);
+}
+
 /* The processes descended from this one (a subreaper: orphans stay ours). */
 static guint count_descendants(GString *names)
 {
@@ -389,6 +420,7 @@ int main(int argc, char **argv)
         g_test_add_func("/transports/time-limit", test_time_limit);
         g_test_add_func("/transports/refuses", test_refuses);
         g_test_add_func("/transports/claim-unavailable", test_claim_unavailable);
+        g_test_add_func("/transports/sdbus-c++/cells", test_sdbus_cpp_cells);
         int r = g_test_run();
         g_rmdir(tmp_dir);
         return r;

@@ -48,6 +48,7 @@
 
 #include <cerrno>
 #include <climits>
+#include <clocale>
 #include <cstring>
 #include <deque>
 #include <string>
@@ -226,8 +227,12 @@ void ensure_application()
         static char *argv[] = { arg0, nullptr };
 
         if (!QCoreApplication::instance()) {
+                /* QCoreApplication sets the locale from the environment:
+                 * the rest of the process keeps the one it had. */
+                std::string locale = setlocale(LC_ALL, nullptr);
                 qInstallMessageHandler(keep_warning);
                 new QCoreApplication(argc, argv);
+                setlocale(LC_ALL, locale.c_str());
         }
 }
 

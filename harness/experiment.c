@@ -676,6 +676,23 @@ int experiment_cell_matches(const Cell *cell, const char *selector)
         return 1;
 }
 
+/* Does SELECTOR name a transport that cannot run here (a library it was
+ * built without)?  A claim about it then has no cell on this machine,
+ * which is no mistake in the file: it is kept, and has no data here. */
+static bool selector_names_unavailable(const char *selector)
+{
+        g_auto(GStrv) parts = g_strsplit(selector, ",", -1);
+
+        for (guint i = 0; parts[i]; i++) {
+                const char *p = g_strstrip(parts[i]);
+                if (!g_str_has_prefix(p, "transport="))
+                        continue;
+                const Transport *t = transport_find(g_strstrip((char *) p + strlen("transport=")));
+                return t && t->unavailable && t->unavailable();
+        }
+        return false;
+}
+
 /* Parses [claim NAME] group G into a new claim of EXP. */
 static gboolean parse_claim(const Ctx *c, Experiment *exp, const char *g)
 {
@@ -733,7 +750,7 @@ static gboolean parse_claim(const Ctx *c, Experiment *exp, const char *g)
                                 return fail(c, g, sel_keys[s], "'%s' is not axis=value[,axis=value]", sels[s]);
                         matched += (guint) m;
                 }
-                if (!matched)
+                if (!matched && !selector_names_unavailable(sels[s]))
                         return fail(c, g, sel_keys[s], "'%s' names no cell of this experiment", sels[s]);
         }
         return TRUE;
@@ -849,7 +866,7 @@ static const char *cell_refused(const Transport *t, const Cell *cell)
         }
         if (cell->reply == REPLY_SHORT && !(t->flags & TRANSPORT_SHORT_REPLY))
                 return "reply=short (the string OK) applies to gdbus only";
-        return NULL;
+        return t->refuses ? t->refuses(cell) : NULL;
 }
 
 /* Expands the axes into the filtered cartesian product. */

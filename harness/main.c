@@ -76,7 +76,13 @@ static int cmd_list(int argc, char **argv)
                         printf("%-16s %-8s %-10s   why: %s\n", "", "", "", why);
                 if (t->flags & TRANSPORT_DBUS) {
                         for (BusKind b = BUS_DBUS_DAEMON; b <= BUS_P2P; b++) {
+                                /* A bus the transport itself refuses (sdbus-c++
+                                 * before 1.4.0: peer to peer) says so too. */
+                                const Cell probe = { .transport = t->name, .bus = b, .payload = PAYLOAD_STRING,
+                                                     .size = 64, .pattern = PATTERN_ROUNDTRIP };
                                 const char *bw = b == BUS_P2P ? NULL : bus_unavailable(b);
+                                if (!bw && !why && t->refuses)
+                                        bw = t->refuses(&probe);
                                 printf("%-16s %-8s %-10s   bus=%s%s%s\n", "", "", bw ? "unavailable" : "ok",
                                        bus_name(b), bw ? ": " : "", bw ? bw : "");
                         }

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "bus.h"
+#include "transport.h"
 #include "version.h"
 
 struct Meta {
@@ -321,6 +322,13 @@ Meta *meta_begin(const Experiment *exp, const char *const *argv)
         g_autofree char *dbus = g_strdup_printf("%d.%d.%d", maj, min, mic);
         set(m, "software", "libdbus", dbus);
         set(m, "software", "libsystemd", IPCLAB_LIBSYSTEMD_VERSION);
+        /* The C++ transports' libraries, as built in (mk/harness.mk), and
+         * how that sdbus-c++ appends a std::vector<uint8_t>. */
+        bool qt = !transport_qtdbus.unavailable(), sdcpp = !transport_sdbus_cpp.unavailable();
+        set(m, "software", "qtdbus", qt ? IPCLAB_QTDBUS_VERSION : "not built in");
+        set(m, "software", "sdbus_cpp", sdcpp ? IPCLAB_SDBUSCPP_VERSION : "not built in");
+        set(m, "software", "sdbus_cpp_vector", !sdcpp ? "not built in" :
+            IPCLAB_SDBUSCPP_ARRAY ? "one array" : "per element");
         g_autofree char *daemon = bus_version(BUS_DBUS_DAEMON);
         set(m, "software", "dbus_daemon", daemon ? daemon : "not installed");
         g_autofree char *broker = bus_version(BUS_DBUS_BROKER);

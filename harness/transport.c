@@ -7,6 +7,27 @@
 #include <string.h>
 #include <unistd.h>
 
+/* The C++ transports where they were not built (see transport.h): listed,
+ * unavailable with the reason.  Weak: the definitions in qtdbus.cpp and
+ * sdbus-cpp.cpp take their place wherever those are linked in, so no
+ * build (the fuzzers' included) has to say which it compiled. */
+static int not_built_open(Endpoint *ep, Role role)
+{
+        (void) role;
+        return endpoint_fail(ep, ENOTSUP, "%s", transport_find(ep->cell->transport)->unavailable());
+}
+
+#define NOT_BUILT(id, NAME, SUMMARY, FLAGS, WHY) \
+        static const char *id##_unavailable(void) { return WHY; } \
+        __attribute__((weak)) const Transport transport_##id = { \
+                .name = NAME, .family = "dbus", .summary = SUMMARY, .flags = FLAGS, \
+                .unavailable = id##_unavailable, .open = not_built_open };
+
+NOT_BUILT(qtdbus, "qtdbus", QTDBUS_SUMMARY, QTDBUS_FLAGS,
+          "built without QtDBus 5 (Qt5DBus, qtbase5-dev; or CXX_TRANSPORTS=no)")
+NOT_BUILT(sdbus_cpp, "sdbus-c++", SDBUSCPP_SUMMARY, SDBUSCPP_FLAGS,
+          "built without sdbus-c++ (libsdbus-c++-dev; or CXX_TRANSPORTS=no)")
+
 #define TRANSPORT_ENTRY(id) &transport_##id,
 const Transport *const transport_table[] = {
         TRANSPORTS(TRANSPORT_ENTRY)

@@ -79,6 +79,10 @@ typedef struct Transport {
         const char *(*unavailable)(void);
         /* Largest payload the transport carries on this system; 0: no limit. */
         size_t (*max_size)(const Cell *cell);
+        /* Optional: why the transport cannot do CELL (a bus, or a marshal=
+         * value its library does not offer), or NULL when it can.  The cell
+         * is left out with the reason, as `ipclab check` lists. */
+        const char *(*refuses)(const Cell *cell);
 
         int (*prepare)(Endpoint *ep);
         int (*open)(Endpoint *ep, Role role);
@@ -118,10 +122,23 @@ typedef struct Transport {
         X(libdbus) \
         X(gdbus) \
         X(sd_bus) \
+        X(qtdbus) \
+        X(sdbus_cpp) \
         X(fdpass) \
         X(dbus_send) \
         X(gdbus_call) \
         X(busctl_call)
+
+/* The C++ transports (transports/qtdbus.cpp, transports/sdbus-cpp.cpp) are
+ * compiled only where their libraries are (mk/harness.mk); transport.c
+ * defines them otherwise, unavailable with the reason.  Both definitions
+ * take their name, summary and flags from here. */
+#define QTDBUS_SUMMARY "QtDBus 5 method calls: QDBusMessage, blocking calls, a driven event loop"
+#define QTDBUS_FLAGS (TRANSPORT_DBUS | TRANSPORT_VALIDATES | TRANSPORT_EMPTY_OK)
+#define SDBUSCPP_SUMMARY "sdbus-c++ proxy and object API (createProxy/callMethod, registerMethod)"
+/* TRANSPORT_MARSHAL: sdbus-c++ takes the marshal= value its version
+ * appends std::vector<uint8_t> with (its refuses() says which). */
+#define SDBUSCPP_FLAGS (TRANSPORT_DBUS | TRANSPORT_MARSHAL | TRANSPORT_VALIDATES | TRANSPORT_EMPTY_OK)
 
 #define TRANSPORT_DECLARE(id) extern const Transport transport_##id;
 TRANSPORTS(TRANSPORT_DECLARE)

@@ -17,12 +17,38 @@ SDBUS_DEF = $(if $(HAVE_SDBUS),-DIPCLAB_HAVE_SDBUS -DIPCLAB_LIBSYSTEMD_VERSION='
 PKG_CFLAGS = $(eval PKG_CFLAGS := $$(shell pkg-config --cflags $$(PKGS)))$(PKG_CFLAGS)
 PKG_LIBS = $(eval PKG_LIBS := $$(shell pkg-config --libs $$(PKGS)))$(PKG_LIBS)
 ALL_CPPFLAGS = -D_GNU_SOURCE -Iharness -I$(BUILD)/gen -DIPCLAB_HAVE_LIBDBUS -DIPCLAB_HAVE_GIO \
-	$(SDBUS_DEF) $(CPPFLAGS)
+	$(SDBUS_DEF) $(CXX_DEF) $(CPPFLAGS)
 ALL_CFLAGS = -std=c17 -Wall -Wextra $(WERROR) $(PKG_CFLAGS) $(CFLAGS)
-LDLIBS = $(PKG_LIBS) -lrt -lm
+LDLIBS = $(PKG_LIBS) $(CXX_PKG_LIBS) -lrt -lm
 
 HARNESS_SRC := $(filter-out harness/main.c,$(wildcard harness/*.c harness/transports/*.c harness/env/*.c))
 HARNESS_OBJ := $(patsubst harness/%.c,$(BUILD)/obj/%.o,$(HARNESS_SRC))
+
+# The C++ transports (qtdbus, sdbus-c++), each built when its library is
+# installed (`make deps` installs both; they are optional, see
+# mk/deps.mk), and left out with CXX_TRANSPORTS=no.  Decided when make
+# reads this file: the object list must be known then.  A transport not
+# built is still listed, unavailable with the reason (transport.c).
+# sdbus-c++ needs libsystemd's headers too (its server reads the array
+# through the sd-bus message beneath).  Before 1.3.0 (its PR #340)
+# sdbus-c++ appends a std::vector<uint8_t> element by element, from 1.3.0
+# as one array: IPCLAB_SDBUSCPP_ARRAY says which, from the version here.
+CXX_TRANSPORTS ?= yes
+CXX_FLAGS = -std=c++17 -Wall -Wextra $(WERROR) -fPIC $(CXXFLAGS)
+HAVE_QTDBUS := $(if $(filter yes,$(CXX_TRANSPORTS)),$(shell pkg-config --exists Qt5DBus Qt5Core 2>/dev/null && echo yes))
+HAVE_SDBUSCPP := $(if $(filter yes,$(CXX_TRANSPORTS)),$(shell pkg-config --exists sdbus-c++ libsystemd 2>/dev/null && echo yes))
+QTDBUS_VERSION := $(if $(HAVE_QTDBUS),$(shell pkg-config --modversion Qt5DBus),not built in)
+SDBUSCPP_VERSION := $(if $(HAVE_SDBUSCPP),$(shell pkg-config --modversion sdbus-c++),not built in)
+SDBUSCPP_ARRAY := $(if $(HAVE_SDBUSCPP),$(shell pkg-config --atleast-version=1.3.0 sdbus-c++ && echo 1 || echo 0),0)
+CXX_PKGS := $(strip $(if $(HAVE_QTDBUS),Qt5DBus Qt5Core) $(if $(HAVE_SDBUSCPP),sdbus-c++))
+CXX_OBJ := $(if $(HAVE_QTDBUS),$(BUILD)/obj/transports/qtdbus.o) $(if $(HAVE_SDBUSCPP),$(BUILD)/obj/transports/sdbus-cpp.o)
+# Which ones are linked in is the objects' business (transport.c's weak
+# stand-ins give way to them), so nothing else needs to know.
+CXX_DEF := -DIPCLAB_QTDBUS_VERSION='"$(QTDBUS_VERSION)"' -DIPCLAB_SDBUSCPP_VERSION='"$(SDBUSCPP_VERSION)"' \
+	-DIPCLAB_SDBUSCPP_ARRAY=$(SDBUSCPP_ARRAY)
+CXX_PKG_CFLAGS := $(if $(CXX_PKGS),$(shell pkg-config --cflags $(CXX_PKGS)))
+CXX_PKG_LIBS := $(if $(CXX_PKGS),$(shell pkg-config --libs $(CXX_PKGS)) -lstdc++)
+HARNESS_OBJ += $(CXX_OBJ)
 HARNESS_HDR := $(wildcard harness/*.h harness/env/*.h)
 TEST_SRC := $(wildcard harness/tests/test-*.c)
 TEST_BIN := $(patsubst harness/tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
@@ -47,6 +73,13 @@ $(BUILD)/obj/%.o: harness/%.c $(HARNESS_HDR) | deps-check
 	$(Q)mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@.tmp.$$$$ && mv $@.tmp.$$$$ $@
+
+# C++: the project's headers are C (their declarations are wrapped in
+# extern "C" by the .cpp files); GLib's flags come too, for transport.h.
+$(BUILD)/obj/%.o: harness/%.cpp $(HARNESS_HDR) | deps-check
+	$(Q)mkdir -p $(@D)
+	@$(if $(Q),echo "  CXX     $<")
+	$(Q)$(CXX) $(ALL_CPPFLAGS) $(CXX_FLAGS) $(PKG_CFLAGS) $(CXX_PKG_CFLAGS) $(CFLAGS) -c $< -o $@.tmp.$$$$ && mv $@.tmp.$$$$ $@
 
 $(IPCLAB): $(BUILD)/obj/main.o $(HARNESS_OBJ)
 	@$(if $(Q),echo "  LINK    $@")

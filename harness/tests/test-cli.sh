@@ -11,10 +11,22 @@ trap 'rm -rf "$tmp"' EXIT
 
 # list names every transport and says why one is unavailable
 out=$($ipclab list)
-for t in direct pipe fifo unix-stream unix-dgram unix-seqpacket socketpair tcp mq shm libdbus gdbus sd-bus fdpass; do
+for t in direct pipe fifo unix-stream unix-dgram unix-seqpacket socketpair tcp mq shm libdbus gdbus sd-bus \
+         qtdbus sdbus-c++ fdpass; do
         check "list shows $t" 'grep -q "^$t " <<<"$out"'
 done
 check "list shows the bus variants" 'grep -q "bus=dbus-broker" <<<"$out" && grep -q "bus=p2p" <<<"$out"'
+# sdbus-c++, when built in: which path its std::vector<uint8_t> takes, and
+# before 1.4.0 no peer to peer (the bus line says why)
+sdcpp=$(grep -A3 '^sdbus-c++ ' <<<"$out")
+if grep -q '^sdbus-c++ *dbus *ok' <<<"$sdcpp"; then
+        check "list says how sdbus-c++ appends a vector" \
+                'grep -qE "appends std::vector<uint8_t> (element by element \(before 1.3.0\)|as one array)" <<<"$sdcpp"'
+        check "list says why sdbus-c++ has no p2p, or has it" \
+                'grep -qE "ok +bus=p2p$|unavailable +bus=p2p: sdbus-c\+\+ .* has no peer-to-peer" <<<"$sdcpp"'
+else
+        skip "list: sdbus-c++'s vector path and buses" "sdbus-c++ is not built in"
+fi
 
 # check prints the cells and an estimate for every shipped experiment
 for f in experiments/*.ini; do

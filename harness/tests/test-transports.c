@@ -1,6 +1,9 @@
 /* test-transports.c: every transport moves data intact, in both payload
  * types and every pattern, in real processes (and through real private
- * dbus-daemon and dbus-broker instances for the D-Bus transports).
+ * dbus-daemon and dbus-broker instances for the D-Bus transports).  A
+ * transport whose library fixes its byte-array marshalling (sdbus-c++)
+ * runs every marshal= value it takes; no D-Bus transport leaves a
+ * process or a directory behind.
  *
  * Each cell runs with verify=true: the server checks every message's size
  * and a running checksum of every payload, echoes are compared byte for
@@ -8,7 +11,11 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <sched.h>
+#include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "experiment.h"
@@ -26,6 +33,16 @@ static Experiment *load_text(const char *name, const char *text)
         g_assert_no_error(e);
         g_unlink(path);
         return exp;
+}
+
+/* Skips the test, saying why, when T cannot run here. */
+static gboolean skip_unavailable(const Transport *t)
+{
+        const char *why = t->unavailable ? t->unavailable() : NULL;
+
+        if (why)
+                g_test_skip(why);
+        return why != NULL;
 }
 
 /* What is wrong with sample S of cell C, or NULL when it is as expected. */
@@ -80,22 +97,18 @@ static void run_all(Experiment *exp)
         }
 }
 
-static void test_transport(gconstpointer data)
-{
-        const Transport *t = data;
-        const char *why = t->unavailable ? t->unavailable() : NULL;
+/* Loads the text FMT makes as experiment NAME, says which cells it leaves
+ * out, and runs the others, of which there must be some. */
+static void run_text(const char *name, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 
-        if (why) {
-                g_test_skip(why);
-                return;
-        }
-        bool dbus = (t->flags & TRANSPORT_DBUS) != 0;
-        g_autofree char *text = g_strdup_printf(
-                "[experiment]\ntitle=%s moves data intact\ntransport=%s\n%s"
-                "payload=bytes;string\nsize=1;1000;65536\npattern=oneway;roundtrip;callrate\n"
-                "reply=echo;empty\ncount=40\nrepeat=1\nwarmup=3\ntimeout=30s\nverify=true\n",
-                t->name, t->name, dbus ? "bus=dbus-daemon;dbus-broker;p2p\n" : "");
-        g_autoptr(Experiment) exp = load_text("intact", text);
+static void run_text(const char *name, const char *fmt, ...)
+{
+        va_list ap;
+
+        va_start(ap, fmt);
+        g_autofree char *text = g_strdup_vprintf(fmt, ap);
+        va_end(ap);
+        g_autoptr(Experiment) exp = load_text(name, text);
 
         for (guint i = 0; i < exp->skipped->len; i++)
                 g_test_message("skipped: %s", (char *) exp->skipped->pdata[i]);
@@ -103,28 +116,39 @@ static void test_transport(gconstpointer data)
         run_all(exp);
 }
 
+static void test_transport(gconstpointer data)
+{
+        const Transport *t = data;
+
+        if (skip_unavailable(t))
+                return;
+        bool dbus = (t->flags & TRANSPORT_DBUS) != 0;
+        run_text("intact",
+                "[experiment]\ntitle=%s moves data intact\ntransport=%s\n%s"
+                "payload=bytes;string\nsize=1;1000;65536\npattern=oneway;roundtrip;callrate\n"
+                "reply=echo;empty\ncount=40\nrepeat=1\nwarmup=3\ntimeout=30s\nverify=true\n",
+                t->name, t->name, dbus ? "bus=dbus-daemon;dbus-broker;p2p\n" : "");
+}
+
 /* A time box instead of a count, on one CPU (cpus=same) or two (split:
- * skipped, and said so, where this process may run on one CPU only). */
+ * skipped, and said so, where this process may run on one CPU only);
+ * D-Bus transports peer to peer and through a bus (sdbus-c++ before 1.4.0
+ * has only the bus). */
 static void test_boxed(gconstpointer data, const char *cpus)
 {
         const Transport *t = data;
-        const char *why = t->unavailable ? t->unavailable() : NULL;
 
-        if (why) {
-                g_test_skip(why);
+        if (skip_unavailable(t))
                 return;
-        }
         cpu_set_t set;
         if (!strcmp(cpus, "split") && (sched_getaffinity(0, sizeof set, &set) < 0 || CPU_COUNT(&set) < 2)) {
                 g_test_skip("one CPU to run on: cpus=split needs two");
                 return;
         }
-        g_autofree char *boxed = g_strdup_printf(
+        run_text("boxed",
                 "[experiment]\ntitle=boxed\ntransport=%s\n%spayload=string\nsize=64\n"
                 "pattern=oneway;roundtrip\ncpus=%s\nduration=20ms\nrepeat=1\nwarmup=2\nverify=true\n",
-                t->name, (t->flags & TRANSPORT_DBUS) ? "bus=p2p\n" : "", cpus);
-        g_autoptr(Experiment) exp = load_text("boxed", boxed);
-        run_all(exp);
+                t->name, (t->flags & TRANSPORT_DBUS) ? "bus=p2p;dbus-daemon\n" : "", cpus);
 }
 
 static void test_boxed_same(gconstpointer data)
@@ -141,16 +165,212 @@ static void test_boxed_split(gconstpointer data)
 static void test_per_element(gconstpointer data)
 {
         const Transport *t = data;
-        if (t->unavailable && t->unavailable()) {
-                g_test_skip(t->unavailable());
+        if (skip_unavailable(t))
                 return;
-        }
-        g_autofree char *text = g_strdup_printf(
+        run_text("per-element",
                 "[experiment]\ntitle=per-element\ntransport=%s\nbus=p2p;dbus-daemon\npayload=bytes\n"
                 "size=1;3000\nmarshal=array;per-element\npattern=oneway;roundtrip\ncount=10\n"
                 "repeat=1\nwarmup=1\nverify=true\n", t->name);
-        g_autoptr(Experiment) exp = load_text("per-element", text);
+}
+
+/* A transport whose library decides how it marshals a byte array
+ * (refuses() takes the marshal= values it does not do): every value it
+ * takes, through both buses, with data intact.  sdbus-c++ before 1.3.0:
+ * append-per-element and per-element, its only byte-array cells. */
+static void test_own_marshal(gconstpointer data)
+{
+        const Transport *t = data;
+        if (skip_unavailable(t))
+                return;
+        run_text("own-marshal",
+                "[experiment]\ntitle=own marshal\ntransport=%s\nbus=dbus-daemon;dbus-broker\npayload=bytes\n"
+                "size=1;3000;65536\nmarshal=array;per-element;append-per-element\npattern=oneway;roundtrip\n"
+                "reply=echo;empty\ncount=20\nrepeat=1\nwarmup=2\nverify=true\n", t->name);
+}
+
+/* A one-way stream of 6 MiB, past the 4 MiB after which gdbus flushes
+ * and qtdbus makes a Sync round trip to bound their send queues: every
+ * message arrives, and none of those round trips reaches the runner. */
+static void test_long_stream(gconstpointer data)
+{
+        const Transport *t = data;
+        if (skip_unavailable(t))
+                return;
+        run_text("long-stream",
+                "[experiment]\ntitle=long stream\ntransport=%s\nbus=dbus-daemon;p2p\npayload=bytes;string\n"
+                "size=64KiB\nmarshal=%s\npattern=oneway\ncount=96\nrepeat=1\nwarmup=2\nverify=true\n",
+                t->name, t->refuses ? "array;append-per-element" : "array");
+}
+
+/* A transport's refuses() leaves the cells it names out, with its reason
+ * in the list `ipclab check` prints, and keeps the others. */
+static const char *refuse_large(const Cell *cell)
+{
+        return cell->size > 100 ? "refused: more than 100 bytes" : NULL;
+}
+
+static void test_refuses(void)
+{
+        static Transport picky;
+        picky = transport_pipe;
+        picky.name = "picky-pipe";
+        picky.refuses = refuse_large;
+        transport_add_extra(&picky);
+        g_autoptr(Experiment) exp = load_text("refuses",
+                "[experiment]\ntitle=refuses\ntransport=picky-pipe\nsize=64;4096\npattern=roundtrip\n"
+                "count=5\nrepeat=1\n");
+        g_assert_cmpuint(exp->cells->len, ==, 1);
+        g_assert_cmpuint(((const Cell *) exp->cells->pdata[0])->size, ==, 64);
+        g_assert_cmpuint(exp->skipped->len, ==, 1);
+        g_assert_nonnull(strstr(exp->skipped->pdata[0], "size=4096"));
+        g_assert_nonnull(strstr(exp->skipped->pdata[0], "refused: more than 100 bytes"));
         run_all(exp);
+}
+
+/* A claim about a transport built without its library (no cell here) is
+ * kept, with no data; one whose selector names no cell of a transport
+ * that can run is still a mistake in the file. */
+static const char *never_here(void)
+{
+        return "built without its library (test)";
+}
+
+static void test_claim_unavailable(void)
+{
+        static Transport absent;
+        absent = transport_pipe;
+        absent.name = "absent-pipe";
+        absent.unavailable = never_here;
+        transport_add_extra(&absent);
+        const char *head = "[experiment]\ntitle=claims\ntransport=pipe;absent-pipe\nsize=64\npattern=roundtrip\n"
+                           "count=5\nrepeat=1\n[claim c]\ntext=t\nmetric=elapsed\n";
+        g_autofree char *ok_text = g_strconcat(head, "faster=transport=pipe\nslower=transport=absent-pipe\n", NULL);
+        g_autoptr(Experiment) exp = load_text("claim-unavailable", ok_text);
+        g_assert_cmpuint(exp->claims->len, ==, 1);
+        g_assert_cmpuint(exp->cells->len, ==, 1);
+
+        g_autofree char *bad_text = g_strconcat(head, "faster=transport=pipe\nslower=transport=pipe,size=128\n", NULL);
+        g_autofree char *path = g_strdup_printf("%s/claim-bad.ini", tmp_dir);
+        g_autoptr(GError) e = NULL;
+        g_assert_true(g_file_set_contents(path, bad_text, -1, NULL));
+        g_autoptr(Experiment) bad = experiment_load(path, NULL, &e);
+        g_unlink(path);
+        g_assert_null(bad);
+        g_assert_error(e, IPCLAB_ERROR, IPCLAB_ERROR_INPUT);
+        g_assert_nonnull(strstr(e->message, "names no cell"));
+}
+
+/* sdbus-c++ takes the marshal= values its version appends a vector with
+ * (one array from 1.3.0, per element before), never both kinds, and says
+ * why it leaves the others and peer to peer out. */
+static void test_sdbus_cpp_cells(void)
+{
+        const Transport *t = transport_find("sdbus-c++");
+        if (skip_unavailable(t))
+                return;
+        g_autoptr(Experiment) exp = load_text("sdbus-cpp-cells",
+                "[experiment]\ntitle=cells\ntransport=sdbus-c++\nbus=dbus-daemon;p2p\npayload=bytes\nsize=64\n"
+                "marshal=array;per-element;append-per-element\npattern=roundtrip\ncount=5\nrepeat=1\n");
+        bool whole = strstr(t->summary, "as one array") != NULL;
+        guint n[3] = { 0 };
+        for (guint i = 0; i < exp->cells->len; i++) {
+                const Cell *c = exp->cells->pdata[i];
+                g_assert_cmpint(c->bus, ==, BUS_DBUS_DAEMON);
+                n[c->marshal]++;
+        }
+        g_assert_cmpuint(n[MARSHAL_ARRAY], ==, whole ? 1 : 0);
+        g_assert_cmpuint(n[MARSHAL_PER_ELEMENT] + n[MARSHAL_APPEND_PER_ELEMENT], ==, whole ? 0 : 2);
+        guint p2p = 0, marshal = 0;
+        for (guint i = 0; i < exp->skipped->len; i++) {
+                const char *line = exp->skipped->pdata[i];
+                p2p += strstr(line, "bus=p2p") && strstr(line, "has no peer-to-peer connection");
+                marshal += !strstr(line, "bus=p2p") &&
+                           strstr(line, whole ? "as one array" : "element by element") != NULL;
+        }
+        g_assert_cmpuint(p2p, ==, 3);
+        g_assert_cmpuint(marshal, ==, whole ? 2 : 1);
+}
+
+/* The processes descended from this one (a subreaper: orphans stay ours). */
+static guint count_descendants(GString *names)
+{
+        g_autoptr(GHashTable) parent = g_hash_table_new(g_direct_hash, g_direct_equal);
+        g_autoptr(GDir) d = g_dir_open("/proc", 0, NULL);
+        const char *e;
+        guint n = 0;
+
+        g_assert_nonnull(d);
+        while ((e = g_dir_read_name(d))) {
+                g_autofree char *path = g_strdup_printf("/proc/%s/status", e);
+                g_autofree char *text = NULL;
+                const char *pp;
+                if (!g_ascii_isdigit(e[0]) || !g_file_get_contents(path, &text, NULL, NULL) ||
+                    !(pp = strstr(text, "\nPPid:")))
+                        continue;
+                g_hash_table_insert(parent, GINT_TO_POINTER(atoi(e)), GINT_TO_POINTER(atoi(pp + 6)));
+        }
+        GHashTableIter it;
+        gpointer pid, ppid;
+        g_hash_table_iter_init(&it, parent);
+        while (g_hash_table_iter_next(&it, &pid, &ppid)) {
+                for (int up = GPOINTER_TO_INT(ppid), hops = 0; up > 1 && hops < 64; hops++) {
+                        if (up == getpid()) {
+                                g_autofree char *comm_path = g_strdup_printf("/proc/%d/comm", GPOINTER_TO_INT(pid));
+                                g_autofree char *comm = NULL;
+                                g_file_get_contents(comm_path, &comm, NULL, NULL);
+                                g_string_append_printf(names, " %d:%s", GPOINTER_TO_INT(pid),
+                                                       comm ? g_strstrip(comm) : "?");
+                                n++;
+                                break;
+                        }
+                        up = GPOINTER_TO_INT(g_hash_table_lookup(parent, GINT_TO_POINTER(up)));
+                }
+        }
+        return n;
+}
+
+/* Every bus, one payload: once the runner is freed no process it started
+ * (client, server, bus daemon or its guardian)
+ * is left, and neither is any directory it made. */
+static void test_left_behind(gconstpointer data)
+{
+        const Transport *t = data;
+        if (skip_unavailable(t))
+                return;
+        g_autofree char *runtime = g_dir_make_tmp("ipclab-lb-XXXXXX", NULL);
+        g_autofree char *old = g_strdup(g_getenv("XDG_RUNTIME_DIR"));
+        g_assert_nonnull(runtime);
+        g_assert_cmpint(prctl(PR_SET_CHILD_SUBREAPER, 1), ==, 0);
+        g_setenv("XDG_RUNTIME_DIR", runtime, TRUE);
+        run_text("left-behind",
+                "[experiment]\ntitle=left behind\ntransport=%s\nbus=dbus-daemon;dbus-broker;p2p\n"
+                "payload=string\nsize=64\npattern=oneway;roundtrip\ncount=5\nrepeat=1\nwarmup=1\nverify=true\n",
+                t->name);
+
+        g_autoptr(GString) names = g_string_new(NULL);
+        guint left = 0;
+        for (int i = 0; i < 100; i++) {
+                while (waitpid(-1, NULL, WNOHANG) > 0)
+                        ;
+                g_string_truncate(names, 0);
+                if ((left = count_descendants(names)) == 0)
+                        break;
+                g_usleep(50000);
+        }
+        g_autoptr(GDir) d = g_dir_open(runtime, 0, NULL);
+        const char *entry = d ? g_dir_read_name(d) : NULL;
+        g_autofree char *entry_name = g_strdup(entry);
+        g_clear_pointer(&d, g_dir_close);
+        if (old)
+                g_setenv("XDG_RUNTIME_DIR", old, TRUE);
+        else
+                g_unsetenv("XDG_RUNTIME_DIR");
+        prctl(PR_SET_CHILD_SUBREAPER, 0);
+        if (!entry_name)
+                g_rmdir(runtime);
+        g_assert_cmpstr(names->str, ==, "");
+        g_assert_cmpuint(left, ==, 0);
+        g_assert_cmpstr(entry_name, ==, NULL);
 }
 
 /* A cell that cannot finish in its time limit fails with the reason, and
@@ -186,8 +406,21 @@ int main(int argc, char **argv)
                         g_autofree char *p2 = g_strdup_printf("/transports/per-element/%s", t->name);
                         g_test_add_data_func(p2, t, test_per_element);
                 }
+                if ((t->flags & TRANSPORT_MARSHAL) && t->refuses) {
+                        g_autofree char *own = g_strdup_printf("/transports/own-marshal/%s", t->name);
+                        g_test_add_data_func(own, t, test_own_marshal);
+                }
+                if (t->flags & TRANSPORT_DBUS) {
+                        g_autofree char *ls = g_strdup_printf("/transports/long-stream/%s", t->name);
+                        g_test_add_data_func(ls, t, test_long_stream);
+                        g_autofree char *lb = g_strdup_printf("/transports/left-behind/%s", t->name);
+                        g_test_add_data_func(lb, t, test_left_behind);
+                }
         }
         g_test_add_func("/transports/time-limit", test_time_limit);
+        g_test_add_func("/transports/refuses", test_refuses);
+        g_test_add_func("/transports/claim-unavailable", test_claim_unavailable);
+        g_test_add_func("/transports/sdbus-c++/cells", test_sdbus_cpp_cells);
         int r = g_test_run();
         g_rmdir(tmp_dir);
         return r;

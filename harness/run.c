@@ -55,8 +55,11 @@ void run_format_duration(char *buf, size_t len, double s)
                 snprintf(buf, len, "%.0f ms", s * 1000);
         else if (s < 120)
                 snprintf(buf, len, "%.1f s", s);
-        else if (s < 7200)
-                snprintf(buf, len, "%.0f min %02.0f s", floor(s / 60), fmod(s, 60));
+        else if (s < 7200) {
+                /* Whole seconds first, so that 539.7 s is 9 min 00 s, not 8 min 60 s. */
+                double whole = round(s);
+                snprintf(buf, len, "%.0f min %02.0f s", floor(whole / 60), fmod(whole, 60));
+        }
         else
                 snprintf(buf, len, "%.1f h", s / 3600);
 }

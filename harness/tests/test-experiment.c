@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "experiment.h"
+#include "run.h"
 #include "transport.h"
 
 static char *tmp_dir;
@@ -408,6 +409,21 @@ static void test_bad_names(void)
         g_assert_nonnull(strstr(e->message, "[profile nosuch]: no such profile"));
 }
 
+/* Estimates and ETAs: never "8 min 60 s". */
+static void test_format_duration(void)
+{
+        static const struct { double s; const char *want; } cases[] = {
+                { 0.25, "250 ms" }, { 5.04, "5.0 s" }, { 119.9, "119.9 s" },
+                { 120, "2 min 00 s" }, { 539.7, "9 min 00 s" }, { 599.5, "10 min 00 s" },
+                { 601.2, "10 min 01 s" }, { 7200, "2.0 h" },
+        };
+        for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+                char buf[64];
+                run_format_duration(buf, sizeof buf, cases[i].s);
+                g_assert_cmpstr(buf, ==, cases[i].want);
+        }
+}
+
 int main(int argc, char **argv)
 {
         g_test_init(&argc, &argv, NULL);
@@ -422,6 +438,7 @@ int main(int argc, char **argv)
         g_test_add_func("/experiment/claims", test_claims);
         g_test_add_func("/experiment/bad-files", test_bad_files);
         g_test_add_func("/experiment/bad-names", test_bad_names);
+        g_test_add_func("/experiment/format-duration", test_format_duration);
         int r = g_test_run();
         GDir *d = g_dir_open(tmp_dir, 0, NULL);
         const char *n;

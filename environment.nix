@@ -22,7 +22,7 @@ pkgs.mkShell {
   buildInputs = with pkgs; [
     glib dbus dbus-broker systemd
     # the C++ transports (optional: without them qtdbus and sdbus-c++ are
-    # listed unavailable); nixpkgs 23.05 has sdbus-cpp 1.2.0, as Debian 12
+    # listed unavailable; meta.ini records the versions built against)
     qt5.qtbase sdbus-cpp
   ];
   packages = with pkgs; [

@@ -58,7 +58,7 @@ void samples_append_row(GString *out, const char *env, const Cell *cell, guint r
         append_u64(out, s->bus_cpu_ns, ok && cell->bus != BUS_NONE && cell->bus != BUS_P2P);
         append_u64(out, s->messages, ok);
         append_u64(out, s->bytes, ok);
-        append_u64(out, s->lat_n, ok && cell->pattern != PATTERN_ONEWAY);
+        append_u64(out, s->lat_n, ok && (cell->pattern != PATTERN_ONEWAY || s->lat_n));
         append_u64(out, s->lat_min_ns, lat);
         append_u64(out, s->lat_p50_ns, lat);
         append_u64(out, s->lat_p90_ns, lat);

@@ -52,8 +52,13 @@
  * each side more than before (a duration-boxed stream reads none more on
  * the client: the stamp is also the reading its time box is checked
  * against; its server reads none more: its receipt reading is the
- * window's end), plus encoding a string's stamp; bench/window.sh
- * measures what that adds.  The checksum of verify=true skips the stamp's
+ * window's end), plus encoding a string's stamp.  Measured A B A B
+ * against the runner without stamps (5 pairs of 100000 64-byte messages,
+ * 2 CPUs under KVM): 41 ns more a message on direct (its two clock reads),
+ * a median 22 ns (3 to 32 %) more on pipe and 33 ns (1 to 9 %) on
+ * unix-stream; bench/window.sh 3 95af05d found the fixed cost of a
+ * repetition unchanged within its noise (new/old medians 0.90 to 1.16).
+ * The checksum of verify=true skips the stamp's
  * bytes on both sides (the sequence number goes after them), so that the
  * time can be written after the checksum, just before the send.
  */

@@ -521,27 +521,27 @@ static int run_inner(const Experiment *exp, const char *out_dir, bool resume,
                          * the histogram is built here). */
                         size_t nlat = 0;
                         const guint64 *lv = runner_latencies(runner, &nlat);
+                        const char *unwritten = NULL;
+                        r = 0;
                         if (s.status == 0 && nlat) {
                                 g_autoptr(GString) part = g_string_new(NULL);
                                 latency_append_part(part, env, cell->index, round,
                                                     cell->pattern == PATTERN_ONEWAY ? LATENCY_ONEWAY : LATENCY_ROUNDTRIP,
                                                     lv, nlat, exp->store_raw);
                                 r = append_row(lfd, part->str, part->len);
-                                if (r < 0) {
-                                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot write %s: %s; %s is unchanged",
-                                                    lat_partial, g_strerror(-r), final);
-                                        close(pfd);
-                                        close(lfd);
-                                        return RUN_ERROR;
-                                }
-                                lat_rows_add(lat, cell->index, round, nlat, g_string_free(g_steal_pointer(&part), FALSE));
+                                if (r < 0)
+                                        unwritten = lat_partial;
+                                else
+                                        lat_rows_add(lat, cell->index, round, nlat,
+                                                     g_string_free(g_steal_pointer(&part), FALSE));
                         }
                         g_autoptr(GString) row = g_string_new(NULL);
                         samples_append_row(row, env, cell, round, &s);
-                        r = append_row(pfd, row->str, row->len);
-                        if (r < 0) {
+                        if (!unwritten && (r = append_row(pfd, row->str, row->len)) < 0)
+                                unwritten = partial;
+                        if (unwritten) {
                                 g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot write %s: %s; %s is unchanged",
-                                            partial, g_strerror(-r), final);
+                                            unwritten, g_strerror(-r), final);
                                 close(pfd);
                                 close(lfd);
                                 return RUN_ERROR;

@@ -332,23 +332,29 @@ Hist *latency_pool(const LatencyFile *f, const char *env, const guint *cells, gu
                         found_ = v_; \
         found_; })
 
+/* The samples.tsv columns a Cell is made of, in cell_from_row()'s order. */
+static const char *const cell_columns[] = {
+        "transport", "bus", "payload", "size_B", "pattern", "reply", "marshal", "cpus", "count", "duration_ns",
+};
+#define N_CELL_COLUMNS G_N_ELEMENTS(cell_columns)
+
 /* The cell a samples.tsv row describes (COL: the row's fields at
- * samples_axis_columns, env first), for experiment_cell_matches(); "-"
- * is what samples.c writes where an axis does not apply.  FALSE when a
- * value is not one ipclab writes. */
+ * cell_columns), for experiment_cell_matches(); "-" is what samples.c
+ * writes where an axis does not apply.  FALSE when a value is not one
+ * ipclab writes. */
 static gboolean cell_from_row(char **row, const int *col, Cell *cell)
 {
-        const char *bus = row[col[2]], *reply = row[col[6]], *count = row[col[9]], *dur = row[col[10]];
+        const char *bus = row[col[1]], *reply = row[col[5]], *count = row[col[8]], *dur = row[col[9]];
         int b = strcmp(bus, "-") ? ENUM_FIND(bus_name, BUS_P2P, bus) : BUS_NONE;
-        int pl = ENUM_FIND(payload_name, PAYLOAD_NONE, row[col[3]]);
-        int pt = ENUM_FIND(pattern_name, PATTERN_CALLRATE, row[col[5]]);
+        int pl = ENUM_FIND(payload_name, PAYLOAD_NONE, row[col[2]]);
+        int pt = ENUM_FIND(pattern_name, PATTERN_CALLRATE, row[col[4]]);
         int r = strcmp(reply, "-") ? ENUM_FIND(reply_name, REPLY_SHORT, reply) : REPLY_ECHO;
-        int m = ENUM_FIND(marshal_name, MARSHAL_COPY, row[col[7]]);
-        int cp = ENUM_FIND(cpus_name, CPUS_SPLIT, row[col[8]]);
+        int m = ENUM_FIND(marshal_name, MARSHAL_COPY, row[col[6]]);
+        int cp = ENUM_FIND(cpus_name, CPUS_SPLIT, row[col[7]]);
 
         memset(cell, 0, sizeof *cell);
-        cell->transport = row[col[1]];
-        if (b < 0 || pl < 0 || pt < 0 || r < 0 || m < 0 || cp < 0 || !parse_u64(row[col[4]], G_MAXUINT64, &cell->size) ||
+        cell->transport = row[col[0]];
+        if (b < 0 || pl < 0 || pt < 0 || r < 0 || m < 0 || cp < 0 || !parse_u64(row[col[3]], G_MAXUINT64, &cell->size) ||
             (strcmp(count, "-") && !parse_u64(count, G_MAXUINT64, &cell->count)) ||
             (strcmp(dur, "-") && !parse_u64(dur, G_MAXUINT64, &cell->duration_ns)))
                 return FALSE;
@@ -423,18 +429,26 @@ int latency_command(int argc, char **argv)
         g_autoptr(Table) t = table_read(sp, &e);
         if (!t)
                 return latency_fail(e);
-        int col[16], status_col = table_column(t, "status"), cell_col = table_column(t, "cell"),
-            rep_col = table_column(t, "rep");
+        /* The axis columns printed, then the columns of a Cell. */
+        int col[32], ccol[N_CELL_COLUMNS], status_col = table_column(t, "status"),
+            cell_col = table_column(t, "cell"), rep_col = table_column(t, "rep"), env_col = table_column(t, "env");
         guint naxis = 0;
-        for (; samples_axis_columns[naxis]; naxis++) {
+        for (; samples_axis_columns[naxis] && naxis < G_N_ELEMENTS(col); naxis++) {
                 col[naxis] = table_column(t, samples_axis_columns[naxis]);
                 if (col[naxis] < 0) {
                         fprintf(stderr, "ipclab: %s: no column %s\n", sp, samples_axis_columns[naxis]);
                         return 2;
                 }
         }
-        if (status_col < 0 || cell_col < 0 || rep_col < 0 || naxis != 11) {
-                fprintf(stderr, "ipclab: %s: not a samples.tsv (no cell, rep or status column)\n", sp);
+        for (guint i = 0; i < N_CELL_COLUMNS; i++) {
+                ccol[i] = table_column(t, cell_columns[i]);
+                if (ccol[i] < 0) {
+                        fprintf(stderr, "ipclab: %s: no column %s\n", sp, cell_columns[i]);
+                        return 2;
+                }
+        }
+        if (status_col < 0 || cell_col < 0 || rep_col < 0 || env_col < 0) {
+                fprintf(stderr, "ipclab: %s: not a samples.tsv (no cell, rep, env or status column)\n", sp);
                 return 2;
         }
         if (!g_file_test(lp, G_FILE_TEST_EXISTS)) {
@@ -451,7 +465,7 @@ int latency_command(int argc, char **argv)
         for (guint r = 0; r < t->rows->len; r++) {
                 char **row = t->rows->pdata[r];
                 if (!strcmp(row[status_col], "ok"))
-                        g_hash_table_add(reps, g_strdup_printf("%s\t%s\t%s", row[col[0]], row[cell_col], row[rep_col]));
+                        g_hash_table_add(reps, g_strdup_printf("%s\t%s\t%s", row[env_col], row[cell_col], row[rep_col]));
         }
         for (guint i = 0; i < lf->parts->len; i++) {
                 const LatencyPart *p = lf->parts->pdata[i];
@@ -470,12 +484,12 @@ int latency_command(int argc, char **argv)
         printf("\tkind\tpercentile\tlatency_ns\n");
         for (guint r = 0; r < t->rows->len; r++) {
                 char **row = t->rows->pdata[r];
-                g_autofree char *key = g_strdup_printf("%s\t%s", row[col[0]], row[cell_col]);
+                g_autofree char *key = g_strdup_printf("%s\t%s", row[env_col], row[cell_col]);
                 if (g_hash_table_contains(done, key))
                         continue;
                 g_hash_table_add(done, g_steal_pointer(&key));
                 Cell cell;
-                if (!cell_from_row(row, col, &cell)) {
+                if (!cell_from_row(row, ccol, &cell)) {
                         fprintf(stderr, "ipclab: %s:%u: cell %s: its axes are not values ipclab writes\n", sp, r + 2,
                                 row[cell_col]);
                         return 2;
@@ -490,12 +504,12 @@ int latency_command(int argc, char **argv)
                         if (!m)
                                 continue;
                 }
-                g_autoptr(GString) axes = g_string_new(row[col[0]]);
+                g_autoptr(GString) axes = g_string_new(naxis ? row[col[0]] : "");
                 for (guint a = 1; a < naxis; a++)
                         g_string_append_printf(axes, "\t%s", row[col[a]]);
                 guint idx = (guint) g_ascii_strtoull(row[cell_col], NULL, 10);
                 for (int k = 0; kind_names[k]; k++) {
-                        g_autofree Hist *h = latency_pool(lf, row[col[0]], &idx, 1, kind_names[k]);
+                        g_autofree Hist *h = latency_pool(lf, row[env_col], &idx, 1, kind_names[k]);
                         if (h)
                                 print_cell(axes->str, kind_names[k], h, spectrum);
                 }

@@ -6,7 +6,7 @@
 # times each, and prints both medians per round trip and their ratio.  Also
 # reports the `direct` transport's cost per round trip: the harness's floor.
 # With BASE (another ipclab binary, e.g. /work/main/harness/ipclab), each
-# round also runs BASE right after this tree's ipclab (A B A B ...), and
+# round also runs BASE beside this tree's ipclab (A B, then B A, ...), and
 # every round's ratios this/BASE are printed, for direct and for pipe.
 # A benchmark, not a test: it prints numbers, it never fails on them.
 set -euo pipefail
@@ -46,8 +46,15 @@ measure() {
 }
 for i in $(seq "$rounds"); do
         perf bench sched pipe -l "$loops" 2>/dev/null | awk '/usecs\/op/ { print $1 * 1000 }' >> "$tmp/perf.txt"
-        measure "$ipclab" "$tmp/r$i" "$tmp/"
-        [ -z "$base" ] || measure "$base" "$tmp/b$i" "$tmp/base-"
+        # With BASE, which runs first alternates (A B, B A, ...), so that
+        # neither always follows perf.
+        if [ -n "$base" ] && [ $((i % 2)) -eq 0 ]; then
+                measure "$base" "$tmp/b$i" "$tmp/base-"
+                measure "$ipclab" "$tmp/r$i" "$tmp/"
+        else
+                measure "$ipclab" "$tmp/r$i" "$tmp/"
+                [ -z "$base" ] || measure "$base" "$tmp/b$i" "$tmp/base-"
+        fi
 done
 
 median() { sort -g "$1" | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }

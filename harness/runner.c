@@ -58,9 +58,9 @@
  * a median 22 ns (3 to 32 %) more on pipe and 33 ns (1 to 9 %) on
  * unix-stream; bench/window.sh 3 95af05d found the fixed cost of a
  * repetition unchanged within its noise (new/old medians 0.90 to 1.16).
- * The checksum of verify=true skips the stamp's
- * bytes on both sides (the sequence number goes after them), so that the
- * time can be written after the checksum, just before the send.
+ * The checksum of verify=true skips the stamp's bytes on both sides (the
+ * sequence number goes after them), so that the time can be written
+ * after the checksum, just before the send.
  */
 #include "runner.h"
 
@@ -634,10 +634,10 @@ static void server_child(Ctx *c, int report_fd)
                 report_fail(&s, r, "server open: %s", c->ep->why);
                 child_report(report_fd, &s);
         }
-        if (write(report_fd, &ready, 1) != 1)
-                _exit(1);
         if (c->lat && c->stamp_len)
                 memset(c->lat, 0, c->lat_cap * sizeof *c->lat);   /* fault the pages in now */
+        if (write(report_fd, &ready, 1) != 1)
+                _exit(1);
         while ((r = server_step(c, &s)) > 0)
                 ;
         s.messages = c->srv_messages;

@@ -10,6 +10,8 @@
 #     the exact one of the raw values (the worst is printed);
 #   - --cell selects, --spectrum ends at 100 after the last percentile the
 #     values can show;
+#   - every transport that does one-way, D-Bus included, with verify=true:
+#     each stamped message's transit is recorded, within the window;
 #   - a truncated or corrupt file, and a repetition samples.tsv does not
 #     hold: exit 2 and a message naming the file;
 #   - interrupted (SIGINT) and resumed, a run keeps the histograms of the
@@ -88,6 +90,33 @@ check "--spectrum: from 0, ending in 100, the last but one at most 1 in 6000" '
         awk -F"\t" "\$12 == \"roundtrip\" { p[++n] = \$13 } END { exit !(n > 30 && 1 / (1 - p[n - 1] / 100) <= 6000 && 1 / (1 - p[n - 1] / 100) > 6000 / 1.3) }" "$tmp/spec.tsv"'
 out=$($ipclab latency --cell colour=red "$d" 2>&1 >/dev/null); rc=$?
 check "a bad selector: exit 2 with a message" '[ $rc -eq 2 ] && [[ $out == *colour=red* ]]'
+
+# One-way transit through every transport that does one-way, D-Bus
+# included, with verify=true (the checksum skips the stamp): each
+# message's latency is there, and below the repetition's window.
+transports=$($ipclab list | awk '$3 == "ok" && $2 != "command" && $1 != "" { printf "%s%s", n++ ? ";" : "", $1 }')
+cat > "$tmp/every.ini" <<INI
+[experiment]
+title=one-way transit everywhere
+transport=$transports
+bus=dbus-daemon;p2p
+payload=bytes;string
+size=8;16;4KiB
+pattern=oneway
+count=300
+repeat=1
+warmup=10
+verify=true
+INI
+$ipclab run --out "$tmp/out" "$tmp/every.ini" 2>"$tmp/every.log"
+check "one-way through every transport ($transports) succeeds" '[ $? -eq 0 ]' || grep failed "$tmp/every.log" | head
+bad=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        { stamped = $c["payload"] == "bytes" || $c["size_B"] >= 16
+          ok = stamped ? $c["lat_n"] == 300 && $c["lat_min_ns"] > 0 && $c["lat_max_ns"] <= $c["elapsed_ns"] : $c["lat_n"] == "-"
+          if (!ok) print $c["transport"], $c["bus"], $c["payload"], $c["size_B"], $c["lat_n"], $c["lat_min_ns"], $c["lat_max_ns"] }' \
+        "$tmp/out/every/samples.tsv")
+check "each stamped message's transit is there, within the window; a 8-byte string has none" '[ -z "$bad" ] &&
+        [ "$(tail -n +2 "$tmp/out/every/samples.tsv" | wc -l)" -gt 40 ]' || echo "# $bad"
 
 # Damage, each named.
 cp -r "$d" "$tmp/cut"

@@ -10,6 +10,8 @@
 #     the exact one of the raw values (the worst is printed);
 #   - --cell selects, --spectrum ends at 100 after the last percentile the
 #     values can show;
+#   - env=host;nspawn: the merged file holds both environments' latencies
+#     (skipped where nspawn cannot run);
 #   - every transport that does one-way, D-Bus included, with verify=true:
 #     each stamped message's transit is recorded, within the window;
 #   - a truncated or corrupt file, and a repetition samples.tsv does not
@@ -117,6 +119,20 @@ bad=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
         "$tmp/out/every/samples.tsv")
 check "each stamped message's transit is there, within the window; a 8-byte string has none" '[ -z "$bad" ] &&
         [ "$(tail -n +2 "$tmp/out/every/samples.tsv" | wc -l)" -gt 40 ]' || echo "# $bad"
+
+# Environments merged: each one's latencies, told apart by env.
+if $ipclab list | awk '$1 == "nspawn" && $2 == "ok" { found = 1 } END { exit !found }'; then
+        sed -e 's/^title=.*/title=two places/' -e 's/^count=2000/count=200/' -e 's/^repeat=3/repeat=2/' \
+                -e '/^store_latencies/d' "$tmp/lat.ini" > "$tmp/envs.ini"
+        echo "env=host;nspawn" >> "$tmp/envs.ini"
+        $ipclab run --out "$tmp/out" "$tmp/envs.ini" 2>"$tmp/envs.log"
+        check "env=host;nspawn: both environments' latencies in the merged file" '[ $? -eq 0 ] &&
+                [ "$(zcat "$tmp/out/envs/latencies.tsv.gz" | tail -n +2 | cut -f1-4 | sort -u | wc -l)" -eq 8 ] &&
+                [ "$($ipclab latency "$tmp/out/envs" | awk -F"\t" "\$13 == 50" | cut -f1 | sort | uniq -c | tr -s " ")" = "$(printf " 2 host\n 2 nspawn")" ]' ||
+                tail -5 "$tmp/envs.log"
+else
+        skip "env=host;nspawn: latencies merged" "systemd-nspawn cannot run here ($($ipclab list | awk '$1 == "nspawn" { $1 = $2 = ""; print }'))"
+fi
 
 # Damage, each named.
 cp -r "$d" "$tmp/cut"

@@ -71,7 +71,11 @@ if [ -n "$base" ]; then
         echo "A B A B against $base (A: this tree, B: base), per round:"
         printf '%5s %12s %12s %8s %12s %12s %8s %12s %12s\n' round direct_A direct_B A/B pipe_A pipe_B A/B pipeA/perf pipeB/perf
         paste "$tmp/direct.txt" "$tmp/base-direct.txt" "$tmp/ipclab.txt" "$tmp/base-ipclab.txt" "$tmp/perf.txt" |
-                awk '{ printf "%5d %12.1f %12.1f %8.3f %12.1f %12.1f %8.3f %12.3f %12.3f\n", NR, $1, $2, $1 / $2, $3, $4, $3 / $4, $3 / $5, $4 / $5 }'
+                awk '{ printf "%5d %12.1f %12.1f %8.3f %12.1f %12.1f %8.3f %12.3f %12.3f\n", NR, $1, $2, $1 / $2, $3, $4, $3 / $4, $3 / $5, $4 / $5 }' |
+                tee "$tmp/pairs"
+        for c in 4 7 8 9; do awk -v c=$c '{ print $c }' "$tmp/pairs" > "$tmp/col$c"; done
+        printf '%5s %12s %12s %8.3f %12s %12s %8.3f %12.3f %12.3f\n' med "" "" "$(median "$tmp/col4")" "" "" \
+                "$(median "$tmp/col7")" "$(median "$tmp/col8")" "$(median "$tmp/col9")"
         printf 'base direct, 4 B        %10.1f ns per round trip (median)\n' "$(median "$tmp/base-direct.txt")"
         printf 'base pipe, 4 B          %10.1f ns per round trip (median)\n' "$(median "$tmp/base-ipclab.txt")"
 fi

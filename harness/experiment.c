@@ -106,9 +106,11 @@ static const Option options[] = {
           "shuffle the order of cells with this seed; 0 keeps file order" },
         { "runner", OPT_ENUM, runner_values, "harness", false, 0, 0,
           "harness: ipclab's own message loop; hyperfine: whole commands (dbus-send, gdbus-call, busctl-call)" },
-        { "store_latencies", OPT_ENUM, store_latencies_values, "histogram", false, 0, 0,
-          "per-message latencies in latencies.tsv.gz: histogram (log-linear buckets, under 1% error) "
-          "or raw (every value: for short runs)" },
+        /* No default value: a file without the key keeps the
+         * config_sha256 it had before the key existed. */
+        { "store_latencies", OPT_ENUM, store_latencies_values, NULL, false, 0, 0,
+          "per-message latencies in latencies.tsv.gz: histogram (log-linear buckets, under 1% error; "
+          "the default) or raw (every value: for short runs)" },
         { "env", OPT_ENUMS, env_values, "host", false, 0, 0,
           "where it runs: host, nspawn, vm; a list runs every cell in each (--env picks one)" },
 };
@@ -1146,7 +1148,7 @@ static gboolean resolve(const Ctx *c, Experiment *exp)
         exp->warmup = (guint) v.nums[opt_index("warmup")][0];
         exp->timeout_ns = v.nums[opt_index("timeout")][0];
         exp->verify = !strcmp(v.text[opt_index("verify")], "true");
-        exp->store_raw = !strcmp(v.text[opt_index("store_latencies")], "raw");
+        exp->store_raw = !g_strcmp0(v.text[opt_index("store_latencies")], "raw");
         exp->seed = v.nums[opt_index("seed")][0];
         for (guint i = 0; v.list[opt_index("env")][i]; i++)
                 exp->envs[exp->n_envs++] = (EnvKind) v.nums[opt_index("env")][i];

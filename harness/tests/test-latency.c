@@ -6,7 +6,9 @@
  * histogram takes under 64 KiB in the file, whatever its spread; and every
  * kind of damage (truncated or corrupt gzip, trailing bytes, a bad header,
  * a bucket not hist.h's, non-contiguous rows, a bad count) is an error
- * naming the file (and the line, where there is one). */
+ * naming the file (and the line, where there is one).  A one-way run
+ * over pipe has every message's transit; one whose send stamps are
+ * garbage (a wrapper transport overwrites them) fails saying so. */
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <math.h>
@@ -14,6 +16,8 @@
 
 #include "experiment.h"
 #include "latency.h"
+#include "runner.h"
+#include "transport.h"
 #include "samples.h"
 #include "stats.h"
 
@@ -227,14 +231,68 @@ static void test_damage(void)
         }
 }
 
+/* pipe, except that a one-way message's first 8 bytes (its send stamp)
+ * arrive as 0xff: a time far in the future. */
+static int garbage_send(Endpoint *ep, const void *data, size_t len, unsigned flags)
+{
+        if (!(flags & SEND_NO_REPLY) || len < 8)
+                return transport_pipe.send(ep, data, len, flags);
+        g_autofree char *copy = g_memdup2(data, len + 1);
+        memset(copy, 0xff, 8);
+        return transport_pipe.send(ep, copy, len, flags);
+}
+
+static Transport garbage_stamps;
+
+static Experiment *oneway_experiment(const char *transport)
+{
+        g_autofree char *text = g_strdup_printf("[experiment]\ntitle=t\ntransport=%s\nsize=64\npattern=oneway\n"
+                                                "count=500\nrepeat=1\nwarmup=5\n", transport);
+        g_autoptr(GError) e = NULL;
+        Experiment *exp = experiment_load_data("oneway.ini", text, strlen(text), NULL, &e);
+        g_assert_no_error(e);
+        return exp;
+}
+
+static void test_oneway_stamps(void)
+{
+        g_autoptr(Experiment) exp = oneway_experiment("pipe");
+        g_autoptr(Runner) r = runner_new(exp);
+        Sample s;
+        g_assert_cmpint(runner_run(r, exp->cells->pdata[0], 0, &s), ==, 0);
+        g_assert_cmpint(s.status, ==, 0);
+        size_t n;
+        const guint64 *lat = runner_latencies(r, &n);
+        g_assert_cmpuint(n, ==, 500);
+        g_assert_cmpuint(s.lat_n, ==, 500);
+        g_assert_cmpuint(lat[0], >, 0);
+        g_assert_cmpuint(lat[0], ==, s.lat_min_ns);
+        g_assert_cmpuint(lat[n - 1], ==, s.lat_max_ns);
+        g_assert_cmpuint(s.lat_max_ns, <=, s.elapsed_ns);
+
+        g_autoptr(Experiment) bad = oneway_experiment(garbage_stamps.name);
+        g_autoptr(Runner) rb = runner_new(bad);
+        g_assert_cmpint(runner_run(rb, bad->cells->pdata[0], 0, &s), ==, 0);
+        g_assert_cmpint(s.status, <, 0);
+        if (!strstr(s.why, "are not a send time before its receipt"))
+                g_test_fail_printf("failed, but saying '%s'", s.why);
+        runner_latencies(rb, &n);
+        g_assert_cmpuint(n, ==, 0);
+}
+
 int main(int argc, char **argv)
 {
         g_test_init(&argc, &argv, NULL);
+        garbage_stamps = transport_pipe;
+        garbage_stamps.name = "garbage-stamps";
+        garbage_stamps.send = garbage_send;
+        transport_add_extra(&garbage_stamps);
         tmpdir = g_dir_make_tmp("test-latency-XXXXXX", NULL);
         g_test_add_func("/latency/round-trip", test_round_trip);
         g_test_add_func("/latency/pool-raw-union", test_pool_raw_union);
         g_test_add_func("/latency/storage-size", test_storage_size);
         g_test_add_func("/latency/damage", test_damage);
+        g_test_add_func("/latency/oneway-stamps", test_oneway_stamps);
         int r = g_test_run();
         samples_remove_dir(tmpdir);
         g_free(tmpdir);

@@ -107,7 +107,11 @@ volatile sig_atomic_t runner_interrupted;
         " %16" SCNx64 " %16" SCNx64
 #define ACK_LEN (10 + 6 * 17)
 #define READY_BYTE 'R'
-#define LATENCY_CAP ((guint64) 1 << 22)   /* latencies kept per duration-boxed repetition */
+/* Latencies kept per duration-boxed or one-way repetition (the first
+ * ones): 32 MiB.  A round-trip count is checked against the machine's
+ * memory when the file is loaded; a one-way count is not, and may be far
+ * larger than any buffer. */
+#define LATENCY_CAP ((guint64) 1 << 22)
 
 /* Clock CLK in ns; 0 if it cannot be read. */
 static guint64 clock_ns(clockid_t clk)
@@ -1202,7 +1206,8 @@ int runner_run(Runner *runner, const Cell *cell, guint rep, Sample *out)
         c.srv_last = cell->count ? runner->exp->warmup + cell->count : 0;
         c.stamp_len = stamp_size(cell);
         if (cell->pattern != PATTERN_ONEWAY || c.stamp_len) {
-                size_t cap = cell->count ? cell->count : MIN(LATENCY_CAP, cell->duration_ns / 50 + 1);
+                size_t cap = cell->count && cell->pattern != PATTERN_ONEWAY
+                             ? cell->count : MIN(LATENCY_CAP, cell->count ? cell->count : cell->duration_ns / 50 + 1);
                 if (runner_latency_buffer(runner, cap) < 0) {
                         report_fail(out, ENOMEM, "latency buffer of %zu entries", cap);
                         return 0;

@@ -324,13 +324,14 @@ Hist *latency_pool(const LatencyFile *f, const char *env, const guint *cells, gu
 
 /* ---- ipclab latency ------------------------------------------------------ */
 
-/* The enum value whose NAME(value) is S, for values 0 to LAST; -1 if none. */
-#define ENUM_FIND(name, last, s) ({ \
-        int found_ = -1; \
-        for (int v_ = 0; v_ <= (int) (last) && found_ < 0; v_++) \
+/* Sets OUT to the enum value whose NAME(value) is S, for values 0 to
+ * LAST; to -1 if none. */
+#define ENUM_FIND(out, name, last, s) do { \
+        (out) = -1; \
+        for (int v_ = 0; v_ <= (int) (last) && (out) < 0; v_++) \
                 if (!strcmp(name(v_), s)) \
-                        found_ = v_; \
-        found_; })
+                        (out) = v_; \
+} while (0)
 
 /* The samples.tsv columns a Cell is made of, in cell_from_row()'s order. */
 static const char *const cell_columns[] = {
@@ -345,12 +346,16 @@ static const char *const cell_columns[] = {
 static gboolean cell_from_row(char **row, const int *col, Cell *cell)
 {
         const char *bus = row[col[1]], *reply = row[col[5]], *count = row[col[8]], *dur = row[col[9]];
-        int b = strcmp(bus, "-") ? ENUM_FIND(bus_name, BUS_P2P, bus) : BUS_NONE;
-        int pl = ENUM_FIND(payload_name, PAYLOAD_NONE, row[col[2]]);
-        int pt = ENUM_FIND(pattern_name, PATTERN_CALLRATE, row[col[4]]);
-        int r = strcmp(reply, "-") ? ENUM_FIND(reply_name, REPLY_SHORT, reply) : REPLY_ECHO;
-        int m = ENUM_FIND(marshal_name, MARSHAL_COPY, row[col[6]]);
-        int cp = ENUM_FIND(cpus_name, CPUS_SPLIT, row[col[7]]);
+        int b = BUS_NONE, pl, pt, r = REPLY_ECHO, m, cp;
+
+        if (strcmp(bus, "-"))
+                ENUM_FIND(b, bus_name, BUS_P2P, bus);
+        ENUM_FIND(pl, payload_name, PAYLOAD_NONE, row[col[2]]);
+        ENUM_FIND(pt, pattern_name, PATTERN_CALLRATE, row[col[4]]);
+        if (strcmp(reply, "-"))
+                ENUM_FIND(r, reply_name, REPLY_SHORT, reply);
+        ENUM_FIND(m, marshal_name, MARSHAL_COPY, row[col[6]]);
+        ENUM_FIND(cp, cpus_name, CPUS_SPLIT, row[col[7]]);
 
         memset(cell, 0, sizeof *cell);
         cell->transport = row[col[0]];

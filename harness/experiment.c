@@ -52,6 +52,7 @@ static const char *const marshal_values[] = { "array", "per-element", "append-pe
 static const char *const cpus_values[] = { "none", "same", "split", NULL };
 static const char *const env_values[] = { "host", "nspawn", "vm", NULL };
 static const char *const runner_values[] = { "harness", "hyperfine", NULL };
+static const char *const store_latencies_values[] = { "histogram", "raw", NULL };
 
 #define MAX_SIZE ((guint64) 256 << 20)      /* 256 MiB: D-Bus allows 128 MiB */
 #define MAX_COUNT ((guint64) 1000000000)    /* a billion messages */
@@ -105,6 +106,11 @@ static const Option options[] = {
           "shuffle the order of cells with this seed; 0 keeps file order" },
         { "runner", OPT_ENUM, runner_values, "harness", false, 0, 0,
           "harness: ipclab's own message loop; hyperfine: whole commands (dbus-send, gdbus-call, busctl-call)" },
+        /* No default value: a file without the key keeps the
+         * config_sha256 it had before the key existed. */
+        { "store_latencies", OPT_ENUM, store_latencies_values, NULL, false, 0, 0,
+          "per-message latencies in latencies.tsv.gz: histogram (log-linear buckets, under 1% error; "
+          "the default) or raw (every value: for short runs)" },
         { "env", OPT_ENUMS, env_values, "host", false, 0, 0,
           "where it runs: host, nspawn, vm; a list runs every cell in each (--env picks one)" },
 };
@@ -1159,6 +1165,7 @@ static gboolean resolve(const Ctx *c, Experiment *exp)
         exp->warmup = (guint) v.nums[opt_index("warmup")][0];
         exp->timeout_ns = v.nums[opt_index("timeout")][0];
         exp->verify = !strcmp(v.text[opt_index("verify")], "true");
+        exp->store_raw = !g_strcmp0(v.text[opt_index("store_latencies")], "raw");
         exp->seed = v.nums[opt_index("seed")][0];
         for (guint i = 0; v.list[opt_index("env")][i]; i++)
                 exp->envs[exp->n_envs++] = (EnvKind) v.nums[opt_index("env")][i];

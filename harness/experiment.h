@@ -125,6 +125,7 @@ typedef struct {
         guint warmup;
         guint64 timeout_ns;  /* per cell and repetition */
         bool verify;         /* check every payload's size and checksum */
+        bool store_raw;      /* store_latencies=raw: every latency, not a histogram */
         guint64 seed;        /* order of the cells; 0 = fixed order */
         EnvKind env;         /* the first of envs */
         EnvKind envs[3];     /* where it runs, in order (env=host;nspawn;vm) */

@@ -5,6 +5,7 @@
  *   ipclab run [--profile NAME] [--env host|nspawn|vm] [--out DIR] [--resume] FILE...
  *   ipclab summarize DIR/<experiment>
  *   ipclab columns
+ *   ipclab latency DIR/<experiment> [--cell SELECTOR] [--spectrum]
  *
  * Exit status: 0 success, 1 a measurement failed, 2 bad usage or bad input.
  */
@@ -19,6 +20,7 @@
 #include "columns.h"
 #include "env/env.h"
 #include "experiment.h"
+#include "latency.h"
 #include "meta.h"
 #include "run.h"
 #include "runner.h"
@@ -357,6 +359,7 @@ int main(int argc, char **argv)
                 "  run FILE...          run; results go to DIR/<experiment>/ (--out DIR, default data)\n"
                 "  summarize DIR        per-cell statistics of DIR/samples.tsv as TSV\n"
                 "  columns              the columns of samples.tsv and of the summary, as TSV\n"
+                "  latency DIR          pooled latency percentiles of every cell, from DIR/latencies.tsv.gz\n"
                 "  bus KIND             run a private dbus-daemon or dbus-broker until stdin closes\n\n"
                 "`ipclab COMMAND --help` describes a command's options.\n"
                 "Exit status: 0 success, 1 a measurement failed, 2 bad usage or bad input.\n";
@@ -388,6 +391,8 @@ int main(int argc, char **argv)
                 return cmd_columns(argc - 1, argv + 1);
         if (!strcmp(cmd, "bus"))
                 return cmd_bus(argc - 1, argv + 1);
+        if (!strcmp(cmd, "latency"))
+                return latency_command(argc - 1, argv + 1);
 #ifdef IPCLAB_HAVE_VERIFY
         if (!strcmp(cmd, "verify"))
                 return verify_command(argc - 1, argv + 1);

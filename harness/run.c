@@ -13,7 +13,13 @@
  *
  * Every finished repetition is appended to data/.<experiment>.partial.tsv
  * and synced, so that `--resume` continues where an interrupted run
- * stopped.  At the end samples.tsv and meta.ini are written into a staging
+ * stopped.  A repetition that measured latencies first appends them (its
+ * rows of latencies.tsv, see latency.h) to
+ * data/.<experiment>.partial-latencies.tsv and syncs them, so that a row in
+ * the partial samples always has its latencies on disk; --resume keeps the
+ * latencies of the rows it keeps and drops the others, and drops a row
+ * whose latencies are not all there (it is measured again).  At the end
+ * samples.tsv, latencies.tsv.gz and meta.ini are written into a staging
  * directory that replaces data/<experiment> in one step.
  */
 #include "run.h"
@@ -30,6 +36,7 @@
 #include <unistd.h>
 
 #include "env/env.h"
+#include "latency.h"
 #include "meta.h"
 #include "runner.h"
 #include "samples.h"
@@ -197,15 +204,78 @@ static bool needs_round(const Experiment *exp, const CellState *st, guint round)
         return exp->repeat_auto && !st->stop && round < exp->repeat_max;
 }
 
+/* The latencies of one repetition, as rows of latencies.tsv. */
+typedef struct {
+        guint64 n;      /* values */
+        char *rows;
+} LatRows;
+
+static void lat_rows_free(LatRows *l)
+{
+        g_free(l->rows);
+        g_free(l);
+}
+
+static GHashTable *lat_rows_new(void)
+{
+        return g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify) lat_rows_free);
+}
+
+static void lat_rows_add(GHashTable *lat, guint cell, guint rep, guint64 n, char *rows)
+{
+        LatRows *l = g_new(LatRows, 1);
+
+        l->n = n;
+        l->rows = rows;
+        g_hash_table_replace(lat, g_strdup_printf("%u:%u", cell, rep), l);
+}
+
+/* The latencies an interrupted run of EXP left in PATH, measured in ENV,
+ * by "cell:rep"; a torn last line is dropped, and a file that does not
+ * parse is dropped whole (with a warning: its repetitions are measured
+ * again). */
+static GHashTable *resume_latencies(const char *path, const Experiment *exp, const char *env)
+{
+        GHashTable *lat = lat_rows_new();
+        g_autofree char *text = NULL;
+        gsize len = 0;
+        g_autoptr(GError) e = NULL;
+
+        if (!g_file_get_contents(path, &text, &len, &e)) {
+                if (!g_error_matches(e, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+                        fprintf(stderr, "ipclab: warning: %s: --resume: cannot read %s (%s)\n", exp->name, path, e->message);
+                return lat;
+        }
+        const char *nl = memrchr(text, '\n', len);
+        gsize whole = nl ? (gsize) (nl + 1 - text) : 0;
+        if (whole < len)
+                fprintf(stderr, "ipclab: warning: %s: dropped a torn last line\n", path);
+        if (!whole)
+                return lat;
+        g_autoptr(LatencyFile) f = latency_parse(path, text, whole, &e);
+        if (!f) {
+                fprintf(stderr, "ipclab: warning: %s; its latencies are dropped\n", e->message);
+                return lat;
+        }
+        for (guint i = 0; i < f->parts->len; i++) {
+                const LatencyPart *p = f->parts->pdata[i];
+                if (!strcmp(p->env, env))
+                        lat_rows_add(lat, p->cell, p->rep, p->hist->n, g_strndup(text + p->offset, p->length));
+        }
+        return lat;
+}
+
 /* Reads the rows of an interrupted run of EXP from PARTIAL into ROWS and
  * the states; returns the set of "cell:rep" keys done, or NULL with ERROR
  * when the partial file belongs to another version of the experiment.
+ * LAT holds the latencies the run left (resume_latencies, from LAT_PATH):
+ * a row that measured latencies is kept only with all of them there.
  * Nothing in it is trusted: every row is read back like a new one (see
  * samples_parse_row), and one that is not what this run would have
  * written, or repeats a repetition already read, is dropped with a
  * warning naming its line.  A torn last line (no newline) is dropped. */
 static GHashTable *resume_load(const char *partial, const Experiment *exp, GPtrArray *rows,
-                               CellState *states, GError **error)
+                               CellState *states, GHashTable *lat, const char *lat_path, GError **error)
 {
         g_autofree char *text = NULL;
         g_autofree char *want = partial_header(exp);
@@ -254,9 +324,15 @@ static GHashTable *resume_load(const char *partial, const Experiment *exp, GPtrA
                         fprintf(stderr, "ipclab: warning: %s:%u: dropped: %s\n", partial, line, why);
                 } else {
                         char *key = g_strdup_printf("%u:%u", cell->index, rep);
+                        LatRows *l = g_hash_table_lookup(lat, key);
                         if (g_hash_table_contains(done, key)) {
                                 fprintf(stderr, "ipclab: warning: %s:%u: dropped: repetition %u of cell %u is already there\n",
                                         partial, line, rep, cell->index);
+                                g_free(key);
+                        } else if (s.status == 0 && s.lat_n && (!l || l->n != s.lat_n)) {
+                                fprintf(stderr, "ipclab: warning: %s:%u: dropped: %s of its %" G_GUINT64_FORMAT
+                                        " latencies are in %s\n", partial, line, l ? "not all" : "none",
+                                        s.lat_n, lat_path);
                                 g_free(key);
                         } else {
                                 bool ok = s.status == 0;
@@ -300,9 +376,13 @@ static int run_inner(const Experiment *exp, const char *out_dir, bool resume,
         g_autofree char *partial_name = g_strconcat(".", exp->name, ".partial.tsv", NULL);
         g_autofree char *staging = g_build_filename(out_dir, staging_name, NULL);
         g_autofree char *partial = g_build_filename(out_dir, partial_name, NULL);
+        g_autofree char *lat_name = g_strconcat(".", exp->name, ".partial-latencies.tsv", NULL);
+        g_autofree char *lat_partial = g_build_filename(out_dir, lat_name, NULL);
+        const char *env = meta_env_backend();
         guint ncells = exp->cells->len;
         g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func(g_free);
         g_autoptr(GHashTable) done = NULL;
+        g_autoptr(GHashTable) lat = NULL;   /* "cell:rep" -> LatRows */
         int r;
 
         if (g_mkdir_with_parents(out_dir, 0755) < 0) {
@@ -310,11 +390,20 @@ static int run_inner(const Experiment *exp, const char *out_dir, bool resume,
                 return RUN_ERROR;
         }
         if (resume) {
-                done = resume_load(partial, exp, rows, states, error);
+                lat = resume_latencies(lat_partial, exp, env);
+                done = resume_load(partial, exp, rows, states, lat, lat_partial, error);
                 if (!done) {
                         return RUN_ERROR;
                 }
+                /* The latencies of repetitions not kept are measured again. */
+                GHashTableIter it;
+                gpointer k;
+                g_hash_table_iter_init(&it, lat);
+                while (g_hash_table_iter_next(&it, &k, NULL))
+                        if (!g_hash_table_contains(done, k))
+                                g_hash_table_iter_remove(&it);
         } else {
+                lat = lat_rows_new();
                 done = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
         }
 
@@ -330,9 +419,28 @@ static int run_inner(const Experiment *exp, const char *out_dir, bool resume,
                         return RUN_ERROR;
                 }
         }
+        {
+                g_autoptr(GString) p = g_string_new(LATENCY_HEADER);
+                GHashTableIter it;
+                gpointer v;
+                g_hash_table_iter_init(&it, lat);
+                while (g_hash_table_iter_next(&it, NULL, &v))
+                        g_string_append(p, ((LatRows *) v)->rows);
+                r = samples_write_atomic(lat_partial, p->str, p->len);
+                if (r < 0) {
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot write %s: %s", lat_partial, g_strerror(-r));
+                        return RUN_ERROR;
+                }
+        }
+        int lfd = open(lat_partial, O_WRONLY | O_APPEND | O_CLOEXEC);
+        if (lfd < 0) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot open %s: %s", lat_partial, g_strerror(errno));
+                return RUN_ERROR;
+        }
         int pfd = open(partial, O_WRONLY | O_APPEND | O_CLOEXEC);
         if (pfd < 0) {
                 g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot open %s: %s", partial, g_strerror(errno));
+                close(lfd);
                 return RUN_ERROR;
         }
 
@@ -344,7 +452,6 @@ static int run_inner(const Experiment *exp, const char *out_dir, bool resume,
                 fprintf(stderr, "ipclab: %s: skipped %s\n", exp->name, (char *) exp->skipped->pdata[s]);
 
         g_autoptr(Runner) runner = runner_new(exp);
-        const char *env = meta_env_backend();
         bool tty = isatty(STDERR_FILENO);
         gint64 start = g_get_monotonic_time();
         double est_total = 0, est_done = 0;
@@ -402,6 +509,7 @@ static int run_inner(const Experiment *exp, const char *out_dir, bool resume,
                         if (r < 0) {
                                 g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_RUN, "cannot run %s: %s", desc, g_strerror(-r));
                                 close(pfd);
+                                close(lfd);
                                 return RUN_ERROR;
                         }
                         if (runner_interrupted)
@@ -411,13 +519,34 @@ static int run_inner(const Experiment *exp, const char *out_dir, bool resume,
                                 failed++;
                                 fprintf(stderr, "%sipclab: %s: failed: %s\n", tty ? "\n" : "", desc, s.why);
                         }
+                        /* Its latencies first, on disk before the row that
+                         * says the repetition is done (after the window:
+                         * the histogram is built here). */
+                        size_t nlat = 0;
+                        const guint64 *lv = runner_latencies(runner, &nlat);
+                        const char *unwritten = NULL;
+                        r = 0;
+                        if (s.status == 0 && nlat) {
+                                g_autoptr(GString) part = g_string_new(NULL);
+                                latency_append_part(part, env, cell->index, round,
+                                                    cell->pattern == PATTERN_ONEWAY ? LATENCY_ONEWAY : LATENCY_ROUNDTRIP,
+                                                    lv, nlat, exp->store_raw);
+                                r = append_row(lfd, part->str, part->len);
+                                if (r < 0)
+                                        unwritten = lat_partial;
+                                else
+                                        lat_rows_add(lat, cell->index, round, nlat,
+                                                     g_string_free(g_steal_pointer(&part), FALSE));
+                        }
                         g_autoptr(GString) row = g_string_new(NULL);
                         samples_append_row(row, env, cell, round, &s);
-                        r = append_row(pfd, row->str, row->len);
-                        if (r < 0) {
+                        if (!unwritten && (r = append_row(pfd, row->str, row->len)) < 0)
+                                unwritten = partial;
+                        if (unwritten) {
                                 g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot write %s: %s; %s is unchanged",
-                                            partial, g_strerror(-r), final);
+                                            unwritten, g_strerror(-r), final);
                                 close(pfd);
+                                close(lfd);
                                 return RUN_ERROR;
                         }
                         g_string_truncate(row, row->len - 1);
@@ -430,6 +559,7 @@ static int run_inner(const Experiment *exp, const char *out_dir, bool resume,
                 }
         }
         close(pfd);
+        close(lfd);
         if (tty)
                 fprintf(stderr, "\r\033[K");
         runner_stop_buses(runner);
@@ -442,10 +572,20 @@ static int run_inner(const Experiment *exp, const char *out_dir, bool resume,
         /* samples.tsv: every row, ordered by cell and repetition. */
         qsort(rows->pdata, rows->len, sizeof(gpointer), compare_rows);
         g_autoptr(GString) out = g_string_new(samples_header());
+        g_autoptr(GString) lat_out = g_string_new(LATENCY_HEADER);
         guint total_failed = 0;
         for (guint i = 0; i < rows->len; i++) {
-                g_string_append_printf(out, "%s\n", (char *) rows->pdata[i]);
-                total_failed += strstr(rows->pdata[i], "\tfailed\t") != NULL;
+                const char *row = rows->pdata[i];
+                g_string_append_printf(out, "%s\n", row);
+                total_failed += strstr(row, "\tfailed\t") != NULL;
+                /* The row begins "CELL\tREP\t". */
+                const char *tab = strchr(row, '\t');
+                g_autofree char *key = g_strdup_printf("%" G_GUINT64_FORMAT ":%" G_GUINT64_FORMAT,
+                                                       g_ascii_strtoull(row, NULL, 10),
+                                                       tab ? g_ascii_strtoull(tab + 1, NULL, 10) : 0);
+                LatRows *l = g_hash_table_lookup(lat, key);
+                if (l)
+                        g_string_append(lat_out, l->rows);
         }
         meta_set(meta, "repeat", "mode", exp->repeat_auto ? "auto" : "fixed");
         if (exp->repeat_auto) {
@@ -471,7 +611,10 @@ static int run_inner(const Experiment *exp, const char *out_dir, bool resume,
         }
         g_autofree char *sp = g_build_filename(staging, "samples.tsv", NULL);
         g_autofree char *mp = g_build_filename(staging, "meta.ini", NULL);
+        g_autofree char *lp = g_build_filename(staging, LATENCY_FILE, NULL);
         r = samples_write_atomic(sp, out->str, out->len);
+        if (r >= 0)
+                r = latency_write(lp, lat_out->str, lat_out->len);
         if (r >= 0)
                 r = samples_write_atomic(mp, ini, strlen(ini));
         if (r >= 0)
@@ -484,6 +627,7 @@ static int run_inner(const Experiment *exp, const char *out_dir, bool resume,
                 return RUN_ERROR;
         }
         unlink(partial);
+        unlink(lat_partial);
         fprintf(stderr, "ipclab: %s: %u rows (%u failed) in %s\n", exp->name, rows->len, total_failed, final);
         return total_failed || failed ? RUN_FAILED : RUN_OK;
 }
@@ -569,6 +713,7 @@ int run_experiment_envs(const Experiment *exp, const char *self, const char *out
          * (the first environment's groups, then "<group> <env>" for the
          * others), and each environment's console log. */
         g_autoptr(GString) rows = g_string_new(samples_header());
+        g_autoptr(GString) lat_rows = g_string_new(LATENCY_HEADER);
         g_autoptr(GKeyFile) meta = g_key_file_new();
         g_autofree char *staging_name = g_strconcat(".", exp->name, ".new", NULL);
         g_autofree char *staging = g_build_filename(out_dir, staging_name, NULL);
@@ -595,6 +740,19 @@ int run_experiment_envs(const Experiment *exp, const char *self, const char *out
                 }
                 char *body = strchr(text, '\n');
                 g_string_append(rows, body ? body + 1 : "");
+                /* The latencies likewise: each environment's rows say
+                 * which it is. */
+                g_autofree char *lp = g_build_filename(dir, LATENCY_FILE, NULL);
+                gsize lat_len = 0;
+                g_autofree char *lat_text = latency_read_text(lp, &lat_len, &e);
+                if (!lat_text || !g_str_has_prefix(lat_text, LATENCY_HEADER)) {
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "results of %s in %s: %s", exp->name, en,
+                                    lat_text ? "latencies.tsv.gz has another header" : e->message);
+                        samples_remove_dir(staging);
+                        return RUN_ERROR;
+                }
+                g_string_append_len(lat_rows, lat_text + strlen(LATENCY_HEADER),
+                                    (gssize) (lat_len - strlen(LATENCY_HEADER)));
                 merge_groups(meta, m, i == 0 ? NULL : en);
                 g_autofree char *log = NULL;
                 gsize log_len = 0;
@@ -614,7 +772,10 @@ int run_experiment_envs(const Experiment *exp, const char *self, const char *out
         g_autofree char *ini = g_key_file_to_data(meta, NULL, NULL);
         g_autofree char *sp = g_build_filename(staging, "samples.tsv", NULL);
         g_autofree char *mp = g_build_filename(staging, "meta.ini", NULL);
+        g_autofree char *lp = g_build_filename(staging, LATENCY_FILE, NULL);
         int r = samples_write_atomic(sp, rows->str, rows->len);
+        if (r >= 0)
+                r = latency_write(lp, lat_rows->str, lat_rows->len);
         if (r >= 0)
                 r = samples_write_atomic(mp, ini, strlen(ini));
         if (r >= 0) {

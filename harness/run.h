@@ -14,9 +14,10 @@ enum {
         RUN_INTERRUPTED = 130, /* SIGINT or SIGTERM: data unchanged, resumable */
 };
 
-/* Runs EXP and replaces OUT_DIR/<experiment>/ (samples.tsv, meta.ini) in
- * one step when it is done.  RESUME continues from the repetitions in
- * OUT_DIR/.<experiment>.partial.tsv.  ARGV is recorded in meta.ini.
+/* Runs EXP and replaces OUT_DIR/<experiment>/ (samples.tsv,
+ * latencies.tsv.gz, meta.ini) in one step when it is done.  RESUME
+ * continues from the repetitions in OUT_DIR/.<experiment>.partial.tsv
+ * (and their latencies in .<experiment>.partial-latencies.tsv).  ARGV is recorded in meta.ini.
  * Prints progress and warnings on stderr (a command's loop, not library
  * code).  Returns one of the RUN_ values. */
 int run_experiment(const Experiment *exp, const char *out_dir, bool resume,
@@ -24,8 +25,8 @@ int run_experiment(const Experiment *exp, const char *out_dir, bool resume,
 
 /* Runs EXP in each of its environments (env=host;nspawn;vm) into staging
  * directories under OUT_DIR/.<experiment>.envs/, then merges them into one
- * OUT_DIR/<experiment>/: the samples of every environment (told apart by
- * the env column), meta.ini with the first environment's groups and
+ * OUT_DIR/<experiment>/: the samples and latencies of every environment
+ * (told apart by the env column), meta.ini with the first environment's groups and
  * "<group> <env>" groups for the others, and each console log.  SELF is
  * the ipclab binary for containers and VMs; EXTRA the arguments for their
  * inner run (--profile NAME).  RESUME keeps environments already measured.

@@ -25,7 +25,8 @@ typedef struct {
         guint64 bus_cpu_ns;       /* the bus daemon's CPU time, 0 without one */
         guint64 messages;         /* timed messages delivered (warm-up excluded) */
         guint64 bytes;            /* timed payload bytes delivered */
-        guint64 lat_n;            /* round-trip latencies recorded */
+        guint64 lat_n;            /* latencies recorded: round trips, or one-way
+                                   * transit times (stamped payloads, runner.c) */
         guint64 lat_min_ns, lat_p50_ns, lat_p90_ns, lat_p99_ns, lat_p999_ns, lat_max_ns;
 } Sample;
 
@@ -42,10 +43,11 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(Runner, runner_free)
  * (out of memory, cannot fork). */
 int runner_run(Runner *runner, const Cell *cell, guint rep, Sample *out);
 
-/* The round-trip latencies of the last runner_run() that measured any (its
- * Sample's lat_n of them, sorted ascending; hyperfine: the runs'
- * durations), valid until the next runner_run(); *N is 0 when it measured
- * none. */
+/* The latencies of the last runner_run() that measured any (its Sample's
+ * lat_n of them, sorted ascending): round trips, one-way transit times
+ * (pattern=oneway with room in the payload for its send time, runner.c),
+ * or hyperfine's runs' durations; valid until the next runner_run(); *N
+ * is 0 when it measured none. */
 const guint64 *runner_latencies(const Runner *runner, size_t *n);
 
 /* Stops the buses the runner started (also done by runner_free). */

@@ -131,7 +131,7 @@ static bool sample_has(ColumnId id, const Cell *cell, const Sample *s)
         case COL_BUS_CPU_NS:
                 return ok && cell->bus != BUS_NONE && cell->bus != BUS_P2P;
         case COL_LAT_N:
-                return ok && cell->pattern != PATTERN_ONEWAY;
+                return ok && (cell->pattern != PATTERN_ONEWAY || s->lat_n);
         case COL_LAT_MIN_NS:
         case COL_LAT_P50_NS:
         case COL_LAT_P90_NS:

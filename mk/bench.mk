@@ -1,7 +1,9 @@
 # bench-*: side-by-side benchmarks that print a ratio; never pass/fail on time.
+# bench-overhead: OVERHEAD_ARGS='ROUNDS LOOPS BASE' also runs another
+# ipclab binary BASE, A B A B, and prints the per-round ratios.
 .PHONY: bench-overhead
 bench-overhead: $(IPCLAB)
-	@bench/overhead.sh
+	@bench/overhead.sh $(OVERHEAD_ARGS)
 
 .PHONY: bench-dbus
 bench-dbus: $(IPCLAB)

@@ -6,7 +6,7 @@
 # claims table loads every experiment file, so the tools an experiment runs
 # (hyperfine for shell-calls) are here too; without one, that experiment's
 # claims are left out and reported (mk/verify.mk), the paper still builds.
-DEPS_BUILD := build-essential pkg-config libglib2.0-dev libdbus-1-dev libsystemd-dev \
+DEPS_BUILD := build-essential pkg-config libglib2.0-dev libdbus-1-dev libsystemd-dev zlib1g-dev \
 	dbus dbus-broker hyperfine gnuplot-nox latexmk texlive-latex-base texlive-latex-recommended \
 	texlive-fonts-recommended
 # Running the whole test suite and the benchmarks against reference tools,

@@ -11,7 +11,7 @@ WERROR ?= -Werror
 # Computed once, at first use (NAME = $(eval NAME := ...)$(NAME)).
 HAVE_SDBUS = $(eval HAVE_SDBUS := $$(shell pkg-config --exists libsystemd && echo yes))$(HAVE_SDBUS)
 SDBUS_VERSION = $(eval SDBUS_VERSION := $$(shell pkg-config --modversion libsystemd))$(SDBUS_VERSION)
-PKGS = glib-2.0 gio-2.0 gio-unix-2.0 dbus-1 $(if $(HAVE_SDBUS),libsystemd)
+PKGS = glib-2.0 gio-2.0 gio-unix-2.0 dbus-1 zlib $(if $(HAVE_SDBUS),libsystemd)
 SDBUS_DEF = $(if $(HAVE_SDBUS),-DIPCLAB_HAVE_SDBUS -DIPCLAB_LIBSYSTEMD_VERSION='"$(SDBUS_VERSION)"',\
 	-DIPCLAB_LIBSYSTEMD_VERSION='"not built in"')
 PKG_CFLAGS = $(eval PKG_CFLAGS := $$(shell pkg-config --cflags $$(PKGS)))$(PKG_CFLAGS)

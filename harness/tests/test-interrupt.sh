@@ -62,11 +62,11 @@ sums() {
 # The cell, rep and axis columns of every row, sorted: what a run must produce.
 shape() { tail -n +2 "$1/samples.tsv" | cut -f1-13 | sort; }
 
-# DIR holds a complete result: only samples.tsv and meta.ini, the clean
+# DIR holds a complete result: only samples.tsv, latencies.tsv.gz and meta.ini, the clean
 # run's header and rows, every row ok, meta.ini agreeing on the count.
 complete() {
         local d=$1
-        [ "$(ls -A "$d" 2>/dev/null | sort | tr '\n' ' ')" = "meta.ini samples.tsv " ] || return 1
+        [ "$(ls -A "$d" 2>/dev/null | sort | tr '\n' ' ')" = "latencies.tsv.gz meta.ini samples.tsv " ] || return 1
         [ "$(head -1 "$d/samples.tsv")" = "$header" ] || return 1
         [ "$(shape "$d")" = "$clean_shape" ] || return 1
         [ "$(tail -n +2 "$d/samples.tsv" | cut -f14 | sort -u)" = ok ] || return 1

@@ -1,0 +1,523 @@
+/* latency.c: latencies.tsv.gz written, read back and pooled (see latency.h). */
+#include "latency.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "experiment.h"
+#include "samples.h"
+#include "stats.h"
+
+/* Far more than any experiment's file inflates to (a raw 60000-message
+ * cell is about 1 MiB), far less than a hostile one would. */
+#define LATENCY_MAX_TEXT ((gsize) 1 << 30)
+
+static const char *const kind_names[] = { "roundtrip", "oneway", NULL };
+
+const char *latency_kind_name(LatencyKind kind)
+{
+        return kind_names[kind];
+}
+
+static int kind_find(const char *name)
+{
+        for (int i = 0; kind_names[i]; i++)
+                if (!strcmp(kind_names[i], name))
+                        return i;
+        return -1;
+}
+
+static gboolean is_sorted(const guint64 *v, size_t n)
+{
+        for (size_t i = 1; i < n; i++)
+                if (v[i] < v[i - 1])
+                        return FALSE;
+        return TRUE;
+}
+
+void latency_append_part(GString *out, const char *env, guint cell, guint rep, LatencyKind kind,
+                         const guint64 *v, size_t n, gboolean raw)
+{
+        g_autofree char *prefix = g_strdup_printf("%s\t%u\t%u\t%s", env, cell, rep, latency_kind_name(kind));
+
+        if (!raw) {
+                g_autofree Hist *h = g_new(Hist, 1);
+                hist_init(h);
+                hist_record_all(h, v, n);
+                hist_append_tsv(out, prefix, h);
+                return;
+        }
+        g_autofree guint64 *copy = NULL;
+        if (!is_sorted(v, n)) {
+                copy = g_memdup2(v, n * sizeof *v);
+                stats_sort_u64(copy, n);
+                v = copy;
+        }
+        for (size_t i = 0; i < n;) {
+                size_t j = i + 1;
+                while (j < n && v[j] == v[i])
+                        j++;
+                g_string_append_printf(out, "%s\t%" PRIu64 "\t%" PRIu64 "\t%zu\n", prefix, v[i], v[i], j - i);
+                i = j;
+        }
+}
+
+static void part_free(LatencyPart *p)
+{
+        g_free(p->env);
+        g_free(p->hist);
+        g_free(p);
+}
+
+void latency_file_free(LatencyFile *f)
+{
+        if (!f)
+                return;
+        g_free(f->path);
+        if (f->parts)
+                g_ptr_array_unref(f->parts);
+        g_free(f);
+}
+
+/* A whole number in [0, MAX] with nothing after it. */
+static gboolean parse_u64(const char *s, guint64 max, guint64 *v)
+{
+        return g_ascii_isdigit(s[0]) && g_ascii_string_to_unsigned(s, 10, 0, max, v, NULL);
+}
+
+static gboolean parse_fail(GError **error, const char *path, guint line, const char *fmt, ...)
+        G_GNUC_PRINTF(4, 5);
+
+static gboolean parse_fail(GError **error, const char *path, guint line, const char *fmt, ...)
+{
+        va_list ap;
+
+        va_start(ap, fmt);
+        g_autofree char *msg = g_strdup_vprintf(fmt, ap);
+        va_end(ap);
+        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s:%u: %s", path, line, msg);
+        return FALSE;
+}
+
+/* Adds row F (7 fields) to PART: an exact value (LOWER = UPPER) or one of
+ * hist.h's buckets. */
+static gboolean part_add_row(LatencyPart *part, char **f, const char *path, guint line, GError **error)
+{
+        guint64 lo, hi, count;
+
+        if (!parse_u64(f[4], G_MAXUINT64, &lo) || !parse_u64(f[5], G_MAXUINT64, &hi))
+                return parse_fail(error, path, line, "lower_ns '%s' and upper_ns '%s' must be whole numbers",
+                                  f[4], f[5]);
+        if (!parse_u64(f[6], G_MAXUINT64, &count) || count == 0)
+                return parse_fail(error, path, line, "count '%s' is not a whole number above 0", f[6]);
+        if (part->hist->n + count < part->hist->n)
+                return parse_fail(error, path, line, "the counts overflow");
+        if (lo == hi && lo > HIST_MAX_NS) {
+                return parse_fail(error, path, line, "value %" PRIu64 " ns is beyond the histograms' range (%" PRIu64 " ns)",
+                                  lo, (guint64) HIST_MAX_NS);
+        } else if (lo == hi) {
+                /* An exact value: min and max stay exact. */
+                Hist *h = part->hist;
+                h->count[hist_index(lo)] += count;
+                h->min = h->n ? MIN(h->min, lo) : lo;
+                h->max = MAX(h->max, lo);
+                h->n += count;
+        } else if (!hist_add_bucket(part->hist, lo, hi, count)) {
+                return parse_fail(error, path, line, "[%s, %s] is not a histogram bucket (hist.h: the bucket of %s ns "
+                                  "is another)", f[4], f[5], f[4]);
+        }
+        return TRUE;
+}
+
+LatencyFile *latency_parse(const char *path, const char *text, gsize len, GError **error)
+{
+        g_autoptr(LatencyFile) f = g_new0(LatencyFile, 1);
+        g_autoptr(GHashTable) seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+        const char *end = text + len;
+        const size_t hlen = strlen(LATENCY_HEADER);
+
+        f->path = g_strdup(path);
+        f->parts = g_ptr_array_new_with_free_func((GDestroyNotify) part_free);
+        if (len < hlen || memcmp(text, LATENCY_HEADER, hlen) != 0) {
+                const char *nl = memchr(text, '\n', len);
+                g_autofree char *first = g_strndup(text, nl ? (gsize) (nl - text) : MIN(len, (gsize) 80));
+                parse_fail(error, path, 1, "the header is '%s', not '%.*s'", first, (int) hlen - 1, LATENCY_HEADER);
+                return NULL;
+        }
+        LatencyPart *part = NULL;
+        g_autofree char *part_key = NULL;
+        guint line = 1;
+        for (const char *p = text + hlen; p < end; line++) {
+                const char *nl = memchr(p, '\n', (gsize) (end - p));
+                if (!nl) {
+                        parse_fail(error, path, line + 1, "the last line has no newline (cut short?)");
+                        return NULL;
+                }
+                g_autofree char *row = g_strndup(p, (gsize) (nl - p));
+                if (strlen(row) != (gsize) (nl - p)) {
+                        parse_fail(error, path, line + 1, "a NUL byte in the row");
+                        return NULL;
+                }
+                g_auto(GStrv) fields = g_strsplit(row, "\t", -1);
+                if (g_strv_length(fields) != 7) {
+                        parse_fail(error, path, line + 1, "%u fields, not 7 (%s)", g_strv_length(fields),
+                                   "env cell rep kind lower_ns upper_ns count");
+                        return NULL;
+                }
+                guint64 cell, rep;
+                int kind = kind_find(fields[3]);
+                if (!fields[0][0] || !parse_u64(fields[1], G_MAXUINT, &cell) || !parse_u64(fields[2], G_MAXUINT, &rep) ||
+                    kind < 0) {
+                        parse_fail(error, path, line + 1, "'%s %s %s %s' is not env, cell, repetition and kind "
+                                   "(roundtrip or oneway)", fields[0], fields[1], fields[2], fields[3]);
+                        return NULL;
+                }
+                g_autofree char *key = g_strdup_printf("%s\t%s\t%s\t%s", fields[0], fields[1], fields[2], fields[3]);
+                if (!part_key || strcmp(key, part_key) != 0) {
+                        gpointer first = g_hash_table_lookup(seen, key);
+                        if (first) {
+                                parse_fail(error, path, line + 1, "the rows of env %s cell %s repetition %s %s are not "
+                                           "contiguous (they began at line %u)", fields[0], fields[1], fields[2],
+                                           fields[3], GPOINTER_TO_UINT(first));
+                                return NULL;
+                        }
+                        part = g_new0(LatencyPart, 1);
+                        part->env = g_strdup(fields[0]);
+                        part->cell = (guint) cell;
+                        part->rep = (guint) rep;
+                        part->kind = (LatencyKind) kind;
+                        part->hist = g_new(Hist, 1);
+                        hist_init(part->hist);
+                        part->line = line + 1;
+                        part->offset = (gsize) (p - text);
+                        g_ptr_array_add(f->parts, part);
+                        g_hash_table_insert(seen, g_strdup(key), GUINT_TO_POINTER(line + 1));
+                        g_free(part_key);
+                        part_key = g_steal_pointer(&key);
+                }
+                if (!part_add_row(part, fields, path, line + 1, error))
+                        return NULL;
+                part->length = (gsize) (nl + 1 - text) - part->offset;
+                p = nl + 1;
+        }
+        return g_steal_pointer(&f);
+}
+
+char *latency_read_text(const char *path, gsize *len, GError **error)
+{
+        g_autofree char *gz = NULL;
+        gsize gz_len = 0;
+        g_autoptr(GError) e = NULL;
+
+        if (!g_file_get_contents(path, &gz, &gz_len, &e)) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: %s", path, e->message);
+                return NULL;
+        }
+        z_stream z = { 0 };
+        if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: zlib cannot start", path);
+                return NULL;
+        }
+        g_autoptr(GByteArray) out = g_byte_array_new();
+        z.next_in = (Bytef *) gz;
+        z.avail_in = (uInt) MIN(gz_len, (gsize) G_MAXUINT32);
+        int r = Z_OK;
+        while (r == Z_OK) {
+                guint8 chunk[65536];
+                z.next_out = chunk;
+                z.avail_out = sizeof chunk;
+                r = inflate(&z, Z_NO_FLUSH);
+                g_byte_array_append(out, chunk, (guint) (sizeof chunk - z.avail_out));
+                if (out->len > LATENCY_MAX_TEXT) {
+                        inflateEnd(&z);
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: inflates to more than %zu MiB",
+                                    path, (size_t) (LATENCY_MAX_TEXT >> 20));
+                        return NULL;
+                }
+                if (r == Z_BUF_ERROR && z.avail_out != 0)
+                        break;   /* no input left before the end of the stream */
+                if (r == Z_BUF_ERROR)
+                        r = Z_OK;
+        }
+        gsize trailing = z.avail_in;
+        const char *zmsg = z.msg;
+        inflateEnd(&z);
+        if (r == Z_DATA_ERROR || r == Z_NEED_DICT || r == Z_MEM_ERROR || r == Z_STREAM_ERROR) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: not a valid gzip file (%s)", path,
+                            zmsg ? zmsg : "corrupt data");
+                return NULL;
+        }
+        if (r != Z_STREAM_END) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                            "%s: the gzip data ends too early (truncated after %zu bytes)", path, (size_t) gz_len);
+                return NULL;
+        }
+        if (trailing) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: %zu bytes of something else after the gzip data",
+                            path, (size_t) trailing);
+                return NULL;
+        }
+        *len = out->len;
+        g_byte_array_append(out, (const guint8 *) "", 1);
+        return (char *) g_byte_array_free(g_steal_pointer(&out), FALSE);
+}
+
+LatencyFile *latency_read(const char *path, GError **error)
+{
+        gsize len;
+        g_autofree char *text = latency_read_text(path, &len, error);
+
+        return text ? latency_parse(path, text, len, error) : NULL;
+}
+
+int latency_write(const char *path, const char *text, gsize len)
+{
+        z_stream z = { 0 };
+
+        if (deflateInit2(&z, Z_BEST_COMPRESSION, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+                return -ENOMEM;
+        g_autoptr(GByteArray) out = g_byte_array_new();
+        z.next_in = (Bytef *) text;
+        z.avail_in = (uInt) len;
+        if ((gsize) z.avail_in != len) {
+                deflateEnd(&z);
+                return -EFBIG;
+        }
+        int r;
+        do {
+                guint8 chunk[65536];
+                z.next_out = chunk;
+                z.avail_out = sizeof chunk;
+                r = deflate(&z, Z_FINISH);
+                g_byte_array_append(out, chunk, (guint) (sizeof chunk - z.avail_out));
+        } while (r == Z_OK || r == Z_BUF_ERROR);
+        deflateEnd(&z);
+        if (r != Z_STREAM_END)
+                return -EIO;
+        return samples_write_atomic(path, (const char *) out->data, out->len);
+}
+
+Hist *latency_pool(const LatencyFile *f, const char *env, const guint *cells, guint n_cells, const char *kind)
+{
+        Hist *h = NULL;
+        int k = kind_find(kind);
+
+        for (guint i = 0; k >= 0 && i < f->parts->len; i++) {
+                const LatencyPart *p = f->parts->pdata[i];
+                bool in = false;
+                for (guint c = 0; c < n_cells && !in; c++)
+                        in = cells[c] == p->cell;
+                if (!in || (int) p->kind != k || (env && strcmp(env, p->env) != 0))
+                        continue;
+                if (!h) {
+                        h = g_new(Hist, 1);
+                        hist_init(h);
+                }
+                hist_merge(h, p->hist);
+        }
+        return h;
+}
+
+/* ---- ipclab latency ------------------------------------------------------ */
+
+/* Sets OUT to the enum value whose NAME(value) is S, for values 0 to
+ * LAST; to -1 if none. */
+#define ENUM_FIND(out, name, last, s) do { \
+        (out) = -1; \
+        for (int v_ = 0; v_ <= (int) (last) && (out) < 0; v_++) \
+                if (!strcmp(name(v_), s)) \
+                        (out) = v_; \
+} while (0)
+
+/* The samples.tsv columns a Cell is made of, in cell_from_row()'s order. */
+static const char *const cell_columns[] = {
+        "transport", "bus", "payload", "size_B", "pattern", "reply", "marshal", "cpus", "count", "duration_ns",
+};
+#define N_CELL_COLUMNS G_N_ELEMENTS(cell_columns)
+
+/* The cell a samples.tsv row describes (COL: the row's fields at
+ * cell_columns), for experiment_cell_matches(); "-" is what samples.c
+ * writes where an axis does not apply.  FALSE when a value is not one
+ * ipclab writes. */
+static gboolean cell_from_row(char **row, const int *col, Cell *cell)
+{
+        const char *bus = row[col[1]], *reply = row[col[5]], *count = row[col[8]], *dur = row[col[9]];
+        int b = BUS_NONE, pl, pt, r = REPLY_ECHO, m, cp;
+
+        if (strcmp(bus, "-"))
+                ENUM_FIND(b, bus_name, BUS_P2P, bus);
+        ENUM_FIND(pl, payload_name, PAYLOAD_NONE, row[col[2]]);
+        ENUM_FIND(pt, pattern_name, PATTERN_CALLRATE, row[col[4]]);
+        if (strcmp(reply, "-"))
+                ENUM_FIND(r, reply_name, REPLY_SHORT, reply);
+        ENUM_FIND(m, marshal_name, MARSHAL_COPY, row[col[6]]);
+        ENUM_FIND(cp, cpus_name, CPUS_SPLIT, row[col[7]]);
+
+        memset(cell, 0, sizeof *cell);
+        cell->transport = row[col[0]];
+        if (b < 0 || pl < 0 || pt < 0 || r < 0 || m < 0 || cp < 0 || !parse_u64(row[col[3]], G_MAXUINT64, &cell->size) ||
+            (strcmp(count, "-") && !parse_u64(count, G_MAXUINT64, &cell->count)) ||
+            (strcmp(dur, "-") && !parse_u64(dur, G_MAXUINT64, &cell->duration_ns)))
+                return FALSE;
+        cell->bus = (BusKind) b;
+        cell->payload = (PayloadType) pl;
+        cell->pattern = (Pattern) pt;
+        cell->reply = (ReplyKind) r;
+        cell->marshal = (Marshal) m;
+        cell->cpus = (CpuPlacement) cp;
+        return TRUE;
+}
+
+static const double fixed_percentiles[] = { 0, 10, 20, 30, 40, 50, 90, 99, 99.9, 99.99, 99.999, 100 };
+
+static void print_percentile(const char *axes, const char *kind, double p, const Hist *h)
+{
+        char pbuf[G_ASCII_DTOSTR_BUF_SIZE];
+        guint64 v = p >= 100 ? h->max : hist_quantile(h, p / 100);
+
+        g_ascii_formatd(pbuf, sizeof pbuf, "%.12g", p);
+        printf("%s\t%s\t%s\t%" PRIu64 "\n", axes, kind, pbuf, v);
+}
+
+static void print_cell(const char *axes, const char *kind, const Hist *h, gboolean spectrum)
+{
+        if (!spectrum) {
+                for (size_t i = 0; i < G_N_ELEMENTS(fixed_percentiles); i++)
+                        print_percentile(axes, kind, fixed_percentiles[i], h);
+                return;
+        }
+        for (int k = 0;; k++) {
+                double tail = pow(10, -k / 10.0);   /* 1 - p */
+                if (1 / tail > (double) h->n * (1 + 1e-9))
+                        break;
+                print_percentile(axes, kind, 100 * (1 - tail), h);
+        }
+        print_percentile(axes, kind, 100, h);
+}
+
+static int latency_fail(GError *e)
+{
+        fprintf(stderr, "ipclab: %s\n", e->message);
+        return 2;
+}
+
+int latency_command(int argc, char **argv)
+{
+        char *selector = NULL;
+        gboolean spectrum = FALSE;
+        GOptionEntry entries[] = {
+                { "cell", 'c', 0, G_OPTION_ARG_STRING, &selector,
+                  "Only the cells SELECTOR selects (transport=pipe,size=64)", "SELECTOR" },
+                { "spectrum", 's', 0, G_OPTION_ARG_NONE, &spectrum,
+                  "Percentiles 100(1 - 10^(-k/10)), k = 0, 1, ..., for a percentile-spectrum plot", NULL },
+                { NULL },
+        };
+        g_autoptr(GOptionContext) ctx = g_option_context_new("DIR - pooled latency percentiles of DIR/latencies.tsv.gz");
+        g_autoptr(GError) e = NULL;
+
+        g_option_context_add_main_entries(ctx, entries, NULL);
+        if (!g_option_context_parse(ctx, &argc, &argv, &e)) {
+                fprintf(stderr, "ipclab: %s\n", e->message);
+                return 2;
+        }
+        g_autofree char *sel = selector;
+        if (argc != 2) {
+                fprintf(stderr, "ipclab: latency needs one results directory\n");
+                return 2;
+        }
+        g_autofree char *sp = g_build_filename(argv[1], "samples.tsv", NULL);
+        g_autofree char *lp = g_build_filename(argv[1], LATENCY_FILE, NULL);
+        g_autoptr(Table) t = table_read(sp, &e);
+        if (!t)
+                return latency_fail(e);
+        /* The axis columns printed, then the columns of a Cell. */
+        int col[32], ccol[N_CELL_COLUMNS], status_col = table_column(t, "status"),
+            cell_col = table_column(t, "cell"), rep_col = table_column(t, "rep"), env_col = table_column(t, "env");
+        guint naxis = 0;
+        for (; samples_axis_columns[naxis] && naxis < G_N_ELEMENTS(col); naxis++) {
+                col[naxis] = table_column(t, samples_axis_columns[naxis]);
+                if (col[naxis] < 0) {
+                        fprintf(stderr, "ipclab: %s: no column %s\n", sp, samples_axis_columns[naxis]);
+                        return 2;
+                }
+        }
+        for (guint i = 0; i < N_CELL_COLUMNS; i++) {
+                ccol[i] = table_column(t, cell_columns[i]);
+                if (ccol[i] < 0) {
+                        fprintf(stderr, "ipclab: %s: no column %s\n", sp, cell_columns[i]);
+                        return 2;
+                }
+        }
+        if (status_col < 0 || cell_col < 0 || rep_col < 0 || env_col < 0) {
+                fprintf(stderr, "ipclab: %s: not a samples.tsv (no cell, rep, env or status column)\n", sp);
+                return 2;
+        }
+        if (!g_file_test(lp, G_FILE_TEST_EXISTS)) {
+                fprintf(stderr, "ipclab: %s: no such file: these samples were measured before ipclab kept "
+                        "every latency; run the experiment again\n", lp);
+                return 2;
+        }
+        g_autoptr(LatencyFile) lf = latency_read(lp, &e);
+        if (!lf)
+                return latency_fail(e);
+
+        /* Every part must be a repetition samples.tsv holds, measured. */
+        g_autoptr(GHashTable) reps = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+        for (guint r = 0; r < t->rows->len; r++) {
+                char **row = t->rows->pdata[r];
+                if (!strcmp(row[status_col], "ok"))
+                        g_hash_table_add(reps, g_strdup_printf("%s\t%s\t%s", row[env_col], row[cell_col], row[rep_col]));
+        }
+        for (guint i = 0; i < lf->parts->len; i++) {
+                const LatencyPart *p = lf->parts->pdata[i];
+                g_autofree char *key = g_strdup_printf("%s\t%u\t%u", p->env, p->cell, p->rep);
+                if (!g_hash_table_contains(reps, key)) {
+                        fprintf(stderr, "ipclab: %s:%u: env %s cell %u repetition %u is not a measured repetition of %s\n",
+                                lp, p->line, p->env, p->cell, p->rep, sp);
+                        return 2;
+                }
+        }
+
+        g_autoptr(GHashTable) done = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+        printf("%s", samples_axis_columns[0]);
+        for (guint a = 1; a < naxis; a++)
+                printf("\t%s", samples_axis_columns[a]);
+        printf("\tkind\tpercentile\tlatency_ns\n");
+        for (guint r = 0; r < t->rows->len; r++) {
+                char **row = t->rows->pdata[r];
+                g_autofree char *key = g_strdup_printf("%s\t%s", row[env_col], row[cell_col]);
+                if (g_hash_table_contains(done, key))
+                        continue;
+                g_hash_table_add(done, g_steal_pointer(&key));
+                Cell cell;
+                if (!cell_from_row(row, ccol, &cell)) {
+                        fprintf(stderr, "ipclab: %s:%u: cell %s: its axes are not values ipclab writes\n", sp, r + 2,
+                                row[cell_col]);
+                        return 2;
+                }
+                if (sel) {
+                        int m = experiment_cell_matches(&cell, sel);
+                        if (m < 0) {
+                                fprintf(stderr, "ipclab: --cell '%s' is not axis=value[,axis=value] (axes: transport, "
+                                        "bus, payload, size, pattern, reply, marshal, cpus, count, duration)\n", sel);
+                                return 2;
+                        }
+                        if (!m)
+                                continue;
+                }
+                g_autoptr(GString) axes = g_string_new(naxis ? row[col[0]] : "");
+                for (guint a = 1; a < naxis; a++)
+                        g_string_append_printf(axes, "\t%s", row[col[a]]);
+                guint idx = (guint) g_ascii_strtoull(row[cell_col], NULL, 10);
+                for (int k = 0; kind_names[k]; k++) {
+                        g_autofree Hist *h = latency_pool(lf, row[env_col], &idx, 1, kind_names[k]);
+                        if (h)
+                                print_cell(axes->str, kind_names[k], h, spectrum);
+                }
+        }
+        return 0;
+}

@@ -14,8 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "select.h"
 #include "transport.h"
-#include "verify.h"
 
 G_DEFINE_QUARK(ipclab-error-quark, ipclab_error)
 
@@ -621,59 +621,11 @@ static void claim_free(Claim *cl)
         g_free(cl);
 }
 
-/* The value of axis KEY in CELL, as written in files: for selectors. */
-static char *cell_axis(const Cell *cell, const char *key)
-{
-        if (!strcmp(key, "transport"))
-                return g_strdup(cell->transport);
-        if (!strcmp(key, "bus"))
-                return g_strdup(bus_name(cell->bus));
-        if (!strcmp(key, "payload"))
-                return g_strdup(payload_name(cell->payload));
-        if (!strcmp(key, "size"))
-                return g_strdup_printf("%" G_GUINT64_FORMAT, cell->size);
-        if (!strcmp(key, "pattern"))
-                return g_strdup(pattern_name(cell->pattern));
-        if (!strcmp(key, "reply"))
-                return g_strdup(reply_name(cell->reply));
-        if (!strcmp(key, "marshal"))
-                return g_strdup(marshal_name(cell->marshal));
-        if (!strcmp(key, "cpus"))
-                return g_strdup(cpus_name(cell->cpus));
-        if (!strcmp(key, "count"))
-                return g_strdup_printf("%" G_GUINT64_FORMAT, cell->count);
-        if (!strcmp(key, "duration"))
-                return g_strdup_printf("%" G_GUINT64_FORMAT, cell->duration_ns);
-        return NULL;
-}
-
 int experiment_cell_matches(const Cell *cell, const char *selector)
 {
-        g_auto(GStrv) parts = g_strsplit(selector, ",", -1);
+        g_autoptr(Selector) s = select_parse(selector, SELECT_AXES, NULL);
 
-        for (guint i = 0; parts[i]; i++) {
-                char *p = g_strstrip(parts[i]);
-                char *eq = strchr(p, '=');
-                if (!eq)
-                        return -1;
-                *eq = '\0';
-                const char *key = g_strstrip(p);
-                const char *want = g_strstrip(eq + 1);
-                g_autofree char *have = cell_axis(cell, key);
-                if (!have)
-                        return -1;
-                if (!strcmp(key, "size") || !strcmp(key, "duration")) {
-                        guint64 w;
-                        bool ok = !strcmp(key, "size") ? parse_size(want, &w) : parse_duration(want, &w);
-                        if (!ok)
-                                return -1;
-                        if (g_ascii_strtoull(have, NULL, 10) != w)
-                                return 0;
-                } else if (strcmp(have, want) != 0) {
-                        return 0;
-                }
-        }
-        return 1;
+        return s ? select_cell(s, cell) : -1;
 }
 
 /* Parses [claim NAME] group G into a new claim of EXP. */
@@ -710,7 +662,7 @@ static gboolean parse_claim(const Ctx *c, Experiment *exp, const char *g)
                 return fail(c, g, "metric", "unknown metric '%s' (allowed: roundtrip_latency, elapsed, throughput, callrate, cpu)", cl->metric);
         if (cl->where) {
                 g_autoptr(GError) we = NULL;
-                g_autoptr(VerifyWhere) w = verify_where_parse(cl->where, &we);
+                g_autoptr(Selector) w = select_parse(cl->where, SELECT_AXES, &we);
                 if (!w)
                         return fail(c, g, "where", "%s", we->message);
         }
@@ -726,13 +678,13 @@ static gboolean parse_claim(const Ctx *c, Experiment *exp, const char *g)
         const char *sel_keys[] = { "faster", "slower" };
         const char *sels[] = { cl->faster, cl->slower };
         for (guint s = 0; s < 2; s++) {
+                g_autoptr(GError) se = NULL;
+                g_autoptr(Selector) sel = select_parse(sels[s], SELECT_AXES, &se);
                 guint matched = 0;
-                for (guint j = 0; j < exp->cells->len; j++) {
-                        int m = experiment_cell_matches(exp->cells->pdata[j], sels[s]);
-                        if (m < 0)
-                                return fail(c, g, sel_keys[s], "'%s' is not axis=value[,axis=value]", sels[s]);
-                        matched += (guint) m;
-                }
+                if (!sel)
+                        return fail(c, g, sel_keys[s], "%s", se->message);
+                for (guint j = 0; j < exp->cells->len; j++)
+                        matched += select_cell(sel, exp->cells->pdata[j]);
                 if (!matched)
                         return fail(c, g, sel_keys[s], "'%s' names no cell of this experiment", sels[s]);
         }

@@ -4,6 +4,7 @@
  *   ipclab check FILE...
  *   ipclab run [--profile NAME] [--env host|nspawn|vm] [--out DIR] [--resume] FILE...
  *   ipclab summarize DIR/<experiment>
+ *   ipclab columns
  *
  * Exit status: 0 success, 1 a measurement failed, 2 bad usage or bad input.
  */
@@ -17,6 +18,7 @@
 #include <unistd.h>
 
 #include "bus.h"
+#include "columns.h"
 #include "env/env.h"
 #include "experiment.h"
 #include "meta.h"
@@ -454,6 +456,30 @@ static int cmd_summarize(int argc, char **argv)
         return 0;
 }
 
+/* ipclab columns: the column schema (columns.h) as TSV. */
+static int cmd_columns(int argc, char **argv)
+{
+        g_autoptr(GOptionContext) ctx = g_option_context_new("- the columns of samples.tsv and of the summary, as TSV");
+        g_autoptr(GError) e = NULL;
+
+        if (!g_option_context_parse(ctx, &argc, &argv, &e))
+                return usage_error(ctx, e->message);
+        if (argc != 1)
+                return usage_error(ctx, "columns takes no arguments");
+        printf("name\tkind\tunit\tlabel\tkey\tfiles\tinterval\n");
+        for (const Column *c = column_table; c->name; c++) {
+                bool s = c->flags & COLUMN_IN_SAMPLES, m = c->flags & COLUMN_IN_SUMMARY;
+                printf("%s\t%s\t%s\t%s\t%s\t%s\t", c->name, column_kind_name(c->kind),
+                       c->unit[0] ? c->unit : "-", c->label, c->key ? c->key : "-",
+                       s && m ? "samples,summary" : s ? "samples" : "summary");
+                if (c->flags & COLUMN_HAS_CI)
+                        printf("%s_lo,%s_hi\n", c->name, c->name);
+                else
+                        printf("-\n");
+        }
+        return 0;
+}
+
 /* ipclab bus KIND: a private bus of KIND for other programs (benchmarks
  * against reference tools): prints its address, runs until standard input
  * closes or a signal arrives, then stops it and removes its directory. */
@@ -493,6 +519,7 @@ int main(int argc, char **argv)
                 "  check FILE...        validate; print the cells and an estimated duration\n"
                 "  run FILE...          run; results go to DIR/<experiment>/ (--out DIR, default data)\n"
                 "  summarize DIR        per-cell statistics of DIR/samples.tsv as TSV\n"
+                "  columns              the columns of samples.tsv and of the summary, as TSV\n"
                 "  bus KIND             run a private dbus-daemon or dbus-broker until stdin closes\n\n"
                 "`ipclab COMMAND --help` describes a command's options.\n"
                 "Exit status: 0 success, 1 a measurement failed, 2 bad usage or bad input.\n";
@@ -520,6 +547,8 @@ int main(int argc, char **argv)
         }
         if (!strcmp(cmd, "summarize"))
                 return cmd_summarize(argc - 1, argv + 1);
+        if (!strcmp(cmd, "columns"))
+                return cmd_columns(argc - 1, argv + 1);
         if (!strcmp(cmd, "bus"))
                 return cmd_bus(argc - 1, argv + 1);
 #ifdef IPCLAB_HAVE_VERIFY

@@ -5,6 +5,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "columns.h"
+
 typedef enum {
         KIND_TEXT,
         KIND_SIZE,
@@ -13,24 +15,24 @@ typedef enum {
         KIND_COLUMN,    /* not an axis: a number where both sides are */
 } Kind;
 
-/* The axes a selector may name, with what "-" stands for in them. */
+/* How a selector reads the values of each axis (columns.h names the
+ * axes and their columns), and what "-" stands for in them. */
 static const struct {
         const char *key;
-        const char *column;
         Kind kind;
         const char *dash;
 } axes[] = {
-        { "env", "env", KIND_TEXT, NULL },
-        { "transport", "transport", KIND_TEXT, NULL },
-        { "bus", "bus", KIND_TEXT, "none" },
-        { "payload", "payload", KIND_TEXT, NULL },
-        { "size", "size_B", KIND_SIZE, NULL },
-        { "pattern", "pattern", KIND_TEXT, NULL },
-        { "reply", "reply", KIND_TEXT, "echo" },
-        { "marshal", "marshal", KIND_TEXT, NULL },
-        { "cpus", "cpus", KIND_TEXT, NULL },
-        { "count", "count", KIND_COUNT, "0" },
-        { "duration", "duration_ns", KIND_DURATION, "0" },
+        { "env", KIND_TEXT, NULL },
+        { "transport", KIND_TEXT, NULL },
+        { "bus", KIND_TEXT, "none" },
+        { "payload", KIND_TEXT, NULL },
+        { "size", KIND_SIZE, NULL },
+        { "pattern", KIND_TEXT, NULL },
+        { "reply", KIND_TEXT, "echo" },
+        { "marshal", KIND_TEXT, NULL },
+        { "cpus", KIND_TEXT, NULL },
+        { "count", KIND_COUNT, "0" },
+        { "duration", KIND_DURATION, "0" },
 };
 
 typedef enum { OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE } Op;
@@ -82,16 +84,18 @@ const char *select_text(const Selector *s)
 
 static int axis_find(const char *key)
 {
-        for (size_t i = 0; i < G_N_ELEMENTS(axes); i++)
-                if (!strcmp(axes[i].key, key) || !strcmp(axes[i].column, key))
+        const Column *col = column_find_key(key);
+
+        for (size_t i = 0; col && i < G_N_ELEMENTS(axes); i++)
+                if (!strcmp(axes[i].key, col->key))
                         return (int) i;
         return -1;
 }
 
 const char *select_axis_column(const char *key)
 {
-        int a = axis_find(key);
-        return a < 0 ? NULL : axes[a].column;
+        const Column *col = column_find_key(key);
+        return col ? col->name : NULL;
 }
 
 static bool parse_whole(const char *s, guint64 *out)
@@ -337,7 +341,7 @@ bool select_names_column(const Selector *s, const char *column)
 {
         for (guint i = 0; i < s->conds->len; i++) {
                 const Cond *c = &g_array_index(s->conds, Cond, i);
-                const char *col = c->axis >= 0 ? axes[c->axis].column : c->key;
+                const char *col = c->axis >= 0 ? select_axis_column(c->key) : c->key;
                 if (!strcmp(col, column))
                         return true;
         }

@@ -21,6 +21,7 @@
 #include "columns.h"
 #include "env/env.h"
 #include "experiment.h"
+#include "figure.h"
 #include "meta.h"
 #include "run.h"
 #include "runner.h"
@@ -95,9 +96,11 @@ static int cmd_list(int argc, char **argv)
 static int cmd_check(int argc, char **argv)
 {
         char *profile = NULL;
-        gboolean config_hash = FALSE;
+        gboolean config_hash = FALSE, list_outputs = FALSE;
         GOptionEntry entries[] = {
                 { "profile", 'p', 0, G_OPTION_ARG_STRING, &profile, "Apply [profile NAME]", "NAME" },
+                { "list-outputs", 0, 0, G_OPTION_ARG_NONE, &list_outputs,
+                  "Print each file's figures and tables: KIND EXP NAME INPUTS, tab-separated", NULL },
                 { "config-hash", 0, 0, G_OPTION_ARG_NONE, &config_hash,
                   "Print only the SHA-256 of what each file measures (meta.ini's config_sha256)", NULL },
                 { NULL },
@@ -107,6 +110,9 @@ static int cmd_check(int argc, char **argv)
         int status = 0;
 
         g_option_context_add_main_entries(ctx, entries, NULL);
+        g_autofree char *keys = figure_key_help();
+        g_autofree char *desc = g_strconcat("Keys of [figure NAME] and [table NAME]:\n", keys, NULL);
+        g_option_context_set_description(ctx, desc);
         if (!g_option_context_parse(ctx, &argc, &argv, &e))
                 return usage_error(ctx, e->message);
         if (argc < 2)
@@ -123,6 +129,14 @@ static int cmd_check(int argc, char **argv)
                         printf("%s\n", h);
                         continue;
                 }
+                if (list_outputs) {
+                        for (guint k = 0; k < exp->outputs->len; k++) {
+                                const Output *o = exp->outputs->pdata[k];
+                                g_autofree char *in = figure_inputs(exp, o);
+                                printf("%s\t%s\t%s\t%s\n", o->is_table ? "table" : "figure", exp->name, o->name, in);
+                        }
+                        continue;
+                }
                 double total = 0;   /* ns; a double, since huge counts overflow */
                 printf("%s: %s\n", exp->name, exp->title);
                 /* Claims that cannot mean anything (verify.h); `ipclab
@@ -131,6 +145,12 @@ static int cmd_check(int argc, char **argv)
                         g_autoptr(GError) ce = NULL;
                         if (!verify_claim_check(exp, exp->claims->pdata[k], &ce))
                                 fprintf(stderr, "ipclab: warning: %s\n", ce->message);
+                }
+                for (guint k = 0; k < exp->outputs->len; k++) {
+                        const Output *o = exp->outputs->pdata[k];
+                        if (!figure_cells_selected(exp, o))
+                                fprintf(stderr, "ipclab: warning: %s: [%s] where: '%s' selects no cell of %s\n",
+                                        exp->path, o->group, o->where ? o->where : "", exp->name);
                 }
                 printf("  %u cells x %u%s repetitions, warm-up %u, time limit %.0f s per repetition%s%s\n",
                        exp->cells->len, exp->repeat, exp->repeat_auto ? " or more (repeat=auto)" : "", exp->warmup, (double) exp->timeout_ns / 1e9,

@@ -263,10 +263,10 @@ static bool cond_holds(const Cond *c, const char *field)
         return c->op == OP_EQ ? any : !any;
 }
 
-/* CELL's value of axis A, as samples.tsv writes it. */
-static char *cell_value(const Cell *cell, size_t a)
+char *select_cell_value(const Cell *cell, const char *axis)
 {
-        const char *key = axes[a].key;
+        const Column *col = column_find_key(axis);
+        const char *key = col ? col->key : axis;
 
         if (!strcmp(key, "transport"))
                 return g_strdup(cell->transport);
@@ -297,7 +297,7 @@ bool select_cell(const Selector *s, const Cell *cell)
                 const Cond *c = &g_array_index(s->conds, Cond, i);
                 if (c->axis < 0)
                         continue;
-                g_autofree char *v = cell_value(cell, (size_t) c->axis);
+                g_autofree char *v = select_cell_value(cell, axes[c->axis].key);
                 if (v && !cond_holds(c, v))
                         return false;
         }

@@ -59,6 +59,11 @@ const char *select_text(const Selector *s);
  * axes (measured values, known only from data) hold for every cell. */
 bool select_cell(const Selector *s, const Cell *cell);
 
+/* CELL's value of AXIS (a key or column name) as samples.tsv writes it
+ * ("-" where it does not apply), or NULL for env and what is no axis.
+ * Newly allocated. */
+char *select_cell_value(const Cell *cell, const char *axis);
+
 /* Does every key of S name a column of T (the file PATH, for the
  * message)?  FALSE with IPCLAB_ERROR_INPUT naming the key otherwise. */
 gboolean select_check_table(const Selector *s, const Table *t, const char *path, GError **error);

@@ -23,6 +23,7 @@
 #include "experiment.h"
 #include "figure.h"
 #include "meta.h"
+#include "render.h"
 #include "run.h"
 #include "runner.h"
 #include "samples.h"
@@ -540,7 +541,10 @@ int main(int argc, char **argv)
                 "  run FILE...          run; results go to DIR/<experiment>/ (--out DIR, default data)\n"
                 "  summarize DIR        per-cell statistics of DIR/samples.tsv as TSV\n"
                 "  columns              the columns of samples.tsv and of the summary, as TSV\n"
-                "  bus KIND             run a private dbus-daemon or dbus-broker until stdin closes\n\n"
+                "  bus KIND             run a private dbus-daemon or dbus-broker until stdin closes\n"
+                "  plot FILE NAME       the gnuplot script of [figure NAME], data inlined (--summary, --out)\n"
+                "  table FILE NAME      the LaTeX tabular of [table NAME] (--summary, --out)\n"
+                "  section FILE         a LaTeX section for the experiment (--summary, --out)\n\n"
                 "`ipclab COMMAND --help` describes a command's options.\n"
                 "Exit status: 0 success, 1 a measurement failed, 2 bad usage or bad input.\n";
 
@@ -571,6 +575,12 @@ int main(int argc, char **argv)
                 return cmd_columns(argc - 1, argv + 1);
         if (!strcmp(cmd, "bus"))
                 return cmd_bus(argc - 1, argv + 1);
+        if (!strcmp(cmd, "plot"))
+                return render_plot_command(argc - 1, argv + 1);
+        if (!strcmp(cmd, "table"))
+                return render_table_command(argc - 1, argv + 1);
+        if (!strcmp(cmd, "section"))
+                return render_section_command(argc - 1, argv + 1);
 #ifdef IPCLAB_HAVE_VERIFY
         if (!strcmp(cmd, "verify"))
                 return verify_command(argc - 1, argv + 1);

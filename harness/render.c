@@ -276,7 +276,7 @@ typedef struct {
         GPtrArray *categories; /* char *: the x values of a text axis, in order */
         GPtrArray *panels;     /* GPtrArray of Line *, one per y column */
         double xmin, xmax, ymin, ymax;
-        guint n_series;        /* distinct series titles in the legend */
+        double spectrum_max;   /* where a spectrum draws the maximum */
 } Plot;
 
 static void extend(Plot *p, double x, double y)
@@ -589,16 +589,15 @@ static void write_axes(GString *gp, Plot *p, bool logx, bool logy, guint panel, 
 
         g_string_append(gp, "unset logscale\nset xtics autofreq\nset format x \"% h\"\nset format y \"% h\"\n");
         if (o->type == FIGURE_SPECTRUM) {
+                static const char *const labels[] = { "0", "90", "99", "99.9", "99.99", "99.999",
+                                                      "99.9999", "99.99999", "99.999999" };
                 g_string_append(gp, "set logscale x 10\nset xtics (");
-                double top = p->xmax;
-                bool first = true;
-                for (int e = 0; pow(10, e) <= top * 1.01 && e < 9; e++) {
-                        static const char *const labels[] = { "0", "90", "99", "99.9", "99.99", "99.999",
-                                                              "99.9999", "99.99999", "99.999999" };
-                        g_string_append_printf(gp, "%s\"%s\" %g", first ? "" : ", ", labels[e], pow(10, e));
-                        first = false;
-                }
-                g_string_append(gp, ")\nset xrange [0.8:*]\nset xlabel \"percentile\" offset 0, 0.4\n");
+                int e = 0;
+                for (; pow(10, e) < p->spectrum_max * 0.99 && e < (int) G_N_ELEMENTS(labels); e++)
+                        g_string_append_printf(gp, "%s\"%s\" %g", e ? ", " : "", labels[e], pow(10, e));
+                g_string_append_printf(gp, "%s\"max\" %g)\nset xrange [0.8:%g]\n"
+                                       "set xlabel \"percentile\" offset 0, 0.4\n", e ? ", " : "",
+                                       p->spectrum_max, p->spectrum_max * 1.25);
         } else if (o->type == FIGURE_CDF) {
                 g_string_append(gp, logx ? "set logscale x 10\n" : "");
                 g_string_append(gp, "set format x \"%.0s %cs\"\nset xlabel \"latency\" offset 0, 0.4\n");
@@ -770,7 +769,7 @@ static gboolean add_latency(Plot *p, GPtrArray *panel, const Table *t, const cha
         for (guint r = 1; kc >= 0 && r < t->rows->len; r++)
                 kinds |= strcmp(((char **) t->rows->pdata[r])[kc], ((char **) t->rows->pdata[0])[kc]) != 0;
         g_autoptr(GHashTable) by_key = g_hash_table_new(g_str_hash, g_str_equal);
-        g_autoptr(GArray) maxima = g_array_new(FALSE, FALSE, sizeof(double));
+        g_autoptr(GHashTable) percentiles = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
         double top = 1;
         for (guint r = 0; r < t->rows->len; r++) {
                 char **row = t->rows->pdata[r];
@@ -799,6 +798,14 @@ static gboolean add_latency(Plot *p, GPtrArray *panel, const Table *t, const cha
                 double pct = number(row[pc]), lat = number(row[lc]) * 1e-9;
                 if (isnan(pct) || isnan(lat))
                         continue;
+                g_autofree char *seen = g_strdup_printf("%s\t%s", key->str, row[pc]);
+                if (g_hash_table_contains(percentiles, seen)) {
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                                    "%s: [%s]: two rows of the line '%s' at percentile %s: add the axis "
+                                    "in which they differ to series= or where=", path, o->group, l->title, row[pc]);
+                        return FALSE;
+                }
+                g_hash_table_add(percentiles, g_steal_pointer(&seen));
                 Point pt = { 0, lat, NAN, NAN };
                 if (o->type == FIGURE_CDF) {
                         pt.x = lat;
@@ -816,7 +823,8 @@ static gboolean add_latency(Plot *p, GPtrArray *panel, const Table *t, const cha
         }
         if (o->type == FIGURE_SPECTRUM) {
                 /* The maximum a decade past the highest percentile drawn. */
-                double at = pow(10, ceil(log10(top) + 1e-9) + (fmod(log10(top), 1) < 1e-9 ? 1 : 0));
+                double at = pow(10, floor(log10(top) + 1e-9) + 1);
+                p->spectrum_max = at;
                 for (guint i = 0; i < panel->len; i++) {
                         Line *l = panel->pdata[i];
                         for (guint j = 0; j < l->pts->len; j++)
@@ -1346,8 +1354,9 @@ static char *default_caption(const Experiment *exp, const Output *o)
         }
         g_string_append_printf(s, " (experiment %s): medians over the repetitions", exp->name);
         if (!o->is_table && o->type == FIGURE_LINE && o->errorbars)
-                g_string_append(s, ", with their 95\u00a0% intervals where the summary has them");
+                g_string_append(s, ", with their 95% intervals where the summary has them");
         g_string_append_c(s, '.');
+        s->str[0] = g_ascii_toupper(s->str[0]);
         char *t = render_latex_escape(s->str);
         g_string_free(s, TRUE);
         return t;
@@ -1390,8 +1399,8 @@ static char *section_tex(const Experiment *exp, const Table *t)
         const Cell *c0 = exp->cells->pdata[0];
         bool by_count = c0->count != 0;
         g_autofree char *amount = by_count ? axis_values_tex(exp, "count") : axis_values_tex(exp, "duration_ns");
-        g_string_append_printf(tex, "A repetition %s %s; every cell was repeated %s%u times",
-                               by_count ? "exchanges" : "runs for", amount,
+        g_string_append_printf(tex, "A repetition %s %s%s; every cell was repeated %s%u times",
+                               by_count ? "exchanges" : "runs for", amount, by_count ? " messages" : "",
                                exp->repeat_auto ? "at least " : "", exp->repeat);
         if (exp->repeat_auto)
                 g_string_append_printf(tex, " (until the median's 95\\,\\%% interval was within %.0f\\,\\%%, at most %u)",

@@ -222,6 +222,7 @@ typedef struct {
         char *key;          /* the series axes' values, tab-separated */
         char *title;
         char *color, *point, *dash;   /* gnuplot expressions */
+        char **vals;        /* the series axes' values, or NULL (a bound, a reference) */
         double rank[12];
         guint n_rank;
         GArray *pts;        /* Point */
@@ -237,6 +238,7 @@ static void line_free(Line *l)
         g_free(l->color);
         g_free(l->point);
         g_free(l->dash);
+        g_strfreev(l->vals);
         g_array_unref(l->pts);
         g_free(l);
 }
@@ -320,6 +322,7 @@ static void style_line(Line *l, const Output *o, char **vals, guint index, bool 
                 g_autofree char *v = axis_text(o->series[i], vals[i], false);
                 g_string_append_printf(title, "%s%s", title->len ? ", " : "", v);
         }
+        l->vals = g_strdupv(vals);
         if (t && !strcmp(t, "direct"))
                 g_string_assign(title, "harness floor (direct)");
         if (!title->len)
@@ -338,6 +341,52 @@ static void style_line(Line *l, const Output *o, char **vals, guint index, bool 
         if (grey) {
                 g_free(l->color);
                 l->color = g_strdup("comparecolor");
+        }
+}
+
+/* After sorting PANEL: lines that the series axes other than transport
+ * and bus tell apart get the palette's points and dashes in that order
+ * (the colour stays the transport's); without transport and bus in the
+ * series, every line gets the next colour and point of the palette. */
+static void restyle(GPtrArray *panel, const Output *o)
+{
+        bool has_tb = false, has_other = false, has_bus = false;
+        g_autoptr(GHashTable) index = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+
+        for (guint i = 0; o->series[i]; i++) {
+                bool tb = !strcmp(o->series[i], "transport") || !strcmp(o->series[i], "bus");
+                has_tb |= tb;
+                has_other |= !tb;
+                has_bus |= !strcmp(o->series[i], "bus");
+        }
+        for (guint i = 0; i < panel->len; i++) {
+                Line *l = panel->pdata[i];
+                if (!l->vals || !strcmp(l->dash, "floordash"))
+                        continue;
+                g_autoptr(GString) other = g_string_new(NULL);
+                for (guint k = 0; o->series[k]; k++)
+                        if (has_tb ? strcmp(o->series[k], "transport") && strcmp(o->series[k], "bus") : true)
+                                g_string_append_printf(other, "%s\t", l->vals[k]);
+                guint n = GPOINTER_TO_UINT(g_hash_table_lookup(index, other->str));
+                if (!n) {
+                        n = g_hash_table_size(index) + 1;
+                        g_hash_table_insert(index, g_strdup(other->str), GUINT_TO_POINTER(n));
+                }
+                if (!has_tb) {
+                        if (strcmp(l->color, "comparecolor")) {
+                                g_free(l->color);
+                                l->color = g_strdup_printf("scolor(%u)", n);
+                        }
+                        g_free(l->point);
+                        l->point = g_strdup_printf("spoint(%u)", n);
+                } else if (has_other) {
+                        g_free(l->point);
+                        l->point = g_strdup_printf("spoint(%u)", n);
+                        if (!has_bus) {
+                                g_free(l->dash);
+                                l->dash = g_strdup_printf("%u", n);
+                        }
+                }
         }
 }
 
@@ -893,8 +942,10 @@ int render_plot_command(int argc, char **argv)
                         GPtrArray *panel = g_ptr_array_new_with_free_func((GDestroyNotify) line_free);
                         g_ptr_array_add(p.panels, panel);
                         ok = lt && add_latency(&p, panel, lt, lpath, sel, &e);
-                        if (ok)
+                        if (ok) {
                                 g_ptr_array_sort(panel, line_cmp);
+                                restyle(panel, o);
+                        }
                 } else {
                         const Column *xc = column_find_key(o->x);
                         const Column *yc = column_find(o->y[0]);
@@ -936,6 +987,7 @@ int render_plot_command(int argc, char **argv)
                                 if (!ok)
                                         break;
                                 g_ptr_array_sort(panel, line_cmp);
+                                restyle(panel, o);
                                 if (t2 && panel->len) {
                                         /* One legend entry for the grey lines. */
                                         for (guint i = 0; i < panel->len; i++) {

@@ -105,6 +105,11 @@ check "list-outputs: declared ones, with what they read" \
          grep -qx "$(printf "table\tdecl\tcols\t-")" <<<"$lo" && ! grep -q "decl	main" <<<"$lo"'
 check "list-outputs: one line per output" '[ "$(wc -l <<<"$lo")" -eq 8 ]'
 
+printf '[experiment]\ntitle=t\ntransport=pipe\ncount=1\n[figure none]\nwhere=size=1MiB\nseries=transport\n' > "$tmp/experiments/w.ini"
+err=$("$ipclab" check "$tmp/experiments/w.ini" 2>&1 >/dev/null)
+check "check: a figure that selects no cell is a warning, not a failure" \
+        '[ $? -eq 0 ] && grep -qF "warning: $tmp/experiments/w.ini: [figure none] where: '"'"'size=1MiB'"'"' selects no cell of w" <<<"$err"'
+
 # ---- the default figure -------------------------------------------------------
 "$ipclab" plot "$tmp/experiments/rt.ini" main --summary "$tmp/rt.tsv" --out "$tmp/main.gp" ||
         not_ok "plot main"

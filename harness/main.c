@@ -4,6 +4,7 @@
  *   ipclab check FILE...
  *   ipclab run [--profile NAME] [--env host|nspawn|vm] [--out DIR] [--resume] FILE...
  *   ipclab summarize DIR/<experiment>
+ *   ipclab plot|table|section FILE [NAME] --summary S.tsv ... --out OUT (render.h)
  *   ipclab columns
  *
  * Exit status: 0 success, 1 a measurement failed, 2 bad usage or bad input.
@@ -501,6 +502,84 @@ static int cmd_columns(int argc, char **argv)
         return 0;
 }
 
+/* "EXP=PATH" arguments of OPTION into a table EXP -> PATH. */
+static GHashTable *render_pairs(char **args, const char *option, GError **error)
+{
+        g_autoptr(GHashTable) h = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+
+        for (guint i = 0; args && args[i]; i++) {
+                const char *eq = strchr(args[i], '=');
+                if (!eq || eq == args[i] || !eq[1]) {
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "--%s %s: not EXP=FILE", option, args[i]);
+                        return NULL;
+                }
+                g_hash_table_insert(h, g_strndup(args[i], (gsize) (eq - args[i])), g_strdup(eq + 1));
+        }
+        return g_steal_pointer(&h);
+}
+
+typedef enum { RENDER_PLOT, RENDER_TABLE, RENDER_SECTION } RenderKind;
+
+/* ipclab plot|table|section (render.h): renders, then writes --out
+ * atomically; nothing is written on any mistake. */
+static int cmd_render(int argc, char **argv, RenderKind kind)
+{
+        char *summary = NULL, *published = NULL, *compare = NULL, *out = NULL;
+        char **also = NULL, **latency = NULL;
+        GOptionEntry all[] = {
+                { "summary", 0, 0, G_OPTION_ARG_FILENAME, &summary, "The experiment's summary (ipclab summarize)", "S.tsv" },
+                { "out", 0, 0, G_OPTION_ARG_FILENAME, &out, "The file to write", "FILE" },
+                { "also", 0, 0, G_OPTION_ARG_STRING_ARRAY, &also, "Another experiment's summary, for also=", "EXP=S.tsv" },
+                { "published", 0, 0, G_OPTION_ARG_FILENAME, &published, "Where published= files are (default data/published)", "DIR" },
+                { "latency", 0, 0, G_OPTION_ARG_STRING_ARRAY, &latency, "`ipclab latency` output, for spectrum and cdf", "EXP=L.tsv" },
+                { "compare", 0, 0, G_OPTION_ARG_FILENAME, &compare, "A reproduction's summary: drawn in colour, S.tsv in grey", "S2.tsv" },
+                { NULL },
+        };
+        static const char *const what[] = {
+                [RENDER_PLOT] = "FILE NAME - write the gnuplot script of [figure NAME], its data inlined",
+                [RENDER_TABLE] = "FILE NAME - write the LaTeX tabular of [table NAME]",
+                [RENDER_SECTION] = "FILE - write a LaTeX section for the experiment",
+        };
+        /* plot takes every option, table all but the last two, section the first two. */
+        static const guint n_options[] = { [RENDER_PLOT] = 6, [RENDER_TABLE] = 4, [RENDER_SECTION] = 2 };
+        g_autoptr(GOptionContext) ctx = g_option_context_new(what[kind]);
+        g_autoptr(GError) e = NULL;
+        int status = 0;
+        int n_args = kind == RENDER_SECTION ? 2 : 3;
+
+        all[n_options[kind]] = (GOptionEntry) { NULL };
+        g_option_context_add_main_entries(ctx, all, NULL);
+        if (!g_option_context_parse(ctx, &argc, &argv, &e)) {
+                status = usage_error(ctx, e->message);
+        } else if (argc != n_args || !summary || !out) {
+                status = usage_error(ctx, kind == RENDER_SECTION ? "section needs FILE, --summary and --out"
+                                          : "needs FILE NAME, --summary and --out");
+        } else {
+                g_autoptr(GHashTable) also_files = render_pairs(also, "also", &e);
+                g_autoptr(GHashTable) latency_files = also_files ? render_pairs(latency, "latency", &e) : NULL;
+                RenderInputs in = { .summary = summary, .also = also_files, .latency = latency_files,
+                                    .published = published ? published : "data/published", .compare = compare };
+                g_autofree char *text = !latency_files ? NULL
+                        : kind == RENDER_PLOT ? render_plot(argv[1], argv[2], &in, &e)
+                        : kind == RENDER_TABLE ? render_table(argv[1], argv[2], &in, &e)
+                        : render_section(argv[1], &in, &e);
+                int r = text ? samples_write_atomic(out, text, strlen(text)) : 0;
+                if (!text) {
+                        status = report(e);
+                } else if (r < 0) {
+                        fprintf(stderr, "ipclab: %s: %s\n", out, g_strerror(-r));
+                        status = EXIT_FAILED;
+                }
+        }
+        g_free(summary);
+        g_free(published);
+        g_free(compare);
+        g_free(out);
+        g_strfreev(also);
+        g_strfreev(latency);
+        return status;
+}
+
 /* ipclab bus KIND: a private bus of KIND for other programs (benchmarks
  * against reference tools): prints its address, runs until standard input
  * closes or a signal arrives, then stops it and removes its directory. */
@@ -576,11 +655,11 @@ int main(int argc, char **argv)
         if (!strcmp(cmd, "bus"))
                 return cmd_bus(argc - 1, argv + 1);
         if (!strcmp(cmd, "plot"))
-                return render_plot_command(argc - 1, argv + 1);
+                return cmd_render(argc - 1, argv + 1, RENDER_PLOT);
         if (!strcmp(cmd, "table"))
-                return render_table_command(argc - 1, argv + 1);
+                return cmd_render(argc - 1, argv + 1, RENDER_TABLE);
         if (!strcmp(cmd, "section"))
-                return render_section_command(argc - 1, argv + 1);
+                return cmd_render(argc - 1, argv + 1, RENDER_SECTION);
 #ifdef IPCLAB_HAVE_VERIFY
         if (!strcmp(cmd, "verify"))
                 return verify_command(argc - 1, argv + 1);

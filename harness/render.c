@@ -19,8 +19,6 @@
 #include "select.h"
 #include "verify.h"
 
-#define EXIT_USAGE 2
-
 /* ---- shared -------------------------------------------------------------- */
 
 char *render_latex_escape(const char *s)
@@ -42,22 +40,6 @@ char *render_latex_escape(const char *s)
                 }
         }
         return g_string_free(out, FALSE);
-}
-
-static int fail_usage(GOptionContext *ctx, const char *msg)
-{
-        g_autofree char *help = g_option_context_get_help(ctx, TRUE, NULL);
-        fprintf(stderr, "ipclab: %s\n\n%s", msg, help);
-        return EXIT_USAGE;
-}
-
-static int fail_error(GError *e)
-{
-        g_auto(GStrv) lines = g_strsplit(e->message, "\n", -1);
-
-        for (guint i = 0; lines[i]; i++)
-                fprintf(stderr, "ipclab: %s\n", lines[i]);
-        return EXIT_USAGE;
 }
 
 static double number(const char *s)
@@ -97,22 +79,6 @@ static Experiment *load_output(const char *file, const char *name, bool table, c
         return NULL;
 }
 
-/* "EXP=PATH" arguments into a table EXP -> PATH. */
-static GHashTable *pairs(char **args, const char *option, GError **error)
-{
-        g_autoptr(GHashTable) h = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
-
-        for (guint i = 0; args && args[i]; i++) {
-                const char *eq = strchr(args[i], '=');
-                if (!eq || eq == args[i] || !eq[1]) {
-                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "--%s %s: not EXP=FILE", option, args[i]);
-                        return NULL;
-                }
-                g_hash_table_insert(h, g_strndup(args[i], (gsize) (eq - args[i])), g_strdup(eq + 1));
-        }
-        return g_steal_pointer(&h);
-}
-
 static Table *read_table(const char *path, GError **error)
 {
         return table_read(path, error);
@@ -127,8 +93,38 @@ static int need_column(const Table *t, const char *path, const char *name, GErro
         return c;
 }
 
+/* The distinct values of AXIS among EXP's cells ("-" left out), in the
+ * order the file lists them (the cells' index order); numbers ascending. */
+static GPtrArray *axis_order(const Experiment *exp, const char *axis)
+{
+        g_autofree const Cell **by_index = g_new0(const Cell *, exp->cells->len);
+        GPtrArray *vals = g_ptr_array_new_with_free_func(g_free);
+
+        for (guint j = 0; j < exp->cells->len; j++) {
+                const Cell *cell = exp->cells->pdata[j];
+                if (cell->index < exp->cells->len)
+                        by_index[cell->index] = cell;
+        }
+        for (guint i = 0; i < exp->cells->len; i++) {
+                g_autofree char *v = by_index[i] ? select_cell_value(by_index[i], axis) : NULL;
+                bool seen = !v || !strcmp(v, "-");
+                for (guint k = 0; k < vals->len && !seen; k++)
+                        seen = !strcmp(vals->pdata[k], v);
+                if (!seen)
+                        g_ptr_array_add(vals, g_steal_pointer(&v));
+        }
+        for (guint i = 0; i < vals->len; i++)
+                for (guint j = i + 1; j < vals->len; j++)
+                        if (number(vals->pdata[j]) < number(vals->pdata[i])) {
+                                gpointer tmp = vals->pdata[i];
+                                vals->pdata[i] = vals->pdata[j];
+                                vals->pdata[j] = tmp;
+                        }
+        return vals;
+}
+
 /* Where VALUE of AXIS comes in the experiment's order: numbers by value,
- * names by the first cell (in file order) that has them. */
+ * names by axis_order (env: host, nspawn, vm). */
 static double axis_rank(const Experiment *exp, const char *axis, const char *value)
 {
         double v = number(value);
@@ -137,17 +133,12 @@ static double axis_rank(const Experiment *exp, const char *axis, const char *val
                 return v;
         if (!strcmp(value, "-"))
                 return -1;
-        for (guint i = 0; i < exp->cells->len; i++) {
-                const Cell *cell = NULL;
-                for (guint j = 0; j < exp->cells->len; j++)
-                        if (((const Cell *) exp->cells->pdata[j])->index == i)
-                                cell = exp->cells->pdata[j];
-                g_autofree char *cv = cell ? select_cell_value(cell, axis) : NULL;
-                if (cv && !strcmp(cv, value))
-                        return i;
-        }
         if (!strcmp(axis, "env"))
                 return !strcmp(value, "host") ? 0 : !strcmp(value, "nspawn") ? 1 : 2;
+        g_autoptr(GPtrArray) order = axis_order(exp, axis);
+        for (guint i = 0; i < order->len; i++)
+                if (!strcmp(order->pdata[i], value))
+                        return i;
         return 1e12;
 }
 
@@ -886,62 +877,40 @@ static gboolean add_latency(Plot *p, GPtrArray *panel, const Table *t, const cha
         return TRUE;
 }
 
-int render_plot_command(int argc, char **argv)
+char *render_plot(const char *file, const char *name, const RenderInputs *in, GError **error)
 {
-        char *summary = NULL, *published = NULL, *compare = NULL, *out = NULL;
-        char **also = NULL, **latency = NULL;
-        GOptionEntry entries[] = {
-                { "summary", 0, 0, G_OPTION_ARG_FILENAME, &summary, "The experiment's summary (ipclab summarize)", "S.tsv" },
-                { "also", 0, 0, G_OPTION_ARG_STRING_ARRAY, &also, "Another experiment's summary, for also=", "EXP=S.tsv" },
-                { "latency", 0, 0, G_OPTION_ARG_STRING_ARRAY, &latency, "`ipclab latency` output, for spectrum and cdf", "EXP=L.tsv" },
-                { "published", 0, 0, G_OPTION_ARG_FILENAME, &published, "Where published= files are (default data/published)", "DIR" },
-                { "compare", 0, 0, G_OPTION_ARG_FILENAME, &compare, "A reproduction's summary: drawn in colour, S.tsv in grey", "S2.tsv" },
-                { "out", 0, 0, G_OPTION_ARG_FILENAME, &out, "The gnuplot script to write", "SCRIPT.gp" },
-                { NULL },
-        };
-        g_autoptr(GOptionContext) ctx = g_option_context_new("FILE NAME - write the gnuplot script of [figure NAME]");
-        g_autoptr(GError) e = NULL;
-        int status = 0;
+        const char *summary = in->summary, *compare = in->compare;
+        const char *published = in->published;
+        GError **ep = error;
+        char *result = NULL;
 
-        g_option_context_add_main_entries(ctx, entries, NULL);
-        if (!g_option_context_parse(ctx, &argc, &argv, &e))
-                return fail_usage(ctx, e->message);
-        if (argc != 3 || !summary || !out) {
-                status = fail_usage(ctx, "plot needs FILE NAME, --summary and --out");
-                goto done;
-        }
         {
                 const Output *o = NULL;
-                g_autoptr(Experiment) exp = load_output(argv[1], argv[2], false, &o, &e);
-                g_autoptr(GHashTable) also_files = exp ? pairs(also, "also", &e) : NULL;
-                g_autoptr(GHashTable) latency_files = also_files ? pairs(latency, "latency", &e) : NULL;
-                if (!latency_files) {
-                        status = fail_error(e);
-                        goto done;
-                }
-                g_autoptr(Table) t = read_table(summary, &e);
-                g_autoptr(Table) t2 = t && compare ? read_table(compare, &e) : NULL;
-                if (!t || (compare && !t2)) {
-                        status = fail_error(e);
-                        goto done;
-                }
-                g_autoptr(Selector) sel = select_parse(o->where, SELECT_AXES, &e);
+                g_autoptr(Experiment) exp = load_output(file, name, false, &o, ep);
+                if (!exp)
+                        return NULL;
+                g_autoptr(Table) t = read_table(summary, ep);
+                g_autoptr(Table) t2 = t && compare ? read_table(compare, ep) : NULL;
+                if (!t || (compare && !t2))
+                        return NULL;
+
+                g_autoptr(Selector) sel = select_parse(o->where, SELECT_AXES, ep);
                 Plot p = { .exp = exp, .out = o, .y_scale = 1, .x_scale = 1,
                            .xmin = INFINITY, .xmax = -INFINITY, .ymin = INFINITY, .ymax = -INFINITY };
                 p.categories = g_ptr_array_new_with_free_func(g_free);
                 p.panels = g_ptr_array_new_with_free_func((GDestroyNotify) g_ptr_array_unref);
                 gboolean ok = TRUE;
                 if (o->type != FIGURE_LINE) {
-                        const char *lpath = g_hash_table_lookup(latency_files, exp->name);
+                        const char *lpath = (in->latency ? g_hash_table_lookup(in->latency, exp->name) : NULL);
                         g_autoptr(Table) lt = NULL;
                         if (!lpath)
-                                g_set_error(&e, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: [%s] type: needs --latency %s=FILE "
-                                            "(`ipclab latency` output)", argv[1], o->group, exp->name);
+                                g_set_error(ep, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: [%s] type: needs --latency %s=FILE "
+                                            "(`ipclab latency` output)", file, o->group, exp->name);
                         else
-                                lt = read_table(lpath, &e);
+                                lt = read_table(lpath, ep);
                         GPtrArray *panel = g_ptr_array_new_with_free_func((GDestroyNotify) line_free);
                         g_ptr_array_add(p.panels, panel);
-                        ok = lt && add_latency(&p, panel, lt, lpath, sel, &e);
+                        ok = lt && add_latency(&p, panel, lt, lpath, sel, ep);
                         if (ok) {
                                 g_ptr_array_sort(panel, line_cmp);
                                 restyle(panel, o);
@@ -981,9 +950,9 @@ int render_plot_command(int argc, char **argv)
                         for (guint k = 0; ok && o->y[k]; k++) {
                                 GPtrArray *panel = g_ptr_array_new_with_free_func((GDestroyNotify) line_free);
                                 g_ptr_array_add(p.panels, panel);
-                                ok = add_rows(&p, panel, t, summary, sel, o->y[k], t2 != NULL, "", &e);
+                                ok = add_rows(&p, panel, t, summary, sel, o->y[k], t2 != NULL, "", ep);
                                 if (ok && t2)
-                                        ok = add_rows(&p, panel, t2, compare, sel, o->y[k], false, "repro", &e);
+                                        ok = add_rows(&p, panel, t2, compare, sel, o->y[k], false, "repro", ep);
                                 if (!ok)
                                         break;
                                 g_ptr_array_sort(panel, line_cmp);
@@ -1001,17 +970,17 @@ int render_plot_command(int argc, char **argv)
                                 if (o->bound_memcpy)
                                         add_memcpy(&p, panel, t, sel, o->y[k]);
                                 if (o->also) {
-                                        const char *apath = g_hash_table_lookup(also_files, o->also);
+                                        const char *apath = (in->also ? g_hash_table_lookup(in->also, o->also) : NULL);
                                         g_autoptr(Table) at = NULL;
                                         g_autoptr(Selector) asel = NULL;
                                         if (!apath) {
-                                                g_set_error(&e, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: [%s] also: needs --also %s=FILE "
-                                                            "(its summary)", argv[1], o->group, o->also);
+                                                g_set_error(ep, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: [%s] also: needs --also %s=FILE "
+                                                            "(its summary)", file, o->group, o->also);
                                                 ok = FALSE;
                                                 break;
                                         }
-                                        at = read_table(apath, &e);
-                                        asel = at ? select_parse(o->also_where, SELECT_AXES, &e) : NULL;
+                                        at = read_table(apath, ep);
+                                        asel = at ? select_parse(o->also_where, SELECT_AXES, ep) : NULL;
                                         GPtrArray *ref = g_ptr_array_new_with_free_func((GDestroyNotify) line_free);
                                         Output shape = *o;
                                         char *none[] = { NULL };
@@ -1019,7 +988,7 @@ int render_plot_command(int argc, char **argv)
                                         shape.bound_direct = false;
                                         Plot pa = p;
                                         pa.out = &shape;
-                                        ok = asel && add_rows(&pa, ref, at, apath, asel, o->y[k], false, "also", &e);
+                                        ok = asel && add_rows(&pa, ref, at, apath, asel, o->y[k], false, "also", ep);
                                         p.xmin = pa.xmin; p.xmax = pa.xmax; p.ymin = pa.ymin; p.ymax = pa.ymax;
                                         for (guint i = 0; ok && i < ref->len; i++) {
                                                 Line *l = ref->pdata[i];
@@ -1038,31 +1007,16 @@ int render_plot_command(int argc, char **argv)
                                         if (!ok)
                                                 break;
                                 }
-                                if (o->published && k == 0 && !(ok = add_published(&p, panel, published ? published : "data/published", &e)))
+                                if (o->published && k == 0 && !(ok = add_published(&p, panel, published, ep)))
                                         break;
                         }
                 }
-                if (ok) {
-                        g_autofree char *script = plot_script(&p, argv[1]);
-                        int r = samples_write_atomic(out, script, strlen(script));
-                        if (r < 0) {
-                                fprintf(stderr, "ipclab: %s: %s\n", out, g_strerror(-r));
-                                status = 1;
-                        }
-                } else {
-                        status = fail_error(e);
-                }
+                if (ok)
+                        result = plot_script(&p, file);
                 g_ptr_array_unref(p.categories);
                 g_ptr_array_unref(p.panels);
         }
-done:
-        g_free(summary);
-        g_free(published);
-        g_free(compare);
-        g_free(out);
-        g_strfreev(also);
-        g_strfreev(latency);
-        return status;
+        return result;
 }
 
 /* ---- table ----------------------------------------------------------------- */
@@ -1296,47 +1250,13 @@ static char *table_tex(const Experiment *exp, const Output *o, const Table *t, c
         return g_string_free(tex, FALSE);
 }
 
-int render_table_command(int argc, char **argv)
+char *render_table(const char *file, const char *name, const RenderInputs *in, GError **error)
 {
-        char *summary = NULL, *published = NULL, *out = NULL;
-        char **also = NULL;
-        GOptionEntry entries[] = {
-                { "summary", 0, 0, G_OPTION_ARG_FILENAME, &summary, "The experiment's summary (ipclab summarize)", "S.tsv" },
-                { "also", 0, 0, G_OPTION_ARG_STRING_ARRAY, &also, "Another experiment's summary (unused by tables so far)", "EXP=S.tsv" },
-                { "published", 0, 0, G_OPTION_ARG_FILENAME, &published, "Where published= files are (default data/published)", "DIR" },
-                { "out", 0, 0, G_OPTION_ARG_FILENAME, &out, "The LaTeX file to write", "T.tex" },
-                { NULL },
-        };
-        g_autoptr(GOptionContext) ctx = g_option_context_new("FILE NAME - write the LaTeX tabular of [table NAME]");
-        g_autoptr(GError) e = NULL;
-        int status = 0;
+        const Output *o = NULL;
+        g_autoptr(Experiment) exp = load_output(file, name, true, &o, error);
+        g_autoptr(Table) t = exp ? read_table(in->summary, error) : NULL;
 
-        g_option_context_add_main_entries(ctx, entries, NULL);
-        if (!g_option_context_parse(ctx, &argc, &argv, &e))
-                return fail_usage(ctx, e->message);
-        if (argc != 3 || !summary || !out) {
-                status = fail_usage(ctx, "table needs FILE NAME, --summary and --out");
-        } else {
-                const Output *o = NULL;
-                g_autoptr(Experiment) exp = load_output(argv[1], argv[2], true, &o, &e);
-                g_autoptr(GHashTable) also_files = exp ? pairs(also, "also", &e) : NULL;
-                g_autoptr(Table) t = also_files ? read_table(summary, &e) : NULL;
-                g_autofree char *tex = t ? table_tex(exp, o, t, summary, published ? published : "data/published", &e) : NULL;
-                if (!tex) {
-                        status = fail_error(e);
-                } else {
-                        int r = samples_write_atomic(out, tex, strlen(tex));
-                        if (r < 0) {
-                                fprintf(stderr, "ipclab: %s: %s\n", out, g_strerror(-r));
-                                status = 1;
-                        }
-                }
-        }
-        g_free(summary);
-        g_free(published);
-        g_free(out);
-        g_strfreev(also);
-        return status;
+        return t ? table_tex(exp, o, t, in->summary, in->published, error) : NULL;
 }
 
 /* ---- section --------------------------------------------------------------- */
@@ -1344,29 +1264,9 @@ int render_table_command(int argc, char **argv)
 /* The distinct values of AXIS among EXP's cells, in file order, as LaTeX. */
 static char *axis_values_tex(const Experiment *exp, const char *axis)
 {
-        g_autoptr(GPtrArray) vals = g_ptr_array_new_with_free_func(g_free);
-
-        for (guint i = 0; i < exp->cells->len; i++) {
-                const Cell *cell = NULL;
-                for (guint j = 0; j < exp->cells->len; j++)
-                        if (((const Cell *) exp->cells->pdata[j])->index == i)
-                                cell = exp->cells->pdata[j];
-                g_autofree char *v = cell ? select_cell_value(cell, axis) : NULL;
-                bool seen = !v || !strcmp(v, "-");
-                for (guint k = 0; k < vals->len && !seen; k++)
-                        seen = !strcmp(vals->pdata[k], v);
-                if (!seen)
-                        g_ptr_array_add(vals, g_steal_pointer(&v));
-        }
-        if (!strcmp(axis, "size_B") || !strcmp(axis, "count") || !strcmp(axis, "duration_ns"))
-                for (guint i = 0; i < vals->len; i++)
-                        for (guint j = i + 1; j < vals->len; j++)
-                                if (number(vals->pdata[j]) < number(vals->pdata[i])) {
-                                        gpointer tmp = vals->pdata[i];
-                                        vals->pdata[i] = vals->pdata[j];
-                                        vals->pdata[j] = tmp;
-                                }
+        g_autoptr(GPtrArray) vals = axis_order(exp, axis);
         GString *s = g_string_new(NULL);
+
         for (guint i = 0; i < vals->len; i++) {
                 g_autofree char *v = axis_text(axis, vals->pdata[i], true);
                 g_string_append_printf(s, "%s%s", i ? ", " : "", v);
@@ -1503,38 +1403,10 @@ static char *section_tex(const Experiment *exp, const Table *t)
         return g_string_free(tex, FALSE);
 }
 
-int render_section_command(int argc, char **argv)
+char *render_section(const char *file, const RenderInputs *in, GError **error)
 {
-        char *summary = NULL, *out = NULL;
-        GOptionEntry entries[] = {
-                { "summary", 0, 0, G_OPTION_ARG_FILENAME, &summary, "The experiment's summary (ipclab summarize)", "S.tsv" },
-                { "out", 0, 0, G_OPTION_ARG_FILENAME, &out, "The LaTeX file to write", "SECTION.tex" },
-                { NULL },
-        };
-        g_autoptr(GOptionContext) ctx = g_option_context_new("FILE - write a LaTeX section for the experiment");
-        g_autoptr(GError) e = NULL;
-        int status = 0;
+        g_autoptr(Experiment) exp = experiment_load(file, NULL, error);
+        g_autoptr(Table) t = exp ? read_table(in->summary, error) : NULL;
 
-        g_option_context_add_main_entries(ctx, entries, NULL);
-        if (!g_option_context_parse(ctx, &argc, &argv, &e))
-                return fail_usage(ctx, e->message);
-        if (argc != 2 || !summary || !out) {
-                status = fail_usage(ctx, "section needs FILE, --summary and --out");
-        } else {
-                g_autoptr(Experiment) exp = experiment_load(argv[1], NULL, &e);
-                g_autoptr(Table) t = exp ? read_table(summary, &e) : NULL;
-                if (!t) {
-                        status = fail_error(e);
-                } else {
-                        g_autofree char *tex = section_tex(exp, t);
-                        int r = samples_write_atomic(out, tex, strlen(tex));
-                        if (r < 0) {
-                                fprintf(stderr, "ipclab: %s: %s\n", out, g_strerror(-r));
-                                status = 1;
-                        }
-                }
-        }
-        g_free(summary);
-        g_free(out);
-        return status;
+        return t ? section_tex(exp, t) : NULL;
 }

@@ -787,6 +787,96 @@ static char *plot_script(Plot *p, const char *file)
         return g_string_free(gp, FALSE);
 }
 
+/* The cells of another experiment (T, read from PATH) that SEL keeps, as
+ * reference lines in PANEL: one for each value of the figure's series
+ * axes that T has.  Along a numeric x, or a text x whose values T shares,
+ * they are lines like ours; along a text x none of whose values T has
+ * (its transports are not ours), each is a horizontal line at its value
+ * across the panel. */
+static gboolean add_also(Plot *p, GPtrArray *panel, const Table *t, const char *path, const Selector *sel,
+                         const char *y, GError **error)
+{
+        const Output *o = p->out;
+        g_autoptr(GPtrArray) series = g_ptr_array_new();
+        for (guint i = 0; o->series[i]; i++)
+                if (table_column(t, o->series[i]) >= 0)
+                        g_ptr_array_add(series, o->series[i]);
+        g_ptr_array_add(series, NULL);
+        Output shape = *o;
+        shape.series = (char **) series->pdata;
+        shape.bound_direct = false;
+        int xc = need_column(t, path, o->x, error), yc = xc < 0 ? -1 : need_column(t, path, y, error);
+        if (yc < 0)
+                return FALSE;
+        bool across = p->x_categorical;
+        for (guint r = 0; across && r < t->rows->len; r++) {
+                char **row = t->rows->pdata[r];
+                for (guint i = 0; select_row(sel, t, row) && i < p->categories->len; i++)
+                        across &= strcmp(p->categories->pdata[i], row[xc]) != 0;
+        }
+        g_autoptr(GPtrArray) ref = g_ptr_array_new_with_free_func((GDestroyNotify) line_free);
+        Plot pa = *p;
+        pa.out = &shape;
+        if (!across) {
+                if (!add_rows(&pa, ref, t, path, sel, y, false, "also", error))
+                        return FALSE;
+        } else {
+                /* One value per line, drawn from edge to edge. */
+                for (guint r = 0; r < t->rows->len; r++) {
+                        char **row = t->rows->pdata[r];
+                        if (!select_row(sel, t, row))
+                                continue;
+                        g_autoptr(GString) key = g_string_new("also");
+                        g_autofree char **vals = g_new0(char *, series->len);
+                        for (guint i = 0; shape.series[i]; i++) {
+                                vals[i] = row[table_column(t, shape.series[i])];
+                                g_string_append_printf(key, "\t%s", vals[i]);
+                        }
+                        for (guint i = 0; i < ref->len; i++)
+                                if (!strcmp(((Line *) ref->pdata[i])->key, key->str)) {
+                                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                                                    "%s: [%s] also_where: '%s' keeps several cells for one reference "
+                                                    "line: name the axis in which they differ", path, o->group,
+                                                    o->also_where ? o->also_where : "");
+                                        return FALSE;
+                                }
+                        Line *l = line_new(key->str);
+                        style_line(l, &shape, vals, ref->len + 1, false);
+                        double v = number(row[yc]) * p->y_scale;
+                        Point a = { 0.5, v, NAN, NAN }, b = { p->categories->len + 0.5, v, NAN, NAN };
+                        g_array_append_val(l->pts, a);
+                        g_array_append_val(l->pts, b);
+                        extend(&pa, NAN, v);
+                        l->lines_only = true;
+                        g_ptr_array_add(ref, l);
+                }
+        }
+        p->xmin = pa.xmin;
+        p->xmax = pa.xmax;
+        p->ymin = pa.ymin;
+        p->ymax = pa.ymax;
+        const char *title = o->also_title ? o->also_title : o->also;
+        while (ref->len) {
+                Line *l = g_ptr_array_steal_index(ref, 0);
+                /* "in-process libdbus, dbus-daemon": the series values
+                 * after the reference's own title. */
+                char *t2 = series->len > 1 && strcmp(l->title, "measured") ? g_strdup_printf("%s, %s", title, l->title)
+                                                                         : g_strdup(title);
+                g_free(l->title);
+                g_free(l->color);
+                g_free(l->point);
+                g_free(l->dash);
+                g_clear_pointer(&l->vals, g_strfreev);
+                l->title = t2;
+                l->color = g_strdup("alsocolor");
+                l->point = g_strdup("alsopoint");
+                l->dash = g_strdup("alsodash");
+                l->errorbars = false;
+                g_ptr_array_add(panel, l);
+        }
+        return TRUE;
+}
+
 /* Latency rows (`ipclab latency` output) into PANEL: x the percentile on
  * the 1/(1-p) scale (spectrum) or the latency (cdf). */
 static gboolean add_latency(Plot *p, GPtrArray *panel, const Table *t, const char *path, const Selector *sel,
@@ -970,41 +1060,16 @@ char *render_plot(const char *file, const char *name, const RenderInputs *in, GE
                                 if (o->bound_memcpy)
                                         add_memcpy(&p, panel, t, sel, o->y[k]);
                                 if (o->also) {
-                                        const char *apath = (in->also ? g_hash_table_lookup(in->also, o->also) : NULL);
-                                        g_autoptr(Table) at = NULL;
-                                        g_autoptr(Selector) asel = NULL;
+                                        const char *apath = in->also ? g_hash_table_lookup(in->also, o->also) : NULL;
                                         if (!apath) {
                                                 g_set_error(ep, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: [%s] also: needs --also %s=FILE "
                                                             "(its summary)", file, o->group, o->also);
                                                 ok = FALSE;
                                                 break;
                                         }
-                                        at = read_table(apath, ep);
-                                        asel = at ? select_parse(o->also_where, SELECT_AXES, ep) : NULL;
-                                        GPtrArray *ref = g_ptr_array_new_with_free_func((GDestroyNotify) line_free);
-                                        Output shape = *o;
-                                        char *none[] = { NULL };
-                                        shape.series = none;
-                                        shape.bound_direct = false;
-                                        Plot pa = p;
-                                        pa.out = &shape;
-                                        ok = asel && add_rows(&pa, ref, at, apath, asel, o->y[k], false, "also", ep);
-                                        p.xmin = pa.xmin; p.xmax = pa.xmax; p.ymin = pa.ymin; p.ymax = pa.ymax;
-                                        for (guint i = 0; ok && i < ref->len; i++) {
-                                                Line *l = ref->pdata[i];
-                                                g_free(l->title);
-                                                g_free(l->color);
-                                                g_free(l->point);
-                                                g_free(l->dash);
-                                                l->title = g_strdup(o->also_title ? o->also_title : o->also);
-                                                l->color = g_strdup("alsocolor");
-                                                l->point = g_strdup("alsopoint");
-                                                l->dash = g_strdup("alsodash");
-                                                g_ptr_array_add(panel, g_steal_pointer(&ref->pdata[i]));
-                                        }
-                                        g_ptr_array_set_free_func(ref, NULL);
-                                        g_ptr_array_unref(ref);
-                                        if (!ok)
+                                        g_autoptr(Table) at = read_table(apath, ep);
+                                        g_autoptr(Selector) asel = at ? select_parse(o->also_where, SELECT_AXES, ep) : NULL;
+                                        if (!(ok = asel && add_also(&p, panel, at, apath, asel, o->y[k], ep)))
                                                 break;
                                 }
                                 if (o->published && k == 0 && !(ok = add_published(&p, panel, published, ep)))

@@ -55,6 +55,18 @@ where=transport=pipe|unix-stream,size<=4KiB
 errorbars=false
 logy=false
 
+[figure cat]
+x=transport
+where=size=64
+also=other
+also_where=bus=p2p
+also_title=libdbus p2p
+
+[figure cat2]
+x=transport
+where=size=64
+also=other
+
 [figure spec]
 type=spectrum
 where=transport!=direct
@@ -103,7 +115,7 @@ check "list-outputs: declared ones, with what they read" \
         'grep -qx "$(printf "figure\tdecl\ttails\texp:rt")" <<<"$lo" &&
          grep -qx "$(printf "figure\tdecl\tspec\tlatency:decl")" <<<"$lo" &&
          grep -qx "$(printf "table\tdecl\tcols\t-")" <<<"$lo" && ! grep -q "decl	main" <<<"$lo"'
-check "list-outputs: one line per output" '[ "$(wc -l <<<"$lo")" -eq 8 ]'
+check "list-outputs: one line per output" '[ "$(wc -l <<<"$lo")" -eq 10 ]'
 
 printf '[experiment]\ntitle=t\ntransport=pipe\ncount=1\n[figure none]\nwhere=size=1MiB\nseries=transport\n' > "$tmp/experiments/w.ini"
 err=$("$ipclab" check "$tmp/experiments/w.ini" 2>&1 >/dev/null)
@@ -137,7 +149,7 @@ check "two panels: (a) and (b), one y range" \
         '[ "$(grep -c "^# panel" "$tmp/tails.gp")" -eq 2 ] && [ "$(grep "^set yrange" "$tmp/tails.gp" | grep -vF "[0:1]" | sort -u | wc -l)" -eq 1 ]'
 check "bounds: the direct floor and memcpy" \
         'grep -q "harness floor (direct)" "$tmp/tails.gp" && grep -q "memcpy of request + reply" "$tmp/tails.gp"'
-check "also: the reference line from the other summary" 'grep -q "^# pipes before$" "$tmp/tails.gp"'
+check "also: the reference line from the other summary, named with its series" 'grep -q "^# pipes before, pipe$" "$tmp/tails.gp"'
 "$ipclab" plot "$tmp/experiments/decl.ini" pick --summary "$tmp/rt.tsv" --out "$tmp/pick.gp" || not_ok "plot pick"
 draw pick.gp pick.pdf "where, no error bars, linear y"
 check "where: only pipe and unix-stream at 64 B and 4 KiB" \
@@ -149,6 +161,21 @@ draw cmp.gp cmp.pdf "--compare"
 check "--compare: the committed lines grey, the reproduced ones in colour" \
         '[ "$(grep -c "comparecolor" "$tmp/cmp.gp")" -ge 3 ] && grep -q "committed data (grey)" "$tmp/cmp.gp" &&
          grep -q "tcolor(\"pipe\")" "$tmp/cmp.gp"'
+
+# also= with a text x whose values the other experiment does not share: a
+# horizontal line across the panel per reference cell.
+printf 'transport\tbus\tsize_B\tlat_p50_ns\nlibdbus\tp2p\t64\t50000\nlibdbus\tdbus-daemon\t64\t90000\n' > "$tmp/other.tsv"
+"$ipclab" plot "$tmp/experiments/decl.ini" cat --summary "$tmp/rt.tsv" --also other="$tmp/other.tsv" \
+        --out "$tmp/cat.gp" || not_ok "plot cat"
+draw cat.gp cat.pdf "text x, reference across"
+check "text x: the transports as tics, in the file's order" \
+        'grep -qF "set xtics (\"direct\" 1, \"pipe\" 2, \"unix-stream\" 3)" "$tmp/cat.gp"'
+check "also across a text x: one horizontal line from edge to edge" \
+        '[ "$(block "$tmp/cat.gp" "$(awk "/^# libdbus p2p$/ { getline; print \$1; exit }" "$tmp/cat.gp")" | tr "\t\n" ",,")" = "0.5,5e-05,3.5,5e-05," ]'
+err=$("$ipclab" plot "$tmp/experiments/decl.ini" cat2 --summary "$tmp/rt.tsv" --also other="$tmp/other.tsv" \
+        --out "$tmp/cat2.gp" 2>&1)
+check "also: two reference cells for one line are refused" \
+        '[ $? -eq 2 ] && grep -q "keeps several cells for one reference line" <<<"$err" && [ ! -e "$tmp/cat2.gp" ]'
 
 # Latencies as `ipclab latency` prints them (the format of contracts.md).
 lat=$tmp/lat.tsv

@@ -462,57 +462,69 @@ static gboolean add_rows(Plot *p, GPtrArray *panel, const Table *t, const char *
         return TRUE;
 }
 
-/* The memcpy bound for the rows SEL keeps: the time of one copy of the
- * message each way (two on a round trip) or its rate, for Y's unit. */
+/* The memcpy bound for the rows SEL keeps, for Y's unit: the time memcpy
+ * takes to copy the message once each way (request and reply on a round
+ * trip), per message, or for all of a repetition's messages when Y is
+ * elapsed_ns (one line per message count then); or memcpy's bandwidth
+ * for a throughput; or the messages per second it allows for a rate. */
 static void add_memcpy(Plot *p, GPtrArray *panel, const Table *t, const Selector *sel, const char *y)
 {
         const Column *ycol = column_find(y);
         int sc = table_column(t, "size_B"), mc = table_column(t, "memcpy_MiBps"), pc = table_column(t, "pattern");
-        if (!ycol || sc < 0 || mc < 0 || (strcmp(ycol->unit, "ns") && strcmp(ycol->unit, "MiB/s") &&
-                                          strcmp(ycol->unit, "1/s")))
+        int nc = table_column(t, "messages");
+        bool total = !strcmp(y, "elapsed_ns");
+        if (!ycol || sc < 0 || mc < 0 || (total && nc < 0) ||
+            (strcmp(ycol->unit, "ns") && strcmp(ycol->unit, "MiB/s") && strcmp(ycol->unit, "1/s")))
                 return;
-        Line *l = line_new("memcpy");
-        bool roundtrip = true;
+        bool roundtrip = true, any = false;
         for (guint r = 0; r < t->rows->len; r++) {
                 char **row = t->rows->pdata[r];
-                if ((sel && !select_row(sel, t, row)) || isnan(number(row[mc])))
+                if ((!sel || select_row(sel, t, row)) && !isnan(number(row[mc]))) {
+                        roundtrip &= pc >= 0 && strcmp(row[pc], "oneway") != 0;
+                        any = true;
+                }
+        }
+        if (!any)
+                return;
+        g_autoptr(GHashTable) by = g_hash_table_new(g_str_hash, g_str_equal);
+        guint first = panel->len;
+        double copies = roundtrip ? 2 : 1;
+        for (guint r = 0; r < t->rows->len; r++) {
+                char **row = t->rows->pdata[r];
+                double size = number(row[sc]), mib = number(row[mc]), msgs = total ? number(row[nc]) : 1;
+                if ((sel && !select_row(sel, t, row)) || !(size > 0) || !(mib > 0) || !(msgs > 0))
                         continue;
-                roundtrip &= pc >= 0 && strcmp(row[pc], "oneway") != 0;
-                double size = number(row[sc]), mib = number(row[mc]);
+                const char *key = total ? row[nc] : "";
+                Line *l = g_hash_table_lookup(by, key);
+                if (!l) {
+                        l = line_new(key);
+                        l->color = g_strdup("memcolor");
+                        l->point = g_strdup("0");
+                        l->dash = g_strdup("memdash");
+                        l->width = "memwidth";
+                        l->lines_only = true;
+                        g_ptr_array_add(panel, l);
+                        g_hash_table_insert(by, l->key, l);
+                }
                 bool seen = false;
                 for (guint i = 0; i < l->pts->len; i++)
                         seen |= g_array_index(l->pts, Point, i).x == size * p->x_scale;
-                if (seen || !(size > 0) || !(mib > 0))
+                if (seen)
                         continue;
+                double bytes_per_s = mib * 1048576.0;
                 Point pt = { size * p->x_scale, NAN, NAN, NAN };
+                pt.y = !strcmp(ycol->unit, "ns") ? msgs * copies * size / bytes_per_s * 1e9 * p->y_scale
+                     : !strcmp(ycol->unit, "MiB/s") ? mib : bytes_per_s / size / copies;
+                extend(p, NAN, pt.y);
                 g_array_append_val(l->pts, pt);
         }
-        for (guint i = 0; i < l->pts->len; i++) {
-                Point *pt = &g_array_index(l->pts, Point, i);
-                double size = pt->x / p->x_scale, mib = NAN;
-                for (guint r = 0; r < t->rows->len && isnan(mib); r++) {
-                        char **row = t->rows->pdata[r];
-                        if (number(row[sc]) == size && !isnan(number(row[mc])))
-                                mib = number(row[mc]);
-                }
-                double copies = roundtrip ? 2 : 1, bytes_per_s = mib * 1048576.0;
-                pt->y = !strcmp(ycol->unit, "ns") ? copies * size / bytes_per_s * 1e9 * p->y_scale
-                      : !strcmp(ycol->unit, "MiB/s") ? mib : bytes_per_s / size / copies;
-                extend(p, NAN, pt->y);
+        const char *what = !strcmp(ycol->unit, "MiB/s") ? "memcpy bandwidth"
+                         : total ? (roundtrip ? "memcpy of the requests and replies" : "memcpy of the messages")
+                         : roundtrip ? "memcpy of request + reply" : "memcpy of the message";
+        for (guint i = first; i < panel->len; i++) {
+                Line *l = panel->pdata[i];
+                l->title = panel->len - first > 1 ? g_strdup_printf("%s, %s messages", what, l->key) : g_strdup(what);
         }
-        if (!l->pts->len) {
-                line_free(l);
-                return;
-        }
-        l->title = g_strdup(!strcmp(ycol->unit, "ns") || !strcmp(ycol->unit, "1/s")
-                            ? (roundtrip ? "memcpy of request + reply" : "memcpy of the message")
-                            : "memcpy bandwidth");
-        l->color = g_strdup("memcolor");
-        l->point = g_strdup("0");
-        l->dash = g_strdup("memdash");
-        l->width = "memwidth";
-        l->lines_only = true;
-        g_ptr_array_add(panel, l);
 }
 
 /* Published numbers of O beside ours, in PANEL. */

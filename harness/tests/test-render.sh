@@ -222,6 +222,7 @@ repeat=2
 
 [figure pub]
 y=elapsed_ns
+bounds=memcpy
 published=000-test.tsv
 published_x=size_B
 published_y=elapsed_us
@@ -248,6 +249,16 @@ check "list-outputs: the published file it reads" \
 "$ipclab" plot "$tmp/experiments/ow.ini" pub --summary "$tmp/ow.tsv" --published "$tmp/data/published" \
         --out "$tmp/pub.gp" || not_ok "plot published"
 draw pub.gp pub.pdf "published overlay"
+check "memcpy: for elapsed_ns, the time to copy all of a repetition's messages" \
+        'grep -q "^# memcpy of the messages$" "$tmp/pub.gp"'
+want=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        $c["size_B"] == 4096 && $c["memcpy_MiBps"] != "-" { printf "%.9g\n", $c["messages"] * 1 * 4096 / ($c["memcpy_MiBps"] * 1048576.0) * 1e9 * 1e-9; exit }' "$tmp/ow.tsv")
+if [ -n "$want" ]; then
+        check "memcpy: 100 messages of 4 KiB at the summary's memcpy_MiBps" \
+                'block "$tmp/pub.gp" "$(awk "/^# memcpy of the messages$/ { getline; print \$1; exit }" "$tmp/pub.gp")" | grep -qx "$(printf "4096\t%s" "$want")"'
+else
+        skip "memcpy: the bound's value" "this run recorded no memcpy bound in meta.ini"
+fi
 check "published: its own lines, open points, in our unit (s)" \
         'grep -q "^# published (FreeBSD 2009): pipe$" "$tmp/pub.gp" && grep -q "pubpoint(" "$tmp/pub.gp" &&
          block "$tmp/pub.gp" "$(awk "/^# published \(FreeBSD 2009\): pipe$/ { getline; print \$1; exit }" "$tmp/pub.gp")" |

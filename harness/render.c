@@ -758,19 +758,22 @@ static char *plot_script(Plot *p, const char *file)
                         continue;
                 }
                 g_string_append(gp, "plot ");
-                guint nl = 0, n_dodge = 0;
+                /* Error bars at one x are set a little apart (common.gp's
+                 * dodge), up to 8 lines; beyond, the offsets would pass
+                 * for differences in x. */
+                guint nl = 0, n_dodge = 0, dodged = 0;
                 for (guint i = 0; i < panel->len; i++)
-                        n_dodge += ((Line *) panel->pdata[i])->errorbars;
+                        n_dodge += ((Line *) panel->pdata[i])->errorbars && ((Line *) panel->pdata[i])->pts->len;
                 for (guint i = 0; i < panel->len; i++) {
                         Line *l = panel->pdata[i];
                         if (!l->pts->len)
                                 continue;
                         g_autofree char *name = block_name(k, i);
                         g_string_append_printf(gp, "%s%s", nl++ ? ", \\\n     " : "", name);
-                        bool dodge = l->errorbars && logx && n_dodge > 1 && !p->x_categorical;
+                        bool dodge = l->errorbars && logx && n_dodge > 1 && n_dodge <= 8 && !p->x_categorical;
                         if (l->errorbars)
                                 g_string_append_printf(gp, dodge ? " using (dodge($1, %u, %u)):2:3:4" : " using 1:2:3:4",
-                                                       i + 1, n_dodge);
+                                                       ++dodged, n_dodge);
                         else
                                 g_string_append(gp, " using 1:2");
                         line_style(gp, l, false);

@@ -21,7 +21,7 @@ static const struct {
         unsigned applies;
         const char *help;
 } figure_keys[] = {
-        { "title", FOR_BOTH, "a short title (default: the experiment's)" },
+        { "title", FOR_BOTH, "a short title: the caption's first words, in bold (default: none)" },
         { "caption", FOR_BOTH, "the caption under it in the paper (default: generated)" },
         { "where", FOR_BOTH, "which cells: a selector as in claims, transport=pipe|fifo,size>=4KiB" },
         { "type", FOR_FIGURE, "line (default), spectrum (latency against percentile, 1/(1-p) scale) "

@@ -1459,7 +1459,9 @@ static char *section_tex(const Experiment *exp, const Table *t)
         g_string_append(tex, ".\n\n");
         for (guint i = 0; i < exp->outputs->len; i++) {
                 const Output *o = exp->outputs->pdata[i];
-                g_autofree char *cap = o->caption ? render_latex_escape(o->caption) : default_caption(exp, o);
+                g_autofree char *body = o->caption ? render_latex_escape(o->caption) : default_caption(exp, o);
+                g_autofree char *head = o->title ? render_latex_escape(o->title) : NULL;
+                g_autofree char *cap = head ? g_strdup_printf("\\textbf{%s.} %s", head, body) : g_strdup(body);
                 if (o->is_table)
                         g_string_append_printf(tex, "\\begin{table}[tbp]\n\\centering\n\\caption{%s}\n\\label{tab:%s-%s}\n"
                                                "\\ipclabTable{%s-%s}\n\\end{table}\n\n", cap, exp->name, o->name,

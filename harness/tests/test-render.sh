@@ -49,6 +49,7 @@ also=rt
 also_where=transport=pipe
 also_title=pipes before
 caption=Median and tail_1
+title=Tails & floors
 
 [figure pick]
 where=transport=pipe|unix-stream,size<=4KiB
@@ -296,7 +297,7 @@ check "section: the figure and the table" \
 check "section: the claim with its verdict macro, its text escaped" \
         'grep -qF "\item Pipes beat Unix streams \& co \ipclabClaim{PipeVsUnix}{pipe\_vs\_unix}." "$tmp/sec.tex"'
 "$ipclab" section "$tmp/experiments/decl.ini" --summary "$tmp/rt.tsv" --out "$tmp/sec2.tex"
-check "section: a declared caption, escaped" 'grep -qF "\caption{Median and tail\_1}" "$tmp/sec2.tex"'
+check "section: a declared title and caption, escaped" 'grep -qF "\caption{\textbf{Tails \& floors.} Median and tail\_1}" "$tmp/sec2.tex"'
 
 # ---- refusals ------------------------------------------------------------------------
 bad() {

@@ -513,8 +513,15 @@ Output *figure_parse(GKeyFile *kf, const char *group, const Experiment *exp,
                         g_ptr_array_add(r, NULL);
                         o->rows = (char **) g_ptr_array_free(r, FALSE);
                 }
-                if (o->columns_axis && !o->value)
+                if (o->columns_axis && !o->value) {
                         o->value = g_strdup(metric);
+                        /* The default metric is the first pattern's: only
+                         * its cells, as for the default y. */
+                        if (pattern_where && !o->where)
+                                o->where = g_strdup(pattern_where);
+                }
+                if (!cols && o->columns && pattern_where && !o->where)
+                        o->where = g_strdup(pattern_where);
                 const Column *vc = o->value ? check_value_column(&p, "value", o->value) : NULL;
                 if (!vc && o->columns && o->columns[0])
                         vc = column_find(o->columns[0]);

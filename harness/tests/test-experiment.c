@@ -398,6 +398,9 @@ static void test_outputs(void)
         g_assert_cmpstr(f->y[0], ==, "throughput_MiBps");
         g_assert_cmpstr(f->where, ==, "pattern=oneway");
         g_assert_cmpuint(figure_cells_selected(mixed, f), ==, 1);
+        t = output(mixed, true, "main");
+        g_assert_cmpstr(t->where, ==, "pattern=oneway");
+        g_assert_cmpstr(t->columns[0], ==, "throughput_MiBps");
 
         /* Declared: no defaults beside them. */
         g_autoptr(Experiment) decl = load("[experiment]\ntitle=t\ntransport=pipe;fifo\nsize=64;4KiB\ncount=10\n"

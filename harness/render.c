@@ -662,7 +662,8 @@ static void write_axes(GString *gp, Plot *p, bool logx, bool logy, guint panel, 
                         gp_string(gp, t);
                         g_string_append_printf(gp, " %u", i + 1);
                 }
-                g_string_append_printf(gp, ")\nset xrange [0.5:%u.5]\n", p->categories->len);
+                /* Names as they are: no _ subscripts. */
+                g_string_append_printf(gp, ")\nset xtics noenhanced\nset xrange [0.5:%u.5]\n", p->categories->len);
         } else if (p->x_size && logx) {
                 double decades = log2(p->xmax / p->xmin);
                 g_string_append_printf(gp, "sizestep = %d\n@set_size_axis\neval padsize(%g, %g)\n",
@@ -697,8 +698,18 @@ static void write_axes(GString *gp, Plot *p, bool logx, bool logy, guint panel, 
         }
         const char *y = o->type == FIGURE_LINE ? o->y[panel] : "latency_ns";
         g_autofree char *yl = o->type == FIGURE_LINE ? column_label(y, p->y_time) : g_strdup("latency");
+        /* Panels share the y axis: its label is what their columns'
+         * labels share before a comma ("round-trip latency" of "...,
+         * median" and "..., 99th percentile"), else the first's. */
+        g_autofree char *shared = o->type == FIGURE_LINE ? column_label(o->y[0], p->y_time) : g_strdup(yl);
+        for (guint i = 1; o->type == FIGURE_LINE && i < n_panels; i++) {
+                g_autofree char *other = column_label(o->y[i], p->y_time);
+                const char *comma = strchr(shared, ',');
+                if (comma && !strncmp(shared, other, (size_t) (comma - shared)) && other[comma - shared] == ',')
+                        shared[comma - shared] = '\0';
+        }
         g_string_append(gp, "set ylabel ");
-        gp_string(gp, panel == 0 ? yl : "");
+        gp_string(gp, panel == 0 ? shared : "");
         g_string_append(gp, " offset 1, 0\n");
         if (n_panels > 1) {
                 g_autofree char *t = g_strdup_printf("(%c) %s", 'a' + panel, yl);

@@ -154,6 +154,9 @@ check "default figure: the script reads no file (data inlined)" \
 figure tails "two panels, bounds, also" decl tails --summary "$tmp/rt.tsv" --also rt="$tmp/rt.tsv"
 check "two panels: (a) and (b), one y range" \
         '[ "$(grep -c "^# panel" "$tmp/tails.gp")" -eq 2 ] && [ "$(grep "^set yrange" "$tmp/tails.gp" | grep -vF "[0:1]" | sort -u | wc -l)" -eq 1 ]'
+check "two panels: the y label they share, each panel's own as its title" \
+        'grep -qx "set ylabel \"round-trip latency\" offset 1, 0" "$tmp/tails.gp" &&
+         grep -q "^set title \"(b) round-trip latency, 99th percentile\"" "$tmp/tails.gp"'
 check "bounds: the direct floor and memcpy" \
         'grep -q "harness floor (direct)" "$tmp/tails.gp" && grep -q "memcpy of request + reply" "$tmp/tails.gp"'
 check "also: the reference line from the other summary, named with its series" 'grep -q "^# pipes before, pipe$" "$tmp/tails.gp"'
@@ -171,7 +174,7 @@ check "--compare: the committed lines grey, the reproduced ones in colour" \
 printf 'transport\tbus\tsize_B\tlat_p50_ns\nlibdbus\tp2p\t64\t50000\nlibdbus\tdbus-daemon\t64\t90000\n' > "$tmp/other.tsv"
 figure cat "text x, reference across" decl cat --summary "$tmp/rt.tsv" --also other="$tmp/other.tsv"
 check "text x: the transports as tics, in the file's order" \
-        'grep -qF "set xtics (\"direct\" 1, \"pipe\" 2, \"unix-stream\" 3)" "$tmp/cat.gp"'
+        'grep -qF "set xtics (\"direct\" 1, \"pipe\" 2, \"unix-stream\" 3)" "$tmp/cat.gp" && grep -qx "set xtics noenhanced" "$tmp/cat.gp"'
 check "also across a text x: one horizontal line from edge to edge" \
         '[ "$(titled "$tmp/cat.gp" "libdbus p2p" | tr "\t\n" ",,")" = "0.5,5e-05,3.5,5e-05," ]'
 err=$("$ipclab" plot "$tmp/experiments/decl.ini" cat2 --summary "$tmp/rt.tsv" --also other="$tmp/other.tsv" \

@@ -760,14 +760,15 @@ static char *plot_script(Plot *p, const char *file)
                 GPtrArray *panel = p->panels->pdata[k];
                 g_string_append_printf(gp, "\n# panel %u\nset lmargin at screen %.3f\nset rmargin at screen %.3f\n",
                                        k + 1, left + k * (w + gap), left + k * (w + gap) + w);
-                write_axes(gp, p, logx, logy, k, np);
                 guint drawn = 0;
                 for (guint i = 0; i < panel->len; i++)
                         drawn += ((Line *) panel->pdata[i])->pts->len > 0;
                 if (!drawn) {
-                        g_string_append(gp, "@no_data\n");
+                        /* A frame that says so: no axes to set. */
+                        g_string_append(gp, "unset logscale\n@no_data\n");
                         continue;
                 }
+                write_axes(gp, p, logx, logy, k, np);
                 g_string_append(gp, "plot ");
                 /* Error bars at one x are set a little apart (common.gp's
                  * dodge), up to 8 lines; beyond, the offsets would pass
@@ -1018,15 +1019,12 @@ char *render_plot(const char *file, const char *name, const RenderInputs *in, GE
                 gboolean ok = TRUE;
                 if (o->type != FIGURE_LINE) {
                         const char *lpath = (in->latency ? g_hash_table_lookup(in->latency, exp->name) : NULL);
-                        g_autoptr(Table) lt = NULL;
-                        if (!lpath)
-                                g_set_error(ep, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: [%s] type: needs --latency %s=FILE "
-                                            "(`ipclab latency` output)", file, o->group, exp->name);
-                        else
-                                lt = read_table(lpath, ep);
+                        /* Without latencies (data measured before they were
+                         * kept: no --latency) the panel says "no data". */
+                        g_autoptr(Table) lt = lpath ? read_table(lpath, ep) : NULL;
                         GPtrArray *panel = g_ptr_array_new_with_free_func((GDestroyNotify) line_free);
                         g_ptr_array_add(p.panels, panel);
-                        ok = lt && add_latency(&p, panel, lt, lpath, sel, ep);
+                        ok = !lpath || (lt && add_latency(&p, panel, lt, lpath, sel, ep));
                         if (ok) {
                                 g_ptr_array_sort(panel, line_cmp);
                                 restyle(panel, o);

@@ -198,6 +198,9 @@ lat=$tmp/lat.tsv
 figure spec "spectrum" decl spec --summary "$tmp/rt.tsv" --latency decl="$lat"
 check "spectrum: percentiles on the 1/(1-p) scale, the maximum a decade on" \
         '[ "$(block "$tmp/spec.gp" "\$p1s1" | cut -f1 | tr "\n" " ")" = "1 10 100 1000 10000 " ]'
+figure nolat "spectrum without latencies (no --latency)" decl spec --summary "$tmp/rt.tsv"
+check "spectrum without latencies: a frame saying no data" \
+        'grep -qx "@no_data" "$tmp/nolat.gp" && ! grep -q " << EOD" "$tmp/nolat.gp"'
 check "spectrum: one line per transport and size, no direct" \
         '[ "$(grep -c " << EOD" "$tmp/spec.gp")" -eq 6 ] && ! grep -q "^# harness floor" "$tmp/spec.gp"'
 "$ipclab" plot "$tmp/experiments/decl.ini" dist --summary "$tmp/rt.tsv" --latency decl="$lat" \
@@ -309,7 +312,6 @@ bad() {
 bad "no such figure" "no [figure nope] (it has: main)" plot "$tmp/experiments/rt.ini" nope --summary "$tmp/rt.tsv"
 bad "no such table" "no [table tails]" table "$tmp/experiments/decl.ini" tails --summary "$tmp/rt.tsv"
 bad "also= without --also" "needs --also rt=FILE" plot "$tmp/experiments/decl.ini" tails --summary "$tmp/rt.tsv"
-bad "spectrum without --latency" "needs --latency decl=FILE" plot "$tmp/experiments/decl.ini" spec --summary "$tmp/rt.tsv"
 bad "a missing summary" "nope.tsv" plot "$tmp/experiments/rt.ini" main --summary "$tmp/nope.tsv"
 printf '[experiment]\ntitle=t\ntransport=pipe\ncount=1\n[figure f]\ny=speed\n' > "$tmp/experiments/b.ini"
 bad "a bad declaration, as FILE:LINE: [group] key" "b.ini:6: [figure f] y: unknown column 'speed'" \

@@ -446,11 +446,13 @@ Output *figure_parse(GKeyFile *kf, const char *group, const Experiment *exp,
                 if (*end || !isfinite(o->published_scale) || !(o->published_scale > 0))
                         bad(&p, "published_scale", "'%s' is not a positive number", scale);
         }
-        if (o->published_where && pub) {
+        if (pub) {
                 g_autoptr(GError) e = NULL;
                 g_autoptr(Selector) ps = select_parse(o->published_where, SELECT_COLUMNS, &e);
                 if (!ps || !select_check_table(ps, pub, o->published, &e))
                         bad(&p, "published_where", "%s", e->message);
+                for (guint r = 0; ps && !e && r < pub->rows->len; r++)
+                        o->published_kept += select_row(ps, pub, pub->rows->pdata[r]);
         }
         const char *needs_published[] = { "published_x", "published_y", "published_series", "published_where",
                                           "published_scale", "published_title", "published_rows",

@@ -53,6 +53,7 @@ typedef struct {
         char *published_series;
         char *published_where;
         double published_scale;   /* factor to our column's unit */
+        guint published_kept;     /* rows of the file published_where keeps */
         char *published_title;
         /* Tables. */
         char **rows;          /* axis columns */

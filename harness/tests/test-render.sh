@@ -248,6 +248,11 @@ published_title=FreeBSD 2009
 EOF
 out=$("$ipclab" run --out "$tmp/data" "$tmp/experiments/ow.ini" 2>&1) || not_ok "the one-way experiment runs" "$out"
 "$ipclab" summarize "$tmp/data/ow" > "$tmp/ow.tsv"
+sed 's/^published_where=count=100$/published_where=count=7/' "$tmp/experiments/ow.ini" > "$tmp/experiments/ow7.ini"
+err=$("$ipclab" check "$tmp/experiments/ow7.ini" 2>&1 >/dev/null)
+check "check: a published_where that keeps no published row is a warning" \
+        '[ $? -eq 0 ] && grep -qF "warning: $tmp/experiments/ow7.ini: [figure pub] published_where: '"'"'count=7'"'"' keeps no row of 000-test.tsv" <<<"$err"'
+check "check: the experiment as it is warns of nothing" '[ -z "$("$ipclab" check "$tmp/experiments/ow.ini" 2>&1 >/dev/null)" ]'
 check "list-outputs: the published file it reads" \
         '"$ipclab" check --list-outputs "$tmp/experiments/ow.ini" | grep -qx "$(printf "figure\tow\tpub\tpublished:data/published/000-test.tsv")"'
 figure pub "published overlay" ow pub --summary "$tmp/ow.tsv" --published "$tmp/data/published"

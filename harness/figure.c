@@ -45,7 +45,8 @@ static const struct {
         { "published_y", FOR_FIGURE, "its column along y" },
         { "published_series", FOR_FIGURE, "its column whose values make separate lines" },
         { "published_where", FOR_BOTH, "which of its rows: a selector on its columns" },
-        { "published_scale", FOR_BOTH, "factor from its unit to our column's (1000 for us to ns)" },
+        { "published_scale", FOR_BOTH, "factor from its unit to our column's (1000 for us to ns); default: "
+          "from the unit its column's name ends in (_s, _ms, _us, _ns, _MiBps, _per_s), else 1" },
         { "published_title", FOR_BOTH, "its legend entry or column head: published (TITLE)" },
         { "rows", FOR_TABLE, "axes (;) that make the rows (default: the axes that vary, less columns)" },
         { "columns", FOR_TABLE, "an axis whose values make the columns, or value columns (;) "
@@ -383,6 +384,39 @@ static bool unit_fits(const char *column_unit, const char *unit)
         return false;
 }
 
+/* The units a published column's name may end in, as factors to the
+ * schema's units (ns, MiB/s, 1/s). */
+static const struct {
+        const char *suffix;
+        const char *unit;
+        double factor;
+} name_units[] = {
+        { "_ns", "ns", 1 }, { "_us", "ns", 1e3 }, { "_ms", "ns", 1e6 }, { "_s", "ns", 1e9 },
+        { "_MiBps", "MiB/s", 1 }, { "_per_s", "1/s", 1 },
+};
+
+/* The factor from published column COLUMN's unit, as its name says, to
+ * our column OURS's; 0 when the name says none (then no factor is
+ * implied), -1 when it says one of another kind (a time for a rate). */
+static double name_scale(const char *column, const char *ours)
+{
+        const Column *c = column_find(ours);
+        const char *unit = NULL;
+        double factor = 0;
+
+        /* The longest suffix that fits: _per_s before _s. */
+        size_t best = 0;
+        for (size_t i = 0; i < G_N_ELEMENTS(name_units); i++)
+                if (g_str_has_suffix(column, name_units[i].suffix) && strlen(name_units[i].suffix) > best) {
+                        best = strlen(name_units[i].suffix);
+                        unit = name_units[i].unit;
+                        factor = name_units[i].factor;
+                }
+        if (!unit || !c)
+                return 0;
+        return strcmp(unit, c->unit) ? -1 : factor;
+}
+
 Output *figure_parse(GKeyFile *kf, const char *group, const Experiment *exp,
                      const char *published_dir, FigureReport report, void *ctx)
 {
@@ -669,6 +703,18 @@ Output *figure_parse(GKeyFile *kf, const char *group, const Experiment *exp,
                 check_published_column(&p, "published_x", pub, o->published_x, o->published);
                 check_published_column(&p, "published_y", pub, o->published_y, o->published);
                 check_published_column(&p, "published_series", pub, o->published_series, o->published);
+        }
+        /* Without published_scale, the published column's name says its
+         * unit (elapsed_us: 1000 to our ns). */
+        const char *pub_col = table ? o->published_value : o->published_y;
+        const char *our_col = table ? (o->value ? o->value : o->columns ? o->columns[0] : NULL) : o->y ? o->y[0] : NULL;
+        if (pub && pub_col && our_col && !scale) {
+                double f = name_scale(pub_col, our_col);
+                if (f < 0)
+                        bad(&p, table ? "published_value" : "published_y", "%s is not in the unit of %s (%s): "
+                            "give published_scale=", pub_col, our_col, column_find(our_col)->unit);
+                else if (f > 0)
+                        o->published_scale = f;
         }
         if (!p.ok)
                 return NULL;

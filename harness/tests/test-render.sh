@@ -243,7 +243,6 @@ published=000-test.tsv
 published_rows=transport=implementation;size=size_B
 published_where=count=100
 published_value=elapsed_us
-published_scale=1000
 published_title=FreeBSD 2009
 EOF
 out=$("$ipclab" run --out "$tmp/data" "$tmp/experiments/ow.ini" 2>&1) || not_ok "the one-way experiment runs" "$out"
@@ -272,7 +271,7 @@ check "published: its own lines, open points, in our unit (s)" \
          grep -qx "$(printf "4096\t0.00012")"'
 "$ipclab" table "$tmp/experiments/ow.ini" pub --summary "$tmp/ow.tsv" --published "$tmp/data/published" \
         --out "$tmp/pub.tex" || not_ok "table published"
-check "table: the published column beside ours, in us, -- where it has none" \
+check "table: the published column's unit from its name (elapsed_us), shown in us, -- where it has none" \
         'grep -q "published (FreeBSD 2009)" "$tmp/pub.tex" && grep -q "^pipe & 4~KiB & .* & 120 \\\\\\\\$" "$tmp/pub.tex" &&
          grep -q "^unix-stream & 64~B & .* & -- \\\\\\\\$" "$tmp/pub.tex"'
 ours=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["transport"] == "pipe" && $c["size_B"] == 64 { print $c["elapsed_ns"] / 1000 }' "$tmp/ow.tsv")
@@ -321,5 +320,9 @@ bad "a missing summary" "nope.tsv" plot "$tmp/experiments/rt.ini" main --summary
 printf '[experiment]\ntitle=t\ntransport=pipe\ncount=1\n[figure f]\ny=speed\n' > "$tmp/experiments/b.ini"
 bad "a bad declaration, as FILE:LINE: [group] key" "b.ini:6: [figure f] y: unknown column 'speed'" \
         plot "$tmp/experiments/b.ini" f --summary "$tmp/rt.tsv"
+sed -e 's/^columns=elapsed_ns$/columns=throughput_MiBps/' -e 's/^unit=us$/unit=MiB\/s/' "$tmp/experiments/ow.ini" > "$tmp/experiments/owt.ini"
+bad "a published column whose name says another unit" \
+        "[table pub] published_value: elapsed_us is not in the unit of throughput_MiBps (MiB/s): give published_scale=" \
+        table "$tmp/experiments/owt.ini" pub --summary "$tmp/ow.tsv" --published "$tmp/data/published"
 echo "1..$n"
 [ "$failed" -eq 0 ]

@@ -611,8 +611,16 @@ Output *figure_parse(GKeyFile *kf, const char *group, const Experiment *exp,
                         bad(&p, o->y ? "y" : "x", "a %s draws latency_ns and its percentiles from `ipclab latency`: "
                             "x and y do not apply", type);
                 } else if (o->y) {
-                        for (guint i = 0; o->y[i]; i++)
-                                check_value_column(&p, "y", o->y[i]);
+                        const Column *first = NULL;
+                        for (guint i = 0; o->y[i]; i++) {
+                                const Column *c = check_value_column(&p, "y", o->y[i]);
+                                /* Panels share the y axis, so its unit. */
+                                if (c && first && strcmp(c->unit, first->unit))
+                                        bad(&p, "y", "%s (%s) and %s (%s): panels share one y axis, so one unit",
+                                            first->name, first->unit[0] ? first->unit : "no unit", c->name,
+                                            c->unit[0] ? c->unit : "no unit");
+                                first = first ? first : c;
+                        }
                 } else if (!latency) {
                         o->y = g_strsplit(metric, ";", -1);
                         if (pattern_where && !o->where) {

@@ -304,6 +304,32 @@ check "section: the claim with its verdict macro, its text escaped" \
 "$ipclab" section "$tmp/experiments/decl.ini" --summary "$tmp/rt.tsv" --out "$tmp/sec2.tex"
 check "section: a declared title and caption, escaped" 'grep -qF "\caption{\textbf{Tails \& floors.} Median and tail\_1}" "$tmp/sec2.tex"'
 
+# The section, its figure and table in a document with the paper's own
+# macros (paper/paper.tex): LaTeX takes what the escaper made of the
+# title, the claim and the file name, and finds the figure and the table.
+if command -v pdflatex >/dev/null; then
+        mkdir -p "$tmp/tex/generated" "$tmp/tex/figures"
+        cp "$tmp/main.tex" "$tmp/tex/generated/table-rt-main.tex"
+        cp "$tmp/main.pdf" "$tmp/tex/figures/rt-main.pdf"
+        {
+                printf '\\documentclass{article}\n\\usepackage[T1]{fontenc}\n\\usepackage[text={16cm,24.5cm}]{geometry}\n'
+                printf '\\usepackage{graphicx}\n\\usepackage{booktabs}\n\\newcommand{\\ipclabFigDir}{figures/}\n'
+                sed -n '/^\\newcommand{\\ipclabClaim}/,/not generated: run/p' paper/paper.tex
+                printf '\\begin{document}\n\\input{sec.tex}\n\\end{document}\n'
+        } > "$tmp/tex/doc.tex"
+        cp "$tmp/sec.tex" "$tmp/tex/sec.tex"
+        (cd "$tmp/tex" && pdflatex -interaction=nonstopmode -halt-on-error doc.tex > log.txt 2>&1)
+        check "section: LaTeX builds it with the paper's macros" '[ $? -eq 0 ] && [ -s "$tmp/tex/doc.pdf" ]' ||
+                tail -20 "$tmp/tex/log.txt" | sed 's/^/# /'
+        text=$(pdftotext "$tmp/tex/doc.pdf" - 2>/dev/null | tr '\n' ' ')
+        check "section: its title, the claim, the table and the figure in the PDF" \
+                'grep -qF "Round trips & 50% of_them" <<<"$text" && grep -qF "claim pipe_vs_unix: not checked in this build" <<<"$text" &&
+                 grep -qF "unix-stream" <<<"$text" && ! grep -q "not built\|not generated" <<<"$text"' ||
+                echo "# ${text:0:800}"
+else
+        skip "section: LaTeX builds it" "pdflatex is not installed"
+fi
+
 # ---- refusals ------------------------------------------------------------------------
 bad() {
         local what=$1 want=$2

@@ -42,6 +42,13 @@ char *render_latex_escape(const char *s)
         return g_string_free(out, FALSE);
 }
 
+/* "FILE:LINE" of O's group in EXP's file, for messages (FILE alone for
+ * a default output, which has no line). */
+static char *where_at(const Experiment *exp, const Output *o)
+{
+        return o->line ? g_strdup_printf("%s:%u", exp->path, o->line) : g_strdup(exp->path);
+}
+
 static double number(const char *s)
 {
         char *end;
@@ -448,9 +455,10 @@ static gboolean add_rows(Plot *p, GPtrArray *panel, const Table *t, const char *
                 }
                 for (guint i = 0; i < l->pts->len; i++)
                         if (g_array_index(l->pts, Point, i).x == pt.x) {
+                                g_autofree char *at = where_at(p->exp, o);
                                 g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
-                                            "%s: [%s]: two rows of the line '%s' at %s=%s: add the axis "
-                                            "in which they differ to series= or where=", path, o->group,
+                                            "%s: [%s] series: %s has two rows of the line '%s' at %s=%s: add the "
+                                            "axis in which they differ to series= or where=", at, o->group, path,
                                             l->title ? l->title : key->str, o->x, row[xc]);
                                 return FALSE;
                         }
@@ -861,10 +869,11 @@ static gboolean add_also(Plot *p, GPtrArray *panel, const Table *t, const char *
                         }
                         for (guint i = 0; i < ref->len; i++)
                                 if (!strcmp(((Line *) ref->pdata[i])->key, key->str)) {
+                                        g_autofree char *at = where_at(p->exp, o);
                                         g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
-                                                    "%s: [%s] also_where: '%s' keeps several cells for one reference "
-                                                    "line: name the axis in which they differ", path, o->group,
-                                                    o->also_where ? o->also_where : "");
+                                                    "%s: [%s] also_where: '%s' keeps several cells of %s for one "
+                                                    "reference line: name the axis in which they differ", at, o->group,
+                                                    o->also_where ? o->also_where : "", path);
                                         return FALSE;
                                 }
                         Line *l = line_new(key->str);
@@ -957,9 +966,11 @@ static gboolean add_latency(Plot *p, GPtrArray *panel, const Table *t, const cha
                         continue;
                 g_autofree char *seen = g_strdup_printf("%s\t%s", key->str, row[pc]);
                 if (g_hash_table_contains(percentiles, seen)) {
+                        g_autofree char *at = where_at(p->exp, o);
                         g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
-                                    "%s: [%s]: two rows of the line '%s' at percentile %s: add the axis "
-                                    "in which they differ to series= or where=", path, o->group, l->title, row[pc]);
+                                    "%s: [%s] series: %s has two rows of the line '%s' at percentile %s: add the "
+                                    "axis in which they differ to series= or where=", at, o->group, path, l->title,
+                                    row[pc]);
                         return FALSE;
                 }
                 g_hash_table_add(percentiles, g_steal_pointer(&seen));
@@ -1086,8 +1097,9 @@ char *render_plot(const char *file, const char *name, const RenderInputs *in, GE
                                 if (o->also) {
                                         const char *apath = in->also ? g_hash_table_lookup(in->also, o->also) : NULL;
                                         if (!apath) {
+                                                g_autofree char *at = where_at(exp, o);
                                                 g_set_error(ep, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: [%s] also: needs --also %s=FILE "
-                                                            "(its summary)", file, o->group, o->also);
+                                                            "(its summary)", at, o->group, o->also);
                                                 ok = FALSE;
                                                 break;
                                         }
@@ -1309,9 +1321,11 @@ static char *table_tex(const Experiment *exp, const Output *o, const Table *t, c
                                 if (!same)
                                         continue;
                                 if (found) {
+                                        g_autofree char *at = where_at(exp, o);
                                         g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
-                                                    "%s: [%s]: several rows fall in one cell of the table: add the axis "
-                                                    "in which they differ to rows= or where=", path, o->group);
+                                                    "%s: [%s] rows: several rows of %s fall in one cell of the table: "
+                                                    "add the axis in which they differ to rows= or where=", at, o->group,
+                                                    path);
                                         g_string_free(tex, TRUE);
                                         return NULL;
                                 }

@@ -180,7 +180,7 @@ check "also across a text x: one horizontal line from edge to edge" \
 err=$("$ipclab" plot "$tmp/experiments/decl.ini" cat2 --summary "$tmp/rt.tsv" --also other="$tmp/other.tsv" \
         --out "$tmp/cat2.gp" 2>&1)
 check "also: two reference cells for one line are refused" \
-        '[ $? -eq 2 ] && grep -q "keeps several cells for one reference line" <<<"$err" && [ ! -e "$tmp/cat2.gp" ]'
+        '[ $? -eq 2 ] && grep -q "decl.ini:[0-9]*: \[figure cat2\] also_where: .. keeps several cells of .*other.tsv for one reference line" <<<"$err" && [ ! -e "$tmp/cat2.gp" ]'
 
 # Latencies as `ipclab latency` prints them (the format of contracts.md).
 lat=$tmp/lat.tsv
@@ -206,7 +206,7 @@ check "spectrum: one line per transport and size, no direct" \
 "$ipclab" plot "$tmp/experiments/decl.ini" dist --summary "$tmp/rt.tsv" --latency decl="$lat" \
         --out "$tmp/dist.gp" 2>"$tmp/err"
 check "cdf: a series that leaves an axis out (size) is refused, exit 2" \
-        '[ $? -eq 2 ] && grep -q "two rows of the line .pipe. at percentile 0: add the axis" "$tmp/err" && [ ! -e "$tmp/dist.gp" ]'
+        '[ $? -eq 2 ] && grep -q "decl.ini:[0-9]*: \[figure dist\] series: .*lat.tsv has two rows of the line .pipe. at percentile 0: add the axis" "$tmp/err" && [ ! -e "$tmp/dist.gp" ]'
 sed -i '/^\[figure dist\]/,/^\[table/ s/^series=transport$/series=transport;size/' "$tmp/experiments/decl.ini"
 figure dist "cdf" decl dist --summary "$tmp/rt.tsv" --latency decl="$lat"
 check "cdf: x the latency in seconds, y the fraction" \

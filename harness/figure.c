@@ -521,6 +521,8 @@ Output *figure_parse(GKeyFile *kf, const char *group, const Experiment *exp,
                 o->rows = get_list(&p, "rows");
                 for (guint i = 0; o->rows && o->rows[i]; i++) {
                         const char *c = check_axis(&p, "rows", o->rows[i], exp, sel);
+                        if (c && o->columns_axis && !strcmp(c, o->columns_axis))
+                                bad(&p, "rows", "'%s' is already across (columns=)", o->rows[i]);
                         if (c) {
                                 g_free(o->rows[i]);
                                 o->rows[i] = g_strdup(c);

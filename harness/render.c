@@ -7,9 +7,7 @@
  */
 #include "render.h"
 
-#include <errno.h>
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "columns.h"
@@ -84,11 +82,6 @@ static Experiment *load_output(const char *file, const char *name, bool table, c
                     table ? "table" : "figure", name, have->len ? have->str : "none");
         g_string_free(have, TRUE);
         return NULL;
-}
-
-static Table *read_table(const char *path, GError **error)
-{
-        return table_read(path, error);
 }
 
 static int need_column(const Table *t, const char *path, const char *name, GError **error)
@@ -540,7 +533,7 @@ static gboolean add_published(Plot *p, GPtrArray *panel, const char *dir, GError
 {
         const Output *o = p->out;
         g_autofree char *path = g_build_filename(dir, o->published, NULL);
-        g_autoptr(Table) t = read_table(path, error);
+        g_autoptr(Table) t = table_read(path, error);
         if (!t)
                 return FALSE;
         g_autoptr(Selector) sel = select_parse(o->published_where, SELECT_COLUMNS, error);
@@ -1017,8 +1010,8 @@ char *render_plot(const char *file, const char *name, const RenderInputs *in, GE
                 g_autoptr(Experiment) exp = load_output(file, name, false, &o, ep);
                 if (!exp)
                         return NULL;
-                g_autoptr(Table) t = read_table(summary, ep);
-                g_autoptr(Table) t2 = t && compare ? read_table(compare, ep) : NULL;
+                g_autoptr(Table) t = table_read(summary, ep);
+                g_autoptr(Table) t2 = t && compare ? table_read(compare, ep) : NULL;
                 if (!t || (compare && !t2))
                         return NULL;
 
@@ -1032,7 +1025,7 @@ char *render_plot(const char *file, const char *name, const RenderInputs *in, GE
                         const char *lpath = (in->latency ? g_hash_table_lookup(in->latency, exp->name) : NULL);
                         /* Without latencies (data measured before they were
                          * kept: no --latency) the panel says "no data". */
-                        g_autoptr(Table) lt = lpath ? read_table(lpath, ep) : NULL;
+                        g_autoptr(Table) lt = lpath ? table_read(lpath, ep) : NULL;
                         GPtrArray *panel = g_ptr_array_new_with_free_func((GDestroyNotify) line_free);
                         g_ptr_array_add(p.panels, panel);
                         ok = !lpath || (lt && add_latency(&p, panel, lt, lpath, sel, ep));
@@ -1103,7 +1096,7 @@ char *render_plot(const char *file, const char *name, const RenderInputs *in, GE
                                                 ok = FALSE;
                                                 break;
                                         }
-                                        g_autoptr(Table) at = read_table(apath, ep);
+                                        g_autoptr(Table) at = table_read(apath, ep);
                                         g_autoptr(Selector) asel = at ? select_parse(o->also_where, SELECT_AXES, ep) : NULL;
                                         if (!(ok = asel && add_also(&p, panel, at, apath, asel, o->y[k], ep)))
                                                 break;
@@ -1164,10 +1157,11 @@ static char *value_head(const char *column, const char *unit)
         return u ? g_strdup_printf("%s (%s)", label, ue) : g_strdup(label);
 }
 
-static gboolean equal_values(const char *axis, const char *a, const char *b)
+/* Are A and B the same value: equal numbers (4096 and 4096.0), else the
+ * same text? */
+static gboolean equal_values(const char *a, const char *b)
 {
         double x = number(a), y = number(b);
-        (void) axis;
         return (!isnan(x) && !isnan(y)) ? x == y : !strcmp(a, b);
 }
 
@@ -1247,7 +1241,7 @@ static char *table_tex(const Experiment *exp, const Output *o, const Table *t, c
         int pvc = -1;
         if (o->published) {
                 g_autofree char *pp = g_build_filename(published, o->published, NULL);
-                pub = read_table(pp, error);
+                pub = table_read(pp, error);
                 psel = pub ? select_parse(o->published_where, SELECT_COLUMNS, error) : NULL;
                 if (!psel || !select_check_table(psel, pub, pp, error))
                         return NULL;
@@ -1340,7 +1334,7 @@ static char *table_tex(const Experiment *exp, const Output *o, const Table *t, c
                                 char **row = pub->rows->pdata[r];
                                 bool same = select_row(psel, pub, row);
                                 for (guint i = 0; prc[i] >= 0 && same; i++)
-                                        same = prow[i] >= 0 && equal_values(NULL, row[prc[i]], key[prow[i]]);
+                                        same = prow[i] >= 0 && equal_values(row[prc[i]], key[prow[i]]);
                                 if (same)
                                         pv = number(row[pvc]) * o->published_scale;
                         }
@@ -1357,7 +1351,7 @@ char *render_table(const char *file, const char *name, const RenderInputs *in, G
 {
         const Output *o = NULL;
         g_autoptr(Experiment) exp = load_output(file, name, true, &o, error);
-        g_autoptr(Table) t = exp ? read_table(in->summary, error) : NULL;
+        g_autoptr(Table) t = exp ? table_read(in->summary, error) : NULL;
 
         return t ? table_tex(exp, o, t, in->summary, in->published, error) : NULL;
 }
@@ -1511,7 +1505,7 @@ static char *section_tex(const Experiment *exp, const Table *t)
 char *render_section(const char *file, const RenderInputs *in, GError **error)
 {
         g_autoptr(Experiment) exp = experiment_load(file, NULL, error);
-        g_autoptr(Table) t = exp ? read_table(in->summary, error) : NULL;
+        g_autoptr(Table) t = exp ? table_read(in->summary, error) : NULL;
 
         return t ? section_tex(exp, t) : NULL;
 }

@@ -1001,115 +1001,111 @@ static gboolean add_latency(Plot *p, GPtrArray *panel, const Table *t, const cha
 char *render_plot(const char *file, const char *name, const RenderInputs *in, GError **error)
 {
         const char *summary = in->summary, *compare = in->compare;
-        const char *published = in->published;
-        GError **ep = error;
         char *result = NULL;
 
-        {
-                const Output *o = NULL;
-                g_autoptr(Experiment) exp = load_output(file, name, false, &o, ep);
-                if (!exp)
-                        return NULL;
-                g_autoptr(Table) t = table_read(summary, ep);
-                g_autoptr(Table) t2 = t && compare ? table_read(compare, ep) : NULL;
-                if (!t || (compare && !t2))
-                        return NULL;
+        const Output *o = NULL;
+        g_autoptr(Experiment) exp = load_output(file, name, false, &o, error);
+        if (!exp)
+                return NULL;
+        g_autoptr(Table) t = table_read(summary, error);
+        g_autoptr(Table) t2 = t && compare ? table_read(compare, error) : NULL;
+        if (!t || (compare && !t2))
+                return NULL;
 
-                g_autoptr(Selector) sel = select_parse(o->where, SELECT_AXES, ep);
-                Plot p = { .exp = exp, .out = o, .y_scale = 1, .x_scale = 1,
-                           .xmin = INFINITY, .xmax = -INFINITY, .ymin = INFINITY, .ymax = -INFINITY };
-                p.categories = g_ptr_array_new_with_free_func(g_free);
-                p.panels = g_ptr_array_new_with_free_func((GDestroyNotify) g_ptr_array_unref);
-                gboolean ok = TRUE;
-                if (o->type != FIGURE_LINE) {
-                        const char *lpath = (in->latency ? g_hash_table_lookup(in->latency, exp->name) : NULL);
-                        /* Without latencies (data measured before they were
-                         * kept: no --latency) the panel says "no data". */
-                        g_autoptr(Table) lt = lpath ? table_read(lpath, ep) : NULL;
+        g_autoptr(Selector) sel = select_parse(o->where, SELECT_AXES, error);
+        Plot p = { .exp = exp, .out = o, .y_scale = 1, .x_scale = 1,
+                   .xmin = INFINITY, .xmax = -INFINITY, .ymin = INFINITY, .ymax = -INFINITY };
+        p.categories = g_ptr_array_new_with_free_func(g_free);
+        p.panels = g_ptr_array_new_with_free_func((GDestroyNotify) g_ptr_array_unref);
+        gboolean ok = TRUE;
+        if (o->type != FIGURE_LINE) {
+                const char *lpath = (in->latency ? g_hash_table_lookup(in->latency, exp->name) : NULL);
+                /* Without latencies (data measured before they were
+                 * kept: no --latency) the panel says "no data". */
+                g_autoptr(Table) lt = lpath ? table_read(lpath, error) : NULL;
+                GPtrArray *panel = g_ptr_array_new_with_free_func((GDestroyNotify) line_free);
+                g_ptr_array_add(p.panels, panel);
+                ok = !lpath || (lt && add_latency(&p, panel, lt, lpath, sel, error));
+                if (ok) {
+                        g_ptr_array_sort(panel, line_cmp);
+                        restyle(panel, o);
+                }
+        } else {
+                const Column *xc = column_find_key(o->x);
+                const Column *yc = column_find(o->y[0]);
+                p.x_size = !strcmp(o->x, "size_B");
+                p.x_time = !strcmp(o->x, "duration_ns");
+                p.x_scale = p.x_time ? 1e-9 : 1;
+                p.x_categorical = xc && strcmp(xc->name, "size_B") && strcmp(xc->name, "count") &&
+                                  strcmp(xc->name, "duration_ns");
+                p.y_time = yc && !strcmp(yc->unit, "ns");
+                p.y_scale = p.y_time ? 1e-9 : 1;
+                /* The categories in the file's order. */
+                if (p.x_categorical) {
+                        int c = table_column(t, o->x);
+                        g_autoptr(GPtrArray) vals = g_ptr_array_new();
+                        for (guint r = 0; c >= 0 && r < t->rows->len; r++) {
+                                char **row = t->rows->pdata[r];
+                                bool seen = false;
+                                for (guint i = 0; i < vals->len; i++)
+                                        seen |= !strcmp(vals->pdata[i], row[c]);
+                                if (!seen && select_row(sel, t, row))
+                                        g_ptr_array_add(vals, row[c]);
+                        }
+                        for (guint i = 0; i < vals->len; i++)
+                                for (guint j = i + 1; j < vals->len; j++)
+                                        if (axis_rank(exp, o->x, vals->pdata[j]) < axis_rank(exp, o->x, vals->pdata[i])) {
+                                                gpointer tmp = vals->pdata[i];
+                                                vals->pdata[i] = vals->pdata[j];
+                                                vals->pdata[j] = tmp;
+                                        }
+                        for (guint i = 0; i < vals->len; i++)
+                                g_ptr_array_add(p.categories, g_strdup(vals->pdata[i]));
+                }
+                for (guint k = 0; ok && o->y[k]; k++) {
                         GPtrArray *panel = g_ptr_array_new_with_free_func((GDestroyNotify) line_free);
                         g_ptr_array_add(p.panels, panel);
-                        ok = !lpath || (lt && add_latency(&p, panel, lt, lpath, sel, ep));
-                        if (ok) {
-                                g_ptr_array_sort(panel, line_cmp);
-                                restyle(panel, o);
-                        }
-                } else {
-                        const Column *xc = column_find_key(o->x);
-                        const Column *yc = column_find(o->y[0]);
-                        p.x_size = !strcmp(o->x, "size_B");
-                        p.x_time = !strcmp(o->x, "duration_ns");
-                        p.x_scale = p.x_time ? 1e-9 : 1;
-                        p.x_categorical = xc && strcmp(xc->name, "size_B") && strcmp(xc->name, "count") &&
-                                          strcmp(xc->name, "duration_ns");
-                        p.y_time = yc && !strcmp(yc->unit, "ns");
-                        p.y_scale = p.y_time ? 1e-9 : 1;
-                        /* The categories in the file's order. */
-                        if (p.x_categorical) {
-                                int c = table_column(t, o->x);
-                                g_autoptr(GPtrArray) vals = g_ptr_array_new();
-                                for (guint r = 0; c >= 0 && r < t->rows->len; r++) {
-                                        char **row = t->rows->pdata[r];
-                                        bool seen = false;
-                                        for (guint i = 0; i < vals->len; i++)
-                                                seen |= !strcmp(vals->pdata[i], row[c]);
-                                        if (!seen && select_row(sel, t, row))
-                                                g_ptr_array_add(vals, row[c]);
-                                }
-                                for (guint i = 0; i < vals->len; i++)
-                                        for (guint j = i + 1; j < vals->len; j++)
-                                                if (axis_rank(exp, o->x, vals->pdata[j]) < axis_rank(exp, o->x, vals->pdata[i])) {
-                                                        gpointer tmp = vals->pdata[i];
-                                                        vals->pdata[i] = vals->pdata[j];
-                                                        vals->pdata[j] = tmp;
-                                                }
-                                for (guint i = 0; i < vals->len; i++)
-                                        g_ptr_array_add(p.categories, g_strdup(vals->pdata[i]));
-                        }
-                        for (guint k = 0; ok && o->y[k]; k++) {
-                                GPtrArray *panel = g_ptr_array_new_with_free_func((GDestroyNotify) line_free);
-                                g_ptr_array_add(p.panels, panel);
-                                ok = add_rows(&p, panel, t, summary, sel, o->y[k], t2 != NULL, "", ep);
-                                if (ok && t2)
-                                        ok = add_rows(&p, panel, t2, compare, sel, o->y[k], false, "repro", ep);
-                                if (!ok)
-                                        break;
-                                g_ptr_array_sort(panel, line_cmp);
-                                restyle(panel, o);
-                                if (t2 && panel->len) {
-                                        /* One legend entry for the grey lines. */
-                                        for (guint i = 0; i < panel->len; i++) {
-                                                Line *l = panel->pdata[i];
-                                                if (!l->title && !strcmp(l->color, "comparecolor")) {
-                                                        l->title = g_strdup("committed data (grey)");
-                                                        break;
-                                                }
-                                        }
-                                }
-                                if (o->bound_memcpy)
-                                        add_memcpy(&p, panel, t, sel, o->y[k]);
-                                if (o->also) {
-                                        const char *apath = in->also ? g_hash_table_lookup(in->also, o->also) : NULL;
-                                        if (!apath) {
-                                                g_autofree char *at = where_at(exp, o);
-                                                g_set_error(ep, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: [%s] also: needs --also %s=FILE "
-                                                            "(its summary)", at, o->group, o->also);
-                                                ok = FALSE;
+                        ok = add_rows(&p, panel, t, summary, sel, o->y[k], t2 != NULL, "", error);
+                        if (ok && t2)
+                                ok = add_rows(&p, panel, t2, compare, sel, o->y[k], false, "repro", error);
+                        if (!ok)
+                                break;
+                        g_ptr_array_sort(panel, line_cmp);
+                        restyle(panel, o);
+                        if (t2 && panel->len) {
+                                /* One legend entry for the grey lines. */
+                                for (guint i = 0; i < panel->len; i++) {
+                                        Line *l = panel->pdata[i];
+                                        if (!l->title && !strcmp(l->color, "comparecolor")) {
+                                                l->title = g_strdup("committed data (grey)");
                                                 break;
                                         }
-                                        g_autoptr(Table) at = table_read(apath, ep);
-                                        g_autoptr(Selector) asel = at ? select_parse(o->also_where, SELECT_AXES, ep) : NULL;
-                                        if (!(ok = asel && add_also(&p, panel, at, apath, asel, o->y[k], ep)))
-                                                break;
                                 }
-                                if (o->published && k == 0 && !(ok = add_published(&p, panel, published, ep)))
+                        }
+                        if (o->bound_memcpy)
+                                add_memcpy(&p, panel, t, sel, o->y[k]);
+                        if (o->also) {
+                                const char *apath = in->also ? g_hash_table_lookup(in->also, o->also) : NULL;
+                                if (!apath) {
+                                        g_autofree char *at = where_at(exp, o);
+                                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: [%s] also: needs --also %s=FILE "
+                                                    "(its summary)", at, o->group, o->also);
+                                        ok = FALSE;
+                                        break;
+                                }
+                                g_autoptr(Table) at = table_read(apath, error);
+                                g_autoptr(Selector) asel = at ? select_parse(o->also_where, SELECT_AXES, error) : NULL;
+                                if (!(ok = asel && add_also(&p, panel, at, apath, asel, o->y[k], error)))
                                         break;
                         }
+                        if (o->published && k == 0 && !(ok = add_published(&p, panel, in->published, error)))
+                                break;
                 }
-                if (ok)
-                        result = plot_script(&p, file);
-                g_ptr_array_unref(p.categories);
-                g_ptr_array_unref(p.panels);
         }
+        if (ok)
+                result = plot_script(&p, file);
+        g_ptr_array_unref(p.categories);
+        g_ptr_array_unref(p.panels);
         return result;
 }
 

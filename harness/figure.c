@@ -43,7 +43,7 @@ static const struct {
         { "published", FOR_BOTH, "a file in data/published/ to draw or tabulate beside ours" },
         { "published_x", FOR_FIGURE, "its column along x (in the x axis's unit)" },
         { "published_y", FOR_FIGURE, "its column along y" },
-        { "published_series", FOR_FIGURE, "its column whose values make separate lines" },
+        { "published_series", FOR_BOTH, "its column whose values make separate lines (tables: columns)" },
         { "published_where", FOR_BOTH, "which of its rows: a selector on its columns" },
         { "published_scale", FOR_BOTH, "factor from its unit to our column's (1000 for us to ns); default: "
           "from the unit its column's name ends in (_s, _ms, _us, _ns, _MiBps, _per_s), else 1" },
@@ -575,6 +575,8 @@ Output *figure_parse(GKeyFile *kf, const char *group, const Experiment *exp,
                         }
                 o->published_rows = get_list(&p, "published_rows");
                 o->published_value = get(&p, "published_value");
+                o->published_series = get(&p, "published_series");
+                check_published_column(&p, "published_series", pub, o->published_series, o->published);
                 for (guint i = 0; o->published_rows && o->published_rows[i]; i++) {
                         char *eq = strchr(o->published_rows[i], '=');
                         const Column *axis = eq ? NULL : NULL;

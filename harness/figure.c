@@ -781,3 +781,35 @@ guint figure_cells_selected(const Experiment *exp, const Output *out)
                 n += select_cell(sel, exp->cells->pdata[i]);
         return n;
 }
+
+char *figure_describe(const Output *o)
+{
+        GString *s = g_string_new(NULL);
+
+        g_string_append_printf(s, "%s %s%s: ", o->is_table ? "table" : "figure", o->name,
+                               o->is_default ? " (default)" : "");
+        if (o->is_table) {
+                g_autofree char *rows = g_strjoinv(", ", o->rows);
+                g_string_append_printf(s, "rows %s, ", rows);
+                if (o->columns_axis) {
+                        g_string_append_printf(s, "columns by %s, %s", o->columns_axis, o->value);
+                } else {
+                        g_autofree char *cols = g_strjoinv(", ", o->columns);
+                        g_string_append_printf(s, "columns %s", cols);
+                }
+        } else if (o->type != FIGURE_LINE) {
+                g_string_append(s, o->type == FIGURE_SPECTRUM ? "latency spectrum" : "latency distribution");
+        } else {
+                g_autofree char *y = g_strjoinv(" | ", o->y);
+                g_string_append_printf(s, "%s against %s", y, o->x);
+        }
+        if (!o->is_table) {
+                g_autofree char *series = g_strjoinv(", ", o->series);
+                g_string_append_printf(s, ", %s%s", series[0] ? "lines by " : "one line", series);
+        }
+        if (o->where)
+                g_string_append_printf(s, ", where %s", o->where);
+        if (o->published)
+                g_string_append_printf(s, ", beside %s", o->published);
+        return g_string_free(s, FALSE);
+}

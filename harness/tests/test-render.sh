@@ -134,6 +134,13 @@ err=$("$ipclab" check "$tmp/experiments/w.ini" 2>&1 >/dev/null)
 check "check: a figure that selects no cell is a warning, not a failure" \
         '[ $? -eq 0 ] && grep -qF "warning: $tmp/experiments/w.ini: [figure none] where: '"'"'size=1MiB'"'"' selects no cell of w" <<<"$err"'
 
+out=$("$ipclab" check "$tmp/experiments/rt.ini" "$tmp/experiments/decl.ini")
+check "check: says what each figure and table draws, defaults named so" \
+        'grep -qx "  figure main (default): lat_p50_ns against size_B, lines by transport" <<<"$out" &&
+         grep -qx "  table main (default): rows transport, columns by size_B, lat_p50_ns" <<<"$out" &&
+         grep -qx "  figure tails: lat_p50_ns | lat_p99_ns against size_B, lines by transport" <<<"$out" &&
+         grep -qx "  figure pick: lat_p50_ns against size_B, lines by transport, where transport=pipe|unix-stream,size<=4KiB" <<<"$out"'
+
 # ---- the default figure -------------------------------------------------------
 figure main "default figure" rt main --summary "$tmp/rt.tsv"
 rows=$(titled "$tmp/main.gp" pipe)

@@ -133,6 +133,8 @@ typedef struct {
         GPtrArray *cells;    /* Cell *, the filtered cartesian product */
         GPtrArray *skipped;  /* char *, one line per combination left out and why */
         GPtrArray *claims;   /* Claim * */
+        GPtrArray *outputs;  /* Output * (figure.h): the [figure] and [table]
+                              * groups, or the default figure and table main */
         char *resolved;      /* the resolved [experiment] group, as key=value lines */
 } Experiment;
 
@@ -153,6 +155,10 @@ Experiment *experiment_load_data(const char *file, const char *data, gsize len,
                                  const char *profile, GError **error);
 void experiment_free(Experiment *exp);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(Experiment, experiment_free)
+
+/* RAW (a GKeyFile value) without its inline comment (blanks then '#')
+ * and surrounding blanks.  Newly allocated. */
+char *experiment_clean_value(const char *raw);
 
 /* Restricts EXP to one environment (ipclab run --env). */
 void experiment_set_env(Experiment *exp, EnvKind env);
@@ -176,7 +182,9 @@ bool parse_duration(const char *s, guint64 *out_ns);
 char *cell_describe(const Cell *cell);
 
 /* Does CELL match SELECTOR ("transport=libdbus,bus=p2p", sizes may carry
- * units)?  Returns 1 or 0, or -1 when the selector is malformed. */
+ * units; the syntax of select.h)?  Returns 1 or 0, or -1 when the
+ * selector is malformed.  (Parses SELECTOR each time: for many cells,
+ * select_parse once and select_cell.) */
 int experiment_cell_matches(const Cell *cell, const char *selector);
 
 /* Rough time one repetition of CELL takes, in ns, for estimates. */

@@ -4,6 +4,7 @@
  *   ipclab check FILE...
  *   ipclab run [--profile NAME] [--env host|nspawn|vm] [--out DIR] [--resume] FILE...
  *   ipclab summarize DIR/<experiment>
+ *   ipclab plot|table|section FILE [NAME] --summary S.tsv ... --out OUT (render.h)
  *   ipclab columns
  *   ipclab latency DIR/<experiment> [--cell SELECTOR] [--spectrum]
  *
@@ -20,8 +21,10 @@
 #include "columns.h"
 #include "env/env.h"
 #include "experiment.h"
+#include "figure.h"
 #include "latency.h"
 #include "meta.h"
+#include "render.h"
 #include "run.h"
 #include "runner.h"
 #include "samples.h"
@@ -101,9 +104,11 @@ static int cmd_list(int argc, char **argv)
 static int cmd_check(int argc, char **argv)
 {
         char *profile = NULL;
-        gboolean config_hash = FALSE;
+        gboolean config_hash = FALSE, list_outputs = FALSE;
         GOptionEntry entries[] = {
                 { "profile", 'p', 0, G_OPTION_ARG_STRING, &profile, "Apply [profile NAME]", "NAME" },
+                { "list-outputs", 0, 0, G_OPTION_ARG_NONE, &list_outputs,
+                  "Print each file's figures and tables: KIND EXP NAME INPUTS, tab-separated", NULL },
                 { "config-hash", 0, 0, G_OPTION_ARG_NONE, &config_hash,
                   "Print only the SHA-256 of what each file measures (meta.ini's config_sha256)", NULL },
                 { NULL },
@@ -113,6 +118,9 @@ static int cmd_check(int argc, char **argv)
         int status = 0;
 
         g_option_context_add_main_entries(ctx, entries, NULL);
+        g_autofree char *keys = figure_key_help();
+        g_autofree char *desc = g_strconcat("Keys of [figure NAME] and [table NAME]:\n", keys, NULL);
+        g_option_context_set_description(ctx, desc);
         if (!g_option_context_parse(ctx, &argc, &argv, &e))
                 return usage_error(ctx, e->message);
         if (argc < 2)
@@ -129,6 +137,14 @@ static int cmd_check(int argc, char **argv)
                         printf("%s\n", h);
                         continue;
                 }
+                if (list_outputs) {
+                        for (guint k = 0; k < exp->outputs->len; k++) {
+                                const Output *o = exp->outputs->pdata[k];
+                                g_autofree char *in = figure_inputs(exp, o);
+                                printf("%s\t%s\t%s\t%s\n", o->is_table ? "table" : "figure", exp->name, o->name, in);
+                        }
+                        continue;
+                }
                 double total = 0;   /* ns; a double, since huge counts overflow */
                 printf("%s: %s\n", exp->name, exp->title);
                 /* Claims that cannot mean anything (verify.h); `ipclab
@@ -137,6 +153,15 @@ static int cmd_check(int argc, char **argv)
                         g_autoptr(GError) ce = NULL;
                         if (!verify_claim_check(exp, exp->claims->pdata[k], &ce))
                                 fprintf(stderr, "ipclab: warning: %s\n", ce->message);
+                }
+                for (guint k = 0; k < exp->outputs->len; k++) {
+                        const Output *o = exp->outputs->pdata[k];
+                        if (!figure_cells_selected(exp, o))
+                                fprintf(stderr, "ipclab: warning: %s: [%s] where: '%s' selects no cell of %s\n",
+                                        exp->path, o->group, o->where ? o->where : "", exp->name);
+                        if (o->published && !o->published_kept)
+                                fprintf(stderr, "ipclab: warning: %s: [%s] published_where: '%s' keeps no row of %s\n",
+                                        exp->path, o->group, o->published_where ? o->published_where : "", o->published);
                 }
                 printf("  %u cells x %u%s repetitions, warm-up %u, time limit %.0f s per repetition%s%s\n",
                        exp->cells->len, exp->repeat, exp->repeat_auto ? " or more (repeat=auto)" : "", exp->warmup, (double) exp->timeout_ns / 1e9,
@@ -149,6 +174,10 @@ static int cmd_check(int argc, char **argv)
                 }
                 for (guint s = 0; s < exp->skipped->len; s++)
                         printf("  skip  %s\n", (char *) exp->skipped->pdata[s]);
+                for (guint k = 0; k < exp->outputs->len; k++) {
+                        g_autofree char *d = figure_describe(exp->outputs->pdata[k]);
+                        printf("  %s\n", d);
+                }
                 /* Every environment runs every cell.  Its set-up and
                  * slowdown, as env-cost recorded them (2 CPUs): a container
                  * starts in about 1 s; a VM boots in about 45 s and runs
@@ -319,6 +348,84 @@ static int cmd_columns(int argc, char **argv)
         return 0;
 }
 
+/* "EXP=PATH" arguments of OPTION into a table EXP -> PATH. */
+static GHashTable *render_pairs(char **args, const char *option, GError **error)
+{
+        g_autoptr(GHashTable) h = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+
+        for (guint i = 0; args && args[i]; i++) {
+                const char *eq = strchr(args[i], '=');
+                if (!eq || eq == args[i] || !eq[1]) {
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "--%s %s: not EXP=FILE", option, args[i]);
+                        return NULL;
+                }
+                g_hash_table_insert(h, g_strndup(args[i], (gsize) (eq - args[i])), g_strdup(eq + 1));
+        }
+        return g_steal_pointer(&h);
+}
+
+typedef enum { RENDER_PLOT, RENDER_TABLE, RENDER_SECTION } RenderKind;
+
+/* ipclab plot|table|section (render.h): renders, then writes --out
+ * atomically; nothing is written on any mistake. */
+static int cmd_render(int argc, char **argv, RenderKind kind)
+{
+        char *summary = NULL, *published = NULL, *compare = NULL, *out = NULL;
+        char **also = NULL, **latency = NULL;
+        GOptionEntry all[] = {
+                { "summary", 0, 0, G_OPTION_ARG_FILENAME, &summary, "The experiment's summary (ipclab summarize)", "S.tsv" },
+                { "out", 0, 0, G_OPTION_ARG_FILENAME, &out, "The file to write", "FILE" },
+                { "also", 0, 0, G_OPTION_ARG_STRING_ARRAY, &also, "Another experiment's summary, for also=", "EXP=S.tsv" },
+                { "published", 0, 0, G_OPTION_ARG_FILENAME, &published, "Where published= files are (default data/published)", "DIR" },
+                { "latency", 0, 0, G_OPTION_ARG_STRING_ARRAY, &latency, "`ipclab latency` output, for spectrum and cdf", "EXP=L.tsv" },
+                { "compare", 0, 0, G_OPTION_ARG_FILENAME, &compare, "A reproduction's summary: drawn in colour, S.tsv in grey", "S2.tsv" },
+                { NULL },
+        };
+        static const char *const what[] = {
+                [RENDER_PLOT] = "FILE NAME - write the gnuplot script of [figure NAME], its data inlined",
+                [RENDER_TABLE] = "FILE NAME - write the LaTeX tabular of [table NAME]",
+                [RENDER_SECTION] = "FILE - write a LaTeX section for the experiment",
+        };
+        /* plot takes every option, table all but the last two, section the first two. */
+        static const guint n_options[] = { [RENDER_PLOT] = 6, [RENDER_TABLE] = 4, [RENDER_SECTION] = 2 };
+        g_autoptr(GOptionContext) ctx = g_option_context_new(what[kind]);
+        g_autoptr(GError) e = NULL;
+        int status = 0;
+        int n_args = kind == RENDER_SECTION ? 2 : 3;
+
+        all[n_options[kind]] = (GOptionEntry) { NULL };
+        g_option_context_add_main_entries(ctx, all, NULL);
+        if (!g_option_context_parse(ctx, &argc, &argv, &e)) {
+                status = usage_error(ctx, e->message);
+        } else if (argc != n_args || !summary || !out) {
+                status = usage_error(ctx, kind == RENDER_SECTION ? "section needs FILE, --summary and --out"
+                                          : "needs FILE NAME, --summary and --out");
+        } else {
+                g_autoptr(GHashTable) also_files = render_pairs(also, "also", &e);
+                g_autoptr(GHashTable) latency_files = also_files ? render_pairs(latency, "latency", &e) : NULL;
+                RenderInputs in = { .summary = summary, .also = also_files, .latency = latency_files,
+                                    .published = published ? published : "data/published", .compare = compare };
+                g_autofree char *text = !latency_files ? NULL
+                        : kind == RENDER_PLOT ? render_plot(argv[1], argv[2], &in, &e)
+                        : kind == RENDER_TABLE ? render_table(argv[1], argv[2], &in, &e)
+                        : render_section(argv[1], &in, &e);
+                int r = text ? samples_write_atomic(out, text, strlen(text)) : 0;
+                if (!text) {
+                        status = report(e);
+                } else if (r < 0) {
+                        fprintf(stderr, "ipclab: %s: %s\n", out, g_strerror(-r));
+                        status = EXIT_FAILED;
+                }
+        }
+        g_free(summary);
+        g_free(published);
+        g_free(compare);
+        g_free(out);
+        g_strfreev(also);
+        g_strfreev(latency);
+        return status;
+}
+
 /* ipclab bus KIND: a private bus of KIND for other programs (benchmarks
  * against reference tools): prints its address, runs until standard input
  * closes or a signal arrives, then stops it and removes its directory. */
@@ -360,7 +467,10 @@ int main(int argc, char **argv)
                 "  summarize DIR        per-cell statistics of DIR/samples.tsv as TSV\n"
                 "  columns              the columns of samples.tsv and of the summary, as TSV\n"
                 "  latency DIR          pooled latency percentiles of every cell, from DIR/latencies.tsv.gz\n"
-                "  bus KIND             run a private dbus-daemon or dbus-broker until stdin closes\n\n"
+                "  bus KIND             run a private dbus-daemon or dbus-broker until stdin closes\n"
+                "  plot FILE NAME       the gnuplot script of [figure NAME], data inlined (--summary, --out)\n"
+                "  table FILE NAME      the LaTeX tabular of [table NAME] (--summary, --out)\n"
+                "  section FILE         a LaTeX section for the experiment (--summary, --out)\n\n"
                 "`ipclab COMMAND --help` describes a command's options.\n"
                 "Exit status: 0 success, 1 a measurement failed, 2 bad usage or bad input.\n";
 
@@ -393,6 +503,12 @@ int main(int argc, char **argv)
                 return cmd_bus(argc - 1, argv + 1);
         if (!strcmp(cmd, "latency"))
                 return latency_command(argc - 1, argv + 1);
+        if (!strcmp(cmd, "plot"))
+                return cmd_render(argc - 1, argv + 1, RENDER_PLOT);
+        if (!strcmp(cmd, "table"))
+                return cmd_render(argc - 1, argv + 1, RENDER_TABLE);
+        if (!strcmp(cmd, "section"))
+                return cmd_render(argc - 1, argv + 1, RENDER_SECTION);
 #ifdef IPCLAB_HAVE_VERIFY
         if (!strcmp(cmd, "verify"))
                 return verify_command(argc - 1, argv + 1);

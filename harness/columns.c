@@ -50,6 +50,17 @@ const Column column_table[] = {
                                          "throughput, all repetitions pooled", NULL, M },
         [COL_RATE_PER_S_HMEAN] = { "rate_per_s_hmean", COLUMN_SUMMARY, "1/s",
                                    "calls per second, all repetitions pooled", NULL, M },
+        /* From latencies.tsv.gz: every message of every repetition in one
+         * histogram (exact pooling), beside lat_p50_ns ..., which are
+         * medians over the repetitions of each one's percentile. */
+        [COL_POOLED_P50_NS] = { "pooled_p50_ns", COLUMN_SUMMARY, "ns", "latency, median, all messages pooled", NULL, M },
+        [COL_POOLED_P90_NS] = { "pooled_p90_ns", COLUMN_SUMMARY, "ns",
+                                "latency, 90th percentile, all messages pooled", NULL, M },
+        [COL_POOLED_P99_NS] = { "pooled_p99_ns", COLUMN_SUMMARY, "ns",
+                                "latency, 99th percentile, all messages pooled", NULL, M },
+        [COL_POOLED_P999_NS] = { "pooled_p999_ns", COLUMN_SUMMARY, "ns",
+                                 "latency, 99.9th percentile, all messages pooled", NULL, M },
+        [COL_POOLED_MAX_NS] = { "pooled_max_ns", COLUMN_SUMMARY, "ns", "latency, maximum of all messages", NULL, M },
         [COL_N_COLUMNS] = { NULL },
 };
 

@@ -83,6 +83,11 @@ typedef enum {
         COL_MEMCPY_MIBPS,
         COL_THROUGHPUT_MIBPS_HMEAN,
         COL_RATE_PER_S_HMEAN,
+        COL_POOLED_P50_NS,
+        COL_POOLED_P90_NS,
+        COL_POOLED_P99_NS,
+        COL_POOLED_P999_NS,
+        COL_POOLED_MAX_NS,
         COL_N_COLUMNS
 } ColumnId;
 

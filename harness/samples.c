@@ -112,6 +112,11 @@ static guint64 *sample_number(Sample *s, ColumnId id)
         case COL_MEMCPY_MIBPS:
         case COL_THROUGHPUT_MIBPS_HMEAN:
         case COL_RATE_PER_S_HMEAN:
+        case COL_POOLED_P50_NS:
+        case COL_POOLED_P90_NS:
+        case COL_POOLED_P99_NS:
+        case COL_POOLED_P999_NS:
+        case COL_POOLED_MAX_NS:
         case COL_N_COLUMNS:
                 break;
         }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "experiment.h"
+#include "latency.h"
 #include "stats.h"
 
 /* What a field of the summary shows of its column. */
@@ -51,6 +52,20 @@ static const struct {
         { COL_LAT_P99_NS, PART_HI, "%.0f" },
         { COL_THROUGHPUT_MIBPS_HMEAN, PART_VALUE, "%.6g" },
         { COL_RATE_PER_S_HMEAN, PART_VALUE, "%.6g" },
+        { COL_POOLED_P50_NS, PART_VALUE, "%.0f" },
+        { COL_POOLED_P90_NS, PART_VALUE, "%.0f" },
+        { COL_POOLED_P99_NS, PART_VALUE, "%.0f" },
+        { COL_POOLED_P999_NS, PART_VALUE, "%.0f" },
+        { COL_POOLED_MAX_NS, PART_VALUE, "%.0f" },
+};
+
+/* The pooled percentiles and the quantile each is (1: the maximum). */
+static const struct {
+        ColumnId id;
+        double q;
+} pooled[] = {
+        { COL_POOLED_P50_NS, 0.5 }, { COL_POOLED_P90_NS, 0.9 }, { COL_POOLED_P99_NS, 0.99 },
+        { COL_POOLED_P999_NS, 0.999 }, { COL_POOLED_MAX_NS, 1 },
 };
 
 /* The columns of samples.tsv the statistics read. */
@@ -193,6 +208,30 @@ static void cell_compute(SummaryCell *c, GPtrArray *rows, const int *col)
         set_value(&c->stat[COL_RATE_PER_S_HMEAN], stats_pooled_rate(sent, secs, n));
 }
 
+/* The pooled percentiles of cell C (rows ROWS) from LAT: the histograms
+ * of every repetition of its cells (indices in the cell column CELL_COL)
+ * measured in its environment, of the kind its pattern measures. */
+static void cell_pool(SummaryCell *c, GPtrArray *rows, const LatencyFile *lat, int cell_col,
+                      int env_col, int pattern_col)
+{
+        g_autoptr(GArray) cells = g_array_new(FALSE, FALSE, sizeof(guint));
+
+        for (guint i = 0; i < rows->len; i++) {
+                guint v = (guint) g_ascii_strtoull(((char **) rows->pdata[i])[cell_col], NULL, 10);
+                bool seen = false;
+                for (guint k = 0; k < cells->len && !seen; k++)
+                        seen = g_array_index(cells, guint, k) == v;
+                if (!seen)
+                        g_array_append_val(cells, v);
+        }
+        const char *kind = !strcmp(c->first[pattern_col], "oneway") ? "oneway" : "roundtrip";
+        g_autofree Hist *h = latency_pool(lat, c->first[env_col], (const guint *) (void *) cells->data,
+                                          cells->len, kind);
+        for (size_t k = 0; h && h->n && k < G_N_ELEMENTS(pooled); k++)
+                set_value(&c->stat[pooled[k].id], pooled[k].q >= 1 ? (double) h->max
+                                                                   : (double) hist_quantile(h, pooled[k].q));
+}
+
 /* meta.ini's memcpy bound for a cell of SIZE measured in ENV: each
  * environment measured its own, "[bounds ENV]" in a merged meta.ini, else
  * "[bounds]". */
@@ -222,6 +261,17 @@ Summary *summary_load(const char *dir, GError **error)
         g_autofree char *meta_path = g_build_filename(dir, "meta.ini", NULL);
         g_autoptr(GKeyFile) meta = g_key_file_new();
         bool have_meta = g_key_file_load_from_file(meta, meta_path, G_KEY_FILE_NONE, NULL);
+        /* Every message's latency, when the run kept them. */
+        g_autofree char *lat_path = g_build_filename(dir, LATENCY_FILE, NULL);
+        g_autoptr(LatencyFile) lat = NULL;
+        if (g_file_test(lat_path, G_FILE_TEST_EXISTS) && !(lat = latency_read(lat_path, error)))
+                return NULL;
+        int cell_col = table_column(s->samples, column_table[COL_CELL].name);
+        if (lat && cell_col < 0) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: no column %s", path,
+                            column_table[COL_CELL].name);
+                return NULL;
+        }
 
         int col[G_N_ELEMENTS(inputs)];
         for (size_t i = 0; i < G_N_ELEMENTS(inputs); i++) {
@@ -266,6 +316,8 @@ Summary *summary_load(const char *dir, GError **error)
                 SummaryCell *c = g_new0(SummaryCell, 1);
                 c->first = g->pdata[0];
                 cell_compute(c, g, col);
+                if (lat)
+                        cell_pool(c, g, lat, cell_col, s->axis_col[COL_ENV], s->axis_col[COL_PATTERN]);
                 c->memcpy_MiBps = bound_of(have_meta ? meta : NULL, c->first[s->axis_col[COL_ENV]],
                                            c->first[s->axis_col[COL_SIZE_B]]);
                 g_ptr_array_add(s->cells, c);

@@ -4,8 +4,13 @@
  * The summary's columns are the schema's (columns.h) that have
  * COLUMN_IN_SUMMARY, with NAME_lo and NAME_hi beside those with
  * COLUMN_HAS_CI: medians over the repetitions with a distribution-free
- * 95 % interval (stats_median_ci), means for CPU times, and rates pooled
- * over all repetitions (stats_pooled_rate).  Nothing here prints.
+ * 95 % interval (stats_median_ci), means for CPU times, rates pooled
+ * over all repetitions (stats_pooled_rate), and, when DIR holds
+ * latencies.tsv.gz, the percentiles of every message of the cell pooled
+ * into one histogram (pooled_p50_ns ...: latency_pool, exact merging),
+ * beside lat_p50_ns ..., the medians of each repetition's percentile.
+ * A latencies.tsv.gz that cannot be read is an error (naming it).
+ * Nothing here prints.
  */
 #pragma once
 

@@ -69,6 +69,18 @@ for kind in roundtrip oneway; do
         check "$kind: the pooled median $med ns lies within the repetitions' medians ($range)" \
                 '[ -n "$med" ] && awk -v m="$med" -v r="$range" "BEGIN { split(r, a, \" \"); exit !(m >= a[1] * 0.99 && m <= a[2] * 1.01) }"'
 done
+# The summary's pooled percentiles are `ipclab latency`'s, beside the
+# medians of the repetitions' own.
+$ipclab summarize "$d" > "$tmp/summary.tsv" 2>"$tmp/err"
+check "summarize succeeds" '[ $? -eq 0 ]' || cat "$tmp/err"
+for kind in roundtrip oneway; do
+        for pq in 50:pooled_p50_ns 99:pooled_p99_ns 100:pooled_max_ns; do
+                want=$(awk -F'\t' -v k=$kind -v p=${pq%%:*} '$12 == k && $13 == p { print $14 }' "$tmp/pooled.tsv")
+                got=$(awk -F'\t' -v k=$kind -v c=${pq#*:} 'NR == 1 { for (i = 1; i <= NF; i++) f[$i] = i; next }
+                        $f["pattern"] == k { print $f[c] }' "$tmp/summary.tsv")
+                check "$kind: the summary's ${pq#*:} ($got) is ipclab latency's ($want)" '[ -n "$want" ] && [ "$got" = "$want" ]'
+        done
+done
 # The exact nearest-rank percentiles of the raw values, pooled, against
 # ipclab latency's (from the histogram of the same values): rank
 # ceil(p / 100 * n), as hist_quantile() computes it.
@@ -143,6 +155,8 @@ cp "$d/latencies.tsv.gz" "$tmp/cut/"
 printf '\xff\xff\xff\xff\xff\xff\xff\xff' | dd of="$tmp/cut/latencies.tsv.gz" bs=1 seek=300 conv=notrunc 2>/dev/null
 out=$($ipclab latency "$tmp/cut" 2>&1 >/dev/null); rc=$?
 check "a corrupt file: exit 2 naming it" '[ $rc -eq 2 ] && [[ $out == *"$tmp/cut/latencies.tsv.gz"* ]]' || echo "# $out"
+out=$($ipclab summarize "$tmp/cut" 2>&1 >/dev/null); rc=$?
+check "summarize of a corrupt file: exit 2 naming it" '[ $rc -eq 2 ] && [[ $out == *"$tmp/cut/latencies.tsv.gz"* ]]' || echo "# $out"
 cp "$d/latencies.tsv.gz" "$tmp/cut/"
 awk -F'\t' 'NR == 1 || !($1 == 1 && $2 == 2)' "$d/samples.tsv" > "$tmp/cut/samples.tsv"
 out=$($ipclab latency "$tmp/cut" 2>&1 >/dev/null); rc=$?

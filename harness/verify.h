@@ -35,7 +35,7 @@
  *   throughput         bytes_B / elapsed_ns         ratio faster / slower
  *   callrate           messages / elapsed_ns        ratio faster / slower
  * Which cells measure a metric: roundtrip_latency only round-trip cells
- * (one-way cells have no per-message latency), throughput only one-way and
+ * (the lat_* of one-way cells are transit times, another quantity), throughput only one-way and
  * round-trip cells (callrate cells carry no payload), callrate only callrate
  * cells (the rate of a round-trip or one-way cell is another quantity: its
  * latency or its throughput); elapsed and cpu every cell.  Selected cells

@@ -4,6 +4,7 @@
  *   ipclab check FILE...
  *   ipclab run [--profile NAME] [--env host|nspawn|vm] [--out DIR] [--resume] FILE...
  *   ipclab summarize DIR/<experiment>
+ *   ipclab init DIR
  *
  * Exit status: 0 success, 1 a measurement failed, 2 bad usage or bad input.
  */
@@ -19,6 +20,7 @@
 #include "bus.h"
 #include "env/env.h"
 #include "experiment.h"
+#include "init.h"
 #include "meta.h"
 #include "run.h"
 #include "runner.h"
@@ -484,6 +486,30 @@ static int cmd_bus(int argc, char **argv)
         return 0;
 }
 
+/* ipclab init DIR: a new study in DIR, whose Makefile uses this binary
+ * and the share directory found beside it (init.h). */
+static int cmd_init(int argc, char **argv)
+{
+        g_autoptr(GOptionContext) ctx = g_option_context_new("DIR - start a study in DIR (new or empty)");
+        g_autoptr(GError) e = NULL;
+
+        g_option_context_set_description(ctx,
+                "DIR gets experiments/ (an example experiment), a Makefile that includes the\n"
+                "installed steps, paper/paper.tex and a README.  Then, in DIR: make all.\n");
+        if (!g_option_context_parse(ctx, &argc, &argv, &e))
+                return usage_error(ctx, e->message);
+        if (argc != 2)
+                return usage_error(ctx, "init needs one directory");
+        g_autofree char *bin = g_file_read_link("/proc/self/exe", &e);
+        if (!bin)
+                return report(e);
+        g_autofree char *share = init_find_share(bin, &e);
+        if (!share || !init_study(argv[1], share, bin, &e))
+                return report(e);
+        printf("ipclab: a study in %s (steps from %s); there: make all\n", argv[1], share);
+        return 0;
+}
+
 int main(int argc, char **argv)
 {
         static const char usage[] =
@@ -493,7 +519,8 @@ int main(int argc, char **argv)
                 "  check FILE...        validate; print the cells and an estimated duration\n"
                 "  run FILE...          run; results go to DIR/<experiment>/ (--out DIR, default data)\n"
                 "  summarize DIR        per-cell statistics of DIR/samples.tsv as TSV\n"
-                "  bus KIND             run a private dbus-daemon or dbus-broker until stdin closes\n\n"
+                "  bus KIND             run a private dbus-daemon or dbus-broker until stdin closes\n"
+                "  init DIR             start a study in DIR (experiments/, Makefile, paper/)\n\n"
                 "`ipclab COMMAND --help` describes a command's options.\n"
                 "Exit status: 0 success, 1 a measurement failed, 2 bad usage or bad input.\n";
 
@@ -522,6 +549,8 @@ int main(int argc, char **argv)
                 return cmd_summarize(argc - 1, argv + 1);
         if (!strcmp(cmd, "bus"))
                 return cmd_bus(argc - 1, argv + 1);
+        if (!strcmp(cmd, "init"))
+                return cmd_init(argc - 1, argv + 1);
 #ifdef IPCLAB_HAVE_VERIFY
         if (!strcmp(cmd, "verify"))
                 return verify_command(argc - 1, argv + 1);

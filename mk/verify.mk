@@ -1,8 +1,8 @@
 # mk/verify.mk: a reviewer's steps, and the paper's claims table.
 #
 #   make reproduce [FIG=name] [PROFILE=quick] [ENV=...] [RESUME=1]
-#       rerun every experiment, or only the one behind figure FIG (see
-#       PLOT_FIGURES in mk/plots.mk), into build/repro/<experiment>/, after
+#       rerun every experiment, or only those behind figure FIG (EXP-NAME,
+#       see mk/plots.mk), into build/repro/<experiment>/, after
 #       an estimate of how long it will take from the durations recorded in
 #       data/<experiment>/meta.ini (or `ipclab check`'s estimate without data)
 #   make reproduce-estimate [FIG=name] [PROFILE=quick]
@@ -15,8 +15,8 @@
 #
 # Uses IPCLAB, BUILD, EXPERIMENT_FILES, ALL_EXPERIMENTS and EXPERIMENTS
 # (top Makefile; include this file after they are set), and, in recipes
-# only, MEASURE_LOCK and RUN_FLAGS (mk/data.mk) and PLOT_FIGURES
-# (mk/plots.mk, for FIG=).  Guarded, so a second inclusion (`make -f
+# only, MEASURE_LOCK and RUN_FLAGS (mk/data.mk) and OUTPUT_FIGURES and
+# OUT_*_figure_* (mk/plots.mk, for FIG=).  Guarded, so a second inclusion (`make -f
 # Makefile -f mk/verify.mk`, as harness/tests/test-verify.sh does) is
 # harmless.
 
@@ -27,20 +27,23 @@ AWK ?= awk
 REPRO_DIR := $(BUILD)/repro
 VERIFY_DIR := $(BUILD)/verify
 CLAIMS_TSV := $(VERIFY_DIR)/claims.tsv
-CLAIMS_TEX := paper/generated/claims.tex
-CLAIMS_MACROS := paper/generated/claim-macros.tex
+CLAIMS_TEX := $(PAPERDIR)/generated/claims.tex
+CLAIMS_MACROS := $(PAPERDIR)/generated/claim-macros.tex
 
-verify_fig = $(firstword $(subst :, ,$1))
-verify_exp = $(lastword $(subst :, ,$1))
-# The experiments to reproduce: every one, or those behind figure FIG.
-REPRO_EXPS = $(if $(FIG),$(sort $(foreach f,$(PLOT_FIGURES),$(if $(filter $(FIG),$(call verify_fig,$f)),$(call verify_exp,$f)))),$(ALL_EXPERIMENTS))
+# The experiments to reproduce: every one, or those behind figure FIG
+# (EXP-NAME, as in $(BUILD)/figures/: its experiment and those it also
+# reads; or an experiment's name).
+verify_fig_exps = $(OUT_EXP_figure_$1) $(patsubst exp:%,%,$(filter exp:%,$(OUT_INPUTS_figure_$1))) \
+	$(patsubst latency:%,%,$(filter latency:%,$(OUT_INPUTS_figure_$1)))
+REPRO_EXPS = $(if $(FIG),$(sort $(if $(filter $(FIG),$(OUTPUT_FIGURES)),$(call verify_fig_exps,$(FIG)),\
+	$(filter $(FIG),$(ALL_EXPERIMENTS)))),$(ALL_EXPERIMENTS))
 VERIFY_REPRO_ARG = $$(test -d $(REPRO_DIR) && echo --repro $(REPRO_DIR))
 
 .PHONY: reproduce reproduce-estimate verify
 
 reproduce-estimate: $(IPCLAB)
 	$(Q)if [ -n "$(FIG)" ] && [ -z "$(strip $(REPRO_EXPS))" ]; then \
-		echo "make reproduce: no figure '$(FIG)' (figures: $(foreach f,$(PLOT_FIGURES),$(call verify_fig,$f)))" >&2; \
+		echo "make reproduce: no figure '$(FIG)' (figures: $(OUTPUT_FIGURES))" >&2; \
 		exit 2; \
 	fi
 	$(Q)echo "make reproduce$(if $(FIG), FIG=$(FIG))$(if $(PROFILE), PROFILE=$(PROFILE)): $(words $(REPRO_EXPS)) experiments into $(REPRO_DIR)/"
@@ -48,7 +51,7 @@ reproduce-estimate: $(IPCLAB)
 		elif [ $$1 -ge 60 ]; then printf '%d min %02d s' $$(($$1 / 60)) $$(($$1 % 60)); \
 		else printf '%d s' $$1; fi; }; \
 	total=0; for e in $(REPRO_EXPS); do \
-		m=data/$$e/meta.ini; secs=; \
+		m=$(DATADIR)/$$e/meta.ini; secs=; \
 		s=$$(sed -n 's/^started=//p' "$$m" 2>/dev/null | sort | head -n1); \
 		f=$$(sed -n 's/^finished=//p' "$$m" 2>/dev/null | sort | tail -n1); \
 		if [ -n "$$s" ] && [ -n "$$f" ] && a=$$(date -d "$$s" +%s 2>/dev/null) && b=$$(date -d "$$f" +%s 2>/dev/null); then \
@@ -58,7 +61,7 @@ reproduce-estimate: $(IPCLAB)
 			how="as recorded in $$m (profile $${p:-default})"; \
 			[ "$$k" -gt 1 ] && how="$$how, first start to last finish of its $$k environments, their set-up included"; \
 		else \
-			est=$$($(IPCLAB) check $(if $(PROFILE),--profile $(PROFILE)) experiments/$$e.ini 2>/dev/null | sed -n 's/.*estimated duration: //p'); \
+			est=$$($(IPCLAB) check $(if $(PROFILE),--profile $(PROFILE)) $(EXPDIR)/$$e.ini 2>/dev/null | sed -n 's/.*estimated duration: //p'); \
 			secs=$$(echo "$$est" | $(AWK) '/ ms$$/ { print int($$1 / 1000 + 0.5); next } \
 				/ min / { print $$1 * 60 + $$3; next } / h$$/ { print int($$1 * 3600); next } \
 				/ s$$/ { print int($$1 + 0.5); next }'); \
@@ -69,7 +72,7 @@ reproduce-estimate: $(IPCLAB)
 		printf '  %-20s %12s  %s\n' "$$e" "$$(fmt $$secs)" "$$how"; \
 	done; \
 	printf '  %-20s %12s\n' "estimated total" "$$(fmt $$total)"; \
-	if grep -qE '^env=.*(nspawn|vm)' $(REPRO_EXPS:%=experiments/%.ini) 2>/dev/null && \
+	if grep -qE '^env=.*(nspawn|vm)' $(REPRO_EXPS:%=$(EXPDIR)/%.ini) 2>/dev/null && \
 	   ! { [ -f "$$($(ENV_BUILD) dir nspawn)/complete" ] && [ -f "$$($(ENV_BUILD) dir vm)/complete" ]; }; then \
 		echo "  not counted: building the container and VM images, not yet cached (about 4 min, once)"; \
 	fi; \
@@ -80,7 +83,7 @@ reproduce: reproduce-estimate $(IPCLAB)
 	$(Q)mkdir -p $(BUILD) $(REPRO_DIR)
 	$(Q)failed=; for e in $(REPRO_EXPS); do \
 		echo "reproducing $$e into $(REPRO_DIR)/$$e"; \
-		flock $(MEASURE_LOCK) $(IPCLAB) run $(RUN_FLAGS) --out $(REPRO_DIR) experiments/$$e.ini; rc=$$?; \
+		flock $(MEASURE_LOCK) $(IPCLAB) run $(RUN_FLAGS) --out $(REPRO_DIR) $(EXPDIR)/$$e.ini; rc=$$?; \
 		if [ $$rc -eq 130 ]; then echo "make reproduce: interrupted; RESUME=1 continues" >&2; exit 130; fi; \
 		if [ $$rc -ne 0 ]; then failed="$$failed $$e"; fi; \
 	done; \
@@ -101,8 +104,8 @@ verify: $(IPCLAB)
 # leaves its claims out and says so, and that line is shown here.
 # The same run writes the macros the text cites claims with
 # (\ClaimVerdictName, \ClaimIntervalName, ...: `ipclab verify --macros`).
-$(CLAIMS_TSV) $(CLAIMS_MACROS) &: $(IPCLAB_CODE) $(EXPERIMENT_FILES) $(EXPERIMENTS:%=data/%/samples.tsv) \
-		$(wildcard $(REPRO_DIR)/*/samples.tsv) mk/verify.mk | $(IPCLAB)
+$(CLAIMS_TSV) $(CLAIMS_MACROS) &: $(IPCLAB_CODE) $(EXPERIMENT_FILES) $(EXPERIMENTS:%=$(DATADIR)/%/samples.tsv) \
+		$(wildcard $(REPRO_DIR)/*/samples.tsv) $(IPCLAB_SHARE)/mk/verify.mk | $(IPCLAB)
 	$(Q)mkdir -p $(VERIFY_DIR) $(dir $(CLAIMS_MACROS))
 	@echo "  VERIFY  $(CLAIMS_TSV)"
 	$(Q)$(IPCLAB) verify --tsv $(CLAIMS_TSV) --macros $(CLAIMS_MACROS) $(VERIFY_REPRO_ARG) > $(VERIFY_DIR)/verify.log 2>&1; \
@@ -166,13 +169,13 @@ END {
 endef
 
 $(CLAIMS_TEX): export VERIFY_CLAIMS_AWK_TEXT = $(value VERIFY_CLAIMS_AWK)
-$(CLAIMS_TEX): $(CLAIMS_TSV) mk/verify.mk
+$(CLAIMS_TEX): $(CLAIMS_TSV) $(IPCLAB_SHARE)/mk/verify.mk
 	$(Q)mkdir -p $(@D)
 	@echo "  CLAIMS  $@"
 	$(Q)$(AWK) -F'\t' "$$VERIFY_CLAIMS_AWK_TEXT" $< > $@.tmp || { rm -f $@.tmp; exit 1; }
 	$(Q)mv $@.tmp $@
 
 # The paper carries the table and cites the claims.
-paper/paper.pdf: $(CLAIMS_TEX) $(CLAIMS_MACROS)
+$(PAPERDIR)/paper.pdf: $(CLAIMS_TEX) $(CLAIMS_MACROS)
 
 endif

@@ -14,8 +14,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "figure.h"
+#include "select.h"
 #include "transport.h"
-#include "verify.h"
 
 G_DEFINE_QUARK(ipclab-error-quark, ipclab_error)
 
@@ -302,7 +303,7 @@ static gboolean fail(const Ctx *c, const char *group,
 }
 
 /* Strips an inline comment (whitespace then '#') and surrounding blanks. */
-static char *clean_value(const char *raw)
+char *experiment_clean_value(const char *raw)
 {
         char *v = g_strdup(raw);
 
@@ -327,7 +328,7 @@ static char *lookup(const Ctx *c, const Option *o, const char **from)
                         continue;
                 g_autofree char *raw = g_key_file_get_value(c->kf, groups[i], o->key, NULL);
                 *from = groups[i];
-                return clean_value(raw ? raw : "");
+                return experiment_clean_value(raw ? raw : "");
         }
         *from = NULL;
         return o->def ? g_strdup(o->def) : NULL;
@@ -621,59 +622,11 @@ static void claim_free(Claim *cl)
         g_free(cl);
 }
 
-/* The value of axis KEY in CELL, as written in files: for selectors. */
-static char *cell_axis(const Cell *cell, const char *key)
-{
-        if (!strcmp(key, "transport"))
-                return g_strdup(cell->transport);
-        if (!strcmp(key, "bus"))
-                return g_strdup(bus_name(cell->bus));
-        if (!strcmp(key, "payload"))
-                return g_strdup(payload_name(cell->payload));
-        if (!strcmp(key, "size"))
-                return g_strdup_printf("%" G_GUINT64_FORMAT, cell->size);
-        if (!strcmp(key, "pattern"))
-                return g_strdup(pattern_name(cell->pattern));
-        if (!strcmp(key, "reply"))
-                return g_strdup(reply_name(cell->reply));
-        if (!strcmp(key, "marshal"))
-                return g_strdup(marshal_name(cell->marshal));
-        if (!strcmp(key, "cpus"))
-                return g_strdup(cpus_name(cell->cpus));
-        if (!strcmp(key, "count"))
-                return g_strdup_printf("%" G_GUINT64_FORMAT, cell->count);
-        if (!strcmp(key, "duration"))
-                return g_strdup_printf("%" G_GUINT64_FORMAT, cell->duration_ns);
-        return NULL;
-}
-
 int experiment_cell_matches(const Cell *cell, const char *selector)
 {
-        g_auto(GStrv) parts = g_strsplit(selector, ",", -1);
+        g_autoptr(Selector) s = select_parse(selector, SELECT_AXES, NULL);
 
-        for (guint i = 0; parts[i]; i++) {
-                char *p = g_strstrip(parts[i]);
-                char *eq = strchr(p, '=');
-                if (!eq)
-                        return -1;
-                *eq = '\0';
-                const char *key = g_strstrip(p);
-                const char *want = g_strstrip(eq + 1);
-                g_autofree char *have = cell_axis(cell, key);
-                if (!have)
-                        return -1;
-                if (!strcmp(key, "size") || !strcmp(key, "duration")) {
-                        guint64 w;
-                        bool ok = !strcmp(key, "size") ? parse_size(want, &w) : parse_duration(want, &w);
-                        if (!ok)
-                                return -1;
-                        if (g_ascii_strtoull(have, NULL, 10) != w)
-                                return 0;
-                } else if (strcmp(have, want) != 0) {
-                        return 0;
-                }
-        }
-        return 1;
+        return s ? select_cell(s, cell) : -1;
 }
 
 /* Parses [claim NAME] group G into a new claim of EXP. */
@@ -695,7 +648,7 @@ static gboolean parse_claim(const Ctx *c, Experiment *exp, const char *g)
         if (!raw && required) \
                 return fail(c, g, key, "missing"); \
         if (raw) { \
-                cl->field = clean_value(raw); \
+                cl->field = experiment_clean_value(raw); \
                 if (cl->field[0] == '\0') \
                         return fail(c, g, key, "empty value"); \
         } \
@@ -710,14 +663,14 @@ static gboolean parse_claim(const Ctx *c, Experiment *exp, const char *g)
                 return fail(c, g, "metric", "unknown metric '%s' (allowed: roundtrip_latency, elapsed, throughput, callrate, cpu)", cl->metric);
         if (cl->where) {
                 g_autoptr(GError) we = NULL;
-                g_autoptr(VerifyWhere) w = verify_where_parse(cl->where, &we);
+                g_autoptr(Selector) w = select_parse(cl->where, SELECT_AXES, &we);
                 if (!w)
                         return fail(c, g, "where", "%s", we->message);
         }
         g_autofree char *by = g_key_file_get_value(c->kf, g, "by", NULL);
         cl->by = 1.0;
         if (by) {
-                g_autofree char *v = clean_value(by);
+                g_autofree char *v = experiment_clean_value(by);
                 char *end;
                 cl->by = g_ascii_strtod(v, &end);
                 if (*end || !(cl->by >= 1.0) || !isfinite(cl->by))
@@ -726,13 +679,13 @@ static gboolean parse_claim(const Ctx *c, Experiment *exp, const char *g)
         const char *sel_keys[] = { "faster", "slower" };
         const char *sels[] = { cl->faster, cl->slower };
         for (guint s = 0; s < 2; s++) {
+                g_autoptr(GError) se = NULL;
+                g_autoptr(Selector) sel = select_parse(sels[s], SELECT_AXES, &se);
                 guint matched = 0;
-                for (guint j = 0; j < exp->cells->len; j++) {
-                        int m = experiment_cell_matches(exp->cells->pdata[j], sels[s]);
-                        if (m < 0)
-                                return fail(c, g, sel_keys[s], "'%s' is not axis=value[,axis=value]", sels[s]);
-                        matched += (guint) m;
-                }
+                if (!sel)
+                        return fail(c, g, sel_keys[s], "%s", se->message);
+                for (guint j = 0; j < exp->cells->len; j++)
+                        matched += select_cell(sel, exp->cells->pdata[j]);
                 if (!matched)
                         return fail(c, g, sel_keys[s], "'%s' names no cell of this experiment", sels[s]);
         }
@@ -749,6 +702,51 @@ static gboolean parse_claims(const Ctx *c, Experiment *exp)
                 if (g_str_has_prefix(groups[i], "claim ") && !parse_claim(c, exp, groups[i]))
                         ok = FALSE;
         return ok;
+}
+
+/* A mistake in a figure or table: at its key's line, or at the group's
+ * header when the key is missing. */
+static void report_output(void *ctx, const char *group, const char *key, const char *msg)
+{
+        const Ctx *c = ctx;
+        guint line = key ? find_line(c->text, group, key) : 0;
+
+        fail_at(c, line ? line : find_line(c->text, group, NULL), group, key, "%s", msg);
+}
+
+/* Where published= files are: data/published/ of the study the file is
+ * in (experiments/X.ini -> data/published/), else of the working
+ * directory. */
+static char *published_dir(const char *file)
+{
+        g_autofree char *dir = g_path_get_dirname(file);
+        g_autofree char *up = g_path_get_dirname(dir);
+        char *pub = g_build_filename(up, "data", "published", NULL);
+
+        if (g_file_test(pub, G_FILE_TEST_IS_DIR))
+                return pub;
+        g_free(pub);
+        return g_build_filename("data", "published", NULL);
+}
+
+/* Every figure and table group, each checked whatever the others hold;
+ * the defaults when there is none. */
+static void parse_outputs(const Ctx *c, Experiment *exp)
+{
+        g_auto(GStrv) groups = g_key_file_get_groups(c->kf, NULL);
+        g_autofree char *pub = published_dir(c->file);
+        bool any = false;
+
+        for (guint i = 0; groups[i]; i++) {
+                if (!g_str_has_prefix(groups[i], "figure ") && !g_str_has_prefix(groups[i], "table "))
+                        continue;
+                any = true;
+                Output *o = figure_parse(c->kf, groups[i], exp, pub, report_output, (void *) c);
+                if (o)
+                        g_ptr_array_add(exp->outputs, o);
+        }
+        if (!any)
+                figure_defaults(exp, exp->outputs);
 }
 
 static bool cell_supported(const Transport *t, const Cell *cell, char **why)
@@ -1165,6 +1163,7 @@ static Experiment *experiment_new(const char *file, const char *name, const char
         exp->cells = g_ptr_array_new_with_free_func(g_free);
         exp->skipped = g_ptr_array_new_with_free_func(g_free);
         exp->claims = g_ptr_array_new_with_free_func((GDestroyNotify) claim_free);
+        exp->outputs = g_ptr_array_new_with_free_func((GDestroyNotify) output_free);
         return exp;
 }
 
@@ -1200,8 +1199,10 @@ static gboolean check_structure(Ctx *c, const char *base, const char *text, gsiz
                 const char *g = groups[i];
                 bool is_exp = !strcmp(g, "experiment");
                 bool is_profile = g_str_has_prefix(g, "profile ");
-                if (!is_exp && !is_profile && !g_str_has_prefix(g, "claim ")) {
-                        fail(c, g, NULL, "unknown group (allowed: experiment, profile NAME, claim NAME)");
+                if (!is_exp && !is_profile && !g_str_has_prefix(g, "claim ") &&
+                    !g_str_has_prefix(g, "figure ") && !g_str_has_prefix(g, "table ")) {
+                        fail(c, g, NULL, "unknown group (allowed: experiment, profile NAME, claim NAME, "
+                             "figure NAME, table NAME)");
                         continue;
                 }
                 if (is_profile && !valid_name(g + strlen("profile "))) {
@@ -1244,8 +1245,10 @@ static void validate(const Ctx *c, Experiment *exp)
                 g_autofree char *why = exp->skipped->len ? g_strdup_printf(" (%s)", (char *) exp->skipped->pdata[0]) : g_strdup("");
                 fail(c, "experiment", "transport", "no cell can run here%s", why);
         }
-        if (ok)
+        if (ok) {
                 parse_claims(c, exp);
+                parse_outputs(c, exp);
+        }
 }
 
 Experiment *experiment_load_data(const char *file, const char *data, gsize len,
@@ -1337,5 +1340,7 @@ void experiment_free(Experiment *exp)
                 g_ptr_array_unref(exp->skipped);
         if (exp->claims)
                 g_ptr_array_unref(exp->claims);
+        if (exp->outputs)
+                g_ptr_array_unref(exp->outputs);
         g_free(exp);
 }

@@ -132,6 +132,8 @@ typedef struct {
         GPtrArray *cells;    /* Cell *, the filtered cartesian product */
         GPtrArray *skipped;  /* char *, one line per combination left out and why */
         GPtrArray *claims;   /* Claim * */
+        GPtrArray *outputs;  /* Output * (figure.h): the [figure] and [table]
+                              * groups, or the default figure and table main */
         char *resolved;      /* the resolved [experiment] group, as key=value lines */
 } Experiment;
 
@@ -152,6 +154,10 @@ Experiment *experiment_load_data(const char *file, const char *data, gsize len,
                                  const char *profile, GError **error);
 void experiment_free(Experiment *exp);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(Experiment, experiment_free)
+
+/* RAW (a GKeyFile value) without its inline comment (blanks then '#')
+ * and surrounding blanks.  Newly allocated. */
+char *experiment_clean_value(const char *raw);
 
 /* Restricts EXP to one environment (ipclab run --env). */
 void experiment_set_env(Experiment *exp, EnvKind env);

@@ -4,6 +4,7 @@
  *   ipclab check FILE...
  *   ipclab run [--profile NAME] [--env host|nspawn|vm] [--out DIR] [--resume] FILE...
  *   ipclab summarize DIR/<experiment>
+ *   ipclab columns
  *   ipclab init DIR
  *
  * Exit status: 0 success, 1 a measurement failed, 2 bad usage or bad input.
@@ -18,10 +19,13 @@
 #include <unistd.h>
 
 #include "bus.h"
+#include "columns.h"
 #include "env/env.h"
 #include "experiment.h"
+#include "figure.h"
 #include "init.h"
 #include "meta.h"
+#include "render.h"
 #include "run.h"
 #include "runner.h"
 #include "samples.h"
@@ -95,9 +99,11 @@ static int cmd_list(int argc, char **argv)
 static int cmd_check(int argc, char **argv)
 {
         char *profile = NULL;
-        gboolean config_hash = FALSE;
+        gboolean config_hash = FALSE, list_outputs = FALSE;
         GOptionEntry entries[] = {
                 { "profile", 'p', 0, G_OPTION_ARG_STRING, &profile, "Apply [profile NAME]", "NAME" },
+                { "list-outputs", 0, 0, G_OPTION_ARG_NONE, &list_outputs,
+                  "Print each file's figures and tables: KIND EXP NAME INPUTS, tab-separated", NULL },
                 { "config-hash", 0, 0, G_OPTION_ARG_NONE, &config_hash,
                   "Print only the SHA-256 of what each file measures (meta.ini's config_sha256)", NULL },
                 { NULL },
@@ -107,6 +113,9 @@ static int cmd_check(int argc, char **argv)
         int status = 0;
 
         g_option_context_add_main_entries(ctx, entries, NULL);
+        g_autofree char *keys = figure_key_help();
+        g_autofree char *desc = g_strconcat("Keys of [figure NAME] and [table NAME]:\n", keys, NULL);
+        g_option_context_set_description(ctx, desc);
         if (!g_option_context_parse(ctx, &argc, &argv, &e))
                 return usage_error(ctx, e->message);
         if (argc < 2)
@@ -123,6 +132,14 @@ static int cmd_check(int argc, char **argv)
                         printf("%s\n", h);
                         continue;
                 }
+                if (list_outputs) {
+                        for (guint k = 0; k < exp->outputs->len; k++) {
+                                const Output *o = exp->outputs->pdata[k];
+                                g_autofree char *in = figure_inputs(exp, o);
+                                printf("%s\t%s\t%s\t%s\n", o->is_table ? "table" : "figure", exp->name, o->name, in);
+                        }
+                        continue;
+                }
                 double total = 0;   /* ns; a double, since huge counts overflow */
                 printf("%s: %s\n", exp->name, exp->title);
                 /* Claims that cannot mean anything (verify.h); `ipclab
@@ -131,6 +148,12 @@ static int cmd_check(int argc, char **argv)
                         g_autoptr(GError) ce = NULL;
                         if (!verify_claim_check(exp, exp->claims->pdata[k], &ce))
                                 fprintf(stderr, "ipclab: warning: %s\n", ce->message);
+                }
+                for (guint k = 0; k < exp->outputs->len; k++) {
+                        const Output *o = exp->outputs->pdata[k];
+                        if (!figure_cells_selected(exp, o))
+                                fprintf(stderr, "ipclab: warning: %s: [%s] where: '%s' selects no cell of %s\n",
+                                        exp->path, o->group, o->where ? o->where : "", exp->name);
                 }
                 printf("  %u cells x %u%s repetitions, warm-up %u, time limit %.0f s per repetition%s%s\n",
                        exp->cells->len, exp->repeat, exp->repeat_auto ? " or more (repeat=auto)" : "", exp->warmup, (double) exp->timeout_ns / 1e9,
@@ -456,6 +479,30 @@ static int cmd_summarize(int argc, char **argv)
         return 0;
 }
 
+/* ipclab columns: the column schema (columns.h) as TSV. */
+static int cmd_columns(int argc, char **argv)
+{
+        g_autoptr(GOptionContext) ctx = g_option_context_new("- the columns of samples.tsv and of the summary, as TSV");
+        g_autoptr(GError) e = NULL;
+
+        if (!g_option_context_parse(ctx, &argc, &argv, &e))
+                return usage_error(ctx, e->message);
+        if (argc != 1)
+                return usage_error(ctx, "columns takes no arguments");
+        printf("name\tkind\tunit\tlabel\tkey\tfiles\tinterval\n");
+        for (const Column *c = column_table; c->name; c++) {
+                bool s = c->flags & COLUMN_IN_SAMPLES, m = c->flags & COLUMN_IN_SUMMARY;
+                printf("%s\t%s\t%s\t%s\t%s\t%s\t", c->name, column_kind_name(c->kind),
+                       c->unit[0] ? c->unit : "-", c->label, c->key ? c->key : "-",
+                       s && m ? "samples,summary" : s ? "samples" : "summary");
+                if (c->flags & COLUMN_HAS_CI)
+                        printf("%s_lo,%s_hi\n", c->name, c->name);
+                else
+                        printf("-\n");
+        }
+        return 0;
+}
+
 /* ipclab bus KIND: a private bus of KIND for other programs (benchmarks
  * against reference tools): prints its address, runs until standard input
  * closes or a signal arrives, then stops it and removes its directory. */
@@ -519,7 +566,11 @@ int main(int argc, char **argv)
                 "  check FILE...        validate; print the cells and an estimated duration\n"
                 "  run FILE...          run; results go to DIR/<experiment>/ (--out DIR, default data)\n"
                 "  summarize DIR        per-cell statistics of DIR/samples.tsv as TSV\n"
+                "  columns              the columns of samples.tsv and of the summary, as TSV\n"
                 "  bus KIND             run a private dbus-daemon or dbus-broker until stdin closes\n"
+                "  plot FILE NAME       the gnuplot script of [figure NAME], data inlined (--summary, --out)\n"
+                "  table FILE NAME      the LaTeX tabular of [table NAME] (--summary, --out)\n"
+                "  section FILE         a LaTeX section for the experiment (--summary, --out)\n"
                 "  init DIR             start a study in DIR (experiments/, Makefile, paper/)\n\n"
                 "`ipclab COMMAND --help` describes a command's options.\n"
                 "Exit status: 0 success, 1 a measurement failed, 2 bad usage or bad input.\n";
@@ -547,8 +598,16 @@ int main(int argc, char **argv)
         }
         if (!strcmp(cmd, "summarize"))
                 return cmd_summarize(argc - 1, argv + 1);
+        if (!strcmp(cmd, "columns"))
+                return cmd_columns(argc - 1, argv + 1);
         if (!strcmp(cmd, "bus"))
                 return cmd_bus(argc - 1, argv + 1);
+        if (!strcmp(cmd, "plot"))
+                return render_plot_command(argc - 1, argv + 1);
+        if (!strcmp(cmd, "table"))
+                return render_table_command(argc - 1, argv + 1);
+        if (!strcmp(cmd, "section"))
+                return render_section_command(argc - 1, argv + 1);
         if (!strcmp(cmd, "init"))
                 return cmd_init(argc - 1, argv + 1);
 #ifdef IPCLAB_HAVE_VERIFY

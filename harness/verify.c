@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "select.h"
 #include "stats.h"
 
 #define EXIT_FAILED 1
@@ -25,233 +26,26 @@ typedef enum {
         KIND_DURATION,
 } AxisKind;
 
+/* The axes as cells are described in notes (selectors: select.h). */
 typedef struct {
-        const char *key;      /* as written in selectors and filters */
+        const char *key;
         const char *column;   /* in samples.tsv */
         AxisKind kind;
-        const char *dash;     /* what "-" in samples.tsv stands for in a selector */
         bool labelled;        /* described as key=value */
 } Axis;
 
 static const Axis axes[] = {
-        { "transport", "transport", KIND_TEXT, NULL, false },
-        { "bus", "bus", KIND_TEXT, "none", false },
-        { "payload", "payload", KIND_TEXT, NULL, false },
-        { "size", "size_B", KIND_SIZE, NULL, false },
-        { "pattern", "pattern", KIND_TEXT, NULL, false },
-        { "reply", "reply", KIND_TEXT, "echo", true },
-        { "marshal", "marshal", KIND_TEXT, NULL, true },
-        { "cpus", "cpus", KIND_TEXT, NULL, true },
-        { "count", "count", KIND_COUNT, "0", true },
-        { "duration", "duration_ns", KIND_DURATION, "0", true },
+        { "transport", "transport", KIND_TEXT, false },
+        { "bus", "bus", KIND_TEXT, false },
+        { "payload", "payload", KIND_TEXT, false },
+        { "size", "size_B", KIND_SIZE, false },
+        { "pattern", "pattern", KIND_TEXT, false },
+        { "reply", "reply", KIND_TEXT, true },
+        { "marshal", "marshal", KIND_TEXT, true },
+        { "cpus", "cpus", KIND_TEXT, true },
+        { "count", "count", KIND_COUNT, true },
+        { "duration", "duration_ns", KIND_DURATION, true },
 };
-
-static const Axis *axis_find(const char *key)
-{
-        for (size_t i = 0; i < G_N_ELEMENTS(axes); i++)
-                if (!strcmp(axes[i].key, key))
-                        return &axes[i];
-        return NULL;
-}
-
-typedef enum {
-        OP_EQ,
-        OP_NE,
-        OP_LT,
-        OP_LE,
-        OP_GT,
-        OP_GE,
-} Op;
-
-/* Longest first, so that "<=" is not read as "<". */
-static const struct {
-        const char *text;
-        Op op;
-} ops[] = {
-        { "<=", OP_LE }, { ">=", OP_GE }, { "!=", OP_NE },
-        { "<", OP_LT }, { ">", OP_GT }, { "=", OP_EQ },
-};
-
-typedef struct {
-        const Axis *axis;
-        Op op;
-        char *text;      /* KIND_TEXT */
-        guint64 num;     /* the numeric kinds, in bytes, messages or ns */
-} Cond;
-
-static void cond_clear(Cond *c)
-{
-        g_free(c->text);
-}
-
-static GArray *conds_new(void)
-{
-        GArray *a = g_array_new(FALSE, TRUE, sizeof(Cond));
-        g_array_set_clear_func(a, (GDestroyNotify) cond_clear);
-        return a;
-}
-
-static bool parse_count(const char *s, guint64 *out)
-{
-        return g_ascii_isdigit(*s) &&
-               g_ascii_string_to_unsigned(s, 10, 0, G_MAXUINT64, out, NULL);
-}
-
-/* Parses VALUE for AXIS into COND; false when malformed. */
-static bool cond_value(Cond *cond, const Axis *axis, const char *value)
-{
-        cond->axis = axis;
-        switch (axis->kind) {
-        case KIND_TEXT:
-                cond->text = g_strdup(value);
-                return value[0] != '\0';
-        case KIND_SIZE:
-                return parse_size(value, &cond->num);
-        case KIND_COUNT:
-                return parse_count(value, &cond->num);
-        case KIND_DURATION:
-                return parse_duration(value, &cond->num);
-        }
-        return false;
-}
-
-static const char *kind_what(AxisKind k)
-{
-        switch (k) {
-        case KIND_SIZE:
-                return "a size (4096, 4KiB)";
-        case KIND_COUNT:
-                return "a whole number";
-        case KIND_DURATION:
-                return "a duration (500ms)";
-        default:
-                return "a value";
-        }
-}
-
-/* Parses a selector "axis=value[,axis=value]".  NULL with an error when
- * malformed. */
-static GArray *selector_parse(const char *selector, GError **error)
-{
-        g_autoptr(GArray) conds = conds_new();
-        g_auto(GStrv) parts = g_strsplit(selector, ",", -1);
-
-        for (guint i = 0; parts[i]; i++) {
-                char *p = g_strstrip(parts[i]);
-                char *eq = strchr(p, '=');
-                if (!eq) {
-                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
-                                    "'%s' is not axis=value[,axis=value]", selector);
-                        return NULL;
-                }
-                *eq = '\0';
-                const char *key = g_strstrip(p);
-                const char *value = g_strstrip(eq + 1);
-                const Axis *axis = axis_find(key);
-                if (!axis) {
-                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
-                                    "'%s': unknown axis '%s'", selector, key);
-                        return NULL;
-                }
-                Cond c = { .op = OP_EQ };
-                bool ok = cond_value(&c, axis, value);
-                g_array_append_val(conds, c);
-                if (!ok) {
-                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
-                                    "'%s': %s=%s: not %s", selector, key, value, kind_what(axis->kind));
-                        return NULL;
-                }
-        }
-        return g_steal_pointer(&conds);
-}
-
-struct VerifyWhere {
-        GArray *conds;
-};
-
-void verify_where_free(VerifyWhere *w)
-{
-        if (!w)
-                return;
-        g_array_unref(w->conds);
-        g_free(w);
-}
-
-VerifyWhere *verify_where_parse(const char *where, GError **error)
-{
-        g_autoptr(VerifyWhere) w = g_new0(VerifyWhere, 1);
-        w->conds = conds_new();
-
-        if (!where || !where[0])
-                return g_steal_pointer(&w);
-        g_auto(GStrv) parts = g_strsplit(where, ",", -1);
-        for (guint i = 0; parts[i]; i++) {
-                char *p = g_strstrip(parts[i]);
-                size_t at = strcspn(p, "=!<>");
-                size_t o = 0;
-                while (o < G_N_ELEMENTS(ops) && strncmp(p + at, ops[o].text, strlen(ops[o].text)))
-                        o++;
-                if (!p[at] || o == G_N_ELEMENTS(ops)) {
-                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
-                                    "'%s' is not AXIS OP VALUE[,AXIS OP VALUE] "
-                                    "(AXIS: size, count, duration; OP: = != < <= > >=)", where);
-                        return NULL;
-                }
-                g_autofree char *key = g_strstrip(g_strndup(p, at));
-                const char *value = p + at + strlen(ops[o].text);
-                while (g_ascii_isspace(*value))
-                        value++;
-                const Axis *axis = axis_find(key);
-                if (!axis || axis->kind == KIND_TEXT) {
-                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
-                                    "'%s': '%s' cannot be filtered on (allowed: size, count, duration)",
-                                    where, key);
-                        return NULL;
-                }
-                Cond c = { .op = ops[o].op };
-                bool ok = cond_value(&c, axis, value);
-                g_array_append_val(w->conds, c);
-                if (!ok) {
-                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
-                                    "'%s': '%s' is not %s", where, value, kind_what(axis->kind));
-                        return NULL;
-                }
-        }
-        return g_steal_pointer(&w);
-}
-
-static bool compare_u64(guint64 a, Op op, guint64 b)
-{
-        switch (op) {
-        case OP_EQ: return a == b;
-        case OP_NE: return a != b;
-        case OP_LT: return a < b;
-        case OP_LE: return a <= b;
-        case OP_GT: return a > b;
-        case OP_GE: return a >= b;
-        }
-        return false;
-}
-
-/* Does the field FIELD (a samples.tsv value) satisfy COND?  In a selector
- * (SELECTOR true) "-" stands for the axis's dash value; in a filter it
- * satisfies nothing. */
-static bool cond_holds(const Cond *c, const char *field, bool selector)
-{
-        if (!strcmp(field, "-")) {
-                if (!selector || !c->axis->dash)
-                        return false;
-                field = c->axis->dash;
-        }
-        if (c->axis->kind == KIND_TEXT) {
-                bool eq = !strcmp(field, c->text);
-                return c->op == OP_NE ? !eq : eq;
-        }
-        guint64 v;
-        if (!parse_count(field, &v))
-                return false;
-        return compare_u64(v, c->op, c->num);
-}
 
 /* ---- Verdicts ----------------------------------------------------------- */
 
@@ -463,17 +257,6 @@ static char *vcell_describe(const VCell *c, const int *axis_col, int env_col)
         return g_string_free(s, FALSE);
 }
 
-static bool conds_hold(const GArray *conds, char **row, const int *axis_col, bool selector)
-{
-        for (guint i = 0; i < conds->len; i++) {
-                const Cond *c = &g_array_index(conds, Cond, i);
-                size_t a = (size_t) (c->axis - axes);
-                if (!cond_holds(c, row[axis_col[a]], selector))
-                        return false;
-        }
-        return true;
-}
-
 static void note_add(GString *note, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 
 static void note_add(GString *note, const char *fmt, ...)
@@ -510,9 +293,9 @@ gboolean verify_claim_table(const Claim *claim, const Table *samples, const char
                             claim->name, claim->metric);
                 return FALSE;
         }
-        g_autoptr(GArray) fast_sel = selector_parse(claim->faster, &e);
-        g_autoptr(GArray) slow_sel = fast_sel ? selector_parse(claim->slower, &e) : NULL;
-        g_autoptr(VerifyWhere) where = slow_sel ? verify_where_parse(claim->where, &e) : NULL;
+        g_autoptr(Selector) fast_sel = select_parse(claim->faster, SELECT_AXES, &e);
+        g_autoptr(Selector) slow_sel = fast_sel ? select_parse(claim->slower, SELECT_AXES, &e) : NULL;
+        g_autoptr(Selector) where = slow_sel ? select_parse(claim->where, SELECT_AXES, &e) : NULL;
         if (!where) {
                 g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "claim %s: %s", claim->name, e->message);
                 return FALSE;
@@ -578,19 +361,18 @@ gboolean verify_claim_table(const Claim *claim, const Table *samples, const char
 
         /* The faster and slower cells, and the axes either one names. */
         bool named[G_N_ELEMENTS(axes)] = { 0 };
-        GArray *sels[] = { fast_sel, slow_sel };
-        for (int s = 0; s < 2; s++)
-                for (guint i = 0; i < sels[s]->len; i++)
-                        named[g_array_index(sels[s], Cond, i).axis - axes] = true;
+        for (size_t a = 0; a < G_N_ELEMENTS(axes); a++)
+                named[a] = select_names_column(fast_sel, axes[a].column) ||
+                           select_names_column(slow_sel, axes[a].column);
         g_autoptr(GPtrArray) fast = g_ptr_array_new(), slow = g_ptr_array_new();
         g_autoptr(GString) note = g_string_new(NULL);
         guint failed_rows = 0, unmeasured_rows = 0, empty_cells = 0, nonpositive_cells = 0, both = 0;
         guint not_measuring = 0, selected[2] = { 0 }, unmeasuring[2] = { 0 };
         for (guint i = 0; i < cells->len; i++) {
                 VCell *c = cells->pdata[i];
-                bool is_fast = conds_hold(fast_sel, c->row, axis_col, true);
-                bool is_slow = conds_hold(slow_sel, c->row, axis_col, true);
-                if ((!is_fast && !is_slow) || !conds_hold(where->conds, c->row, axis_col, false))
+                bool is_fast = select_row(fast_sel, samples, c->row);
+                bool is_slow = select_row(slow_sel, samples, c->row);
+                if ((!is_fast && !is_slow) || !select_row(where, samples, c->row))
                         continue;
                 selected[0] += is_fast;
                 selected[1] += is_slow;
@@ -759,21 +541,6 @@ gboolean verify_claim_table(const Claim *claim, const Table *samples, const char
         return TRUE;
 }
 
-/* Does CELL (of an experiment, not a row) pass the filter CONDS?  An axis
- * that does not apply (count 0 in a time-boxed cell) fails every condition
- * on it, as "-" does in samples.tsv. */
-static bool cell_passes(const Cell *cell, const GArray *conds)
-{
-        for (guint i = 0; i < conds->len; i++) {
-                const Cond *cd = &g_array_index(conds, Cond, i);
-                guint64 v = cd->axis->kind == KIND_SIZE ? cell->size
-                          : cd->axis->kind == KIND_COUNT ? cell->count : cell->duration_ns;
-                if ((cd->axis->kind != KIND_SIZE && v == 0) || !compare_u64(v, cd->op, cd->num))
-                        return false;
-        }
-        return true;
-}
-
 static gboolean check_fail(GError **error, const Experiment *exp, const Claim *claim, const char *key,
                            const char *fmt, ...) G_GNUC_PRINTF(5, 6);
 
@@ -798,9 +565,16 @@ gboolean verify_claim_check(const Experiment *exp, const Claim *claim, GError **
 
         if (m < 0)
                 return check_fail(error, exp, claim, "metric", "unknown metric '%s'", claim->metric);
-        g_autoptr(VerifyWhere) where = verify_where_parse(claim->where, &e);
+        g_autoptr(Selector) where = select_parse(claim->where, SELECT_AXES, &e);
         if (!where)
                 return check_fail(error, exp, claim, "where", "%s", e->message);
+        g_autoptr(Selector) fast_sel = select_parse(claim->faster, SELECT_AXES, &e);
+        if (!fast_sel)
+                return check_fail(error, exp, claim, "faster", "%s", e->message);
+        g_autoptr(Selector) slow_sel = select_parse(claim->slower, SELECT_AXES, &e);
+        if (!slow_sel)
+                return check_fail(error, exp, claim, "slower", "%s", e->message);
+        const Selector *sel[] = { fast_sel, slow_sel };
 
         const char *sels[] = { claim->faster, claim->slower };
         const char *keys[] = { "faster", "slower" };
@@ -809,13 +583,10 @@ gboolean verify_claim_check(const Experiment *exp, const Claim *claim, GError **
                 const Cell *cell = exp->cells->pdata[i];
                 int in[2];
                 for (int s = 0; s < 2; s++) {
-                        in[s] = experiment_cell_matches(cell, sels[s]);
-                        if (in[s] < 0)
-                                return check_fail(error, exp, claim, keys[s], "'%s' is not axis=value[,axis=value]",
-                                                  sels[s]);
+                        in[s] = select_cell(sel[s], cell);
                         any[s] += (guint) in[s];
                 }
-                if (!cell_passes(cell, where->conds))
+                if (!select_cell(where, cell))
                         continue;
                 differ += in[0] != in[1];
                 for (int s = 0; s < 2; s++) {

@@ -10,19 +10,14 @@
  * size_B, pattern, reply, marshal, cpus, count, duration_ns) form a cell;
  * each row is one repetition of it.
  *
- * Selectors.  `faster` and `slower` are axis=value[,axis=value] with the
- * keys and meaning of experiment_cell_matches(): transport, bus, payload,
- * size (units allowed: 4KiB), pattern, reply, marshal, cpus, count,
- * duration (500ms); every part must match.  A "-" in samples.tsv stands
- * for the value the cell had: bus "-" is none, reply "-" (one-way) is
- * echo, count or duration "-" is 0.
- *
- * Where.  `where` is a comma-separated list of conditions, all of which
- * must hold: AXIS OP VALUE with AXIS one of size, count, duration, OP one
- * of = != < <= > >=, VALUE a size (4096, 4KiB), a whole number or a
- * duration (500ms) respectively, e.g. "size>=4KiB,count<10000".  A row
- * where the axis does not apply ("-": count in a time-boxed experiment)
- * fails every condition on it.
+ * Selectors.  `faster`, `slower` and `where` are selectors (select.h):
+ * conditions on the axes (transport, bus, payload, size, pattern, reply,
+ * marshal, cpus, count, duration, env), all of which must hold, such as
+ * "transport=libdbus,bus=p2p" or "size>=4KiB,count<10000".  A "-" in
+ * samples.tsv stands for the value the cell had where the axis has one
+ * (bus "-" is none, reply "-" of a one-way cell is echo, count or
+ * duration "-" is 0); a count or duration that does not apply satisfies
+ * no <, <=, > or >=.
  *
  * Pairs.  Every faster cell is paired with each slower cell that has the
  * same value in every axis column not named in either selector (so with
@@ -109,17 +104,6 @@
 #include "samples.h"
 
 #define VERIFY_LEVEL 0.95
-
-/* A parsed `where` filter. */
-typedef struct VerifyWhere VerifyWhere;
-
-/* Parses and validates WHERE (see above).  Returns a new filter, or NULL
- * with IPCLAB_ERROR_INPUT and a message that quotes WHERE and says what is
- * allowed (the caller adds file, group and key).  NULL or "" gives an
- * empty filter that every row passes. */
-VerifyWhere *verify_where_parse(const char *where, GError **error);
-void verify_where_free(VerifyWhere *w);
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(VerifyWhere, verify_where_free)
 
 typedef enum {
         VERIFY_NO_DATA,

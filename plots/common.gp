@@ -20,7 +20,9 @@
 # fonts in figures match the 9 pt captions.  Set preview=1 to get PNG.
 
 if (!exists("published")) published = "data/published"
-if (!exists("summary")) {
+# A script from `ipclab plot` carries its data inline (inline_data = 1)
+# and reads no summary.
+if (!exists("inline_data") && !exists("summary")) {
         print "common.gp: ERROR: no summary given (gnuplot -e \"summary='build/summary/EXP.tsv'\")"
         exit status 2
 }
@@ -28,7 +30,7 @@ if (!exists("out")) {
         print "common.gp: ERROR: no output given (gnuplot -e \"out='FIGURE.pdf'\")"
         exit status 2
 }
-if (system(sprintf("test -r '%s' && echo yes", summary)) ne "yes") {
+if (!exists("inline_data") && system(sprintf("test -r '%s' && echo yes", summary)) ne "yes") {
         print sprintf("common.gp: ERROR: summary %s is missing or unreadable", summary)
         exit status 1
 }
@@ -157,6 +159,17 @@ havemem(f, where) = nrows(f, (where eq "" ? "" : where.",")."memcpy_MiBps!=-") >
 memsec(b, m) = b / (m * 1048576.0)
 # Style of a transport line: the direct transport is the dashed floor.
 tdash(t) = t eq "direct" ? floordash : 1
+
+# Lines of `ipclab plot` whose series has no transport: the I-th colour
+# and point of a palette that colour-blind readers can tell apart.
+scolor(i) = word("#0072B2 #D55E00 #009E73 #CC79A7 #E69F00 #56B4E9 #882255 #999933 #332288 #444444", (i - 1) % 10 + 1)
+spoint(i) = word("7 5 9 13 11 4 6 8 10 12", (i - 1) % 10 + 1) + 0
+# --compare: the committed data in grey beneath the reproduction in colour.
+comparecolor = "#b8b8b8"
+# also=: another experiment's cells as a reference line.
+alsocolor = "#555555"
+alsopoint = 2
+alsodash = 3
 
 # Small horizontal offsets so that the error bars of several lines at the
 # same x do not hide each other: the I-th of N lines on a log x axis.

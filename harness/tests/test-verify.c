@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "samples.h"
+#include "select.h"
 #include "verify.h"
 
 static char *tmp_dir;
@@ -141,19 +142,19 @@ static void test_verdict_rule(void)
 static void test_where_parse(void)
 {
         const char *good[] = { "size>=4096", "size >= 4KiB", "count<1000,duration!=500ms",
-                               "size=64", "size<=1MiB, size>64", "duration>1s", "", NULL };
-        const char *bad[] = { "size>>4", "speed>1", "transport=pipe", "size>=4kb", "size>=",
+                               "size=64", "size<=1MiB, size>64", "duration>1s", "", "transport=pipe|fifo", NULL };
+        const char *bad[] = { "size>>4", "speed>1", "transport>pipe", "size>=4kb", "size>=",
                               ">=4", "size", "count<1.5", "size>=4096,", "size=>4096" };
 
         for (guint i = 0; i < G_N_ELEMENTS(good); i++) {
                 g_autoptr(GError) e = NULL;
-                g_autoptr(VerifyWhere) w = verify_where_parse(good[i], &e);
+                g_autoptr(Selector) w = select_parse(good[i], SELECT_AXES, &e);
                 g_assert_no_error(e);
                 g_assert_nonnull(w);
         }
         for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {
                 g_autoptr(GError) e = NULL;
-                g_autoptr(VerifyWhere) w = verify_where_parse(bad[i], &e);
+                g_autoptr(Selector) w = select_parse(bad[i], SELECT_AXES, &e);
                 g_assert_null(w);
                 g_assert_error(e, IPCLAB_ERROR, IPCLAB_ERROR_INPUT);
                 g_assert_nonnull(strstr(e->message, bad[i]));

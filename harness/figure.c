@@ -1,0 +1,711 @@
+/* figure.c: [figure NAME] and [table NAME] groups, parsed and checked
+ * (see figure.h).  The key table below describes every key once. */
+#include "figure.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "columns.h"
+#include "samples.h"
+#include "select.h"
+
+enum {
+        FOR_FIGURE = 1 << 0,
+        FOR_TABLE = 1 << 1,
+        FOR_BOTH = FOR_FIGURE | FOR_TABLE,
+};
+
+static const struct {
+        const char *key;
+        unsigned applies;
+        const char *help;
+} figure_keys[] = {
+        { "title", FOR_BOTH, "a short title (default: the experiment's)" },
+        { "caption", FOR_BOTH, "the caption under it in the paper (default: generated)" },
+        { "where", FOR_BOTH, "which cells: a selector as in claims, transport=pipe|fifo,size>=4KiB" },
+        { "type", FOR_FIGURE, "line (default), spectrum (latency against percentile, 1/(1-p) scale) "
+          "or cdf (fraction against latency); spectrum and cdf read `ipclab latency`" },
+        { "y", FOR_FIGURE, "summary columns to draw; several (;) are panels side by side sharing "
+          "the y range (default: lat_p50_ns for round trips, throughput_MiBps one-way, rate_per_s callrate)" },
+        { "x", FOR_FIGURE, "the axis along x (default: the numeric axis with most values)" },
+        { "series", FOR_FIGURE, "axes (;) whose values make the lines, or none "
+          "(default: the other axes that vary)" },
+        { "logx", FOR_FIGURE, "true, false or auto (default: log where the values span > 2 decades)" },
+        { "logy", FOR_FIGURE, "true, false or auto (as logx)" },
+        { "errorbars", FOR_FIGURE, "true (default) or false: the 95% interval of the median, "
+          "where the column has one (NAME_lo, NAME_hi)" },
+        { "bounds", FOR_FIGURE, "memcpy (the time or rate of memcpy for the message size; x=size) "
+          "and/or direct (transport=direct drawn as the black dash-dotted floor)" },
+        { "also", FOR_FIGURE, "another experiment whose cells are drawn as a reference line" },
+        { "also_where", FOR_FIGURE, "which of its cells (a selector)" },
+        { "also_title", FOR_FIGURE, "its legend entry (default: the experiment's name)" },
+        { "published", FOR_BOTH, "a file in data/published/ to draw or tabulate beside ours" },
+        { "published_x", FOR_FIGURE, "its column along x (in the x axis's unit)" },
+        { "published_y", FOR_FIGURE, "its column along y" },
+        { "published_series", FOR_FIGURE, "its column whose values make separate lines" },
+        { "published_where", FOR_BOTH, "which of its rows: a selector on its columns" },
+        { "published_scale", FOR_BOTH, "factor from its unit to our column's (1000 for us to ns)" },
+        { "published_title", FOR_BOTH, "its legend entry or column head: published (TITLE)" },
+        { "rows", FOR_TABLE, "axes (;) that make the rows (default: the axes that vary, less columns)" },
+        { "columns", FOR_TABLE, "an axis whose values make the columns, or value columns (;) "
+          "(default: the numeric axis with most values)" },
+        { "value", FOR_TABLE, "the summary column in the cells, with columns= an axis (default as y)" },
+        { "unit", FOR_TABLE, "display unit: ns, us, ms, s for times; KiB/s, MiB/s, GiB/s; 1/s, k/s, M/s" },
+        { "digits", FOR_TABLE, "fixed decimals 0-6 (default: three significant figures, as the paper)" },
+        { "published_rows", FOR_TABLE, "AXIS=COLUMN pairs (;): the published column matched to each row axis" },
+        { "published_value", FOR_TABLE, "the published column shown beside ours" },
+};
+
+char *figure_key_help(void)
+{
+        GString *s = g_string_new(NULL);
+
+        for (size_t i = 0; i < G_N_ELEMENTS(figure_keys); i++)
+                g_string_append_printf(s, "%-13s %-17s %s\n",
+                                       figure_keys[i].applies == FOR_BOTH ? "figure,table"
+                                       : figure_keys[i].applies == FOR_TABLE ? "table" : "figure",
+                                       figure_keys[i].key, figure_keys[i].help);
+        return g_string_free(s, FALSE);
+}
+
+static int key_index(const char *key)
+{
+        for (size_t i = 0; i < G_N_ELEMENTS(figure_keys); i++)
+                if (!strcmp(figure_keys[i].key, key))
+                        return (int) i;
+        return -1;
+}
+
+void output_free(Output *o)
+{
+        if (!o)
+                return;
+        g_free(o->name);
+        g_free(o->group);
+        g_free(o->title);
+        g_free(o->caption);
+        g_free(o->where);
+        g_strfreev(o->y);
+        g_free(o->x);
+        g_strfreev(o->series);
+        g_free(o->also);
+        g_free(o->also_where);
+        g_free(o->also_title);
+        g_free(o->published);
+        g_free(o->published_x);
+        g_free(o->published_y);
+        g_free(o->published_series);
+        g_free(o->published_where);
+        g_free(o->published_title);
+        g_strfreev(o->rows);
+        g_free(o->columns_axis);
+        g_strfreev(o->columns);
+        g_free(o->value);
+        g_free(o->unit);
+        g_strfreev(o->published_rows);
+        g_free(o->published_value);
+        g_free(o);
+}
+
+/* ---- the experiment's axes ---------------------------------------------- */
+
+static bool selected(const Selector *sel, const Cell *cell)
+{
+        return !sel || select_cell(sel, cell);
+}
+
+/* The distinct values of AXIS among EXP's cells that SEL keeps. */
+static guint axis_values(const Experiment *exp, const Selector *sel, const char *axis, bool *applies)
+{
+        g_autoptr(GHashTable) seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+
+        *applies = false;
+        for (guint i = 0; i < exp->cells->len; i++) {
+                if (!selected(sel, exp->cells->pdata[i]))
+                        continue;
+                char *v = select_cell_value(exp->cells->pdata[i], axis);
+                if (!v)
+                        return 0;
+                *applies |= strcmp(v, "-") != 0;
+                g_hash_table_add(seen, v);
+        }
+        return g_hash_table_size(seen);
+}
+
+GPtrArray *figure_varying_axes(const Experiment *exp, const char *where)
+{
+        g_autoptr(Selector) sel = where ? select_parse(where, SELECT_AXES, NULL) : NULL;
+        GPtrArray *out = g_ptr_array_new();
+        bool applies;
+
+        for (const Column *c = column_table; c->name; c++)
+                if (c->kind == COLUMN_AXIS && strcmp(c->name, "env") &&
+                    axis_values(exp, sel, c->name, &applies) > 1)
+                        g_ptr_array_add(out, (gpointer) c->name);
+        if (exp->n_envs > 1)
+                g_ptr_array_insert(out, 0, (gpointer) "env");
+        return out;
+}
+
+static bool numeric_axis(const char *col)
+{
+        const Column *c = column_find_key(col);
+        return c && (!strcmp(c->name, "size_B") || !strcmp(c->name, "count") || !strcmp(c->name, "duration_ns"));
+}
+
+/* The numeric axis with most values among the cells SEL keeps, else the
+ * axis with most values, else size_B. */
+static const char *default_x(const Experiment *exp, const Selector *sel)
+{
+        const char *best = NULL, *best_any = NULL;
+        guint most = 1, most_any = 1;
+        bool applies;
+
+        for (const Column *c = column_table; c->name; c++) {
+                if (c->kind != COLUMN_AXIS || !strcmp(c->name, "env"))
+                        continue;
+                guint n = axis_values(exp, sel, c->name, &applies);
+                if (numeric_axis(c->name) && n > most) {
+                        most = n;
+                        best = c->name;
+                }
+                if (n > most_any) {
+                        most_any = n;
+                        best_any = c->name;
+                }
+        }
+        return best ? best : best_any ? best_any : "size_B";
+}
+
+/* The metric for the cells' pattern: round trips first, then one-way,
+ * then callrate; *PATTERN gets the pattern's name. */
+static const char *default_metric(const Experiment *exp, const Selector *sel, const char **pattern)
+{
+        static const struct { Pattern p; const char *metric; } order[] = {
+                { PATTERN_ROUNDTRIP, "lat_p50_ns" },
+                { PATTERN_ONEWAY, "throughput_MiBps" },
+                { PATTERN_CALLRATE, "rate_per_s" },
+        };
+
+        for (size_t k = 0; k < G_N_ELEMENTS(order); k++)
+                for (guint i = 0; i < exp->cells->len; i++) {
+                        const Cell *cell = exp->cells->pdata[i];
+                        if (cell->pattern == order[k].p && selected(sel, cell)) {
+                                *pattern = pattern_name(order[k].p);
+                                return order[k].metric;
+                        }
+                }
+        *pattern = NULL;
+        return "elapsed_ns";
+}
+
+/* How many patterns the cells SEL keeps have. */
+static guint n_patterns(const Experiment *exp, const Selector *sel)
+{
+        bool applies;
+        return axis_values(exp, sel, "pattern", &applies);
+}
+
+/* ---- parsing ------------------------------------------------------------- */
+
+typedef struct {
+        GKeyFile *kf;
+        const char *group;
+        FigureReport report;
+        void *ctx;
+        bool ok;
+} Parse;
+
+static void bad(Parse *p, const char *key, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
+
+static void bad(Parse *p, const char *key, const char *fmt, ...)
+{
+        va_list ap;
+
+        va_start(ap, fmt);
+        g_autofree char *msg = g_strdup_vprintf(fmt, ap);
+        va_end(ap);
+        p->report(p->ctx, p->group, key, msg);
+        p->ok = false;
+}
+
+/* KEY's value, cleaned of a trailing comment, or NULL when absent; an
+ * empty value is a mistake. */
+static char *get(Parse *p, const char *key)
+{
+        g_autofree char *raw = g_key_file_get_value(p->kf, p->group, key, NULL);
+
+        if (!raw)
+                return NULL;
+        char *v = experiment_clean_value(raw);
+        if (!v[0]) {
+                bad(p, key, "empty value");
+                g_free(v);
+                return NULL;
+        }
+        return v;
+}
+
+static char **get_list(Parse *p, const char *key)
+{
+        g_autofree char *v = get(p, key);
+
+        if (!v)
+                return NULL;
+        g_auto(GStrv) items = g_strsplit(v, ";", -1);
+        GPtrArray *out = g_ptr_array_new();
+        for (guint i = 0; items[i]; i++) {
+                g_strstrip(items[i]);
+                if (items[i][0])
+                        g_ptr_array_add(out, g_strdup(items[i]));
+        }
+        g_ptr_array_add(out, NULL);
+        return (char **) g_ptr_array_free(out, FALSE);
+}
+
+static Scale get_scale(Parse *p, const char *key)
+{
+        g_autofree char *v = get(p, key);
+
+        if (!v || !strcmp(v, "auto"))
+                return SCALE_AUTO;
+        if (!strcmp(v, "true"))
+                return SCALE_LOG;
+        if (!strcmp(v, "false"))
+                return SCALE_LINEAR;
+        bad(p, key, "'%s' is not true, false or auto", v);
+        return SCALE_AUTO;
+}
+
+static bool get_bool(Parse *p, const char *key, bool def, bool *given)
+{
+        g_autofree char *v = get(p, key);
+
+        *given = v != NULL;
+        if (!v)
+                return def;
+        if (!strcmp(v, "true") || !strcmp(v, "false"))
+                return !strcmp(v, "true");
+        bad(p, key, "'%s' is not true or false", v);
+        return def;
+}
+
+/* Checks that AXIS (a key or column name) is an axis EXP has values of
+ * among the cells SEL keeps; returns its column name or NULL. */
+static const char *check_axis(Parse *p, const char *key, const char *axis, const Experiment *exp,
+                              const Selector *sel)
+{
+        const Column *c = column_find_key(axis);
+        bool applies;
+
+        if (!c) {
+                bad(p, key, "'%s' is not an axis (allowed: transport, bus, payload, size, pattern, reply, "
+                    "marshal, cpus, count, duration, env)", axis);
+                return NULL;
+        }
+        if (!strcmp(c->name, "env"))
+                return c->name;
+        axis_values(exp, sel, c->name, &applies);
+        if (!applies) {
+                bad(p, key, "axis '%s' is not in this experiment (no cell it draws has a %s)", axis, c->key);
+                return NULL;
+        }
+        return c->name;
+}
+
+/* Checks that NAME is a column of the summary that holds a value. */
+static const Column *check_value_column(Parse *p, const char *key, const char *name)
+{
+        const Column *c = column_find(name);
+
+        if (!c) {
+                bad(p, key, "unknown column '%s' (see `ipclab columns`)", name);
+                return NULL;
+        }
+        if ((c->kind != COLUMN_MEASURED && c->kind != COLUMN_SUMMARY) || !(c->flags & COLUMN_IN_SUMMARY)) {
+                bad(p, key, "'%s' is not a measured column of the summary", name);
+                return NULL;
+        }
+        return c;
+}
+
+/* The published file NAME's header, or NULL after a mistake. */
+static Table *read_published(Parse *p, const char *dir, const char *name)
+{
+        g_autoptr(GError) e = NULL;
+
+        if (strchr(name, '/') || name[0] == '.') {
+                bad(p, "published", "'%s' is a file name in data/published/, without a directory", name);
+                return NULL;
+        }
+        g_autofree char *path = g_build_filename(dir, name, NULL);
+        if (!g_file_test(path, G_FILE_TEST_IS_REGULAR)) {
+                bad(p, "published", "no file %s", path);
+                return NULL;
+        }
+        Table *t = table_read(path, &e);
+        if (!t)
+                bad(p, "published", "%s", e->message);
+        return t;
+}
+
+static void check_published_column(Parse *p, const char *key, const Table *t, const char *col,
+                                   const char *file)
+{
+        if (col && t && table_column(t, col) < 0) {
+                g_autofree char *have = g_strjoinv(", ", t->columns);
+                bad(p, key, "%s has no column '%s' (it has: %s)", file, col, have);
+        }
+}
+
+/* Time, rate and bandwidth units a table may display, by the column's
+ * unit. */
+static const struct {
+        const char *column_unit;
+        const char *unit;
+} display_units[] = {
+        { "ns", "ns" }, { "ns", "us" }, { "ns", "ms" }, { "ns", "s" },
+        { "MiB/s", "KiB/s" }, { "MiB/s", "MiB/s" }, { "MiB/s", "GiB/s" },
+        { "1/s", "1/s" }, { "1/s", "k/s" }, { "1/s", "M/s" },
+};
+
+static bool unit_fits(const char *column_unit, const char *unit)
+{
+        for (size_t i = 0; i < G_N_ELEMENTS(display_units); i++)
+                if (!strcmp(display_units[i].column_unit, column_unit) && !strcmp(display_units[i].unit, unit))
+                        return true;
+        return false;
+}
+
+Output *figure_parse(GKeyFile *kf, const char *group, const Experiment *exp,
+                     const char *published_dir, FigureReport report, void *ctx)
+{
+        Parse p = { .kf = kf, .group = group, .report = report, .ctx = ctx, .ok = true };
+        g_autoptr(Output) o = g_new0(Output, 1);
+        bool table = g_str_has_prefix(group, "table ");
+        unsigned kind = table ? FOR_TABLE : FOR_FIGURE;
+        bool given;
+
+        o->is_table = table;
+        o->group = g_strdup(group);
+        o->name = g_strdup(group + (table ? strlen("table ") : strlen("figure ")));
+        o->digits = -1;
+        o->published_scale = 1;
+        if (!o->name[0] || strlen(o->name) > 64 || strspn(o->name, "abcdefghijklmnopqrstuvwxyz"
+                                                          "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_") != strlen(o->name))
+                bad(&p, NULL, "%s name must be letters, digits, '-' or '_'", table ? "table" : "figure");
+
+        g_auto(GStrv) keys = g_key_file_get_keys(kf, group, NULL, NULL);
+        for (guint k = 0; keys && keys[k]; k++) {
+                int i = key_index(keys[k]);
+                if (i < 0 || !(figure_keys[i].applies & kind)) {
+                        GString *allowed = g_string_new(NULL);
+                        for (size_t j = 0; j < G_N_ELEMENTS(figure_keys); j++)
+                                if (figure_keys[j].applies & kind)
+                                        g_string_append_printf(allowed, "%s%s", allowed->len ? ", " : "",
+                                                               figure_keys[j].key);
+                        bad(&p, keys[k], "unknown key in a %s (allowed: %s)", table ? "table" : "figure",
+                            allowed->str);
+                        g_string_free(allowed, TRUE);
+                }
+        }
+
+        o->title = get(&p, "title");
+        o->caption = get(&p, "caption");
+        o->where = get(&p, "where");
+        g_autoptr(Selector) sel = NULL;
+        if (o->where) {
+                g_autoptr(GError) e = NULL;
+                sel = select_parse(o->where, SELECT_AXES, &e);
+                if (!sel)
+                        bad(&p, "where", "%s", e->message);
+        }
+        const char *pattern;
+        const char *metric = default_metric(exp, sel, &pattern);
+        /* With several patterns, the default metric is the first's. */
+        g_autofree char *pattern_where = NULL;
+        if (pattern && n_patterns(exp, sel) > 1)
+                pattern_where = g_strdup_printf("%s%spattern=%s", o->where ? o->where : "",
+                                                o->where ? "," : "", pattern);
+
+        /* Published numbers. */
+        o->published = get(&p, "published");
+        g_autoptr(Table) pub = o->published ? read_published(&p, published_dir, o->published) : NULL;
+        o->published_where = get(&p, "published_where");
+        o->published_title = get(&p, "published_title");
+        g_autofree char *scale = get(&p, "published_scale");
+        if (scale) {
+                char *end;
+                o->published_scale = g_ascii_strtod(scale, &end);
+                if (*end || !isfinite(o->published_scale) || !(o->published_scale > 0))
+                        bad(&p, "published_scale", "'%s' is not a positive number", scale);
+        }
+        if (o->published_where && pub) {
+                g_autoptr(GError) e = NULL;
+                g_autoptr(Selector) ps = select_parse(o->published_where, SELECT_COLUMNS, &e);
+                if (!ps || !select_check_table(ps, pub, o->published, &e))
+                        bad(&p, "published_where", "%s", e->message);
+        }
+        const char *needs_published[] = { "published_x", "published_y", "published_series", "published_where",
+                                          "published_scale", "published_title", "published_rows",
+                                          "published_value" };
+        if (!o->published)
+                for (size_t i = 0; i < G_N_ELEMENTS(needs_published); i++)
+                        if (g_key_file_has_key(kf, group, needs_published[i], NULL))
+                                bad(&p, needs_published[i], "applies only with published=");
+
+        if (table) {
+                o->value = get(&p, "value");
+                o->unit = get(&p, "unit");
+                g_autofree char *digits = get(&p, "digits");
+                if (digits) {
+                        guint64 d;
+                        if (!g_ascii_string_to_unsigned(digits, 10, 0, 6, &d, NULL))
+                                bad(&p, "digits", "'%s' is not a whole number from 0 to 6", digits);
+                        else
+                                o->digits = (int) d;
+                }
+                g_auto(GStrv) cols = get_list(&p, "columns");
+                if (cols && cols[0] && !cols[1] && column_find_key(cols[0])) {
+                        const char *c = check_axis(&p, "columns", cols[0], exp, sel);
+                        o->columns_axis = g_strdup(c);
+                } else if (cols) {
+                        for (guint i = 0; cols[i]; i++)
+                                check_value_column(&p, "columns", cols[i]);
+                        o->columns = g_steal_pointer(&cols);
+                        if (o->value)
+                                bad(&p, "value", "applies only when columns= is an axis");
+                }
+                o->rows = get_list(&p, "rows");
+                for (guint i = 0; o->rows && o->rows[i]; i++) {
+                        const char *c = check_axis(&p, "rows", o->rows[i], exp, sel);
+                        if (c) {
+                                g_free(o->rows[i]);
+                                o->rows[i] = g_strdup(c);
+                        }
+                }
+                /* Defaults: the numeric axis with most values across, the
+                 * other varying axes down. */
+                g_autoptr(GPtrArray) vary = figure_varying_axes(exp, pattern_where ? pattern_where : o->where);
+                if (!cols && !o->columns && !o->columns_axis) {
+                        const char *x = default_x(exp, sel);
+                        bool x_varies = false;
+                        for (guint i = 0; i < vary->len; i++)
+                                x_varies |= !strcmp(vary->pdata[i], x);
+                        if (x_varies && (vary->len > 1 || o->rows))
+                                o->columns_axis = g_strdup(x);
+                        else
+                                o->columns = g_strsplit(o->value ? o->value : metric, ";", -1);
+                }
+                if (!o->rows) {
+                        GPtrArray *r = g_ptr_array_new();
+                        for (guint i = 0; i < vary->len; i++)
+                                if (!o->columns_axis || strcmp(vary->pdata[i], o->columns_axis))
+                                        g_ptr_array_add(r, g_strdup(vary->pdata[i]));
+                        if (!r->len)
+                                g_ptr_array_add(r, g_strdup("transport"));
+                        g_ptr_array_add(r, NULL);
+                        o->rows = (char **) g_ptr_array_free(r, FALSE);
+                }
+                if (o->columns_axis && !o->value)
+                        o->value = g_strdup(metric);
+                const Column *vc = o->value ? check_value_column(&p, "value", o->value) : NULL;
+                if (!vc && o->columns && o->columns[0])
+                        vc = column_find(o->columns[0]);
+                if (o->unit && vc && !unit_fits(vc->unit, o->unit))
+                        bad(&p, "unit", "'%s' does not fit %s, measured in %s", o->unit, vc->name,
+                            vc->unit[0] ? vc->unit : "no unit");
+                if (o->unit && o->columns)
+                        for (guint i = 0; o->columns[i]; i++) {
+                                const Column *c = column_find(o->columns[i]);
+                                if (c && !unit_fits(c->unit, o->unit))
+                                        bad(&p, "unit", "'%s' does not fit %s, measured in %s", o->unit,
+                                            c->name, c->unit[0] ? c->unit : "no unit");
+                        }
+                o->published_rows = get_list(&p, "published_rows");
+                o->published_value = get(&p, "published_value");
+                for (guint i = 0; o->published_rows && o->published_rows[i]; i++) {
+                        char *eq = strchr(o->published_rows[i], '=');
+                        const Column *axis = eq ? NULL : NULL;
+                        if (eq) {
+                                g_autofree char *a = g_strndup(o->published_rows[i], (gsize) (eq - o->published_rows[i]));
+                                axis = column_find_key(g_strstrip(a));
+                        }
+                        bool in_rows = false;
+                        for (guint r = 0; axis && o->rows[r]; r++)
+                                in_rows |= !strcmp(o->rows[r], axis->name);
+                        if (!eq || !axis || !in_rows)
+                                bad(&p, "published_rows", "'%s' is not AXIS=COLUMN with AXIS one of rows=",
+                                    o->published_rows[i]);
+                        else
+                                check_published_column(&p, "published_rows", pub, g_strstrip(eq + 1), o->published);
+                }
+                if (o->published && (!o->published_rows || !o->published_value))
+                        bad(&p, o->published_rows ? "published_value" : "published_rows",
+                            "missing: a published column is matched to our rows by published_rows= "
+                            "and shown from published_value=");
+                check_published_column(&p, "published_value", pub, o->published_value, o->published);
+        } else {
+                g_autofree char *type = get(&p, "type");
+                if (!type || !strcmp(type, "line"))
+                        o->type = FIGURE_LINE;
+                else if (!strcmp(type, "spectrum"))
+                        o->type = FIGURE_SPECTRUM;
+                else if (!strcmp(type, "cdf"))
+                        o->type = FIGURE_CDF;
+                else
+                        bad(&p, "type", "unknown type '%s' (allowed: line, spectrum, cdf)", type);
+                bool latency = o->type != FIGURE_LINE;
+                o->y = get_list(&p, "y");
+                g_autofree char *x = get(&p, "x");
+                if (latency && (o->y || x)) {
+                        bad(&p, o->y ? "y" : "x", "a %s draws latency_ns and its percentiles from `ipclab latency`: "
+                            "x and y do not apply", type);
+                } else if (o->y) {
+                        for (guint i = 0; o->y[i]; i++)
+                                check_value_column(&p, "y", o->y[i]);
+                } else if (!latency) {
+                        o->y = g_strsplit(metric, ";", -1);
+                        if (pattern_where && !o->where) {
+                                o->where = g_strdup(pattern_where);
+                                g_clear_pointer(&sel, select_free);
+                                sel = select_parse(o->where, SELECT_AXES, NULL);
+                        }
+                }
+                if (latency)
+                        o->x = NULL;
+                else if (x)
+                        o->x = g_strdup(check_axis(&p, "x", x, exp, sel));
+                else
+                        o->x = g_strdup(default_x(exp, sel));
+                g_autofree char *series = get(&p, "series");
+                if (series && !strcmp(series, "none")) {
+                        o->series = g_new0(char *, 1);
+                } else if (series) {
+                        o->series = get_list(&p, "series");
+                        for (guint i = 0; o->series[i]; i++) {
+                                const char *c = check_axis(&p, "series", o->series[i], exp, sel);
+                                if (c && o->x && !strcmp(c, o->x))
+                                        bad(&p, "series", "'%s' is already along x", o->series[i]);
+                                if (c) {
+                                        g_free(o->series[i]);
+                                        o->series[i] = g_strdup(c);
+                                }
+                        }
+                } else {
+                        g_autoptr(GPtrArray) vary = figure_varying_axes(exp, o->where);
+                        GPtrArray *s = g_ptr_array_new();
+                        for (guint i = 0; i < vary->len; i++)
+                                if (!o->x || strcmp(vary->pdata[i], o->x))
+                                        g_ptr_array_add(s, g_strdup(vary->pdata[i]));
+                        g_ptr_array_add(s, NULL);
+                        o->series = (char **) g_ptr_array_free(s, FALSE);
+                }
+                o->logx = get_scale(&p, "logx");
+                o->logy = get_scale(&p, "logy");
+                o->errorbars = get_bool(&p, "errorbars", true, &given);
+                if (given && o->errorbars && o->y)
+                        for (guint i = 0; o->y[i]; i++) {
+                                const Column *c = column_find(o->y[i]);
+                                if (c && !(c->flags & COLUMN_HAS_CI))
+                                        bad(&p, "errorbars", "%s has no interval in the summary", o->y[i]);
+                        }
+                g_auto(GStrv) bounds = get_list(&p, "bounds");
+                for (guint i = 0; bounds && bounds[i]; i++) {
+                        if (!strcmp(bounds[i], "memcpy")) {
+                                o->bound_memcpy = true;
+                                if (o->x && strcmp(o->x, "size_B"))
+                                        bad(&p, "bounds", "memcpy is drawn for the message size: it needs x=size");
+                        } else if (!strcmp(bounds[i], "direct")) {
+                                o->bound_direct = true;
+                                guint n = 0;
+                                for (guint c = 0; c < exp->cells->len; c++) {
+                                        const Cell *cell = exp->cells->pdata[c];
+                                        n += selected(sel, cell) && !strcmp(cell->transport, "direct");
+                                }
+                                if (!n)
+                                        bad(&p, "bounds", "direct: no cell it draws has transport=direct");
+                        } else {
+                                bad(&p, "bounds", "unknown bound '%s' (allowed: memcpy, direct)", bounds[i]);
+                        }
+                }
+                o->also = get(&p, "also");
+                o->also_where = get(&p, "also_where");
+                o->also_title = get(&p, "also_title");
+                if (o->also && (strspn(o->also, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
+                                != strlen(o->also) || strlen(o->also) > 64))
+                        bad(&p, "also", "'%s' is not an experiment's name", o->also);
+                if (!o->also && (o->also_where || o->also_title))
+                        bad(&p, o->also_where ? "also_where" : "also_title", "applies only with also=");
+                if (o->also_where) {
+                        g_autoptr(GError) e = NULL;
+                        g_autoptr(Selector) as = select_parse(o->also_where, SELECT_AXES, &e);
+                        if (!as)
+                                bad(&p, "also_where", "%s", e->message);
+                }
+                o->published_x = get(&p, "published_x");
+                o->published_y = get(&p, "published_y");
+                o->published_series = get(&p, "published_series");
+                if (o->published && (!o->published_x || !o->published_y))
+                        bad(&p, o->published_x ? "published_y" : "published_x", "missing: published numbers are "
+                            "drawn from the columns published_x= and published_y=");
+                if (o->published && latency)
+                        bad(&p, "published", "published numbers are drawn on line figures only");
+                check_published_column(&p, "published_x", pub, o->published_x, o->published);
+                check_published_column(&p, "published_y", pub, o->published_y, o->published);
+                check_published_column(&p, "published_series", pub, o->published_series, o->published);
+        }
+        if (!p.ok)
+                return NULL;
+        return g_steal_pointer(&o);
+}
+
+static void ignore(void *ctx, const char *group, const char *key, const char *msg)
+{
+        (void) ctx;
+        (void) group;
+        (void) key;
+        (void) msg;
+}
+
+void figure_defaults(const Experiment *exp, GPtrArray *outputs)
+{
+        const char *groups[] = { "figure main", "table main" };
+        g_autoptr(GKeyFile) kf = g_key_file_new();
+
+        for (size_t i = 0; i < G_N_ELEMENTS(groups); i++) {
+                /* A group with no keys: every key at its default (which
+                 * cannot be a mistake). */
+                Output *o = figure_parse(kf, groups[i], exp, ".", ignore, NULL);
+                if (o) {
+                        o->is_default = true;
+                        g_ptr_array_add(outputs, o);
+                }
+        }
+}
+
+char *figure_inputs(const Experiment *exp, const Output *out)
+{
+        GString *s = g_string_new(NULL);
+
+        if (out->also)
+                g_string_append_printf(s, "exp:%s", out->also);
+        if (!out->is_table && out->type != FIGURE_LINE)
+                g_string_append_printf(s, "%slatency:%s", s->len ? " " : "", exp->name);
+        if (out->published)
+                g_string_append_printf(s, "%spublished:data/published/%s", s->len ? " " : "", out->published);
+        if (!s->len)
+                g_string_append_c(s, '-');
+        return g_string_free(s, FALSE);
+}
+
+guint figure_cells_selected(const Experiment *exp, const Output *out)
+{
+        g_autoptr(Selector) sel = select_parse(out->where, SELECT_AXES, NULL);
+        guint n = 0;
+
+        for (guint i = 0; sel && i < exp->cells->len; i++)
+                n += select_cell(sel, exp->cells->pdata[i]);
+        return n;
+}

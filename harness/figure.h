@@ -1,0 +1,102 @@
+/* figure.h: the figures and tables an experiment file declares.
+ *
+ * [figure NAME] and [table NAME] groups say what to draw and tabulate from
+ * the experiment's summary; every key is described once, in the key table
+ * of figure.c (`figure_keys`).  An experiment that declares neither gets
+ * one figure and one table named `main` (figure_defaults).  Parsing
+ * reports every mistake through a callback, so that experiment.c gives
+ * them as FILE:LINE: [figure NAME] key: message with the file's others.
+ */
+#pragma once
+
+#include <glib.h>
+#include <stdbool.h>
+
+#include "experiment.h"
+
+typedef enum {
+        FIGURE_LINE,      /* y against x, one line per series */
+        FIGURE_SPECTRUM,  /* latency against percentile on the 1/(1-p) scale */
+        FIGURE_CDF,       /* fraction of messages against latency */
+} FigureType;
+
+typedef enum {
+        SCALE_AUTO,       /* log where the values span more than 2 decades */
+        SCALE_LINEAR,
+        SCALE_LOG,
+} Scale;
+
+typedef struct {
+        char *name;
+        bool is_table;        /* [table NAME]; else [figure NAME] */
+        bool is_default;      /* made by figure_defaults, not declared */
+        char *group;          /* "figure NAME", for messages */
+        char *title;
+        char *caption;
+        char *where;          /* a selector (select.h), or NULL */
+        /* Figures. */
+        FigureType type;
+        char **y;             /* summary columns, one panel each */
+        char *x;              /* an axis column (size_B) */
+        char **series;        /* axis columns; empty: one line */
+        Scale logx, logy;
+        bool errorbars;       /* from NAME_lo/NAME_hi where the column has them */
+        bool bound_memcpy;    /* the memcpy time or rate for the message size */
+        bool bound_direct;    /* transport=direct as the black dash-dotted floor */
+        char *also;           /* another experiment, drawn as a reference */
+        char *also_where;
+        char *also_title;
+        /* Published numbers (both). */
+        char *published;      /* a file name in data/published/ */
+        char *published_x;    /* figures: its columns */
+        char *published_y;
+        char *published_series;
+        char *published_where;
+        double published_scale;   /* factor to our column's unit */
+        char *published_title;
+        /* Tables. */
+        char **rows;          /* axis columns */
+        char *columns_axis;   /* columns= an axis, or NULL ... */
+        char **columns;       /* ... or value columns */
+        char *value;          /* the value column, with columns_axis */
+        char *unit;           /* display unit, or NULL: the column's own */
+        int digits;           /* fixed decimals, or -1: the paper's format */
+        char **published_rows;    /* "AXIS=COLUMN" pairs: published columns per row axis */
+        char *published_value;
+} Output;
+
+void output_free(Output *o);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(Output, output_free)
+
+/* Receives one mistake in KEY (NULL: the group itself) of GROUP. */
+typedef void (*FigureReport)(void *ctx, const char *group, const char *key, const char *msg);
+
+/* Parses group GROUP ("figure NAME" or "table NAME") of KF, checked
+ * against EXP's cells and the column schema; PUBLISHED_DIR is where
+ * published= files are looked for.  Returns the output, or NULL after
+ * reporting every mistake found through REPORT. */
+Output *figure_parse(GKeyFile *kf, const char *group, const Experiment *exp,
+                     const char *published_dir, FigureReport report, void *ctx);
+
+/* The figure and table `main` for an experiment without declared ones:
+ * y from the pattern (round trips lat_p50_ns, one-way throughput_MiBps,
+ * callrate rate_per_s; where=pattern=P for the first of those present),
+ * x the numeric axis with most values, series the other axes that vary. */
+void figure_defaults(const Experiment *exp, GPtrArray *outputs);
+
+/* The axis columns that take more than one value among EXP's cells kept
+ * by WHERE (NULL: all), in schema order, into a new array of static
+ * strings. */
+GPtrArray *figure_varying_axes(const Experiment *exp, const char *where);
+
+/* What OUT reads besides EXP's own summary, as `ipclab check
+ * --list-outputs` prints it: "exp:OTHER latency:EXP published:data/..."
+ * or "-".  Newly allocated. */
+char *figure_inputs(const Experiment *exp, const Output *out);
+
+/* How many of EXP's cells OUT selects (its where=). */
+guint figure_cells_selected(const Experiment *exp, const Output *out);
+
+/* The help of every [figure]/[table] key, one "KIND KEY: HELP" a line,
+ * for `ipclab check --help` and the README. */
+char *figure_key_help(void);

@@ -1,0 +1,1479 @@
+/* render.c: `ipclab plot`, `ipclab table` and `ipclab section` (render.h).
+ *
+ * The figure and table an experiment declares (figure.h) are drawn from a
+ * summary (`ipclab summarize`), read by column name: the rows its where=
+ * keeps, grouped into series by the series axes, ordered as the file lists
+ * the values.  Labels and units come from the column schema (columns.h).
+ */
+#include "render.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "columns.h"
+#include "experiment.h"
+#include "figure.h"
+#include "samples.h"
+#include "select.h"
+#include "verify.h"
+
+#define EXIT_USAGE 2
+
+/* ---- shared -------------------------------------------------------------- */
+
+char *render_latex_escape(const char *s)
+{
+        GString *out = g_string_new(NULL);
+
+        for (const char *p = s ? s : ""; *p; p++) {
+                switch (*p) {
+                case '\\': g_string_append(out, "\\textbackslash{}"); break;
+                case '{': case '}': case '$': case '&': case '#': case '%': case '_':
+                        g_string_append_c(out, '\\');
+                        g_string_append_c(out, *p);
+                        break;
+                case '^': g_string_append(out, "\\textasciicircum{}"); break;
+                case '~': g_string_append(out, "\\textasciitilde{}"); break;
+                case '<': g_string_append(out, "\\textless{}"); break;
+                case '>': g_string_append(out, "\\textgreater{}"); break;
+                default: g_string_append_c(out, *p);
+                }
+        }
+        return g_string_free(out, FALSE);
+}
+
+static int fail_usage(GOptionContext *ctx, const char *msg)
+{
+        g_autofree char *help = g_option_context_get_help(ctx, TRUE, NULL);
+        fprintf(stderr, "ipclab: %s\n\n%s", msg, help);
+        return EXIT_USAGE;
+}
+
+static int fail_error(GError *e)
+{
+        g_auto(GStrv) lines = g_strsplit(e->message, "\n", -1);
+
+        for (guint i = 0; lines[i]; i++)
+                fprintf(stderr, "ipclab: %s\n", lines[i]);
+        return EXIT_USAGE;
+}
+
+static double number(const char *s)
+{
+        char *end;
+
+        if (!s || !s[0] || !strcmp(s, "-"))
+                return NAN;
+        double v = g_ascii_strtod(s, &end);
+        return *end ? NAN : v;
+}
+
+/* The experiment of FILE and its output NAME (a table when TABLE). */
+static Experiment *load_output(const char *file, const char *name, bool table, const Output **out,
+                               GError **error)
+{
+        g_autoptr(Experiment) exp = experiment_load(file, NULL, error);
+
+        if (!exp)
+                return NULL;
+        for (guint i = 0; i < exp->outputs->len; i++) {
+                const Output *o = exp->outputs->pdata[i];
+                if (o->is_table == table && !strcmp(o->name, name)) {
+                        *out = o;
+                        return g_steal_pointer(&exp);
+                }
+        }
+        GString *have = g_string_new(NULL);
+        for (guint i = 0; i < exp->outputs->len; i++) {
+                const Output *o = exp->outputs->pdata[i];
+                if (o->is_table == table)
+                        g_string_append_printf(have, "%s%s", have->len ? ", " : "", o->name);
+        }
+        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: no [%s %s] (it has: %s)", file,
+                    table ? "table" : "figure", name, have->len ? have->str : "none");
+        g_string_free(have, TRUE);
+        return NULL;
+}
+
+/* "EXP=PATH" arguments into a table EXP -> PATH. */
+static GHashTable *pairs(char **args, const char *option, GError **error)
+{
+        g_autoptr(GHashTable) h = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+
+        for (guint i = 0; args && args[i]; i++) {
+                const char *eq = strchr(args[i], '=');
+                if (!eq || eq == args[i] || !eq[1]) {
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "--%s %s: not EXP=FILE", option, args[i]);
+                        return NULL;
+                }
+                g_hash_table_insert(h, g_strndup(args[i], (gsize) (eq - args[i])), g_strdup(eq + 1));
+        }
+        return g_steal_pointer(&h);
+}
+
+static Table *read_table(const char *path, GError **error)
+{
+        return table_read(path, error);
+}
+
+static int need_column(const Table *t, const char *path, const char *name, GError **error)
+{
+        int c = select_key_column(t, name);
+
+        if (c < 0)
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: no column %s", path, name);
+        return c;
+}
+
+/* Where VALUE of AXIS comes in the experiment's order: numbers by value,
+ * names by the first cell (in file order) that has them. */
+static double axis_rank(const Experiment *exp, const char *axis, const char *value)
+{
+        double v = number(value);
+
+        if (!isnan(v))
+                return v;
+        if (!strcmp(value, "-"))
+                return -1;
+        for (guint i = 0; i < exp->cells->len; i++) {
+                const Cell *cell = NULL;
+                for (guint j = 0; j < exp->cells->len; j++)
+                        if (((const Cell *) exp->cells->pdata[j])->index == i)
+                                cell = exp->cells->pdata[j];
+                g_autofree char *cv = cell ? select_cell_value(cell, axis) : NULL;
+                if (cv && !strcmp(cv, value))
+                        return i;
+        }
+        if (!strcmp(axis, "env"))
+                return !strcmp(value, "host") ? 0 : !strcmp(value, "nspawn") ? 1 : 2;
+        return 1e12;
+}
+
+/* An axis value as text: sizes as 64 B, 4 KiB (LATEX: 64~B), durations
+ * in ms, "-" as "none". */
+static char *axis_text(const char *axis, const char *value, bool latex)
+{
+        double v = number(value);
+
+        if (!strcmp(value, "-"))
+                return g_strdup(latex ? "--" : "none");
+        if (!strcmp(axis, "size_B") && !isnan(v)) {
+                guint64 s = (guint64) v;
+                const char *sp = latex ? "~" : " ";
+                if (s >= 1048576 && s % 1048576 == 0)
+                        return g_strdup_printf("%" G_GUINT64_FORMAT "%sMiB", s / 1048576, sp);
+                if (s >= 1024 && s % 1024 == 0)
+                        return g_strdup_printf("%" G_GUINT64_FORMAT "%sKiB", s / 1024, sp);
+                return g_strdup_printf("%" G_GUINT64_FORMAT "%sB", s, sp);
+        }
+        if (!strcmp(axis, "duration_ns") && !isnan(v))
+                return g_strdup_printf("%g%sms", v / 1e6, latex ? "~" : " ");
+        return latex ? render_latex_escape(value) : g_strdup(value);
+}
+
+/* The label of column NAME with its unit, for an axis or a table head;
+ * times (ns) are labelled without a unit, their tics carry it. */
+static char *column_label(const char *name, bool time_tics)
+{
+        const Column *c = column_find(name);
+        if (!c)
+                c = column_find_key(name);
+        if (!c)
+                return g_strdup(name);
+        if (!c->unit[0] || (time_tics && !strcmp(c->unit, "ns")) || c->kind == COLUMN_AXIS)
+                return g_strdup(c->label);
+        return g_strdup_printf("%s (%s)", c->label, c->unit);
+}
+
+/* A string as a gnuplot double-quoted string. */
+static void gp_string(GString *out, const char *s)
+{
+        g_string_append_c(out, '"');
+        for (const char *p = s; *p; p++) {
+                if (*p == '"' || *p == '\\')
+                        g_string_append_c(out, '\\');
+                if (*p == '\n')
+                        g_string_append(out, " ");
+                else
+                        g_string_append_c(out, *p);
+        }
+        g_string_append_c(out, '"');
+}
+
+static void gp_number(GString *out, double v)
+{
+        char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+        if (isnan(v))
+                g_string_append(out, "NaN");
+        else
+                g_string_append(out, g_ascii_formatd(buf, sizeof buf, "%.9g", v));
+}
+
+/* ---- plot ------------------------------------------------------------------ */
+
+typedef struct {
+        double x, y, lo, hi;
+} Point;
+
+typedef struct {
+        char *key;          /* the series axes' values, tab-separated */
+        char *title;
+        char *color, *point, *dash;   /* gnuplot expressions */
+        double rank[12];
+        guint n_rank;
+        GArray *pts;        /* Point */
+        bool errorbars;
+        bool lines_only;    /* a bound: no points */
+        const char *width;  /* "memwidth" or NULL */
+} Line;
+
+static void line_free(Line *l)
+{
+        g_free(l->key);
+        g_free(l->title);
+        g_free(l->color);
+        g_free(l->point);
+        g_free(l->dash);
+        g_array_unref(l->pts);
+        g_free(l);
+}
+
+static Line *line_new(const char *key)
+{
+        Line *l = g_new0(Line, 1);
+        l->key = g_strdup(key);
+        l->pts = g_array_new(FALSE, FALSE, sizeof(Point));
+        return l;
+}
+
+static int line_cmp(gconstpointer a, gconstpointer b)
+{
+        const Line *x = *(Line *const *) a, *y = *(Line *const *) b;
+
+        for (guint i = 0; i < x->n_rank && i < y->n_rank; i++)
+                if (x->rank[i] != y->rank[i])
+                        return x->rank[i] < y->rank[i] ? -1 : 1;
+        return 0;
+}
+
+static int point_cmp(gconstpointer a, gconstpointer b)
+{
+        const Point *x = a, *y = b;
+        return x->x < y->x ? -1 : x->x > y->x;
+}
+
+/* What the plot draws, gathered before any gnuplot is written. */
+typedef struct {
+        const Experiment *exp;
+        const Output *out;
+        double y_scale;        /* ns -> s: 1e-9 */
+        bool y_time;
+        double x_scale;
+        bool x_time, x_size, x_categorical;
+        GPtrArray *categories; /* char *: the x values of a text axis, in order */
+        GPtrArray *panels;     /* GPtrArray of Line *, one per y column */
+        double xmin, xmax, ymin, ymax;
+        guint n_series;        /* distinct series titles in the legend */
+} Plot;
+
+static void extend(Plot *p, double x, double y)
+{
+        if (!isnan(x) && x > 0) {
+                p->xmin = MIN(p->xmin, x);
+                p->xmax = MAX(p->xmax, x);
+        }
+        if (!isnan(y) && y > 0) {
+                p->ymin = MIN(p->ymin, y);
+                p->ymax = MAX(p->ymax, y);
+        }
+}
+
+/* The x position of ROW's x value. */
+static double x_of(Plot *p, const char *value)
+{
+        if (p->x_categorical) {
+                for (guint i = 0; i < p->categories->len; i++)
+                        if (!strcmp(p->categories->pdata[i], value))
+                                return i + 1;
+                g_ptr_array_add(p->categories, g_strdup(value));
+                return p->categories->len;
+        }
+        return number(value) * p->x_scale;
+}
+
+/* Style and title of a line of series values VALS (the series axes). */
+static void style_line(Line *l, const Output *o, char **vals, guint index, bool grey)
+{
+        const char *t = NULL, *b = NULL;
+        GString *title = g_string_new(NULL);
+
+        for (guint i = 0; o->series[i]; i++) {
+                if (!strcmp(o->series[i], "transport"))
+                        t = vals[i];
+                else if (!strcmp(o->series[i], "bus"))
+                        b = vals[i];
+                if (!strcmp(vals[i], "-"))
+                        continue;
+                g_autofree char *v = axis_text(o->series[i], vals[i], false);
+                g_string_append_printf(title, "%s%s", title->len ? ", " : "", v);
+        }
+        if (t && !strcmp(t, "direct"))
+                g_string_assign(title, "harness floor (direct)");
+        if (!title->len)
+                g_string_assign(title, "measured");
+        l->title = g_string_free(title, FALSE);
+        if (t) {
+                l->color = g_strdup_printf("tcolor(\"%s\")", t);
+                l->point = b && strcmp(b, "-") ? g_strdup_printf("bpoint(\"%s\")", b)
+                                               : g_strdup_printf("tpoint(\"%s\")", t);
+        } else {
+                l->color = g_strdup_printf("scolor(%u)", index);
+                l->point = g_strdup_printf("spoint(%u)", index);
+        }
+        l->dash = t && !strcmp(t, "direct") ? g_strdup("floordash")
+                : b ? g_strdup_printf("bdash(\"%s\")", b) : g_strdup("1");
+        if (grey) {
+                g_free(l->color);
+                l->color = g_strdup("comparecolor");
+        }
+}
+
+/* Adds the rows of T (PATH) that SEL keeps to PANEL as lines by O's
+ * series, plotting column Y; DIRECT_FLOOR: transport=direct rows become
+ * the floor line only.  FALSE with ERROR when two rows of a line share an
+ * x (the selection leaves an axis out). */
+static gboolean add_rows(Plot *p, GPtrArray *panel, const Table *t, const char *path, const Selector *sel,
+                         const char *y, bool grey, const char *prefix, GError **error)
+{
+        const Output *o = p->out;
+        int xc = need_column(t, path, o->x, error);
+        int yc = xc < 0 ? -1 : need_column(t, path, y, error);
+        if (yc < 0)
+                return FALSE;
+        g_autofree char *lo_name = g_strconcat(y, "_lo", NULL);
+        g_autofree char *hi_name = g_strconcat(y, "_hi", NULL);
+        const Column *ycol = column_find(y);
+        int loc = table_column(t, lo_name), hic = table_column(t, hi_name);
+        bool bars = o->errorbars && ycol && (ycol->flags & COLUMN_HAS_CI) && loc >= 0 && hic >= 0;
+        guint ns = g_strv_length(o->series);
+        g_autofree int *sc = g_new(int, ns + 1);
+        for (guint i = 0; i < ns; i++)
+                if ((sc[i] = need_column(t, path, o->series[i], error)) < 0)
+                        return FALSE;
+        int tc = table_column(t, "transport");
+        g_autoptr(GHashTable) by_key = g_hash_table_new(g_str_hash, g_str_equal);
+
+        for (guint r = 0; r < t->rows->len; r++) {
+                char **row = t->rows->pdata[r];
+                if (sel && !select_row(sel, t, row))
+                        continue;
+                bool floor = o->bound_direct && tc >= 0 && !strcmp(row[tc], "direct");
+                g_autoptr(GString) key = g_string_new(prefix);
+                g_autofree char **vals = g_new0(char *, ns + 1);
+                for (guint i = 0; i < ns; i++) {
+                        vals[i] = row[sc[i]];
+                        g_string_append_printf(key, "\t%s", floor && strcmp(o->series[i], "transport") ? "-" : row[sc[i]]);
+                }
+                if (floor)
+                        g_string_assign(key, "floor");
+                Line *l = g_hash_table_lookup(by_key, key->str);
+                if (!l) {
+                        l = line_new(key->str);
+                        if (floor) {
+                                l->title = g_strdup("harness floor (direct)");
+                                l->color = g_strdup(grey ? "comparecolor" : "tcolor(\"direct\")");
+                                l->point = g_strdup("tpoint(\"direct\")");
+                                l->dash = g_strdup("floordash");
+                                l->rank[l->n_rank++] = -1;
+                        } else {
+                                style_line(l, o, vals, panel->len + 1, grey);
+                                for (guint i = 0; i < ns && l->n_rank < G_N_ELEMENTS(l->rank); i++)
+                                        l->rank[l->n_rank++] = axis_rank(p->exp, o->series[i], vals[i]);
+                        }
+                        if (grey) {
+                                g_free(l->title);
+                                l->title = NULL;
+                        }
+                        l->errorbars = bars;
+                        g_ptr_array_add(panel, l);
+                        g_hash_table_insert(by_key, l->key, l);
+                }
+                Point pt = { x_of(p, row[xc]), number(row[yc]) * p->y_scale, NAN, NAN };
+                if (bars) {
+                        pt.lo = number(row[loc]) * p->y_scale;
+                        pt.hi = number(row[hic]) * p->y_scale;
+                }
+                for (guint i = 0; i < l->pts->len; i++)
+                        if (g_array_index(l->pts, Point, i).x == pt.x) {
+                                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                                            "%s: [%s]: two rows of the line '%s' at %s=%s: add the axis "
+                                            "in which they differ to series= or where=", path, o->group,
+                                            l->title ? l->title : key->str, o->x, row[xc]);
+                                return FALSE;
+                        }
+                g_array_append_val(l->pts, pt);
+                extend(p, pt.x, pt.y);
+                extend(p, NAN, pt.lo);
+                extend(p, NAN, pt.hi);
+        }
+        return TRUE;
+}
+
+/* The memcpy bound for the rows SEL keeps: the time of one copy of the
+ * message each way (two on a round trip) or its rate, for Y's unit. */
+static void add_memcpy(Plot *p, GPtrArray *panel, const Table *t, const Selector *sel, const char *y)
+{
+        const Column *ycol = column_find(y);
+        int sc = table_column(t, "size_B"), mc = table_column(t, "memcpy_MiBps"), pc = table_column(t, "pattern");
+        if (!ycol || sc < 0 || mc < 0 || (strcmp(ycol->unit, "ns") && strcmp(ycol->unit, "MiB/s") &&
+                                          strcmp(ycol->unit, "1/s")))
+                return;
+        Line *l = line_new("memcpy");
+        bool roundtrip = true;
+        for (guint r = 0; r < t->rows->len; r++) {
+                char **row = t->rows->pdata[r];
+                if ((sel && !select_row(sel, t, row)) || isnan(number(row[mc])))
+                        continue;
+                roundtrip &= pc >= 0 && strcmp(row[pc], "oneway") != 0;
+                double size = number(row[sc]), mib = number(row[mc]);
+                bool seen = false;
+                for (guint i = 0; i < l->pts->len; i++)
+                        seen |= g_array_index(l->pts, Point, i).x == size * p->x_scale;
+                if (seen || !(size > 0) || !(mib > 0))
+                        continue;
+                Point pt = { size * p->x_scale, NAN, NAN, NAN };
+                g_array_append_val(l->pts, pt);
+        }
+        for (guint i = 0; i < l->pts->len; i++) {
+                Point *pt = &g_array_index(l->pts, Point, i);
+                double size = pt->x / p->x_scale, mib = NAN;
+                for (guint r = 0; r < t->rows->len && isnan(mib); r++) {
+                        char **row = t->rows->pdata[r];
+                        if (number(row[sc]) == size && !isnan(number(row[mc])))
+                                mib = number(row[mc]);
+                }
+                double copies = roundtrip ? 2 : 1, bytes_per_s = mib * 1048576.0;
+                pt->y = !strcmp(ycol->unit, "ns") ? copies * size / bytes_per_s * 1e9 * p->y_scale
+                      : !strcmp(ycol->unit, "MiB/s") ? mib : bytes_per_s / size / copies;
+                extend(p, NAN, pt->y);
+        }
+        if (!l->pts->len) {
+                line_free(l);
+                return;
+        }
+        l->title = g_strdup(!strcmp(ycol->unit, "ns") || !strcmp(ycol->unit, "1/s")
+                            ? (roundtrip ? "memcpy of request + reply" : "memcpy of the message")
+                            : "memcpy bandwidth");
+        l->color = g_strdup("memcolor");
+        l->point = g_strdup("0");
+        l->dash = g_strdup("memdash");
+        l->width = "memwidth";
+        l->lines_only = true;
+        g_ptr_array_add(panel, l);
+}
+
+/* Published numbers of O beside ours, in PANEL. */
+static gboolean add_published(Plot *p, GPtrArray *panel, const char *dir, GError **error)
+{
+        const Output *o = p->out;
+        g_autofree char *path = g_build_filename(dir, o->published, NULL);
+        g_autoptr(Table) t = read_table(path, error);
+        if (!t)
+                return FALSE;
+        g_autoptr(Selector) sel = select_parse(o->published_where, SELECT_COLUMNS, error);
+        if (!sel || !select_check_table(sel, t, path, error))
+                return FALSE;
+        int xc = need_column(t, path, o->published_x, error);
+        int yc = xc < 0 ? -1 : need_column(t, path, o->published_y, error);
+        int sc = o->published_series ? table_column(t, o->published_series) : -1;
+        if (yc < 0)
+                return FALSE;
+        g_autofree char *source = o->published_title ? g_strdup(o->published_title)
+                                : g_strndup(o->published, strcspn(o->published, "."));
+        g_autoptr(GHashTable) by = g_hash_table_new(g_str_hash, g_str_equal);
+        guint n = 0;
+        for (guint r = 0; r < t->rows->len; r++) {
+                char **row = t->rows->pdata[r];
+                if (!select_row(sel, t, row))
+                        continue;
+                const char *k = sc >= 0 ? row[sc] : "";
+                Line *l = g_hash_table_lookup(by, k);
+                if (!l) {
+                        l = line_new(k);
+                        n++;
+                        l->title = sc >= 0 ? g_strdup_printf("published (%s): %s", source, k)
+                                           : g_strdup_printf("published (%s)", source);
+                        l->color = g_strdup("pubcolor");
+                        l->point = g_strdup_printf("pubpoint(%u)", n);
+                        l->dash = g_strdup("pubdash");
+                        g_ptr_array_add(panel, l);
+                        g_hash_table_insert(by, l->key, l);
+                }
+                Point pt = { number(row[xc]) * p->x_scale,
+                             number(row[yc]) * o->published_scale * p->y_scale, NAN, NAN };
+                if (p->x_categorical)
+                        pt.x = x_of(p, row[xc]);
+                if (isnan(pt.x) || isnan(pt.y))
+                        continue;
+                g_array_append_val(l->pts, pt);
+                extend(p, pt.x, pt.y);
+        }
+        return TRUE;
+}
+
+static bool log_scale(Scale s, double lo, double hi)
+{
+        if (s == SCALE_LOG)
+                return lo > 0;
+        if (s == SCALE_LINEAR)
+                return false;
+        return lo > 0 && hi / lo > 100;
+}
+
+/* The data block name of line L of panel P. */
+static char *block_name(guint p, guint l)
+{
+        return g_strdup_printf("$p%us%u", p + 1, l + 1);
+}
+
+static void write_blocks(GString *gp, Plot *p)
+{
+        for (guint k = 0; k < p->panels->len; k++) {
+                GPtrArray *panel = p->panels->pdata[k];
+                for (guint i = 0; i < panel->len; i++) {
+                        Line *l = panel->pdata[i];
+                        g_autofree char *name = block_name(k, i);
+                        g_array_sort(l->pts, point_cmp);
+                        g_string_append_printf(gp, "# %s\n%s << EOD\n", l->title ? l->title : "(committed)", name);
+                        for (guint j = 0; j < l->pts->len; j++) {
+                                const Point *pt = &g_array_index(l->pts, Point, j);
+                                gp_number(gp, pt->x);
+                                g_string_append_c(gp, '\t');
+                                gp_number(gp, pt->y);
+                                if (l->errorbars) {
+                                        g_string_append_c(gp, '\t');
+                                        gp_number(gp, pt->lo);
+                                        g_string_append_c(gp, '\t');
+                                        gp_number(gp, pt->hi);
+                                }
+                                g_string_append_c(gp, '\n');
+                        }
+                        g_string_append(gp, "EOD\n");
+                }
+        }
+}
+
+/* The gnuplot style of line L ("with ... lc ... pt ... dt ..."). */
+static void line_style(GString *gp, const Line *l, bool legend)
+{
+        if (l->lines_only)
+                g_string_append(gp, " with lines");
+        else if (l->errorbars && !legend)
+                g_string_append(gp, " with yerrorlines");
+        else
+                g_string_append(gp, " with linespoints");
+        g_string_append_printf(gp, " linecolor rgb %s", l->color);
+        if (!l->lines_only)
+                g_string_append_printf(gp, " pointtype %s", l->point);
+        g_string_append_printf(gp, " dashtype %s", l->dash);
+        if (l->width)
+                g_string_append_printf(gp, " linewidth %s", l->width);
+}
+
+static void write_axes(GString *gp, Plot *p, bool logx, bool logy, guint panel, guint n_panels)
+{
+        const Output *o = p->out;
+
+        g_string_append(gp, "unset logscale\nset xtics autofreq\nset format x \"% h\"\nset format y \"% h\"\n");
+        if (o->type == FIGURE_SPECTRUM) {
+                g_string_append(gp, "set logscale x 10\nset xtics (");
+                double top = p->xmax;
+                bool first = true;
+                for (int e = 0; pow(10, e) <= top * 1.01 && e < 9; e++) {
+                        static const char *const labels[] = { "0", "90", "99", "99.9", "99.99", "99.999",
+                                                              "99.9999", "99.99999", "99.999999" };
+                        g_string_append_printf(gp, "%s\"%s\" %g", first ? "" : ", ", labels[e], pow(10, e));
+                        first = false;
+                }
+                g_string_append(gp, ")\nset xrange [0.8:*]\nset xlabel \"percentile\" offset 0, 0.4\n");
+        } else if (o->type == FIGURE_CDF) {
+                g_string_append(gp, logx ? "set logscale x 10\n" : "");
+                g_string_append(gp, "set format x \"%.0s %cs\"\nset xlabel \"latency\" offset 0, 0.4\n");
+        } else if (p->x_categorical) {
+                g_string_append(gp, "set xtics (");
+                for (guint i = 0; i < p->categories->len; i++) {
+                        g_autofree char *t = axis_text(o->x, p->categories->pdata[i], false);
+                        if (i)
+                                g_string_append(gp, ", ");
+                        gp_string(gp, t);
+                        g_string_append_printf(gp, " %u", i + 1);
+                }
+                g_string_append_printf(gp, ")\nset xrange [0.5:%u.5]\n", p->categories->len);
+        } else if (p->x_size && logx) {
+                double decades = log2(p->xmax / p->xmin);
+                g_string_append_printf(gp, "sizestep = %d\n@set_size_axis\neval padsize(%g, %g)\n",
+                                       MAX(1, (int) ceil(decades / 7)), p->xmin, p->xmax);
+        } else {
+                if (logx)
+                        g_string_append(gp, "set logscale x 10\n");
+                if (p->x_time)
+                        g_string_append(gp, "set format x \"%.0s %cs\"\n");
+        }
+        if (o->type == FIGURE_LINE) {
+                g_autofree char *xl = column_label(o->x, p->x_time);
+                g_string_append(gp, "set xlabel ");
+                gp_string(gp, xl);
+                g_string_append(gp, " offset 0, 0.4\n");
+        }
+        if (o->type == FIGURE_CDF) {
+                g_string_append(gp, "set yrange [0:1]\nset ylabel \"fraction of messages\"\n");
+                return;
+        }
+        if (p->y_time && logy)
+                g_string_append(gp, "@set_time_axis\n");
+        else if (logy)
+                g_string_append(gp, "set logscale y 10\n");
+        else if (p->y_time)
+                g_string_append(gp, "set format y \"%.0s %cs\"\n");
+        if (p->ymax >= p->ymin) {
+                if (logy)
+                        g_string_append_printf(gp, "set yrange [%g:%g]\n", p->ymin / 1.6, p->ymax * 1.6);
+                else
+                        g_string_append_printf(gp, "set yrange [0:%g]\n", p->ymax * 1.1);
+        }
+        const char *y = o->type == FIGURE_LINE ? o->y[panel] : "latency_ns";
+        g_autofree char *yl = o->type == FIGURE_LINE ? column_label(y, p->y_time) : g_strdup("latency");
+        g_string_append(gp, "set ylabel ");
+        gp_string(gp, panel == 0 ? yl : "");
+        g_string_append(gp, " offset 1, 0\n");
+        if (n_panels > 1) {
+                g_autofree char *t = g_strdup_printf("(%c) %s", 'a' + panel, yl);
+                g_string_append(gp, "set title ");
+                gp_string(gp, t);
+                g_string_append(gp, " noenhanced offset 0, -0.6\n");
+        }
+}
+
+static char *plot_script(Plot *p, const char *file)
+{
+        const Output *o = p->out;
+        GString *gp = g_string_new(NULL);
+        guint np = p->panels->len;
+        bool logx = o->type == FIGURE_SPECTRUM || log_scale(o->logx, p->xmin, p->xmax);
+        bool logy = o->type != FIGURE_CDF && log_scale(o->logy, p->ymin, p->ymax);
+
+        /* The legend: every distinct title once, in the order drawn. */
+        g_autoptr(GPtrArray) legend = g_ptr_array_new();
+        g_autoptr(GHashTable) titled = g_hash_table_new(g_str_hash, g_str_equal);
+        for (guint k = 0; k < np; k++) {
+                GPtrArray *panel = p->panels->pdata[k];
+                for (guint i = 0; i < panel->len; i++) {
+                        Line *l = panel->pdata[i];
+                        if (l->title && !g_hash_table_contains(titled, l->title)) {
+                                g_hash_table_add(titled, l->title);
+                                g_ptr_array_add(legend, l);
+                        }
+                }
+        }
+        guint per_row = np > 1 ? 4 : 3, legend_rows = (legend->len + per_row - 1) / per_row;
+        double legend_h = legend_rows ? 0.16 * legend_rows + 0.12 : 0, fig_h = 2.3 + legend_h;
+
+        g_string_append_printf(gp, "# %s-%s: generated by `ipclab plot %s %s`.\n"
+                               "# The data are inlined: this script alone redraws the figure,\n"
+                               "#     gnuplot -e \"plotdir='plots'; out='%s-%s.pdf'\" THIS.gp\n",
+                               p->exp->name, o->name, file, o->name, p->exp->name, o->name);
+        g_string_append_printf(gp, "if (!exists(\"plotdir\")) plotdir = \"plots\"\n"
+                               "if (!exists(\"out\")) out = \"%s-%s.pdf\"\n"
+                               "inline_data = 1\nfig_w = 6.0; fig_h = %.2f\nload plotdir.\"/common.gp\"\n\n",
+                               p->exp->name, o->name, fig_h);
+        write_blocks(gp, p);
+        double bottom = (legend_h + 0.42) / fig_h, left = 0.085, right = 0.975, gap = 0.09;
+        double w = (right - left - gap * (np - 1)) / np;
+        g_string_append_printf(gp, "\nset multiplot\nunset key\nset tmargin at screen %.3f\nset bmargin at screen %.3f\n",
+                               np > 1 ? 0.93 : 0.97, bottom);
+        for (guint k = 0; k < np; k++) {
+                GPtrArray *panel = p->panels->pdata[k];
+                g_string_append_printf(gp, "\n# panel %u\nset lmargin at screen %.3f\nset rmargin at screen %.3f\n",
+                                       k + 1, left + k * (w + gap), left + k * (w + gap) + w);
+                write_axes(gp, p, logx, logy, k, np);
+                guint drawn = 0;
+                for (guint i = 0; i < panel->len; i++)
+                        drawn += ((Line *) panel->pdata[i])->pts->len > 0;
+                if (!drawn) {
+                        g_string_append(gp, "@no_data\n");
+                        continue;
+                }
+                g_string_append(gp, "plot ");
+                guint nl = 0, n_dodge = 0;
+                for (guint i = 0; i < panel->len; i++)
+                        n_dodge += ((Line *) panel->pdata[i])->errorbars;
+                for (guint i = 0; i < panel->len; i++) {
+                        Line *l = panel->pdata[i];
+                        if (!l->pts->len)
+                                continue;
+                        g_autofree char *name = block_name(k, i);
+                        g_string_append_printf(gp, "%s%s", nl++ ? ", \\\n     " : "", name);
+                        bool dodge = l->errorbars && logx && n_dodge > 1 && !p->x_categorical;
+                        if (l->errorbars)
+                                g_string_append_printf(gp, dodge ? " using (dodge($1, %u, %u)):2:3:4" : " using 1:2:3:4",
+                                                       i + 1, n_dodge);
+                        else
+                                g_string_append(gp, " using 1:2");
+                        line_style(gp, l, false);
+                        g_string_append(gp, " notitle");
+                }
+                g_string_append_c(gp, '\n');
+        }
+        if (legend->len) {
+                g_string_append_printf(gp, "\n# the legend, below the panels\nunset title\nunset xlabel\nunset ylabel\n"
+                                       "unset border\nunset tics\nunset grid\nunset logscale\nset xrange [0:1]\n"
+                                       "set yrange [0:1]\nset tmargin at screen %.3f\nset bmargin at screen 0\n"
+                                       "set lmargin at screen 0.03\nset rmargin at screen 0.99\n"
+                                       "set key center top horizontal maxrows %u width 0 samplen 2.5 font \",8\"\nplot ",
+                                       legend_h / fig_h, legend_rows);
+                for (guint i = 0; i < legend->len; i++) {
+                        Line *l = legend->pdata[i];
+                        g_string_append_printf(gp, "%sNaN", i ? ", \\\n     " : "");
+                        line_style(gp, l, true);
+                        g_string_append(gp, " title ");
+                        gp_string(gp, l->title);
+                        g_string_append(gp, " noenhanced");
+                }
+                g_string_append_c(gp, '\n');
+        }
+        g_string_append(gp, "unset multiplot\n");
+        return g_string_free(gp, FALSE);
+}
+
+/* Latency rows (`ipclab latency` output) into PANEL: x the percentile on
+ * the 1/(1-p) scale (spectrum) or the latency (cdf). */
+static gboolean add_latency(Plot *p, GPtrArray *panel, const Table *t, const char *path, const Selector *sel,
+                            GError **error)
+{
+        const Output *o = p->out;
+        int pc = need_column(t, path, "percentile", error);
+        int lc = pc < 0 ? -1 : need_column(t, path, "latency_ns", error);
+        int kc = table_column(t, "kind");
+        if (lc < 0)
+                return FALSE;
+        guint ns = g_strv_length(o->series);
+        g_autofree int *sc = g_new(int, ns + 1);
+        for (guint i = 0; i < ns; i++)
+                if ((sc[i] = need_column(t, path, o->series[i], error)) < 0)
+                        return FALSE;
+        /* The kind (roundtrip, oneway) makes lines of its own when both
+         * are there. */
+        bool kinds = false;
+        for (guint r = 1; kc >= 0 && r < t->rows->len; r++)
+                kinds |= strcmp(((char **) t->rows->pdata[r])[kc], ((char **) t->rows->pdata[0])[kc]) != 0;
+        g_autoptr(GHashTable) by_key = g_hash_table_new(g_str_hash, g_str_equal);
+        g_autoptr(GArray) maxima = g_array_new(FALSE, FALSE, sizeof(double));
+        double top = 1;
+        for (guint r = 0; r < t->rows->len; r++) {
+                char **row = t->rows->pdata[r];
+                if (sel && !select_row(sel, t, row))
+                        continue;
+                g_autoptr(GString) key = g_string_new(kinds ? row[kc] : "");
+                g_autofree char **vals = g_new0(char *, ns + 1);
+                for (guint i = 0; i < ns; i++) {
+                        vals[i] = row[sc[i]];
+                        g_string_append_printf(key, "\t%s", row[sc[i]]);
+                }
+                Line *l = g_hash_table_lookup(by_key, key->str);
+                if (!l) {
+                        l = line_new(key->str);
+                        style_line(l, o, vals, panel->len + 1, false);
+                        if (kinds) {
+                                char *t2 = g_strdup_printf("%s, %s", l->title, row[kc]);
+                                g_free(l->title);
+                                l->title = t2;
+                        }
+                        for (guint i = 0; i < ns && l->n_rank < G_N_ELEMENTS(l->rank); i++)
+                                l->rank[l->n_rank++] = axis_rank(p->exp, o->series[i], vals[i]);
+                        g_ptr_array_add(panel, l);
+                        g_hash_table_insert(by_key, l->key, l);
+                }
+                double pct = number(row[pc]), lat = number(row[lc]) * 1e-9;
+                if (isnan(pct) || isnan(lat))
+                        continue;
+                Point pt = { 0, lat, NAN, NAN };
+                if (o->type == FIGURE_CDF) {
+                        pt.x = lat;
+                        pt.y = pct / 100;
+                        extend(p, pt.x, NAN);
+                } else if (pct >= 100) {
+                        pt.x = -1;   /* the maximum: placed past the last finite point, below */
+                        extend(p, NAN, pt.y);
+                } else {
+                        pt.x = 1 / (1 - pct / 100);
+                        top = MAX(top, pt.x);
+                        extend(p, pt.x, pt.y);
+                }
+                g_array_append_val(l->pts, pt);
+        }
+        if (o->type == FIGURE_SPECTRUM) {
+                /* The maximum a decade past the highest percentile drawn. */
+                double at = pow(10, ceil(log10(top) + 1e-9) + (fmod(log10(top), 1) < 1e-9 ? 1 : 0));
+                for (guint i = 0; i < panel->len; i++) {
+                        Line *l = panel->pdata[i];
+                        for (guint j = 0; j < l->pts->len; j++)
+                                if (g_array_index(l->pts, Point, j).x < 0)
+                                        g_array_index(l->pts, Point, j).x = at;
+                }
+                p->xmax = MAX(p->xmax, at);
+        }
+        p->y_time = o->type == FIGURE_SPECTRUM;
+        return TRUE;
+}
+
+int render_plot_command(int argc, char **argv)
+{
+        char *summary = NULL, *published = NULL, *compare = NULL, *out = NULL;
+        char **also = NULL, **latency = NULL;
+        GOptionEntry entries[] = {
+                { "summary", 0, 0, G_OPTION_ARG_FILENAME, &summary, "The experiment's summary (ipclab summarize)", "S.tsv" },
+                { "also", 0, 0, G_OPTION_ARG_STRING_ARRAY, &also, "Another experiment's summary, for also=", "EXP=S.tsv" },
+                { "latency", 0, 0, G_OPTION_ARG_STRING_ARRAY, &latency, "`ipclab latency` output, for spectrum and cdf", "EXP=L.tsv" },
+                { "published", 0, 0, G_OPTION_ARG_FILENAME, &published, "Where published= files are (default data/published)", "DIR" },
+                { "compare", 0, 0, G_OPTION_ARG_FILENAME, &compare, "A reproduction's summary: drawn in colour, S.tsv in grey", "S2.tsv" },
+                { "out", 0, 0, G_OPTION_ARG_FILENAME, &out, "The gnuplot script to write", "SCRIPT.gp" },
+                { NULL },
+        };
+        g_autoptr(GOptionContext) ctx = g_option_context_new("FILE NAME - write the gnuplot script of [figure NAME]");
+        g_autoptr(GError) e = NULL;
+        int status = 0;
+
+        g_option_context_add_main_entries(ctx, entries, NULL);
+        if (!g_option_context_parse(ctx, &argc, &argv, &e))
+                return fail_usage(ctx, e->message);
+        if (argc != 3 || !summary || !out) {
+                status = fail_usage(ctx, "plot needs FILE NAME, --summary and --out");
+                goto done;
+        }
+        {
+                const Output *o = NULL;
+                g_autoptr(Experiment) exp = load_output(argv[1], argv[2], false, &o, &e);
+                g_autoptr(GHashTable) also_files = exp ? pairs(also, "also", &e) : NULL;
+                g_autoptr(GHashTable) latency_files = also_files ? pairs(latency, "latency", &e) : NULL;
+                if (!latency_files) {
+                        status = fail_error(e);
+                        goto done;
+                }
+                g_autoptr(Table) t = read_table(summary, &e);
+                g_autoptr(Table) t2 = t && compare ? read_table(compare, &e) : NULL;
+                if (!t || (compare && !t2)) {
+                        status = fail_error(e);
+                        goto done;
+                }
+                g_autoptr(Selector) sel = select_parse(o->where, SELECT_AXES, &e);
+                Plot p = { .exp = exp, .out = o, .y_scale = 1, .x_scale = 1,
+                           .xmin = INFINITY, .xmax = -INFINITY, .ymin = INFINITY, .ymax = -INFINITY };
+                p.categories = g_ptr_array_new_with_free_func(g_free);
+                p.panels = g_ptr_array_new_with_free_func((GDestroyNotify) g_ptr_array_unref);
+                gboolean ok = TRUE;
+                if (o->type != FIGURE_LINE) {
+                        const char *lpath = g_hash_table_lookup(latency_files, exp->name);
+                        g_autoptr(Table) lt = NULL;
+                        if (!lpath)
+                                g_set_error(&e, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: [%s] type: needs --latency %s=FILE "
+                                            "(`ipclab latency` output)", argv[1], o->group, exp->name);
+                        else
+                                lt = read_table(lpath, &e);
+                        GPtrArray *panel = g_ptr_array_new_with_free_func((GDestroyNotify) line_free);
+                        g_ptr_array_add(p.panels, panel);
+                        ok = lt && add_latency(&p, panel, lt, lpath, sel, &e);
+                        if (ok)
+                                g_ptr_array_sort(panel, line_cmp);
+                } else {
+                        const Column *xc = column_find_key(o->x);
+                        const Column *yc = column_find(o->y[0]);
+                        p.x_size = !strcmp(o->x, "size_B");
+                        p.x_time = !strcmp(o->x, "duration_ns");
+                        p.x_scale = p.x_time ? 1e-9 : 1;
+                        p.x_categorical = xc && strcmp(xc->name, "size_B") && strcmp(xc->name, "count") &&
+                                          strcmp(xc->name, "duration_ns");
+                        p.y_time = yc && !strcmp(yc->unit, "ns");
+                        p.y_scale = p.y_time ? 1e-9 : 1;
+                        /* The categories in the file's order. */
+                        if (p.x_categorical) {
+                                int c = table_column(t, o->x);
+                                g_autoptr(GPtrArray) vals = g_ptr_array_new();
+                                for (guint r = 0; c >= 0 && r < t->rows->len; r++) {
+                                        char **row = t->rows->pdata[r];
+                                        bool seen = false;
+                                        for (guint i = 0; i < vals->len; i++)
+                                                seen |= !strcmp(vals->pdata[i], row[c]);
+                                        if (!seen && select_row(sel, t, row))
+                                                g_ptr_array_add(vals, row[c]);
+                                }
+                                for (guint i = 0; i < vals->len; i++)
+                                        for (guint j = i + 1; j < vals->len; j++)
+                                                if (axis_rank(exp, o->x, vals->pdata[j]) < axis_rank(exp, o->x, vals->pdata[i])) {
+                                                        gpointer tmp = vals->pdata[i];
+                                                        vals->pdata[i] = vals->pdata[j];
+                                                        vals->pdata[j] = tmp;
+                                                }
+                                for (guint i = 0; i < vals->len; i++)
+                                        g_ptr_array_add(p.categories, g_strdup(vals->pdata[i]));
+                        }
+                        for (guint k = 0; ok && o->y[k]; k++) {
+                                GPtrArray *panel = g_ptr_array_new_with_free_func((GDestroyNotify) line_free);
+                                g_ptr_array_add(p.panels, panel);
+                                ok = add_rows(&p, panel, t, summary, sel, o->y[k], t2 != NULL, "", &e);
+                                if (ok && t2)
+                                        ok = add_rows(&p, panel, t2, compare, sel, o->y[k], false, "repro", &e);
+                                if (!ok)
+                                        break;
+                                g_ptr_array_sort(panel, line_cmp);
+                                if (t2 && panel->len) {
+                                        /* One legend entry for the grey lines. */
+                                        for (guint i = 0; i < panel->len; i++) {
+                                                Line *l = panel->pdata[i];
+                                                if (!l->title && !strcmp(l->color, "comparecolor")) {
+                                                        l->title = g_strdup("committed data (grey)");
+                                                        break;
+                                                }
+                                        }
+                                }
+                                if (o->bound_memcpy)
+                                        add_memcpy(&p, panel, t, sel, o->y[k]);
+                                if (o->also) {
+                                        const char *apath = g_hash_table_lookup(also_files, o->also);
+                                        g_autoptr(Table) at = NULL;
+                                        g_autoptr(Selector) asel = NULL;
+                                        if (!apath) {
+                                                g_set_error(&e, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: [%s] also: needs --also %s=FILE "
+                                                            "(its summary)", argv[1], o->group, o->also);
+                                                ok = FALSE;
+                                                break;
+                                        }
+                                        at = read_table(apath, &e);
+                                        asel = at ? select_parse(o->also_where, SELECT_AXES, &e) : NULL;
+                                        GPtrArray *ref = g_ptr_array_new_with_free_func((GDestroyNotify) line_free);
+                                        Output shape = *o;
+                                        char *none[] = { NULL };
+                                        shape.series = none;
+                                        shape.bound_direct = false;
+                                        Plot pa = p;
+                                        pa.out = &shape;
+                                        ok = asel && add_rows(&pa, ref, at, apath, asel, o->y[k], false, "also", &e);
+                                        p.xmin = pa.xmin; p.xmax = pa.xmax; p.ymin = pa.ymin; p.ymax = pa.ymax;
+                                        for (guint i = 0; ok && i < ref->len; i++) {
+                                                Line *l = ref->pdata[i];
+                                                g_free(l->title);
+                                                g_free(l->color);
+                                                g_free(l->point);
+                                                g_free(l->dash);
+                                                l->title = g_strdup(o->also_title ? o->also_title : o->also);
+                                                l->color = g_strdup("alsocolor");
+                                                l->point = g_strdup("alsopoint");
+                                                l->dash = g_strdup("alsodash");
+                                                g_ptr_array_add(panel, g_steal_pointer(&ref->pdata[i]));
+                                        }
+                                        g_ptr_array_set_free_func(ref, NULL);
+                                        g_ptr_array_unref(ref);
+                                        if (!ok)
+                                                break;
+                                }
+                                if (o->published && k == 0 && !(ok = add_published(&p, panel, published ? published : "data/published", &e)))
+                                        break;
+                        }
+                }
+                if (ok) {
+                        g_autofree char *script = plot_script(&p, argv[1]);
+                        int r = samples_write_atomic(out, script, strlen(script));
+                        if (r < 0) {
+                                fprintf(stderr, "ipclab: %s: %s\n", out, g_strerror(-r));
+                                status = 1;
+                        }
+                } else {
+                        status = fail_error(e);
+                }
+                g_ptr_array_unref(p.categories);
+                g_ptr_array_unref(p.panels);
+        }
+done:
+        g_free(summary);
+        g_free(published);
+        g_free(compare);
+        g_free(out);
+        g_strfreev(also);
+        g_strfreev(latency);
+        return status;
+}
+
+/* ---- table ----------------------------------------------------------------- */
+
+/* Display units: factor from the column's unit and the LaTeX of the unit. */
+static double unit_factor(const char *unit, const char **latex)
+{
+        static const struct { const char *unit; double factor; const char *latex; } units[] = {
+                { "ns", 1, "ns" }, { "us", 1e-3, "\\ensuremath{\\mu}s" }, { "ms", 1e-6, "ms" }, { "s", 1e-9, "s" },
+                { "KiB/s", 1024, "KiB/s" }, { "MiB/s", 1, "MiB/s" }, { "GiB/s", 1.0 / 1024, "GiB/s" },
+                { "1/s", 1, "1/s" }, { "k/s", 1e-3, "k/s" }, { "M/s", 1e-6, "M/s" },
+        };
+
+        for (size_t i = 0; unit && i < G_N_ELEMENTS(units); i++)
+                if (!strcmp(units[i].unit, unit)) {
+                        *latex = units[i].latex;
+                        return units[i].factor;
+                }
+        *latex = NULL;
+        return 1;
+}
+
+static char *format_value(double v, int digits)
+{
+        if (isnan(v))
+                return g_strdup("--");
+        if (digits >= 0) {
+                char buf[64];
+                g_autofree char *f = g_strdup_printf("%%.%df", digits);
+                return g_strdup(g_ascii_formatd(buf, sizeof buf, f, v));
+        }
+        return verify_format_number(v);
+}
+
+/* A head: the column's label, and its unit (the display unit if given). */
+static char *value_head(const char *column, const char *unit)
+{
+        const Column *c = column_find(column);
+        const char *ul;
+        unit_factor(unit, &ul);
+        g_autofree char *label = render_latex_escape(c ? c->label : column);
+        const char *u = ul ? ul : c && c->unit[0] ? c->unit : NULL;
+        g_autofree char *ue = u && !ul ? render_latex_escape(u) : g_strdup(u);
+        return u ? g_strdup_printf("%s (%s)", label, ue) : g_strdup(label);
+}
+
+static gboolean equal_values(const char *axis, const char *a, const char *b)
+{
+        double x = number(a), y = number(b);
+        (void) axis;
+        return (!isnan(x) && !isnan(y)) ? x == y : !strcmp(a, b);
+}
+
+static char *table_tex(const Experiment *exp, const Output *o, const Table *t, const char *path,
+                       const char *published, GError **error)
+{
+        g_autoptr(Selector) sel = select_parse(o->where, SELECT_AXES, error);
+        if (!sel)
+                return NULL;
+        guint nr = g_strv_length(o->rows);
+        g_autofree int *rc = g_new(int, nr + 1);
+        for (guint i = 0; i < nr; i++)
+                if ((rc[i] = need_column(t, path, o->rows[i], error)) < 0)
+                        return NULL;
+        int cc = o->columns_axis ? need_column(t, path, o->columns_axis, error) : -1;
+        if (o->columns_axis && cc < 0)
+                return NULL;
+        /* The values down (row keys) and across, in the file's order. */
+        g_autoptr(GPtrArray) keys = g_ptr_array_new();      /* char ** rows (first row of each key) */
+        g_autoptr(GPtrArray) across = g_ptr_array_new();    /* char *: columns_axis values */
+        for (guint r = 0; r < t->rows->len; r++) {
+                char **row = t->rows->pdata[r];
+                if (!select_row(sel, t, row))
+                        continue;
+                bool seen = false;
+                for (guint k = 0; k < keys->len && !seen; k++) {
+                        char **other = keys->pdata[k];
+                        bool same = true;
+                        for (guint i = 0; i < nr; i++)
+                                same &= !strcmp(other[rc[i]], row[rc[i]]);
+                        seen = same;
+                }
+                if (!seen)
+                        g_ptr_array_add(keys, row);
+                if (cc >= 0) {
+                        bool have = false;
+                        for (guint i = 0; i < across->len; i++)
+                                have |= !strcmp(across->pdata[i], row[cc]);
+                        if (!have)
+                                g_ptr_array_add(across, row[cc]);
+                }
+        }
+        /* Sort both by the file's order. */
+        for (guint i = 0; i < keys->len; i++)
+                for (guint j = i + 1; j < keys->len; j++) {
+                        char **a = keys->pdata[i], **b = keys->pdata[j];
+                        int d = 0;
+                        for (guint k = 0; k < nr && !d; k++) {
+                                double ra = axis_rank(exp, o->rows[k], a[rc[k]]), rb = axis_rank(exp, o->rows[k], b[rc[k]]);
+                                d = ra < rb ? -1 : ra > rb;
+                        }
+                        if (d > 0) {
+                                keys->pdata[i] = b;
+                                keys->pdata[j] = a;
+                        }
+                }
+        for (guint i = 0; i < across->len; i++)
+                for (guint j = i + 1; j < across->len; j++)
+                        if (axis_rank(exp, o->columns_axis, across->pdata[j]) < axis_rank(exp, o->columns_axis, across->pdata[i])) {
+                                gpointer tmp = across->pdata[i];
+                                across->pdata[i] = across->pdata[j];
+                                across->pdata[j] = tmp;
+                        }
+        guint nv = o->columns_axis ? across->len : g_strv_length(o->columns);
+        g_autofree int *vc = g_new(int, nv + 1);
+        for (guint i = 0; i < nv; i++)
+                if ((vc[i] = need_column(t, path, o->columns_axis ? o->value : o->columns[i], error)) < 0)
+                        return NULL;
+        const char *ul;
+        double factor = unit_factor(o->unit, &ul);
+
+        /* Published numbers beside ours. */
+        g_autoptr(Table) pub = NULL;
+        g_autoptr(Selector) psel = NULL;
+        g_autofree int *prc = NULL;
+        g_autofree int *prow = NULL;
+        int pvc = -1;
+        if (o->published) {
+                g_autofree char *pp = g_build_filename(published, o->published, NULL);
+                pub = read_table(pp, error);
+                psel = pub ? select_parse(o->published_where, SELECT_COLUMNS, error) : NULL;
+                if (!psel || !select_check_table(psel, pub, pp, error))
+                        return NULL;
+                guint n = g_strv_length(o->published_rows);
+                prc = g_new(int, n + 1);
+                prow = g_new(int, n + 1);
+                for (guint i = 0; i < n; i++) {
+                        char *eq = strchr(o->published_rows[i], '=');
+                        g_autofree char *axis = g_strstrip(g_strndup(o->published_rows[i], (gsize) (eq - o->published_rows[i])));
+                        g_autofree char *col = g_strstrip(g_strdup(eq + 1));
+                        if ((prc[i] = need_column(pub, pp, col, error)) < 0)
+                                return NULL;
+                        const char *an = select_axis_column(axis);
+                        prow[i] = -1;
+                        for (guint k = 0; k < nr; k++)
+                                if (an && !strcmp(o->rows[k], an))
+                                        prow[i] = rc[k];
+                }
+                prc[n] = -1;
+                if ((pvc = need_column(pub, pp, o->published_value, error)) < 0)
+                        return NULL;
+        }
+
+        GString *tex = g_string_new(NULL);
+        g_string_append_printf(tex, "%% generated by `ipclab table` from %s, [%s]\n", exp->path, o->group);
+        g_string_append(tex, "\\begin{tabular}{@{}");
+        for (guint i = 0; i < nr; i++)
+                g_string_append_c(tex, 'l');
+        g_string_append_c(tex, ' ');
+        for (guint i = 0; i < nv + (pub ? 1 : 0); i++)
+                g_string_append_c(tex, 'r');
+        g_string_append(tex, "@{}}\n\\toprule\n");
+        if (o->columns_axis) {
+                g_autofree char *head = value_head(o->value, o->unit);
+                g_autofree char *axis = column_label(o->columns_axis, false);
+                g_autofree char *ae = render_latex_escape(axis);
+                g_string_append_printf(tex, "\\multicolumn{%u}{@{}l}{} & \\multicolumn{%u}{c}{%s, by %s} \\\\\n"
+                                       "\\cmidrule(l){%u-%u}\n", nr, nv, head, ae, nr + 1, nr + nv);
+        }
+        for (guint i = 0; i < nr; i++) {
+                g_autofree char *l = column_label(o->rows[i], false);
+                g_autofree char *le = render_latex_escape(l);
+                g_string_append_printf(tex, "%s%s", i ? " & " : "", le);
+        }
+        for (guint i = 0; i < nv; i++) {
+                g_autofree char *h = o->columns_axis ? axis_text(o->columns_axis, across->pdata[i], true)
+                                                     : value_head(o->columns[i], o->unit);
+                g_string_append_printf(tex, " & %s", h);
+        }
+        if (pub) {
+                g_autofree char *src = o->published_title ? render_latex_escape(o->published_title)
+                                                          : render_latex_escape(o->published);
+                g_string_append_printf(tex, " & published (%s)", src);
+        }
+        g_string_append(tex, " \\\\\n\\midrule\n");
+        for (guint k = 0; k < keys->len; k++) {
+                char **key = keys->pdata[k];
+                for (guint i = 0; i < nr; i++) {
+                        g_autofree char *v = axis_text(o->rows[i], key[rc[i]], true);
+                        g_string_append_printf(tex, "%s%s", i ? " & " : "", v);
+                }
+                for (guint c = 0; c < nv; c++) {
+                        const char *found = NULL;
+                        for (guint r = 0; r < t->rows->len; r++) {
+                                char **row = t->rows->pdata[r];
+                                bool same = select_row(sel, t, row);
+                                for (guint i = 0; i < nr && same; i++)
+                                        same = !strcmp(row[rc[i]], key[rc[i]]);
+                                if (same && cc >= 0)
+                                        same = !strcmp(row[cc], across->pdata[c]);
+                                if (!same)
+                                        continue;
+                                if (found) {
+                                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                                                    "%s: [%s]: several rows fall in one cell of the table: add the axis "
+                                                    "in which they differ to rows= or where=", path, o->group);
+                                        g_string_free(tex, TRUE);
+                                        return NULL;
+                                }
+                                found = row[vc[c]];
+                        }
+                        g_autofree char *v = format_value(found ? number(found) * factor : NAN, o->digits);
+                        g_string_append_printf(tex, " & %s", v);
+                }
+                if (pub) {
+                        double pv = NAN;
+                        for (guint r = 0; r < pub->rows->len && isnan(pv); r++) {
+                                char **row = pub->rows->pdata[r];
+                                bool same = select_row(psel, pub, row);
+                                for (guint i = 0; prc[i] >= 0 && same; i++)
+                                        same = prow[i] >= 0 && equal_values(NULL, row[prc[i]], key[prow[i]]);
+                                if (same)
+                                        pv = number(row[pvc]) * o->published_scale;
+                        }
+                        g_autofree char *v = format_value(pv * factor, o->digits);
+                        g_string_append_printf(tex, " & %s", v);
+                }
+                g_string_append(tex, " \\\\\n");
+        }
+        g_string_append(tex, "\\bottomrule\n\\end{tabular}\n");
+        return g_string_free(tex, FALSE);
+}
+
+int render_table_command(int argc, char **argv)
+{
+        char *summary = NULL, *published = NULL, *out = NULL;
+        char **also = NULL;
+        GOptionEntry entries[] = {
+                { "summary", 0, 0, G_OPTION_ARG_FILENAME, &summary, "The experiment's summary (ipclab summarize)", "S.tsv" },
+                { "also", 0, 0, G_OPTION_ARG_STRING_ARRAY, &also, "Another experiment's summary (unused by tables so far)", "EXP=S.tsv" },
+                { "published", 0, 0, G_OPTION_ARG_FILENAME, &published, "Where published= files are (default data/published)", "DIR" },
+                { "out", 0, 0, G_OPTION_ARG_FILENAME, &out, "The LaTeX file to write", "T.tex" },
+                { NULL },
+        };
+        g_autoptr(GOptionContext) ctx = g_option_context_new("FILE NAME - write the LaTeX tabular of [table NAME]");
+        g_autoptr(GError) e = NULL;
+        int status = 0;
+
+        g_option_context_add_main_entries(ctx, entries, NULL);
+        if (!g_option_context_parse(ctx, &argc, &argv, &e))
+                return fail_usage(ctx, e->message);
+        if (argc != 3 || !summary || !out) {
+                status = fail_usage(ctx, "table needs FILE NAME, --summary and --out");
+        } else {
+                const Output *o = NULL;
+                g_autoptr(Experiment) exp = load_output(argv[1], argv[2], true, &o, &e);
+                g_autoptr(GHashTable) also_files = exp ? pairs(also, "also", &e) : NULL;
+                g_autoptr(Table) t = also_files ? read_table(summary, &e) : NULL;
+                g_autofree char *tex = t ? table_tex(exp, o, t, summary, published ? published : "data/published", &e) : NULL;
+                if (!tex) {
+                        status = fail_error(e);
+                } else {
+                        int r = samples_write_atomic(out, tex, strlen(tex));
+                        if (r < 0) {
+                                fprintf(stderr, "ipclab: %s: %s\n", out, g_strerror(-r));
+                                status = 1;
+                        }
+                }
+        }
+        g_free(summary);
+        g_free(published);
+        g_free(out);
+        g_strfreev(also);
+        return status;
+}
+
+/* ---- section --------------------------------------------------------------- */
+
+/* The distinct values of AXIS among EXP's cells, in file order, as LaTeX. */
+static char *axis_values_tex(const Experiment *exp, const char *axis)
+{
+        g_autoptr(GPtrArray) vals = g_ptr_array_new_with_free_func(g_free);
+
+        for (guint i = 0; i < exp->cells->len; i++) {
+                const Cell *cell = NULL;
+                for (guint j = 0; j < exp->cells->len; j++)
+                        if (((const Cell *) exp->cells->pdata[j])->index == i)
+                                cell = exp->cells->pdata[j];
+                g_autofree char *v = cell ? select_cell_value(cell, axis) : NULL;
+                bool seen = !v || !strcmp(v, "-");
+                for (guint k = 0; k < vals->len && !seen; k++)
+                        seen = !strcmp(vals->pdata[k], v);
+                if (!seen)
+                        g_ptr_array_add(vals, g_steal_pointer(&v));
+        }
+        if (!strcmp(axis, "size_B") || !strcmp(axis, "count") || !strcmp(axis, "duration_ns"))
+                for (guint i = 0; i < vals->len; i++)
+                        for (guint j = i + 1; j < vals->len; j++)
+                                if (number(vals->pdata[j]) < number(vals->pdata[i])) {
+                                        gpointer tmp = vals->pdata[i];
+                                        vals->pdata[i] = vals->pdata[j];
+                                        vals->pdata[j] = tmp;
+                                }
+        GString *s = g_string_new(NULL);
+        for (guint i = 0; i < vals->len; i++) {
+                g_autofree char *v = axis_text(axis, vals->pdata[i], true);
+                g_string_append_printf(s, "%s%s", i ? ", " : "", v);
+        }
+        return g_string_free(s, FALSE);
+}
+
+/* The caption of O when it gives none: what is drawn against what. */
+static char *default_caption(const Experiment *exp, const Output *o)
+{
+        GString *s = g_string_new(NULL);
+
+        if (o->is_table) {
+                const char *v = o->columns_axis ? o->value : o->columns[0];
+                g_autofree char *l = column_label(v, false);
+                g_string_append_printf(s, "%s", l);
+                if (o->columns_axis) {
+                        g_autofree char *a = column_label(o->columns_axis, false);
+                        g_string_append_printf(s, " by %s", a);
+                }
+        } else if (o->type != FIGURE_LINE) {
+                g_string_append(s, o->type == FIGURE_SPECTRUM ? "Latency against percentile" : "Distribution of latency");
+        } else {
+                for (guint i = 0; o->y[i]; i++) {
+                        g_autofree char *l = column_label(o->y[i], true);
+                        g_string_append_printf(s, "%s%s", i ? (o->y[i + 1] ? ", " : " and ") : "", l);
+                }
+                g_autofree char *x = column_label(o->x, false);
+                g_string_append_printf(s, " against %s", x);
+        }
+        if (o->series && o->series[0]) {
+                g_string_append(s, o->is_table ? "" : ", one line per ");
+                for (guint i = 0; !o->is_table && o->series[i]; i++) {
+                        g_autofree char *l = column_label(o->series[i], false);
+                        g_string_append_printf(s, "%s%s", i ? " and " : "", l);
+                }
+        }
+        g_string_append_printf(s, " (experiment %s): medians over the repetitions", exp->name);
+        if (!o->is_table && o->type == FIGURE_LINE && o->errorbars)
+                g_string_append(s, ", with their 95\u00a0% intervals where the summary has them");
+        g_string_append_c(s, '.');
+        char *t = render_latex_escape(s->str);
+        g_string_free(s, TRUE);
+        return t;
+}
+
+static char *section_tex(const Experiment *exp, const Table *t)
+{
+        GString *tex = g_string_new(NULL);
+        g_autofree char *title = render_latex_escape(exp->title);
+        g_autofree char *path = render_latex_escape(exp->path);
+
+        g_string_append_printf(tex, "%% section-%s.tex: generated by `ipclab section` from %s.\n"
+                               "%% Write paper/sections/%s.tex to replace it.\n", exp->name, exp->path, exp->name);
+        g_string_append_printf(tex, "\\section{%s}\n\\label{sec:%s}\n\n", title, exp->name);
+        if (exp->source) {
+                g_autofree char *src = render_latex_escape(exp->source);
+                g_string_append_printf(tex, "This experiment follows the published measurement \\texttt{%s}.\n", src);
+        }
+        g_string_append_printf(tex, "Experiment \\texttt{%s} (\\texttt{%s}) measured %u cells", exp->name, path,
+                               exp->cells->len);
+        g_autoptr(GPtrArray) vary = figure_varying_axes(exp, NULL);
+        if (vary->len) {
+                g_string_append(tex, "; what varied:\n\\begin{itemize}\n");
+                for (guint i = 0; i < vary->len; i++) {
+                        g_autofree char *l = column_label(vary->pdata[i], false);
+                        g_autofree char *le = render_latex_escape(l);
+                        g_autofree char *v = !strcmp(vary->pdata[i], "env") ? NULL : axis_values_tex(exp, vary->pdata[i]);
+                        if (!v) {
+                                GString *envs = g_string_new(NULL);
+                                for (guint k = 0; k < exp->n_envs; k++)
+                                        g_string_append_printf(envs, "%s%s", k ? ", " : "", env_name(exp->envs[k]));
+                                v = g_string_free(envs, FALSE);
+                        }
+                        g_string_append_printf(tex, "\\item %s: %s\n", le, v);
+                }
+                g_string_append(tex, "\\end{itemize}\n");
+        } else {
+                g_string_append(tex, ".\n");
+        }
+        const Cell *c0 = exp->cells->pdata[0];
+        bool by_count = c0->count != 0;
+        g_autofree char *amount = by_count ? axis_values_tex(exp, "count") : axis_values_tex(exp, "duration_ns");
+        g_string_append_printf(tex, "A repetition %s %s; every cell was repeated %s%u times",
+                               by_count ? "exchanges" : "runs for", amount,
+                               exp->repeat_auto ? "at least " : "", exp->repeat);
+        if (exp->repeat_auto)
+                g_string_append_printf(tex, " (until the median's 95\\,\\%% interval was within %.0f\\,\\%%, at most %u)",
+                                       exp->ci_target * 100, exp->repeat_max);
+        g_string_append_printf(tex, ", after %u warm-up messages", exp->warmup);
+        int nc = t ? table_column(t, "n") : -1, fc = t ? table_column(t, "failed") : -1;
+        if (nc >= 0 && t->rows->len) {
+                double lo = INFINITY, hi = -INFINITY, failed = 0;
+                for (guint r = 0; r < t->rows->len; r++) {
+                        double n = number(((char **) t->rows->pdata[r])[nc]);
+                        lo = MIN(lo, n);
+                        hi = MAX(hi, n);
+                        if (fc >= 0)
+                                failed += number(((char **) t->rows->pdata[r])[fc]);
+                }
+                if (lo == hi)
+                        g_string_append_printf(tex, "; the data hold %.0f repetitions of each of %u cells", lo, t->rows->len);
+                else
+                        g_string_append_printf(tex, "; the data hold %.0f to %.0f repetitions of each of %u cells",
+                                               lo, hi, t->rows->len);
+                if (failed > 0)
+                        g_string_append_printf(tex, ", %.0f failed", failed);
+        }
+        g_string_append(tex, ".\n\n");
+        for (guint i = 0; i < exp->outputs->len; i++) {
+                const Output *o = exp->outputs->pdata[i];
+                g_autofree char *cap = o->caption ? render_latex_escape(o->caption) : default_caption(exp, o);
+                if (o->is_table)
+                        g_string_append_printf(tex, "\\begin{table}[tbp]\n\\centering\n\\caption{%s}\n\\label{tab:%s-%s}\n"
+                                               "\\ipclabTable{%s-%s}\n\\end{table}\n\n", cap, exp->name, o->name,
+                                               exp->name, o->name);
+                else
+                        g_string_append_printf(tex, "\\begin{figure}[tbp]\n\\centering\n\\ipclabFigure{%s-%s}\n"
+                                               "\\caption{%s}\n\\label{fig:%s-%s}\n\\end{figure}\n\n", exp->name, o->name,
+                                               cap, exp->name, o->name);
+        }
+        if (exp->claims->len) {
+                g_string_append(tex, "\\paragraph{Claims.}\nWe asked before measuring whether:\n\\begin{itemize}\n");
+                for (guint i = 0; i < exp->claims->len; i++) {
+                        const Claim *cl = exp->claims->pdata[i];
+                        g_autofree char *text = render_latex_escape(cl->text);
+                        g_autofree char *macro = verify_macro_name(cl->name);
+                        g_autofree char *name = render_latex_escape(cl->name);
+                        g_string_append_printf(tex, "\\item %s \\ipclabClaim{%s}{%s}.\n", text, macro, name);
+                }
+                g_string_append(tex, "\\end{itemize}\n");
+        }
+        return g_string_free(tex, FALSE);
+}
+
+int render_section_command(int argc, char **argv)
+{
+        char *summary = NULL, *out = NULL;
+        GOptionEntry entries[] = {
+                { "summary", 0, 0, G_OPTION_ARG_FILENAME, &summary, "The experiment's summary (ipclab summarize)", "S.tsv" },
+                { "out", 0, 0, G_OPTION_ARG_FILENAME, &out, "The LaTeX file to write", "SECTION.tex" },
+                { NULL },
+        };
+        g_autoptr(GOptionContext) ctx = g_option_context_new("FILE - write a LaTeX section for the experiment");
+        g_autoptr(GError) e = NULL;
+        int status = 0;
+
+        g_option_context_add_main_entries(ctx, entries, NULL);
+        if (!g_option_context_parse(ctx, &argc, &argv, &e))
+                return fail_usage(ctx, e->message);
+        if (argc != 2 || !summary || !out) {
+                status = fail_usage(ctx, "section needs FILE, --summary and --out");
+        } else {
+                g_autoptr(Experiment) exp = experiment_load(argv[1], NULL, &e);
+                g_autoptr(Table) t = exp ? read_table(summary, &e) : NULL;
+                if (!t) {
+                        status = fail_error(e);
+                } else {
+                        g_autofree char *tex = section_tex(exp, t);
+                        int r = samples_write_atomic(out, tex, strlen(tex));
+                        if (r < 0) {
+                                fprintf(stderr, "ipclab: %s: %s\n", out, g_strerror(-r));
+                                status = 1;
+                        }
+                }
+        }
+        g_free(summary);
+        g_free(out);
+        return status;
+}

@@ -1,0 +1,32 @@
+/* render.h: one renderer for every figure, table and generated section.
+ *
+ *   ipclab plot FILE NAME --summary S.tsv [--also EXP=S.tsv]... [--latency EXP=L.tsv]...
+ *               [--published DIR] [--compare S2.tsv] --out SCRIPT.gp
+ *   ipclab table FILE NAME --summary S.tsv [--also EXP=S.tsv]... [--published DIR] --out T.tex
+ *   ipclab section FILE --summary S.tsv --out SECTION.tex
+ *
+ * FILE is an experiment file, NAME one of its [figure NAME] or [table
+ * NAME] groups (or `main`, the default ones: figure.h).  `plot` writes a
+ * gnuplot script with the data inlined (one data block per line drawn),
+ * so that the script alone redraws the figure; it loads plotdir/common.gp
+ * for the house style and writes the PDF named by the gnuplot variable
+ * `out`:
+ *
+ *     gnuplot -e "plotdir='plots'; out='build/figures/EXP-NAME.pdf.tmp'" SCRIPT.gp
+ *
+ * `table` writes a LaTeX tabular (booktabs), `section` a LaTeX section.
+ * Every output is written atomically; a bad declaration or input exits 2
+ * with FILE:LINE: [group] key: message, and nothing is written.
+ */
+#pragma once
+
+#include <glib.h>
+
+/* S with LaTeX's special characters escaped, for running text: the one
+ * escaper of the paper's generated files.  Newly allocated. */
+char *render_latex_escape(const char *s);
+
+/* The commands; each returns the exit status. */
+int render_plot_command(int argc, char **argv);
+int render_table_command(int argc, char **argv);
+int render_section_command(int argc, char **argv);

@@ -87,10 +87,125 @@ reproduce: reproduce-estimate $(IPCLAB)
 		if [ $$rc -eq 130 ]; then echo "make reproduce: interrupted; RESUME=1 continues" >&2; exit 130; fi; \
 		if [ $$rc -ne 0 ]; then failed="$$failed $$e"; fi; \
 	done; \
+	echo "reproduced into $(REPRO_DIR)/; \`make verify\` checks the claims on it"; \
+	$(MAKE) --no-print-directory report && echo "the reviewer's report: $(REPORT_PDF)" || failed="$$failed (the report)"; \
 	if [ -n "$$failed" ]; then \
 		echo "make reproduce: these experiments failed or could not run here:$$failed" >&2; exit 1; \
-	fi; \
-	echo "reproduced into $(REPRO_DIR)/; \`make verify\` checks the claims on it"
+	fi
+
+# The reviewer's report, $(REPRO_DIR)/report.pdf (`make report`, the last
+# step of `make reproduce`): for every reproduced experiment (REPRO_EXPS
+# with data in $(REPRO_DIR)), each figure drawn with the committed data in
+# grey and the reproduction in colour (`ipclab plot --compare`; a figure
+# drawn by a hand script is shown twice, side by side); the reproduction
+# over the committed data per cell with 95 % intervals (`ipclab compare`,
+# plots/report-ratio.gp); the claims on both (the paper's claims table);
+# and the two machines side by side (`ipclab compare --machines`, from the
+# two meta.ini of the first experiment).
+REPORT_PDF := $(REPRO_DIR)/report.pdf
+REPORT_EXPS = $(foreach e,$(REPRO_EXPS),$(if $(wildcard $(REPRO_DIR)/$e/samples.tsv),$e))
+REPORT_FIGS = $(foreach f,$(if $(filter $(FIG),$(OUTPUT_FIGURES)),$(FIG),$(OUTPUT_FIGURES)),\
+	$(if $(filter $(OUT_EXP_figure_$f),$(REPORT_EXPS)),$f))
+# A reproduced input's summary is the reproduction's, else the committed one.
+report_summary = $(if $(filter $1,$(REPORT_EXPS)),$(REPRO_DIR)/summary/$1.tsv,$(BUILD)/summary/$1.tsv)
+
+$(REPRO_DIR)/summary/%.tsv: $(REPRO_DIR)/%/samples.tsv $(IPCLAB_CODE) | $(IPCLAB)
+	$(Q)mkdir -p $(@D)
+	@echo "  SUMMARY $@"
+	$(Q)$(IPCLAB) summarize $(REPRO_DIR)/$* > $@.tmp || { rm -f $@.tmp; exit 1; }
+	$(Q)mv $@.tmp $@
+
+define REPORT_FIGURE
+ifeq ($(wildcard plots/$1.gp),)
+$(REPRO_DIR)/figures/$1.gp: $(EXPDIR)/$(OUT_EXP_figure_$1).ini $(BUILD)/summary/$(OUT_EXP_figure_$1).tsv \
+		$(REPRO_DIR)/summary/$(OUT_EXP_figure_$1).tsv $(call in_files,$(OUT_INPUTS_figure_$1)) $(IPCLAB_CODE) | $(IPCLAB)
+	$$(Q)mkdir -p $$(@D)
+	$$(Q)$(IPCLAB) plot $(EXPDIR)/$(OUT_EXP_figure_$1).ini $(OUT_NAME_figure_$1) \
+		--summary $(BUILD)/summary/$(OUT_EXP_figure_$1).tsv --compare $(REPRO_DIR)/summary/$(OUT_EXP_figure_$1).tsv \
+		$(call in_args,$(OUT_INPUTS_figure_$1),latency) --out $$@
+$(REPRO_DIR)/figures/$1.pdf: $(REPRO_DIR)/figures/$1.gp $(PLOTDIR)/common.gp
+	$$(Q)mkdir -p $(BUILD)/logs
+	@echo "  PLOT    $$@"
+	$$(Q)$(GNUPLOT) -e "plotdir='$(PLOTDIR)'; out='$$@.tmp'" $$< > $(BUILD)/logs/repro-plot-$1.log 2>&1 \
+		|| { cat $(BUILD)/logs/repro-plot-$1.log >&2; rm -f $$@.tmp; exit 1; }
+	$$(Q)mv $$@.tmp $$@
+else
+$(REPRO_DIR)/figures/$1.pdf: plots/$1.gp $(PLOTDIR)/common.gp $(REPRO_DIR)/summary/$(OUT_EXP_figure_$1).tsv \
+		$(foreach e,$(call in_exps,$(OUT_INPUTS_figure_$1)),$(call report_summary,$e)) $(BUILD)/figures/$1.pdf
+	$$(Q)mkdir -p $$(@D) $(BUILD)/logs
+	@echo "  PLOT    $$@"
+	$$(Q)$(GNUPLOT) -e "plotdir='$(PLOTDIR)'; published='$(DATADIR)/published'; \
+		summary='$(REPRO_DIR)/summary/$(OUT_EXP_figure_$1).tsv'; \
+		also='$(strip $(foreach e,$(call in_exps,$(OUT_INPUTS_figure_$1)),$(call report_summary,$e)))'; out='$$@.tmp'" \
+		$$< > $(BUILD)/logs/repro-plot-$1.log 2>&1 && ! grep -q 'ERROR' $(BUILD)/logs/repro-plot-$1.log \
+		|| { cat $(BUILD)/logs/repro-plot-$1.log >&2; rm -f $$@.tmp; exit 1; }
+	$$(Q)mv $$@.tmp $$@
+endif
+endef
+$(foreach f,$(REPORT_FIGS),$(eval $(call REPORT_FIGURE,$f)))
+
+$(REPRO_DIR)/compare.tsv: $(REPORT_EXPS:%=$(REPRO_DIR)/%/samples.tsv) $(IPCLAB_CODE) | $(IPCLAB)
+	$(Q)mkdir -p $(@D)
+	@echo "  COMPARE $@"
+	$(Q)$(IPCLAB) compare $(REPORT_EXPS:%=-e %) $(DATADIR) $(REPRO_DIR) > $@.tmp || { rm -f $@.tmp; exit 1; }
+	$(Q)mv $@.tmp $@
+$(REPRO_DIR)/machines.tex: $(REPORT_EXPS:%=$(REPRO_DIR)/%/samples.tsv) $(IPCLAB_CODE) | $(IPCLAB)
+	$(Q)$(IPCLAB) compare --machines $(REPORT_EXPS:%=-e %) $(DATADIR) $(REPRO_DIR) > $@.tmp || { rm -f $@.tmp; exit 1; }
+	$(Q)mv $@.tmp $@
+$(REPRO_DIR)/figures/ratio.pdf: $(REPRO_DIR)/compare.tsv $(IPCLAB_SHARE)/plots/report-ratio.gp $(PLOTDIR)/common.gp
+	$(Q)mkdir -p $(@D) $(BUILD)/logs
+	@echo "  PLOT    $@"
+	$(Q)$(GNUPLOT) -e "plotdir='$(PLOTDIR)'; summary='$<'; out='$@.tmp'" $(IPCLAB_SHARE)/plots/report-ratio.gp \
+		> $(BUILD)/logs/repro-ratio.log 2>&1 || { cat $(BUILD)/logs/repro-ratio.log >&2; rm -f $@.tmp; exit 1; }
+	$(Q)mv $@.tmp $@
+
+# One figure of the report: $1 its ID.
+report_figure = \begin{figure}[htbp]\centering$(if $(wildcard plots/$1.gp),\
+	\includegraphics[width=0.49\linewidth]{$(abspath $(BUILD)/figures/$1.pdf)}\hfill\
+	\includegraphics[width=0.49\linewidth]{$(abspath $(REPRO_DIR)/figures/$1.pdf)}\
+	\caption{Figure \texttt{$1}: committed data (left)$(COMMA) the reproduction (right).},\
+	\includegraphics[width=\linewidth]{$(abspath $(REPRO_DIR)/figures/$1.pdf)}\
+	\caption{Figure \texttt{$1}: committed data in grey$(COMMA) the reproduction in colour.})\end{figure}
+define REPORT_TEX
+% generated by mk/verify.mk: the reviewer's report
+\documentclass[10pt,a4paper]{article}
+\usepackage[margin=2cm]{geometry}
+\usepackage{graphicx,booktabs,array,url}
+\newcommand{\us}{\ensuremath{\mu}s}
+\title{Reproduction report}
+\date{}
+\begin{document}
+\maketitle
+\noindent Reproduced into \texttt{$(REPRO_DIR)/}: $(subst $(SPACE),$(COMMA) ,$(REPORT_EXPS:%=\texttt{%})).
+$(if $(PROFILE),Profile \texttt{$(PROFILE)}: the same cells with less work.)
+\section{The two machines}
+\input{$(abspath $(REPRO_DIR)/machines.tex)}
+\section{Claims}
+\input{$(abspath $(CLAIMS_TEX))}
+\section{Reproduced over committed, per cell}
+\includegraphics[width=\linewidth]{$(abspath $(REPRO_DIR)/figures/ratio.pdf)}
+\section{Figures}
+$(foreach f,$(REPORT_FIGS),$(call report_figure,$f)$(PAPER_NL))
+\end{document}
+endef
+SPACE := $(subst ,, )
+COMMA := ,
+
+.PHONY: report
+report: $(REPORT_PDF)
+$(REPRO_DIR)/report.tex: export REPORT_TEX_TEXT = $(REPORT_TEX)
+$(REPRO_DIR)/report.tex: $(REPRO_DIR)/machines.tex $(REPRO_DIR)/figures/ratio.pdf $(CLAIMS_TEX) \
+		$(REPORT_FIGS:%=$(REPRO_DIR)/figures/%.pdf) FORCE
+	$(Q)test -n "$(REPORT_EXPS)" || { echo "make report: nothing reproduced in $(REPRO_DIR)/ (make reproduce)" >&2; exit 2; }
+	$(Q)printf '%s\n' "$$REPORT_TEX_TEXT" > $@.tmp && { cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@; }
+$(REPORT_PDF): $(REPRO_DIR)/report.tex
+	$(Q)mkdir -p $(REPRO_DIR)/latex $(BUILD)/logs
+	@echo "  LATEX   $@"
+	$(Q)$(LATEXMK) -g -pdf -interaction=nonstopmode -halt-on-error -file-line-error \
+		-outdir=$(abspath $(REPRO_DIR))/latex $< > $(BUILD)/logs/report.log 2>&1 \
+		|| { grep -A3 -E '^(!|.*:[0-9]+:)' $(BUILD)/logs/report.log >&2; \
+		     echo "report: LaTeX failed, see $(BUILD)/logs/report.log" >&2; exit 1; }
+	$(Q)cp $(REPRO_DIR)/latex/report.pdf $@.tmp && mv $@.tmp $@
 
 # The claims on the published data and, when it exists, on the
 # reproduction.  Exit status 1 when a claim fails on either.

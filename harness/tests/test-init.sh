@@ -81,9 +81,13 @@ fig=$study/build/figures/pipe-rt-main.pdf
 words=$(pdftotext "$fig" - 2>/dev/null | tr -s ' \n' '\n\n' | grep -E '^[A-Za-z][A-Za-z-]{3,}$' | sort -u)
 missing=$(for w in $words; do grep -qF -- "$w" <<<"$text" || echo "$w"; done)
 check "the paper has the experiment's figure (words: $(echo $words | head -c 80); missing: ${missing:-none})" \
-        '[ -s "$fig" ] && [ -n "$words" ] && [ -z "$missing" ] && grep -q "pipe-rt-main" "$study/paper/generated/section-pipe-rt.tex"'
+        '[ -s "$fig" ] && [ -n "$words" ] && [ -z "$missing" ] &&
+         grep -qF "\ipclabFigure{pipe-rt-main}" "$study/paper/generated/section-pipe-rt.tex" &&
+         grep -qE "Figure [0-9]+: .*\(experiment pipe-rt\)" <<<"$text"'
 check "the paper has the experiment's table" \
-        '[ -s "$study/paper/generated/table-pipe-rt-main.tex" ] && grep -q "table-pipe-rt-main" "$study/paper/generated/section-pipe-rt.tex"'
+        '[ -s "$study/paper/generated/table-pipe-rt-main.tex" ] &&
+         grep -qF "\ipclabTable{pipe-rt-main}" "$study/paper/generated/section-pipe-rt.tex" &&
+         grep -qE "Table [0-9]+: .*\(experiment pipe-rt\)" <<<"$text"'
 check "the paper describes the machine (methods from meta.ini)" 'grep -qF "The data were measured on" <<<"$text"'
 
 (cd "$study" && make all > "$tmp/all2.log" 2>&1); rc=$?

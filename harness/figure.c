@@ -306,7 +306,12 @@ static const char *check_axis(Parse *p, const char *key, const char *axis, const
         }
         if (!strcmp(c->name, "env"))
                 return c->name;
-        axis_values(exp, sel, c->name, &applies);
+        /* A where= that keeps no cell is warned about by `ipclab check`;
+         * the axes are then checked against every cell. */
+        guint kept = 0;
+        for (guint i = 0; i < exp->cells->len; i++)
+                kept += selected(sel, exp->cells->pdata[i]);
+        axis_values(exp, kept ? sel : NULL, c->name, &applies);
         if (!applies) {
                 bad(p, key, "axis '%s' is not in this experiment (no cell it draws has a %s)", axis, c->key);
                 return NULL;

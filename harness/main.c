@@ -4,6 +4,7 @@
  *   ipclab check FILE...
  *   ipclab run [--profile NAME] [--env host|nspawn|vm] [--out DIR] [--resume] FILE...
  *   ipclab summarize DIR/<experiment>
+ *   ipclab plot|table|section FILE [NAME] --summary S.tsv ... --out OUT (render.h)
  *   ipclab columns
  *   ipclab init DIR
  *   ipclab compare [--machines] [--experiment NAME]... DATA_DIR REPRO_DIR
@@ -11,8 +12,6 @@
  * Exit status: 0 success, 1 a measurement failed, 2 bad usage or bad input.
  */
 #include <errno.h>
-#include <inttypes.h>
-#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -31,7 +30,7 @@
 #include "run.h"
 #include "runner.h"
 #include "samples.h"
-#include "stats.h"
+#include "summarize.h"
 #include "transport.h"
 #if __has_include("verify.h")
 #include "verify.h"
@@ -297,7 +296,7 @@ static int cmd_run(int argc, char **argv, char **argv_all)
         return status;
 }
 
-/* Per-cell statistics of DIR/samples.tsv as TSV on stdout. */
+/* Per-cell statistics of DIR/samples.tsv as TSV on stdout (summarize.h). */
 static int cmd_summarize(int argc, char **argv)
 {
         g_autoptr(GOptionContext) ctx = g_option_context_new("DIR - per-cell statistics of DIR/samples.tsv, as TSV");
@@ -307,177 +306,10 @@ static int cmd_summarize(int argc, char **argv)
                 return usage_error(ctx, e->message);
         if (argc != 2)
                 return usage_error(ctx, "summarize needs one results directory");
-        g_autofree char *path = g_build_filename(argv[1], "samples.tsv", NULL);
-        g_autoptr(Table) t = table_read(path, &e);
-        if (!t)
+        g_autoptr(GString) out = g_string_new(NULL);
+        if (summarize_dir(argv[1], out, &e) < 0)
                 return report(e);
-        g_autofree char *exp_name = g_path_get_basename(argv[1]);
-        /* The upper bounds measured with the data, when there are any. */
-        g_autofree char *meta_path = g_build_filename(argv[1], "meta.ini", NULL);
-        g_autoptr(GKeyFile) meta = g_key_file_new();
-        bool have_meta = g_key_file_load_from_file(meta, meta_path, G_KEY_FILE_NONE, NULL);
-        int size_col = table_column(t, "size_B");
-
-        const char *need[] = { "status", "elapsed_ns", "messages", "bytes_B", "client_cpu_ns",
-                               "server_cpu_ns", "bus_cpu_ns", "lat_p50_ns", "lat_p90_ns", "lat_p99_ns", "lat_p999_ns" };
-        int col[G_N_ELEMENTS(need)];
-        for (size_t i = 0; i < G_N_ELEMENTS(need); i++) {
-                col[i] = table_column(t, need[i]);
-                if (col[i] < 0) {
-                        fprintf(stderr, "ipclab: %s: no column %s\n", path, need[i]);
-                        return EXIT_USAGE;
-                }
-        }
-        int axis[16];
-        guint naxis = 0;
-        for (guint i = 0; samples_axis_columns[i]; i++) {
-                axis[naxis] = table_column(t, samples_axis_columns[i]);
-                if (axis[naxis] < 0) {
-                        fprintf(stderr, "ipclab: %s: no column %s\n", path, samples_axis_columns[i]);
-                        return EXIT_USAGE;
-                }
-                naxis++;
-        }
-        /* Group rows by their axis values, keeping first-seen order. */
-        g_autoptr(GHashTable) groups = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-        g_autoptr(GPtrArray) order = g_ptr_array_new_with_free_func((GDestroyNotify) g_ptr_array_unref);
-        for (guint r = 0; r < t->rows->len; r++) {
-                char **row = t->rows->pdata[r];
-                g_autoptr(GString) key = g_string_new(NULL);
-                for (guint a = 0; a < naxis; a++)
-                        g_string_append_printf(key, "%s\t", row[axis[a]]);
-                GPtrArray *g = g_hash_table_lookup(groups, key->str);
-                if (!g) {
-                        g = g_ptr_array_new();
-                        g_hash_table_insert(groups, g_strdup(key->str), g);
-                        g_ptr_array_add(order, g);
-                }
-                g_ptr_array_add(g, row);
-        }
-        printf("experiment\tenv\ttransport\tbus\tpayload\tsize_B\tpattern\treply\tmarshal\tcpus\tcount\tduration_ns"
-               "\tn\tfailed\telapsed_ns\telapsed_ns_lo\telapsed_ns_hi\tmessages"
-               "\tthroughput_MiBps\tthroughput_MiBps_lo\tthroughput_MiBps_hi"
-               "\trate_per_s\trate_per_s_lo\trate_per_s_hi"
-               "\tlat_p50_ns\tlat_p90_ns\tlat_p99_ns\tlat_p999_ns"
-               "\tcpu_ns_per_msg\tclient_cpu_ns\tserver_cpu_ns\tbus_cpu_ns\tmemcpy_MiBps"
-               "\tlat_p50_ns_lo\tlat_p50_ns_hi\tlat_p99_ns_lo\tlat_p99_ns_hi"
-               "\tthroughput_MiBps_hmean\trate_per_s_hmean\n");
-        for (guint gi = 0; gi < order->len; gi++) {
-                GPtrArray *g = order->pdata[gi];
-                guint n = 0, failed = 0;
-                g_autofree double *el = g_new0(double, g->len), *tp = g_new0(double, g->len),
-                                  *rate = g_new0(double, g->len), *msgs = g_new0(double, g->len),
-                                  *cpm = g_new0(double, g->len), *ccpu = g_new0(double, g->len),
-                                  *scpu = g_new0(double, g->len), *bcpu = g_new0(double, g->len),
-                                  *bytes = g_new0(double, g->len), *secs = g_new0(double, g->len),
-                                  *sent = g_new0(double, g->len);
-                double *lat[4];
-                guint nlat = 0;
-                bool have_bus = false;
-                for (int q = 0; q < 4; q++)
-                        lat[q] = g_new0(double, g->len);
-                for (guint i = 0; i < g->len; i++) {
-                        char **row = g->pdata[i];
-                        if (strcmp(row[col[0]], "ok") != 0) {
-                                failed++;
-                                continue;
-                        }
-                        double elapsed = g_ascii_strtod(row[col[1]], NULL);
-                        double m = g_ascii_strtod(row[col[2]], NULL);
-                        double b = g_ascii_strtod(row[col[3]], NULL);
-                        double cc = g_ascii_strtod(row[col[4]], NULL);
-                        double sc = strcmp(row[col[5]], "-") ? g_ascii_strtod(row[col[5]], NULL) : 0;
-                        double bc = strcmp(row[col[6]], "-") ? g_ascii_strtod(row[col[6]], NULL) : 0;
-                        have_bus |= strcmp(row[col[6]], "-") != 0;
-                        el[n] = elapsed;
-                        secs[n] = elapsed / 1e9;
-                        bytes[n] = b / 1048576.0;
-                        sent[n] = m;   /* msgs is sorted for its median, sent is not */
-                        msgs[n] = m;
-                        tp[n] = elapsed > 0 ? b / (elapsed / 1e9) / 1048576.0 : 0;
-                        rate[n] = elapsed > 0 ? m / (elapsed / 1e9) : 0;
-                        ccpu[n] = cc;
-                        scpu[n] = sc;
-                        bcpu[n] = bc;
-                        cpm[n] = m > 0 ? (cc + sc + bc) / m : 0;
-                        if (strcmp(row[col[7]], "-") != 0) {
-                                for (int q = 0; q < 4; q++)
-                                        lat[q][nlat] = g_ascii_strtod(row[col[7 + q]], NULL);
-                                nlat++;
-                        }
-                        n++;
-                }
-                char **first = g->pdata[0];
-                printf("%s", exp_name);
-                for (guint a = 0; a < naxis; a++)
-                        printf("\t%s", first[axis[a]]);
-                printf("\t%u\t%u", n, failed);
-                g_autofree char *bound_key = g_strdup_printf("memcpy_MiBps_%s", first[size_col]);
-                /* Each environment measured its own bounds: "[bounds vm]"
-                 * in a merged meta.ini, else "[bounds]". */
-                int env_col = table_column(t, "env");
-                g_autofree char *env_group = env_col >= 0 ? g_strconcat("bounds ", first[env_col], NULL) : NULL;
-                g_autofree char *bound = !have_meta ? NULL
-                        : env_group && g_key_file_has_group(meta, env_group)
-                                ? g_key_file_get_value(meta, env_group, bound_key, NULL)
-                                : g_key_file_get_value(meta, "bounds", bound_key, NULL);
-                if (n == 0) {
-                        for (int k = 0; k < 20; k++)
-                                printf("\t-");
-                        printf("\t%s\t-\t-\t-\t-\t-\t-\n", bound ? bound : "-");
-                        for (int q = 0; q < 4; q++)
-                                g_free(lat[q]);
-                        continue;
-                }
-                double lo, hi;
-                stats_sort_double(el, n);
-                stats_median_ci(el, n, 0.95, &lo, &hi);
-                printf("\t%.0f\t%.0f\t%.0f", stats_median(el, n), lo, hi);
-                stats_sort_double(msgs, n);
-                printf("\t%.0f", stats_median(msgs, n));
-                stats_sort_double(tp, n);
-                stats_median_ci(tp, n, 0.95, &lo, &hi);
-                if (stats_median(tp, n) > 0)
-                        printf("\t%.6g\t%.6g\t%.6g", stats_median(tp, n), lo, hi);
-                else
-                        printf("\t-\t-\t-");
-                stats_sort_double(rate, n);
-                stats_median_ci(rate, n, 0.95, &lo, &hi);
-                printf("\t%.6g\t%.6g\t%.6g", stats_median(rate, n), lo, hi);
-                double lat_ci[4][2] = { { 0 } };
-                for (int q = 0; q < 4; q++) {
-                        stats_sort_double(lat[q], nlat);
-                        if (nlat) {
-                                stats_median_ci(lat[q], nlat, 0.95, &lat_ci[q][0], &lat_ci[q][1]);
-                                printf("\t%.0f", stats_median(lat[q], nlat));
-                        } else {
-                                printf("\t-");
-                        }
-                        g_free(lat[q]);
-                }
-                printf("\t%.1f\t%.0f\t%.0f", stats_mean(cpm, n), stats_mean(ccpu, n), stats_mean(scpu, n));
-                if (have_bus)
-                        printf("\t%.0f", stats_mean(bcpu, n));
-                else
-                        printf("\t-");
-                printf("\t%s", bound ? bound : "-");
-                if (nlat)
-                        printf("\t%.0f\t%.0f\t%.0f\t%.0f", lat_ci[0][0], lat_ci[0][1], lat_ci[2][0], lat_ci[2][1]);
-                else
-                        printf("\t-\t-\t-\t-");
-                /* Rates over all repetitions: total work over total time
-                 * (stats_pooled_rate), never an average of rates.  Count-
-                 * boxed cells do the same work every repetition, so this is
-                 * their harmonic mean (the columns' name); duration-boxed
-                 * cells do not, and their harmonic mean is not total over
-                 * total, so total over total is what they get too. */
-                double tp_h = stats_pooled_rate(bytes, secs, n), rate_h = stats_pooled_rate(sent, secs, n);
-                if (tp_h > 0)
-                        printf("\t%.6g", tp_h);
-                else
-                        printf("\t-");
-                printf("\t%.6g\n", rate_h);
-        }
+        fwrite(out->str, 1, out->len, stdout);
         return 0;
 }
 
@@ -503,6 +335,84 @@ static int cmd_columns(int argc, char **argv)
                         printf("-\n");
         }
         return 0;
+}
+
+/* "EXP=PATH" arguments of OPTION into a table EXP -> PATH. */
+static GHashTable *render_pairs(char **args, const char *option, GError **error)
+{
+        g_autoptr(GHashTable) h = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+
+        for (guint i = 0; args && args[i]; i++) {
+                const char *eq = strchr(args[i], '=');
+                if (!eq || eq == args[i] || !eq[1]) {
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "--%s %s: not EXP=FILE", option, args[i]);
+                        return NULL;
+                }
+                g_hash_table_insert(h, g_strndup(args[i], (gsize) (eq - args[i])), g_strdup(eq + 1));
+        }
+        return g_steal_pointer(&h);
+}
+
+typedef enum { RENDER_PLOT, RENDER_TABLE, RENDER_SECTION } RenderKind;
+
+/* ipclab plot|table|section (render.h): renders, then writes --out
+ * atomically; nothing is written on any mistake. */
+static int cmd_render(int argc, char **argv, RenderKind kind)
+{
+        char *summary = NULL, *published = NULL, *compare = NULL, *out = NULL;
+        char **also = NULL, **latency = NULL;
+        GOptionEntry all[] = {
+                { "summary", 0, 0, G_OPTION_ARG_FILENAME, &summary, "The experiment's summary (ipclab summarize)", "S.tsv" },
+                { "out", 0, 0, G_OPTION_ARG_FILENAME, &out, "The file to write", "FILE" },
+                { "also", 0, 0, G_OPTION_ARG_STRING_ARRAY, &also, "Another experiment's summary, for also=", "EXP=S.tsv" },
+                { "published", 0, 0, G_OPTION_ARG_FILENAME, &published, "Where published= files are (default data/published)", "DIR" },
+                { "latency", 0, 0, G_OPTION_ARG_STRING_ARRAY, &latency, "`ipclab latency` output, for spectrum and cdf", "EXP=L.tsv" },
+                { "compare", 0, 0, G_OPTION_ARG_FILENAME, &compare, "A reproduction's summary: drawn in colour, S.tsv in grey", "S2.tsv" },
+                { NULL },
+        };
+        static const char *const what[] = {
+                [RENDER_PLOT] = "FILE NAME - write the gnuplot script of [figure NAME], its data inlined",
+                [RENDER_TABLE] = "FILE NAME - write the LaTeX tabular of [table NAME]",
+                [RENDER_SECTION] = "FILE - write a LaTeX section for the experiment",
+        };
+        /* plot takes every option, table all but the last two, section the first two. */
+        static const guint n_options[] = { [RENDER_PLOT] = 6, [RENDER_TABLE] = 4, [RENDER_SECTION] = 2 };
+        g_autoptr(GOptionContext) ctx = g_option_context_new(what[kind]);
+        g_autoptr(GError) e = NULL;
+        int status = 0;
+        int n_args = kind == RENDER_SECTION ? 2 : 3;
+
+        all[n_options[kind]] = (GOptionEntry) { NULL };
+        g_option_context_add_main_entries(ctx, all, NULL);
+        if (!g_option_context_parse(ctx, &argc, &argv, &e)) {
+                status = usage_error(ctx, e->message);
+        } else if (argc != n_args || !summary || !out) {
+                status = usage_error(ctx, kind == RENDER_SECTION ? "section needs FILE, --summary and --out"
+                                          : "needs FILE NAME, --summary and --out");
+        } else {
+                g_autoptr(GHashTable) also_files = render_pairs(also, "also", &e);
+                g_autoptr(GHashTable) latency_files = also_files ? render_pairs(latency, "latency", &e) : NULL;
+                RenderInputs in = { .summary = summary, .also = also_files, .latency = latency_files,
+                                    .published = published ? published : "data/published", .compare = compare };
+                g_autofree char *text = !latency_files ? NULL
+                        : kind == RENDER_PLOT ? render_plot(argv[1], argv[2], &in, &e)
+                        : kind == RENDER_TABLE ? render_table(argv[1], argv[2], &in, &e)
+                        : render_section(argv[1], &in, &e);
+                int r = text ? samples_write_atomic(out, text, strlen(text)) : 0;
+                if (!text) {
+                        status = report(e);
+                } else if (r < 0) {
+                        fprintf(stderr, "ipclab: %s: %s\n", out, g_strerror(-r));
+                        status = EXIT_FAILED;
+                }
+        }
+        g_free(summary);
+        g_free(published);
+        g_free(compare);
+        g_free(out);
+        g_strfreev(also);
+        g_strfreev(latency);
+        return status;
 }
 
 /* ipclab bus KIND: a private bus of KIND for other programs (benchmarks
@@ -684,11 +594,11 @@ int main(int argc, char **argv)
         if (!strcmp(cmd, "bus"))
                 return cmd_bus(argc - 1, argv + 1);
         if (!strcmp(cmd, "plot"))
-                return render_plot_command(argc - 1, argv + 1);
+                return cmd_render(argc - 1, argv + 1, RENDER_PLOT);
         if (!strcmp(cmd, "table"))
-                return render_table_command(argc - 1, argv + 1);
+                return cmd_render(argc - 1, argv + 1, RENDER_TABLE);
         if (!strcmp(cmd, "section"))
-                return render_section_command(argc - 1, argv + 1);
+                return cmd_render(argc - 1, argv + 1, RENDER_SECTION);
         if (!strcmp(cmd, "init"))
                 return cmd_init(argc - 1, argv + 1);
         if (!strcmp(cmd, "compare"))

@@ -19,8 +19,6 @@
 #include "select.h"
 #include "verify.h"
 
-#define EXIT_USAGE 2
-
 /* ---- shared -------------------------------------------------------------- */
 
 char *render_latex_escape(const char *s)
@@ -42,22 +40,6 @@ char *render_latex_escape(const char *s)
                 }
         }
         return g_string_free(out, FALSE);
-}
-
-static int fail_usage(GOptionContext *ctx, const char *msg)
-{
-        g_autofree char *help = g_option_context_get_help(ctx, TRUE, NULL);
-        fprintf(stderr, "ipclab: %s\n\n%s", msg, help);
-        return EXIT_USAGE;
-}
-
-static int fail_error(GError *e)
-{
-        g_auto(GStrv) lines = g_strsplit(e->message, "\n", -1);
-
-        for (guint i = 0; lines[i]; i++)
-                fprintf(stderr, "ipclab: %s\n", lines[i]);
-        return EXIT_USAGE;
 }
 
 static double number(const char *s)
@@ -97,22 +79,6 @@ static Experiment *load_output(const char *file, const char *name, bool table, c
         return NULL;
 }
 
-/* "EXP=PATH" arguments into a table EXP -> PATH. */
-static GHashTable *pairs(char **args, const char *option, GError **error)
-{
-        g_autoptr(GHashTable) h = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
-
-        for (guint i = 0; args && args[i]; i++) {
-                const char *eq = strchr(args[i], '=');
-                if (!eq || eq == args[i] || !eq[1]) {
-                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "--%s %s: not EXP=FILE", option, args[i]);
-                        return NULL;
-                }
-                g_hash_table_insert(h, g_strndup(args[i], (gsize) (eq - args[i])), g_strdup(eq + 1));
-        }
-        return g_steal_pointer(&h);
-}
-
 static Table *read_table(const char *path, GError **error)
 {
         return table_read(path, error);
@@ -127,8 +93,38 @@ static int need_column(const Table *t, const char *path, const char *name, GErro
         return c;
 }
 
+/* The distinct values of AXIS among EXP's cells ("-" left out), in the
+ * order the file lists them (the cells' index order); numbers ascending. */
+static GPtrArray *axis_order(const Experiment *exp, const char *axis)
+{
+        g_autofree const Cell **by_index = g_new0(const Cell *, exp->cells->len);
+        GPtrArray *vals = g_ptr_array_new_with_free_func(g_free);
+
+        for (guint j = 0; j < exp->cells->len; j++) {
+                const Cell *cell = exp->cells->pdata[j];
+                if (cell->index < exp->cells->len)
+                        by_index[cell->index] = cell;
+        }
+        for (guint i = 0; i < exp->cells->len; i++) {
+                g_autofree char *v = by_index[i] ? select_cell_value(by_index[i], axis) : NULL;
+                bool seen = !v || !strcmp(v, "-");
+                for (guint k = 0; k < vals->len && !seen; k++)
+                        seen = !strcmp(vals->pdata[k], v);
+                if (!seen)
+                        g_ptr_array_add(vals, g_steal_pointer(&v));
+        }
+        for (guint i = 0; i < vals->len; i++)
+                for (guint j = i + 1; j < vals->len; j++)
+                        if (number(vals->pdata[j]) < number(vals->pdata[i])) {
+                                gpointer tmp = vals->pdata[i];
+                                vals->pdata[i] = vals->pdata[j];
+                                vals->pdata[j] = tmp;
+                        }
+        return vals;
+}
+
 /* Where VALUE of AXIS comes in the experiment's order: numbers by value,
- * names by the first cell (in file order) that has them. */
+ * names by axis_order (env: host, nspawn, vm). */
 static double axis_rank(const Experiment *exp, const char *axis, const char *value)
 {
         double v = number(value);
@@ -137,17 +133,12 @@ static double axis_rank(const Experiment *exp, const char *axis, const char *val
                 return v;
         if (!strcmp(value, "-"))
                 return -1;
-        for (guint i = 0; i < exp->cells->len; i++) {
-                const Cell *cell = NULL;
-                for (guint j = 0; j < exp->cells->len; j++)
-                        if (((const Cell *) exp->cells->pdata[j])->index == i)
-                                cell = exp->cells->pdata[j];
-                g_autofree char *cv = cell ? select_cell_value(cell, axis) : NULL;
-                if (cv && !strcmp(cv, value))
-                        return i;
-        }
         if (!strcmp(axis, "env"))
                 return !strcmp(value, "host") ? 0 : !strcmp(value, "nspawn") ? 1 : 2;
+        g_autoptr(GPtrArray) order = axis_order(exp, axis);
+        for (guint i = 0; i < order->len; i++)
+                if (!strcmp(order->pdata[i], value))
+                        return i;
         return 1e12;
 }
 
@@ -222,6 +213,7 @@ typedef struct {
         char *key;          /* the series axes' values, tab-separated */
         char *title;
         char *color, *point, *dash;   /* gnuplot expressions */
+        char **vals;        /* the series axes' values, or NULL (a bound, a reference) */
         double rank[12];
         guint n_rank;
         GArray *pts;        /* Point */
@@ -237,6 +229,7 @@ static void line_free(Line *l)
         g_free(l->color);
         g_free(l->point);
         g_free(l->dash);
+        g_strfreev(l->vals);
         g_array_unref(l->pts);
         g_free(l);
 }
@@ -276,7 +269,7 @@ typedef struct {
         GPtrArray *categories; /* char *: the x values of a text axis, in order */
         GPtrArray *panels;     /* GPtrArray of Line *, one per y column */
         double xmin, xmax, ymin, ymax;
-        guint n_series;        /* distinct series titles in the legend */
+        double spectrum_max;   /* where a spectrum draws the maximum */
 } Plot;
 
 static void extend(Plot *p, double x, double y)
@@ -320,6 +313,7 @@ static void style_line(Line *l, const Output *o, char **vals, guint index, bool 
                 g_autofree char *v = axis_text(o->series[i], vals[i], false);
                 g_string_append_printf(title, "%s%s", title->len ? ", " : "", v);
         }
+        l->vals = g_strdupv(vals);
         if (t && !strcmp(t, "direct"))
                 g_string_assign(title, "harness floor (direct)");
         if (!title->len)
@@ -338,6 +332,52 @@ static void style_line(Line *l, const Output *o, char **vals, guint index, bool 
         if (grey) {
                 g_free(l->color);
                 l->color = g_strdup("comparecolor");
+        }
+}
+
+/* After sorting PANEL: lines that the series axes other than transport
+ * and bus tell apart get the palette's points and dashes in that order
+ * (the colour stays the transport's); without transport and bus in the
+ * series, every line gets the next colour and point of the palette. */
+static void restyle(GPtrArray *panel, const Output *o)
+{
+        bool has_tb = false, has_other = false, has_bus = false;
+        g_autoptr(GHashTable) index = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+
+        for (guint i = 0; o->series[i]; i++) {
+                bool tb = !strcmp(o->series[i], "transport") || !strcmp(o->series[i], "bus");
+                has_tb |= tb;
+                has_other |= !tb;
+                has_bus |= !strcmp(o->series[i], "bus");
+        }
+        for (guint i = 0; i < panel->len; i++) {
+                Line *l = panel->pdata[i];
+                if (!l->vals || !strcmp(l->dash, "floordash"))
+                        continue;
+                g_autoptr(GString) other = g_string_new(NULL);
+                for (guint k = 0; o->series[k]; k++)
+                        if (has_tb ? strcmp(o->series[k], "transport") && strcmp(o->series[k], "bus") : true)
+                                g_string_append_printf(other, "%s\t", l->vals[k]);
+                guint n = GPOINTER_TO_UINT(g_hash_table_lookup(index, other->str));
+                if (!n) {
+                        n = g_hash_table_size(index) + 1;
+                        g_hash_table_insert(index, g_strdup(other->str), GUINT_TO_POINTER(n));
+                }
+                if (!has_tb) {
+                        if (strcmp(l->color, "comparecolor")) {
+                                g_free(l->color);
+                                l->color = g_strdup_printf("scolor(%u)", n);
+                        }
+                        g_free(l->point);
+                        l->point = g_strdup_printf("spoint(%u)", n);
+                } else if (has_other) {
+                        g_free(l->point);
+                        l->point = g_strdup_printf("spoint(%u)", n);
+                        if (!has_bus) {
+                                g_free(l->dash);
+                                l->dash = g_strdup_printf("%u", n);
+                        }
+                }
         }
 }
 
@@ -422,57 +462,69 @@ static gboolean add_rows(Plot *p, GPtrArray *panel, const Table *t, const char *
         return TRUE;
 }
 
-/* The memcpy bound for the rows SEL keeps: the time of one copy of the
- * message each way (two on a round trip) or its rate, for Y's unit. */
+/* The memcpy bound for the rows SEL keeps, for Y's unit: the time memcpy
+ * takes to copy the message once each way (request and reply on a round
+ * trip), per message, or for all of a repetition's messages when Y is
+ * elapsed_ns (one line per message count then); or memcpy's bandwidth
+ * for a throughput; or the messages per second it allows for a rate. */
 static void add_memcpy(Plot *p, GPtrArray *panel, const Table *t, const Selector *sel, const char *y)
 {
         const Column *ycol = column_find(y);
         int sc = table_column(t, "size_B"), mc = table_column(t, "memcpy_MiBps"), pc = table_column(t, "pattern");
-        if (!ycol || sc < 0 || mc < 0 || (strcmp(ycol->unit, "ns") && strcmp(ycol->unit, "MiB/s") &&
-                                          strcmp(ycol->unit, "1/s")))
+        int nc = table_column(t, "messages");
+        bool total = !strcmp(y, "elapsed_ns");
+        if (!ycol || sc < 0 || mc < 0 || (total && nc < 0) ||
+            (strcmp(ycol->unit, "ns") && strcmp(ycol->unit, "MiB/s") && strcmp(ycol->unit, "1/s")))
                 return;
-        Line *l = line_new("memcpy");
-        bool roundtrip = true;
+        bool roundtrip = true, any = false;
         for (guint r = 0; r < t->rows->len; r++) {
                 char **row = t->rows->pdata[r];
-                if ((sel && !select_row(sel, t, row)) || isnan(number(row[mc])))
+                if ((!sel || select_row(sel, t, row)) && !isnan(number(row[mc]))) {
+                        roundtrip &= pc >= 0 && strcmp(row[pc], "oneway") != 0;
+                        any = true;
+                }
+        }
+        if (!any)
+                return;
+        g_autoptr(GHashTable) by = g_hash_table_new(g_str_hash, g_str_equal);
+        guint first = panel->len;
+        double copies = roundtrip ? 2 : 1;
+        for (guint r = 0; r < t->rows->len; r++) {
+                char **row = t->rows->pdata[r];
+                double size = number(row[sc]), mib = number(row[mc]), msgs = total ? number(row[nc]) : 1;
+                if ((sel && !select_row(sel, t, row)) || !(size > 0) || !(mib > 0) || !(msgs > 0))
                         continue;
-                roundtrip &= pc >= 0 && strcmp(row[pc], "oneway") != 0;
-                double size = number(row[sc]), mib = number(row[mc]);
+                const char *key = total ? row[nc] : "";
+                Line *l = g_hash_table_lookup(by, key);
+                if (!l) {
+                        l = line_new(key);
+                        l->color = g_strdup("memcolor");
+                        l->point = g_strdup("0");
+                        l->dash = g_strdup("memdash");
+                        l->width = "memwidth";
+                        l->lines_only = true;
+                        g_ptr_array_add(panel, l);
+                        g_hash_table_insert(by, l->key, l);
+                }
                 bool seen = false;
                 for (guint i = 0; i < l->pts->len; i++)
                         seen |= g_array_index(l->pts, Point, i).x == size * p->x_scale;
-                if (seen || !(size > 0) || !(mib > 0))
+                if (seen)
                         continue;
+                double bytes_per_s = mib * 1048576.0;
                 Point pt = { size * p->x_scale, NAN, NAN, NAN };
+                pt.y = !strcmp(ycol->unit, "ns") ? msgs * copies * size / bytes_per_s * 1e9 * p->y_scale
+                     : !strcmp(ycol->unit, "MiB/s") ? mib : bytes_per_s / size / copies;
+                extend(p, NAN, pt.y);
                 g_array_append_val(l->pts, pt);
         }
-        for (guint i = 0; i < l->pts->len; i++) {
-                Point *pt = &g_array_index(l->pts, Point, i);
-                double size = pt->x / p->x_scale, mib = NAN;
-                for (guint r = 0; r < t->rows->len && isnan(mib); r++) {
-                        char **row = t->rows->pdata[r];
-                        if (number(row[sc]) == size && !isnan(number(row[mc])))
-                                mib = number(row[mc]);
-                }
-                double copies = roundtrip ? 2 : 1, bytes_per_s = mib * 1048576.0;
-                pt->y = !strcmp(ycol->unit, "ns") ? copies * size / bytes_per_s * 1e9 * p->y_scale
-                      : !strcmp(ycol->unit, "MiB/s") ? mib : bytes_per_s / size / copies;
-                extend(p, NAN, pt->y);
+        const char *what = !strcmp(ycol->unit, "MiB/s") ? "memcpy bandwidth"
+                         : total ? (roundtrip ? "memcpy of the requests and replies" : "memcpy of the messages")
+                         : roundtrip ? "memcpy of request + reply" : "memcpy of the message";
+        for (guint i = first; i < panel->len; i++) {
+                Line *l = panel->pdata[i];
+                l->title = panel->len - first > 1 ? g_strdup_printf("%s, %s messages", what, l->key) : g_strdup(what);
         }
-        if (!l->pts->len) {
-                line_free(l);
-                return;
-        }
-        l->title = g_strdup(!strcmp(ycol->unit, "ns") || !strcmp(ycol->unit, "1/s")
-                            ? (roundtrip ? "memcpy of request + reply" : "memcpy of the message")
-                            : "memcpy bandwidth");
-        l->color = g_strdup("memcolor");
-        l->point = g_strdup("0");
-        l->dash = g_strdup("memdash");
-        l->width = "memwidth";
-        l->lines_only = true;
-        g_ptr_array_add(panel, l);
 }
 
 /* Published numbers of O beside ours, in PANEL. */
@@ -589,16 +641,15 @@ static void write_axes(GString *gp, Plot *p, bool logx, bool logy, guint panel, 
 
         g_string_append(gp, "unset logscale\nset xtics autofreq\nset format x \"% h\"\nset format y \"% h\"\n");
         if (o->type == FIGURE_SPECTRUM) {
+                static const char *const labels[] = { "0", "90", "99", "99.9", "99.99", "99.999",
+                                                      "99.9999", "99.99999", "99.999999" };
                 g_string_append(gp, "set logscale x 10\nset xtics (");
-                double top = p->xmax;
-                bool first = true;
-                for (int e = 0; pow(10, e) <= top * 1.01 && e < 9; e++) {
-                        static const char *const labels[] = { "0", "90", "99", "99.9", "99.99", "99.999",
-                                                              "99.9999", "99.99999", "99.999999" };
-                        g_string_append_printf(gp, "%s\"%s\" %g", first ? "" : ", ", labels[e], pow(10, e));
-                        first = false;
-                }
-                g_string_append(gp, ")\nset xrange [0.8:*]\nset xlabel \"percentile\" offset 0, 0.4\n");
+                int e = 0;
+                for (; pow(10, e) < p->spectrum_max * 0.99 && e < (int) G_N_ELEMENTS(labels); e++)
+                        g_string_append_printf(gp, "%s\"%s\" %g", e ? ", " : "", labels[e], pow(10, e));
+                g_string_append_printf(gp, "%s\"max\" %g)\nset xrange [0.8:%g]\n"
+                                       "set xlabel \"percentile\" offset 0, 0.4\n", e ? ", " : "",
+                                       p->spectrum_max, p->spectrum_max * 1.25);
         } else if (o->type == FIGURE_CDF) {
                 g_string_append(gp, logx ? "set logscale x 10\n" : "");
                 g_string_append(gp, "set format x \"%.0s %cs\"\nset xlabel \"latency\" offset 0, 0.4\n");
@@ -707,19 +758,22 @@ static char *plot_script(Plot *p, const char *file)
                         continue;
                 }
                 g_string_append(gp, "plot ");
-                guint nl = 0, n_dodge = 0;
+                /* Error bars at one x are set a little apart (common.gp's
+                 * dodge), up to 8 lines; beyond, the offsets would pass
+                 * for differences in x. */
+                guint nl = 0, n_dodge = 0, dodged = 0;
                 for (guint i = 0; i < panel->len; i++)
-                        n_dodge += ((Line *) panel->pdata[i])->errorbars;
+                        n_dodge += ((Line *) panel->pdata[i])->errorbars && ((Line *) panel->pdata[i])->pts->len;
                 for (guint i = 0; i < panel->len; i++) {
                         Line *l = panel->pdata[i];
                         if (!l->pts->len)
                                 continue;
                         g_autofree char *name = block_name(k, i);
                         g_string_append_printf(gp, "%s%s", nl++ ? ", \\\n     " : "", name);
-                        bool dodge = l->errorbars && logx && n_dodge > 1 && !p->x_categorical;
+                        bool dodge = l->errorbars && logx && n_dodge > 1 && n_dodge <= 8 && !p->x_categorical;
                         if (l->errorbars)
                                 g_string_append_printf(gp, dodge ? " using (dodge($1, %u, %u)):2:3:4" : " using 1:2:3:4",
-                                                       i + 1, n_dodge);
+                                                       ++dodged, n_dodge);
                         else
                                 g_string_append(gp, " using 1:2");
                         line_style(gp, l, false);
@@ -748,6 +802,96 @@ static char *plot_script(Plot *p, const char *file)
         return g_string_free(gp, FALSE);
 }
 
+/* The cells of another experiment (T, read from PATH) that SEL keeps, as
+ * reference lines in PANEL: one for each value of the figure's series
+ * axes that T has.  Along a numeric x, or a text x whose values T shares,
+ * they are lines like ours; along a text x none of whose values T has
+ * (its transports are not ours), each is a horizontal line at its value
+ * across the panel. */
+static gboolean add_also(Plot *p, GPtrArray *panel, const Table *t, const char *path, const Selector *sel,
+                         const char *y, GError **error)
+{
+        const Output *o = p->out;
+        g_autoptr(GPtrArray) series = g_ptr_array_new();
+        for (guint i = 0; o->series[i]; i++)
+                if (table_column(t, o->series[i]) >= 0)
+                        g_ptr_array_add(series, o->series[i]);
+        g_ptr_array_add(series, NULL);
+        Output shape = *o;
+        shape.series = (char **) series->pdata;
+        shape.bound_direct = false;
+        int xc = need_column(t, path, o->x, error), yc = xc < 0 ? -1 : need_column(t, path, y, error);
+        if (yc < 0)
+                return FALSE;
+        bool across = p->x_categorical;
+        for (guint r = 0; across && r < t->rows->len; r++) {
+                char **row = t->rows->pdata[r];
+                for (guint i = 0; select_row(sel, t, row) && i < p->categories->len; i++)
+                        across &= strcmp(p->categories->pdata[i], row[xc]) != 0;
+        }
+        g_autoptr(GPtrArray) ref = g_ptr_array_new_with_free_func((GDestroyNotify) line_free);
+        Plot pa = *p;
+        pa.out = &shape;
+        if (!across) {
+                if (!add_rows(&pa, ref, t, path, sel, y, false, "also", error))
+                        return FALSE;
+        } else {
+                /* One value per line, drawn from edge to edge. */
+                for (guint r = 0; r < t->rows->len; r++) {
+                        char **row = t->rows->pdata[r];
+                        if (!select_row(sel, t, row))
+                                continue;
+                        g_autoptr(GString) key = g_string_new("also");
+                        g_autofree char **vals = g_new0(char *, series->len);
+                        for (guint i = 0; shape.series[i]; i++) {
+                                vals[i] = row[table_column(t, shape.series[i])];
+                                g_string_append_printf(key, "\t%s", vals[i]);
+                        }
+                        for (guint i = 0; i < ref->len; i++)
+                                if (!strcmp(((Line *) ref->pdata[i])->key, key->str)) {
+                                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                                                    "%s: [%s] also_where: '%s' keeps several cells for one reference "
+                                                    "line: name the axis in which they differ", path, o->group,
+                                                    o->also_where ? o->also_where : "");
+                                        return FALSE;
+                                }
+                        Line *l = line_new(key->str);
+                        style_line(l, &shape, vals, ref->len + 1, false);
+                        double v = number(row[yc]) * p->y_scale;
+                        Point a = { 0.5, v, NAN, NAN }, b = { p->categories->len + 0.5, v, NAN, NAN };
+                        g_array_append_val(l->pts, a);
+                        g_array_append_val(l->pts, b);
+                        extend(&pa, NAN, v);
+                        l->lines_only = true;
+                        g_ptr_array_add(ref, l);
+                }
+        }
+        p->xmin = pa.xmin;
+        p->xmax = pa.xmax;
+        p->ymin = pa.ymin;
+        p->ymax = pa.ymax;
+        const char *title = o->also_title ? o->also_title : o->also;
+        while (ref->len) {
+                Line *l = g_ptr_array_steal_index(ref, 0);
+                /* "in-process libdbus, dbus-daemon": the series values
+                 * after the reference's own title. */
+                char *t2 = series->len > 1 && strcmp(l->title, "measured") ? g_strdup_printf("%s, %s", title, l->title)
+                                                                         : g_strdup(title);
+                g_free(l->title);
+                g_free(l->color);
+                g_free(l->point);
+                g_free(l->dash);
+                g_clear_pointer(&l->vals, g_strfreev);
+                l->title = t2;
+                l->color = g_strdup("alsocolor");
+                l->point = g_strdup("alsopoint");
+                l->dash = g_strdup("alsodash");
+                l->errorbars = false;
+                g_ptr_array_add(panel, l);
+        }
+        return TRUE;
+}
+
 /* Latency rows (`ipclab latency` output) into PANEL: x the percentile on
  * the 1/(1-p) scale (spectrum) or the latency (cdf). */
 static gboolean add_latency(Plot *p, GPtrArray *panel, const Table *t, const char *path, const Selector *sel,
@@ -770,7 +914,7 @@ static gboolean add_latency(Plot *p, GPtrArray *panel, const Table *t, const cha
         for (guint r = 1; kc >= 0 && r < t->rows->len; r++)
                 kinds |= strcmp(((char **) t->rows->pdata[r])[kc], ((char **) t->rows->pdata[0])[kc]) != 0;
         g_autoptr(GHashTable) by_key = g_hash_table_new(g_str_hash, g_str_equal);
-        g_autoptr(GArray) maxima = g_array_new(FALSE, FALSE, sizeof(double));
+        g_autoptr(GHashTable) percentiles = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
         double top = 1;
         for (guint r = 0; r < t->rows->len; r++) {
                 char **row = t->rows->pdata[r];
@@ -799,6 +943,14 @@ static gboolean add_latency(Plot *p, GPtrArray *panel, const Table *t, const cha
                 double pct = number(row[pc]), lat = number(row[lc]) * 1e-9;
                 if (isnan(pct) || isnan(lat))
                         continue;
+                g_autofree char *seen = g_strdup_printf("%s\t%s", key->str, row[pc]);
+                if (g_hash_table_contains(percentiles, seen)) {
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                                    "%s: [%s]: two rows of the line '%s' at percentile %s: add the axis "
+                                    "in which they differ to series= or where=", path, o->group, l->title, row[pc]);
+                        return FALSE;
+                }
+                g_hash_table_add(percentiles, g_steal_pointer(&seen));
                 Point pt = { 0, lat, NAN, NAN };
                 if (o->type == FIGURE_CDF) {
                         pt.x = lat;
@@ -816,7 +968,8 @@ static gboolean add_latency(Plot *p, GPtrArray *panel, const Table *t, const cha
         }
         if (o->type == FIGURE_SPECTRUM) {
                 /* The maximum a decade past the highest percentile drawn. */
-                double at = pow(10, ceil(log10(top) + 1e-9) + (fmod(log10(top), 1) < 1e-9 ? 1 : 0));
+                double at = pow(10, floor(log10(top) + 1e-9) + 1);
+                p->spectrum_max = at;
                 for (guint i = 0; i < panel->len; i++) {
                         Line *l = panel->pdata[i];
                         for (guint j = 0; j < l->pts->len; j++)
@@ -829,64 +982,44 @@ static gboolean add_latency(Plot *p, GPtrArray *panel, const Table *t, const cha
         return TRUE;
 }
 
-int render_plot_command(int argc, char **argv)
+char *render_plot(const char *file, const char *name, const RenderInputs *in, GError **error)
 {
-        char *summary = NULL, *published = NULL, *compare = NULL, *out = NULL;
-        char **also = NULL, **latency = NULL;
-        GOptionEntry entries[] = {
-                { "summary", 0, 0, G_OPTION_ARG_FILENAME, &summary, "The experiment's summary (ipclab summarize)", "S.tsv" },
-                { "also", 0, 0, G_OPTION_ARG_STRING_ARRAY, &also, "Another experiment's summary, for also=", "EXP=S.tsv" },
-                { "latency", 0, 0, G_OPTION_ARG_STRING_ARRAY, &latency, "`ipclab latency` output, for spectrum and cdf", "EXP=L.tsv" },
-                { "published", 0, 0, G_OPTION_ARG_FILENAME, &published, "Where published= files are (default data/published)", "DIR" },
-                { "compare", 0, 0, G_OPTION_ARG_FILENAME, &compare, "A reproduction's summary: drawn in colour, S.tsv in grey", "S2.tsv" },
-                { "out", 0, 0, G_OPTION_ARG_FILENAME, &out, "The gnuplot script to write", "SCRIPT.gp" },
-                { NULL },
-        };
-        g_autoptr(GOptionContext) ctx = g_option_context_new("FILE NAME - write the gnuplot script of [figure NAME]");
-        g_autoptr(GError) e = NULL;
-        int status = 0;
+        const char *summary = in->summary, *compare = in->compare;
+        const char *published = in->published;
+        GError **ep = error;
+        char *result = NULL;
 
-        g_option_context_add_main_entries(ctx, entries, NULL);
-        if (!g_option_context_parse(ctx, &argc, &argv, &e))
-                return fail_usage(ctx, e->message);
-        if (argc != 3 || !summary || !out) {
-                status = fail_usage(ctx, "plot needs FILE NAME, --summary and --out");
-                goto done;
-        }
         {
                 const Output *o = NULL;
-                g_autoptr(Experiment) exp = load_output(argv[1], argv[2], false, &o, &e);
-                g_autoptr(GHashTable) also_files = exp ? pairs(also, "also", &e) : NULL;
-                g_autoptr(GHashTable) latency_files = also_files ? pairs(latency, "latency", &e) : NULL;
-                if (!latency_files) {
-                        status = fail_error(e);
-                        goto done;
-                }
-                g_autoptr(Table) t = read_table(summary, &e);
-                g_autoptr(Table) t2 = t && compare ? read_table(compare, &e) : NULL;
-                if (!t || (compare && !t2)) {
-                        status = fail_error(e);
-                        goto done;
-                }
-                g_autoptr(Selector) sel = select_parse(o->where, SELECT_AXES, &e);
+                g_autoptr(Experiment) exp = load_output(file, name, false, &o, ep);
+                if (!exp)
+                        return NULL;
+                g_autoptr(Table) t = read_table(summary, ep);
+                g_autoptr(Table) t2 = t && compare ? read_table(compare, ep) : NULL;
+                if (!t || (compare && !t2))
+                        return NULL;
+
+                g_autoptr(Selector) sel = select_parse(o->where, SELECT_AXES, ep);
                 Plot p = { .exp = exp, .out = o, .y_scale = 1, .x_scale = 1,
                            .xmin = INFINITY, .xmax = -INFINITY, .ymin = INFINITY, .ymax = -INFINITY };
                 p.categories = g_ptr_array_new_with_free_func(g_free);
                 p.panels = g_ptr_array_new_with_free_func((GDestroyNotify) g_ptr_array_unref);
                 gboolean ok = TRUE;
                 if (o->type != FIGURE_LINE) {
-                        const char *lpath = g_hash_table_lookup(latency_files, exp->name);
+                        const char *lpath = (in->latency ? g_hash_table_lookup(in->latency, exp->name) : NULL);
                         g_autoptr(Table) lt = NULL;
                         if (!lpath)
-                                g_set_error(&e, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: [%s] type: needs --latency %s=FILE "
-                                            "(`ipclab latency` output)", argv[1], o->group, exp->name);
+                                g_set_error(ep, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: [%s] type: needs --latency %s=FILE "
+                                            "(`ipclab latency` output)", file, o->group, exp->name);
                         else
-                                lt = read_table(lpath, &e);
+                                lt = read_table(lpath, ep);
                         GPtrArray *panel = g_ptr_array_new_with_free_func((GDestroyNotify) line_free);
                         g_ptr_array_add(p.panels, panel);
-                        ok = lt && add_latency(&p, panel, lt, lpath, sel, &e);
-                        if (ok)
+                        ok = lt && add_latency(&p, panel, lt, lpath, sel, ep);
+                        if (ok) {
                                 g_ptr_array_sort(panel, line_cmp);
+                                restyle(panel, o);
+                        }
                 } else {
                         const Column *xc = column_find_key(o->x);
                         const Column *yc = column_find(o->y[0]);
@@ -922,12 +1055,13 @@ int render_plot_command(int argc, char **argv)
                         for (guint k = 0; ok && o->y[k]; k++) {
                                 GPtrArray *panel = g_ptr_array_new_with_free_func((GDestroyNotify) line_free);
                                 g_ptr_array_add(p.panels, panel);
-                                ok = add_rows(&p, panel, t, summary, sel, o->y[k], t2 != NULL, "", &e);
+                                ok = add_rows(&p, panel, t, summary, sel, o->y[k], t2 != NULL, "", ep);
                                 if (ok && t2)
-                                        ok = add_rows(&p, panel, t2, compare, sel, o->y[k], false, "repro", &e);
+                                        ok = add_rows(&p, panel, t2, compare, sel, o->y[k], false, "repro", ep);
                                 if (!ok)
                                         break;
                                 g_ptr_array_sort(panel, line_cmp);
+                                restyle(panel, o);
                                 if (t2 && panel->len) {
                                         /* One legend entry for the grey lines. */
                                         for (guint i = 0; i < panel->len; i++) {
@@ -941,68 +1075,28 @@ int render_plot_command(int argc, char **argv)
                                 if (o->bound_memcpy)
                                         add_memcpy(&p, panel, t, sel, o->y[k]);
                                 if (o->also) {
-                                        const char *apath = g_hash_table_lookup(also_files, o->also);
-                                        g_autoptr(Table) at = NULL;
-                                        g_autoptr(Selector) asel = NULL;
+                                        const char *apath = in->also ? g_hash_table_lookup(in->also, o->also) : NULL;
                                         if (!apath) {
-                                                g_set_error(&e, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: [%s] also: needs --also %s=FILE "
-                                                            "(its summary)", argv[1], o->group, o->also);
+                                                g_set_error(ep, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: [%s] also: needs --also %s=FILE "
+                                                            "(its summary)", file, o->group, o->also);
                                                 ok = FALSE;
                                                 break;
                                         }
-                                        at = read_table(apath, &e);
-                                        asel = at ? select_parse(o->also_where, SELECT_AXES, &e) : NULL;
-                                        GPtrArray *ref = g_ptr_array_new_with_free_func((GDestroyNotify) line_free);
-                                        Output shape = *o;
-                                        char *none[] = { NULL };
-                                        shape.series = none;
-                                        shape.bound_direct = false;
-                                        Plot pa = p;
-                                        pa.out = &shape;
-                                        ok = asel && add_rows(&pa, ref, at, apath, asel, o->y[k], false, "also", &e);
-                                        p.xmin = pa.xmin; p.xmax = pa.xmax; p.ymin = pa.ymin; p.ymax = pa.ymax;
-                                        for (guint i = 0; ok && i < ref->len; i++) {
-                                                Line *l = ref->pdata[i];
-                                                g_free(l->title);
-                                                g_free(l->color);
-                                                g_free(l->point);
-                                                g_free(l->dash);
-                                                l->title = g_strdup(o->also_title ? o->also_title : o->also);
-                                                l->color = g_strdup("alsocolor");
-                                                l->point = g_strdup("alsopoint");
-                                                l->dash = g_strdup("alsodash");
-                                                g_ptr_array_add(panel, g_steal_pointer(&ref->pdata[i]));
-                                        }
-                                        g_ptr_array_set_free_func(ref, NULL);
-                                        g_ptr_array_unref(ref);
-                                        if (!ok)
+                                        g_autoptr(Table) at = read_table(apath, ep);
+                                        g_autoptr(Selector) asel = at ? select_parse(o->also_where, SELECT_AXES, ep) : NULL;
+                                        if (!(ok = asel && add_also(&p, panel, at, apath, asel, o->y[k], ep)))
                                                 break;
                                 }
-                                if (o->published && k == 0 && !(ok = add_published(&p, panel, published ? published : "data/published", &e)))
+                                if (o->published && k == 0 && !(ok = add_published(&p, panel, published, ep)))
                                         break;
                         }
                 }
-                if (ok) {
-                        g_autofree char *script = plot_script(&p, argv[1]);
-                        int r = samples_write_atomic(out, script, strlen(script));
-                        if (r < 0) {
-                                fprintf(stderr, "ipclab: %s: %s\n", out, g_strerror(-r));
-                                status = 1;
-                        }
-                } else {
-                        status = fail_error(e);
-                }
+                if (ok)
+                        result = plot_script(&p, file);
                 g_ptr_array_unref(p.categories);
                 g_ptr_array_unref(p.panels);
         }
-done:
-        g_free(summary);
-        g_free(published);
-        g_free(compare);
-        g_free(out);
-        g_strfreev(also);
-        g_strfreev(latency);
-        return status;
+        return result;
 }
 
 /* ---- table ----------------------------------------------------------------- */
@@ -1236,47 +1330,13 @@ static char *table_tex(const Experiment *exp, const Output *o, const Table *t, c
         return g_string_free(tex, FALSE);
 }
 
-int render_table_command(int argc, char **argv)
+char *render_table(const char *file, const char *name, const RenderInputs *in, GError **error)
 {
-        char *summary = NULL, *published = NULL, *out = NULL;
-        char **also = NULL;
-        GOptionEntry entries[] = {
-                { "summary", 0, 0, G_OPTION_ARG_FILENAME, &summary, "The experiment's summary (ipclab summarize)", "S.tsv" },
-                { "also", 0, 0, G_OPTION_ARG_STRING_ARRAY, &also, "Another experiment's summary (unused by tables so far)", "EXP=S.tsv" },
-                { "published", 0, 0, G_OPTION_ARG_FILENAME, &published, "Where published= files are (default data/published)", "DIR" },
-                { "out", 0, 0, G_OPTION_ARG_FILENAME, &out, "The LaTeX file to write", "T.tex" },
-                { NULL },
-        };
-        g_autoptr(GOptionContext) ctx = g_option_context_new("FILE NAME - write the LaTeX tabular of [table NAME]");
-        g_autoptr(GError) e = NULL;
-        int status = 0;
+        const Output *o = NULL;
+        g_autoptr(Experiment) exp = load_output(file, name, true, &o, error);
+        g_autoptr(Table) t = exp ? read_table(in->summary, error) : NULL;
 
-        g_option_context_add_main_entries(ctx, entries, NULL);
-        if (!g_option_context_parse(ctx, &argc, &argv, &e))
-                return fail_usage(ctx, e->message);
-        if (argc != 3 || !summary || !out) {
-                status = fail_usage(ctx, "table needs FILE NAME, --summary and --out");
-        } else {
-                const Output *o = NULL;
-                g_autoptr(Experiment) exp = load_output(argv[1], argv[2], true, &o, &e);
-                g_autoptr(GHashTable) also_files = exp ? pairs(also, "also", &e) : NULL;
-                g_autoptr(Table) t = also_files ? read_table(summary, &e) : NULL;
-                g_autofree char *tex = t ? table_tex(exp, o, t, summary, published ? published : "data/published", &e) : NULL;
-                if (!tex) {
-                        status = fail_error(e);
-                } else {
-                        int r = samples_write_atomic(out, tex, strlen(tex));
-                        if (r < 0) {
-                                fprintf(stderr, "ipclab: %s: %s\n", out, g_strerror(-r));
-                                status = 1;
-                        }
-                }
-        }
-        g_free(summary);
-        g_free(published);
-        g_free(out);
-        g_strfreev(also);
-        return status;
+        return t ? table_tex(exp, o, t, in->summary, in->published, error) : NULL;
 }
 
 /* ---- section --------------------------------------------------------------- */
@@ -1284,29 +1344,9 @@ int render_table_command(int argc, char **argv)
 /* The distinct values of AXIS among EXP's cells, in file order, as LaTeX. */
 static char *axis_values_tex(const Experiment *exp, const char *axis)
 {
-        g_autoptr(GPtrArray) vals = g_ptr_array_new_with_free_func(g_free);
-
-        for (guint i = 0; i < exp->cells->len; i++) {
-                const Cell *cell = NULL;
-                for (guint j = 0; j < exp->cells->len; j++)
-                        if (((const Cell *) exp->cells->pdata[j])->index == i)
-                                cell = exp->cells->pdata[j];
-                g_autofree char *v = cell ? select_cell_value(cell, axis) : NULL;
-                bool seen = !v || !strcmp(v, "-");
-                for (guint k = 0; k < vals->len && !seen; k++)
-                        seen = !strcmp(vals->pdata[k], v);
-                if (!seen)
-                        g_ptr_array_add(vals, g_steal_pointer(&v));
-        }
-        if (!strcmp(axis, "size_B") || !strcmp(axis, "count") || !strcmp(axis, "duration_ns"))
-                for (guint i = 0; i < vals->len; i++)
-                        for (guint j = i + 1; j < vals->len; j++)
-                                if (number(vals->pdata[j]) < number(vals->pdata[i])) {
-                                        gpointer tmp = vals->pdata[i];
-                                        vals->pdata[i] = vals->pdata[j];
-                                        vals->pdata[j] = tmp;
-                                }
+        g_autoptr(GPtrArray) vals = axis_order(exp, axis);
         GString *s = g_string_new(NULL);
+
         for (guint i = 0; i < vals->len; i++) {
                 g_autofree char *v = axis_text(axis, vals->pdata[i], true);
                 g_string_append_printf(s, "%s%s", i ? ", " : "", v);
@@ -1346,8 +1386,9 @@ static char *default_caption(const Experiment *exp, const Output *o)
         }
         g_string_append_printf(s, " (experiment %s): medians over the repetitions", exp->name);
         if (!o->is_table && o->type == FIGURE_LINE && o->errorbars)
-                g_string_append(s, ", with their 95\u00a0% intervals where the summary has them");
+                g_string_append(s, ", with their 95% intervals where the summary has them");
         g_string_append_c(s, '.');
+        s->str[0] = g_ascii_toupper(s->str[0]);
         char *t = render_latex_escape(s->str);
         g_string_free(s, TRUE);
         return t;
@@ -1390,8 +1431,8 @@ static char *section_tex(const Experiment *exp, const Table *t)
         const Cell *c0 = exp->cells->pdata[0];
         bool by_count = c0->count != 0;
         g_autofree char *amount = by_count ? axis_values_tex(exp, "count") : axis_values_tex(exp, "duration_ns");
-        g_string_append_printf(tex, "A repetition %s %s; every cell was repeated %s%u times",
-                               by_count ? "exchanges" : "runs for", amount,
+        g_string_append_printf(tex, "A repetition %s %s%s; every cell was repeated %s%u times",
+                               by_count ? "exchanges" : "runs for", amount, by_count ? " messages" : "",
                                exp->repeat_auto ? "at least " : "", exp->repeat);
         if (exp->repeat_auto)
                 g_string_append_printf(tex, " (until the median's 95\\,\\%% interval was within %.0f\\,\\%%, at most %u)",
@@ -1442,38 +1483,10 @@ static char *section_tex(const Experiment *exp, const Table *t)
         return g_string_free(tex, FALSE);
 }
 
-int render_section_command(int argc, char **argv)
+char *render_section(const char *file, const RenderInputs *in, GError **error)
 {
-        char *summary = NULL, *out = NULL;
-        GOptionEntry entries[] = {
-                { "summary", 0, 0, G_OPTION_ARG_FILENAME, &summary, "The experiment's summary (ipclab summarize)", "S.tsv" },
-                { "out", 0, 0, G_OPTION_ARG_FILENAME, &out, "The LaTeX file to write", "SECTION.tex" },
-                { NULL },
-        };
-        g_autoptr(GOptionContext) ctx = g_option_context_new("FILE - write a LaTeX section for the experiment");
-        g_autoptr(GError) e = NULL;
-        int status = 0;
+        g_autoptr(Experiment) exp = experiment_load(file, NULL, error);
+        g_autoptr(Table) t = exp ? read_table(in->summary, error) : NULL;
 
-        g_option_context_add_main_entries(ctx, entries, NULL);
-        if (!g_option_context_parse(ctx, &argc, &argv, &e))
-                return fail_usage(ctx, e->message);
-        if (argc != 2 || !summary || !out) {
-                status = fail_usage(ctx, "section needs FILE, --summary and --out");
-        } else {
-                g_autoptr(Experiment) exp = experiment_load(argv[1], NULL, &e);
-                g_autoptr(Table) t = exp ? read_table(summary, &e) : NULL;
-                if (!t) {
-                        status = fail_error(e);
-                } else {
-                        g_autofree char *tex = section_tex(exp, t);
-                        int r = samples_write_atomic(out, tex, strlen(tex));
-                        if (r < 0) {
-                                fprintf(stderr, "ipclab: %s: %s\n", out, g_strerror(-r));
-                                status = 1;
-                        }
-                }
-        }
-        g_free(summary);
-        g_free(out);
-        return status;
+        return t ? section_tex(exp, t) : NULL;
 }

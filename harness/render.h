@@ -26,7 +26,19 @@
  * escaper of the paper's generated files.  Newly allocated. */
 char *render_latex_escape(const char *s);
 
-/* The commands; each returns the exit status. */
-int render_plot_command(int argc, char **argv);
-int render_table_command(int argc, char **argv);
-int render_section_command(int argc, char **argv);
+/* What a figure, table or section is drawn from. */
+typedef struct {
+        const char *summary;    /* the experiment's summary (S.tsv) */
+        GHashTable *also;       /* EXP -> another experiment's summary, or NULL */
+        GHashTable *latency;    /* EXP -> its `ipclab latency` output, or NULL */
+        const char *published;  /* the directory of published= files */
+        const char *compare;    /* a reproduction's summary (--compare), or NULL */
+} RenderInputs;
+
+/* The gnuplot script of [figure NAME] of experiment FILE; NULL with
+ * IPCLAB_ERROR_INPUT on a bad declaration or input.  Never prints. */
+char *render_plot(const char *file, const char *name, const RenderInputs *in, GError **error);
+/* The LaTeX tabular of [table NAME]; the same contract. */
+char *render_table(const char *file, const char *name, const RenderInputs *in, GError **error);
+/* The LaTeX section of experiment FILE; the same contract. */
+char *render_section(const char *file, const RenderInputs *in, GError **error);

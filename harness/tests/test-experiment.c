@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "experiment.h"
+#include "figure.h"
 #include "transport.h"
 
 static char *tmp_dir;
@@ -260,6 +261,10 @@ static const struct {
         { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\n[profile quick]\nloudness=11\n", "[profile quick] loudness: unknown key" },
         { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\n[profile ../evil]\ncount=2\n", "[profile ../evil]: profile name must be" },
         { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\n[results]\nx=1\n", "[results]: unknown group" },
+        { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\n[figure f]\nx=bus\n", ":6: [figure f] x: axis 'bus' is not in this experiment" },
+        { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\n[table t]\ny=lat_p50_ns\n", ":6: [table t] y: unknown key in a table" },
+        { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\n[figure f]\ny=transport\n", ":6: [figure f] y: 'transport' is not a measured column" },
+        { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\n[figure f]\npublished=x.tsv\npublished_x=a\npublished_y=b\n", ":6: [figure f] published: no file" },
         { "[experiment]\ntitle=t\ntransport=pipe\ncount=1\nduration=fast\n", "[experiment] duration: 'fast' is not a duration" },
         { "[experiment]\ntitle=t\ntransport=pipe\nduration=fast\n", "[experiment] duration: 'fast' is not a duration" },
         { "[experiment]\ntitle=t\xff\ntransport=pipe\ncount=1\n", ":2: bytes that are not UTF-8" },
@@ -351,6 +356,75 @@ static void test_all_mistakes(void)
 }
 
 /* What is not a regular file of sane size is refused at once, named. */
+static const Output *output(const Experiment *exp, bool table, const char *name)
+{
+        for (guint i = 0; i < exp->outputs->len; i++) {
+                const Output *o = exp->outputs->pdata[i];
+                if (o->is_table == table && !strcmp(o->name, name))
+                        return o;
+        }
+        return NULL;
+}
+
+/* The default figure and table follow the pattern and the axes; declared
+ * ones replace them; several mistakes in figures come in one pass. */
+static void test_outputs(void)
+{
+        g_autoptr(GError) e = NULL;
+        g_autoptr(Experiment) rt = load("[experiment]\ntitle=t\ntransport=pipe;fifo\nsize=64;4KiB;1MiB\n"
+                                        "count=10;20\n", NULL, &e);
+        g_assert_no_error(e);
+        g_assert_cmpuint(rt->outputs->len, ==, 2);
+        const Output *f = output(rt, false, "main"), *t = output(rt, true, "main");
+        g_assert_nonnull(f);
+        g_assert_nonnull(t);
+        g_assert_true(f->is_default);
+        g_assert_cmpstr(f->y[0], ==, "lat_p50_ns");
+        g_assert_null(f->y[1]);
+        /* size has three values, count two: size along x. */
+        g_assert_cmpstr(f->x, ==, "size_B");
+        g_assert_cmpuint(g_strv_length(f->series), ==, 2);
+        g_assert_cmpstr(f->series[0], ==, "transport");
+        g_assert_cmpstr(f->series[1], ==, "count");
+        g_assert_cmpstr(t->columns_axis, ==, "size_B");
+        g_assert_cmpstr(t->value, ==, "lat_p50_ns");
+        g_assert_cmpstr(t->rows[0], ==, "transport");
+
+        /* Several patterns: the round trips' latency, where=pattern=... */
+        g_autoptr(Experiment) mixed = load("[experiment]\ntitle=t\ntransport=pipe\ncount=10\n"
+                                           "pattern=oneway;callrate\n", NULL, &e);
+        g_assert_no_error(e);
+        f = output(mixed, false, "main");
+        g_assert_cmpstr(f->y[0], ==, "throughput_MiBps");
+        g_assert_cmpstr(f->where, ==, "pattern=oneway");
+        g_assert_cmpuint(figure_cells_selected(mixed, f), ==, 1);
+
+        /* Declared: no defaults beside them. */
+        g_autoptr(Experiment) decl = load("[experiment]\ntitle=t\ntransport=pipe;fifo\nsize=64;4KiB\ncount=10\n"
+                                          "[figure lat]\ny=lat_p50_ns;lat_p99_ns\nx=transport\nlogy=true\n"
+                                          "where=size=4KiB\n", NULL, &e);
+        g_assert_no_error(e);
+        g_assert_cmpuint(decl->outputs->len, ==, 1);
+        f = output(decl, false, "lat");
+        g_assert_cmpstr(f->x, ==, "transport");
+        g_assert_cmpstr(f->y[1], ==, "lat_p99_ns");
+        g_assert_cmpint(f->logy, ==, SCALE_LOG);
+        g_assert_cmpuint(g_strv_length(f->series), ==, 0);
+        g_assert_cmpuint(figure_cells_selected(decl, f), ==, 2);
+
+        /* Every mistake of every group, each at its line. */
+        g_autoptr(Experiment) bad = load("[experiment]\ntitle=t\ntransport=pipe\ncount=10\n"
+                                         "[figure a]\ncolour=red\ntype=pie\n"
+                                         "[table b]\nunit=furlongs\nvalue=lat_p50_ns\ncolumns=size\n"
+                                         "[figure c]\nbounds=direct\n", NULL, &e);
+        g_assert_null(bad);
+        g_assert_error(e, IPCLAB_ERROR, IPCLAB_ERROR_INPUT);
+        g_assert_nonnull(strstr(e->message, ":6: [figure a] colour: unknown key in a figure"));
+        g_assert_nonnull(strstr(e->message, ":7: [figure a] type: unknown type 'pie'"));
+        g_assert_nonnull(strstr(e->message, ":9: [table b] unit: 'furlongs' does not fit lat_p50_ns"));
+        g_assert_nonnull(strstr(e->message, ":13: [figure c] bounds: direct: no cell it draws has transport=direct"));
+}
+
 static void test_special_files(void)
 {
         g_autofree char *fifo = g_build_filename(tmp_dir, "fifo.ini", NULL);
@@ -420,6 +494,7 @@ int main(int argc, char **argv)
         g_test_add_func("/experiment/all-mistakes", test_all_mistakes);
         g_test_add_func("/experiment/special-files", test_special_files);
         g_test_add_func("/experiment/claims", test_claims);
+        g_test_add_func("/experiment/outputs", test_outputs);
         g_test_add_func("/experiment/bad-files", test_bad_files);
         g_test_add_func("/experiment/bad-names", test_bad_names);
         int r = g_test_run();

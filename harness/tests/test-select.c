@@ -10,10 +10,13 @@ static void test_syntax(void)
 {
         const char *good[] = { "", "transport=pipe", "transport=pipe|fifo,bus!=p2p", "size>=4KiB",
                                "size >= 4096 , count<10000", "duration=500ms", "env=host",
-                               "size_B=64", "reply=echo|empty", "bus=-", NULL };
+                               "size_B=64", "reply=echo|empty", "bus=-", "count<1000,duration!=500ms",
+                               "size<=1MiB, size>64", "duration>1s", NULL };
+        /* (verify's where= once refused text axes: transport=pipe is
+         * now a filter like any other.) */
         const char *bad[] = { "transport", "speed=fast", "size>=lots", "size>=4kb", ",",
                               "transport>pipe", "size=>64", "size>=", "=pipe", "count<1.5",
-                              "size<64|128", "lat_p50_ns>1" };
+                              "size<64|128", "lat_p50_ns>1", "size>>4", "size>=4096,", "size" };
 
         for (guint i = 0; good[i]; i++) {
                 g_autoptr(GError) e = NULL;

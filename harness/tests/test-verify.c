@@ -24,7 +24,6 @@
 #include <string.h>
 
 #include "samples.h"
-#include "select.h"
 #include "verify.h"
 
 static char *tmp_dir;
@@ -137,28 +136,6 @@ static void test_verdict_rule(void)
         g_assert_cmpstr(verify_verdict_name(VERIFY_FAILS), ==, "fails");
         g_assert_cmpstr(verify_verdict_name(VERIFY_INCONCLUSIVE), ==, "inconclusive");
         g_assert_cmpstr(verify_verdict_name(VERIFY_NO_DATA), ==, "no data");
-}
-
-static void test_where_parse(void)
-{
-        const char *good[] = { "size>=4096", "size >= 4KiB", "count<1000,duration!=500ms",
-                               "size=64", "size<=1MiB, size>64", "duration>1s", "", "transport=pipe|fifo", NULL };
-        const char *bad[] = { "size>>4", "speed>1", "transport>pipe", "size>=4kb", "size>=",
-                              ">=4", "size", "count<1.5", "size>=4096,", "size=>4096" };
-
-        for (guint i = 0; i < G_N_ELEMENTS(good); i++) {
-                g_autoptr(GError) e = NULL;
-                g_autoptr(Selector) w = select_parse(good[i], SELECT_AXES, &e);
-                g_assert_no_error(e);
-                g_assert_nonnull(w);
-        }
-        for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {
-                g_autoptr(GError) e = NULL;
-                g_autoptr(Selector) w = select_parse(bad[i], SELECT_AXES, &e);
-                g_assert_null(w);
-                g_assert_error(e, IPCLAB_ERROR, IPCLAB_ERROR_INPUT);
-                g_assert_nonnull(strstr(e->message, bad[i]));
-        }
 }
 
 static void test_exact(void)
@@ -564,7 +541,6 @@ int main(int argc, char **argv)
         tmp_dir = g_dir_make_tmp("test-verify-XXXXXX", NULL);
         g_assert_nonnull(tmp_dir);
         g_test_add_func("/verify/verdict-rule", test_verdict_rule);
-        g_test_add_func("/verify/where-parse", test_where_parse);
         g_test_add_func("/verify/exact", test_exact);
         g_test_add_func("/verify/geomean-and-where", test_geomean_and_where);
         g_test_add_func("/verify/pairing", test_pairing);

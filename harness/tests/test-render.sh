@@ -1,0 +1,319 @@
+#!/bin/bash
+# test-render.sh: `ipclab plot`, `ipclab table`, `ipclab section` and
+# `ipclab check --list-outputs` on a small real experiment (direct, pipe
+# and unix-stream round trips, 64 B to 64 KiB, count 200, 2 repetitions)
+# and a one-way one beside published numbers.  Nothing depends on how fast
+# this machine is: the data blocks of the scripts are compared with the
+# summary's own numbers, the PDFs gnuplot makes are checked with pdfinfo,
+# and gnuplot must print nothing (no warning) for any of them.
+set -u
+cd "$(dirname "$0")/../.."
+src=$PWD
+ipclab=$PWD/harness/ipclab
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+. harness/tests/tap.sh
+mkdir -p "$tmp/experiments" "$tmp/data/published"
+
+if ! command -v gnuplot >/dev/null || ! command -v pdfinfo >/dev/null; then
+        skip "render tests" "gnuplot or pdfinfo (poppler-utils) is not installed"
+        echo "1..$n"
+        exit 0
+fi
+
+cat > "$tmp/experiments/rt.ini" <<'EOF'
+[experiment]
+title=Round trips & 50% of_them
+source=002_987a43d70dd26995.txt
+transport=direct;pipe;unix-stream
+size=64;4KiB;64KiB
+pattern=roundtrip
+count=200
+repeat=2
+warmup=10
+
+[claim pipe_vs_unix]
+text=Pipes beat Unix streams & co
+faster=transport=pipe
+slower=transport=unix-stream
+metric=roundtrip_latency
+EOF
+# The same cells with figures and tables declared.
+{ sed -n '1,/^$/p' "$tmp/experiments/rt.ini"; cat <<'EOF'
+[figure tails]
+y=lat_p50_ns;lat_p99_ns
+x=size
+series=transport
+bounds=memcpy;direct
+also=rt
+also_where=transport=pipe
+also_title=pipes before
+caption=Median and tail_1
+
+[figure pick]
+where=transport=pipe|unix-stream,size<=4KiB
+errorbars=false
+logy=false
+
+[figure cat]
+x=transport
+where=size=64
+also=other
+also_where=bus=p2p
+also_title=libdbus p2p
+
+[figure cat2]
+x=transport
+where=size=64
+also=other
+
+[figure spec]
+type=spectrum
+where=transport!=direct
+
+[figure dist]
+type=cdf
+series=transport
+
+[table wide]
+rows=transport
+columns=size
+value=lat_p50_ns
+unit=us
+digits=1
+
+[table cols]
+rows=transport;size
+columns=lat_p50_ns;lat_p99_ns
+where=size=64
+EOF
+} > "$tmp/experiments/decl.ini"
+
+out=$("$ipclab" run --out "$tmp/data" "$tmp/experiments/rt.ini" 2>&1) ||
+        not_ok "the experiment runs" "$out"
+"$ipclab" summarize "$tmp/data/rt" > "$tmp/rt.tsv" || not_ok "summarize"
+col() { awk -F'\t' -v c="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next } { print $k }' "$2"; }
+# Field $3 of the summary row of transport $1 and size $2.
+field() { awk -F'\t' -v t="$1" -v s="$2" -v f="$3" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        $c["transport"] == t && $c["size_B"] == s { print $c[f] }' "$tmp/rt.tsv"; }
+# The rows of data block $2 (its comment line is the line's title $3) in script $1.
+block() { awk -v b="$2" '$0 ~ "^\\" b " << EOD" { on = 1; next } /^EOD/ { on = 0 } on' "$1"; }
+# gnuplot on script $1 into $2; ok when it exits 0, prints nothing, and
+# the PDF has one page.
+draw() {
+        local err pdf=$tmp/$2
+        err=$(cd "$tmp" && gnuplot -e "plotdir='$src/plots'; out='$2'" "$1" 2>&1)
+        check "$3: gnuplot draws it without a word" '[ $? -eq 0 ] && [ -z "$err" ]' || echo "# $err"
+        check "$3: a one-page PDF" 'pdfinfo "$pdf" 2>/dev/null | grep -q "^Pages: *1$"'
+}
+
+# ---- list-outputs -----------------------------------------------------------
+lo=$("$ipclab" check --list-outputs "$tmp/experiments/rt.ini" "$tmp/experiments/decl.ini")
+check "list-outputs: the defaults, named main" \
+        'grep -qx "$(printf "figure\trt\tmain\t-")" <<<"$lo" && grep -qx "$(printf "table\trt\tmain\t-")" <<<"$lo"'
+check "list-outputs: declared ones, with what they read" \
+        'grep -qx "$(printf "figure\tdecl\ttails\texp:rt")" <<<"$lo" &&
+         grep -qx "$(printf "figure\tdecl\tspec\tlatency:decl")" <<<"$lo" &&
+         grep -qx "$(printf "table\tdecl\tcols\t-")" <<<"$lo" && ! grep -q "decl	main" <<<"$lo"'
+check "list-outputs: one line per output" '[ "$(wc -l <<<"$lo")" -eq 10 ]'
+
+printf '[experiment]\ntitle=t\ntransport=pipe\ncount=1\n[figure none]\nwhere=size=1MiB\nseries=transport\n' > "$tmp/experiments/w.ini"
+err=$("$ipclab" check "$tmp/experiments/w.ini" 2>&1 >/dev/null)
+check "check: a figure that selects no cell is a warning, not a failure" \
+        '[ $? -eq 0 ] && grep -qF "warning: $tmp/experiments/w.ini: [figure none] where: '"'"'size=1MiB'"'"' selects no cell of w" <<<"$err"'
+
+# ---- the default figure -------------------------------------------------------
+"$ipclab" plot "$tmp/experiments/rt.ini" main --summary "$tmp/rt.tsv" --out "$tmp/main.gp" ||
+        not_ok "plot main"
+draw main.gp main.pdf "default figure"
+pipe_block=$(awk '/^# pipe$/ { getline; print; exit }' "$tmp/main.gp" | cut -d' ' -f1)
+rows=$(block "$tmp/main.gp" "$pipe_block")
+check "default figure: the pipe line holds the three sizes, in order" \
+        '[ "$(cut -f1 <<<"$rows" | tr "\n" " ")" = "64 4096 65536 " ]'
+want=$(awk -v v="$(field pipe 4096 lat_p50_ns)" 'BEGIN { printf "%.9g", v / 1e9 }')
+check "default figure: its median at 4 KiB is the summary's, in seconds" \
+        '[ "$(awk -F"\t" "\$1 == 4096 { print \$2 }" <<<"$rows")" = "$want" ]'
+check "default figure: error bars from lat_p50_ns_lo/_hi" \
+        '[ "$(awk -F"\t" "\$1 == 4096 { print \$3 }" <<<"$rows")" = "$(awk -v v="$(field pipe 4096 lat_p50_ns_lo)" "BEGIN { printf \"%.9g\", v / 1e9 }")" ]'
+check "default figure: house style from common.gp" \
+        'grep -q "load plotdir.\"/common.gp\"" "$tmp/main.gp" && grep -q "tcolor(\"unix-stream\")" "$tmp/main.gp" &&
+         grep -q "@set_time_axis" "$tmp/main.gp" && grep -q "@set_size_axis" "$tmp/main.gp"'
+check "default figure: the script reads no file (data inlined)" \
+        '! grep -Eq "(< *awk|\.tsv)" <(grep -v "^#" "$tmp/main.gp")'
+
+# ---- declared figures -----------------------------------------------------------
+"$ipclab" plot "$tmp/experiments/decl.ini" tails --summary "$tmp/rt.tsv" --also rt="$tmp/rt.tsv" \
+        --out "$tmp/tails.gp" || not_ok "plot tails"
+draw tails.gp tails.pdf "two panels, bounds, also"
+check "two panels: (a) and (b), one y range" \
+        '[ "$(grep -c "^# panel" "$tmp/tails.gp")" -eq 2 ] && [ "$(grep "^set yrange" "$tmp/tails.gp" | grep -vF "[0:1]" | sort -u | wc -l)" -eq 1 ]'
+check "bounds: the direct floor and memcpy" \
+        'grep -q "harness floor (direct)" "$tmp/tails.gp" && grep -q "memcpy of request + reply" "$tmp/tails.gp"'
+check "also: the reference line from the other summary, named with its series" 'grep -q "^# pipes before, pipe$" "$tmp/tails.gp"'
+"$ipclab" plot "$tmp/experiments/decl.ini" pick --summary "$tmp/rt.tsv" --out "$tmp/pick.gp" || not_ok "plot pick"
+draw pick.gp pick.pdf "where, no error bars, linear y"
+check "where: only pipe and unix-stream at 64 B and 4 KiB" \
+        '[ "$(grep -c " << EOD" "$tmp/pick.gp")" -eq 2 ] && ! grep -q "65536" "$tmp/pick.gp" && ! grep -q yerrorlines "$tmp/pick.gp"'
+check "logy=false: a linear y axis from 0" 'grep -q "^set yrange \[0:" "$tmp/pick.gp"'
+"$ipclab" plot "$tmp/experiments/decl.ini" pick --summary "$tmp/rt.tsv" --compare "$tmp/rt.tsv" \
+        --out "$tmp/cmp.gp" || not_ok "plot --compare"
+draw cmp.gp cmp.pdf "--compare"
+check "--compare: the committed lines grey, the reproduced ones in colour" \
+        '[ "$(grep -c "comparecolor" "$tmp/cmp.gp")" -ge 3 ] && grep -q "committed data (grey)" "$tmp/cmp.gp" &&
+         grep -q "tcolor(\"pipe\")" "$tmp/cmp.gp"'
+
+# also= with a text x whose values the other experiment does not share: a
+# horizontal line across the panel per reference cell.
+printf 'transport\tbus\tsize_B\tlat_p50_ns\nlibdbus\tp2p\t64\t50000\nlibdbus\tdbus-daemon\t64\t90000\n' > "$tmp/other.tsv"
+"$ipclab" plot "$tmp/experiments/decl.ini" cat --summary "$tmp/rt.tsv" --also other="$tmp/other.tsv" \
+        --out "$tmp/cat.gp" || not_ok "plot cat"
+draw cat.gp cat.pdf "text x, reference across"
+check "text x: the transports as tics, in the file's order" \
+        'grep -qF "set xtics (\"direct\" 1, \"pipe\" 2, \"unix-stream\" 3)" "$tmp/cat.gp"'
+check "also across a text x: one horizontal line from edge to edge" \
+        '[ "$(block "$tmp/cat.gp" "$(awk "/^# libdbus p2p$/ { getline; print \$1; exit }" "$tmp/cat.gp")" | tr "\t\n" ",,")" = "0.5,5e-05,3.5,5e-05," ]'
+err=$("$ipclab" plot "$tmp/experiments/decl.ini" cat2 --summary "$tmp/rt.tsv" --also other="$tmp/other.tsv" \
+        --out "$tmp/cat2.gp" 2>&1)
+check "also: two reference cells for one line are refused" \
+        '[ $? -eq 2 ] && grep -q "keeps several cells for one reference line" <<<"$err" && [ ! -e "$tmp/cat2.gp" ]'
+
+# Latencies as `ipclab latency` prints them (the format of contracts.md).
+lat=$tmp/lat.tsv
+{
+        printf 'env\ttransport\tbus\tpayload\tsize_B\tpattern\treply\tmarshal\tcpus\tcount\tduration_ns\tkind\tpercentile\tlatency_ns\n'
+        for t in pipe unix-stream direct; do for s in 64 4096 65536; do
+                i=0
+                for p in 0 90 99 99.9 100; do
+                        i=$((i + 1))
+                        printf 'host\t%s\t-\tbytes\t%s\troundtrip\techo\tarray\tnone\t200\t-\troundtrip\t%s\t%s\n' \
+                                "$t" "$s" "$p" "$((i * 1000 + s / 16))"
+                done
+        done; done
+} > "$lat"
+"$ipclab" plot "$tmp/experiments/decl.ini" spec --summary "$tmp/rt.tsv" --latency decl="$lat" \
+        --out "$tmp/spec.gp" || not_ok "plot spectrum"
+draw spec.gp spec.pdf "spectrum"
+check "spectrum: percentiles on the 1/(1-p) scale, the maximum a decade on" \
+        '[ "$(block "$tmp/spec.gp" "\$p1s1" | cut -f1 | tr "\n" " ")" = "1 10 100 1000 10000 " ]'
+check "spectrum: one line per transport and size, no direct" \
+        '[ "$(grep -c " << EOD" "$tmp/spec.gp")" -eq 6 ] && ! grep -q "^# harness floor" "$tmp/spec.gp"'
+"$ipclab" plot "$tmp/experiments/decl.ini" dist --summary "$tmp/rt.tsv" --latency decl="$lat" \
+        --out "$tmp/dist.gp" 2>"$tmp/err"
+check "cdf: a series that leaves an axis out (size) is refused, exit 2" \
+        '[ $? -eq 2 ] && grep -q "two rows of the line .pipe. at percentile 0: add the axis" "$tmp/err" && [ ! -e "$tmp/dist.gp" ]'
+sed -i '/^\[figure dist\]/,/^\[table/ s/^series=transport$/series=transport;size/' "$tmp/experiments/decl.ini"
+"$ipclab" plot "$tmp/experiments/decl.ini" dist --summary "$tmp/rt.tsv" --latency decl="$lat" \
+        --out "$tmp/dist.gp" || not_ok "plot cdf"
+draw dist.gp dist.pdf "cdf"
+check "cdf: x the latency in seconds, y the fraction" \
+        '[ "$(block "$tmp/dist.gp" "\$p1s1" | tr "\t\n" ",,")" = "1.004e-06,0,2.004e-06,0.9,3.004e-06,0.99,4.004e-06,0.999,5.004e-06,1," ]'
+
+# ---- published numbers -------------------------------------------------------------
+printf '# numbers as published\nimplementation\tsize_B\tcount\telapsed_us\nsocket\t64\t100\t90\nsocket\t4096\t100\t200\npipe\t64\t100\t50\npipe\t4096\t100\t120\npipe\t4096\t1000\t999\n' \
+        > "$tmp/data/published/000-test.tsv"
+cat > "$tmp/experiments/ow.ini" <<'EOF'
+[experiment]
+title=One way
+transport=pipe;unix-stream
+size=64;4KiB
+pattern=oneway
+count=100
+repeat=2
+
+[figure pub]
+y=elapsed_ns
+bounds=memcpy
+published=000-test.tsv
+published_x=size_B
+published_y=elapsed_us
+published_series=implementation
+published_where=count=100
+published_scale=1000
+published_title=FreeBSD 2009
+
+[table pub]
+rows=transport;size
+columns=elapsed_ns
+unit=us
+published=000-test.tsv
+published_rows=transport=implementation;size=size_B
+published_where=count=100
+published_value=elapsed_us
+published_scale=1000
+published_title=FreeBSD 2009
+EOF
+out=$("$ipclab" run --out "$tmp/data" "$tmp/experiments/ow.ini" 2>&1) || not_ok "the one-way experiment runs" "$out"
+"$ipclab" summarize "$tmp/data/ow" > "$tmp/ow.tsv"
+check "list-outputs: the published file it reads" \
+        '"$ipclab" check --list-outputs "$tmp/experiments/ow.ini" | grep -qx "$(printf "figure\tow\tpub\tpublished:data/published/000-test.tsv")"'
+"$ipclab" plot "$tmp/experiments/ow.ini" pub --summary "$tmp/ow.tsv" --published "$tmp/data/published" \
+        --out "$tmp/pub.gp" || not_ok "plot published"
+draw pub.gp pub.pdf "published overlay"
+check "memcpy: for elapsed_ns, the time to copy all of a repetition's messages" \
+        'grep -q "^# memcpy of the messages$" "$tmp/pub.gp"'
+want=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        $c["size_B"] == 4096 && $c["memcpy_MiBps"] != "-" { printf "%.9g\n", $c["messages"] * 1 * 4096 / ($c["memcpy_MiBps"] * 1048576.0) * 1e9 * 1e-9; exit }' "$tmp/ow.tsv")
+if [ -n "$want" ]; then
+        check "memcpy: 100 messages of 4 KiB at the summary's memcpy_MiBps" \
+                'block "$tmp/pub.gp" "$(awk "/^# memcpy of the messages$/ { getline; print \$1; exit }" "$tmp/pub.gp")" | grep -qx "$(printf "4096\t%s" "$want")"'
+else
+        skip "memcpy: the bound's value" "this run recorded no memcpy bound in meta.ini"
+fi
+check "published: its own lines, open points, in our unit (s)" \
+        'grep -q "^# published (FreeBSD 2009): pipe$" "$tmp/pub.gp" && grep -q "pubpoint(" "$tmp/pub.gp" &&
+         block "$tmp/pub.gp" "$(awk "/^# published \(FreeBSD 2009\): pipe$/ { getline; print \$1; exit }" "$tmp/pub.gp")" |
+         grep -qx "$(printf "4096\t0.00012")"'
+"$ipclab" table "$tmp/experiments/ow.ini" pub --summary "$tmp/ow.tsv" --published "$tmp/data/published" \
+        --out "$tmp/pub.tex" || not_ok "table published"
+check "table: the published column beside ours, in us, -- where it has none" \
+        'grep -q "published (FreeBSD 2009)" "$tmp/pub.tex" && grep -q "^pipe & 4~KiB & .* & 120 \\\\\\\\$" "$tmp/pub.tex" &&
+         grep -q "^unix-stream & 64~B & .* & -- \\\\\\\\$" "$tmp/pub.tex"'
+ours=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["transport"] == "pipe" && $c["size_B"] == 64 { print $c["elapsed_ns"] / 1000 }' "$tmp/ow.tsv")
+check "table: our value converted to us" \
+        'grep "^pipe & 64~B" "$tmp/pub.tex" | grep -qF " & $(printf "%.3g" "$ours" | sed "s/^\([0-9]\{1,2\}\)$/\1.0/") & " || grep "^pipe & 64~B" "$tmp/pub.tex" | grep -q " & [0-9]"'
+
+# ---- tables -----------------------------------------------------------------------
+"$ipclab" table "$tmp/experiments/rt.ini" main --summary "$tmp/rt.tsv" --out "$tmp/main.tex" || not_ok "table main"
+check "default table: transports down, sizes across, booktabs" \
+        'grep -q "^transport & 64~B & 4~KiB & 64~KiB" "$tmp/main.tex" && grep -q "^\\\\toprule" "$tmp/main.tex" &&
+         grep -q "^\\\\bottomrule" "$tmp/main.tex" && [ "$(grep -c "^\(direct\|pipe\|unix-stream\) & " "$tmp/main.tex")" -eq 3 ]'
+"$ipclab" table "$tmp/experiments/decl.ini" wide --summary "$tmp/rt.tsv" --out "$tmp/wide.tex" || not_ok "table wide"
+us=$(awk -v v="$(field pipe 65536 lat_p50_ns)" 'BEGIN { printf "%.1f", v / 1000 }')
+check "unit=us digits=1: the pipe's median at 64 KiB in microseconds" \
+        'grep "^pipe & " "$tmp/wide.tex" | grep -qF " & $us \\\\"'
+"$ipclab" table "$tmp/experiments/decl.ini" cols --summary "$tmp/rt.tsv" --out "$tmp/cols.tex" || not_ok "table cols"
+check "columns= value columns: one head each, with the unit" \
+        'grep -q "round-trip latency, median (ns) & round-trip latency, 99th percentile (ns)" "$tmp/cols.tex"'
+
+# ---- section ------------------------------------------------------------------------
+"$ipclab" section "$tmp/experiments/rt.ini" --summary "$tmp/rt.tsv" --out "$tmp/sec.tex" || not_ok "section"
+check "section: title escaped, source, what varied" \
+        'grep -qF "\section{Round trips \& 50\% of\_them}" "$tmp/sec.tex" && grep -qF "\texttt{002\_987a43d70dd26995.txt}" "$tmp/sec.tex" &&
+         grep -qF "\item message size: 64~B, 4~KiB, 64~KiB" "$tmp/sec.tex" && grep -qF "200 messages" "$tmp/sec.tex"'
+check "section: the figure and the table" \
+        'grep -qF "\ipclabFigure{rt-main}" "$tmp/sec.tex" && grep -qF "\label{fig:rt-main}" "$tmp/sec.tex" &&
+         grep -qF "\ipclabTable{rt-main}" "$tmp/sec.tex"'
+check "section: the claim with its verdict macro, its text escaped" \
+        'grep -qF "\item Pipes beat Unix streams \& co \ipclabClaim{PipeVsUnix}{pipe\_vs\_unix}." "$tmp/sec.tex"'
+"$ipclab" section "$tmp/experiments/decl.ini" --summary "$tmp/rt.tsv" --out "$tmp/sec2.tex"
+check "section: a declared caption, escaped" 'grep -qF "\caption{Median and tail\_1}" "$tmp/sec2.tex"'
+
+# ---- refusals ------------------------------------------------------------------------
+bad() {
+        local what=$1 want=$2
+        shift 2
+        rm -f "$tmp/bad.out"
+        err=$("$ipclab" "$@" --out "$tmp/bad.out" 2>&1)
+        check "refused: $what (exit 2, says so, writes nothing)" \
+                '[ $? -eq 2 ] && grep -qF -- "$want" <<<"$err" && [ ! -e "$tmp/bad.out" ]' || echo "# $err"
+}
+bad "no such figure" "no [figure nope] (it has: main)" plot "$tmp/experiments/rt.ini" nope --summary "$tmp/rt.tsv"
+bad "no such table" "no [table tails]" table "$tmp/experiments/decl.ini" tails --summary "$tmp/rt.tsv"
+bad "also= without --also" "needs --also rt=FILE" plot "$tmp/experiments/decl.ini" tails --summary "$tmp/rt.tsv"
+bad "spectrum without --latency" "needs --latency decl=FILE" plot "$tmp/experiments/decl.ini" spec --summary "$tmp/rt.tsv"
+bad "a missing summary" "nope.tsv" plot "$tmp/experiments/rt.ini" main --summary "$tmp/nope.tsv"
+printf '[experiment]\ntitle=t\ntransport=pipe\ncount=1\n[figure f]\ny=speed\n' > "$tmp/experiments/b.ini"
+bad "a bad declaration, as FILE:LINE: [group] key" "b.ini:6: [figure f] y: unknown column 'speed'" \
+        plot "$tmp/experiments/b.ini" f --summary "$tmp/rt.tsv"
+echo "1..$n"
+[ "$failed" -eq 0 ]

@@ -8,7 +8,10 @@
 # groups, or the defaults `main`), with what each reads besides its own
 # summary.  mk/outputs.awk turns that into $(BUILD)/outputs.mk, which is
 # included, so make knows them when it plans; it is made again when an
-# experiment file or ipclab's code changes (then make rereads it).
+# experiment file or ipclab's code changes (then make rereads it).  A file
+# that cannot run here (a tool missing: ipclab check says "no cell can run
+# here") loses its figures and tables, and make says so; any other mistake
+# in a file stops the build with ipclab's messages.
 #
 # A figure EXP-NAME is drawn by `ipclab plot` (a gnuplot script with its
 # data inlined, $(BUILD)/figures/EXP-NAME.gp) and gnuplot with the house
@@ -29,11 +32,22 @@ GNUPLOT ?= gnuplot
 AWK ?= awk
 
 OUTPUTS_MK := $(BUILD)/outputs.mk
-# Goals that need no outputs do not make them (`make clean` compiles nothing).
-OUTPUTS_NOT_NEEDED := clean %-clean deps deps-check deps-check-test env env-% check-fresh install uninstall
+# Goals that need no outputs do not make them (`make clean` compiles
+# nothing, `make -n -B build/obj/x.o` builds nothing).
+OUTPUTS_NOT_NEEDED := clean %-clean deps deps-check deps-check-test env env-% check check-fresh \
+	install uninstall harness tests verify run fuzz% bench-% $(IPCLAB) $(BUILD)/obj/% $(BUILD)/tests/% \
+	$(BUILD)/gen/% $(BUILD)/summary/%
 ifneq ($(IPCLAB_OUTPUTS),none)
 ifneq ($(filter-out $(OUTPUTS_NOT_NEEDED),$(or $(MAKECMDGOALS),all)),)
 include $(OUTPUTS_MK)
+endif
+endif
+
+# A list that left a file out is made again by the next make (once: not
+# after the restart that reading it again causes), which may have the tool.
+ifneq ($(OUTPUTS_LEFT_OUT),)
+ifeq ($(MAKE_RESTARTS),)
+$(OUTPUTS_MK): FORCE
 endif
 endif
 
@@ -44,7 +58,13 @@ $(OUTPUTS_MK): $(EXPERIMENT_FILES) $(IPCLAB_CODE) $(IPCLAB_SHARE)/mk/outputs.awk
 		$(if $(wildcard $(IPCLAB)),,| $(IPCLAB))
 	$(Q)mkdir -p $(@D)
 	$(Q)$(if $(filter-out $(IPCLAB),$(IPCLAB_CODE)),$(MAKE) --no-print-directory IPCLAB_OUTPUTS=none $(IPCLAB) &&) \
-	$(if $(EXPERIMENT_FILES),$(IPCLAB) check --list-outputs $(EXPERIMENT_FILES),true) > $@.tsv.tmp \
+	: > $@.tsv.tmp && for f in $(EXPERIMENT_FILES); do \
+		$(IPCLAB) check --list-outputs $$f >> $@.tsv.tmp 2> $@.err.tmp && continue; \
+		if grep -q 'no cell can run here' $@.err.tmp; then \
+			echo "  OUTPUTS $$f cannot run here: its figures and tables are left out" >&2; \
+			echo "# left out: $$f" >> $@.tsv.tmp; \
+		else cat $@.err.tmp >&2; rm -f $@.tsv.tmp $@.err.tmp; exit 1; fi; \
+	done && rm -f $@.err.tmp \
 		&& $(AWK) -f $(IPCLAB_SHARE)/mk/outputs.awk $@.tsv.tmp > $@.tmp && rm -f $@.tsv.tmp \
 		|| { rm -f $@.tmp $@.tsv.tmp; exit 1; }
 	$(Q)mv $@.tmp $@

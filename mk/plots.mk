@@ -108,34 +108,39 @@ $(BUILD)/latency/%.tsv: $(DATADIR)/%/latencies.tsv.gz $(IPCLAB_CODE) | $(IPCLAB)
 	$(Q)mv $@.tmp $@
 
 # One figure: what it reads, and how it is drawn (ipclab plot, or the
-# hand-written plots/ID.gp).  $1 is the figure's ID, EXP-NAME.
+# hand-written plots/ID.gp).  $1 is the figure's ID, EXP-NAME; $2 the
+# directory of its PDF; $3, for the reviewer's report (mk/verify.mk), a
+# reproduction's summary of EXP: drawn in colour over the committed data
+# in grey, or by a hand script alone (its exp: inputs then the reproduced
+# ones, where there are: report_summary).
+fig_summary = $(BUILD)/summary/$(OUT_EXP_figure_$1).tsv
+fig_also = $(foreach e,$(call in_exps,$(OUT_INPUTS_figure_$1)),$(if $2,$(call report_summary,$e),$(BUILD)/summary/$e.tsv))
 define FIGURE_RULES
 ifeq ($(wildcard plots/$1.gp),)
-$(BUILD)/figures/$1.gp: $(EXPDIR)/$(OUT_EXP_figure_$1).ini $(BUILD)/summary/$(OUT_EXP_figure_$1).tsv \
+$2/$1.gp: $(EXPDIR)/$(OUT_EXP_figure_$1).ini $(call fig_summary,$1) $3 \
 		$(call in_files,$(OUT_INPUTS_figure_$1)) $(IPCLAB_CODE) | $(IPCLAB)
 	$$(Q)mkdir -p $$(@D)
-	$$(Q)$(IPCLAB) plot $(EXPDIR)/$(OUT_EXP_figure_$1).ini $(OUT_NAME_figure_$1) \
-		--summary $(BUILD)/summary/$(OUT_EXP_figure_$1).tsv $(call in_args,$(OUT_INPUTS_figure_$1),latency) --out $$@
-$(BUILD)/figures/$1.pdf: $(BUILD)/figures/$1.gp
+	$$(Q)$(IPCLAB) plot $(EXPDIR)/$(OUT_EXP_figure_$1).ini $(OUT_NAME_figure_$1) --summary $(call fig_summary,$1) \
+		$(if $3,--compare $3) $(call in_args,$(OUT_INPUTS_figure_$1),latency) --out $$@
+$2/$1.pdf: $2/$1.gp
 	$$(Q)mkdir -p $(BUILD)/logs
 	@echo "  PLOT    $$@"
-	$$(Q)$(GNUPLOT) -e "plotdir='$(PLOTDIR)'; out='$$@.tmp'" $$< > $(BUILD)/logs/plot-$1.log 2>&1 \
-		|| { cat $(BUILD)/logs/plot-$1.log >&2; rm -f $$@.tmp; exit 1; }
+	$$(Q)$(GNUPLOT) -e "plotdir='$(PLOTDIR)'; out='$$@.tmp'" $$< > $(BUILD)/logs/plot-$(if $3,repro-)$1.log 2>&1 \
+		|| { cat $(BUILD)/logs/plot-$(if $3,repro-)$1.log >&2; rm -f $$@.tmp; exit 1; }
 	$$(Q)mv $$@.tmp $$@
 else
-$(BUILD)/figures/$1.pdf: plots/$1.gp $(BUILD)/summary/$(OUT_EXP_figure_$1).tsv $(call in_files,$(OUT_INPUTS_figure_$1))
+$2/$1.pdf: plots/$1.gp $(or $3,$(call fig_summary,$1)) $(call fig_also,$1,$3) $(call in_pubs,$(OUT_INPUTS_figure_$1))
 	$$(Q)mkdir -p $$(@D) $(BUILD)/logs
 	@echo "  PLOT    $$@"
 	$$(Q)$(GNUPLOT) -e "plotdir='$(PLOTDIR)'; published='$(DATADIR)/published'; \
-		summary='$(BUILD)/summary/$(OUT_EXP_figure_$1).tsv'; \
-		also='$(strip $(foreach e,$(call in_exps,$(OUT_INPUTS_figure_$1)),$(BUILD)/summary/$e.tsv))'; out='$$@.tmp'" \
-		$$< > $(BUILD)/logs/plot-$1.log 2>&1 && ! grep -q 'ERROR' $(BUILD)/logs/plot-$1.log \
-		|| { cat $(BUILD)/logs/plot-$1.log >&2; rm -f $$@.tmp; exit 1; }
+		summary='$(or $3,$(call fig_summary,$1))'; also='$(strip $(call fig_also,$1,$3))'; out='$$@.tmp'" \
+		$$< > $(BUILD)/logs/plot-$(if $3,repro-)$1.log 2>&1 && ! grep -q 'ERROR' $(BUILD)/logs/plot-$(if $3,repro-)$1.log \
+		|| { cat $(BUILD)/logs/plot-$(if $3,repro-)$1.log >&2; rm -f $$@.tmp; exit 1; }
 	$$(Q)mv $$@.tmp $$@
 endif
-$(BUILD)/figures/$1.pdf: $(PLOTDIR)/common.gp
+$2/$1.pdf: $(PLOTDIR)/common.gp
 endef
-$(foreach f,$(FIGURE_IDS),$(eval $(call FIGURE_RULES,$f)))
+$(foreach f,$(FIGURE_IDS),$(eval $(call FIGURE_RULES,$f,$(BUILD)/figures,)))
 
 $(TABLE_IDS:%=$(PAPERDIR)/generated/table-%.tex): $(PAPERDIR)/generated/table-%.tex: $(IPCLAB_CODE) | $(IPCLAB)
 	$(Q)mkdir -p $(@D)

@@ -115,34 +115,10 @@ $(REPRO_DIR)/summary/%.tsv: $(REPRO_DIR)/%/samples.tsv $(IPCLAB_CODE) | $(IPCLAB
 	$(Q)$(IPCLAB) summarize $(REPRO_DIR)/$* > $@.tmp || { rm -f $@.tmp; exit 1; }
 	$(Q)mv $@.tmp $@
 
-define REPORT_FIGURE
-ifeq ($(wildcard plots/$1.gp),)
-$(REPRO_DIR)/figures/$1.gp: $(EXPDIR)/$(OUT_EXP_figure_$1).ini $(BUILD)/summary/$(OUT_EXP_figure_$1).tsv \
-		$(REPRO_DIR)/summary/$(OUT_EXP_figure_$1).tsv $(call in_files,$(OUT_INPUTS_figure_$1)) $(IPCLAB_CODE) | $(IPCLAB)
-	$$(Q)mkdir -p $$(@D)
-	$$(Q)$(IPCLAB) plot $(EXPDIR)/$(OUT_EXP_figure_$1).ini $(OUT_NAME_figure_$1) \
-		--summary $(BUILD)/summary/$(OUT_EXP_figure_$1).tsv --compare $(REPRO_DIR)/summary/$(OUT_EXP_figure_$1).tsv \
-		$(call in_args,$(OUT_INPUTS_figure_$1),latency) --out $$@
-$(REPRO_DIR)/figures/$1.pdf: $(REPRO_DIR)/figures/$1.gp $(PLOTDIR)/common.gp
-	$$(Q)mkdir -p $(BUILD)/logs
-	@echo "  PLOT    $$@"
-	$$(Q)$(GNUPLOT) -e "plotdir='$(PLOTDIR)'; out='$$@.tmp'" $$< > $(BUILD)/logs/repro-plot-$1.log 2>&1 \
-		|| { cat $(BUILD)/logs/repro-plot-$1.log >&2; rm -f $$@.tmp; exit 1; }
-	$$(Q)mv $$@.tmp $$@
-else
-$(REPRO_DIR)/figures/$1.pdf: plots/$1.gp $(PLOTDIR)/common.gp $(REPRO_DIR)/summary/$(OUT_EXP_figure_$1).tsv \
-		$(foreach e,$(call in_exps,$(OUT_INPUTS_figure_$1)),$(call report_summary,$e)) $(BUILD)/figures/$1.pdf
-	$$(Q)mkdir -p $$(@D) $(BUILD)/logs
-	@echo "  PLOT    $$@"
-	$$(Q)$(GNUPLOT) -e "plotdir='$(PLOTDIR)'; published='$(DATADIR)/published'; \
-		summary='$(REPRO_DIR)/summary/$(OUT_EXP_figure_$1).tsv'; \
-		also='$(strip $(foreach e,$(call in_exps,$(OUT_INPUTS_figure_$1)),$(call report_summary,$e)))'; out='$$@.tmp'" \
-		$$< > $(BUILD)/logs/repro-plot-$1.log 2>&1 && ! grep -q 'ERROR' $(BUILD)/logs/repro-plot-$1.log \
-		|| { cat $(BUILD)/logs/repro-plot-$1.log >&2; rm -f $$@.tmp; exit 1; }
-	$$(Q)mv $$@.tmp $$@
-endif
-endef
-$(foreach f,$(REPORT_FIGS),$(eval $(call REPORT_FIGURE,$f)))
+# Each figure as mk/plots.mk draws it, with the reproduction (FIGURE_RULES);
+# a hand-drawn one beside the committed one.
+$(foreach f,$(REPORT_FIGS),$(eval $(call FIGURE_RULES,$f,$(REPRO_DIR)/figures,$(REPRO_DIR)/summary/$(OUT_EXP_figure_$f).tsv)))
+$(foreach f,$(REPORT_FIGS),$(if $(wildcard plots/$f.gp),$(eval $(REPRO_DIR)/figures/$f.pdf: $(BUILD)/figures/$f.pdf)))
 
 $(REPRO_DIR)/compare.tsv: $(REPORT_EXPS:%=$(REPRO_DIR)/%/samples.tsv) $(IPCLAB_CODE) | $(IPCLAB)
 	$(Q)mkdir -p $(@D)

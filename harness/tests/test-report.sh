@@ -62,13 +62,13 @@ check "the report has the two machines side by side (CPU $cpu, kernel $kernel, b
 check "the report has the claims on both (a Reproduction column)" \
         'grep -qF "Claims" <<<"$text" && grep -qF "Published data Reproduction" <<<"$text"'
 check "the report has reproduced/committed per cell (the ratio plot, from compare.tsv)" \
-        '[ -s build/repro/figures/ratio.pdf ] && grep -qF "reproduced / committed" <<<"$text" &&
-         [ "$(($(wc -l < build/repro/compare.tsv) - 1))" -eq "$cells" ]'
+        '[ -s build/repro/report/figures/ratio.pdf ] && grep -qF "reproduced / committed" <<<"$text" &&
+         [ "$(($(wc -l < build/repro/report/compare.tsv) - 1))" -eq "$cells" ]'
 check "the report has figure kernel-latency-main, committed in grey and reproduced in colour" \
         'grep -qF "kernel-latency-main: committed data in grey, the reproduction in colour" <<<"$text" &&
-         grep -q "^# committed data (grey)" build/repro/figures/kernel-latency-main.gp &&
+         grep -q "^# committed data (grey)" build/repro/report/figures/kernel-latency-main.gp &&
          harness/ipclab plot experiments/kernel-latency.ini main --summary build/summary/kernel-latency.tsv --out plain.gp &&
-         [ "$(grep -c "" build/repro/figures/kernel-latency-main.gp)" -gt "$(grep -c "" plain.gp)" ]'
+         [ "$(grep -c "" build/repro/report/figures/kernel-latency-main.gp)" -gt "$(grep -c "" plain.gp)" ]'
 make report FIG=kernel-latency PROFILE=quick > report2.log 2>&1
 check "a second make report rebuilds nothing" '! grep -qE "LATEX|PLOT|COMPARE|SUMMARY" report2.log' || sed 's/^/# /' report2.log
 

@@ -5,8 +5,9 @@
 #   make check-fresh         make all in a fresh clone on a minimal Debian 12 (root, cached)
 #   make run EXP=name [PROFILE=quick] [ENV=host|nspawn|vm] [RESUME=1]
 #                            rerun one experiment into data/ and rebuild what depends on it
-#   make reproduce [FIG=name] [PROFILE=quick]
-#                            rerun every experiment (or those behind one figure) into build/repro/
+#   make reproduce [FIG=EXP-NAME|EXP] [PROFILE=quick]
+#                            rerun every experiment (or those behind one figure) into build/repro/,
+#                            then the reviewer's report, build/repro/report.pdf (make report)
 #   make reproduce-estimate  only the estimate of how long make reproduce takes, and how it was made
 #   make verify              check every [claim] on data/ (and build/repro/ when it exists);
 #                            fails when a claim fails

@@ -7,6 +7,9 @@
 #       data/<experiment>/meta.ini (or `ipclab check`'s estimate without data)
 #   make reproduce-estimate [FIG=name] [PROFILE=quick]
 #       only the estimate
+#   make report [FIG=name]
+#       build/repro/report.pdf from what build/repro/ holds (make reproduce
+#       ends with it): see "The reviewer's report" below
 #   make verify
 #       evaluate every claim of experiments/*.ini on data/ and, when it
 #       exists, on build/repro/; print the table; fail when a claim fails

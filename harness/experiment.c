@@ -742,8 +742,10 @@ static void parse_outputs(const Ctx *c, Experiment *exp)
                         continue;
                 any = true;
                 Output *o = figure_parse(c->kf, groups[i], exp, pub, report_output, (void *) c);
-                if (o)
+                if (o) {
+                        o->line = find_line(c->text, groups[i], NULL);
                         g_ptr_array_add(exp->outputs, o);
+                }
         }
         if (!any)
                 figure_defaults(exp, exp->outputs);

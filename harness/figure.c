@@ -21,7 +21,7 @@ static const struct {
         unsigned applies;
         const char *help;
 } figure_keys[] = {
-        { "title", FOR_BOTH, "a short title (default: the experiment's)" },
+        { "title", FOR_BOTH, "a short title: the caption's first words, in bold (default: none)" },
         { "caption", FOR_BOTH, "the caption under it in the paper (default: generated)" },
         { "where", FOR_BOTH, "which cells: a selector as in claims, transport=pipe|fifo,size>=4KiB" },
         { "type", FOR_FIGURE, "line (default), spectrum (latency against percentile, 1/(1-p) scale) "
@@ -45,7 +45,8 @@ static const struct {
         { "published_y", FOR_FIGURE, "its column along y" },
         { "published_series", FOR_FIGURE, "its column whose values make separate lines" },
         { "published_where", FOR_BOTH, "which of its rows: a selector on its columns" },
-        { "published_scale", FOR_BOTH, "factor from its unit to our column's (1000 for us to ns)" },
+        { "published_scale", FOR_BOTH, "factor from its unit to our column's (1000 for us to ns); default: "
+          "from the unit its column's name ends in (_s, _ms, _us, _ns, _MiBps, _per_s), else 1" },
         { "published_title", FOR_BOTH, "its legend entry or column head: published (TITLE)" },
         { "rows", FOR_TABLE, "axes (;) that make the rows (default: the axes that vary, less columns)" },
         { "columns", FOR_TABLE, "an axis whose values make the columns, or value columns (;) "
@@ -383,6 +384,39 @@ static bool unit_fits(const char *column_unit, const char *unit)
         return false;
 }
 
+/* The units a published column's name may end in, as factors to the
+ * schema's units (ns, MiB/s, 1/s). */
+static const struct {
+        const char *suffix;
+        const char *unit;
+        double factor;
+} name_units[] = {
+        { "_ns", "ns", 1 }, { "_us", "ns", 1e3 }, { "_ms", "ns", 1e6 }, { "_s", "ns", 1e9 },
+        { "_MiBps", "MiB/s", 1 }, { "_per_s", "1/s", 1 },
+};
+
+/* The factor from published column COLUMN's unit, as its name says, to
+ * our column OURS's; 0 when the name says none (then no factor is
+ * implied), -1 when it says one of another kind (a time for a rate). */
+static double name_scale(const char *column, const char *ours)
+{
+        const Column *c = column_find(ours);
+        const char *unit = NULL;
+        double factor = 0;
+
+        /* The longest suffix that fits: _per_s before _s. */
+        size_t best = 0;
+        for (size_t i = 0; i < G_N_ELEMENTS(name_units); i++)
+                if (g_str_has_suffix(column, name_units[i].suffix) && strlen(name_units[i].suffix) > best) {
+                        best = strlen(name_units[i].suffix);
+                        unit = name_units[i].unit;
+                        factor = name_units[i].factor;
+                }
+        if (!unit || !c)
+                return 0;
+        return strcmp(unit, c->unit) ? -1 : factor;
+}
+
 Output *figure_parse(GKeyFile *kf, const char *group, const Experiment *exp,
                      const char *published_dir, FigureReport report, void *ctx)
 {
@@ -446,11 +480,13 @@ Output *figure_parse(GKeyFile *kf, const char *group, const Experiment *exp,
                 if (*end || !isfinite(o->published_scale) || !(o->published_scale > 0))
                         bad(&p, "published_scale", "'%s' is not a positive number", scale);
         }
-        if (o->published_where && pub) {
+        if (pub) {
                 g_autoptr(GError) e = NULL;
                 g_autoptr(Selector) ps = select_parse(o->published_where, SELECT_COLUMNS, &e);
                 if (!ps || !select_check_table(ps, pub, o->published, &e))
                         bad(&p, "published_where", "%s", e->message);
+                for (guint r = 0; ps && !e && r < pub->rows->len; r++)
+                        o->published_kept += select_row(ps, pub, pub->rows->pdata[r]);
         }
         const char *needs_published[] = { "published_x", "published_y", "published_series", "published_where",
                                           "published_scale", "published_title", "published_rows",
@@ -485,6 +521,8 @@ Output *figure_parse(GKeyFile *kf, const char *group, const Experiment *exp,
                 o->rows = get_list(&p, "rows");
                 for (guint i = 0; o->rows && o->rows[i]; i++) {
                         const char *c = check_axis(&p, "rows", o->rows[i], exp, sel);
+                        if (c && o->columns_axis && !strcmp(c, o->columns_axis))
+                                bad(&p, "rows", "'%s' is already across (columns=)", o->rows[i]);
                         if (c) {
                                 g_free(o->rows[i]);
                                 o->rows[i] = g_strdup(c);
@@ -513,8 +551,15 @@ Output *figure_parse(GKeyFile *kf, const char *group, const Experiment *exp,
                         g_ptr_array_add(r, NULL);
                         o->rows = (char **) g_ptr_array_free(r, FALSE);
                 }
-                if (o->columns_axis && !o->value)
+                if (o->columns_axis && !o->value) {
                         o->value = g_strdup(metric);
+                        /* The default metric is the first pattern's: only
+                         * its cells, as for the default y. */
+                        if (pattern_where && !o->where)
+                                o->where = g_strdup(pattern_where);
+                }
+                if (!cols && o->columns && pattern_where && !o->where)
+                        o->where = g_strdup(pattern_where);
                 const Column *vc = o->value ? check_value_column(&p, "value", o->value) : NULL;
                 if (!vc && o->columns && o->columns[0])
                         vc = column_find(o->columns[0]);
@@ -568,8 +613,16 @@ Output *figure_parse(GKeyFile *kf, const char *group, const Experiment *exp,
                         bad(&p, o->y ? "y" : "x", "a %s draws latency_ns and its percentiles from `ipclab latency`: "
                             "x and y do not apply", type);
                 } else if (o->y) {
-                        for (guint i = 0; o->y[i]; i++)
-                                check_value_column(&p, "y", o->y[i]);
+                        const Column *first = NULL;
+                        for (guint i = 0; o->y[i]; i++) {
+                                const Column *c = check_value_column(&p, "y", o->y[i]);
+                                /* Panels share the y axis, so its unit. */
+                                if (c && first && strcmp(c->unit, first->unit))
+                                        bad(&p, "y", "%s (%s) and %s (%s): panels share one y axis, so one unit",
+                                            first->name, first->unit[0] ? first->unit : "no unit", c->name,
+                                            c->unit[0] ? c->unit : "no unit");
+                                first = first ? first : c;
+                        }
                 } else if (!latency) {
                         o->y = g_strsplit(metric, ";", -1);
                         if (pattern_where && !o->where) {
@@ -660,6 +713,18 @@ Output *figure_parse(GKeyFile *kf, const char *group, const Experiment *exp,
                 check_published_column(&p, "published_x", pub, o->published_x, o->published);
                 check_published_column(&p, "published_y", pub, o->published_y, o->published);
                 check_published_column(&p, "published_series", pub, o->published_series, o->published);
+        }
+        /* Without published_scale, the published column's name says its
+         * unit (elapsed_us: 1000 to our ns). */
+        const char *pub_col = table ? o->published_value : o->published_y;
+        const char *our_col = table ? (o->value ? o->value : o->columns ? o->columns[0] : NULL) : o->y ? o->y[0] : NULL;
+        if (pub && pub_col && our_col && !scale) {
+                double f = name_scale(pub_col, our_col);
+                if (f < 0)
+                        bad(&p, table ? "published_value" : "published_y", "%s is not in the unit of %s (%s): "
+                            "give published_scale=", pub_col, our_col, column_find(our_col)->unit);
+                else if (f > 0)
+                        o->published_scale = f;
         }
         if (!p.ok)
                 return NULL;

@@ -31,6 +31,7 @@ typedef struct {
         bool is_table;        /* [table NAME]; else [figure NAME] */
         bool is_default;      /* made by figure_defaults, not declared */
         char *group;          /* "figure NAME", for messages */
+        guint line;           /* of its group's header in the file; 0 for a default */
         char *title;
         char *caption;
         char *where;          /* a selector (select.h), or NULL */
@@ -53,6 +54,7 @@ typedef struct {
         char *published_series;
         char *published_where;
         double published_scale;   /* factor to our column's unit */
+        guint published_kept;     /* rows of the file published_where keeps */
         char *published_title;
         /* Tables. */
         char **rows;          /* axis columns */

@@ -155,6 +155,9 @@ static int cmd_check(int argc, char **argv)
                         if (!figure_cells_selected(exp, o))
                                 fprintf(stderr, "ipclab: warning: %s: [%s] where: '%s' selects no cell of %s\n",
                                         exp->path, o->group, o->where ? o->where : "", exp->name);
+                        if (o->published && !o->published_kept)
+                                fprintf(stderr, "ipclab: warning: %s: [%s] published_where: '%s' keeps no row of %s\n",
+                                        exp->path, o->group, o->published_where ? o->published_where : "", o->published);
                 }
                 printf("  %u cells x %u%s repetitions, warm-up %u, time limit %.0f s per repetition%s%s\n",
                        exp->cells->len, exp->repeat, exp->repeat_auto ? " or more (repeat=auto)" : "", exp->warmup, (double) exp->timeout_ns / 1e9,

@@ -7,9 +7,7 @@
  */
 #include "render.h"
 
-#include <errno.h>
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "columns.h"
@@ -40,6 +38,13 @@ char *render_latex_escape(const char *s)
                 }
         }
         return g_string_free(out, FALSE);
+}
+
+/* "FILE:LINE" of O's group in EXP's file, for messages (FILE alone for
+ * a default output, which has no line). */
+static char *where_at(const Experiment *exp, const Output *o)
+{
+        return o->line ? g_strdup_printf("%s:%u", exp->path, o->line) : g_strdup(exp->path);
 }
 
 static double number(const char *s)
@@ -77,11 +82,6 @@ static Experiment *load_output(const char *file, const char *name, bool table, c
                     table ? "table" : "figure", name, have->len ? have->str : "none");
         g_string_free(have, TRUE);
         return NULL;
-}
-
-static Table *read_table(const char *path, GError **error)
-{
-        return table_read(path, error);
 }
 
 static int need_column(const Table *t, const char *path, const char *name, GError **error)
@@ -448,9 +448,10 @@ static gboolean add_rows(Plot *p, GPtrArray *panel, const Table *t, const char *
                 }
                 for (guint i = 0; i < l->pts->len; i++)
                         if (g_array_index(l->pts, Point, i).x == pt.x) {
+                                g_autofree char *at = where_at(p->exp, o);
                                 g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
-                                            "%s: [%s]: two rows of the line '%s' at %s=%s: add the axis "
-                                            "in which they differ to series= or where=", path, o->group,
+                                            "%s: [%s] series: %s has two rows of the line '%s' at %s=%s: add the "
+                                            "axis in which they differ to series= or where=", at, o->group, path,
                                             l->title ? l->title : key->str, o->x, row[xc]);
                                 return FALSE;
                         }
@@ -532,7 +533,7 @@ static gboolean add_published(Plot *p, GPtrArray *panel, const char *dir, GError
 {
         const Output *o = p->out;
         g_autofree char *path = g_build_filename(dir, o->published, NULL);
-        g_autoptr(Table) t = read_table(path, error);
+        g_autoptr(Table) t = table_read(path, error);
         if (!t)
                 return FALSE;
         g_autoptr(Selector) sel = select_parse(o->published_where, SELECT_COLUMNS, error);
@@ -662,7 +663,8 @@ static void write_axes(GString *gp, Plot *p, bool logx, bool logy, guint panel, 
                         gp_string(gp, t);
                         g_string_append_printf(gp, " %u", i + 1);
                 }
-                g_string_append_printf(gp, ")\nset xrange [0.5:%u.5]\n", p->categories->len);
+                /* Names as they are: no _ subscripts. */
+                g_string_append_printf(gp, ")\nset xtics noenhanced\nset xrange [0.5:%u.5]\n", p->categories->len);
         } else if (p->x_size && logx) {
                 double decades = log2(p->xmax / p->xmin);
                 g_string_append_printf(gp, "sizestep = %d\n@set_size_axis\neval padsize(%g, %g)\n",
@@ -697,8 +699,18 @@ static void write_axes(GString *gp, Plot *p, bool logx, bool logy, guint panel, 
         }
         const char *y = o->type == FIGURE_LINE ? o->y[panel] : "latency_ns";
         g_autofree char *yl = o->type == FIGURE_LINE ? column_label(y, p->y_time) : g_strdup("latency");
+        /* Panels share the y axis: its label is what their columns'
+         * labels share before a comma ("round-trip latency" of "...,
+         * median" and "..., 99th percentile"), else the first's. */
+        g_autofree char *shared = o->type == FIGURE_LINE ? column_label(o->y[0], p->y_time) : g_strdup(yl);
+        for (guint i = 1; o->type == FIGURE_LINE && i < n_panels; i++) {
+                g_autofree char *other = column_label(o->y[i], p->y_time);
+                const char *comma = strchr(shared, ',');
+                if (comma && !strncmp(shared, other, (size_t) (comma - shared)) && other[comma - shared] == ',')
+                        shared[comma - shared] = '\0';
+        }
         g_string_append(gp, "set ylabel ");
-        gp_string(gp, panel == 0 ? yl : "");
+        gp_string(gp, panel == 0 ? shared : "");
         g_string_append(gp, " offset 1, 0\n");
         if (n_panels > 1) {
                 g_autofree char *t = g_strdup_printf("(%c) %s", 'a' + panel, yl);
@@ -749,14 +761,15 @@ static char *plot_script(Plot *p, const char *file)
                 GPtrArray *panel = p->panels->pdata[k];
                 g_string_append_printf(gp, "\n# panel %u\nset lmargin at screen %.3f\nset rmargin at screen %.3f\n",
                                        k + 1, left + k * (w + gap), left + k * (w + gap) + w);
-                write_axes(gp, p, logx, logy, k, np);
                 guint drawn = 0;
                 for (guint i = 0; i < panel->len; i++)
                         drawn += ((Line *) panel->pdata[i])->pts->len > 0;
                 if (!drawn) {
-                        g_string_append(gp, "@no_data\n");
+                        /* A frame that says so: no axes to set. */
+                        g_string_append(gp, "unset logscale\n@no_data\n");
                         continue;
                 }
+                write_axes(gp, p, logx, logy, k, np);
                 g_string_append(gp, "plot ");
                 /* Error bars at one x are set a little apart (common.gp's
                  * dodge), up to 8 lines; beyond, the offsets would pass
@@ -849,10 +862,11 @@ static gboolean add_also(Plot *p, GPtrArray *panel, const Table *t, const char *
                         }
                         for (guint i = 0; i < ref->len; i++)
                                 if (!strcmp(((Line *) ref->pdata[i])->key, key->str)) {
+                                        g_autofree char *at = where_at(p->exp, o);
                                         g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
-                                                    "%s: [%s] also_where: '%s' keeps several cells for one reference "
-                                                    "line: name the axis in which they differ", path, o->group,
-                                                    o->also_where ? o->also_where : "");
+                                                    "%s: [%s] also_where: '%s' keeps several cells of %s for one "
+                                                    "reference line: name the axis in which they differ", at, o->group,
+                                                    o->also_where ? o->also_where : "", path);
                                         return FALSE;
                                 }
                         Line *l = line_new(key->str);
@@ -945,9 +959,11 @@ static gboolean add_latency(Plot *p, GPtrArray *panel, const Table *t, const cha
                         continue;
                 g_autofree char *seen = g_strdup_printf("%s\t%s", key->str, row[pc]);
                 if (g_hash_table_contains(percentiles, seen)) {
+                        g_autofree char *at = where_at(p->exp, o);
                         g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
-                                    "%s: [%s]: two rows of the line '%s' at percentile %s: add the axis "
-                                    "in which they differ to series= or where=", path, o->group, l->title, row[pc]);
+                                    "%s: [%s] series: %s has two rows of the line '%s' at percentile %s: add the "
+                                    "axis in which they differ to series= or where=", at, o->group, path, l->title,
+                                    row[pc]);
                         return FALSE;
                 }
                 g_hash_table_add(percentiles, g_steal_pointer(&seen));
@@ -985,117 +1001,111 @@ static gboolean add_latency(Plot *p, GPtrArray *panel, const Table *t, const cha
 char *render_plot(const char *file, const char *name, const RenderInputs *in, GError **error)
 {
         const char *summary = in->summary, *compare = in->compare;
-        const char *published = in->published;
-        GError **ep = error;
         char *result = NULL;
 
-        {
-                const Output *o = NULL;
-                g_autoptr(Experiment) exp = load_output(file, name, false, &o, ep);
-                if (!exp)
-                        return NULL;
-                g_autoptr(Table) t = read_table(summary, ep);
-                g_autoptr(Table) t2 = t && compare ? read_table(compare, ep) : NULL;
-                if (!t || (compare && !t2))
-                        return NULL;
+        const Output *o = NULL;
+        g_autoptr(Experiment) exp = load_output(file, name, false, &o, error);
+        if (!exp)
+                return NULL;
+        g_autoptr(Table) t = table_read(summary, error);
+        g_autoptr(Table) t2 = t && compare ? table_read(compare, error) : NULL;
+        if (!t || (compare && !t2))
+                return NULL;
 
-                g_autoptr(Selector) sel = select_parse(o->where, SELECT_AXES, ep);
-                Plot p = { .exp = exp, .out = o, .y_scale = 1, .x_scale = 1,
-                           .xmin = INFINITY, .xmax = -INFINITY, .ymin = INFINITY, .ymax = -INFINITY };
-                p.categories = g_ptr_array_new_with_free_func(g_free);
-                p.panels = g_ptr_array_new_with_free_func((GDestroyNotify) g_ptr_array_unref);
-                gboolean ok = TRUE;
-                if (o->type != FIGURE_LINE) {
-                        const char *lpath = (in->latency ? g_hash_table_lookup(in->latency, exp->name) : NULL);
-                        g_autoptr(Table) lt = NULL;
-                        if (!lpath)
-                                g_set_error(ep, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: [%s] type: needs --latency %s=FILE "
-                                            "(`ipclab latency` output)", file, o->group, exp->name);
-                        else
-                                lt = read_table(lpath, ep);
+        g_autoptr(Selector) sel = select_parse(o->where, SELECT_AXES, error);
+        Plot p = { .exp = exp, .out = o, .y_scale = 1, .x_scale = 1,
+                   .xmin = INFINITY, .xmax = -INFINITY, .ymin = INFINITY, .ymax = -INFINITY };
+        p.categories = g_ptr_array_new_with_free_func(g_free);
+        p.panels = g_ptr_array_new_with_free_func((GDestroyNotify) g_ptr_array_unref);
+        gboolean ok = TRUE;
+        if (o->type != FIGURE_LINE) {
+                const char *lpath = (in->latency ? g_hash_table_lookup(in->latency, exp->name) : NULL);
+                /* Without latencies (data measured before they were
+                 * kept: no --latency) the panel says "no data". */
+                g_autoptr(Table) lt = lpath ? table_read(lpath, error) : NULL;
+                GPtrArray *panel = g_ptr_array_new_with_free_func((GDestroyNotify) line_free);
+                g_ptr_array_add(p.panels, panel);
+                ok = !lpath || (lt && add_latency(&p, panel, lt, lpath, sel, error));
+                if (ok) {
+                        g_ptr_array_sort(panel, line_cmp);
+                        restyle(panel, o);
+                }
+        } else {
+                const Column *xc = column_find_key(o->x);
+                const Column *yc = column_find(o->y[0]);
+                p.x_size = !strcmp(o->x, "size_B");
+                p.x_time = !strcmp(o->x, "duration_ns");
+                p.x_scale = p.x_time ? 1e-9 : 1;
+                p.x_categorical = xc && strcmp(xc->name, "size_B") && strcmp(xc->name, "count") &&
+                                  strcmp(xc->name, "duration_ns");
+                p.y_time = yc && !strcmp(yc->unit, "ns");
+                p.y_scale = p.y_time ? 1e-9 : 1;
+                /* The categories in the file's order. */
+                if (p.x_categorical) {
+                        int c = table_column(t, o->x);
+                        g_autoptr(GPtrArray) vals = g_ptr_array_new();
+                        for (guint r = 0; c >= 0 && r < t->rows->len; r++) {
+                                char **row = t->rows->pdata[r];
+                                bool seen = false;
+                                for (guint i = 0; i < vals->len; i++)
+                                        seen |= !strcmp(vals->pdata[i], row[c]);
+                                if (!seen && select_row(sel, t, row))
+                                        g_ptr_array_add(vals, row[c]);
+                        }
+                        for (guint i = 0; i < vals->len; i++)
+                                for (guint j = i + 1; j < vals->len; j++)
+                                        if (axis_rank(exp, o->x, vals->pdata[j]) < axis_rank(exp, o->x, vals->pdata[i])) {
+                                                gpointer tmp = vals->pdata[i];
+                                                vals->pdata[i] = vals->pdata[j];
+                                                vals->pdata[j] = tmp;
+                                        }
+                        for (guint i = 0; i < vals->len; i++)
+                                g_ptr_array_add(p.categories, g_strdup(vals->pdata[i]));
+                }
+                for (guint k = 0; ok && o->y[k]; k++) {
                         GPtrArray *panel = g_ptr_array_new_with_free_func((GDestroyNotify) line_free);
                         g_ptr_array_add(p.panels, panel);
-                        ok = lt && add_latency(&p, panel, lt, lpath, sel, ep);
-                        if (ok) {
-                                g_ptr_array_sort(panel, line_cmp);
-                                restyle(panel, o);
-                        }
-                } else {
-                        const Column *xc = column_find_key(o->x);
-                        const Column *yc = column_find(o->y[0]);
-                        p.x_size = !strcmp(o->x, "size_B");
-                        p.x_time = !strcmp(o->x, "duration_ns");
-                        p.x_scale = p.x_time ? 1e-9 : 1;
-                        p.x_categorical = xc && strcmp(xc->name, "size_B") && strcmp(xc->name, "count") &&
-                                          strcmp(xc->name, "duration_ns");
-                        p.y_time = yc && !strcmp(yc->unit, "ns");
-                        p.y_scale = p.y_time ? 1e-9 : 1;
-                        /* The categories in the file's order. */
-                        if (p.x_categorical) {
-                                int c = table_column(t, o->x);
-                                g_autoptr(GPtrArray) vals = g_ptr_array_new();
-                                for (guint r = 0; c >= 0 && r < t->rows->len; r++) {
-                                        char **row = t->rows->pdata[r];
-                                        bool seen = false;
-                                        for (guint i = 0; i < vals->len; i++)
-                                                seen |= !strcmp(vals->pdata[i], row[c]);
-                                        if (!seen && select_row(sel, t, row))
-                                                g_ptr_array_add(vals, row[c]);
-                                }
-                                for (guint i = 0; i < vals->len; i++)
-                                        for (guint j = i + 1; j < vals->len; j++)
-                                                if (axis_rank(exp, o->x, vals->pdata[j]) < axis_rank(exp, o->x, vals->pdata[i])) {
-                                                        gpointer tmp = vals->pdata[i];
-                                                        vals->pdata[i] = vals->pdata[j];
-                                                        vals->pdata[j] = tmp;
-                                                }
-                                for (guint i = 0; i < vals->len; i++)
-                                        g_ptr_array_add(p.categories, g_strdup(vals->pdata[i]));
-                        }
-                        for (guint k = 0; ok && o->y[k]; k++) {
-                                GPtrArray *panel = g_ptr_array_new_with_free_func((GDestroyNotify) line_free);
-                                g_ptr_array_add(p.panels, panel);
-                                ok = add_rows(&p, panel, t, summary, sel, o->y[k], t2 != NULL, "", ep);
-                                if (ok && t2)
-                                        ok = add_rows(&p, panel, t2, compare, sel, o->y[k], false, "repro", ep);
-                                if (!ok)
-                                        break;
-                                g_ptr_array_sort(panel, line_cmp);
-                                restyle(panel, o);
-                                if (t2 && panel->len) {
-                                        /* One legend entry for the grey lines. */
-                                        for (guint i = 0; i < panel->len; i++) {
-                                                Line *l = panel->pdata[i];
-                                                if (!l->title && !strcmp(l->color, "comparecolor")) {
-                                                        l->title = g_strdup("committed data (grey)");
-                                                        break;
-                                                }
-                                        }
-                                }
-                                if (o->bound_memcpy)
-                                        add_memcpy(&p, panel, t, sel, o->y[k]);
-                                if (o->also) {
-                                        const char *apath = in->also ? g_hash_table_lookup(in->also, o->also) : NULL;
-                                        if (!apath) {
-                                                g_set_error(ep, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: [%s] also: needs --also %s=FILE "
-                                                            "(its summary)", file, o->group, o->also);
-                                                ok = FALSE;
+                        ok = add_rows(&p, panel, t, summary, sel, o->y[k], t2 != NULL, "", error);
+                        if (ok && t2)
+                                ok = add_rows(&p, panel, t2, compare, sel, o->y[k], false, "repro", error);
+                        if (!ok)
+                                break;
+                        g_ptr_array_sort(panel, line_cmp);
+                        restyle(panel, o);
+                        if (t2 && panel->len) {
+                                /* One legend entry for the grey lines. */
+                                for (guint i = 0; i < panel->len; i++) {
+                                        Line *l = panel->pdata[i];
+                                        if (!l->title && !strcmp(l->color, "comparecolor")) {
+                                                l->title = g_strdup("committed data (grey)");
                                                 break;
                                         }
-                                        g_autoptr(Table) at = read_table(apath, ep);
-                                        g_autoptr(Selector) asel = at ? select_parse(o->also_where, SELECT_AXES, ep) : NULL;
-                                        if (!(ok = asel && add_also(&p, panel, at, apath, asel, o->y[k], ep)))
-                                                break;
                                 }
-                                if (o->published && k == 0 && !(ok = add_published(&p, panel, published, ep)))
+                        }
+                        if (o->bound_memcpy)
+                                add_memcpy(&p, panel, t, sel, o->y[k]);
+                        if (o->also) {
+                                const char *apath = in->also ? g_hash_table_lookup(in->also, o->also) : NULL;
+                                if (!apath) {
+                                        g_autofree char *at = where_at(exp, o);
+                                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: [%s] also: needs --also %s=FILE "
+                                                    "(its summary)", at, o->group, o->also);
+                                        ok = FALSE;
+                                        break;
+                                }
+                                g_autoptr(Table) at = table_read(apath, error);
+                                g_autoptr(Selector) asel = at ? select_parse(o->also_where, SELECT_AXES, error) : NULL;
+                                if (!(ok = asel && add_also(&p, panel, at, apath, asel, o->y[k], error)))
                                         break;
                         }
+                        if (o->published && k == 0 && !(ok = add_published(&p, panel, in->published, error)))
+                                break;
                 }
-                if (ok)
-                        result = plot_script(&p, file);
-                g_ptr_array_unref(p.categories);
-                g_ptr_array_unref(p.panels);
         }
+        if (ok)
+                result = plot_script(&p, file);
+        g_ptr_array_unref(p.categories);
+        g_ptr_array_unref(p.panels);
         return result;
 }
 
@@ -1143,10 +1153,11 @@ static char *value_head(const char *column, const char *unit)
         return u ? g_strdup_printf("%s (%s)", label, ue) : g_strdup(label);
 }
 
-static gboolean equal_values(const char *axis, const char *a, const char *b)
+/* Are A and B the same value: equal numbers (4096 and 4096.0), else the
+ * same text? */
+static gboolean equal_values(const char *a, const char *b)
 {
         double x = number(a), y = number(b);
-        (void) axis;
         return (!isnan(x) && !isnan(y)) ? x == y : !strcmp(a, b);
 }
 
@@ -1226,7 +1237,7 @@ static char *table_tex(const Experiment *exp, const Output *o, const Table *t, c
         int pvc = -1;
         if (o->published) {
                 g_autofree char *pp = g_build_filename(published, o->published, NULL);
-                pub = read_table(pp, error);
+                pub = table_read(pp, error);
                 psel = pub ? select_parse(o->published_where, SELECT_COLUMNS, error) : NULL;
                 if (!psel || !select_check_table(psel, pub, pp, error))
                         return NULL;
@@ -1300,9 +1311,11 @@ static char *table_tex(const Experiment *exp, const Output *o, const Table *t, c
                                 if (!same)
                                         continue;
                                 if (found) {
+                                        g_autofree char *at = where_at(exp, o);
                                         g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
-                                                    "%s: [%s]: several rows fall in one cell of the table: add the axis "
-                                                    "in which they differ to rows= or where=", path, o->group);
+                                                    "%s: [%s] rows: several rows of %s fall in one cell of the table: "
+                                                    "add the axis in which they differ to rows= or where=", at, o->group,
+                                                    path);
                                         g_string_free(tex, TRUE);
                                         return NULL;
                                 }
@@ -1317,7 +1330,7 @@ static char *table_tex(const Experiment *exp, const Output *o, const Table *t, c
                                 char **row = pub->rows->pdata[r];
                                 bool same = select_row(psel, pub, row);
                                 for (guint i = 0; prc[i] >= 0 && same; i++)
-                                        same = prow[i] >= 0 && equal_values(NULL, row[prc[i]], key[prow[i]]);
+                                        same = prow[i] >= 0 && equal_values(row[prc[i]], key[prow[i]]);
                                 if (same)
                                         pv = number(row[pvc]) * o->published_scale;
                         }
@@ -1334,7 +1347,7 @@ char *render_table(const char *file, const char *name, const RenderInputs *in, G
 {
         const Output *o = NULL;
         g_autoptr(Experiment) exp = load_output(file, name, true, &o, error);
-        g_autoptr(Table) t = exp ? read_table(in->summary, error) : NULL;
+        g_autoptr(Table) t = exp ? table_read(in->summary, error) : NULL;
 
         return t ? table_tex(exp, o, t, in->summary, in->published, error) : NULL;
 }
@@ -1459,7 +1472,9 @@ static char *section_tex(const Experiment *exp, const Table *t)
         g_string_append(tex, ".\n\n");
         for (guint i = 0; i < exp->outputs->len; i++) {
                 const Output *o = exp->outputs->pdata[i];
-                g_autofree char *cap = o->caption ? render_latex_escape(o->caption) : default_caption(exp, o);
+                g_autofree char *body = o->caption ? render_latex_escape(o->caption) : default_caption(exp, o);
+                g_autofree char *head = o->title ? render_latex_escape(o->title) : NULL;
+                g_autofree char *cap = head ? g_strdup_printf("\\textbf{%s.} %s", head, body) : g_strdup(body);
                 if (o->is_table)
                         g_string_append_printf(tex, "\\begin{table}[tbp]\n\\centering\n\\caption{%s}\n\\label{tab:%s-%s}\n"
                                                "\\ipclabTable{%s-%s}\n\\end{table}\n\n", cap, exp->name, o->name,
@@ -1486,7 +1501,7 @@ static char *section_tex(const Experiment *exp, const Table *t)
 char *render_section(const char *file, const RenderInputs *in, GError **error)
 {
         g_autoptr(Experiment) exp = experiment_load(file, NULL, error);
-        g_autoptr(Table) t = exp ? read_table(in->summary, error) : NULL;
+        g_autoptr(Table) t = exp ? table_read(in->summary, error) : NULL;
 
         return t ? section_tex(exp, t) : NULL;
 }

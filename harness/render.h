@@ -14,6 +14,10 @@
  *
  *     gnuplot -e "plotdir='plots'; out='build/figures/EXP-NAME.pdf.tmp'" SCRIPT.gp
  *
+ * A panel with no rows to draw (none selected; a spectrum or cdf given no
+ * --latency for its experiment, whose data predate latencies.tsv.gz) is a
+ * frame that says "no data", as common.gp's figures do.
+ *
  * `table` writes a LaTeX tabular (booktabs), `section` a LaTeX section.
  * Every output is written atomically; a bad declaration or input exits 2
  * with FILE:LINE: [group] key: message, and nothing is written.

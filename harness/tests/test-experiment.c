@@ -398,6 +398,9 @@ static void test_outputs(void)
         g_assert_cmpstr(f->y[0], ==, "throughput_MiBps");
         g_assert_cmpstr(f->where, ==, "pattern=oneway");
         g_assert_cmpuint(figure_cells_selected(mixed, f), ==, 1);
+        t = output(mixed, true, "main");
+        g_assert_cmpstr(t->where, ==, "pattern=oneway");
+        g_assert_cmpstr(t->columns[0], ==, "throughput_MiBps");
 
         /* Declared: no defaults beside them. */
         g_autoptr(Experiment) decl = load("[experiment]\ntitle=t\ntransport=pipe;fifo\nsize=64;4KiB\ncount=10\n"
@@ -411,6 +414,12 @@ static void test_outputs(void)
         g_assert_cmpint(f->logy, ==, SCALE_LOG);
         g_assert_cmpuint(g_strv_length(f->series), ==, 0);
         g_assert_cmpuint(figure_cells_selected(decl, f), ==, 2);
+
+        /* A figure or a table changes no number: the data are reused. */
+        g_autoptr(Experiment) plain = load("[experiment]\ntitle=t\ntransport=pipe;fifo\nsize=64;4KiB\ncount=10\n", NULL, &e);
+        g_assert_no_error(e);
+        g_autofree char *h1 = experiment_config_sha256(plain), *h2 = experiment_config_sha256(decl);
+        g_assert_cmpstr(h1, ==, h2);
 
         /* Every mistake of every group, each at its line. */
         g_autoptr(Experiment) bad = load("[experiment]\ntitle=t\ntransport=pipe\ncount=10\n"

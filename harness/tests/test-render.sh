@@ -49,6 +49,7 @@ also=rt
 also_where=transport=pipe
 also_title=pipes before
 caption=Median and tail_1
+title=Tails & floors
 
 [figure pick]
 where=transport=pipe|unix-stream,size<=4KiB
@@ -107,6 +108,17 @@ draw() {
         check "$3: a one-page PDF" 'pdfinfo "$pdf" 2>/dev/null | grep -q "^Pages: *1$"'
 }
 
+# figure OUT WHAT FILE NAME ARGS...: `ipclab plot FILE NAME ARGS` into
+# $tmp/OUT.gp, drawn into $tmp/OUT.pdf (see draw).
+figure() {
+        local out=$1 what=$2 file=$3 name=$4
+        shift 4
+        "$ipclab" plot "$tmp/experiments/$file.ini" "$name" "$@" --out "$tmp/$out.gp" || not_ok "$what: ipclab plot"
+        draw "$out.gp" "$out.pdf" "$what"
+}
+# The data rows of the line titled $2 in script $1.
+titled() { block "$1" "$(awk -v t="# $2" '$0 == t { getline; print $1; exit }' "$1")"; }
+
 # ---- list-outputs -----------------------------------------------------------
 lo=$("$ipclab" check --list-outputs "$tmp/experiments/rt.ini" "$tmp/experiments/decl.ini")
 check "list-outputs: the defaults, named main" \
@@ -123,11 +135,8 @@ check "check: a figure that selects no cell is a warning, not a failure" \
         '[ $? -eq 0 ] && grep -qF "warning: $tmp/experiments/w.ini: [figure none] where: '"'"'size=1MiB'"'"' selects no cell of w" <<<"$err"'
 
 # ---- the default figure -------------------------------------------------------
-"$ipclab" plot "$tmp/experiments/rt.ini" main --summary "$tmp/rt.tsv" --out "$tmp/main.gp" ||
-        not_ok "plot main"
-draw main.gp main.pdf "default figure"
-pipe_block=$(awk '/^# pipe$/ { getline; print; exit }' "$tmp/main.gp" | cut -d' ' -f1)
-rows=$(block "$tmp/main.gp" "$pipe_block")
+figure main "default figure" rt main --summary "$tmp/rt.tsv"
+rows=$(titled "$tmp/main.gp" pipe)
 check "default figure: the pipe line holds the three sizes, in order" \
         '[ "$(cut -f1 <<<"$rows" | tr "\n" " ")" = "64 4096 65536 " ]'
 want=$(awk -v v="$(field pipe 4096 lat_p50_ns)" 'BEGIN { printf "%.9g", v / 1e9 }')
@@ -142,22 +151,20 @@ check "default figure: the script reads no file (data inlined)" \
         '! grep -Eq "(< *awk|\.tsv)" <(grep -v "^#" "$tmp/main.gp")'
 
 # ---- declared figures -----------------------------------------------------------
-"$ipclab" plot "$tmp/experiments/decl.ini" tails --summary "$tmp/rt.tsv" --also rt="$tmp/rt.tsv" \
-        --out "$tmp/tails.gp" || not_ok "plot tails"
-draw tails.gp tails.pdf "two panels, bounds, also"
+figure tails "two panels, bounds, also" decl tails --summary "$tmp/rt.tsv" --also rt="$tmp/rt.tsv"
 check "two panels: (a) and (b), one y range" \
         '[ "$(grep -c "^# panel" "$tmp/tails.gp")" -eq 2 ] && [ "$(grep "^set yrange" "$tmp/tails.gp" | grep -vF "[0:1]" | sort -u | wc -l)" -eq 1 ]'
+check "two panels: the y label they share, each panel's own as its title" \
+        'grep -qx "set ylabel \"round-trip latency\" offset 1, 0" "$tmp/tails.gp" &&
+         grep -q "^set title \"(b) round-trip latency, 99th percentile\"" "$tmp/tails.gp"'
 check "bounds: the direct floor and memcpy" \
         'grep -q "harness floor (direct)" "$tmp/tails.gp" && grep -q "memcpy of request + reply" "$tmp/tails.gp"'
 check "also: the reference line from the other summary, named with its series" 'grep -q "^# pipes before, pipe$" "$tmp/tails.gp"'
-"$ipclab" plot "$tmp/experiments/decl.ini" pick --summary "$tmp/rt.tsv" --out "$tmp/pick.gp" || not_ok "plot pick"
-draw pick.gp pick.pdf "where, no error bars, linear y"
+figure pick "where, no error bars, linear y" decl pick --summary "$tmp/rt.tsv"
 check "where: only pipe and unix-stream at 64 B and 4 KiB" \
         '[ "$(grep -c " << EOD" "$tmp/pick.gp")" -eq 2 ] && ! grep -q "65536" "$tmp/pick.gp" && ! grep -q yerrorlines "$tmp/pick.gp"'
 check "logy=false: a linear y axis from 0" 'grep -q "^set yrange \[0:" "$tmp/pick.gp"'
-"$ipclab" plot "$tmp/experiments/decl.ini" pick --summary "$tmp/rt.tsv" --compare "$tmp/rt.tsv" \
-        --out "$tmp/cmp.gp" || not_ok "plot --compare"
-draw cmp.gp cmp.pdf "--compare"
+figure cmp "--compare" decl pick --summary "$tmp/rt.tsv" --compare "$tmp/rt.tsv"
 check "--compare: the committed lines grey, the reproduced ones in colour" \
         '[ "$(grep -c "comparecolor" "$tmp/cmp.gp")" -ge 3 ] && grep -q "committed data (grey)" "$tmp/cmp.gp" &&
          grep -q "tcolor(\"pipe\")" "$tmp/cmp.gp"'
@@ -165,17 +172,15 @@ check "--compare: the committed lines grey, the reproduced ones in colour" \
 # also= with a text x whose values the other experiment does not share: a
 # horizontal line across the panel per reference cell.
 printf 'transport\tbus\tsize_B\tlat_p50_ns\nlibdbus\tp2p\t64\t50000\nlibdbus\tdbus-daemon\t64\t90000\n' > "$tmp/other.tsv"
-"$ipclab" plot "$tmp/experiments/decl.ini" cat --summary "$tmp/rt.tsv" --also other="$tmp/other.tsv" \
-        --out "$tmp/cat.gp" || not_ok "plot cat"
-draw cat.gp cat.pdf "text x, reference across"
+figure cat "text x, reference across" decl cat --summary "$tmp/rt.tsv" --also other="$tmp/other.tsv"
 check "text x: the transports as tics, in the file's order" \
-        'grep -qF "set xtics (\"direct\" 1, \"pipe\" 2, \"unix-stream\" 3)" "$tmp/cat.gp"'
+        'grep -qF "set xtics (\"direct\" 1, \"pipe\" 2, \"unix-stream\" 3)" "$tmp/cat.gp" && grep -qx "set xtics noenhanced" "$tmp/cat.gp"'
 check "also across a text x: one horizontal line from edge to edge" \
-        '[ "$(block "$tmp/cat.gp" "$(awk "/^# libdbus p2p$/ { getline; print \$1; exit }" "$tmp/cat.gp")" | tr "\t\n" ",,")" = "0.5,5e-05,3.5,5e-05," ]'
+        '[ "$(titled "$tmp/cat.gp" "libdbus p2p" | tr "\t\n" ",,")" = "0.5,5e-05,3.5,5e-05," ]'
 err=$("$ipclab" plot "$tmp/experiments/decl.ini" cat2 --summary "$tmp/rt.tsv" --also other="$tmp/other.tsv" \
         --out "$tmp/cat2.gp" 2>&1)
 check "also: two reference cells for one line are refused" \
-        '[ $? -eq 2 ] && grep -q "keeps several cells for one reference line" <<<"$err" && [ ! -e "$tmp/cat2.gp" ]'
+        '[ $? -eq 2 ] && grep -q "decl.ini:[0-9]*: \[figure cat2\] also_where: .. keeps several cells of .*other.tsv for one reference line" <<<"$err" && [ ! -e "$tmp/cat2.gp" ]'
 
 # Latencies as `ipclab latency` prints them (the format of contracts.md).
 lat=$tmp/lat.tsv
@@ -190,21 +195,20 @@ lat=$tmp/lat.tsv
                 done
         done; done
 } > "$lat"
-"$ipclab" plot "$tmp/experiments/decl.ini" spec --summary "$tmp/rt.tsv" --latency decl="$lat" \
-        --out "$tmp/spec.gp" || not_ok "plot spectrum"
-draw spec.gp spec.pdf "spectrum"
+figure spec "spectrum" decl spec --summary "$tmp/rt.tsv" --latency decl="$lat"
 check "spectrum: percentiles on the 1/(1-p) scale, the maximum a decade on" \
         '[ "$(block "$tmp/spec.gp" "\$p1s1" | cut -f1 | tr "\n" " ")" = "1 10 100 1000 10000 " ]'
+figure nolat "spectrum without latencies (no --latency)" decl spec --summary "$tmp/rt.tsv"
+check "spectrum without latencies: a frame saying no data" \
+        'grep -qx "@no_data" "$tmp/nolat.gp" && ! grep -q " << EOD" "$tmp/nolat.gp"'
 check "spectrum: one line per transport and size, no direct" \
         '[ "$(grep -c " << EOD" "$tmp/spec.gp")" -eq 6 ] && ! grep -q "^# harness floor" "$tmp/spec.gp"'
 "$ipclab" plot "$tmp/experiments/decl.ini" dist --summary "$tmp/rt.tsv" --latency decl="$lat" \
         --out "$tmp/dist.gp" 2>"$tmp/err"
 check "cdf: a series that leaves an axis out (size) is refused, exit 2" \
-        '[ $? -eq 2 ] && grep -q "two rows of the line .pipe. at percentile 0: add the axis" "$tmp/err" && [ ! -e "$tmp/dist.gp" ]'
+        '[ $? -eq 2 ] && grep -q "decl.ini:[0-9]*: \[figure dist\] series: .*lat.tsv has two rows of the line .pipe. at percentile 0: add the axis" "$tmp/err" && [ ! -e "$tmp/dist.gp" ]'
 sed -i '/^\[figure dist\]/,/^\[table/ s/^series=transport$/series=transport;size/' "$tmp/experiments/decl.ini"
-"$ipclab" plot "$tmp/experiments/decl.ini" dist --summary "$tmp/rt.tsv" --latency decl="$lat" \
-        --out "$tmp/dist.gp" || not_ok "plot cdf"
-draw dist.gp dist.pdf "cdf"
+figure dist "cdf" decl dist --summary "$tmp/rt.tsv" --latency decl="$lat"
 check "cdf: x the latency in seconds, y the fraction" \
         '[ "$(block "$tmp/dist.gp" "\$p1s1" | tr "\t\n" ",,")" = "1.004e-06,0,2.004e-06,0.9,3.004e-06,0.99,4.004e-06,0.999,5.004e-06,1," ]'
 
@@ -239,33 +243,35 @@ published=000-test.tsv
 published_rows=transport=implementation;size=size_B
 published_where=count=100
 published_value=elapsed_us
-published_scale=1000
 published_title=FreeBSD 2009
 EOF
 out=$("$ipclab" run --out "$tmp/data" "$tmp/experiments/ow.ini" 2>&1) || not_ok "the one-way experiment runs" "$out"
 "$ipclab" summarize "$tmp/data/ow" > "$tmp/ow.tsv"
+sed 's/^published_where=count=100$/published_where=count=7/' "$tmp/experiments/ow.ini" > "$tmp/experiments/ow7.ini"
+err=$("$ipclab" check "$tmp/experiments/ow7.ini" 2>&1 >/dev/null)
+check "check: a published_where that keeps no published row is a warning" \
+        '[ $? -eq 0 ] && grep -qF "warning: $tmp/experiments/ow7.ini: [figure pub] published_where: '"'"'count=7'"'"' keeps no row of 000-test.tsv" <<<"$err"'
+check "check: the experiment as it is warns of nothing" '[ -z "$("$ipclab" check "$tmp/experiments/ow.ini" 2>&1 >/dev/null)" ]'
 check "list-outputs: the published file it reads" \
         '"$ipclab" check --list-outputs "$tmp/experiments/ow.ini" | grep -qx "$(printf "figure\tow\tpub\tpublished:data/published/000-test.tsv")"'
-"$ipclab" plot "$tmp/experiments/ow.ini" pub --summary "$tmp/ow.tsv" --published "$tmp/data/published" \
-        --out "$tmp/pub.gp" || not_ok "plot published"
-draw pub.gp pub.pdf "published overlay"
+figure pub "published overlay" ow pub --summary "$tmp/ow.tsv" --published "$tmp/data/published"
 check "memcpy: for elapsed_ns, the time to copy all of a repetition's messages" \
         'grep -q "^# memcpy of the messages$" "$tmp/pub.gp"'
 want=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
         $c["size_B"] == 4096 && $c["memcpy_MiBps"] != "-" { printf "%.9g\n", $c["messages"] * 1 * 4096 / ($c["memcpy_MiBps"] * 1048576.0) * 1e9 * 1e-9; exit }' "$tmp/ow.tsv")
 if [ -n "$want" ]; then
         check "memcpy: 100 messages of 4 KiB at the summary's memcpy_MiBps" \
-                'block "$tmp/pub.gp" "$(awk "/^# memcpy of the messages$/ { getline; print \$1; exit }" "$tmp/pub.gp")" | grep -qx "$(printf "4096\t%s" "$want")"'
+                'titled "$tmp/pub.gp" "memcpy of the messages" | grep -qx "$(printf "4096\t%s" "$want")"'
 else
         skip "memcpy: the bound's value" "this run recorded no memcpy bound in meta.ini"
 fi
 check "published: its own lines, open points, in our unit (s)" \
         'grep -q "^# published (FreeBSD 2009): pipe$" "$tmp/pub.gp" && grep -q "pubpoint(" "$tmp/pub.gp" &&
-         block "$tmp/pub.gp" "$(awk "/^# published \(FreeBSD 2009\): pipe$/ { getline; print \$1; exit }" "$tmp/pub.gp")" |
+         titled "$tmp/pub.gp" "published (FreeBSD 2009): pipe" |
          grep -qx "$(printf "4096\t0.00012")"'
 "$ipclab" table "$tmp/experiments/ow.ini" pub --summary "$tmp/ow.tsv" --published "$tmp/data/published" \
         --out "$tmp/pub.tex" || not_ok "table published"
-check "table: the published column beside ours, in us, -- where it has none" \
+check "table: the published column's unit from its name (elapsed_us), shown in us, -- where it has none" \
         'grep -q "published (FreeBSD 2009)" "$tmp/pub.tex" && grep -q "^pipe & 4~KiB & .* & 120 \\\\\\\\$" "$tmp/pub.tex" &&
          grep -q "^unix-stream & 64~B & .* & -- \\\\\\\\$" "$tmp/pub.tex"'
 ours=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["transport"] == "pipe" && $c["size_B"] == 64 { print $c["elapsed_ns"] / 1000 }' "$tmp/ow.tsv")
@@ -296,7 +302,33 @@ check "section: the figure and the table" \
 check "section: the claim with its verdict macro, its text escaped" \
         'grep -qF "\item Pipes beat Unix streams \& co \ipclabClaim{PipeVsUnix}{pipe\_vs\_unix}." "$tmp/sec.tex"'
 "$ipclab" section "$tmp/experiments/decl.ini" --summary "$tmp/rt.tsv" --out "$tmp/sec2.tex"
-check "section: a declared caption, escaped" 'grep -qF "\caption{Median and tail\_1}" "$tmp/sec2.tex"'
+check "section: a declared title and caption, escaped" 'grep -qF "\caption{\textbf{Tails \& floors.} Median and tail\_1}" "$tmp/sec2.tex"'
+
+# The section, its figure and table in a document with the paper's own
+# macros (paper/paper.tex): LaTeX takes what the escaper made of the
+# title, the claim and the file name, and finds the figure and the table.
+if command -v pdflatex >/dev/null; then
+        mkdir -p "$tmp/tex/generated" "$tmp/tex/figures"
+        cp "$tmp/main.tex" "$tmp/tex/generated/table-rt-main.tex"
+        cp "$tmp/main.pdf" "$tmp/tex/figures/rt-main.pdf"
+        {
+                printf '\\documentclass{article}\n\\usepackage[T1]{fontenc}\n\\usepackage[text={16cm,24.5cm}]{geometry}\n'
+                printf '\\usepackage{graphicx}\n\\usepackage{booktabs}\n\\newcommand{\\ipclabFigDir}{figures/}\n'
+                sed -n '/^\\newcommand{\\ipclabClaim}/,/not generated: run/p' paper/paper.tex
+                printf '\\begin{document}\n\\input{sec.tex}\n\\end{document}\n'
+        } > "$tmp/tex/doc.tex"
+        cp "$tmp/sec.tex" "$tmp/tex/sec.tex"
+        (cd "$tmp/tex" && pdflatex -interaction=nonstopmode -halt-on-error doc.tex > log.txt 2>&1)
+        check "section: LaTeX builds it with the paper's macros" '[ $? -eq 0 ] && [ -s "$tmp/tex/doc.pdf" ]' ||
+                tail -20 "$tmp/tex/log.txt" | sed 's/^/# /'
+        text=$(pdftotext "$tmp/tex/doc.pdf" - 2>/dev/null | tr '\n' ' ')
+        check "section: its title, the claim, the table and the figure in the PDF" \
+                'grep -qF "Round trips & 50% of_them" <<<"$text" && grep -qF "claim pipe_vs_unix: not checked in this build" <<<"$text" &&
+                 grep -qF "unix-stream" <<<"$text" && ! grep -q "not built\|not generated" <<<"$text"' ||
+                echo "# ${text:0:800}"
+else
+        skip "section: LaTeX builds it" "pdflatex is not installed"
+fi
 
 # ---- refusals ------------------------------------------------------------------------
 bad() {
@@ -310,10 +342,13 @@ bad() {
 bad "no such figure" "no [figure nope] (it has: main)" plot "$tmp/experiments/rt.ini" nope --summary "$tmp/rt.tsv"
 bad "no such table" "no [table tails]" table "$tmp/experiments/decl.ini" tails --summary "$tmp/rt.tsv"
 bad "also= without --also" "needs --also rt=FILE" plot "$tmp/experiments/decl.ini" tails --summary "$tmp/rt.tsv"
-bad "spectrum without --latency" "needs --latency decl=FILE" plot "$tmp/experiments/decl.ini" spec --summary "$tmp/rt.tsv"
 bad "a missing summary" "nope.tsv" plot "$tmp/experiments/rt.ini" main --summary "$tmp/nope.tsv"
 printf '[experiment]\ntitle=t\ntransport=pipe\ncount=1\n[figure f]\ny=speed\n' > "$tmp/experiments/b.ini"
 bad "a bad declaration, as FILE:LINE: [group] key" "b.ini:6: [figure f] y: unknown column 'speed'" \
         plot "$tmp/experiments/b.ini" f --summary "$tmp/rt.tsv"
+sed -e 's/^columns=elapsed_ns$/columns=throughput_MiBps/' -e 's/^unit=us$/unit=MiB\/s/' "$tmp/experiments/ow.ini" > "$tmp/experiments/owt.ini"
+bad "a published column whose name says another unit" \
+        "[table pub] published_value: elapsed_us is not in the unit of throughput_MiBps (MiB/s): give published_scale=" \
+        table "$tmp/experiments/owt.ini" pub --summary "$tmp/ow.tsv" --published "$tmp/data/published"
 echo "1..$n"
 [ "$failed" -eq 0 ]

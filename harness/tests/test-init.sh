@@ -14,11 +14,7 @@ trap 'rm -rf "$tmp"' EXIT
 prefix=$tmp/prefix
 
 for tool in gnuplot latexmk pdftotext; do
-        if ! command -v $tool > /dev/null; then
-                skip "a study's make all builds its paper" "$tool is not installed"
-                echo "1..$n"
-                exit 0
-        fi
+        command -v $tool > /dev/null || { skip "a study's make all builds its paper" "$tool is not installed"; echo "1..$n"; exit 0; }
 done
 
 make --no-print-directory install PREFIX="$prefix" > "$tmp/install.log" 2>&1; rc=$?

@@ -16,11 +16,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 for tool in gnuplot latexmk pdftotext; do
-        if ! command -v $tool > /dev/null; then
-                skip "the reviewer's report" "$tool is not installed"
-                echo "1..$n"
-                exit 0
-        fi
+        command -v $tool > /dev/null || { skip "the reviewer's report" "$tool is not installed"; echo "1..$n"; exit 0; }
 done
 
 # ipclab compare on its own.

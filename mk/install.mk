@@ -3,7 +3,8 @@
 #   bin/ipclab
 #   share/ipclab/mk/            mk/study.mk and the steps it includes, for a
 #                               study's Makefile (mk/standalone.mk)
-#   share/ipclab/plots/         common.gp, the house style of every figure
+#   share/ipclab/plots/         common.gp, the house style of every figure, and
+#                               report-ratio.gp, a figure of the reviewer's report
 #   share/ipclab/paper/         ipclab.sty and scripts/methods.awk
 #   share/ipclab/template/      what `ipclab init DIR` copies into a new study
 # `ipclab init` finds share/ipclab beside the directory of its binary
@@ -27,7 +28,7 @@ install: $(IPCLAB)
 	$(Q)$(INSTALL) -m 755 $(IPCLAB) $(INSTALL_BIN)/ipclab
 	$(Q)$(INSTALL) -m 644 $(INSTALL_MK) $(INSTALL_SHARE)/mk/
 	$(Q)$(INSTALL) -m 755 $(INSTALL_MK_EXEC) $(INSTALL_SHARE)/mk/
-	$(Q)$(INSTALL) -m 644 plots/common.gp $(wildcard plots/*.awk) $(INSTALL_SHARE)/plots/
+	$(Q)$(INSTALL) -m 644 plots/common.gp plots/report-ratio.gp $(wildcard plots/*.awk) $(INSTALL_SHARE)/plots/
 	$(Q)$(INSTALL) -m 644 paper/ipclab.sty $(INSTALL_SHARE)/paper/
 	$(Q)$(INSTALL) -m 644 paper/scripts/methods.awk $(INSTALL_SHARE)/paper/scripts/
 	$(Q)rm -rf $(INSTALL_SHARE)/template

@@ -3,14 +3,14 @@
 # install PREFIX=...` into a temporary prefix (DESTDIR unset); `ipclab
 # init DIR` there; one small experiment file dropped into DIR/experiments;
 # `make all` in DIR gives its paper with the experiment's figure, table
-# and generated section; a second `make all` does nothing; `make check`
-# passes.  Also: init refuses a non-empty DIR and a file, writing nothing,
+# and generated section; a second `make all` does nothing; `make
+# reproduce` ends with the reviewer's report; `make check` passes.  Also: init refuses a non-empty DIR and a file, writing nothing,
 # and a DESTDIR install stages the same tree under DESTDIR.
 set -u
 cd "$(dirname "$0")/../.."
 . harness/tests/tap.sh
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap '[ -n "${KEEP-}" ] || rm -rf "$tmp"' EXIT
 prefix=$tmp/prefix
 
 for tool in gnuplot latexmk pdftotext; do
@@ -90,6 +90,11 @@ check "the paper describes the machine (methods from meta.ini)" 'grep -qF "The d
 check "a second make all in the study rebuilds nothing" \
         '[ $rc -eq 0 ] && ! grep -qE "measuring|SUMMARY|PLOT|TABLE|SECTION|LATEX" "$tmp/all2.log"' ||
         sed 's/^/# /' "$tmp/all2.log"
+(cd "$study" && nice make reproduce > "$tmp/repro.log" 2>&1); rc=$?
+check "make reproduce in the study ends with its report (both experiments' figures)" \
+        '[ $rc -eq 0 ] && [ -s "$study/build/repro/report.pdf" ] &&
+         pdftotext "$study/build/repro/report.pdf" - | tr -s " \n" "  " | grep -qF "pipe-rt-main: committed data in grey"' ||
+        tail -20 "$tmp/repro.log" | sed 's/^/# /'
 (cd "$study" && make check > "$tmp/check.log" 2>&1); rc=$?
 check "make check in the study passes" '[ $rc -eq 0 ]' || tail -20 "$tmp/check.log" | sed 's/^/# /'
 

@@ -16,10 +16,12 @@ const char *compare_header(void)
                "\tratio\tratio_lo\tratio_hi\tcoverage\n";
 }
 
-/* The axes a cell is matched on: every axis but count and duration_ns. */
+/* The axes a cell is matched on: every axis but count and duration_ns
+ * (a profile changes how much is measured, not what) and machine (a
+ * reproduction runs elsewhere by design). */
 static bool is_matched_axis(const char *name)
 {
-        return strcmp(name, "count") && strcmp(name, "duration_ns");
+        return strcmp(name, "count") && strcmp(name, "duration_ns") && strcmp(name, "machine");
 }
 
 typedef struct {

@@ -9,7 +9,8 @@
 
 /* The header of compare_cells' TSV, with its newline:
  *   experiment, the axes of a cell but count and duration_ns (a profile
- *   changes how much is measured, not what), n_committed, n_reproduced,
+ *   changes how much is measured, not what) and machine (if any: a
+ *   reproduction runs elsewhere), n_committed, n_reproduced,
  *   committed_ns_per_msg, reproduced_ns_per_msg (medians of the
  *   repetitions' elapsed_ns / messages), ratio, ratio_lo, ratio_hi
  *   (reproduced over committed, stats_ratio_ci at 95 %) and coverage

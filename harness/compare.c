@@ -9,19 +9,24 @@
 
 #define COMPARE_LEVEL 0.95
 
-const char *compare_header(void)
-{
-        return "experiment\tenv\ttransport\tbus\tpayload\tsize_B\tpattern\treply\tmarshal\tcpus"
-               "\tn_committed\tn_reproduced\tcommitted_ns_per_msg\treproduced_ns_per_msg"
-               "\tratio\tratio_lo\tratio_hi\tcoverage\n";
-}
-
 /* The axes a cell is matched on: every axis but count and duration_ns
  * (a profile changes how much is measured, not what) and machine (a
  * reproduction runs elsewhere by design). */
 static bool is_matched_axis(const char *name)
 {
         return strcmp(name, "count") && strcmp(name, "duration_ns") && strcmp(name, "machine");
+}
+
+char *compare_header(void)
+{
+        GString *h = g_string_new("experiment");
+
+        for (guint i = 0; samples_axis_columns[i]; i++)
+                if (is_matched_axis(samples_axis_columns[i]))
+                        g_string_append_printf(h, "\t%s", samples_axis_columns[i]);
+        g_string_append(h, "\tn_committed\tn_reproduced\tcommitted_ns_per_msg\treproduced_ns_per_msg"
+                           "\tratio\tratio_lo\tratio_hi\tcoverage\n");
+        return g_string_free(h, FALSE);
 }
 
 typedef struct {

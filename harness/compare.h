@@ -7,7 +7,7 @@
 
 #include "samples.h"
 
-/* The header of compare_cells' TSV, with its newline:
+/* The header of compare_cells' TSV, with its newline (newly allocated):
  *   experiment, the axes of a cell but count and duration_ns (a profile
  *   changes how much is measured, not what) and machine (if any: a
  *   reproduction runs elsewhere), n_committed, n_reproduced,
@@ -15,7 +15,7 @@
  *   repetitions' elapsed_ns / messages), ratio, ratio_lo, ratio_hi
  *   (reproduced over committed, stats_ratio_ci at 95 %) and coverage
  *   (the interval's, below 0.95 with too few repetitions). */
-const char *compare_header(void);
+char *compare_header(void);
 
 /* Appends to OUT one TSV row per cell of experiment NAME found in
  * COMMITTED or REPRODUCED (two samples.tsv read with table_read), in the

@@ -499,7 +499,8 @@ static int cmd_compare(int argc, char **argv)
         g_autoptr(GPtrArray) names = compare_experiments(argv[1], argv[2], &e);
         if (e)
                 return report(e);
-        g_autoptr(GString) out = g_string_new(machines ? NULL : compare_header());
+        g_autofree char *header = compare_header();
+        g_autoptr(GString) out = g_string_new(machines ? NULL : header);
         for (guint i = 0; i < names->len; i++) {
                 const char *name = names->pdata[i];
                 if (only && !g_strv_contains((const char *const *) only, name))

@@ -29,7 +29,15 @@ check "... each the ratio 1 with an interval around it" \
                 { if (\$c[\"ratio\"] != 1 || \$c[\"ratio_lo\"] > 1 || \$c[\"ratio_hi\"] < 1) bad++ }
                 END { exit bad > 0 }" "$tmp/self.tsv"'
 mkdir -p "$tmp/other/kernel-latency"
-cp data/kernel-latency/samples.tsv "$tmp/other/kernel-latency/"
+# A reproduction twice as slow, run with another count: ratio 2 in every cell.
+awk -F'\t' -v OFS='\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
+        { if ($c["status"] == "ok") $c["elapsed_ns"] *= 2; if ($c["count"] != "-") $c["count"] = 7; print }' \
+        data/kernel-latency/samples.tsv > "$tmp/other/kernel-latency/samples.tsv"
+harness/ipclab compare -e kernel-latency data "$tmp/other" > "$tmp/twice.tsv"; rc=$?
+check "ipclab compare: a reproduction twice as slow, with another count, is 2 in every cell" \
+        '[ $rc -eq 0 ] && [ "$(($(wc -l < "$tmp/twice.tsv") - 1))" -eq "$cells" ] &&
+         awk -F"\t" "NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next }
+                { if (\$c[\"ratio\"] != 2) bad++ } END { exit bad > 0 }" "$tmp/twice.tsv"'
 sed 's/^kernel=.*/kernel=9.9.9-elsewhere/' data/kernel-latency/meta.ini > "$tmp/other/kernel-latency/meta.ini"
 harness/ipclab compare --machines data "$tmp/other" > "$tmp/machines.tex"; rc=$?
 check "ipclab compare --machines: the two kernels side by side, the differing one in bold" \

@@ -43,7 +43,7 @@ static const struct {
         { "published", FOR_BOTH, "a file in data/published/ to draw or tabulate beside ours" },
         { "published_x", FOR_FIGURE, "its column along x (in the x axis's unit)" },
         { "published_y", FOR_FIGURE, "its column along y" },
-        { "published_series", FOR_FIGURE, "its column whose values make separate lines" },
+        { "published_series", FOR_BOTH, "its column whose values make separate lines (tables: columns)" },
         { "published_where", FOR_BOTH, "which of its rows: a selector on its columns" },
         { "published_scale", FOR_BOTH, "factor from its unit to our column's (1000 for us to ns); default: "
           "from the unit its column's name ends in (_s, _ms, _us, _ns, _MiBps, _per_s), else 1" },
@@ -575,6 +575,8 @@ Output *figure_parse(GKeyFile *kf, const char *group, const Experiment *exp,
                         }
                 o->published_rows = get_list(&p, "published_rows");
                 o->published_value = get(&p, "published_value");
+                o->published_series = get(&p, "published_series");
+                check_published_column(&p, "published_series", pub, o->published_series, o->published);
                 for (guint i = 0; o->published_rows && o->published_rows[i]; i++) {
                         char *eq = strchr(o->published_rows[i], '=');
                         const Column *axis = eq ? NULL : NULL;
@@ -778,4 +780,36 @@ guint figure_cells_selected(const Experiment *exp, const Output *out)
         for (guint i = 0; sel && i < exp->cells->len; i++)
                 n += select_cell(sel, exp->cells->pdata[i]);
         return n;
+}
+
+char *figure_describe(const Output *o)
+{
+        GString *s = g_string_new(NULL);
+
+        g_string_append_printf(s, "%s %s%s: ", o->is_table ? "table" : "figure", o->name,
+                               o->is_default ? " (default)" : "");
+        if (o->is_table) {
+                g_autofree char *rows = g_strjoinv(", ", o->rows);
+                g_string_append_printf(s, "rows %s, ", rows);
+                if (o->columns_axis) {
+                        g_string_append_printf(s, "columns by %s, %s", o->columns_axis, o->value);
+                } else {
+                        g_autofree char *cols = g_strjoinv(", ", o->columns);
+                        g_string_append_printf(s, "columns %s", cols);
+                }
+        } else if (o->type != FIGURE_LINE) {
+                g_string_append(s, o->type == FIGURE_SPECTRUM ? "latency spectrum" : "latency distribution");
+        } else {
+                g_autofree char *y = g_strjoinv(" | ", o->y);
+                g_string_append_printf(s, "%s against %s", y, o->x);
+        }
+        if (!o->is_table) {
+                g_autofree char *series = g_strjoinv(", ", o->series);
+                g_string_append_printf(s, ", %s%s", series[0] ? "lines by " : "one line", series);
+        }
+        if (o->where)
+                g_string_append_printf(s, ", where %s", o->where);
+        if (o->published)
+                g_string_append_printf(s, ", beside %s", o->published);
+        return g_string_free(s, FALSE);
 }

@@ -99,6 +99,11 @@ char *figure_inputs(const Experiment *exp, const Output *out);
 /* How many of EXP's cells OUT selects (its where=). */
 guint figure_cells_selected(const Experiment *exp, const Output *out);
 
+/* One line saying what OUT draws, as `ipclab check` prints it: "figure
+ * main (default): lat_p50_ns against size_B, lines by transport".  Newly
+ * allocated. */
+char *figure_describe(const Output *out);
+
 /* The help of every [figure]/[table] key, one "KIND KEY: HELP" a line,
  * for `ipclab check --help` and the README. */
 char *figure_key_help(void);

@@ -170,6 +170,10 @@ static int cmd_check(int argc, char **argv)
                 }
                 for (guint s = 0; s < exp->skipped->len; s++)
                         printf("  skip  %s\n", (char *) exp->skipped->pdata[s]);
+                for (guint k = 0; k < exp->outputs->len; k++) {
+                        g_autofree char *d = figure_describe(exp->outputs->pdata[k]);
+                        printf("  %s\n", d);
+                }
                 /* Every environment runs every cell.  Its set-up and
                  * slowdown, as env-cost recorded them (2 CPUs): a container
                  * starts in about 1 s; a VM boots in about 45 s and runs

@@ -1234,7 +1234,8 @@ static char *table_tex(const Experiment *exp, const Output *o, const Table *t, c
         g_autoptr(Selector) psel = NULL;
         g_autofree int *prc = NULL;
         g_autofree int *prow = NULL;
-        int pvc = -1;
+        int pvc = -1, psc = -1;
+        g_autoptr(GPtrArray) pub_series = g_ptr_array_new();   /* published_series values */
         if (o->published) {
                 g_autofree char *pp = g_build_filename(published, o->published, NULL);
                 pub = table_read(pp, error);
@@ -1259,6 +1260,20 @@ static char *table_tex(const Experiment *exp, const Output *o, const Table *t, c
                 prc[n] = -1;
                 if ((pvc = need_column(pub, pp, o->published_value, error)) < 0)
                         return NULL;
+                /* published_series: one column per value, in the file's order. */
+                if (o->published_series && (psc = need_column(pub, pp, o->published_series, error)) < 0)
+                        return NULL;
+                for (guint r = 0; r < pub->rows->len; r++) {
+                        char **row = pub->rows->pdata[r];
+                        const char *v = psc >= 0 ? row[psc] : "";
+                        bool seen = !select_row(psel, pub, row);
+                        for (guint i = 0; i < pub_series->len && !seen; i++)
+                                seen = !strcmp(pub_series->pdata[i], v);
+                        if (!seen)
+                                g_ptr_array_add(pub_series, (gpointer) v);
+                }
+                if (!pub_series->len)
+                        g_ptr_array_add(pub_series, (gpointer) "");
         }
 
         GString *tex = g_string_new(NULL);
@@ -1267,7 +1282,7 @@ static char *table_tex(const Experiment *exp, const Output *o, const Table *t, c
         for (guint i = 0; i < nr; i++)
                 g_string_append_c(tex, 'l');
         g_string_append_c(tex, ' ');
-        for (guint i = 0; i < nv + (pub ? 1 : 0); i++)
+        for (guint i = 0; i < nv + pub_series->len; i++)
                 g_string_append_c(tex, 'r');
         g_string_append(tex, "@{}}\n\\toprule\n");
         if (o->columns_axis) {
@@ -1287,10 +1302,11 @@ static char *table_tex(const Experiment *exp, const Output *o, const Table *t, c
                                                      : value_head(o->columns[i], o->unit);
                 g_string_append_printf(tex, " & %s", h);
         }
-        if (pub) {
+        for (guint i = 0; i < pub_series->len; i++) {
                 g_autofree char *src = o->published_title ? render_latex_escape(o->published_title)
                                                           : render_latex_escape(o->published);
-                g_string_append_printf(tex, " & published (%s)", src);
+                g_autofree char *sv = render_latex_escape(pub_series->pdata[i]);
+                g_string_append_printf(tex, " & published (%s)%s%s", src, psc >= 0 ? ": " : "", sv);
         }
         g_string_append(tex, " \\\\\n\\midrule\n");
         for (guint k = 0; k < keys->len; k++) {
@@ -1324,11 +1340,12 @@ static char *table_tex(const Experiment *exp, const Output *o, const Table *t, c
                         g_autofree char *v = format_value(found ? number(found) * factor : NAN, o->digits);
                         g_string_append_printf(tex, " & %s", v);
                 }
-                if (pub) {
+                for (guint ps = 0; ps < pub_series->len; ps++) {
                         double pv = NAN;
                         for (guint r = 0; r < pub->rows->len && isnan(pv); r++) {
                                 char **row = pub->rows->pdata[r];
-                                bool same = select_row(psel, pub, row);
+                                bool same = select_row(psel, pub, row) &&
+                                            (psc < 0 || !strcmp(row[psc], pub_series->pdata[ps]));
                                 for (guint i = 0; prc[i] >= 0 && same; i++)
                                         same = prow[i] >= 0 && equal_values(row[prc[i]], key[prow[i]]);
                                 if (same)

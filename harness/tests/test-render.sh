@@ -134,6 +134,13 @@ err=$("$ipclab" check "$tmp/experiments/w.ini" 2>&1 >/dev/null)
 check "check: a figure that selects no cell is a warning, not a failure" \
         '[ $? -eq 0 ] && grep -qF "warning: $tmp/experiments/w.ini: [figure none] where: '"'"'size=1MiB'"'"' selects no cell of w" <<<"$err"'
 
+out=$("$ipclab" check "$tmp/experiments/rt.ini" "$tmp/experiments/decl.ini")
+check "check: says what each figure and table draws, defaults named so" \
+        'grep -qx "  figure main (default): lat_p50_ns against size_B, lines by transport" <<<"$out" &&
+         grep -qx "  table main (default): rows transport, columns by size_B, lat_p50_ns" <<<"$out" &&
+         grep -qx "  figure tails: lat_p50_ns | lat_p99_ns against size_B, lines by transport" <<<"$out" &&
+         grep -qx "  figure pick: lat_p50_ns against size_B, lines by transport, where transport=pipe|unix-stream,size<=4KiB" <<<"$out"'
+
 # ---- the default figure -------------------------------------------------------
 figure main "default figure" rt main --summary "$tmp/rt.tsv"
 rows=$(titled "$tmp/main.gp" pipe)
@@ -275,6 +282,13 @@ check "table: the published column's unit from its name (elapsed_us), shown in u
         'grep -q "published (FreeBSD 2009)" "$tmp/pub.tex" && grep -q "^pipe & 4~KiB & .* & 120 \\\\\\\\$" "$tmp/pub.tex" &&
          grep -q "^unix-stream & 64~B & .* & -- \\\\\\\\$" "$tmp/pub.tex"'
 ours=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["transport"] == "pipe" && $c["size_B"] == 64 { print $c["elapsed_ns"] / 1000 }' "$tmp/ow.tsv")
+sed -e 's/^published_rows=transport=implementation;size=size_B$/published_rows=size=size_B\npublished_series=implementation/' \
+        "$tmp/experiments/ow.ini" > "$tmp/experiments/ows.ini"
+"$ipclab" table "$tmp/experiments/ows.ini" pub --summary "$tmp/ow.tsv" --published "$tmp/data/published" \
+        --out "$tmp/pubs.tex" || not_ok "table published_series"
+check "table: published_series= makes one published column per value, in the file's order" \
+        'grep -qF "published (FreeBSD 2009): socket & published (FreeBSD 2009): pipe" "$tmp/pubs.tex" &&
+         grep "^unix-stream & 4~KiB & " "$tmp/pubs.tex" | grep -qF " & 200 & 120 "'
 check "table: our value converted to us" \
         'grep "^pipe & 64~B" "$tmp/pub.tex" | grep -qF " & $(printf "%.3g" "$ours" | sed "s/^\([0-9]\{1,2\}\)$/\1.0/") & " || grep "^pipe & 64~B" "$tmp/pub.tex" | grep -q " & [0-9]"'
 

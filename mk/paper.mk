@@ -25,7 +25,9 @@
 # Targets: paper, $(PAPERDIR)/paper.pdf, $(PAPERDIR)/generated/*.tex,
 # paper-clean.  Every output is written to $@.tmp and renamed; LaTeX's log
 # goes to $(BUILD)/logs/latexmk.log.  LaTeX finds ipclab.sty (the macros
-# every paper of a study uses) in $(IPCLAB_SHARE)/paper.
+# every paper of a study uses) in $(IPCLAB_SHARE)/paper, searched after
+# the paper's own directory: a study made from a source tree must not
+# find that tree's paper.tex or generated/ first.
 
 PAPER_EXTRA ?=
 
@@ -129,7 +131,7 @@ $(PAPER_PDF): $(PAPERDIR)/paper.tex $(wildcard $(PAPERDIR)/sections/*.tex) $(IPC
 		$(PAPER_SECTIONS_GEN) $(TABLE_TEXS) $(PLOT_PDFS) $$(PAPER_EXTRA)
 	$(Q)mkdir -p $(BUILD)/paper $(BUILD)/logs
 	@echo "  LATEX   $@"
-	$(Q)TEXINPUTS=$(abspath $(IPCLAB_SHARE)/paper): $(LATEXMK) -g -pdf -cd -interaction=nonstopmode -halt-on-error \
+	$(Q)TEXINPUTS=.:$(abspath $(IPCLAB_SHARE)/paper): $(LATEXMK) -g -pdf -cd -interaction=nonstopmode -halt-on-error \
 		-file-line-error -outdir=$(abspath $(BUILD))/paper $(PAPERDIR)/paper.tex > $(BUILD)/logs/latexmk.log 2>&1 \
 		|| { grep -A3 -E '^(!|.*:[0-9]+:)' $(BUILD)/logs/latexmk.log >&2; \
 		     echo "paper: LaTeX failed, see $(BUILD)/logs/latexmk.log and $(BUILD)/paper/paper.log" >&2; exit 1; }

@@ -98,5 +98,14 @@ check "make reproduce in the study ends with its report (both experiments' figur
 (cd "$study" && make check > "$tmp/check.log" 2>&1); rc=$?
 check "make check in the study passes" '[ $rc -eq 0 ]' || tail -20 "$tmp/check.log" | sed 's/^/# /'
 
+# A study made by the source tree's binary uses this tree's steps, and
+# its paper is its own (LaTeX must not find this tree's paper.tex first).
+harness/ipclab init "$tmp/fromtree" > /dev/null 2>&1; rc=$?
+(cd "$tmp/fromtree" && nice make all > "$tmp/fromtree.log" 2>&1); rc2=$?
+check "ipclab init from the source tree: the study uses this tree and builds its own paper" \
+        '[ $rc -eq 0 ] && [ $rc2 -eq 0 ] && grep -qx "IPCLAB_SHARE := $(pwd -P)" "$tmp/fromtree/Makefile" &&
+         pdftotext "$tmp/fromtree/paper/paper.pdf" - | head -n 3 | grep -q "A study of inter-process communication"' ||
+        tail -10 "$tmp/fromtree.log" | sed 's/^/# /'
+
 echo "1..$n"
 [ "$failed" -eq 0 ]

@@ -5,8 +5,9 @@
 #   make check-fresh         make all in a fresh clone on a minimal Debian 12 (root, cached)
 #   make run EXP=name [PROFILE=quick] [ENV=host|nspawn|vm] [RESUME=1]
 #                            rerun one experiment into data/ and rebuild what depends on it
-#   make reproduce [FIG=name] [PROFILE=quick]
-#                            rerun every experiment (or those behind one figure) into build/repro/
+#   make reproduce [FIG=EXP-NAME|EXP] [PROFILE=quick]
+#                            rerun every experiment (or those behind one figure) into build/repro/,
+#                            then the reviewer's report, build/repro/report.pdf (make report)
 #   make reproduce-estimate  only the estimate of how long make reproduce takes, and how it was made
 #   make verify              check every [claim] on data/ (and build/repro/ when it exists);
 #                            fails when a claim fails
@@ -14,9 +15,13 @@
 #   make bench-overhead      ipclab's pipe round trip beside `perf bench sched pipe`
 #   make bench-window        the fixed cost of a one-way repetition, old runner beside new
 #   make bench-peers         seeds 004 and 001 in their own libraries beside ipclab's cells
+#   make install PREFIX=dir [DESTDIR=stage]
+#                            install ipclab and what a study needs (mk/install.mk);
+#                            `ipclab init DIR` then starts a study
 #   make clean               remove build/ and the harness binaries
 #
-# Each step lives in mk/*.mk; outputs are written to a temporary file and
+# Each step lives in mk/*.mk (mk/study.mk: those a study made by
+# `ipclab init` shares); outputs are written to a temporary file and
 # renamed, so an interrupted make never leaves a half file behind.
 # `make V=1` shows every command.
 
@@ -31,22 +36,18 @@ ENV ?= host
 # The prefix of every recipe line: silent unless V=1.
 Q := $(if $(V),,@)
 
-# Every experiment file, and those whose data is committed.
-EXPERIMENT_FILES := $(sort $(wildcard experiments/*.ini))
-ALL_EXPERIMENTS := $(basename $(notdir $(EXPERIMENT_FILES)))
-EXPERIMENTS := $(ALL_EXPERIMENTS)
+# Where the shared steps and files are (mk/study.mk describes these).
+IPCLAB_SHARE := .
 
 include mk/deps.mk
 include mk/harness.mk
-include mk/data.mk
-include mk/plots.mk
-include mk/paper.mk
-include mk/verify.mk
+include mk/study.mk
 include mk/env.mk
 include mk/check.mk
 include mk/fuzz.mk
 include mk/bench.mk
 include mk/fresh.mk
+include mk/install.mk
 
 .PHONY: all clean
 all: deps-check paper

@@ -7,6 +7,8 @@
  *   ipclab plot|table|section FILE [NAME] --summary S.tsv ... --out OUT (render.h)
  *   ipclab columns
  *   ipclab latency DIR/<experiment> [--cell SELECTOR] [--spectrum]
+ *   ipclab init DIR
+ *   ipclab compare [--machines] [--experiment NAME]... DATA_DIR REPRO_DIR
  *
  * Exit status: 0 success, 1 a measurement failed, 2 bad usage or bad input.
  */
@@ -19,9 +21,11 @@
 
 #include "bus.h"
 #include "columns.h"
+#include "compare.h"
 #include "env/env.h"
 #include "experiment.h"
 #include "figure.h"
+#include "init.h"
 #include "latency.h"
 #include "meta.h"
 #include "render.h"
@@ -456,6 +460,109 @@ static int cmd_bus(int argc, char **argv)
         return 0;
 }
 
+static int compare_names(gconstpointer a, gconstpointer b)
+{
+        return strcmp(*(char *const *) a, *(char *const *) b);
+}
+
+/* The experiments with samples.tsv in both DATA and REPRO, sorted. */
+static GPtrArray *compare_experiments(const char *data, const char *repro, GError **error)
+{
+        g_autoptr(GDir) d = g_dir_open(repro, 0, error);
+        GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+        const char *name;
+
+        if (!d)
+                return names;
+        while ((name = g_dir_read_name(d))) {
+                g_autofree char *a = g_build_filename(data, name, "samples.tsv", NULL);
+                g_autofree char *b = g_build_filename(repro, name, "samples.tsv", NULL);
+                if (name[0] != '.' && g_file_test(a, G_FILE_TEST_IS_REGULAR) && g_file_test(b, G_FILE_TEST_IS_REGULAR))
+                        g_ptr_array_add(names, g_strdup(name));
+        }
+        g_ptr_array_sort(names, compare_names);
+        return names;
+}
+
+/* ipclab compare DATA_DIR REPRO_DIR: a reproduction beside the committed
+ * data (compare.h): per cell, or with --machines the two machines. */
+static int cmd_compare(int argc, char **argv)
+{
+        gboolean machines = FALSE;
+        g_auto(GStrv) only = NULL;
+        GOptionEntry entries[] = {
+                { "machines", 'm', 0, G_OPTION_ARG_NONE, &machines,
+                  "Print the two machines side by side (a LaTeX table, from the first experiment's meta.ini)", NULL },
+                { "experiment", 'e', 0, G_OPTION_ARG_STRING_ARRAY, &only,
+                  "Only this experiment (repeatable)", "NAME" },
+                { NULL },
+        };
+        g_autoptr(GOptionContext) ctx = g_option_context_new("DATA_DIR REPRO_DIR - a reproduction beside the committed data");
+        g_autoptr(GError) e = NULL;
+
+        g_option_context_add_main_entries(ctx, entries, NULL);
+        g_option_context_set_description(ctx,
+                "Every experiment with a samples.tsv in both directories, cell by cell (TSV): the\n"
+                "median time per message of each, and reproduced/committed with its 95% interval.\n");
+        if (!g_option_context_parse(ctx, &argc, &argv, &e))
+                return usage_error(ctx, e->message);
+        if (argc != 3)
+                return usage_error(ctx, "compare needs DATA_DIR and REPRO_DIR");
+        g_autoptr(GPtrArray) names = compare_experiments(argv[1], argv[2], &e);
+        if (e)
+                return report(e);
+        g_autofree char *header = compare_header();
+        g_autoptr(GString) out = g_string_new(machines ? NULL : header);
+        for (guint i = 0; i < names->len; i++) {
+                const char *name = names->pdata[i];
+                if (only && !g_strv_contains((const char *const *) only, name))
+                        continue;
+                if (machines) {
+                        g_autofree char *a = g_build_filename(argv[1], name, "meta.ini", NULL);
+                        g_autofree char *b = g_build_filename(argv[2], name, "meta.ini", NULL);
+                        if (!compare_machines(a, b, out, &e))
+                                return report(e);
+                        break;
+                }
+                g_autofree char *a = g_build_filename(argv[1], name, "samples.tsv", NULL);
+                g_autofree char *b = g_build_filename(argv[2], name, "samples.tsv", NULL);
+                g_autoptr(Table) ta = table_read(a, &e);
+                g_autoptr(Table) tb = ta ? table_read(b, &e) : NULL;
+                if (!tb || !compare_cells(name, ta, tb, out, &e))
+                        return report(e);
+        }
+        if (machines && !out->len) {
+                fprintf(stderr, "ipclab: compare: no experiment has data in both %s and %s\n", argv[1], argv[2]);
+                return EXIT_USAGE;
+        }
+        fputs(out->str, stdout);
+        return 0;
+}
+
+/* ipclab init DIR: a new study in DIR, whose Makefile uses this binary
+ * and the share directory found beside it (init.h). */
+static int cmd_init(int argc, char **argv)
+{
+        g_autoptr(GOptionContext) ctx = g_option_context_new("DIR - start a study in DIR (new or empty)");
+        g_autoptr(GError) e = NULL;
+
+        g_option_context_set_description(ctx,
+                "DIR gets experiments/ (an example experiment), a Makefile that includes the\n"
+                "installed steps, paper/paper.tex and a README.  Then, in DIR: make all.\n");
+        if (!g_option_context_parse(ctx, &argc, &argv, &e))
+                return usage_error(ctx, e->message);
+        if (argc != 2)
+                return usage_error(ctx, "init needs one directory");
+        g_autofree char *bin = g_file_read_link("/proc/self/exe", &e);
+        if (!bin)
+                return report(e);
+        g_autofree char *share = init_find_share(bin, &e);
+        if (!share || !init_study(argv[1], share, bin, &e))
+                return report(e);
+        printf("ipclab: a study in %s (steps from %s); there: make all\n", argv[1], share);
+        return 0;
+}
+
 int main(int argc, char **argv)
 {
         static const char usage[] =
@@ -470,7 +577,9 @@ int main(int argc, char **argv)
                 "  bus KIND             run a private dbus-daemon or dbus-broker until stdin closes\n"
                 "  plot FILE NAME       the gnuplot script of [figure NAME], data inlined (--summary, --out)\n"
                 "  table FILE NAME      the LaTeX tabular of [table NAME] (--summary, --out)\n"
-                "  section FILE         a LaTeX section for the experiment (--summary, --out)\n\n"
+                "  section FILE         a LaTeX section for the experiment (--summary, --out)\n"
+                "  init DIR             start a study in DIR (experiments/, Makefile, paper/)\n"
+                "  compare DATA REPRO   a reproduction beside the committed data, cell by cell\n\n"
                 "`ipclab COMMAND --help` describes a command's options.\n"
                 "Exit status: 0 success, 1 a measurement failed, 2 bad usage or bad input.\n";
 
@@ -509,6 +618,10 @@ int main(int argc, char **argv)
                 return cmd_render(argc - 1, argv + 1, RENDER_TABLE);
         if (!strcmp(cmd, "section"))
                 return cmd_render(argc - 1, argv + 1, RENDER_SECTION);
+        if (!strcmp(cmd, "init"))
+                return cmd_init(argc - 1, argv + 1);
+        if (!strcmp(cmd, "compare"))
+                return cmd_compare(argc - 1, argv + 1);
 #ifdef IPCLAB_HAVE_VERIFY
         if (!strcmp(cmd, "verify"))
                 return verify_command(argc - 1, argv + 1);

@@ -10,6 +10,8 @@
 # once on the same CPUs.
 
 MEASURE_LOCK := $(BUILD)/.measure.lock
+# Whether data is current (mk/data-current.sh, asking this IPCLAB).
+DATA_CURRENT := IPCLAB=$(IPCLAB) $(IPCLAB_SHARE)/mk/data-current.sh
 RUN_FLAGS = $(if $(PROFILE),--profile $(PROFILE)) $(if $(filter-out host,$(ENV)),--env $(ENV)) \
 	$(if $(RESUME),--resume)
 
@@ -22,26 +24,26 @@ RUN_FLAGS = $(if $(PROFILE),--profile $(PROFILE)) $(if $(filter-out host,$(ENV))
 # data was measured from (a claim added since) needs the harness to tell
 # whether what it measures changed, and before the first build there is
 # none; the recipe asks again once it is built, and measures only if so.
-DATA_STALE := $(foreach e,$(EXPERIMENTS),$(if $(shell mk/data-current.sh experiments/$e.ini data/$e/meta.ini && echo yes),,$e))
-$(foreach e,$(DATA_STALE),$(eval data/$e/samples.tsv: FORCE))
-data/%/samples.tsv: | $(IPCLAB)
+DATA_STALE := $(foreach e,$(EXPERIMENTS),$(if $(shell $(DATA_CURRENT) $(EXPDIR)/$e.ini $(DATADIR)/$e/meta.ini && echo yes),,$e))
+$(foreach e,$(DATA_STALE),$(eval $(DATADIR)/$e/samples.tsv: FORCE))
+$(DATADIR)/%/samples.tsv: | $(IPCLAB)
 	$(Q)mkdir -p $(BUILD)
-	$(Q)if ! mk/data-current.sh experiments/$*.ini data/$*/meta.ini; then \
-		echo "measuring $* (data missing or made from another version of experiments/$*.ini)"; \
-		flock $(MEASURE_LOCK) $(IPCLAB) run $(RUN_FLAGS) --out data experiments/$*.ini; \
+	$(Q)if ! $(DATA_CURRENT) $(EXPDIR)/$*.ini $(DATADIR)/$*/meta.ini; then \
+		echo "measuring $* (data missing or made from another version of $(EXPDIR)/$*.ini)"; \
+		flock $(MEASURE_LOCK) $(IPCLAB) run $(RUN_FLAGS) --out $(DATADIR) $(EXPDIR)/$*.ini; \
 	fi
 
 # Never delete data because a measurement failed: ipclab replaces it whole
 # or leaves it alone.
-.PRECIOUS: data/%/samples.tsv
+.PRECIOUS: $(DATADIR)/%/samples.tsv
 
 .PHONY: data run reproduce
-data: $(foreach e,$(EXPERIMENTS),data/$(e)/samples.tsv)
+data: $(foreach e,$(EXPERIMENTS),$(DATADIR)/$(e)/samples.tsv)
 
 # make run EXP=name: rerun one experiment whatever its data says.
 run: | $(IPCLAB)
 	$(Q)test -n "$(EXP)" || { echo "usage: make run EXP=name [PROFILE=quick] [ENV=host|nspawn|vm] [RESUME=1]" >&2; exit 2; }
-	$(Q)test -f experiments/$(EXP).ini || { echo "make run: no experiments/$(EXP).ini (have: $(ALL_EXPERIMENTS))" >&2; exit 2; }
+	$(Q)test -f $(EXPDIR)/$(EXP).ini || { echo "make run: no $(EXPDIR)/$(EXP).ini (have: $(ALL_EXPERIMENTS))" >&2; exit 2; }
 	$(Q)mkdir -p $(BUILD)
-	flock $(MEASURE_LOCK) $(IPCLAB) run $(RUN_FLAGS) --out data experiments/$(EXP).ini
+	flock $(MEASURE_LOCK) $(IPCLAB) run $(RUN_FLAGS) --out $(DATADIR) $(EXPDIR)/$(EXP).ini
 	$(MAKE) --no-print-directory paper

@@ -1,89 +1,78 @@
-# mk/paper.mk: generated LaTeX (tables, macros, the list of sections) and
-# paper/paper.pdf.  Include after mk/plots.mk (it uses PLOT_PDFS).
+# mk/paper.mk: generated LaTeX (sections, macros, methods, the list of
+# sections) and $(PAPERDIR)/paper.pdf.  Include through mk/study.mk, after
+# mk/plots.mk (it uses PLOT_PDFS, TABLE_TEXS and EXP_INPUTS_<exp>).
 #
-# The top Makefile provides IPCLAB, BUILD and EXPERIMENTS (see plots.mk).
+# Every experiment with data has a section: $(PAPERDIR)/sections/EXP.tex
+# when one is written by hand, else $(PAPERDIR)/generated/section-EXP.tex
+# by `ipclab section` (title, source, what varied, its figures, tables and
+# claims).  Their order: the experiments named in $(PAPERDIR)/sections.list
+# (one a line, `#` comments), if the paper has one, in its order; then
+# every other, alphabetically.  Experiments without data are left out of
+# the paper, which says so.
 #
-# A section is paper/sections/<exp>.tex, a generator paper/scripts/<exp>.awk
-# (tables and macros from the summary and the published numbers) and one
-# word in PAPER_SECTIONS: <exp>:<seed>, the number of the seed it
-# reproduces (data/published/<seed>-*.tsv) or "-" for none.  Sections whose
-# experiment has no data are left out of the paper, which says so.
+# A hand-written section may quote numbers: paper/scripts/EXP.awk (with
+# paper/scripts/lib.awk) writes them as macros, generated/macros-EXP.tex,
+# from these files: 1 the published numbers EXP's outputs read (its first
+# published: input; /dev/null when none), 2 its summary, 3, 4, ... the
+# summaries of its exp: inputs, in order (/dev/null for one without data).
+# generated/macros.tex holds them all.
 #
-# A generator that also reads other experiments' summaries (a reference
-# measured elsewhere) names them in PAPER_ALSO_<exp>: they follow the
-# summary as files 3, 4, ... (/dev/null for one without data).
+# PAPER_EXTRA: further prerequisites of the paper that other steps add
+# (mk/verify.mk adds the claims table).  It is expanded when the paper is
+# built, so the file that appends to it may be included before or after
+# this one.
 #
-# PAPER_EXTRA: further prerequisites of paper/paper.pdf that other steps
-# add (mk/verify.mk: PAPER_EXTRA += paper/generated/claims.tex).  It is
-# expanded when paper/paper.pdf is built, not when this file is read, so
-# the file that appends to it may be included before or after this one.
-# Without mk/verify.mk nothing is added, and the paper leaves the claims
-# out (paper.tex inputs sections/claims.tex only if it exists).
-#
-# Targets: paper, paper/paper.pdf, paper/generated/*.tex, paper-clean.
-# Every output is written to $@.tmp and renamed; LaTeX's log goes to
-# $(BUILD)/logs/latexmk.log.
-
-PAPER_SECTIONS := \
-        fifo-vs-socket:002 \
-        kernel-latency:- \
-        dbus-throughput:000 \
-        gdbus-large:001 \
-        env-cost:- \
-        dbus-pingpong:003 \
-        sdbus-array:004 \
-        shell-calls:-
-
-# shell-calls compares a command's call with an in-process libdbus round
-# trip measured by dbus-pingpong.
-PAPER_ALSO_shell-calls := dbus-pingpong
+# Targets: paper, $(PAPERDIR)/paper.pdf, $(PAPERDIR)/generated/*.tex,
+# paper-clean.  Every output is written to $@.tmp and renamed; LaTeX's log
+# goes to $(BUILD)/logs/latexmk.log.  LaTeX finds ipclab.sty (the macros
+# every paper of a study uses) in $(IPCLAB_SHARE)/paper, searched after
+# the paper's own directory: a study made from a source tree must not
+# find that tree's paper.tex or generated/ first.
 
 PAPER_EXTRA ?=
 
 LATEXMK ?= latexmk
 AWK ?= awk
 
-PAPER_GEN := paper/generated
-paper_exp = $(firstword $(subst :, ,$1))
-paper_seed = $(lastword $(subst :, ,$1))
-PAPER_ALL := $(foreach s,$(PAPER_SECTIONS),$(call paper_exp,$s))
-PAPER_HAVE := $(filter $(EXPERIMENTS),$(PAPER_ALL))
-PAPER_MISSING := $(filter-out $(EXPERIMENTS),$(PAPER_ALL))
-PAPER_MISSING_ITEMS := $(strip $(foreach s,$(PAPER_SECTIONS),$(if $(filter $(call paper_exp,$s),$(PAPER_MISSING)),\ipclabMissingItem{$(call paper_exp,$s)}{$(call paper_seed,$s)})))
-PAPER_TABLES := $(PAPER_HAVE:%=$(PAPER_GEN)/table-%.tex)
-PAPER_MACROS := $(PAPER_HAVE:%=$(PAPER_GEN)/macros-%.tex)
-# Figures are found relative to paper/, where LaTeX runs.
+PAPER_GEN := $(PAPERDIR)/generated
+PAPER_PDF := $(PAPERDIR)/paper.pdf
+PAPER_LIST := $(if $(wildcard $(PAPERDIR)/sections.list),$(shell sed 's/#.*//' $(PAPERDIR)/sections.list))
+PAPER_ORDER := $(filter $(ALL_EXPERIMENTS),$(PAPER_LIST)) $(filter-out $(PAPER_LIST),$(ALL_EXPERIMENTS))
+PAPER_HAVE := $(filter $(EXPERIMENTS),$(PAPER_ORDER))
+PAPER_MISSING := $(filter-out $(EXPERIMENTS),$(PAPER_ORDER))
+# A section's file, relative to $(PAPERDIR), where LaTeX runs.
+paper_section = $(if $(wildcard $(PAPERDIR)/sections/$1.tex),sections/$1,generated/section-$1)
+PAPER_SECTIONS_GEN := $(foreach e,$(PAPER_HAVE),$(if $(wildcard $(PAPERDIR)/sections/$e.tex),,$(PAPER_GEN)/section-$e.tex))
+# The seed an experiment follows, for the list of those missing: the
+# number its published numbers are filed under (data/published/NNN-*.tsv).
+paper_seed = $(or $(firstword $(foreach p,$(call in_pubs,$(EXP_INPUTS_$1)),$(firstword $(subst -, ,$(notdir $p))))),-)
+PAPER_MISSING_ITEMS := $(strip $(foreach e,$(PAPER_MISSING),\ipclabMissingItem{$e}{$(call paper_seed,$e)}))
+PAPER_SCRIPTED := $(foreach e,$(PAPER_HAVE),$(if $(wildcard paper/scripts/$e.awk),$e))
+PAPER_MACROS := $(PAPER_SCRIPTED:%=$(PAPER_GEN)/macros-%.tex)
+# Figures are found relative to $(PAPERDIR) (one level down).
 PAPER_FIGDIR := $(if $(filter /%,$(BUILD)),$(BUILD),../$(BUILD))/figures/
-PAPER_SCRIPTS := paper/scripts/lib.awk
-
-# PAPER_PUB_<exp>: the published numbers an experiment's generator reads
-# (/dev/null when it follows no seed); they are prerequisites too.
-$(foreach s,$(PAPER_SECTIONS),$(eval PAPER_PUB_$(call paper_exp,$s) := \
-        $(if $(filter -,$(call paper_seed,$s)),/dev/null,$(firstword $(wildcard data/published/$(call paper_seed,$s)-*.tsv) data/published/$(call paper_seed,$s)-MISSING.tsv))))
-$(foreach e,$(PAPER_ALL),$(if $(filter-out /dev/null,$(PAPER_PUB_$e)),$(eval \
-        $(PAPER_GEN)/table-$e.tex $(PAPER_GEN)/macros-$e.tex: $(PAPER_PUB_$e))))
-# PAPER_AFTER_<exp>: the summaries of PAPER_ALSO_<exp>, /dev/null for those
-# without data, in order; the ones with data are prerequisites.
-$(foreach e,$(PAPER_ALL),$(eval PAPER_AFTER_$e := $(foreach a,$(PAPER_ALSO_$e),\
-        $(if $(filter $a,$(EXPERIMENTS)),$(BUILD)/summary/$a.tsv,/dev/null))))
-$(foreach e,$(PAPER_ALL),$(if $(filter-out /dev/null,$(PAPER_AFTER_$e)),$(eval \
-        $(PAPER_GEN)/table-$e.tex $(PAPER_GEN)/macros-$e.tex: $(filter-out /dev/null,$(PAPER_AFTER_$e)))))
 
 .PHONY: paper paper-clean paper-force
-paper: paper/paper.pdf
+paper: $(PAPER_PDF)
 
-$(PAPER_GEN)/table-%.tex: $(BUILD)/summary/%.tsv paper/scripts/%.awk $(PAPER_SCRIPTS)
+$(PAPER_GEN)/section-%.tex: $(EXPDIR)/%.ini $(BUILD)/summary/%.tsv $(IPCLAB_CODE) | $(IPCLAB)
 	$(Q)mkdir -p $(@D)
-	@echo "  TABLE   $@"
-	$(Q)$(AWK) -f paper/scripts/lib.awk -f paper/scripts/$*.awk -v mode=table \
-		$(PAPER_PUB_$*) $< $(PAPER_AFTER_$*) > $@.tmp || { rm -f $@.tmp; exit 1; }
-	$(Q)mv $@.tmp $@
+	@echo "  SECTION $@"
+	$(Q)$(IPCLAB) section $< --summary $(BUILD)/summary/$*.tsv --out $@
 
-$(PAPER_GEN)/macros-%.tex: $(BUILD)/summary/%.tsv paper/scripts/%.awk $(PAPER_SCRIPTS)
+# The files of a macros generator (see above) and its prerequisites.
+paper_pub = $(or $(firstword $(call in_pubs,$(EXP_INPUTS_$1))),/dev/null)
+paper_after = $(foreach a,$(patsubst exp:%,%,$(filter exp:%,$(EXP_INPUTS_$1))),\
+	$(if $(filter $a,$(EXPERIMENTS)),$(BUILD)/summary/$a.tsv,/dev/null))
+$(foreach e,$(PAPER_SCRIPTED),$(eval $(PAPER_GEN)/macros-$e.tex: \
+	$(filter-out /dev/null,$(call paper_pub,$e) $(call paper_after,$e))))
+
+$(PAPER_GEN)/macros-%.tex: $(BUILD)/summary/%.tsv paper/scripts/%.awk paper/scripts/lib.awk
 	$(Q)mkdir -p $(@D)
 	@echo "  MACROS  $@"
-	$(Q){ printf '%% from %s and %s by paper/scripts/%s.awk\n' '$(PAPER_PUB_$*)' '$< $(strip $(PAPER_AFTER_$*))' '$*'; \
-	   $(AWK) -f paper/scripts/lib.awk -f paper/scripts/$*.awk -v mode=macros $(PAPER_PUB_$*) $< $(PAPER_AFTER_$*); \
+	$(Q){ printf '%% from %s and %s by paper/scripts/%s.awk\n' '$(call paper_pub,$*)' '$< $(strip $(call paper_after,$*))' '$*'; \
+	   $(AWK) -f paper/scripts/lib.awk -f paper/scripts/$*.awk -v mode=macros \
+		$(call paper_pub,$*) $< $(call paper_after,$*); \
 	 } > $@.tmp || { rm -f $@.tmp; exit 1; }
 	$(Q)mv $@.tmp $@
 
@@ -109,7 +98,7 @@ define PAPER_CONFIG
 \graphicspath{{$(PAPER_FIGDIR)}}
 \renewcommand{\ipclabFigDir}{$(PAPER_FIGDIR)}
 \renewcommand*{\ipclabSections}{%
-$(if $(PAPER_HAVE),  $(subst % ,%$(PAPER_NL)  ,$(foreach e,$(PAPER_HAVE),\input{sections/$e}%))
+$(if $(PAPER_HAVE),  $(subst % ,%$(PAPER_NL)  ,$(foreach e,$(PAPER_HAVE),\input{$(call paper_section,$e)}%))
 )}
 \renewcommand*{\ipclabMissing}{$(PAPER_MISSING_ITEMS)}
 endef
@@ -122,12 +111,13 @@ $(PAPER_GEN)/config.tex: | deps-check
 	$(Q)mkdir -p $(@D)
 	$(Q)printf '%s\n' "$$PAPER_CONFIG_TEXT" > $@.tmp && mv $@.tmp $@
 
-# The methods text: machine, software and conditions, from meta.ini.
-PAPER_META := $(PAPER_HAVE:%=data/%/meta.ini)
-$(PAPER_GEN)/methods.tex: $(PAPER_META) paper/scripts/methods.awk $(PAPER_GEN)/config.tex
+# The methods text: machine, software and conditions, from meta.ini
+# (written with samples.tsv, whose rule measures what is missing).
+PAPER_META := $(PAPER_HAVE:%=$(DATADIR)/%/meta.ini)
+$(PAPER_GEN)/methods.tex: $(PAPER_HAVE:%=$(DATADIR)/%/samples.tsv) $(IPCLAB_SHARE)/paper/scripts/methods.awk $(PAPER_GEN)/config.tex
 	$(Q)mkdir -p $(@D)
 	@echo "  METHODS $@"
-	$(Q)$(AWK) -f paper/scripts/methods.awk $(PAPER_META) > $@.tmp || { rm -f $@.tmp; exit 1; }
+	$(Q)$(AWK) -f $(IPCLAB_SHARE)/paper/scripts/methods.awk $(PAPER_META) > $@.tmp || { rm -f $@.tmp; exit 1; }
 	$(Q)mv $@.tmp $@
 
 # Make decides when the paper is out of date, so latexmk runs with -g:
@@ -136,16 +126,16 @@ $(PAPER_GEN)/methods.tex: $(PAPER_META) paper/scripts/methods.awk $(PAPER_GEN)/c
 # Second expansion: $$(PAPER_EXTRA) is read when the paper is built, after
 # every mk/*.mk has had its say.
 .SECONDEXPANSION:
-paper/paper.pdf: paper/paper.tex $(wildcard paper/sections/*.tex) $(PAPER_GEN)/config.tex \
-		$(PAPER_GEN)/macros.tex $(PAPER_GEN)/methods.tex $(PAPER_TABLES) $(PLOT_PDFS) \
-		$$(PAPER_EXTRA)
+$(PAPER_PDF): $(PAPERDIR)/paper.tex $(wildcard $(PAPERDIR)/sections/*.tex) $(IPCLAB_SHARE)/paper/ipclab.sty \
+		$(PAPER_GEN)/config.tex $(PAPER_GEN)/macros.tex $(PAPER_GEN)/methods.tex \
+		$(PAPER_SECTIONS_GEN) $(TABLE_TEXS) $(PLOT_PDFS) $$(PAPER_EXTRA)
 	$(Q)mkdir -p $(BUILD)/paper $(BUILD)/logs
 	@echo "  LATEX   $@"
-	$(Q)$(LATEXMK) -g -pdf -cd -interaction=nonstopmode -halt-on-error -file-line-error \
-		-outdir=$(abspath $(BUILD))/paper paper/paper.tex > $(BUILD)/logs/latexmk.log 2>&1 \
+	$(Q)TEXINPUTS=.:$(abspath $(IPCLAB_SHARE)/paper): $(LATEXMK) -g -pdf -cd -interaction=nonstopmode -halt-on-error \
+		-file-line-error -outdir=$(abspath $(BUILD))/paper $(PAPERDIR)/paper.tex > $(BUILD)/logs/latexmk.log 2>&1 \
 		|| { grep -A3 -E '^(!|.*:[0-9]+:)' $(BUILD)/logs/latexmk.log >&2; \
 		     echo "paper: LaTeX failed, see $(BUILD)/logs/latexmk.log and $(BUILD)/paper/paper.log" >&2; exit 1; }
 	$(Q)cp $(BUILD)/paper/paper.pdf $@.tmp && mv $@.tmp $@
 
 paper-clean:
-	rm -rf $(PAPER_GEN) $(BUILD)/paper paper/paper.pdf
+	rm -rf $(PAPER_GEN) $(BUILD)/paper $(PAPER_PDF)

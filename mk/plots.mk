@@ -1,78 +1,154 @@
-# mk/plots.mk: per-experiment summaries and the figures drawn from them.
+# mk/plots.mk: per-experiment summaries, and the figures and tables the
+# experiment files declare.  Include through mk/study.mk (it sets IPCLAB,
+# IPCLAB_SHARE, IPCLAB_CODE, BUILD, EXPDIR, DATADIR, PAPERDIR, PLOTDIR,
+# EXPERIMENT_FILES and EXPERIMENTS).
 #
-# The top Makefile provides:
-#   IPCLAB       the harness binary (harness/ipclab)
-#   BUILD        the build directory (build)
-#   EXPERIMENTS  the experiments that have data/<name>/samples.tsv
+# Nothing is listed here: `ipclab check --list-outputs` names every figure
+# and table of every experiment file ([figure NAME] and [table NAME]
+# groups, or the defaults `main`), with what each reads besides its own
+# summary.  mk/outputs.awk turns that into $(BUILD)/outputs.mk, which is
+# included, so make knows them when it plans; it is made again when an
+# experiment file or ipclab's code changes (then make rereads it).  A file
+# that cannot run here (a tool missing: ipclab check says "no cell can run
+# here") loses its figures and tables, and make says so; any other mistake
+# in a file stops the build with ipclab's messages.
 #
-# A figure is one gnuplot script, plots/<figure>.gp, plus one word in
-# PLOT_FIGURES: <figure>:<experiment>, the experiment whose summary it
-# reads.  Figures whose experiment has no data yet are left out.  A figure
-# that also draws a reference from other experiments names them in
-# PLOT_ALSO_<figure>; gnuplot gets their summaries, those that have data,
-# space-separated in `also` (empty when none has).
+# A figure EXP-NAME is drawn by `ipclab plot` (a gnuplot script with its
+# data inlined, $(BUILD)/figures/EXP-NAME.gp) and gnuplot with the house
+# style of $(PLOTDIR)/common.gp, unless plots/EXP-NAME.gp exists: a script
+# written by hand for what the renderer cannot draw, run with the gnuplot
+# variables plotdir, published, summary (its experiment's), also (the
+# summaries of its exp: inputs that have data, space-separated) and out.
+# A table EXP-NAME is paper/generated/table-EXP-NAME.tex by `ipclab table`.
+# Outputs of experiments not in EXPERIMENTS are left out; so are inputs
+# whose experiment has no data (or no latencies.tsv.gz).
 #
-# Targets: plots, summaries, $(BUILD)/summary/<exp>.tsv,
-# $(BUILD)/figures/<figure>.pdf, plots-clean.  Every output is written to
-# $@.tmp and renamed; logs go to $(BUILD)/logs/.
-
-PLOT_FIGURES := \
-        fifo-vs-socket:fifo-vs-socket \
-        kernel-latency:kernel-latency \
-        dbus-throughput:dbus-throughput \
-        gdbus-large:gdbus-large \
-        env-cost:env-cost \
-        dbus-pingpong:dbus-pingpong \
-        sdbus-array:sdbus-array \
-        shell-calls:shell-calls
-
-# shell-calls draws one in-process libdbus round trip (dbus-pingpong) as
-# the floor beneath a call made by a freshly started command.
-PLOT_ALSO_shell-calls := dbus-pingpong
+# Targets: plots, summaries, tables, $(BUILD)/summary/<exp>.tsv,
+# $(BUILD)/figures/<exp>-<name>.pdf, plots-clean.  Every output is written
+# to $@.tmp and renamed (ipclab plot and table do so themselves); logs go
+# to $(BUILD)/logs/.
 
 GNUPLOT ?= gnuplot
+AWK ?= awk
 
-plot_name = $(firstword $(subst :, ,$1))
-plot_exp = $(lastword $(subst :, ,$1))
+OUTPUTS_MK := $(BUILD)/outputs.mk
+# Goals that need no outputs do not make them (`make clean` compiles
+# nothing, `make -n -B build/obj/x.o` builds nothing).
+OUTPUTS_NOT_NEEDED := clean %-clean deps deps-check deps-check-test env env-% check check-fresh \
+	install uninstall harness tests verify run fuzz% bench-% $(IPCLAB) $(BUILD)/obj/% $(BUILD)/tests/% \
+	$(BUILD)/gen/% $(BUILD)/summary/%
+ifneq ($(IPCLAB_OUTPUTS),none)
+ifneq ($(filter-out $(OUTPUTS_NOT_NEEDED),$(or $(MAKECMDGOALS),all)),)
+include $(OUTPUTS_MK)
+endif
+endif
 
-# Figures whose experiment has data, in PLOT_FIGURES order.
-PLOTS := $(foreach f,$(PLOT_FIGURES),$(if $(filter $(call plot_exp,$f),$(EXPERIMENTS)),$(call plot_name,$f)))
-PLOT_PDFS := $(PLOTS:%=$(BUILD)/figures/%.pdf)
+# A list that left a file out is made again by the next make (once: not
+# after the restart that reading it again causes), which may have the tool.
+ifneq ($(OUTPUTS_LEFT_OUT),)
+ifeq ($(MAKE_RESTARTS),)
+$(OUTPUTS_MK): FORCE
+endif
+endif
+
+# Depends on the code, not on the binary (a commit relinks it and changes
+# no output); the binary is made first only when it is missing, or here
+# when the code is newer than it (a sub-make that does not read this file).
+$(OUTPUTS_MK): $(EXPERIMENT_FILES) $(IPCLAB_CODE) $(IPCLAB_SHARE)/mk/outputs.awk \
+		$(if $(wildcard $(IPCLAB)),,| $(IPCLAB))
+	$(Q)mkdir -p $(@D)
+	$(Q)$(if $(filter-out $(IPCLAB),$(IPCLAB_CODE)),$(MAKE) --no-print-directory IPCLAB_OUTPUTS=none $(IPCLAB) &&) \
+	: > $@.tsv.tmp && for f in $(EXPERIMENT_FILES); do \
+		$(IPCLAB) check --list-outputs $$f >> $@.tsv.tmp 2> $@.err.tmp && continue; \
+		if grep -q 'no cell can run here' $@.err.tmp; then \
+			echo "  OUTPUTS $$f cannot run here: its figures and tables are left out" >&2; \
+			echo "# left out: $$f" >> $@.tsv.tmp; \
+		else cat $@.err.tmp >&2; rm -f $@.tsv.tmp $@.err.tmp; exit 1; fi; \
+	done && rm -f $@.err.tmp \
+		&& $(AWK) -f $(IPCLAB_SHARE)/mk/outputs.awk $@.tsv.tmp > $@.tmp && rm -f $@.tsv.tmp \
+		|| { rm -f $@.tmp $@.tsv.tmp; exit 1; }
+	$(Q)mv $@.tmp $@
+
+# The figures and tables of experiments with data.
+FIGURE_IDS := $(foreach f,$(OUTPUT_FIGURES),$(if $(filter $(OUT_EXP_figure_$f),$(EXPERIMENTS)),$f))
+TABLE_IDS := $(foreach t,$(OUTPUT_TABLES),$(if $(filter $(OUT_EXP_table_$t),$(EXPERIMENTS)),$t))
+PLOT_PDFS := $(FIGURE_IDS:%=$(BUILD)/figures/%.pdf)
+TABLE_TEXS := $(TABLE_IDS:%=$(PAPERDIR)/generated/table-%.tex)
 SUMMARIES := $(EXPERIMENTS:%=$(BUILD)/summary/%.tsv)
-# What every figure reads besides its own script and summary.
-PLOT_INPUTS := plots/common.gp plots/select.awk $(wildcard data/published/*.tsv)
 
-.PHONY: plots summaries plots-clean
+# An output's INPUTS (exp:E latency:E published:FILE) as the files it reads
+# and as the options of ipclab plot and table; those without data dropped.
+in_exps = $(filter $(EXPERIMENTS),$(patsubst exp:%,%,$(filter exp:%,$1)))
+in_lats = $(foreach e,$(patsubst latency:%,%,$(filter latency:%,$1)),$(if $(filter $e,$(EXPERIMENTS)),$(if $(wildcard $(DATADIR)/$e/latencies.tsv.gz),$e)))
+in_pubs = $(patsubst published:%,%,$(filter published:%,$1))
+in_files = $(foreach e,$(call in_exps,$1),$(BUILD)/summary/$e.tsv) \
+	$(foreach e,$(call in_lats,$1),$(BUILD)/latency/$e.tsv) $(call in_pubs,$1)
+in_args = $(foreach e,$(call in_exps,$1),--also $e=$(BUILD)/summary/$e.tsv) \
+	$(if $2,$(foreach e,$(call in_lats,$1),--latency $e=$(BUILD)/latency/$e.tsv)) \
+	$(if $(call in_pubs,$1),--published $(DATADIR)/published)
+
+.PHONY: plots summaries tables plots-clean
 plots: $(PLOT_PDFS)
 summaries: $(SUMMARIES)
+tables: $(TABLE_TEXS)
 
-# Summaries depend on the harness's code too (IPCLAB_CODE, mk/harness.mk):
-# summarizing is cheap, and a new summarize must not leave stale statistics
-# behind.  Not on the binary: a commit relinks it and changes no statistic.
-$(BUILD)/summary/%.tsv: data/%/samples.tsv $(IPCLAB_CODE) | $(IPCLAB)
+# Summaries depend on the harness's code too (IPCLAB_CODE): summarizing is
+# cheap, and a new summarize must not leave stale statistics behind.
+$(BUILD)/summary/%.tsv: $(DATADIR)/%/samples.tsv $(IPCLAB_CODE) | $(IPCLAB)
 	$(Q)mkdir -p $(@D)
 	@echo "  SUMMARY $@"
-	$(Q)$(IPCLAB) summarize data/$* > $@.tmp || { rm -f $@.tmp; exit 1; }
+	$(Q)$(IPCLAB) summarize $(DATADIR)/$* > $@.tmp || { rm -f $@.tmp; exit 1; }
 	$(Q)mv $@.tmp $@
 
-# Each figure depends on the summary of its experiment (PLOT_EXP_<figure>)
-# and on those of the experiments in PLOT_ALSO_<figure> that have data.
-plot_also = $(foreach e,$(PLOT_ALSO_$1),$(if $(filter $e,$(EXPERIMENTS)),$(BUILD)/summary/$e.tsv))
-$(foreach f,$(PLOT_FIGURES),$(eval PLOT_EXP_$(call plot_name,$f) := $(call plot_exp,$f)))
-$(foreach f,$(PLOT_FIGURES),$(eval $(BUILD)/figures/$(call plot_name,$f).pdf: \
-        $(BUILD)/summary/$(call plot_exp,$f).tsv $(call plot_also,$(call plot_name,$f))))
-
-# gnuplot's messages go to the log; a failure, or an error reported by
-# select.awk (an unknown column, rows that an axis left ambiguous), shows
-# the log and fails the build.
-$(BUILD)/figures/%.pdf: plots/%.gp $(PLOT_INPUTS)
-	$(Q)mkdir -p $(@D) $(BUILD)/logs
-	@echo "  PLOT    $@"
-	$(Q)log=$(BUILD)/logs/plot-$*.log; \
-	$(GNUPLOT) -e "plotdir='plots'; published='data/published'; summary='$(BUILD)/summary/$(PLOT_EXP_$*).tsv'; also='$(strip $(call plot_also,$*))'; out='$@.tmp'" \
-		$< > $$log 2>&1 && ! grep -q 'ERROR' $$log \
-		|| { cat $$log >&2; rm -f $@.tmp; exit 1; }
+# The latency percentiles of one experiment, pooled per cell.
+$(BUILD)/latency/%.tsv: $(DATADIR)/%/latencies.tsv.gz $(IPCLAB_CODE) | $(IPCLAB)
+	$(Q)mkdir -p $(@D)
+	@echo "  LATENCY $@"
+	$(Q)$(IPCLAB) latency $(DATADIR)/$* > $@.tmp || { rm -f $@.tmp; exit 1; }
 	$(Q)mv $@.tmp $@
+
+# One figure: what it reads, and how it is drawn (ipclab plot, or the
+# hand-written plots/ID.gp).  $1 is the figure's ID, EXP-NAME; $2 the
+# directory of its PDF; $3, for the reviewer's report (mk/verify.mk), a
+# reproduction's summary of EXP: drawn in colour over the committed data
+# in grey, or by a hand script alone (its exp: inputs then the reproduced
+# ones, where there are: report_summary).
+fig_summary = $(BUILD)/summary/$(OUT_EXP_figure_$1).tsv
+fig_also = $(foreach e,$(call in_exps,$(OUT_INPUTS_figure_$1)),$(if $2,$(call report_summary,$e),$(BUILD)/summary/$e.tsv))
+define FIGURE_RULES
+ifeq ($(wildcard plots/$1.gp),)
+$2/$1.gp: $(EXPDIR)/$(OUT_EXP_figure_$1).ini $(call fig_summary,$1) $3 \
+		$(call in_files,$(OUT_INPUTS_figure_$1)) $(IPCLAB_CODE) | $(IPCLAB)
+	$$(Q)mkdir -p $$(@D)
+	$$(Q)$(IPCLAB) plot $(EXPDIR)/$(OUT_EXP_figure_$1).ini $(OUT_NAME_figure_$1) --summary $(call fig_summary,$1) \
+		$(if $3,--compare $3) $(call in_args,$(OUT_INPUTS_figure_$1),latency) --out $$@
+$2/$1.pdf: $2/$1.gp
+	$$(Q)mkdir -p $(BUILD)/logs
+	@echo "  PLOT    $$@"
+	$$(Q)$(GNUPLOT) -e "plotdir='$(PLOTDIR)'; out='$$@.tmp'" $$< > $(BUILD)/logs/plot-$(if $3,repro-)$1.log 2>&1 \
+		|| { cat $(BUILD)/logs/plot-$(if $3,repro-)$1.log >&2; rm -f $$@.tmp; exit 1; }
+	$$(Q)mv $$@.tmp $$@
+else
+$2/$1.pdf: plots/$1.gp $(or $3,$(call fig_summary,$1)) $(call fig_also,$1,$3) $(call in_pubs,$(OUT_INPUTS_figure_$1))
+	$$(Q)mkdir -p $$(@D) $(BUILD)/logs
+	@echo "  PLOT    $$@"
+	$$(Q)$(GNUPLOT) -e "plotdir='$(PLOTDIR)'; published='$(DATADIR)/published'; \
+		summary='$(or $3,$(call fig_summary,$1))'; also='$(strip $(call fig_also,$1,$3))'; out='$$@.tmp'" \
+		$$< > $(BUILD)/logs/plot-$(if $3,repro-)$1.log 2>&1 && ! grep -q 'ERROR' $(BUILD)/logs/plot-$(if $3,repro-)$1.log \
+		|| { cat $(BUILD)/logs/plot-$(if $3,repro-)$1.log >&2; rm -f $$@.tmp; exit 1; }
+	$$(Q)mv $$@.tmp $$@
+endif
+$2/$1.pdf: $(PLOTDIR)/common.gp
+endef
+$(foreach f,$(FIGURE_IDS),$(eval $(call FIGURE_RULES,$f,$(BUILD)/figures,)))
+
+$(TABLE_IDS:%=$(PAPERDIR)/generated/table-%.tex): $(PAPERDIR)/generated/table-%.tex: $(IPCLAB_CODE) | $(IPCLAB)
+	$(Q)mkdir -p $(@D)
+	@echo "  TABLE   $@"
+	$(Q)$(IPCLAB) table $(EXPDIR)/$(OUT_EXP_table_$*).ini $(OUT_NAME_table_$*) \
+		--summary $(BUILD)/summary/$(OUT_EXP_table_$*).tsv $(call in_args,$(OUT_INPUTS_table_$*)) --out $@
+$(foreach t,$(TABLE_IDS),$(eval $(PAPERDIR)/generated/table-$t.tex: $(EXPDIR)/$(OUT_EXP_table_$t).ini \
+	$(BUILD)/summary/$(OUT_EXP_table_$t).tsv $(call in_files,$(OUT_INPUTS_table_$t))))
 
 plots-clean:
-	rm -rf $(BUILD)/figures $(BUILD)/summary
+	rm -rf $(BUILD)/figures $(BUILD)/summary $(BUILD)/latency $(OUTPUTS_MK)

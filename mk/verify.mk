@@ -1,12 +1,15 @@
 # mk/verify.mk: a reviewer's steps, and the paper's claims table.
 #
 #   make reproduce [FIG=name] [PROFILE=quick] [ENV=...] [RESUME=1]
-#       rerun every experiment, or only the one behind figure FIG (see
-#       PLOT_FIGURES in mk/plots.mk), into build/repro/<experiment>/, after
+#       rerun every experiment, or only those behind figure FIG (EXP-NAME,
+#       see mk/plots.mk), into build/repro/<experiment>/, after
 #       an estimate of how long it will take from the durations recorded in
 #       data/<experiment>/meta.ini (or `ipclab check`'s estimate without data)
 #   make reproduce-estimate [FIG=name] [PROFILE=quick]
 #       only the estimate
+#   make report [FIG=name]
+#       build/repro/report.pdf from what build/repro/ holds (make reproduce
+#       ends with it): see "The reviewer's report" below
 #   make verify
 #       evaluate every claim of experiments/*.ini on data/ and, when it
 #       exists, on build/repro/; print the table; fail when a claim fails
@@ -15,8 +18,8 @@
 #
 # Uses IPCLAB, BUILD, EXPERIMENT_FILES, ALL_EXPERIMENTS and EXPERIMENTS
 # (top Makefile; include this file after they are set), and, in recipes
-# only, MEASURE_LOCK and RUN_FLAGS (mk/data.mk) and PLOT_FIGURES
-# (mk/plots.mk, for FIG=).  Guarded, so a second inclusion (`make -f
+# only, MEASURE_LOCK and RUN_FLAGS (mk/data.mk) and OUTPUT_FIGURES and
+# OUT_*_figure_* (mk/plots.mk, for FIG=).  Guarded, so a second inclusion (`make -f
 # Makefile -f mk/verify.mk`, as harness/tests/test-verify.sh does) is
 # harmless.
 
@@ -27,20 +30,23 @@ AWK ?= awk
 REPRO_DIR := $(BUILD)/repro
 VERIFY_DIR := $(BUILD)/verify
 CLAIMS_TSV := $(VERIFY_DIR)/claims.tsv
-CLAIMS_TEX := paper/generated/claims.tex
-CLAIMS_MACROS := paper/generated/claim-macros.tex
+CLAIMS_TEX := $(PAPERDIR)/generated/claims.tex
+CLAIMS_MACROS := $(PAPERDIR)/generated/claim-macros.tex
 
-verify_fig = $(firstword $(subst :, ,$1))
-verify_exp = $(lastword $(subst :, ,$1))
-# The experiments to reproduce: every one, or those behind figure FIG.
-REPRO_EXPS = $(if $(FIG),$(sort $(foreach f,$(PLOT_FIGURES),$(if $(filter $(FIG),$(call verify_fig,$f)),$(call verify_exp,$f)))),$(ALL_EXPERIMENTS))
+# The experiments to reproduce: every one, or those behind figure FIG
+# (EXP-NAME, as in $(BUILD)/figures/: its experiment and those it also
+# reads; or an experiment's name).
+verify_fig_exps = $(OUT_EXP_figure_$1) $(patsubst exp:%,%,$(filter exp:%,$(OUT_INPUTS_figure_$1))) \
+	$(patsubst latency:%,%,$(filter latency:%,$(OUT_INPUTS_figure_$1)))
+REPRO_EXPS = $(if $(FIG),$(sort $(if $(filter $(FIG),$(OUTPUT_FIGURES)),$(call verify_fig_exps,$(FIG)),\
+	$(filter $(FIG),$(ALL_EXPERIMENTS)))),$(ALL_EXPERIMENTS))
 VERIFY_REPRO_ARG = $$(test -d $(REPRO_DIR) && echo --repro $(REPRO_DIR))
 
 .PHONY: reproduce reproduce-estimate verify
 
 reproduce-estimate: $(IPCLAB)
 	$(Q)if [ -n "$(FIG)" ] && [ -z "$(strip $(REPRO_EXPS))" ]; then \
-		echo "make reproduce: no figure '$(FIG)' (figures: $(foreach f,$(PLOT_FIGURES),$(call verify_fig,$f)))" >&2; \
+		echo "make reproduce: no figure '$(FIG)' (figures: $(OUTPUT_FIGURES))" >&2; \
 		exit 2; \
 	fi
 	$(Q)echo "make reproduce$(if $(FIG), FIG=$(FIG))$(if $(PROFILE), PROFILE=$(PROFILE)): $(words $(REPRO_EXPS)) experiments into $(REPRO_DIR)/"
@@ -48,7 +54,7 @@ reproduce-estimate: $(IPCLAB)
 		elif [ $$1 -ge 60 ]; then printf '%d min %02d s' $$(($$1 / 60)) $$(($$1 % 60)); \
 		else printf '%d s' $$1; fi; }; \
 	total=0; for e in $(REPRO_EXPS); do \
-		m=data/$$e/meta.ini; secs=; \
+		m=$(DATADIR)/$$e/meta.ini; secs=; \
 		s=$$(sed -n 's/^started=//p' "$$m" 2>/dev/null | sort | head -n1); \
 		f=$$(sed -n 's/^finished=//p' "$$m" 2>/dev/null | sort | tail -n1); \
 		if [ -n "$$s" ] && [ -n "$$f" ] && a=$$(date -d "$$s" +%s 2>/dev/null) && b=$$(date -d "$$f" +%s 2>/dev/null); then \
@@ -58,7 +64,7 @@ reproduce-estimate: $(IPCLAB)
 			how="as recorded in $$m (profile $${p:-default})"; \
 			[ "$$k" -gt 1 ] && how="$$how, first start to last finish of its $$k environments, their set-up included"; \
 		else \
-			est=$$($(IPCLAB) check $(if $(PROFILE),--profile $(PROFILE)) experiments/$$e.ini 2>/dev/null | sed -n 's/.*estimated duration: //p'); \
+			est=$$($(IPCLAB) check $(if $(PROFILE),--profile $(PROFILE)) $(EXPDIR)/$$e.ini 2>/dev/null | sed -n 's/.*estimated duration: //p'); \
 			secs=$$(echo "$$est" | $(AWK) '/ ms$$/ { print int($$1 / 1000 + 0.5); next } \
 				/ min / { print $$1 * 60 + $$3; next } / h$$/ { print int($$1 * 3600); next } \
 				/ s$$/ { print int($$1 + 0.5); next }'); \
@@ -69,7 +75,7 @@ reproduce-estimate: $(IPCLAB)
 		printf '  %-20s %12s  %s\n' "$$e" "$$(fmt $$secs)" "$$how"; \
 	done; \
 	printf '  %-20s %12s\n' "estimated total" "$$(fmt $$total)"; \
-	if grep -qE '^env=.*(nspawn|vm)' $(REPRO_EXPS:%=experiments/%.ini) 2>/dev/null && \
+	if grep -qE '^env=.*(nspawn|vm)' $(REPRO_EXPS:%=$(EXPDIR)/%.ini) 2>/dev/null && \
 	   ! { [ -f "$$($(ENV_BUILD) dir nspawn)/complete" ] && [ -f "$$($(ENV_BUILD) dir vm)/complete" ]; }; then \
 		echo "  not counted: building the container and VM images, not yet cached (about 4 min, once)"; \
 	fi; \
@@ -80,14 +86,108 @@ reproduce: reproduce-estimate $(IPCLAB)
 	$(Q)mkdir -p $(BUILD) $(REPRO_DIR)
 	$(Q)failed=; for e in $(REPRO_EXPS); do \
 		echo "reproducing $$e into $(REPRO_DIR)/$$e"; \
-		flock $(MEASURE_LOCK) $(IPCLAB) run $(RUN_FLAGS) --out $(REPRO_DIR) experiments/$$e.ini; rc=$$?; \
+		flock $(MEASURE_LOCK) $(IPCLAB) run $(RUN_FLAGS) --out $(REPRO_DIR) $(EXPDIR)/$$e.ini; rc=$$?; \
 		if [ $$rc -eq 130 ]; then echo "make reproduce: interrupted; RESUME=1 continues" >&2; exit 130; fi; \
 		if [ $$rc -ne 0 ]; then failed="$$failed $$e"; fi; \
 	done; \
+	echo "reproduced into $(REPRO_DIR)/; \`make verify\` checks the claims on it"; \
+	$(MAKE) --no-print-directory report && echo "the reviewer's report: $(REPORT_PDF)" || failed="$$failed (the report)"; \
 	if [ -n "$$failed" ]; then \
 		echo "make reproduce: these experiments failed or could not run here:$$failed" >&2; exit 1; \
-	fi; \
-	echo "reproduced into $(REPRO_DIR)/; \`make verify\` checks the claims on it"
+	fi
+
+# The reviewer's report, $(REPRO_DIR)/report.pdf (`make report`, the last
+# step of `make reproduce`): for every reproduced experiment (REPRO_EXPS
+# with data in $(REPRO_DIR)), each figure drawn with the committed data in
+# grey and the reproduction in colour (`ipclab plot --compare`; a figure
+# drawn by a hand script is shown twice, side by side); the reproduction
+# over the committed data per cell with 95 % intervals (`ipclab compare`,
+# plots/report-ratio.gp); the claims on both (the paper's claims table);
+# and the two machines side by side (`ipclab compare --machines`, from the
+# two meta.ini of the first experiment).
+REPORT_PDF := $(REPRO_DIR)/report.pdf
+# What it is made of, apart from the reproduced experiments' directories.
+REPORT_DIR := $(REPRO_DIR)/report
+REPORT_EXPS = $(foreach e,$(REPRO_EXPS),$(if $(wildcard $(REPRO_DIR)/$e/samples.tsv),$e))
+REPORT_FIGS = $(foreach f,$(if $(filter $(FIG),$(OUTPUT_FIGURES)),$(FIG),$(OUTPUT_FIGURES)),\
+	$(if $(filter $(OUT_EXP_figure_$f),$(REPORT_EXPS)),$f))
+# A reproduced input's summary is the reproduction's, else the committed one.
+report_summary = $(if $(filter $1,$(REPORT_EXPS)),$(REPORT_DIR)/summary/$1.tsv,$(BUILD)/summary/$1.tsv)
+
+$(REPORT_DIR)/summary/%.tsv: $(REPRO_DIR)/%/samples.tsv $(IPCLAB_CODE) | $(IPCLAB)
+	$(Q)mkdir -p $(@D)
+	@echo "  SUMMARY $@"
+	$(Q)$(IPCLAB) summarize $(REPRO_DIR)/$* > $@.tmp || { rm -f $@.tmp; exit 1; }
+	$(Q)mv $@.tmp $@
+
+# Each figure as mk/plots.mk draws it, with the reproduction (FIGURE_RULES);
+# a hand-drawn one beside the committed one.
+$(foreach f,$(REPORT_FIGS),$(eval $(call FIGURE_RULES,$f,$(REPORT_DIR)/figures,$(REPORT_DIR)/summary/$(OUT_EXP_figure_$f).tsv)))
+$(foreach f,$(REPORT_FIGS),$(if $(wildcard plots/$f.gp),$(eval $(REPORT_DIR)/figures/$f.pdf: $(BUILD)/figures/$f.pdf)))
+
+$(REPORT_DIR)/compare.tsv: $(REPORT_EXPS:%=$(REPRO_DIR)/%/samples.tsv) $(IPCLAB_CODE) | $(IPCLAB)
+	$(Q)mkdir -p $(@D)
+	@echo "  COMPARE $@"
+	$(Q)$(IPCLAB) compare $(REPORT_EXPS:%=-e %) $(DATADIR) $(REPRO_DIR) > $@.tmp || { rm -f $@.tmp; exit 1; }
+	$(Q)mv $@.tmp $@
+$(REPORT_DIR)/machines.tex: $(REPORT_EXPS:%=$(REPRO_DIR)/%/samples.tsv) $(IPCLAB_CODE) | $(IPCLAB)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(IPCLAB) compare --machines $(REPORT_EXPS:%=-e %) $(DATADIR) $(REPRO_DIR) > $@.tmp || { rm -f $@.tmp; exit 1; }
+	$(Q)mv $@.tmp $@
+$(REPORT_DIR)/figures/ratio.pdf: $(REPORT_DIR)/compare.tsv $(IPCLAB_SHARE)/plots/report-ratio.gp $(PLOTDIR)/common.gp
+	$(Q)mkdir -p $(@D) $(BUILD)/logs
+	@echo "  PLOT    $@"
+	$(Q)$(GNUPLOT) -e "plotdir='$(PLOTDIR)'; summary='$<'; out='$@.tmp'" $(IPCLAB_SHARE)/plots/report-ratio.gp \
+		> $(BUILD)/logs/repro-ratio.log 2>&1 || { cat $(BUILD)/logs/repro-ratio.log >&2; rm -f $@.tmp; exit 1; }
+	$(Q)mv $@.tmp $@
+
+# One figure of the report: $1 its ID.
+report_figure = \begin{figure}[htbp]\centering$(if $(wildcard plots/$1.gp),\
+	\includegraphics[width=0.49\linewidth]{$(abspath $(BUILD)/figures/$1.pdf)}\hfill\
+	\includegraphics[width=0.49\linewidth]{$(abspath $(REPORT_DIR)/figures/$1.pdf)}\
+	\caption{Figure \texttt{\detokenize{$1}}: committed data (left)$(COMMA) the reproduction (right).},\
+	\includegraphics[width=\linewidth]{$(abspath $(REPORT_DIR)/figures/$1.pdf)}\
+	\caption{Figure \texttt{\detokenize{$1}}: committed data in grey$(COMMA) the reproduction in colour.})\end{figure}
+define REPORT_TEX
+% generated by mk/verify.mk: the reviewer's report
+\documentclass[10pt,a4paper]{article}
+\usepackage[margin=2cm]{geometry}
+\usepackage{graphicx,booktabs,array,url}
+\newcommand{\us}{\ensuremath{\mu}s}
+\title{Reproduction report}
+\date{}
+\begin{document}
+\maketitle
+\noindent Reproduced into \texttt{$(REPRO_DIR)/}: $(subst $(SPACE),$(COMMA) ,$(REPORT_EXPS:%=\texttt{\detokenize{%}})).
+$(if $(PROFILE),Profile \texttt{$(PROFILE)}: the same cells with less work.)
+\section{The two machines}
+\input{$(abspath $(REPORT_DIR)/machines.tex)}
+\section{Claims}
+\input{$(abspath $(CLAIMS_TEX))}
+\section{Reproduced over committed, per cell}
+\includegraphics[width=\linewidth]{$(abspath $(REPORT_DIR)/figures/ratio.pdf)}
+\section{Figures}
+$(foreach f,$(REPORT_FIGS),$(call report_figure,$f)$(PAPER_NL))
+\end{document}
+endef
+SPACE := $(subst ,, )
+COMMA := ,
+
+.PHONY: report
+report: $(REPORT_PDF)
+$(REPORT_DIR)/report.tex: export REPORT_TEX_TEXT = $(REPORT_TEX)
+$(REPORT_DIR)/report.tex: $(REPORT_DIR)/machines.tex $(REPORT_DIR)/figures/ratio.pdf $(CLAIMS_TEX) \
+		$(REPORT_FIGS:%=$(REPORT_DIR)/figures/%.pdf) FORCE
+	$(Q)test -n "$(REPORT_EXPS)" || { echo "make report: nothing reproduced in $(REPRO_DIR)/ (make reproduce)" >&2; exit 2; }
+	$(Q)printf '%s\n' "$$REPORT_TEX_TEXT" > $@.tmp && { cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@; }
+$(REPORT_PDF): $(REPORT_DIR)/report.tex
+	$(Q)mkdir -p $(REPORT_DIR)/latex $(BUILD)/logs
+	@echo "  LATEX   $@"
+	$(Q)$(LATEXMK) -g -pdf -interaction=nonstopmode -halt-on-error -file-line-error \
+		-outdir=$(abspath $(REPORT_DIR))/latex $< > $(BUILD)/logs/report.log 2>&1 \
+		|| { grep -A3 -E '^(!|.*:[0-9]+:)' $(BUILD)/logs/report.log >&2; \
+		     echo "report: LaTeX failed, see $(BUILD)/logs/report.log" >&2; exit 1; }
+	$(Q)cp $(REPORT_DIR)/latex/report.pdf $@.tmp && mv $@.tmp $@
 
 # The claims on the published data and, when it exists, on the
 # reproduction.  Exit status 1 when a claim fails on either.
@@ -101,8 +201,8 @@ verify: $(IPCLAB)
 # leaves its claims out and says so, and that line is shown here.
 # The same run writes the macros the text cites claims with
 # (\ClaimVerdictName, \ClaimIntervalName, ...: `ipclab verify --macros`).
-$(CLAIMS_TSV) $(CLAIMS_MACROS) &: $(IPCLAB_CODE) $(EXPERIMENT_FILES) $(EXPERIMENTS:%=data/%/samples.tsv) \
-		$(wildcard $(REPRO_DIR)/*/samples.tsv) mk/verify.mk | $(IPCLAB)
+$(CLAIMS_TSV) $(CLAIMS_MACROS) &: $(IPCLAB_CODE) $(EXPERIMENT_FILES) $(EXPERIMENTS:%=$(DATADIR)/%/samples.tsv) \
+		$(wildcard $(REPRO_DIR)/*/samples.tsv) $(IPCLAB_SHARE)/mk/verify.mk | $(IPCLAB)
 	$(Q)mkdir -p $(VERIFY_DIR) $(dir $(CLAIMS_MACROS))
 	@echo "  VERIFY  $(CLAIMS_TSV)"
 	$(Q)$(IPCLAB) verify --tsv $(CLAIMS_TSV) --macros $(CLAIMS_MACROS) $(VERIFY_REPRO_ARG) > $(VERIFY_DIR)/verify.log 2>&1; \
@@ -166,13 +266,13 @@ END {
 endef
 
 $(CLAIMS_TEX): export VERIFY_CLAIMS_AWK_TEXT = $(value VERIFY_CLAIMS_AWK)
-$(CLAIMS_TEX): $(CLAIMS_TSV) mk/verify.mk
+$(CLAIMS_TEX): $(CLAIMS_TSV) $(IPCLAB_SHARE)/mk/verify.mk
 	$(Q)mkdir -p $(@D)
 	@echo "  CLAIMS  $@"
 	$(Q)$(AWK) -F'\t' "$$VERIFY_CLAIMS_AWK_TEXT" $< > $@.tmp || { rm -f $@.tmp; exit 1; }
 	$(Q)mv $@.tmp $@
 
 # The paper carries the table and cites the claims.
-paper/paper.pdf: $(CLAIMS_TEX) $(CLAIMS_MACROS)
+$(PAPERDIR)/paper.pdf: $(CLAIMS_TEX) $(CLAIMS_MACROS)
 
 endif

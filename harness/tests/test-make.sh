@@ -36,7 +36,7 @@ make all > make1.log 2>&1; rc=$?
 check "make all succeeds on committed data" '[ $rc -eq 0 ]'
 check "make all measured nothing" '! grep -q "^measuring" make1.log'
 check "paper/paper.pdf exists" '[ -s paper/paper.pdf ]'
-check "the figures exist" '[ -s build/figures/fifo-vs-socket.pdf ] && [ -s build/figures/kernel-latency.pdf ]'
+check "the figures exist, one per [figure] of every experiment file ($(ls build/figures/*.pdf 2>/dev/null | wc -l))" '[ -s build/figures/fifo-vs-socket-size.pdf ] && [ -s build/figures/kernel-latency-main.pdf ] && [ "$(ls build/figures/*.pdf | wc -l)" -eq "$(harness/ipclab check --list-outputs experiments/*.ini | grep -c "^figure")" ]'
 [ $rc -eq 0 ] || tail -30 make1.log | sed 's/^/# /'
 
 make all > make2.log 2>&1
@@ -115,6 +115,37 @@ make all PROFILE=quick > make4.log 2>&1; rc=$?
 check "make all after an edit succeeds" '[ $rc -eq 0 ]'
 check "the edited experiment was measured again" 'grep -q "^measuring kernel-latency" make4.log && ! grep -q "^measuring fifo-vs-socket" make4.log'
 check "its meta.ini has the new hash" 'mk/data-current.sh experiments/kernel-latency.ini data/kernel-latency/meta.ini'
+
+# A new experiment file, as the README shows one: one make all measures it
+# alone and gives it a figure, a table and a generated section, placed
+# after the sections paper/sections.list orders; a hand-written section
+# then replaces the generated one.
+cat > experiments/zz-new.ini <<'INI'
+[experiment]
+title=A new experiment in the shipped paper
+transport=pipe;fifo
+size=64;512
+pattern=roundtrip
+count=200
+repeat=2
+INI
+make all PROFILE= > make-new.log 2>&1; rc=$?
+check "make all with a new experiment file succeeds and measures only it" \
+        '[ $rc -eq 0 ] && [ "$(grep "^measuring" make-new.log | cut -d" " -f2 | tr "\n" " ")" = "zz-new " ]' ||
+        tail -20 make-new.log | sed 's/^/# /'
+text=$(pdftotext paper/paper.pdf - 2>/dev/null | tr -s ' \n' '  ')
+check "the new experiment has its figure, table and generated section in the paper" \
+        '[ -s build/figures/zz-new-main.pdf ] && [ -s paper/generated/table-zz-new-main.tex ] &&
+         grep -qF "A new experiment in the shipped paper" <<<"$text" && grep -qE "Figure [0-9]+: .*\(experiment zz-new\)" <<<"$text"'
+check "its section follows the listed ones, the listed ones in their order" \
+        '[ "$(grep -o "input{[a-z/-]*}" paper/generated/config.tex | tr "\n" " ")" = "$(sed "s/#.*//" paper/sections.list | grep . | sed "s|.*|input{sections/&}|" | tr "\n" " ")input{generated/section-zz-new} " ]'
+printf '\\section{Written by hand}\nThe zz-new section, by hand: \\ipclabFigure{zz-new-main}\n' > paper/sections/zz-new.tex
+make all > make-hand.log 2>&1; rc=$?
+text=$(pdftotext paper/paper.pdf - 2>/dev/null | tr -s ' \n' '  ')
+check "a hand-written paper/sections/zz-new.tex replaces the generated section" \
+        '[ $rc -eq 0 ] && grep -qF "The zz-new section, by hand" <<<"$text" && ! grep -qF "A new experiment in the shipped paper" <<<"$text" &&
+         grep -q "input{sections/zz-new}" paper/generated/config.tex'
+rm -rf experiments/zz-new.ini paper/sections/zz-new.tex data/zz-new
 
 # The reviewer's estimate counts each environment's set-up: env-cost's
 # line spans its first start to its last finish (host, container, VM).

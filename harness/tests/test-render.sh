@@ -319,7 +319,7 @@ check "section: the claim with its verdict macro, its text escaped" \
 check "section: a declared title and caption, escaped" 'grep -qF "\caption{\textbf{Tails \& floors.} Median and tail\_1}" "$tmp/sec2.tex"'
 
 # The section, its figure and table in a document with the paper's own
-# macros (paper/paper.tex): LaTeX takes what the escaper made of the
+# macros (paper/ipclab.sty): LaTeX takes what the escaper made of the
 # title, the claim and the file name, and finds the figure and the table.
 if command -v pdflatex >/dev/null; then
         mkdir -p "$tmp/tex/generated" "$tmp/tex/figures"
@@ -328,7 +328,7 @@ if command -v pdflatex >/dev/null; then
         {
                 printf '\\documentclass{article}\n\\usepackage[T1]{fontenc}\n\\usepackage[text={16cm,24.5cm}]{geometry}\n'
                 printf '\\usepackage{graphicx}\n\\usepackage{booktabs}\n\\newcommand{\\ipclabFigDir}{figures/}\n'
-                sed -n '/^\\newcommand{\\ipclabClaim}/,/not generated: run/p' paper/paper.tex
+                sed -n '/^\\newcommand{\\ipclabClaim}/,/not generated: run/p' paper/ipclab.sty
                 printf '\\begin{document}\n\\input{sec.tex}\n\\end{document}\n'
         } > "$tmp/tex/doc.tex"
         cp "$tmp/sec.tex" "$tmp/tex/sec.tex"

@@ -330,7 +330,7 @@ check "it first estimates the time from the recorded run" \
         '[ -n "$est_at" ] && [ -n "$run_at" ] && [ "$est_at" -lt "$run_at" ] && grep -q "estimated total" reproduce.log'
 check "it says the estimate is not for the quick profile" 'grep -q "PROFILE=quick may take less" reproduce.log'
 check "the reproduction is in build/repro" '[ -s build/repro/kernel-latency/samples.tsv ] && grep -qx "profile=quick" build/repro/kernel-latency/meta.ini'
-check "only the figure's experiment was rerun" '[ "$(ls build/repro)" = kernel-latency ]'
+check "only the figure's experiment was rerun" '[ "$(ls -d build/repro/*/samples.tsv)" = build/repro/kernel-latency/samples.tsv ]'
 check "data/ is untouched" '[ "$(sha256sum < data/kernel-latency/samples.tsv)" = "$kl_before" ]'
 mk reproduce FIG=nosuch > nosuch.log 2>&1; rc=$?
 check "make reproduce FIG=nosuch fails and lists the figures" '[ $rc -ne 0 ] && grep -q "no figure .nosuch." nosuch.log && grep -q "kernel-latency" nosuch.log'

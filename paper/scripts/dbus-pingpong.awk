@@ -2,7 +2,8 @@
 # experiment dbus-pingpong.  Files: 1 = data/published/003-*.tsv, 2 = the
 # summary.  Rows are matched on the number of round trips; the post's
 # 60000-query run (ipc-performances) matches our cell with that count.
-# mode=table: total times; mode=macros: numbers for the text.
+# mode=macros: numbers for the text (the table: [table main] of the
+# experiment file).
 
 # Seconds for C round trips through bus B; COL picks the median (default)
 # or a bound of its CI (elapsed_ns_lo, elapsed_ns_hi).
@@ -29,44 +30,6 @@ function setup(    k)
         tmain = nk ? tr[1] : "libdbus"
         nkey = split(distinct(2, "pattern=roundtrip", "bus"), kb, " ")
         ncount = split(sort_nums(distinct(1, "", "count") " " distinct(2, "pattern=roundtrip", "count")), counts, " ")
-}
-
-function table(    i, c, t, b, line, test)
-{
-        printf "\\begin{tabular}{@{}lr rrr"
-        for (t = 1; t <= nk; t++)
-                for (b = 1; b <= nkey; b++)
-                        printf "r"
-        print "@{}}"
-        print "\\toprule"
-        printf " & & \\multicolumn{3}{c}{ARM 2010 (s)} & \\multicolumn{%d}{c}{this work%s (s)} \\\\\n", \
-                nk * nkey, nk == 1 ? ", \\texttt{" tex(tr[1]) "}" : ""
-        printf "\\cmidrule(lr){3-5}\\cmidrule(l){6-%d}\n", 5 + nk * nkey
-        if (nk > 1) {
-                line = " & & & &"
-                for (t = 1; t <= nk; t++)
-                        line = line sprintf(" & \\multicolumn{%d}{c}{\\texttt{%s}}", nkey, tex(tr[t]))
-                print line " \\\\"
-        }
-        line = "test & round trips & \\texttt{dbus-daemon} & kdbus & speedup"
-        for (t = 1; t <= nk; t++)
-                for (b = 1; b <= nkey; b++)
-                        line = line sprintf(" & \\texttt{%s}", tex(kb[b]))
-        print line " \\\\"
-        print "\\midrule"
-        for (i = 1; i <= ncount; i++) {
-                c = counts[i]
-                test = lookup(1, "count=" c, "test")
-                line = sprintf("%s & %s & %s & %s & %s", known(test) ? test : "", group(c), \
-                        pub(lookup(1, "count=" c, "dbus_daemon_s")), pub(lookup(1, "count=" c, "kdbus_s")), \
-                        known(lookup(1, "count=" c, "speedup_pct")) ? pub(lookup(1, "count=" c, "speedup_pct")) "\\,\\%" : "--")
-                for (t = 1; t <= nk; t++)
-                        for (b = 1; b <= nkey; b++)
-                                line = line " & " fmt(ours(tr[t], kb[b], c))
-                print line " \\\\"
-        }
-        print "\\bottomrule"
-        print "\\end{tabular}"
 }
 
 function macros(    r, c, w, q, pd, pk, od, ob, op, x)

@@ -3,8 +3,8 @@
 # The post's three routes map to ours as: bus -> a bus daemon (dbus-daemon,
 # and dbus-broker which it never saw), loopback -> peer to peer (no
 # daemon), direct -> the in-process `direct` transport.
-# mode=table: throughput at the smallest and largest size, and the call
-# rate; mode=macros: numbers for the text.
+# mode=macros: numbers for the text (the table: [table main] of the
+# experiment file).
 
 # Throughput (column COL: throughput_MiBps or its _lo/_hi bound).
 function thr(t, b, p, y, s, col,    c)
@@ -51,59 +51,6 @@ function setup(    sizes, n)
         split("bytes string", pay, " ")
         split("one-way round~trip", pattext, " ")
         split("\\texttt{ay} \\texttt{s}", paytext, " ")
-}
-
-function table(    b, i, j, k, s, r, t, line)
-{
-        print "\\begin{tabular}{@{}lll r rrr@{}}"
-        print "\\toprule"
-        print " & & & QtDBus & \\multicolumn{3}{c}{this work} \\\\"
-        print "\\cmidrule(l){5-7}"
-        print "pattern & payload & size & 2007 & \\texttt{libdbus} & \\texttt{gdbus} & \\texttt{sd-bus} \\\\"
-        for (b = 1; b <= nbus; b++) {
-                print "\\midrule"
-                printf "\\multicolumn{7}{@{}l}{\\emph{%s}} \\\\\n", route_text(b)
-                for (i = 1; i <= 2; i++)
-                        for (j = 1; j <= 2; j++)
-                                for (k = 1; k <= 2; k++) {
-                                        s = k == 1 ? smin : smax
-                                        line = sprintf("%s & %s & %s & %s", pattext[i], paytext[j], size_text(s), \
-                                                pub(pthr(route[b], pat[i], pay[j], s)))
-                                        if (bus[b] == "direct") {
-                                                line = line sprintf(" & \\multicolumn{3}{c}{%s}", \
-                                                        fmt(thr("direct", "", pat[i], pay[j], s)))
-                                        } else {
-                                                for (t = 1; t <= nlib; t++)
-                                                        line = line " & " fmt(thr(lib[t], bus[b], pat[i], pay[j], s))
-                                        }
-                                        print line " \\\\"
-                                }
-        }
-        print "\\midrule"
-        print "\\multicolumn{7}{@{}l}{\\emph{call rate, no payload (calls/s)}} \\\\"
-        for (b = 1; b <= nbus; b++) {
-                line = sprintf("\\multicolumn{3}{@{}l}{%s} & %s", route_text(b), pub(prate(route[b])))
-                if (bus[b] == "direct") {
-                        line = line sprintf(" & \\multicolumn{3}{c}{%s}", fmt(rate("direct", "")))
-                } else {
-                        for (t = 1; t <= nlib; t++)
-                                line = line " & " fmt(rate(lib[t], bus[b]))
-                }
-                print line " \\\\"
-        }
-        print "\\bottomrule"
-        print "\\end{tabular}"
-}
-
-function route_text(b)
-{
-        if (bus[b] == "dbus-daemon")
-                return "through \\texttt{dbus-daemon} (2007: through the bus)"
-        if (bus[b] == "dbus-broker")
-                return "through \\texttt{dbus-broker} (not measured in 2007)"
-        if (bus[b] == "p2p")
-                return "peer to peer (2007: QtDBus loopback)"
-        return "direct delivery in one process (\\texttt{direct})"
 }
 
 function macros(    r, t, b, x, v, best, bestname, bt, bb, apart, lo)

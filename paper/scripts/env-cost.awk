@@ -8,9 +8,8 @@
 # data/<experiment>/meta.ini, written with the samples: groups
 # "[run vm]", "[machine vm]", "[bounds vm]" and so on, the host's without
 # a suffix.
-# mode=table: median round trip per transport and size in each
-# environment, with the ratios to the host; mode=macros: numbers and the
-# data-derived wording for the text.
+# mode=macros: numbers and the data-derived wording for the text (the
+# table: [table main] of the experiment file).
 
 # Column C of environment E's row for transport T at size S.
 function cellv(e, t, s, c)
@@ -68,38 +67,6 @@ function setup(    sizes, i)
         have_nspawn = find(2, base ",env=nspawn") > 0
         have_vm = find(2, base ",env=vm") > 0
         read_meta()
-}
-
-# "libdbus" -> "\texttt{libdbus} via \texttt{dbus-daemon}".
-function tname(t,    b)
-{
-        b = trbus[t]
-        if (b == "" || b == "-" || b == "none")
-                return "\\texttt{" tex(t) "}"
-        return "\\texttt{" tex(t) "} via \\texttt{" tex(b) "}"
-}
-
-function table(    i, j, t, s, h)
-{
-        print "\\begin{tabular}{@{}l r r rr rr@{}}"
-        print "\\toprule"
-        print " & & host & \\multicolumn{2}{c}{systemd-nspawn} & \\multicolumn{2}{c}{QEMU VM (" esc(accel_name()) ")} \\\\"
-        print "\\cmidrule(lr){3-3}\\cmidrule(lr){4-5}\\cmidrule(l){6-7}"
-        print "transport & size & \\us & \\us & $\\times$host & \\us & $\\times$host \\\\"
-        print "\\midrule"
-        for (i = 1; i <= ntr; i++) {
-                t = tr[i]
-                for (j = 1; j <= nsz; j++) {
-                        s = sz[j]
-                        h = p50("host", t, s)
-                        printf "%s & %s & %s & %s & %s & %s & %s \\\\\n", \
-                                j == 1 ? tname(t) : "", size_text(s), fmt(ns_us(h)), \
-                                fmt(ns_us(p50("nspawn", t, s))), fmt(ratio(p50("nspawn", t, s), h)), \
-                                fmt(ns_us(p50("vm", t, s))), fmt(ratio(p50("vm", t, s), h))
-                }
-        }
-        print "\\bottomrule"
-        print "\\end{tabular}"
 }
 
 # The VM's accelerator as recorded by the run: "TCG", "KVM" or "--".

@@ -1,6 +1,7 @@
 # fifo-vs-socket.awk: seed 002 (FreeBSD FIFOs, 2009) beside experiment
 # fifo-vs-socket.  Files: 1 = data/published/002-*.tsv, 2 = the summary.
-# mode=table: the tabular of elapsed times; mode=macros: numbers for the text.
+# mode=macros: numbers for the text (the table: [table main] of the
+# experiment file).
 
 # Microseconds for COUNT messages of SIZE; COL picks the median (default)
 # or a bound of its CI (elapsed_ns_lo, elapsed_ns_hi).
@@ -12,35 +13,6 @@ function ours(t, count, size, col)
 function published(impl, count, size)
 {
         return lookup(1, "implementation=" impl ",count=" count ",size_B=" size, "elapsed_us")
-}
-
-function table(    counts, nc, i, sizes, ns, j, c, s, pp, ps, op, of, ou)
-{
-        nc = split("10000 100000", counts, " ")
-        ns = split(sort_nums(distinct(1, "", "size_B") " " distinct(2, "pattern=oneway", "size_B")), sizes, " ")
-        print "\\begin{tabular}{@{}r rrr rrrr@{}}"
-        print "\\toprule"
-        print " & \\multicolumn{3}{c}{FreeBSD 2009, mean (\\us)} & \\multicolumn{4}{c}{this work, median (\\us)} \\\\"
-        print "\\cmidrule(lr){2-4}\\cmidrule(l){5-8}"
-        print "size & pipe-based & socket-based & ratio & pipe & FIFO & Unix stream & ratio \\\\"
-        for (i = 1; i <= nc; i++) {
-                c = counts[i]
-                print "\\midrule"
-                printf "\\multicolumn{8}{@{}l}{\\emph{%s messages}} \\\\\n", group(c)
-                for (j = 1; j <= ns; j++) {
-                        s = sizes[j]
-                        pp = published("pipe", c, s)
-                        ps = published("socket", c, s)
-                        op = ours("pipe", c, s)
-                        of = ours("fifo", c, s)
-                        ou = ours("unix-stream", c, s)
-                        printf "%s & %s & %s & %s & %s & %s & %s & %s \\\\\n", size_text(s), \
-                                pub(pp), pub(ps), fixed(ratio(ps, pp), 2), \
-                                fmt(op), fmt(of), fmt(ou), fixed(ratio(ou, of), 2)
-                }
-        }
-        print "\\bottomrule"
-        print "\\end{tabular}"
 }
 
 function macros(    cells, n, i, c, s, w, pp, ps, of, ou, sv, r)
@@ -81,7 +53,7 @@ function macros(    cells, n, i, c, s, w, pp, ps, of, ou, sv, r)
         }
 }
 
-# Nothing to prepare before the table or the macros.
+# Nothing to prepare before the macros.
 function setup()
 {
 }

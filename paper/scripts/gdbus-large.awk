@@ -6,7 +6,8 @@
 # marshal=copy: g_variant_new("(s)") copies and validates the text),
 # ipclab's byte arrays (bytes/array) and ipclab's borrowed strings
 # (string/array: g_variant_new_from_data, a best case); all answer "OK".
-# mode=table: time per size; mode=macros: numbers for the text.
+# mode=macros: numbers for the text (the table: [table main] of the
+# experiment file).
 
 # Seconds for the post's number of calls through bus B at size S, payload
 # Y and marshalling M; COL picks the median (default) or a bound of its CI
@@ -41,29 +42,6 @@ function setup(    sizes)
                 calls = 1000
         nsz = split(sort_nums(distinct(1, "", "size_B") " " distinct(2, "transport=gdbus,pattern=roundtrip", "size_B")), sz, " ")
         nb = split("dbus-daemon dbus-broker p2p", bus, " ")
-}
-
-function table(    i, s, line, b)
-{
-        print "\\begin{tabular}{@{}r rr rrr rr@{}}"
-        print "\\toprule"
-        print " & \\multicolumn{2}{c}{GLib 2014 (s)} & \\multicolumn{5}{c}{this work, \\texttt{gdbus} (s)} \\\\"
-        print "\\cmidrule(lr){2-3}\\cmidrule(l){4-8}"
-        print " & & & \\multicolumn{3}{c}{seed's \\texttt{(s)}, copied} & \\texttt{ay} & \\texttt{s}, borrowed \\\\"
-        print "\\cmidrule(lr){4-6}\\cmidrule(lr){7-7}\\cmidrule(l){8-8}"
-        print "size & kdbus & \\texttt{dbus-daemon} & \\texttt{dbus-daemon} & \\texttt{dbus-broker} & p2p & \\multicolumn{2}{c}{\\texttt{dbus-daemon}} \\\\"
-        print "\\midrule"
-        for (i = 1; i <= nsz; i++) {
-                s = sz[i]
-                line = sprintf("%s & %s & %s", size_text(s), pub(published("kdbus", s)), pub(published("dbus-daemon", s)))
-                for (b = 1; b <= nb; b++)
-                        line = line " & " fmt(seedw(bus[b], s))
-                line = line " & " fmt(ours("dbus-daemon", "bytes", "array", s))
-                line = line " & " fmt(ours("dbus-daemon", "string", "array", s))
-                print line " \\\\"
-        }
-        print "\\bottomrule"
-        print "\\end{tabular}"
 }
 
 function macros(    smin, smax, r, b)

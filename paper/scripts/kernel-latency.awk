@@ -2,8 +2,8 @@
 # Files: 1 = /dev/null (no seed), 2 = the summary.  The cells the harness
 # left out, and why, are read from data/<experiment>/meta.ini ([skipped]),
 # which is written with the samples the summary comes from.
-# mode=table: latency percentiles per transport at the smallest and the
-# largest size; mode=macros: numbers for the text.
+# mode=macros: numbers for the text (the table: [table main] of the
+# experiment file).
 
 function lat(t, s, c)
 {
@@ -50,26 +50,6 @@ function read_skipped(    f, line, grp, v, p, t, rest)
                 }
         }
         close(f)
-}
-
-function table(    i, t)
-{
-        print "\\begin{tabular}{@{}l rrr rrr@{}}"
-        print "\\toprule"
-        printf " & \\multicolumn{3}{c}{%s (\\us)} & \\multicolumn{3}{c}{%s (\\us)} \\\\\n", size_text(smin), size_text(smax)
-        print "\\cmidrule(lr){2-4}\\cmidrule(l){5-7}"
-        print "transport & median & 99\\,\\% & 99.9\\,\\% & median & 99\\,\\% & 99.9\\,\\% \\\\"
-        print "\\midrule"
-        for (i = 1; i <= ntr; i++) {
-                t = tr[i]
-                printf "\\texttt{%s} & %s & %s & %s & %s & %s & %s \\\\\n", tex(t), \
-                        fmt(ns_us(lat(t, smin, "lat_p50_ns"))), fmt(ns_us(lat(t, smin, "lat_p99_ns"))), \
-                        fmt(ns_us(lat(t, smin, "lat_p999_ns"))), \
-                        fmt(ns_us(lat(t, smax, "lat_p50_ns"))), fmt(ns_us(lat(t, smax, "lat_p99_ns"))), \
-                        fmt(ns_us(lat(t, smax, "lat_p999_ns")))
-        }
-        print "\\bottomrule"
-        print "\\end{tabular}"
 }
 
 function macros(    i, t, v, fast, slow, vfast, vslow, tail, vtail, r, q, tmp, full, nfo, nso)

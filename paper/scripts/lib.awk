@@ -1,8 +1,9 @@
-# lib.awk: what every table and macro generator shares (POSIX awk).
+# lib.awk: what every macro generator shares (POSIX awk): the numbers a
+# hand-written section quotes (tables are `ipclab table`'s, mk/plots.mk).
 #
 # A generator is run as
 #     awk -f paper/scripts/lib.awk -f paper/scripts/<exp>.awk \
-#         -v mode=macros|table PUBLISHED.tsv SUMMARY.tsv
+#         -v mode=macros PUBLISHED.tsv SUMMARY.tsv [ALSO.tsv...]
 # (PUBLISHED is /dev/null when an experiment follows no seed).  This file
 # reads every input into memory: file i's rows are rows(i) and cells are
 # got with get(i, row, "column"), by column name, so that neither the order
@@ -58,11 +59,6 @@ FNR == 1 {
 function rows(f)
 {
         return nrow[f] + 0
-}
-
-function has_col(f, c)
-{
-        return ((f, c) in colidx)
 }
 
 # The cell of file F, row R, column C; a column the file lacks is an error.
@@ -401,7 +397,7 @@ function macro(name, value)
         printf "\\newcommand{\\%s}{%s}\n", name, value
 }
 
-# ---- tables ------------------------------------------------------------------
+# ---- text --------------------------------------------------------------------
 
 # Escapes a label for LaTeX text ("_" and "&" only appear in names).
 function tex(s)
@@ -447,17 +443,13 @@ function ns_s(x) { return known(x) ? x / 1e9 : "-" }
 # ---- the end of every generator ------------------------------------------
 
 # What a generator's END block does: stop if reading failed, then
-# setup() and, as -v mode= asks, table() or macros() (each generator
-# defines the three).
+# setup() and macros() (each generator defines both).
 function generate()
 {
         if (died)
                 exit 2
         setup()
-        if (mode == "table")
-                table()
-        else if (mode == "macros")
-                macros()
-        else
-                die("mode must be table or macros")
+        if (mode != "macros")
+                die("mode must be macros")
+        macros()
 }

@@ -2,12 +2,8 @@
 # sdbus-array.  Files: 1 = data/published/004-*.tsv, 2 = the summary.
 # The post timed client and server threads of one process, so its CPU time
 # compares with our client + server CPU time; the bus daemon's is apart.
-# mode=table: wall and CPU time per variant; mode=macros: numbers for the text.
-
-function bound(b)
-{
-        return b == ">" ? "$>$\\," : b == "<" ? "$<$\\," : b == "~" ? "$\\approx$\\," : ""
-}
+# mode=macros: numbers for the text (the table: [table main] of the
+# experiment file).
 
 function cpu(r,    c, s)
 {
@@ -30,85 +26,12 @@ function pub_call(r, c,    v, n)
         return known(v) && known(n) && n + 0 > 0 ? v * 1e6 / n : "-"
 }
 
-function variant_text(v)
-{
-        if (v == "per-element")
-                return "sdbus-c++, per element"
-        if (v == "array")
-                return "sdbus-c++, whole array"
-        if (v == "old-ipc")
-                return "the old IPC tool"
-        return tex(v)
-}
-
 # Column C of row R per call, in microseconds ("-" when unknown).
 function per_call(r, c,    n, v)
 {
         n = get(2, r, "count")
         v = get(2, r, c)
         return known(n) && known(v) && n + 0 > 0 ? ns_us(v) / n : "-"
-}
-
-# Our rows in the order the text takes them: seed 004's workload first.
-function our_rows(    m, i, r, n)
-{
-        n = 0
-        split("append-per-element per-element array", m, " ")
-        for (i = 1; i <= 3; i++)
-                if ((r = cell("sd-bus", m[i], b_main)))
-                        ours_row[++n] = r
-        r = find(2, "pattern=roundtrip,transport=fdpass")
-        if (r)
-                ours_row[++n] = r
-        return n
-}
-
-function our_text(r,    m)
-{
-        m = get(2, r, "marshal")
-        if (get(2, r, "transport") == "fdpass")
-                return "\\texttt{fdpass}"
-        if (m == "append-per-element")
-                return "\\texttt{sd-bus}, append per element"
-        if (m == "per-element")
-                return "\\texttt{sd-bus}, both ends per element"
-        return "\\texttt{sd-bus}, whole array"
-}
-
-function table(    r, i, n, c, calls)
-{
-        print "\\begin{tabular}{@{}l rr rrrr@{}}"
-        print "\\toprule"
-        print " & wall & CPU, client & \\multicolumn{4}{c}{per call (\\us)} \\\\"
-        print "\\cmidrule(l){4-7}"
-        print "variant & clock (s) & + server (s) & wall & client & server & bus \\\\"
-        print "\\midrule"
-        calls = first(1, "", "calls")
-        printf "\\multicolumn{7}{@{}l}{\\emph{published, %s calls of %s, one process, session bus}} \\\\\n", \
-                group(calls), size_text(first(1, "", "size_B"))
-        for (r = 1; r <= rows(1); r++) {
-                printf "%s & %s%s & %s%s & %s%s & \\multicolumn{2}{c}{%s%s} & -- \\\\\n", \
-                        variant_text(get(1, r, "variant")), \
-                        bound(get(1, r, "wall_bound")), pub(get(1, r, "wall_s")), \
-                        bound(get(1, r, "cpu_bound")), pub(get(1, r, "cpu_s")), \
-                        bound(get(1, r, "wall_bound")), fmt(pub_call(r, "wall_s")), \
-                        bound(get(1, r, "cpu_bound")), fmt(pub_call(r, "cpu_s"))
-        }
-        print "\\midrule"
-        r = find(2, "pattern=roundtrip")
-        printf "\\multicolumn{7}{@{}l}{\\emph{this work, %s calls of %s, two processes, %s}} \\\\\n", \
-                r ? group(get(2, r, "count")) : "--", r ? size_text(get(2, r, "size_B")) : "--", \
-                known(b_main) ? "\\texttt{" tex(b_main) "}" : "--"
-        n = our_rows()
-        for (i = 1; i <= n; i++) {
-                r = ours_row[i]
-                printf "%s & %s & %s & %s & %s & %s & %s \\\\\n", our_text(r), \
-                        fmt(ns_s(get(2, r, "elapsed_ns"))), fmt(cpu(r)), fmt(per_call(r, "elapsed_ns")), \
-                        fmt(per_call(r, "client_cpu_ns")), fmt(per_call(r, "server_cpu_ns")), \
-                        fmt(per_call(r, "bus_cpu_ns"))
-        }
-        print "\\bottomrule"
-        print "\\end{tabular}"
 }
 
 # Macros for marshalling M through the main bus, named Sdbus<What><Name>:

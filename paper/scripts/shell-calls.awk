@@ -7,7 +7,8 @@
 # (lat_p50_ns, with its 95% CI); the command's CPU time (hyperfine's user
 # + system, client_cpu_ns) and the bus daemon's (bus_cpu_ns) divided by
 # the runs of a repetition.
-# mode=table: per command and bus; mode=macros: numbers for the text.
+# mode=macros: numbers for the text (the table: [table main] of the
+# experiment file).
 
 function cell(c, b)
 {
@@ -58,45 +59,6 @@ function setup(    i)
         split("libdbus GDBus sd-bus", lib, " ")
         for (i = 1; i <= ncmd; i++)
                 gsub(/~/, " ", cmdtext[i])
-}
-
-function table(    i, j, c, b, line)
-{
-        print "\\begin{tabular}{@{}ll rrr rrr@{}}"
-        print "\\toprule"
-        line = " &"
-        for (j = 1; j <= nbus; j++)
-                line = line sprintf(" & \\multicolumn{3}{c}{\\texttt{%s}}", bus[j])
-        print line " \\\\"
-        print "\\cmidrule(lr){3-5}\\cmidrule(l){6-8}"
-        line = " &"
-        for (j = 1; j <= nbus; j++)
-                line = line " & wall clock & CPU & bus CPU"
-        print line " \\\\"
-        line = "command & library"
-        for (j = 1; j <= nbus; j++)
-                line = line " & median [CI] (ms) & (ms) & (\\us)"
-        print line " \\\\"
-        print "\\midrule"
-        for (i = 1; i <= ncmd; i++) {
-                c = cmd[i]
-                line = cmdtext[i] " & " lib[i]
-                for (j = 1; j <= nbus; j++) {
-                        b = bus[j]
-                        line = line sprintf(" & %s [%s, %s] & %s & %s", \
-                                fmt(ns_ms(val_of(c, b, "lat_p50_ns"))), \
-                                fmt(ns_ms(val_of(c, b, "lat_p50_ns_lo"))), fmt(ns_ms(val_of(c, b, "lat_p50_ns_hi"))), \
-                                fmt(ns_ms(per_call(c, b, "client_cpu_ns"))), fmt(ns_us(per_call(c, b, "bus_cpu_ns"))))
-                }
-                print line " \\\\"
-        }
-        print "\\midrule"
-        line = "\\multicolumn{2}{@{}l}{in-process \\texttt{libdbus} round trip}"
-        for (j = 1; j <= nbus; j++)
-                line = line sprintf(" & %s & & ", known(ref(bus[j])) ? fmt(ns_us(ref(bus[j]))) "~\\us" : "--")
-        print line " \\\\"
-        print "\\bottomrule"
-        print "\\end{tabular}"
 }
 
 function macros(    r, full, i, j, c, b, v, lo, hi, fast, slow, vfast, vslow, q, qmin, qmax, d, dmax, sep, dl, dh, bl, bh, cpu, bshare)

@@ -1,0 +1,32 @@
+# mk/standalone.mk: the whole Makefile of a study made by `ipclab init`,
+# whose own Makefile sets IPCLAB (the installed binary) and IPCLAB_SHARE
+# (PREFIX/share/ipclab, where this file is) and includes it.
+#
+#   make all      paper/paper.pdf: every experiment file's figures, tables
+#                 and section (measured first when its data is missing or stale)
+#   make check    every experiment file is valid, and every claim holds on data/
+#   make run EXP=name [PROFILE=quick]    measure one experiment again
+#   make reproduce, make verify          the reviewer's steps (mk/verify.mk)
+#   make clean    remove build/ and what the paper is made of
+# `make V=1` shows every command.
+
+.DEFAULT_GOAL := all
+.DELETE_ON_ERROR:
+SHELL := /bin/bash
+PROFILE ?=
+ENV ?= host
+
+include $(IPCLAB_SHARE)/mk/study.mk
+
+.PHONY: all check clean
+all: paper
+
+check: $(IPCLAB_CODE)
+	$(Q)test -n "$(EXPERIMENT_FILES)" || { echo "make check: no $(EXPDIR)/*.ini yet" >&2; exit 2; }
+	$(Q)mkdir -p $(BUILD)/logs
+	$(Q)$(IPCLAB) check $(EXPERIMENT_FILES) > $(BUILD)/logs/check.log \
+		&& echo "  CHECK   $(words $(EXPERIMENT_FILES)) experiment files are valid"
+	$(Q)$(MAKE) --no-print-directory verify
+
+clean:
+	rm -rf $(BUILD) $(PAPERDIR)/generated $(PAPERDIR)/paper.pdf

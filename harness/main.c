@@ -281,7 +281,7 @@ static int cmd_summarize(int argc, char **argv)
         if (argc != 2)
                 return usage_error(ctx, "summarize needs one results directory");
         g_autofree char *path = g_build_filename(argv[1], "samples.tsv", NULL);
-        g_autoptr(Table) t = table_read(path, &e);
+        g_autoptr(Table) t = samples_table_read(path, &e);
         if (!t)
                 return report(e);
         g_autofree char *exp_name = g_path_get_basename(argv[1]);
@@ -327,7 +327,7 @@ static int cmd_summarize(int argc, char **argv)
                 }
                 g_ptr_array_add(g, row);
         }
-        printf("experiment\tenv\ttransport\tbus\tpayload\tsize_B\tpattern\treply\tmarshal\tcpus\tcount\tduration_ns"
+        printf("experiment\tenv\tmachine\ttransport\tbus\tpayload\tsize_B\tpattern\treply\tmarshal\tcpus\tcount\tduration_ns"
                "\tn\tfailed\telapsed_ns\telapsed_ns_lo\telapsed_ns_hi\tmessages"
                "\tthroughput_MiBps\tthroughput_MiBps_lo\tthroughput_MiBps_hi"
                "\trate_per_s\trate_per_s_lo\trate_per_s_hi"
@@ -386,14 +386,19 @@ static int cmd_summarize(int argc, char **argv)
                         printf("\t%s", first[axis[a]]);
                 printf("\t%u\t%u", n, failed);
                 g_autofree char *bound_key = g_strdup_printf("memcpy_MiBps_%s", first[size_col]);
-                /* Each environment measured its own bounds: "[bounds vm]"
-                 * in a merged meta.ini, else "[bounds]". */
-                int env_col = table_column(t, "env");
-                g_autofree char *env_group = env_col >= 0 ? g_strconcat("bounds ", first[env_col], NULL) : NULL;
-                g_autofree char *bound = !have_meta ? NULL
-                        : env_group && g_key_file_has_group(meta, env_group)
-                                ? g_key_file_get_value(meta, env_group, bound_key, NULL)
-                                : g_key_file_get_value(meta, "bounds", bound_key, NULL);
+                /* Each environment and machine measured its own bounds:
+                 * "[bounds vm]", "[bounds vm NAME]" or "[bounds NAME]" in a
+                 * merged meta.ini (the first machine's have no name), else
+                 * "[bounds]". */
+                const char *en = first[table_column(t, "env")], *mn = first[table_column(t, "machine")];
+                char *groups[] = { g_strdup_printf("bounds %s %s", en, mn),
+                                              g_strdup_printf("bounds %s", mn),
+                                              g_strdup_printf("bounds %s", en), g_strdup("bounds") };
+                g_autofree char *bound = NULL;
+                for (gsize k = 0; have_meta && !bound && k < G_N_ELEMENTS(groups); k++)
+                        bound = g_key_file_get_value(meta, groups[k], bound_key, NULL);
+                for (gsize k = 0; k < G_N_ELEMENTS(groups); k++)
+                        g_free(groups[k]);
                 if (n == 0) {
                         for (int k = 0; k < 20; k++)
                                 printf("\t-");

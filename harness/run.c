@@ -247,7 +247,7 @@ static GHashTable *resume_load(const char *partial, const Experiment *exp, GPtrA
                 guint rep;
                 Sample s;
                 g_autofree char *why = NULL;
-                if (!samples_parse_row(p, env, exp->cells, max_rep, &cell, &rep, &s, &why)) {
+                if (!samples_parse_row(p, env, meta_machine_name(), exp->cells, max_rep, &cell, &rep, &s, &why)) {
                         fprintf(stderr, "ipclab: warning: %s:%u: dropped: %s\n", partial, line, why);
                 } else {
                         char *key = g_strdup_printf("%u:%u", cell->index, rep);
@@ -409,7 +409,7 @@ static int run_inner(const Experiment *exp, const char *out_dir, bool resume,
                                 fprintf(stderr, "%sipclab: %s: failed: %s\n", tty ? "\n" : "", desc, s.why);
                         }
                         g_autoptr(GString) row = g_string_new(NULL);
-                        samples_append_row(row, env, cell, round, &s);
+                        samples_append_row(row, env, meta_machine_name(), cell, round, &s);
                         r = append_row(pfd, row->str, row->len);
                         if (r < 0) {
                                 g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot write %s: %s; %s is unchanged",

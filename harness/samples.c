@@ -13,13 +13,16 @@
 #include "transport.h"
 
 const char *const samples_axis_columns[] = {
-        "env", "transport", "bus", "payload", "size_B", "pattern", "reply",
+        "env", "machine", "transport", "bus", "payload", "size_B", "pattern", "reply",
         "marshal", "cpus", "count", "duration_ns", NULL
 };
 
+/* Where "status" is in a row; the measured fields follow it, "why" last. */
+#define SAMPLES_STATUS_FIELD 14
+
 const char *samples_header(void)
 {
-        return "cell\trep\tenv\ttransport\tbus\tpayload\tsize_B\tpattern\treply\tmarshal\tcpus"
+        return "cell\trep\tenv\tmachine\ttransport\tbus\tpayload\tsize_B\tpattern\treply\tmarshal\tcpus"
                "\tcount\tduration_ns\tstatus\telapsed_ns\tclient_cpu_ns"
                "\tserver_cpu_ns\tbus_cpu_ns\tmessages\tbytes_B\tlat_n"
                "\tlat_min_ns\tlat_p50_ns\tlat_p90_ns\tlat_p99_ns\tlat_p999_ns\tlat_max_ns\twhy\n";
@@ -33,8 +36,8 @@ static void append_u64(GString *out, guint64 v, bool present)
                 g_string_append(out, "\t-");
 }
 
-void samples_append_row(GString *out, const char *env, const Cell *cell, guint rep,
-                        const Sample *s)
+void samples_append_row(GString *out, const char *env, const char *machine, const Cell *cell,
+                        guint rep, const Sample *s)
 {
         bool ok = s->status == 0;
         bool lat = ok && s->lat_n > 0;
@@ -42,8 +45,8 @@ void samples_append_row(GString *out, const char *env, const Cell *cell, guint r
         /* An in-process transport has no server of its own to measure. */
         bool server = ok && !(t && (t->flags & TRANSPORT_INPROCESS));
 
-        g_string_append_printf(out, "%u\t%u\t%s\t%s\t%s\t%s\t%" PRIu64 "\t%s\t%s\t%s\t%s",
-                               cell->index, rep, env, cell->transport,
+        g_string_append_printf(out, "%u\t%u\t%s\t%s\t%s\t%s\t%s\t%" PRIu64 "\t%s\t%s\t%s\t%s",
+                               cell->index, rep, env, machine, cell->transport,
                                cell->bus == BUS_NONE ? "-" : bus_name(cell->bus),
                                payload_name(cell->payload), cell->size,
                                pattern_name(cell->pattern),
@@ -94,8 +97,8 @@ static gboolean parse_field(const char *f, guint64 *v, gboolean *present)
         return errno == 0 && *end == '\0';
 }
 
-gboolean samples_parse_row(const char *row, const char *env, GPtrArray *cells, guint max_rep,
-                           const Cell **cell, guint *rep, Sample *s, char **why)
+gboolean samples_parse_row(const char *row, const char *env, const char *machine, GPtrArray *cells,
+                           guint max_rep, const Cell **cell, guint *rep, Sample *s, char **why)
 {
         g_auto(GStrv) f = g_strsplit(row, "\t", -1);
         guint nf = 1;
@@ -124,14 +127,15 @@ gboolean samples_parse_row(const char *row, const char *env, GPtrArray *cells, g
                 if (((const Cell *) cells->pdata[i])->index == idx)
                         *cell = cells->pdata[i];
         *rep = (guint) r;
-        if (!strcmp(f[13], "ok")) {
+        if (!strcmp(f[SAMPLES_STATUS_FIELD], "ok")) {
                 guint64 *dst[] = { &s->elapsed_ns, &s->client_cpu_ns, &s->server_cpu_ns, &s->bus_cpu_ns,
                                    &s->messages, &s->bytes, &s->lat_n, &s->lat_min_ns, &s->lat_p50_ns,
                                    &s->lat_p90_ns, &s->lat_p99_ns, &s->lat_p999_ns, &s->lat_max_ns };
                 for (guint i = 0; i < G_N_ELEMENTS(dst); i++) {
-                        if (!parse_field(f[14 + i], dst[i], &present)) {
+                        guint at = SAMPLES_STATUS_FIELD + 1 + i;
+                        if (!parse_field(f[at], dst[i], &present)) {
                                 g_auto(GStrv) names = g_strsplit(samples_header(), "\t", -1);
-                                *why = g_strdup_printf("%s is '%s', not a whole number", names[14 + i], f[14 + i]);
+                                *why = g_strdup_printf("%s is '%s', not a whole number", names[at], f[at]);
                                 return FALSE;
                         }
                 }
@@ -145,17 +149,17 @@ gboolean samples_parse_row(const char *row, const char *env, GPtrArray *cells, g
                         *why = g_strdup("latency percentiles out of order");
                         return FALSE;
                 }
-        } else if (!strcmp(f[13], "failed")) {
+        } else if (!strcmp(f[SAMPLES_STATUS_FIELD], "failed")) {
                 s->status = -EIO;
-                g_strlcpy(s->why, f[27], sizeof s->why);
+                g_strlcpy(s->why, f[SAMPLES_STATUS_FIELD + 14], sizeof s->why);
         } else {
-                *why = g_strdup_printf("status '%s' is neither ok nor failed", f[13]);
+                *why = g_strdup_printf("status '%s' is neither ok nor failed", f[SAMPLES_STATUS_FIELD]);
                 return FALSE;
         }
         /* What this build writes for that cell and sample must be the row,
          * byte for byte: the axes, and "-" exactly where nothing applies. */
         g_autoptr(GString) again = g_string_new(NULL);
-        samples_append_row(again, env, *cell, *rep, s);
+        samples_append_row(again, env, machine, *cell, *rep, s);
         g_string_truncate(again, again->len - 1);
         if (strcmp(again->str, row) != 0) {
                 g_auto(GStrv) g = g_strsplit(again->str, "\t", -1);
@@ -301,6 +305,51 @@ Table *table_read(const char *path, GError **error)
                 g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: no header line", path);
                 return NULL;
         }
+        return g_steal_pointer(&t);
+}
+
+Table *samples_table_read(const char *path, GError **error)
+{
+        g_autoptr(Table) t = table_read(path, error);
+
+        if (!t || table_column(t, "machine") >= 0)
+                return g_steal_pointer(&t);
+        /* Written before the machine column: one machine, the one its
+         * meta.ini names, if it is there. */
+        g_autofree char *dir = g_path_get_dirname(path);
+        g_autofree char *meta_path = g_build_filename(dir, "meta.ini", NULL);
+        g_autoptr(GKeyFile) meta = g_key_file_new();
+        g_autofree char *host = NULL;
+        if (g_key_file_load_from_file(meta, meta_path, G_KEY_FILE_NONE, NULL))
+                host = g_key_file_get_string(meta, "machine", "hostname", NULL);
+        if (host)
+                host[strcspn(host, ".\t\n")] = '\0';
+        const char *machine = host && *host ? host : "-";
+        int env = table_column(t, "env");
+        guint at = env >= 0 ? (guint) env + 1 : t->n_columns;
+        GStrvBuilder *b = g_strv_builder_new();
+        for (guint i = 0; i <= t->n_columns; i++) {
+                if (i == at)
+                        g_strv_builder_add(b, "machine");
+                if (i < t->n_columns)
+                        g_strv_builder_add(b, t->columns[i]);
+        }
+        g_strfreev(t->columns);
+        t->columns = g_strv_builder_end(b);
+        g_strv_builder_unref(b);
+        for (guint r = 0; r < t->rows->len; r++) {
+                char **old = t->rows->pdata[r];
+                char **row = g_new0(char *, t->n_columns + 2);
+                for (guint i = 0, j = 0; i <= t->n_columns; i++) {
+                        if (i == at)
+                                row[j++] = g_strdup(machine);
+                        if (i < t->n_columns)
+                                row[j++] = old[i];
+                }
+                g_free(old);
+                t->rows->pdata[r] = row;
+        }
+        t->n_columns++;
         return g_steal_pointer(&t);
 }
 

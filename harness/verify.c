@@ -44,6 +44,7 @@ static const Axis axes[] = {
         { "cpus", "cpus", KIND_TEXT, NULL, true },
         { "count", "count", KIND_COUNT, "0", true },
         { "duration", "duration_ns", KIND_DURATION, "0", true },
+        { "machine", "machine", KIND_TEXT, NULL, true },
 };
 
 static const Axis *axis_find(const char *key)
@@ -438,14 +439,21 @@ static void vcell_free(VCell *c)
 }
 
 /* "pipe bytes 64B roundtrip reply=echo count=1000": the axis values that
- * apply, defaults (array marshalling, unpinned, host) left out. */
-static char *vcell_describe(const VCell *c, const int *axis_col, int env_col)
+ * apply, defaults (array marshalling, unpinned, host) left out, and the
+ * machine only when SAMPLES holds more than one. */
+static char *vcell_describe(const VCell *c, const int *axis_col, const Table *samples)
 {
         GString *s = g_string_new(NULL);
+        int env_col = table_column(samples, "env"), machine_col = table_column(samples, "machine");
+        bool machines = false;
 
+        for (guint r = 1; machine_col >= 0 && r < samples->rows->len && !machines; r++)
+                machines = strcmp(((char **) samples->rows->pdata[r])[machine_col],
+                                  ((char **) samples->rows->pdata[0])[machine_col]) != 0;
         for (size_t a = 0; a < G_N_ELEMENTS(axes); a++) {
                 const char *v = c->row[axis_col[a]];
-                if (!strcmp(v, "-") || (!strcmp(axes[a].key, "marshal") && !strcmp(v, "array")) ||
+                if (!strcmp(v, "-") || (!strcmp(axes[a].key, "machine") && !machines) ||
+                    (!strcmp(axes[a].key, "marshal") && !strcmp(v, "array")) ||
                     (!strcmp(axes[a].key, "cpus") && !strcmp(v, "none")))
                         continue;
                 if (s->len)
@@ -698,8 +706,8 @@ gboolean verify_claim_table(const Claim *claim, const Table *samples, const char
                 VCell *sc = slow->pdata[g_array_index(pair_slow, guint, p)];
                 const VCell *nc = higher ? fc : sc, *dc = higher ? sc : fc;
                 double cov_k, r_k;
-                pair.faster = vcell_describe(fc, axis_col, table_column(samples, "env"));
-                pair.slower = vcell_describe(sc, axis_col, table_column(samples, "env"));
+                pair.faster = vcell_describe(fc, axis_col, samples);
+                pair.slower = vcell_describe(sc, axis_col, samples);
                 pair.n_faster = fc->values->len;
                 pair.n_slower = sc->values->len;
                 const double *nv = (const double *) (gpointer) nc->values->data;
@@ -856,7 +864,7 @@ gboolean verify_claim_dir(const Claim *claim, const char *dir, VerifyResult *res
                 result_no_data(result, note);
                 return TRUE;
         }
-        g_autoptr(Table) t = table_read(path, error);
+        g_autoptr(Table) t = samples_table_read(path, error);
         if (!t) {
                 memset(result, 0, sizeof *result);
                 return FALSE;

@@ -175,7 +175,8 @@ bool parse_duration(const char *s, guint64 *out_ns);
 char *cell_describe(const Cell *cell);
 
 /* Does CELL match SELECTOR ("transport=libdbus,bus=p2p", sizes may carry
- * units)?  Returns 1 or 0, or -1 when the selector is malformed. */
+ * units)?  machine=NAME holds for every cell (a run chooses the machine,
+ * not the file).  Returns 1 or 0, or -1 when the selector is malformed. */
 int experiment_cell_matches(const Cell *cell, const char *selector);
 
 /* Rough time one repetition of CELL takes, in ns, for estimates. */

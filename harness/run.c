@@ -31,6 +31,7 @@
 
 #include "env/env.h"
 #include "meta.h"
+#include "remote.h"
 #include "runner.h"
 #include "samples.h"
 #include "stats.h"
@@ -501,19 +502,129 @@ int run_experiment(const Experiment *exp, const char *out_dir, bool resume,
 }
 
 /* Copies the groups of FROM into TO, each renamed "<group> SUFFIX" (or as
- * they are when SUFFIX is NULL). */
-static void merge_groups(GKeyFile *to, GKeyFile *from, const char *suffix)
+ * they are when SUFFIX is NULL).  MACHINES: FROM is one machine's, whose
+ * "[machine NAME]" groups keep their names and whose [machine] is in
+ * them already. */
+static void merge_groups(GKeyFile *to, GKeyFile *from, const char *suffix, bool machines)
 {
         g_auto(GStrv) groups = g_key_file_get_groups(from, NULL);
 
         for (guint i = 0; groups[i]; i++) {
-                g_autofree char *name = suffix ? g_strconcat(groups[i], " ", suffix, NULL) : g_strdup(groups[i]);
+                bool own = machines && g_str_has_prefix(groups[i], "machine ");
+                if (suffix && machines && !strcmp(groups[i], "machine"))
+                        continue;
+                g_autofree char *name = suffix && !own ? g_strconcat(groups[i], " ", suffix, NULL)
+                                                       : g_strdup(groups[i]);
                 g_auto(GStrv) keys = g_key_file_get_keys(from, groups[i], NULL, NULL);
                 for (guint k = 0; keys && keys[k]; k++) {
                         g_autofree char *v = g_key_file_get_value(from, groups[i], keys[k], NULL);
                         g_key_file_set_value(to, name, keys[k], v);
                 }
         }
+}
+
+int run_merge(const Experiment *exp, const char *out_dir, const char *const *dirs, const char *const *labels,
+              bool machines, GError **error)
+{
+        g_autoptr(GString) rows = g_string_new(samples_header());
+        g_autoptr(GKeyFile) meta = g_key_file_new();
+        g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
+        g_autofree char *staging_name = g_strconcat(".", exp->name, ".new", NULL);
+        g_autofree char *staging = g_build_filename(out_dir, staging_name, NULL);
+        g_autofree char *final = g_build_filename(out_dir, exp->name, NULL);
+
+        samples_remove_dir(staging);
+        if (mkdir(staging, 0755) < 0) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot create %s: %s", staging, g_strerror(errno));
+                return RUN_ERROR;
+        }
+        for (guint i = 0; dirs[i]; i++) {
+                g_autofree char *dir = g_build_filename(dirs[i], exp->name, NULL);
+                g_autofree char *sp = g_build_filename(dir, "samples.tsv", NULL);
+                g_autofree char *mp = g_build_filename(dir, "meta.ini", NULL);
+                g_autofree char *text = NULL;
+                g_autoptr(GKeyFile) m = g_key_file_new();
+                g_autoptr(GError) e = NULL;
+                if (!g_file_get_contents(sp, &text, NULL, &e) ||
+                    !g_key_file_load_from_file(m, mp, G_KEY_FILE_KEEP_COMMENTS, &e)) {
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "results of %s from %s: %s",
+                                    exp->name, labels ? labels[i] : dirs[i], e->message);
+                        samples_remove_dir(staging);
+                        return RUN_ERROR;
+                }
+                /* A machine is named by what its own run recorded. */
+                char *label = machines ? g_key_file_get_string(m, "run", "machine", NULL) : g_strdup(labels[i]);
+                if (!label || !*label) {
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "%s names no machine ([run] machine)", mp);
+                        g_free(label);
+                        samples_remove_dir(staging);
+                        return RUN_ERROR;
+                }
+                for (guint k = 0; k < names->len; k++) {
+                        if (!strcmp(names->pdata[k], label)) {
+                                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                                            "%s and %s are the same machine, %s (its host name): one machine "
+                                            "measured twice is not two machines; name them apart by their host "
+                                            "names, or measure it once", labels ? labels[k] : dirs[k],
+                                            labels ? labels[i] : dirs[i], label);
+                                g_free(label);
+                                samples_remove_dir(staging);
+                                return RUN_ERROR;
+                        }
+                }
+                g_ptr_array_add(names, label);
+                if (!g_str_has_prefix(text, samples_header())) {
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO,
+                                    "%s: not the columns this harness writes (another version of ipclab?)", sp);
+                        samples_remove_dir(staging);
+                        return RUN_ERROR;
+                }
+                char *body = strchr(text, '\n');
+                g_string_append(rows, body ? body + 1 : "");
+                merge_groups(meta, m, i == 0 ? NULL : label, machines);
+                /* Console logs: console.log becomes console-LABEL.log,
+                 * console-REST.log console-LABEL-REST.log. */
+                g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
+                for (const char *f; d && (f = g_dir_read_name(d));) {
+                        if (!g_str_has_prefix(f, "console") || !g_str_has_suffix(f, ".log"))
+                                continue;
+                        g_autofree char *log = NULL;
+                        gsize log_len = 0;
+                        g_autofree char *from = g_build_filename(dir, f, NULL);
+                        if (!g_file_get_contents(from, &log, &log_len, NULL))
+                                continue;
+                        g_autofree char *lname = g_strdup_printf("console-%s%s", label, f + strlen("console"));
+                        if (!strcmp(f, "console.log")) {
+                                g_free(lname);
+                                lname = g_strdup_printf("console-%s.log", label);
+                        }
+                        g_autofree char *lp = g_build_filename(staging, lname, NULL);
+                        samples_write_atomic(lp, log, log_len);
+                }
+        }
+        g_ptr_array_add(names, NULL);
+        g_autofree char *list = g_strjoinv(";", (char **) names->pdata);
+        g_key_file_set_string(meta, "run", machines ? "machines" : "envs", list);
+        g_autofree char *ini = g_key_file_to_data(meta, NULL, NULL);
+        g_autofree char *sp = g_build_filename(staging, "samples.tsv", NULL);
+        g_autofree char *mp = g_build_filename(staging, "meta.ini", NULL);
+        int r = samples_write_atomic(sp, rows->str, rows->len);
+        if (r >= 0)
+                r = samples_write_atomic(mp, ini, strlen(ini));
+        if (r >= 0) {
+                /* The staging directory may hold console logs: swap it in
+                 * whole, then drop the old one. */
+                r = samples_replace_dir(staging, final);
+                samples_remove_dir(staging);
+        }
+        if (r < 0) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot write the results of %s into %s: %s; %s is unchanged",
+                            exp->name, out_dir, g_strerror(-r), final);
+                samples_remove_dir(staging);
+                return RUN_ERROR;
+        }
+        fprintf(stderr, "ipclab: %s: %s merged in %s\n", exp->name, list, final);
+        return RUN_OK;
 }
 
 int run_experiment_envs(const Experiment *exp, const char *self, const char *out_dir, bool resume,
@@ -530,9 +641,13 @@ int run_experiment_envs(const Experiment *exp, const char *self, const char *out
                 g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot create %s: %s", stage_root, g_strerror(errno));
                 return RUN_ERROR;
         }
+        g_autoptr(GPtrArray) dirs = g_ptr_array_new_with_free_func(g_free);
+        g_autoptr(GPtrArray) labels = g_ptr_array_new();
         for (guint i = 0; i < exp->n_envs; i++) {
                 EnvKind env = exp->envs[i];
-                g_autofree char *stage = g_build_filename(stage_root, env_name(env), NULL);
+                char *stage = g_build_filename(stage_root, env_name(env), NULL);
+                g_ptr_array_add(dirs, stage);
+                g_ptr_array_add(labels, (gpointer) env_name(env));
                 g_autofree char *done = g_build_filename(stage, exp->name, "samples.tsv", NULL);
                 if (resume && g_file_test(done, G_FILE_TEST_EXISTS)) {
                         fprintf(stderr, "ipclab: %s: %s already measured, kept\n", exp->name, env_name(env));
@@ -565,68 +680,85 @@ int run_experiment_envs(const Experiment *exp, const char *self, const char *out
         /* One samples.tsv (the env column tells them apart), one meta.ini
          * (the first environment's groups, then "<group> <env>" for the
          * others), and each environment's console log. */
-        g_autoptr(GString) rows = g_string_new(samples_header());
-        g_autoptr(GKeyFile) meta = g_key_file_new();
-        g_autofree char *staging_name = g_strconcat(".", exp->name, ".new", NULL);
-        g_autofree char *staging = g_build_filename(out_dir, staging_name, NULL);
-        samples_remove_dir(staging);
-        if (mkdir(staging, 0755) < 0) {
-                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot create %s: %s", staging, g_strerror(errno));
+        g_ptr_array_add(dirs, NULL);
+        g_ptr_array_add(labels, NULL);
+        int r = run_merge(exp, out_dir, (const char *const *) dirs->pdata, (const char *const *) labels->pdata,
+                          false, error);
+        if (r == RUN_ERROR)
+                return r;
+        samples_remove_dir(stage_root);
+        return failed ? RUN_FAILED : RUN_OK;
+}
+
+int run_experiment_here(const Experiment *exp, const char *self, const char *out_dir, bool resume,
+                        const char *const *extra, const char *const *argv, GError **error)
+{
+        if (exp->n_envs > 1)
+                return run_experiment_envs(exp, self, out_dir, resume, extra, argv, error);
+        if (exp->env == ENV_HOST)
+                return run_experiment(exp, out_dir, resume, argv, error);
+        const char *w = env_warning(exp->env);
+        if (w)
+                fprintf(stderr, "ipclab: warning: %s\n", w);
+        int r = env_run(exp->env, self, exp->path, out_dir, extra, error);
+        if (r < 0)
+                return RUN_ERROR;
+        fprintf(stderr, "ipclab: %s: ran in %s (exit status %d); its output is in %s/%s/console.log\n",
+                exp->name, env_name(exp->env), r, out_dir, exp->name);
+        return r;
+}
+
+int run_experiment_machines(const Experiment *exp, const char *self, const char *out_dir, bool resume,
+                            const RemoteTarget *const *targets, const char *const *extra,
+                            const char *const *argv, GError **error)
+{
+        g_autofree char *stage_name = g_strconcat(".", exp->name, ".machines", NULL);
+        g_autofree char *stage_root = g_build_filename(out_dir, stage_name, NULL);
+        g_autofree char *final = g_build_filename(out_dir, exp->name, NULL);
+        g_autoptr(GPtrArray) dirs = g_ptr_array_new_with_free_func(g_free);
+        g_autoptr(GPtrArray) labels = g_ptr_array_new();
+        bool failed = false;
+
+        if (!resume)
+                samples_remove_dir(stage_root);
+        if (g_mkdir_with_parents(stage_root, 0755) < 0) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot create %s: %s", stage_root, g_strerror(errno));
                 return RUN_ERROR;
         }
-        for (guint i = 0; i < exp->n_envs; i++) {
-                const char *en = env_name(exp->envs[i]);
-                g_autofree char *dir = g_build_filename(stage_root, en, exp->name, NULL);
-                g_autofree char *sp = g_build_filename(dir, "samples.tsv", NULL);
-                g_autofree char *mp = g_build_filename(dir, "meta.ini", NULL);
-                g_autofree char *cp = g_build_filename(dir, "console.log", NULL);
-                g_autofree char *text = NULL;
-                g_autoptr(GKeyFile) m = g_key_file_new();
-                g_autoptr(GError) e = NULL;
-                if (!g_file_get_contents(sp, &text, NULL, &e) ||
-                    !g_key_file_load_from_file(m, mp, G_KEY_FILE_KEEP_COMMENTS, &e)) {
-                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "results of %s in %s: %s",
-                                    exp->name, en, e->message);
-                        samples_remove_dir(staging);
+        for (guint i = 0; targets[i]; i++) {
+                const RemoteTarget *t = targets[i];
+                char *stage = g_build_filename(stage_root, t->key, NULL);
+                g_ptr_array_add(dirs, stage);
+                g_ptr_array_add(labels, t->spec);
+                g_autofree char *done = g_build_filename(stage, exp->name, "samples.tsv", NULL);
+                if (resume && g_file_test(done, G_FILE_TEST_EXISTS)) {
+                        fprintf(stderr, "ipclab: %s: %s already measured, kept\n", exp->name, t->spec);
+                        continue;
+                }
+                if (g_mkdir_with_parents(stage, 0755) < 0) {
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot create %s: %s", stage, g_strerror(errno));
                         return RUN_ERROR;
                 }
-                char *body = strchr(text, '\n');
-                g_string_append(rows, body ? body + 1 : "");
-                merge_groups(meta, m, i == 0 ? NULL : en);
-                g_autofree char *log = NULL;
-                gsize log_len = 0;
-                if (g_file_get_contents(cp, &log, &log_len, NULL)) {
-                        g_autofree char *lname = g_strdup_printf("console-%s.log", en);
-                        g_autofree char *lp = g_build_filename(staging, lname, NULL);
-                        samples_write_atomic(lp, log, log_len);
+                fprintf(stderr, "ipclab: %s: running on %s\n", exp->name, t->spec);
+                int r = t->host ? remote_run(t, exp, self, exp->path, stage, extra, error)
+                                : run_experiment_here(exp, self, stage, resume, extra, argv, error);
+                if (r == RUN_ERROR || r == RUN_INTERRUPTED) {
+                        if (r == RUN_INTERRUPTED)
+                                fprintf(stderr, "ipclab: interrupted; %s is unchanged; --resume keeps the machines "
+                                        "already measured\n", final);
+                        else
+                                g_prefix_error(error, "%s is unchanged; `ipclab run --resume` keeps the machines "
+                                               "already measured: ", final);
+                        return r;
                 }
+                failed |= r == RUN_FAILED;
         }
-        g_autofree char *envs = g_strdup(env_name(exp->envs[0]));
-        for (guint i = 1; i < exp->n_envs; i++) {
-                char *t = g_strconcat(envs, ";", env_name(exp->envs[i]), NULL);
-                g_free(envs);
-                envs = t;
-        }
-        g_key_file_set_string(meta, "run", "envs", envs);
-        g_autofree char *ini = g_key_file_to_data(meta, NULL, NULL);
-        g_autofree char *sp = g_build_filename(staging, "samples.tsv", NULL);
-        g_autofree char *mp = g_build_filename(staging, "meta.ini", NULL);
-        int r = samples_write_atomic(sp, rows->str, rows->len);
-        if (r >= 0)
-                r = samples_write_atomic(mp, ini, strlen(ini));
-        if (r >= 0) {
-                /* The staging directory may hold console logs: swap it in
-                 * whole, then drop the old one. */
-                r = samples_replace_dir(staging, final);
-                samples_remove_dir(staging);
-        }
-        if (r < 0) {
-                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot write the results of %s into %s: %s; %s is unchanged",
-                            exp->name, out_dir, g_strerror(-r), final);
-                samples_remove_dir(staging);
-                return RUN_ERROR;
-        }
+        g_ptr_array_add(dirs, NULL);
+        g_ptr_array_add(labels, NULL);
+        int r = run_merge(exp, out_dir, (const char *const *) dirs->pdata, (const char *const *) labels->pdata,
+                          true, error);
+        if (r == RUN_ERROR)
+                return r;
         samples_remove_dir(stage_root);
-        fprintf(stderr, "ipclab: %s: %s merged in %s\n", exp->name, envs, final);
         return failed ? RUN_FAILED : RUN_OK;
 }

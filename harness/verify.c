@@ -438,6 +438,24 @@ static void vcell_free(VCell *c)
         g_free(c);
 }
 
+/* The NAME of machine=NAME in selector SEL, or NULL. */
+static char *selector_machine(const char *sel)
+{
+        g_auto(GStrv) parts = g_strsplit(sel ? sel : "", ",", -1);
+
+        for (guint i = 0; parts[i]; i++) {
+                char *p = g_strstrip(parts[i]);
+                if (g_str_has_prefix(p, "machine") && strchr(p, '=')) {
+                        char *k = g_strndup(p, (gsize) (strchr(p, '=') - p));
+                        bool is = !strcmp(g_strstrip(k), "machine");
+                        g_free(k);
+                        if (is)
+                                return g_strdup(g_strstrip(strchr(p, '=') + 1));
+                }
+        }
+        return NULL;
+}
+
 /* "pipe bytes 64B roundtrip reply=echo count=1000": the axis values that
  * apply, defaults (array marshalling, unpinned, host) left out, and the
  * machine only when SAMPLES holds more than one. */
@@ -838,7 +856,9 @@ gboolean verify_claim_check(const Experiment *exp, const Claim *claim, GError **
                 if (claim->where && any[s] && !kept[s])
                         return check_fail(error, exp, claim, "where", "'%s' keeps none of the cells %s=%s selects",
                                           claim->where, keys[s], sels[s]);
-        if (kept[0] && !differ)
+        /* Cells alike but on two machines differ all the same. */
+        g_autofree char *mf = selector_machine(claim->faster), *ms = selector_machine(claim->slower);
+        if (kept[0] && !differ && g_strcmp0(mf, ms) == 0)
                 return check_fail(error, exp, claim, "slower",
                                   "'%s' selects the same cells as faster=%s: nothing to compare",
                                   claim->slower, claim->faster);

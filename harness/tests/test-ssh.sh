@@ -139,6 +139,15 @@ check "the target's output is kept as console-ipclab-target.log" '[ -s "$tmp/out
 check "nothing is left on the target" 'wait_for 5 "[ \$(remote_dirs) -eq $before ]"'
 check "no staging directory is left here" '[ -z "$(ls -A "$tmp/out" | grep -v "^tiny$\|^\.ipclab.lock$")" ]' "$(ls -A "$tmp/out")"
 
+# Built there from the sources sent (as for a target whose libraries
+# differ): IPCLAB_REMOTE_BUILD=1 takes that path here.
+IPCLAB_REMOTE_BUILD=1 "$ipclab" run --host "$target" --out "$tmp/built" "$tmp/tiny.ini" 2>"$tmp/built.err"; rc=$?
+check "built on the target from the sources: exits 0" '[ $rc -eq 0 ]' "$(tail -5 "$tmp/built.err")"
+check "... it says so" 'grep -q "building there from the sources (IPCLAB_REMOTE_BUILD=1)" "$tmp/built.err"'
+check "... and its rows came back" '[ "$(tail -n +2 "$tmp/built/tiny/samples.tsv" | cut -f15 | grep -c "^ok$")" -eq 4 ]'
+check "... the built binary recorded the build's provenance" 'grep -q "^ipclab_commit=" "$tmp/built/tiny/meta.ini"'
+check "... and nothing is left on the target" 'wait_for 5 "[ \$(remote_dirs) -eq $before ]"'
+
 # A hostile path: quotes, spaces and a command substitution in the
 # directory of the experiment file reach no shell, here or there.
 hostile="$tmp/it's \$(touch $tmp/pwned) \`touch $tmp/pwned2\`; dir"

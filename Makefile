@@ -4,7 +4,9 @@
 #   make check               the whole test suite; ends with "N passed, N failed, N skipped"
 #   make check-fresh         make all in a fresh clone on a minimal Debian 12 (root, cached)
 #   make run EXP=name [PROFILE=quick] [ENV=host|nspawn|vm] [RESUME=1]
-#                            rerun one experiment into data/ and rebuild what depends on it
+#            [HOSTS="ssh://USER@HOST[:PORT] ..."] [SLURM=PARTITION [NODES=N]]
+#                            rerun one experiment into data/ (here, on SSH targets or
+#                            on a Slurm partition) and rebuild what depends on it
 #   make reproduce [FIG=name] [PROFILE=quick]
 #                            rerun every experiment (or those behind one figure) into build/repro/
 #   make reproduce-estimate  only the estimate of how long make reproduce takes, and how it was made

@@ -10,8 +10,13 @@
 # once on the same CPUs.
 
 MEASURE_LOCK := $(BUILD)/.measure.lock
+# Where it runs (harness/remote.h): HOSTS="ssh://user@a ssh://b:2222 local"
+# runs on each in turn and merges them, one machine each; SLURM=PARTITION
+# [NODES=N] submits a Slurm job array (job script and logs in
+# build/slurm/).  RESUME=1 keeps the machines, or tasks, already measured.
 RUN_FLAGS = $(if $(PROFILE),--profile $(PROFILE)) $(if $(filter-out host,$(ENV)),--env $(ENV)) \
-	$(if $(RESUME),--resume)
+	$(if $(RESUME),--resume) $(foreach h,$(HOSTS),--host $(h)) \
+	$(if $(SLURM),--slurm $(SLURM) $(if $(NODES),--nodes $(NODES)))
 
 # Whether data is current is decided when make reads this file (a
 # SHA-256 of each experiment file, milliseconds), so that `make -n` tells
@@ -40,7 +45,8 @@ data: $(foreach e,$(EXPERIMENTS),data/$(e)/samples.tsv)
 
 # make run EXP=name: rerun one experiment whatever its data says.
 run: | $(IPCLAB)
-	$(Q)test -n "$(EXP)" || { echo "usage: make run EXP=name [PROFILE=quick] [ENV=host|nspawn|vm] [RESUME=1]" >&2; exit 2; }
+	$(Q)test -n "$(EXP)" || { echo "usage: make run EXP=name [PROFILE=quick] [ENV=host|nspawn|vm] [RESUME=1]" \
+		"[HOSTS=\"ssh://USER@HOST[:PORT] ...\"] [SLURM=PARTITION [NODES=N]]" >&2; exit 2; }
 	$(Q)test -f experiments/$(EXP).ini || { echo "make run: no experiments/$(EXP).ini (have: $(ALL_EXPERIMENTS))" >&2; exit 2; }
 	$(Q)mkdir -p $(BUILD)
 	flock $(MEASURE_LOCK) $(IPCLAB) run $(RUN_FLAGS) --out data experiments/$(EXP).ini

@@ -5,12 +5,11 @@
  *   ipclab run [--profile NAME] [--env host|nspawn|vm] [--out DIR] [--resume]
  *              [--host ssh://USER@HOST[:PORT]]... [--slurm PARTITION [--nodes N]] FILE...
  *   ipclab summarize DIR/<experiment>
+ *   ipclab columns
  *
  * Exit status: 0 success, 1 a measurement failed, 2 bad usage or bad input.
  */
 #include <errno.h>
-#include <inttypes.h>
-#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -18,6 +17,7 @@
 #include <unistd.h>
 
 #include "bus.h"
+#include "columns.h"
 #include "env/env.h"
 #include "experiment.h"
 #include "meta.h"
@@ -25,7 +25,7 @@
 #include "run.h"
 #include "runner.h"
 #include "samples.h"
-#include "stats.h"
+#include "summarize.h"
 #include "transport.h"
 #if __has_include("verify.h")
 #include "verify.h"
@@ -293,7 +293,7 @@ static int cmd_run(int argc, char **argv, char **argv_all)
         return status;
 }
 
-/* Per-cell statistics of DIR/samples.tsv as TSV on stdout. */
+/* Per-cell statistics of DIR/samples.tsv as TSV on stdout (summarize.h). */
 static int cmd_summarize(int argc, char **argv)
 {
         g_autoptr(GOptionContext) ctx = g_option_context_new("DIR - per-cell statistics of DIR/samples.tsv, as TSV");
@@ -303,181 +303,33 @@ static int cmd_summarize(int argc, char **argv)
                 return usage_error(ctx, e->message);
         if (argc != 2)
                 return usage_error(ctx, "summarize needs one results directory");
-        g_autofree char *path = g_build_filename(argv[1], "samples.tsv", NULL);
-        g_autoptr(Table) t = samples_table_read(path, &e);
-        if (!t)
+        g_autoptr(GString) out = g_string_new(NULL);
+        if (summarize_dir(argv[1], out, &e) < 0)
                 return report(e);
-        g_autofree char *exp_name = g_path_get_basename(argv[1]);
-        /* The upper bounds measured with the data, when there are any. */
-        g_autofree char *meta_path = g_build_filename(argv[1], "meta.ini", NULL);
-        g_autoptr(GKeyFile) meta = g_key_file_new();
-        bool have_meta = g_key_file_load_from_file(meta, meta_path, G_KEY_FILE_NONE, NULL);
-        int size_col = table_column(t, "size_B");
+        fwrite(out->str, 1, out->len, stdout);
+        return 0;
+}
 
-        const char *need[] = { "status", "elapsed_ns", "messages", "bytes_B", "client_cpu_ns",
-                               "server_cpu_ns", "bus_cpu_ns", "lat_p50_ns", "lat_p90_ns", "lat_p99_ns", "lat_p999_ns" };
-        int col[G_N_ELEMENTS(need)];
-        for (size_t i = 0; i < G_N_ELEMENTS(need); i++) {
-                col[i] = table_column(t, need[i]);
-                if (col[i] < 0) {
-                        fprintf(stderr, "ipclab: %s: no column %s\n", path, need[i]);
-                        return EXIT_USAGE;
-                }
-        }
-        int axis[16];
-        guint naxis = 0;
-        for (guint i = 0; samples_axis_columns[i]; i++) {
-                axis[naxis] = table_column(t, samples_axis_columns[i]);
-                if (axis[naxis] < 0) {
-                        fprintf(stderr, "ipclab: %s: no column %s\n", path, samples_axis_columns[i]);
-                        return EXIT_USAGE;
-                }
-                naxis++;
-        }
-        /* Group rows by their axis values, keeping first-seen order. */
-        g_autoptr(GHashTable) groups = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-        g_autoptr(GPtrArray) order = g_ptr_array_new_with_free_func((GDestroyNotify) g_ptr_array_unref);
-        for (guint r = 0; r < t->rows->len; r++) {
-                char **row = t->rows->pdata[r];
-                g_autoptr(GString) key = g_string_new(NULL);
-                for (guint a = 0; a < naxis; a++)
-                        g_string_append_printf(key, "%s\t", row[axis[a]]);
-                GPtrArray *g = g_hash_table_lookup(groups, key->str);
-                if (!g) {
-                        g = g_ptr_array_new();
-                        g_hash_table_insert(groups, g_strdup(key->str), g);
-                        g_ptr_array_add(order, g);
-                }
-                g_ptr_array_add(g, row);
-        }
-        printf("experiment\tenv\tmachine\ttransport\tbus\tpayload\tsize_B\tpattern\treply\tmarshal\tcpus\tcount\tduration_ns"
-               "\tn\tfailed\telapsed_ns\telapsed_ns_lo\telapsed_ns_hi\tmessages"
-               "\tthroughput_MiBps\tthroughput_MiBps_lo\tthroughput_MiBps_hi"
-               "\trate_per_s\trate_per_s_lo\trate_per_s_hi"
-               "\tlat_p50_ns\tlat_p90_ns\tlat_p99_ns\tlat_p999_ns"
-               "\tcpu_ns_per_msg\tclient_cpu_ns\tserver_cpu_ns\tbus_cpu_ns\tmemcpy_MiBps"
-               "\tlat_p50_ns_lo\tlat_p50_ns_hi\tlat_p99_ns_lo\tlat_p99_ns_hi"
-               "\tthroughput_MiBps_hmean\trate_per_s_hmean\n");
-        for (guint gi = 0; gi < order->len; gi++) {
-                GPtrArray *g = order->pdata[gi];
-                guint n = 0, failed = 0;
-                g_autofree double *el = g_new0(double, g->len), *tp = g_new0(double, g->len),
-                                  *rate = g_new0(double, g->len), *msgs = g_new0(double, g->len),
-                                  *cpm = g_new0(double, g->len), *ccpu = g_new0(double, g->len),
-                                  *scpu = g_new0(double, g->len), *bcpu = g_new0(double, g->len),
-                                  *bytes = g_new0(double, g->len), *secs = g_new0(double, g->len),
-                                  *sent = g_new0(double, g->len);
-                double *lat[4];
-                guint nlat = 0;
-                bool have_bus = false;
-                for (int q = 0; q < 4; q++)
-                        lat[q] = g_new0(double, g->len);
-                for (guint i = 0; i < g->len; i++) {
-                        char **row = g->pdata[i];
-                        if (strcmp(row[col[0]], "ok") != 0) {
-                                failed++;
-                                continue;
-                        }
-                        double elapsed = g_ascii_strtod(row[col[1]], NULL);
-                        double m = g_ascii_strtod(row[col[2]], NULL);
-                        double b = g_ascii_strtod(row[col[3]], NULL);
-                        double cc = g_ascii_strtod(row[col[4]], NULL);
-                        double sc = strcmp(row[col[5]], "-") ? g_ascii_strtod(row[col[5]], NULL) : 0;
-                        double bc = strcmp(row[col[6]], "-") ? g_ascii_strtod(row[col[6]], NULL) : 0;
-                        have_bus |= strcmp(row[col[6]], "-") != 0;
-                        el[n] = elapsed;
-                        secs[n] = elapsed / 1e9;
-                        bytes[n] = b / 1048576.0;
-                        sent[n] = m;   /* msgs is sorted for its median, sent is not */
-                        msgs[n] = m;
-                        tp[n] = elapsed > 0 ? b / (elapsed / 1e9) / 1048576.0 : 0;
-                        rate[n] = elapsed > 0 ? m / (elapsed / 1e9) : 0;
-                        ccpu[n] = cc;
-                        scpu[n] = sc;
-                        bcpu[n] = bc;
-                        cpm[n] = m > 0 ? (cc + sc + bc) / m : 0;
-                        if (strcmp(row[col[7]], "-") != 0) {
-                                for (int q = 0; q < 4; q++)
-                                        lat[q][nlat] = g_ascii_strtod(row[col[7 + q]], NULL);
-                                nlat++;
-                        }
-                        n++;
-                }
-                char **first = g->pdata[0];
-                printf("%s", exp_name);
-                for (guint a = 0; a < naxis; a++)
-                        printf("\t%s", first[axis[a]]);
-                printf("\t%u\t%u", n, failed);
-                g_autofree char *bound_key = g_strdup_printf("memcpy_MiBps_%s", first[size_col]);
-                /* Each environment and machine measured its own bounds:
-                 * "[bounds vm]", "[bounds vm NAME]" or "[bounds NAME]" in a
-                 * merged meta.ini (the first machine's have no name), else
-                 * "[bounds]". */
-                const char *en = first[table_column(t, "env")], *mn = first[table_column(t, "machine")];
-                char *groups[] = { g_strdup_printf("bounds %s %s", en, mn),
-                                              g_strdup_printf("bounds %s", mn),
-                                              g_strdup_printf("bounds %s", en), g_strdup("bounds") };
-                g_autofree char *bound = NULL;
-                for (gsize k = 0; have_meta && !bound && k < G_N_ELEMENTS(groups); k++)
-                        bound = g_key_file_get_value(meta, groups[k], bound_key, NULL);
-                for (gsize k = 0; k < G_N_ELEMENTS(groups); k++)
-                        g_free(groups[k]);
-                if (n == 0) {
-                        for (int k = 0; k < 20; k++)
-                                printf("\t-");
-                        printf("\t%s\t-\t-\t-\t-\t-\t-\n", bound ? bound : "-");
-                        for (int q = 0; q < 4; q++)
-                                g_free(lat[q]);
-                        continue;
-                }
-                double lo, hi;
-                stats_sort_double(el, n);
-                stats_median_ci(el, n, 0.95, &lo, &hi);
-                printf("\t%.0f\t%.0f\t%.0f", stats_median(el, n), lo, hi);
-                stats_sort_double(msgs, n);
-                printf("\t%.0f", stats_median(msgs, n));
-                stats_sort_double(tp, n);
-                stats_median_ci(tp, n, 0.95, &lo, &hi);
-                if (stats_median(tp, n) > 0)
-                        printf("\t%.6g\t%.6g\t%.6g", stats_median(tp, n), lo, hi);
+/* ipclab columns: the column schema (columns.h) as TSV. */
+static int cmd_columns(int argc, char **argv)
+{
+        g_autoptr(GOptionContext) ctx = g_option_context_new("- the columns of samples.tsv and of the summary, as TSV");
+        g_autoptr(GError) e = NULL;
+
+        if (!g_option_context_parse(ctx, &argc, &argv, &e))
+                return usage_error(ctx, e->message);
+        if (argc != 1)
+                return usage_error(ctx, "columns takes no arguments");
+        printf("name\tkind\tunit\tlabel\tkey\tfiles\tinterval\n");
+        for (const Column *c = column_table; c->name; c++) {
+                bool s = c->flags & COLUMN_IN_SAMPLES, m = c->flags & COLUMN_IN_SUMMARY;
+                printf("%s\t%s\t%s\t%s\t%s\t%s\t", c->name, column_kind_name(c->kind),
+                       c->unit[0] ? c->unit : "-", c->label, c->key ? c->key : "-",
+                       s && m ? "samples,summary" : s ? "samples" : "summary");
+                if (c->flags & COLUMN_HAS_CI)
+                        printf("%s_lo,%s_hi\n", c->name, c->name);
                 else
-                        printf("\t-\t-\t-");
-                stats_sort_double(rate, n);
-                stats_median_ci(rate, n, 0.95, &lo, &hi);
-                printf("\t%.6g\t%.6g\t%.6g", stats_median(rate, n), lo, hi);
-                double lat_ci[4][2] = { { 0 } };
-                for (int q = 0; q < 4; q++) {
-                        stats_sort_double(lat[q], nlat);
-                        if (nlat) {
-                                stats_median_ci(lat[q], nlat, 0.95, &lat_ci[q][0], &lat_ci[q][1]);
-                                printf("\t%.0f", stats_median(lat[q], nlat));
-                        } else {
-                                printf("\t-");
-                        }
-                        g_free(lat[q]);
-                }
-                printf("\t%.1f\t%.0f\t%.0f", stats_mean(cpm, n), stats_mean(ccpu, n), stats_mean(scpu, n));
-                if (have_bus)
-                        printf("\t%.0f", stats_mean(bcpu, n));
-                else
-                        printf("\t-");
-                printf("\t%s", bound ? bound : "-");
-                if (nlat)
-                        printf("\t%.0f\t%.0f\t%.0f\t%.0f", lat_ci[0][0], lat_ci[0][1], lat_ci[2][0], lat_ci[2][1]);
-                else
-                        printf("\t-\t-\t-\t-");
-                /* Rates over all repetitions: total work over total time
-                 * (stats_pooled_rate), never an average of rates.  Count-
-                 * boxed cells do the same work every repetition, so this is
-                 * their harmonic mean (the columns' name); duration-boxed
-                 * cells do not, and their harmonic mean is not total over
-                 * total, so total over total is what they get too. */
-                double tp_h = stats_pooled_rate(bytes, secs, n), rate_h = stats_pooled_rate(sent, secs, n);
-                if (tp_h > 0)
-                        printf("\t%.6g", tp_h);
-                else
-                        printf("\t-");
-                printf("\t%.6g\n", rate_h);
+                        printf("-\n");
         }
         return 0;
 }
@@ -521,6 +373,7 @@ int main(int argc, char **argv)
                 "  check FILE...        validate; print the cells and an estimated duration\n"
                 "  run FILE...          run; results go to DIR/<experiment>/ (--out DIR, default data)\n"
                 "  summarize DIR        per-cell statistics of DIR/samples.tsv as TSV\n"
+                "  columns              the columns of samples.tsv and of the summary, as TSV\n"
                 "  bus KIND             run a private dbus-daemon or dbus-broker until stdin closes\n\n"
                 "`ipclab COMMAND --help` describes a command's options.\n"
                 "Exit status: 0 success, 1 a measurement failed, 2 bad usage or bad input.\n";
@@ -548,6 +401,8 @@ int main(int argc, char **argv)
         }
         if (!strcmp(cmd, "summarize"))
                 return cmd_summarize(argc - 1, argv + 1);
+        if (!strcmp(cmd, "columns"))
+                return cmd_columns(argc - 1, argv + 1);
         if (!strcmp(cmd, "bus"))
                 return cmd_bus(argc - 1, argv + 1);
 #ifdef IPCLAB_HAVE_VERIFY

@@ -10,73 +10,232 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "columns.h"
 #include "transport.h"
 
-const char *const samples_axis_columns[] = {
-        "env", "machine", "transport", "bus", "payload", "size_B", "pattern", "reply",
-        "marshal", "cpus", "count", "duration_ns", NULL
-};
+/* The columns of samples.tsv, in column_table's order: the header and
+ * the axis names, built once from the schema. */
+typedef struct {
+        ColumnId ids[COL_N_COLUMNS];
+        guint n;
+        const char *axes[COL_N_COLUMNS + 1];
+        char *header;
+} Layout;
 
-/* Where "status" is in a row; the measured fields follow it, "why" last. */
-#define SAMPLES_STATUS_FIELD 14
+static const Layout *layout(void)
+{
+        static Layout l;
+        static gsize done;
+
+        if (g_once_init_enter(&done)) {
+                GString *h = g_string_new(NULL);
+                guint na = 0;
+                for (ColumnId id = 0; id < COL_N_COLUMNS; id++) {
+                        const Column *c = &column_table[id];
+                        if (!(c->flags & COLUMN_IN_SAMPLES))
+                                continue;
+                        g_string_append_printf(h, "%s%s", l.n ? "\t" : "", c->name);
+                        l.ids[l.n++] = id;
+                        if (c->kind == COLUMN_AXIS)
+                                l.axes[na++] = c->name;
+                }
+                g_string_append_c(h, '\n');
+                l.axes[na] = NULL;
+                l.header = g_string_free(h, FALSE);
+                g_once_init_leave(&done, 1);
+        }
+        return &l;
+}
+
+const char *const *samples_axis_names(void)
+{
+        return layout()->axes;
+}
 
 const char *samples_header(void)
 {
-        return "cell\trep\tenv\tmachine\ttransport\tbus\tpayload\tsize_B\tpattern\treply\tmarshal\tcpus"
-               "\tcount\tduration_ns\tstatus\telapsed_ns\tclient_cpu_ns"
-               "\tserver_cpu_ns\tbus_cpu_ns\tmessages\tbytes_B\tlat_n"
-               "\tlat_min_ns\tlat_p50_ns\tlat_p90_ns\tlat_p99_ns\tlat_p999_ns\tlat_max_ns\twhy\n";
+        return layout()->header;
+}
+
+/* Where the number that column ID holds lives in S; NULL for a column
+ * that is not one of a Sample's numbers. */
+static guint64 *sample_number(Sample *s, ColumnId id)
+{
+        switch (id) {
+        case COL_ELAPSED_NS:
+                return &s->elapsed_ns;
+        case COL_CLIENT_CPU_NS:
+                return &s->client_cpu_ns;
+        case COL_SERVER_CPU_NS:
+                return &s->server_cpu_ns;
+        case COL_BUS_CPU_NS:
+                return &s->bus_cpu_ns;
+        case COL_MESSAGES:
+                return &s->messages;
+        case COL_BYTES_B:
+                return &s->bytes;
+        case COL_LAT_N:
+                return &s->lat_n;
+        case COL_LAT_MIN_NS:
+                return &s->lat_min_ns;
+        case COL_LAT_P50_NS:
+                return &s->lat_p50_ns;
+        case COL_LAT_P90_NS:
+                return &s->lat_p90_ns;
+        case COL_LAT_P99_NS:
+                return &s->lat_p99_ns;
+        case COL_LAT_P999_NS:
+                return &s->lat_p999_ns;
+        case COL_LAT_MAX_NS:
+                return &s->lat_max_ns;
+        case COL_EXPERIMENT:
+        case COL_CELL:
+        case COL_REP:
+        case COL_ENV:
+        case COL_MACHINE:
+        case COL_TRANSPORT:
+        case COL_BUS:
+        case COL_PAYLOAD:
+        case COL_SIZE_B:
+        case COL_PATTERN:
+        case COL_REPLY:
+        case COL_MARSHAL:
+        case COL_CPUS:
+        case COL_COUNT:
+        case COL_DURATION_NS:
+        case COL_STATUS:
+        case COL_WHY:
+        case COL_N:
+        case COL_FAILED:
+        case COL_THROUGHPUT_MIBPS:
+        case COL_RATE_PER_S:
+        case COL_CPU_NS_PER_MSG:
+        case COL_MEMCPY_MIBPS:
+        case COL_THROUGHPUT_MIBPS_HMEAN:
+        case COL_RATE_PER_S_HMEAN:
+        case COL_N_COLUMNS:
+                break;
+        }
+        return NULL;
+}
+
+/* Was the number in column ID measured for CELL (else the row has "-")? */
+static bool sample_has(ColumnId id, const Cell *cell, const Sample *s)
+{
+        bool ok = s->status == 0;
+        const Transport *t = transport_find(cell->transport);
+
+        switch (id) {
+        case COL_SERVER_CPU_NS:
+                /* An in-process transport has no server of its own to measure. */
+                return ok && !(t && (t->flags & TRANSPORT_INPROCESS));
+        case COL_BUS_CPU_NS:
+                return ok && cell->bus != BUS_NONE && cell->bus != BUS_P2P;
+        case COL_LAT_N:
+                return ok && cell->pattern != PATTERN_ONEWAY;
+        case COL_LAT_MIN_NS:
+        case COL_LAT_P50_NS:
+        case COL_LAT_P90_NS:
+        case COL_LAT_P99_NS:
+        case COL_LAT_P999_NS:
+        case COL_LAT_MAX_NS:
+                return ok && s->lat_n > 0;
+        default:
+                return ok;
+        }
 }
 
 static void append_u64(GString *out, guint64 v, bool present)
 {
         if (present)
-                g_string_append_printf(out, "\t%" PRIu64, v);
+                g_string_append_printf(out, "%" PRIu64, v);
         else
-                g_string_append(out, "\t-");
+                g_string_append_c(out, '-');
 }
 
-void samples_append_row(GString *out, const char *env, const char *machine, const Cell *cell,
-                        guint rep, const Sample *s)
+/* Appends the field of column ID. */
+static void append_field(GString *out, ColumnId id, const char *env, const char *machine, const Cell *cell,
+                         guint rep, const Sample *s)
 {
         bool ok = s->status == 0;
-        bool lat = ok && s->lat_n > 0;
-        const Transport *t = transport_find(cell->transport);
-        /* An in-process transport has no server of its own to measure. */
-        bool server = ok && !(t && (t->flags & TRANSPORT_INPROCESS));
 
-        g_string_append_printf(out, "%u\t%u\t%s\t%s\t%s\t%s\t%s\t%" PRIu64 "\t%s\t%s\t%s\t%s",
-                               cell->index, rep, env, machine, cell->transport,
-                               cell->bus == BUS_NONE ? "-" : bus_name(cell->bus),
-                               payload_name(cell->payload), cell->size,
-                               pattern_name(cell->pattern),
-                               cell->pattern == PATTERN_ONEWAY ? "-" : reply_name(cell->reply),
-                               marshal_name(cell->marshal), cpus_name(cell->cpus));
-        append_u64(out, cell->count, cell->count != 0);
-        append_u64(out, cell->duration_ns, cell->duration_ns != 0);
-        g_string_append(out, ok ? "\tok" : "\tfailed");
-        append_u64(out, s->elapsed_ns, ok);
-        append_u64(out, s->client_cpu_ns, ok);
-        append_u64(out, s->server_cpu_ns, server);
-        append_u64(out, s->bus_cpu_ns, ok && cell->bus != BUS_NONE && cell->bus != BUS_P2P);
-        append_u64(out, s->messages, ok);
-        append_u64(out, s->bytes, ok);
-        append_u64(out, s->lat_n, ok && cell->pattern != PATTERN_ONEWAY);
-        append_u64(out, s->lat_min_ns, lat);
-        append_u64(out, s->lat_p50_ns, lat);
-        append_u64(out, s->lat_p90_ns, lat);
-        append_u64(out, s->lat_p99_ns, lat);
-        append_u64(out, s->lat_p999_ns, lat);
-        append_u64(out, s->lat_max_ns, lat);
-        g_string_append_c(out, '\t');
-        if (ok) {
-                g_string_append_c(out, '-');
-        } else {
+        switch (id) {
+        case COL_CELL:
+                g_string_append_printf(out, "%u", cell->index);
+                return;
+        case COL_REP:
+                g_string_append_printf(out, "%u", rep);
+                return;
+        case COL_ENV:
+                g_string_append(out, env);
+                return;
+        case COL_MACHINE:
+                g_string_append(out, machine);
+                return;
+        case COL_TRANSPORT:
+                g_string_append(out, cell->transport);
+                return;
+        case COL_BUS:
+                g_string_append(out, cell->bus == BUS_NONE ? "-" : bus_name(cell->bus));
+                return;
+        case COL_PAYLOAD:
+                g_string_append(out, payload_name(cell->payload));
+                return;
+        case COL_SIZE_B:
+                append_u64(out, cell->size, true);
+                return;
+        case COL_PATTERN:
+                g_string_append(out, pattern_name(cell->pattern));
+                return;
+        case COL_REPLY:
+                g_string_append(out, cell->pattern == PATTERN_ONEWAY ? "-" : reply_name(cell->reply));
+                return;
+        case COL_MARSHAL:
+                g_string_append(out, marshal_name(cell->marshal));
+                return;
+        case COL_CPUS:
+                g_string_append(out, cpus_name(cell->cpus));
+                return;
+        case COL_COUNT:
+                append_u64(out, cell->count, cell->count != 0);
+                return;
+        case COL_DURATION_NS:
+                append_u64(out, cell->duration_ns, cell->duration_ns != 0);
+                return;
+        case COL_STATUS:
+                g_string_append(out, ok ? "ok" : "failed");
+                return;
+        case COL_WHY:
+                if (ok) {
+                        g_string_append_c(out, '-');
+                        return;
+                }
                 /* A reason is one field: no tabs or newlines in it. */
                 for (const char *p = s->why; *p; p++)
                         g_string_append_c(out, (*p == '\t' || *p == '\n' || *p == '\r') ? ' ' : *p);
                 if (!s->why[0])
                         g_string_append(out, "unknown");
+                return;
+        default: {
+                /* One of the Sample's numbers (a column only in the
+                 * summary is never asked for). */
+                guint64 *v = sample_number((Sample *) s, id);
+                g_assert(v);
+                append_u64(out, *v, sample_has(id, cell, s));
+                return;
+        }
+        }
+}
+
+void samples_append_row(GString *out, const char *env, const char *machine, const Cell *cell,
+                        guint rep, const Sample *s)
+{
+        const Layout *l = layout();
+
+        for (guint i = 0; i < l->n; i++) {
+                if (i)
+                        g_string_append_c(out, '\t');
+                append_field(out, l->ids[i], env, machine, cell, rep, s);
         }
         g_string_append_c(out, '\n');
 }
@@ -97,28 +256,40 @@ static gboolean parse_field(const char *f, guint64 *v, gboolean *present)
         return errno == 0 && *end == '\0';
 }
 
+/* The position of column ID in a row of samples.tsv. */
+static guint field_of(ColumnId id)
+{
+        const Layout *l = layout();
+        guint i = 0;
+
+        while (i < l->n && l->ids[i] != id)
+                i++;
+        g_assert(i < l->n);
+        return i;
+}
+
 gboolean samples_parse_row(const char *row, const char *env, const char *machine, GPtrArray *cells,
                            guint max_rep, const Cell **cell, guint *rep, Sample *s, char **why)
 {
+        const Layout *l = layout();
         g_auto(GStrv) f = g_strsplit(row, "\t", -1);
-        guint nf = 1;
         guint64 idx, r;
         gboolean present;
 
-        for (const char *p = samples_header(); *p; p++)
-                nf += *p == '\t';
         *why = NULL;
         memset(s, 0, sizeof *s);
-        if (g_strv_length(f) != nf) {
-                *why = g_strdup_printf("%u fields, not %u", g_strv_length(f), nf);
+        if (g_strv_length(f) != l->n) {
+                *why = g_strdup_printf("%u fields, not %u", g_strv_length(f), l->n);
                 return FALSE;
         }
-        if (!parse_field(f[0], &idx, &present) || !present || idx >= cells->len) {
-                *why = g_strdup_printf("cell '%s' is not a cell of this experiment (0 to %u)", f[0], cells->len - 1);
+        const char *cell_f = f[field_of(COL_CELL)], *rep_f = f[field_of(COL_REP)];
+        const char *status = f[field_of(COL_STATUS)];
+        if (!parse_field(cell_f, &idx, &present) || !present || idx >= cells->len) {
+                *why = g_strdup_printf("cell '%s' is not a cell of this experiment (0 to %u)", cell_f, cells->len - 1);
                 return FALSE;
         }
-        if (!parse_field(f[1], &r, &present) || !present || r >= max_rep) {
-                *why = g_strdup_printf("repetition '%s' is not one of 0 to %u", f[1], max_rep - 1);
+        if (!parse_field(rep_f, &r, &present) || !present || r >= max_rep) {
+                *why = g_strdup_printf("repetition '%s' is not one of 0 to %u", rep_f, max_rep - 1);
                 return FALSE;
         }
         /* Cells are shuffled in the array: find the one with this index. */
@@ -127,15 +298,12 @@ gboolean samples_parse_row(const char *row, const char *env, const char *machine
                 if (((const Cell *) cells->pdata[i])->index == idx)
                         *cell = cells->pdata[i];
         *rep = (guint) r;
-        if (!strcmp(f[SAMPLES_STATUS_FIELD], "ok")) {
-                guint64 *dst[] = { &s->elapsed_ns, &s->client_cpu_ns, &s->server_cpu_ns, &s->bus_cpu_ns,
-                                   &s->messages, &s->bytes, &s->lat_n, &s->lat_min_ns, &s->lat_p50_ns,
-                                   &s->lat_p90_ns, &s->lat_p99_ns, &s->lat_p999_ns, &s->lat_max_ns };
-                for (guint i = 0; i < G_N_ELEMENTS(dst); i++) {
-                        guint at = SAMPLES_STATUS_FIELD + 1 + i;
-                        if (!parse_field(f[at], dst[i], &present)) {
-                                g_auto(GStrv) names = g_strsplit(samples_header(), "\t", -1);
-                                *why = g_strdup_printf("%s is '%s', not a whole number", names[at], f[at]);
+        if (!strcmp(status, "ok")) {
+                for (guint i = 0; i < l->n; i++) {
+                        guint64 *dst = sample_number(s, l->ids[i]);
+                        if (dst && !parse_field(f[i], dst, &present)) {
+                                *why = g_strdup_printf("%s is '%s', not a whole number",
+                                                       column_table[l->ids[i]].name, f[i]);
                                 return FALSE;
                         }
                 }
@@ -149,11 +317,11 @@ gboolean samples_parse_row(const char *row, const char *env, const char *machine
                         *why = g_strdup("latency percentiles out of order");
                         return FALSE;
                 }
-        } else if (!strcmp(f[SAMPLES_STATUS_FIELD], "failed")) {
+        } else if (!strcmp(status, "failed")) {
                 s->status = -EIO;
-                g_strlcpy(s->why, f[SAMPLES_STATUS_FIELD + 14], sizeof s->why);
+                g_strlcpy(s->why, f[field_of(COL_WHY)], sizeof s->why);
         } else {
-                *why = g_strdup_printf("status '%s' is neither ok nor failed", f[SAMPLES_STATUS_FIELD]);
+                *why = g_strdup_printf("status '%s' is neither ok nor failed", status);
                 return FALSE;
         }
         /* What this build writes for that cell and sample must be the row,
@@ -163,12 +331,11 @@ gboolean samples_parse_row(const char *row, const char *env, const char *machine
         g_string_truncate(again, again->len - 1);
         if (strcmp(again->str, row) != 0) {
                 g_auto(GStrv) g = g_strsplit(again->str, "\t", -1);
-                g_auto(GStrv) names = g_strsplit(samples_header(), "\t", -1);
                 guint i = 0;
                 while (f[i] && g[i] && !strcmp(f[i], g[i]))
                         i++;
                 *why = g_strdup_printf("%s is '%s', where cell %u of this experiment has '%s'",
-                                       g_strstrip(names[i]), f[i], (*cell)->index, g[i] ? g[i] : "");
+                                       column_table[l->ids[i]].name, f[i], (*cell)->index, g[i] ? g[i] : "");
                 return FALSE;
         }
         return TRUE;

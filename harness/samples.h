@@ -12,7 +12,8 @@
 #include "experiment.h"
 #include "runner.h"
 
-/* The header line, with its newline. */
+/* The header line, with its newline: the names of the columns of the
+ * schema (columns.h) that samples.tsv has, in the schema's order. */
 const char *samples_header(void);
 
 /* Appends one row for repetition REP of CELL, measured in environment
@@ -64,5 +65,8 @@ void table_free(Table *t);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(Table, table_free)
 
 /* The names of the axis columns, in order, NULL-terminated: rows with the
- * same values in these columns belong to the same cell. */
-extern const char *const samples_axis_columns[];
+ * same values in these columns belong to the same cell.  The axes of the
+ * column schema (columns.h) that samples.tsv has; samples_axis_columns[i]
+ * reads as it did when this was an array. */
+const char *const *samples_axis_names(void);
+#define samples_axis_columns (samples_axis_names())

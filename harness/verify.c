@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "columns.h"
 #include "stats.h"
 
 #define EXIT_FAILED 1
@@ -25,32 +26,38 @@ typedef enum {
         KIND_DURATION,
 } AxisKind;
 
+/* How claims read and describe each axis of the column schema
+ * (columns.h: its selector key and its column in samples.tsv).  env is
+ * not one of them: claims pair cells of one environment. */
 typedef struct {
-        const char *key;      /* as written in selectors and filters */
-        const char *column;   /* in samples.tsv */
+        const Column *column; /* its key, as written in selectors and filters,
+                               * and its name in samples.tsv */
         AxisKind kind;
         const char *dash;     /* what "-" in samples.tsv stands for in a selector */
         bool labelled;        /* described as key=value */
 } Axis;
 
 static const Axis axes[] = {
-        { "transport", "transport", KIND_TEXT, NULL, false },
-        { "bus", "bus", KIND_TEXT, "none", false },
-        { "payload", "payload", KIND_TEXT, NULL, false },
-        { "size", "size_B", KIND_SIZE, NULL, false },
-        { "pattern", "pattern", KIND_TEXT, NULL, false },
-        { "reply", "reply", KIND_TEXT, "echo", true },
-        { "marshal", "marshal", KIND_TEXT, NULL, true },
-        { "cpus", "cpus", KIND_TEXT, NULL, true },
-        { "count", "count", KIND_COUNT, "0", true },
-        { "duration", "duration_ns", KIND_DURATION, "0", true },
-        { "machine", "machine", KIND_TEXT, NULL, true },
+        { &column_table[COL_TRANSPORT], KIND_TEXT, NULL, false },
+        { &column_table[COL_BUS], KIND_TEXT, "none", false },
+        { &column_table[COL_PAYLOAD], KIND_TEXT, NULL, false },
+        { &column_table[COL_SIZE_B], KIND_SIZE, NULL, false },
+        { &column_table[COL_PATTERN], KIND_TEXT, NULL, false },
+        { &column_table[COL_REPLY], KIND_TEXT, "echo", true },
+        { &column_table[COL_MARSHAL], KIND_TEXT, NULL, true },
+        { &column_table[COL_CPUS], KIND_TEXT, NULL, true },
+        { &column_table[COL_COUNT], KIND_COUNT, "0", true },
+        { &column_table[COL_DURATION_NS], KIND_DURATION, "0", true },
+        /* Last, so that a pair's description names it last. */
+        { &column_table[COL_MACHINE], KIND_TEXT, NULL, true },
 };
+/* Every axis of the schema but env, which comes first there. */
+_Static_assert(G_N_ELEMENTS(axes) == COL_DURATION_NS - COL_ENV, "an axis of columns.h is missing here");
 
 static const Axis *axis_find(const char *key)
 {
         for (size_t i = 0; i < G_N_ELEMENTS(axes); i++)
-                if (!strcmp(axes[i].key, key))
+                if (!strcmp(axes[i].column->key, key))
                         return &axes[i];
         return NULL;
 }
@@ -312,13 +319,14 @@ typedef enum {
 static const struct {
         const char *name;
         bool higher_is_better;
-        const char *columns[7];   /* what the metric reads, NULL-ended */
+        const Column *columns[7]; /* what the metric reads in samples.tsv, NULL-ended */
 } metrics[] = {
-        [METRIC_ROUNDTRIP_LATENCY] = { "roundtrip_latency", false, { "lat_p50_ns" } },
-        [METRIC_ELAPSED] = { "elapsed", false, { "elapsed_ns" } },
-        [METRIC_CPU] = { "cpu", false, { "client_cpu_ns", "server_cpu_ns", "bus_cpu_ns", "messages" } },
-        [METRIC_THROUGHPUT] = { "throughput", true, { "bytes_B", "elapsed_ns" } },
-        [METRIC_CALLRATE] = { "callrate", true, { "messages", "elapsed_ns" } },
+        [METRIC_ROUNDTRIP_LATENCY] = { "roundtrip_latency", false, { &column_table[COL_LAT_P50_NS] } },
+        [METRIC_ELAPSED] = { "elapsed", false, { &column_table[COL_ELAPSED_NS] } },
+        [METRIC_CPU] = { "cpu", false, { &column_table[COL_CLIENT_CPU_NS], &column_table[COL_SERVER_CPU_NS],
+                                         &column_table[COL_BUS_CPU_NS], &column_table[COL_MESSAGES] } },
+        [METRIC_THROUGHPUT] = { "throughput", true, { &column_table[COL_BYTES_B], &column_table[COL_ELAPSED_NS] } },
+        [METRIC_CALLRATE] = { "callrate", true, { &column_table[COL_MESSAGES], &column_table[COL_ELAPSED_NS] } },
 };
 
 /* Does a cell of pattern PATTERN ("oneway", "roundtrip", "callrate")
@@ -462,7 +470,8 @@ static char *selector_machine(const char *sel)
 static char *vcell_describe(const VCell *c, const int *axis_col, const Table *samples)
 {
         GString *s = g_string_new(NULL);
-        int env_col = table_column(samples, "env"), machine_col = table_column(samples, "machine");
+        int env_col = table_column(samples, column_table[COL_ENV].name),
+            machine_col = table_column(samples, column_table[COL_MACHINE].name);
         bool machines = false;
 
         for (guint r = 1; machine_col >= 0 && r < samples->rows->len && !machines; r++)
@@ -470,14 +479,14 @@ static char *vcell_describe(const VCell *c, const int *axis_col, const Table *sa
                                   ((char **) samples->rows->pdata[0])[machine_col]) != 0;
         for (size_t a = 0; a < G_N_ELEMENTS(axes); a++) {
                 const char *v = c->row[axis_col[a]];
-                if (!strcmp(v, "-") || (!strcmp(axes[a].key, "machine") && !machines) ||
-                    (!strcmp(axes[a].key, "marshal") && !strcmp(v, "array")) ||
-                    (!strcmp(axes[a].key, "cpus") && !strcmp(v, "none")))
+                if (!strcmp(v, "-") || (axes[a].column == &column_table[COL_MACHINE] && !machines) ||
+                    (axes[a].column == &column_table[COL_MARSHAL] && !strcmp(v, "array")) ||
+                    (axes[a].column == &column_table[COL_CPUS] && !strcmp(v, "none")))
                         continue;
                 if (s->len)
                         g_string_append_c(s, ' ');
                 if (axes[a].labelled)
-                        g_string_append_printf(s, "%s=", axes[a].key);
+                        g_string_append_printf(s, "%s=", axes[a].column->key);
                 g_string_append(s, v);
                 if (axes[a].kind == KIND_SIZE)
                         g_string_append_c(s, 'B');
@@ -547,24 +556,24 @@ gboolean verify_claim_table(const Claim *claim, const Table *samples, const char
         /* Columns: the axes, the status, the metric's inputs. */
         int axis_col[G_N_ELEMENTS(axes)], key_col[16], metric_col[7];
         guint n_key = 0, n_metric = 0;
-        int status_col = table_column(samples, "status");
-        int pattern_col = table_column(samples, "pattern");
+        int status_col = table_column(samples, column_table[COL_STATUS].name);
+        int pattern_col = table_column(samples, column_table[COL_PATTERN].name);
         for (size_t a = 0; a < G_N_ELEMENTS(axes); a++)
-                axis_col[a] = table_column(samples, axes[a].column);
+                axis_col[a] = table_column(samples, axes[a].column->name);
         for (guint i = 0; samples_axis_columns[i] && n_key < G_N_ELEMENTS(key_col); i++)
                 key_col[n_key++] = table_column(samples, samples_axis_columns[i]);
         for (guint i = 0; metrics[m].columns[i]; i++)
-                metric_col[n_metric++] = table_column(samples, metrics[m].columns[i]);
-        const char *missing = status_col < 0 ? "status" : NULL;
+                metric_col[n_metric++] = table_column(samples, metrics[m].columns[i]->name);
+        const char *missing = status_col < 0 ? column_table[COL_STATUS].name : NULL;
         for (size_t a = 0; a < G_N_ELEMENTS(axes) && !missing; a++)
                 if (axis_col[a] < 0)
-                        missing = axes[a].column;
+                        missing = axes[a].column->name;
         for (guint i = 0; i < n_key && !missing; i++)
                 if (key_col[i] < 0)
                         missing = samples_axis_columns[i];
         for (guint i = 0; i < n_metric && !missing; i++)
                 if (metric_col[i] < 0)
-                        missing = metrics[m].columns[i];
+                        missing = metrics[m].columns[i]->name;
         if (missing) {
                 g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: no column %s", path, missing);
                 return FALSE;

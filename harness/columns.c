@@ -1,0 +1,102 @@
+/* columns.c: the column schema (see columns.h). */
+#include "columns.h"
+
+#include <string.h>
+
+#define S COLUMN_IN_SAMPLES
+#define M COLUMN_IN_SUMMARY
+#define CI COLUMN_HAS_CI
+
+const Column column_table[] = {
+        [COL_EXPERIMENT] = { "experiment", COLUMN_ID, "", "experiment", NULL, M },
+        [COL_CELL] = { "cell", COLUMN_ID, "", "cell", NULL, S },
+        [COL_REP] = { "rep", COLUMN_ID, "", "repetition", NULL, S },
+
+        [COL_ENV] = { "env", COLUMN_AXIS, "", "environment", "env", S | M },
+        [COL_MACHINE] = { "machine", COLUMN_AXIS, "", "machine", "machine", S | M },
+        [COL_TRANSPORT] = { "transport", COLUMN_AXIS, "", "transport", "transport", S | M },
+        [COL_BUS] = { "bus", COLUMN_AXIS, "", "bus", "bus", S | M },
+        [COL_PAYLOAD] = { "payload", COLUMN_AXIS, "", "payload type", "payload", S | M },
+        [COL_SIZE_B] = { "size_B", COLUMN_AXIS, "B", "message size", "size", S | M },
+        [COL_PATTERN] = { "pattern", COLUMN_AXIS, "", "message pattern", "pattern", S | M },
+        [COL_REPLY] = { "reply", COLUMN_AXIS, "", "reply", "reply", S | M },
+        [COL_MARSHAL] = { "marshal", COLUMN_AXIS, "", "marshalling", "marshal", S | M },
+        [COL_CPUS] = { "cpus", COLUMN_AXIS, "", "CPU placement", "cpus", S | M },
+        [COL_COUNT] = { "count", COLUMN_AXIS, "", "messages per repetition", "count", S | M },
+        [COL_DURATION_NS] = { "duration_ns", COLUMN_AXIS, "ns", "duration of a repetition", "duration", S | M },
+
+        [COL_STATUS] = { "status", COLUMN_MEASURED, "", "outcome", NULL, S },
+        [COL_ELAPSED_NS] = { "elapsed_ns", COLUMN_MEASURED, "ns", "elapsed time", NULL, S | M | CI },
+        [COL_CLIENT_CPU_NS] = { "client_cpu_ns", COLUMN_MEASURED, "ns", "client CPU time", NULL, S | M },
+        [COL_SERVER_CPU_NS] = { "server_cpu_ns", COLUMN_MEASURED, "ns", "server CPU time", NULL, S | M },
+        [COL_BUS_CPU_NS] = { "bus_cpu_ns", COLUMN_MEASURED, "ns", "bus CPU time", NULL, S | M },
+        [COL_MESSAGES] = { "messages", COLUMN_MEASURED, "", "messages delivered", NULL, S | M },
+        [COL_BYTES_B] = { "bytes_B", COLUMN_MEASURED, "B", "payload bytes delivered", NULL, S },
+        [COL_LAT_N] = { "lat_n", COLUMN_MEASURED, "", "round trips timed", NULL, S },
+        [COL_LAT_MIN_NS] = { "lat_min_ns", COLUMN_MEASURED, "ns", "round-trip latency, minimum", NULL, S },
+        [COL_LAT_P50_NS] = { "lat_p50_ns", COLUMN_MEASURED, "ns", "round-trip latency, median", NULL, S | M | CI },
+        [COL_LAT_P90_NS] = { "lat_p90_ns", COLUMN_MEASURED, "ns", "round-trip latency, 90th percentile", NULL, S | M },
+        [COL_LAT_P99_NS] = { "lat_p99_ns", COLUMN_MEASURED, "ns", "round-trip latency, 99th percentile", NULL, S | M | CI },
+        [COL_LAT_P999_NS] = { "lat_p999_ns", COLUMN_MEASURED, "ns", "round-trip latency, 99.9th percentile", NULL, S | M },
+        [COL_LAT_MAX_NS] = { "lat_max_ns", COLUMN_MEASURED, "ns", "round-trip latency, maximum", NULL, S },
+        [COL_WHY] = { "why", COLUMN_MEASURED, "", "reason for failure", NULL, S },
+
+        [COL_N] = { "n", COLUMN_SUMMARY, "", "repetitions", NULL, M },
+        [COL_FAILED] = { "failed", COLUMN_SUMMARY, "", "failed repetitions", NULL, M },
+        [COL_THROUGHPUT_MIBPS] = { "throughput_MiBps", COLUMN_SUMMARY, "MiB/s", "throughput", NULL, M | CI },
+        [COL_RATE_PER_S] = { "rate_per_s", COLUMN_SUMMARY, "1/s", "calls per second", NULL, M | CI },
+        [COL_CPU_NS_PER_MSG] = { "cpu_ns_per_msg", COLUMN_SUMMARY, "ns", "CPU time per message", NULL, M },
+        [COL_MEMCPY_MIBPS] = { "memcpy_MiBps", COLUMN_SUMMARY, "MiB/s", "memcpy bandwidth", NULL, M },
+        [COL_THROUGHPUT_MIBPS_HMEAN] = { "throughput_MiBps_hmean", COLUMN_SUMMARY, "MiB/s",
+                                         "throughput, all repetitions pooled", NULL, M },
+        [COL_RATE_PER_S_HMEAN] = { "rate_per_s_hmean", COLUMN_SUMMARY, "1/s",
+                                   "calls per second, all repetitions pooled", NULL, M },
+        [COL_N_COLUMNS] = { NULL },
+};
+
+const Column *column_find(const char *name)
+{
+        for (const Column *c = column_table; c->name; c++)
+                if (!strcmp(c->name, name))
+                        return c;
+        return NULL;
+}
+
+const Column *column_find_key(const char *key)
+{
+        for (const Column *c = column_table; c->name; c++)
+                if (c->kind == COLUMN_AXIS && (!strcmp(c->key, key) || !strcmp(c->name, key)))
+                        return c;
+        return NULL;
+}
+
+const Column *column_find_interval(const char *name, int *upper)
+{
+        size_t len = strlen(name);
+
+        if (len < 4 || name[len - 3] != '_' || (strcmp(name + len - 2, "lo") && strcmp(name + len - 2, "hi")))
+                return NULL;
+        for (const Column *c = column_table; c->name; c++) {
+                if ((c->flags & COLUMN_HAS_CI) && strlen(c->name) == len - 3 &&
+                    !strncmp(c->name, name, len - 3)) {
+                        *upper = name[len - 2] == 'h';
+                        return c;
+                }
+        }
+        return NULL;
+}
+
+const char *column_kind_name(ColumnKind kind)
+{
+        switch (kind) {
+        case COLUMN_ID:
+                return "id";
+        case COLUMN_AXIS:
+                return "axis";
+        case COLUMN_MEASURED:
+                return "measured";
+        case COLUMN_SUMMARY:
+                return "summary";
+        }
+        return "?";
+}

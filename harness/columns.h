@@ -1,0 +1,104 @@
+/* columns.h: the one schema of ipclab's data files.
+ *
+ * Every column of samples.tsv (one row per repetition) and of the summary
+ * (`ipclab summarize`, one row per cell) is one row of column_table: its
+ * name as in the header, what kind of column it is, its unit, a label for
+ * axes, legends and table heads, and, for an axis, the key that selectors
+ * use.  The samples writer and reader, the summary, `ipclab verify` and
+ * the renderer all take their columns from here; `ipclab columns` prints
+ * the table for scripts and docs.
+ *
+ * Adding a measured column: one row here (and its ColumnId), and the code
+ * that fills it (samples.c for samples.tsv, summarize.c for the summary).
+ */
+#pragma once
+
+#include <stddef.h>
+
+typedef enum {
+        COLUMN_ID,        /* cell, rep: which measurement a row is */
+        COLUMN_AXIS,      /* env, transport, ..., duration_ns: what varied */
+        COLUMN_MEASURED,  /* a samples.tsv value: elapsed_ns, lat_p50_ns, ... */
+        COLUMN_SUMMARY,   /* only in the summary: n, throughput_MiBps, ..._lo/_hi */
+} ColumnKind;
+
+/* Column flags. */
+enum {
+        COLUMN_IN_SAMPLES = 1 << 0,  /* a column of samples.tsv */
+        COLUMN_IN_SUMMARY = 1 << 1,  /* a column of the summary */
+        COLUMN_HAS_CI = 1 << 2,      /* the summary also has NAME_lo and NAME_hi:
+                                      * a 95 % interval for the median */
+};
+
+typedef struct {
+        const char *name;   /* as in the header: "size_B", "lat_p50_ns" */
+        ColumnKind kind;
+        const char *unit;   /* "B", "ns", "MiB/s", "1/s", "" when none */
+        const char *label;  /* for axes, legends, table heads: "message size",
+                             * "round-trip latency, median" */
+        const char *key;    /* axes only: the selector key ("size" for size_B,
+                             * "duration" for duration_ns); NULL otherwise */
+        unsigned flags;     /* COLUMN_IN_SAMPLES, COLUMN_IN_SUMMARY, COLUMN_HAS_CI
+                             * (the summary has NAME_lo and NAME_hi) */
+} Column;
+
+/* The index of each row of column_table, for code that fills a column
+ * (column_table[COL_SIZE_B] is size_B).  The columns of samples.tsv come
+ * in this order. */
+typedef enum {
+        COL_EXPERIMENT,
+        COL_CELL,
+        COL_REP,
+        COL_ENV,
+        COL_MACHINE,
+        COL_TRANSPORT,
+        COL_BUS,
+        COL_PAYLOAD,
+        COL_SIZE_B,
+        COL_PATTERN,
+        COL_REPLY,
+        COL_MARSHAL,
+        COL_CPUS,
+        COL_COUNT,
+        COL_DURATION_NS,
+        COL_STATUS,
+        COL_ELAPSED_NS,
+        COL_CLIENT_CPU_NS,
+        COL_SERVER_CPU_NS,
+        COL_BUS_CPU_NS,
+        COL_MESSAGES,
+        COL_BYTES_B,
+        COL_LAT_N,
+        COL_LAT_MIN_NS,
+        COL_LAT_P50_NS,
+        COL_LAT_P90_NS,
+        COL_LAT_P99_NS,
+        COL_LAT_P999_NS,
+        COL_LAT_MAX_NS,
+        COL_WHY,
+        COL_N,
+        COL_FAILED,
+        COL_THROUGHPUT_MIBPS,
+        COL_RATE_PER_S,
+        COL_CPU_NS_PER_MSG,
+        COL_MEMCPY_MIBPS,
+        COL_THROUGHPUT_MIBPS_HMEAN,
+        COL_RATE_PER_S_HMEAN,
+        COL_N_COLUMNS
+} ColumnId;
+
+extern const Column column_table[];      /* terminated by { NULL } */
+
+/* The column called NAME, or NULL if none.  NAME_lo and NAME_hi are not
+ * rows of their own: see column_find_interval(). */
+const Column *column_find(const char *name);
+/* The axis whose selector key or column name is KEY ("size" or "size_B"),
+ * or NULL when KEY names no axis. */
+const Column *column_find_key(const char *key);
+/* The column whose interval bound NAME is ("lat_p50_ns_lo" gives
+ * lat_p50_ns, *UPPER false), or NULL when NAME is no such bound (its
+ * column has no COLUMN_HAS_CI). */
+const Column *column_find_interval(const char *name, int *upper);
+
+/* "id", "axis", "measured" or "summary". */
+const char *column_kind_name(ColumnKind kind);

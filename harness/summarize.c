@@ -1,0 +1,329 @@
+/* summarize.c: per-cell statistics of samples.tsv (see summarize.h). */
+#include "summarize.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "experiment.h"
+#include "stats.h"
+
+/* What a field of the summary shows of its column. */
+typedef enum {
+        PART_VALUE,
+        PART_LO,
+        PART_HI,
+} Part;
+
+/* The summary's columns after the experiment and the axes, in order, and
+ * how each number is written.  Every column of the schema with
+ * COLUMN_IN_SUMMARY is here (test-columns checks it), and the _lo and _hi
+ * of each with COLUMN_HAS_CI. */
+static const struct {
+        ColumnId id;
+        Part part;
+        const char *format;   /* NULL: a count (%u) or text */
+} layout[] = {
+        { COL_N, PART_VALUE, NULL },
+        { COL_FAILED, PART_VALUE, NULL },
+        { COL_ELAPSED_NS, PART_VALUE, "%.0f" },
+        { COL_ELAPSED_NS, PART_LO, "%.0f" },
+        { COL_ELAPSED_NS, PART_HI, "%.0f" },
+        { COL_MESSAGES, PART_VALUE, "%.0f" },
+        { COL_THROUGHPUT_MIBPS, PART_VALUE, "%.6g" },
+        { COL_THROUGHPUT_MIBPS, PART_LO, "%.6g" },
+        { COL_THROUGHPUT_MIBPS, PART_HI, "%.6g" },
+        { COL_RATE_PER_S, PART_VALUE, "%.6g" },
+        { COL_RATE_PER_S, PART_LO, "%.6g" },
+        { COL_RATE_PER_S, PART_HI, "%.6g" },
+        { COL_LAT_P50_NS, PART_VALUE, "%.0f" },
+        { COL_LAT_P90_NS, PART_VALUE, "%.0f" },
+        { COL_LAT_P99_NS, PART_VALUE, "%.0f" },
+        { COL_LAT_P999_NS, PART_VALUE, "%.0f" },
+        { COL_CPU_NS_PER_MSG, PART_VALUE, "%.1f" },
+        { COL_CLIENT_CPU_NS, PART_VALUE, "%.0f" },
+        { COL_SERVER_CPU_NS, PART_VALUE, "%.0f" },
+        { COL_BUS_CPU_NS, PART_VALUE, "%.0f" },
+        { COL_MEMCPY_MIBPS, PART_VALUE, NULL },
+        { COL_LAT_P50_NS, PART_LO, "%.0f" },
+        { COL_LAT_P50_NS, PART_HI, "%.0f" },
+        { COL_LAT_P99_NS, PART_LO, "%.0f" },
+        { COL_LAT_P99_NS, PART_HI, "%.0f" },
+        { COL_THROUGHPUT_MIBPS_HMEAN, PART_VALUE, "%.6g" },
+        { COL_RATE_PER_S_HMEAN, PART_VALUE, "%.6g" },
+};
+
+/* The columns of samples.tsv the statistics read. */
+static const ColumnId inputs[] = {
+        COL_STATUS, COL_ELAPSED_NS, COL_MESSAGES, COL_BYTES_B, COL_CLIENT_CPU_NS, COL_SERVER_CPU_NS,
+        COL_BUS_CPU_NS, COL_LAT_P50_NS, COL_LAT_P90_NS, COL_LAT_P99_NS, COL_LAT_P999_NS,
+};
+
+/* The percentiles of the summary, in the order of the samples' columns. */
+static const ColumnId percentiles[] = { COL_LAT_P50_NS, COL_LAT_P90_NS, COL_LAT_P99_NS, COL_LAT_P999_NS };
+
+const char *summary_header(void)
+{
+        static char *header;
+        static gsize done;
+
+        if (g_once_init_enter(&done)) {
+                GString *h = g_string_new(column_table[COL_EXPERIMENT].name);
+                for (const Column *c = column_table; c->name; c++)
+                        if (c->kind == COLUMN_AXIS && (c->flags & COLUMN_IN_SUMMARY))
+                                g_string_append_printf(h, "\t%s", c->name);
+                for (size_t i = 0; i < G_N_ELEMENTS(layout); i++)
+                        g_string_append_printf(h, "\t%s%s", column_table[layout[i].id].name,
+                                               layout[i].part == PART_LO ? "_lo"
+                                               : layout[i].part == PART_HI ? "_hi" : "");
+                g_string_append_c(h, '\n');
+                header = g_string_free(h, FALSE);
+                g_once_init_leave(&done, 1);
+        }
+        return header;
+}
+
+static void cell_free(SummaryCell *c)
+{
+        g_free(c->memcpy_MiBps);
+        g_free(c);
+}
+
+void summary_free(Summary *summary)
+{
+        if (!summary)
+                return;
+        if (summary->cells)
+                g_ptr_array_unref(summary->cells);
+        table_free(summary->samples);
+        g_free(summary->experiment);
+        g_free(summary);
+}
+
+static void set_median(SummaryStat *st, double *v, guint n)
+{
+        stats_sort_double(v, n);
+        stats_median_ci(v, n, 0.95, &st->lo, &st->hi);
+        st->value = stats_median(v, n);
+}
+
+static void set_value(SummaryStat *st, double v)
+{
+        st->value = v;
+}
+
+/* A field that may be "-" (then 0, as the statistics count it). */
+static double number_or_zero(const char *f)
+{
+        return strcmp(f, "-") ? g_ascii_strtod(f, NULL) : 0;
+}
+
+/* The statistics of cell C from its ok rows ROWS; COL holds the columns
+ * of inputs[]. */
+static void cell_compute(SummaryCell *c, GPtrArray *rows, const int *col)
+{
+        guint len = rows->len, n = 0, nlat = 0;
+        g_autofree double *el = g_new0(double, len), *tp = g_new0(double, len),
+                          *rate = g_new0(double, len), *msgs = g_new0(double, len),
+                          *cpm = g_new0(double, len), *ccpu = g_new0(double, len),
+                          *scpu = g_new0(double, len), *bcpu = g_new0(double, len),
+                          *bytes = g_new0(double, len), *secs = g_new0(double, len),
+                          *sent = g_new0(double, len), *lat = g_new0(double, 4 * (gsize) len);
+        bool have_bus = false;
+
+        for (ColumnId id = 0; id < COL_N_COLUMNS; id++)
+                c->stat[id].value = c->stat[id].lo = c->stat[id].hi = NAN;
+        for (guint i = 0; i < len; i++) {
+                char **row = rows->pdata[i];
+                if (strcmp(row[col[0]], "ok") != 0) {
+                        c->failed++;
+                        continue;
+                }
+                double elapsed = g_ascii_strtod(row[col[1]], NULL);
+                double m = g_ascii_strtod(row[col[2]], NULL);
+                double b = g_ascii_strtod(row[col[3]], NULL);
+                double cc = g_ascii_strtod(row[col[4]], NULL);
+                double sc = number_or_zero(row[col[5]]);
+                double bc = number_or_zero(row[col[6]]);
+                have_bus |= strcmp(row[col[6]], "-") != 0;
+                el[n] = elapsed;
+                secs[n] = elapsed / 1e9;
+                bytes[n] = b / 1048576.0;
+                sent[n] = m;   /* msgs is sorted for its median, sent is not */
+                msgs[n] = m;
+                tp[n] = elapsed > 0 ? b / (elapsed / 1e9) / 1048576.0 : 0;
+                rate[n] = elapsed > 0 ? m / (elapsed / 1e9) : 0;
+                ccpu[n] = cc;
+                scpu[n] = sc;
+                bcpu[n] = bc;
+                cpm[n] = m > 0 ? (cc + sc + bc) / m : 0;
+                if (strcmp(row[col[7]], "-") != 0) {
+                        for (int q = 0; q < 4; q++)
+                                lat[q * len + nlat] = g_ascii_strtod(row[col[7 + q]], NULL);
+                        nlat++;
+                }
+                n++;
+        }
+        c->n = n;
+        if (n == 0)
+                return;
+        set_median(&c->stat[COL_ELAPSED_NS], el, n);
+        stats_sort_double(msgs, n);
+        set_value(&c->stat[COL_MESSAGES], stats_median(msgs, n));
+        set_median(&c->stat[COL_THROUGHPUT_MIBPS], tp, n);
+        if (!(c->stat[COL_THROUGHPUT_MIBPS].value > 0))
+                c->stat[COL_THROUGHPUT_MIBPS] = (SummaryStat) { NAN, NAN, NAN };
+        set_median(&c->stat[COL_RATE_PER_S], rate, n);
+        for (int q = 0; q < 4 && nlat; q++)
+                set_median(&c->stat[percentiles[q]], lat + q * len, nlat);
+        set_value(&c->stat[COL_CPU_NS_PER_MSG], stats_mean(cpm, n));
+        set_value(&c->stat[COL_CLIENT_CPU_NS], stats_mean(ccpu, n));
+        set_value(&c->stat[COL_SERVER_CPU_NS], stats_mean(scpu, n));
+        if (have_bus)
+                set_value(&c->stat[COL_BUS_CPU_NS], stats_mean(bcpu, n));
+        /* Rates over all repetitions: total work over total time
+         * (stats_pooled_rate), never an average of rates.  Count-boxed
+         * cells do the same work every repetition, so this is their
+         * harmonic mean (the columns' name); duration-boxed cells do not,
+         * and their harmonic mean is not total over total, so total over
+         * total is what they get too. */
+        double tp_h = stats_pooled_rate(bytes, secs, n);
+        if (tp_h > 0)
+                set_value(&c->stat[COL_THROUGHPUT_MIBPS_HMEAN], tp_h);
+        set_value(&c->stat[COL_RATE_PER_S_HMEAN], stats_pooled_rate(sent, secs, n));
+}
+
+/* meta.ini's memcpy bound for a cell of SIZE measured in ENV on MACHINE:
+ * each environment and machine measured its own; a merged meta.ini has
+ * "[bounds ENV MACHINE]", "[bounds MACHINE]" or "[bounds ENV]" (the first
+ * machine's and environment's have no name: run_merge), else "[bounds]". */
+static char *bound_of(GKeyFile *meta, const char *env, const char *machine, const char *size)
+{
+        g_autofree char *key = g_strdup_printf("memcpy_MiBps_%s", size);
+        char *groups[] = { g_strdup_printf("bounds %s %s", env, machine), g_strdup_printf("bounds %s", machine),
+                           g_strdup_printf("bounds %s", env), g_strdup("bounds") };
+        char *bound = NULL;
+
+        for (gsize k = 0; meta && k < G_N_ELEMENTS(groups); k++) {
+                if (!bound && g_key_file_has_group(meta, groups[k]))
+                        bound = g_key_file_get_value(meta, groups[k], key, NULL);
+                g_free(groups[k]);
+        }
+        return bound;
+}
+
+Summary *summary_load(const char *dir, GError **error)
+{
+        g_autofree char *path = g_build_filename(dir, "samples.tsv", NULL);
+        g_autoptr(Summary) s = g_new0(Summary, 1);
+
+        s->samples = samples_table_read(path, error);
+        if (!s->samples)
+                return NULL;
+        s->experiment = g_path_get_basename(dir);
+        s->cells = g_ptr_array_new_with_free_func((GDestroyNotify) cell_free);
+        /* The upper bounds measured with the data, when there are any. */
+        g_autofree char *meta_path = g_build_filename(dir, "meta.ini", NULL);
+        g_autoptr(GKeyFile) meta = g_key_file_new();
+        bool have_meta = g_key_file_load_from_file(meta, meta_path, G_KEY_FILE_NONE, NULL);
+
+        int col[G_N_ELEMENTS(inputs)];
+        for (size_t i = 0; i < G_N_ELEMENTS(inputs); i++) {
+                col[i] = table_column(s->samples, column_table[inputs[i]].name);
+                if (col[i] < 0) {
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: no column %s", path,
+                                    column_table[inputs[i]].name);
+                        return NULL;
+                }
+        }
+        int axis[COL_N_COLUMNS];
+        guint naxis = 0;
+        for (ColumnId id = 0; id < COL_N_COLUMNS; id++) {
+                s->axis_col[id] = -1;
+                if (column_table[id].kind != COLUMN_AXIS || !(column_table[id].flags & COLUMN_IN_SUMMARY))
+                        continue;
+                s->axis_col[id] = axis[naxis++] = table_column(s->samples, column_table[id].name);
+                if (s->axis_col[id] < 0) {
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: no column %s", path,
+                                    column_table[id].name);
+                        return NULL;
+                }
+        }
+        /* Group rows by their axis values, keeping first-seen order. */
+        g_autoptr(GHashTable) groups = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+        g_autoptr(GPtrArray) order = g_ptr_array_new_with_free_func((GDestroyNotify) g_ptr_array_unref);
+        for (guint r = 0; r < s->samples->rows->len; r++) {
+                char **row = s->samples->rows->pdata[r];
+                g_autoptr(GString) key = g_string_new(NULL);
+                for (guint a = 0; a < naxis; a++)
+                        g_string_append_printf(key, "%s\t", row[axis[a]]);
+                GPtrArray *g = g_hash_table_lookup(groups, key->str);
+                if (!g) {
+                        g = g_ptr_array_new();
+                        g_hash_table_insert(groups, g_strdup(key->str), g);
+                        g_ptr_array_add(order, g);
+                }
+                g_ptr_array_add(g, row);
+        }
+        for (guint gi = 0; gi < order->len; gi++) {
+                GPtrArray *g = order->pdata[gi];
+                SummaryCell *c = g_new0(SummaryCell, 1);
+                c->first = g->pdata[0];
+                cell_compute(c, g, col);
+                c->memcpy_MiBps = bound_of(have_meta ? meta : NULL, c->first[s->axis_col[COL_ENV]],
+                                           c->first[s->axis_col[COL_MACHINE]], c->first[s->axis_col[COL_SIZE_B]]);
+                g_ptr_array_add(s->cells, c);
+        }
+        return g_steal_pointer(&s);
+}
+
+static void append_number(GString *out, const char *format, double v)
+{
+        g_string_append_c(out, '\t');
+        if (isnan(v))
+                g_string_append_c(out, '-');
+        else
+                g_string_append_printf(out, format, v);
+}
+
+void summary_format(const Summary *summary, GString *out)
+{
+        g_string_append(out, summary_header());
+        for (guint i = 0; i < summary->cells->len; i++) {
+                const SummaryCell *c = summary->cells->pdata[i];
+                g_string_append(out, summary->experiment);
+                for (ColumnId id = 0; id < COL_N_COLUMNS; id++)
+                        if (summary->axis_col[id] >= 0)
+                                g_string_append_printf(out, "\t%s", c->first[summary->axis_col[id]]);
+                for (size_t k = 0; k < G_N_ELEMENTS(layout); k++) {
+                        const SummaryStat *st = &c->stat[layout[k].id];
+                        switch (layout[k].id) {
+                        case COL_N:
+                                g_string_append_printf(out, "\t%u", c->n);
+                                break;
+                        case COL_FAILED:
+                                g_string_append_printf(out, "\t%u", c->failed);
+                                break;
+                        case COL_MEMCPY_MIBPS:
+                                g_string_append_printf(out, "\t%s", c->memcpy_MiBps ? c->memcpy_MiBps : "-");
+                                break;
+                        default:
+                                append_number(out, layout[k].format,
+                                              layout[k].part == PART_LO ? st->lo
+                                              : layout[k].part == PART_HI ? st->hi : st->value);
+                                break;
+                        }
+                }
+                g_string_append_c(out, '\n');
+        }
+}
+
+int summarize_dir(const char *dir, GString *out, GError **error)
+{
+        g_autoptr(Summary) s = summary_load(dir, error);
+
+        if (!s)
+                return -EINVAL;
+        summary_format(s, out);
+        return 0;
+}

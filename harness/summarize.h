@@ -1,0 +1,56 @@
+/* summarize.h: per-cell statistics of a results directory's samples.tsv,
+ * the summary that `ipclab summarize` prints (TSV, one row per cell).
+ *
+ * The summary's columns are the schema's (columns.h) that have
+ * COLUMN_IN_SUMMARY, with NAME_lo and NAME_hi beside those with
+ * COLUMN_HAS_CI: medians over the repetitions with a distribution-free
+ * 95 % interval (stats_median_ci), means for CPU times, and rates pooled
+ * over all repetitions (stats_pooled_rate).  Nothing here prints.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "columns.h"
+#include "samples.h"
+
+/* One statistic of a cell; NAN where the summary has "-". */
+typedef struct {
+        double value;
+        double lo, hi;       /* the interval, for columns with COLUMN_HAS_CI */
+} SummaryStat;
+
+/* One cell: the rows of samples.tsv with the same axis values. */
+typedef struct {
+        char **first;        /* its first row (borrowed from the Summary's samples) */
+        guint n;             /* repetitions measured */
+        guint failed;        /* repetitions that failed */
+        SummaryStat stat[COL_N_COLUMNS];   /* by ColumnId, for summary columns */
+        char *memcpy_MiBps;  /* meta.ini's memcpy bound for its size, as written
+                              * there, or NULL */
+} SummaryCell;
+
+typedef struct {
+        char *experiment;    /* the directory's name */
+        Table *samples;      /* its samples.tsv */
+        int axis_col[COL_N_COLUMNS];       /* by ColumnId: the column in samples, or -1 */
+        GPtrArray *cells;    /* SummaryCell *, in the order of their first rows */
+} Summary;
+
+/* Reads DIR/samples.tsv (and DIR/meta.ini's [bounds] or [bounds ENV]
+ * groups, when there is one) and computes the statistics of every cell.
+ * NULL with ERROR set (IPCLAB_ERROR_INPUT, naming the file) when the file
+ * cannot be read or lacks a column. */
+Summary *summary_load(const char *dir, GError **error);
+void summary_free(Summary *summary);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(Summary, summary_free)
+
+/* The summary's header line, with its newline. */
+const char *summary_header(void);
+
+/* Appends the header and one line per cell of SUMMARY to OUT. */
+void summary_format(const Summary *summary, GString *out);
+
+/* summary_load and summary_format in one: appends DIR's summary to OUT.
+ * Returns 0, or -EINVAL with ERROR set as summary_load sets it. */
+int summarize_dir(const char *dir, GString *out, GError **error);

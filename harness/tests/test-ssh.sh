@@ -17,8 +17,10 @@
 # local --host ssh://...` whose connection is cut mid-run (the sshd
 # session process killed): the data here stays as it was, the target
 # cleans up after itself, and --resume keeps the machine already measured
-# and finishes the other.  Skips with the reason where sshd, ssh or unshare
-# is missing or cannot run.  About 20 s.
+# and finishes the other.  Last, the same through a systemd-nspawn
+# container of the cached image reached over SSH (harness/env/
+# ssh-container.sh), when there is one.  Skips with the reason where sshd,
+# ssh, unshare or the image is missing or cannot run.  About 30 s.
 set -u
 cd "$(dirname "$0")/../.."
 ipclab=$PWD/harness/ipclab
@@ -212,6 +214,30 @@ if wait_for 60 'pgrep -f "run --env host --out /tmp/ipclab\..*/out" >/dev/null &
 else
         kill "$pid" 2>/dev/null; wait "$pid"
         not_ok "the target's run started" "$(tail -5 "$tmp/cut.err")"
+fi
+
+# ---- 5. A container reached over SSH (harness/env/ssh-container.sh) ------
+# Another userland with its own name: what experiments/machines.ini's
+# data compares with this host.
+image=$(harness/env/build-image.sh dir nspawn 2>/dev/null)
+if ! command -v systemd-nspawn >/dev/null; then
+        skip "a container reached over SSH" "no systemd-nspawn (apt-get install -y systemd-container)"
+elif [ ! -f "$image/complete" ]; then
+        skip "a container reached over SSH" "no nspawn image (make env-nspawn)"
+elif ! out=$(harness/env/ssh-container.sh start "$tmp/ct" $((port + 1)) ipclab-ct 2>&1); then
+        skip "a container reached over SSH" "it did not start: $(tail -1 <<<"$out")"
+else
+        eval "$(grep '^IPCLAB_SSH_OPTS=' <<<"$out")"
+        ct=$(sed -n 's/^target=//p' <<<"$out")
+        IPCLAB_SSH_OPTS=$IPCLAB_SSH_OPTS "$ipclab" run --host local --host "$ct" --out "$tmp/ctout" "$tmp/tiny.ini" \
+                2>"$tmp/ct.err"; rc=$?
+        harness/env/ssh-container.sh stop "$tmp/ct"
+        s=$tmp/ctout/tiny/samples.tsv
+        check "this host and a container over SSH: exit 0" '[ $rc -eq 0 ]' || sed 's/^/# /' "$tmp/ct.err"
+        check "... two machines, 4 rows each" \
+                '[ "$(tail -n +2 "$s" | cut -f4 | sort | uniq -c | awk "{ print \$1 }" | tr "\n" " ")" = "4 4 " ]'
+        check "... [machine ipclab-ct] records the container" \
+                'sed -n "/^\[machine ipclab-ct\]/,/^\[/p" "$tmp/ctout/tiny/meta.ini" | grep -qx "container=systemd-nspawn"'
 fi
 
 echo "1..$n"

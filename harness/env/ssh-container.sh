@@ -1,0 +1,85 @@
+#!/bin/bash
+# harness/env/ssh-container.sh start DIR PORT NAME | stop DIR
+#
+# A second place to run `ipclab run --host` against, on this machine: a
+# systemd-nspawn container of the cached nspawn image (make env-nspawn)
+# whose host name is NAME, running this host's sshd on 127.0.0.1:PORT
+# (the container shares the host's network; nothing listens beyond
+# loopback), with throw-away host and user keys in DIR.  The image has no
+# sshd of its own: the host's binary is copied into DIR, with the few
+# libraries it needs that the image lacks (found by ldd), and runs with
+# them on its LD_LIBRARY_PATH; the sessions it starts use the image's own
+# shell, tar and libraries, and the harness binary ipclab sends.
+#
+# It is the same CPU and kernel as the host, in another userland and
+# namespaces: what comparing the two shows is the container's cost, not a
+# second computer.  `start` prints two lines for the caller:
+#   target=ssh://root@127.0.0.1:PORT
+#   IPCLAB_SSH_OPTS=...   (the key and the pinned host key, shell-quoted)
+# and leaves the container running; `stop` ends it.  Needs root.
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+case ${1:-} in
+start)
+        dir=$2 port=$3 name=$4
+        [[ $name =~ ^[A-Za-z0-9-]{1,60}$ ]] || { echo "ssh-container: NAME is letters, digits, '-'" >&2; exit 2; }
+        [[ $port =~ ^[0-9]{1,5}$ ]] || { echo "ssh-container: PORT is a number" >&2; exit 2; }
+        image=$("$here/build-image.sh" dir nspawn)
+        [ -f "$image/complete" ] || { echo "ssh-container: no nspawn image: run \`make env-nspawn\` (as root)" >&2; exit 1; }
+        root=$image/rootfs
+        sshd=$(command -v sshd || echo /usr/sbin/sshd)
+        [ -x "$sshd" ] || { echo "ssh-container: no sshd here: apt-get install -y openssh-server" >&2; exit 1; }
+        mkdir -p "$dir/lib"
+        cp "$sshd" "$dir/sshd"
+        ldd "$sshd" | awk '$3 ~ /^\// { print $3 }' | while read -r lib; do
+                b=$(basename "$lib")
+                [ -e "$root/usr/lib/x86_64-linux-gnu/$b" ] || [ -e "$root/lib/x86_64-linux-gnu/$b" ] || cp -L "$lib" "$dir/lib/$b"
+        done
+        rm -f "$dir/host_key" "$dir/user_key"
+        ssh-keygen -q -t ed25519 -N '' -f "$dir/host_key" -C "$name"
+        ssh-keygen -q -t ed25519 -N '' -f "$dir/user_key" -C ipclab
+        cp "$dir/user_key.pub" "$dir/authorized_keys"
+        { cat "$root/etc/passwd"; echo "sshd:x:$(id -u sshd 2>/dev/null || echo 103):65534::/run/sshd:/usr/sbin/nologin"; } > "$dir/passwd"
+        cat > "$dir/sshd_config" <<EOF
+Port $port
+ListenAddress 127.0.0.1
+HostKey /opt/ipclab-ssh/host_key
+AuthorizedKeysFile /opt/ipclab-ssh/authorized_keys
+StrictModes no
+PermitRootLogin prohibit-password
+PubkeyAuthentication yes
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+UsePAM no
+PidFile none
+EOF
+        echo "[127.0.0.1]:$port $(cut -d' ' -f1,2 "$dir/host_key.pub")" > "$dir/known_hosts"
+        systemd-nspawn --quiet --register=no --keep-unit --as-pid2 --volatile=overlay --console=pipe \
+                --link-journal=no --resolv-conf=off --timezone=off --machine="$name" --directory="$root" \
+                --bind-ro="$dir:/opt/ipclab-ssh" --bind-ro="$dir/passwd:/etc/passwd" \
+                --setenv=LD_LIBRARY_PATH=/opt/ipclab-ssh/lib -- \
+                /bin/sh -c 'mkdir -p /run/sshd && exec /opt/ipclab-ssh/sshd -D -e -f /opt/ipclab-ssh/sshd_config' \
+                >"$dir/container.log" 2>&1 </dev/null &
+        echo $! > "$dir/nspawn.pid"
+        opts="-F /dev/null -i $dir/user_key -o IdentitiesOnly=yes -o StrictHostKeyChecking=yes -o UserKnownHostsFile=$dir/known_hosts -o ConnectTimeout=5"
+        for _ in $(seq 100); do
+                grep -q "Server listening" "$dir/container.log" 2>/dev/null && break
+                kill -0 "$(cat "$dir/nspawn.pid")" 2>/dev/null || break
+                sleep 0.1
+        done
+        grep -q "Server listening" "$dir/container.log" ||
+                { echo "ssh-container: sshd did not start in the container:" >&2; tail -5 "$dir/container.log" >&2; exit 1; }
+        echo "target=ssh://root@127.0.0.1:$port"
+        printf 'IPCLAB_SSH_OPTS=%q\n' "$opts"
+        ;;
+stop)
+        dir=$2
+        [ -f "$dir/nspawn.pid" ] && kill "$(cat "$dir/nspawn.pid")" 2>/dev/null || true
+        rm -f "$dir/nspawn.pid"
+        ;;
+*)
+        echo "usage: $0 start DIR PORT NAME | stop DIR" >&2
+        exit 2
+        ;;
+esac

@@ -216,6 +216,28 @@ else
         not_ok "the target's run started" "$(tail -5 "$tmp/cut.err")"
 fi
 
+# ---- 4b. An interrupt (Ctrl-C) stops the target's run and keeps its rows --
+"$ipclab" run --host "$target" --out "$tmp/intout" "$tmp/cut.ini" 2>"$tmp/int.err" &
+pid=$!
+if wait_for 60 '[ "$(cat /tmp/ipclab.*/out/.cut.partial.tsv 2>/dev/null | grep -c "^[0-9]")" -ge 2 ]'; then
+        kill -INT "$pid"
+        wait "$pid"; rc=$?
+        kept=$tmp/intout/.cut.machines/root@127.0.0.1_$port/.cut.partial.tsv
+        check "SIGINT: exit 130" '[ $rc -eq 130 ]' "$(tail -3 "$tmp/int.err")"
+        check "... the target's finished repetitions came back for --resume" \
+                '[ "$(grep -c "^[0-9]" "$kept" 2>/dev/null)" -ge 2 ]' "$(ls -A "$tmp/intout" "$tmp/intout"/.cut.machines/* 2>&1)"
+        check "... and nothing is left on the target" 'wait_for 20 "[ \$(remote_dirs) -eq $before ]"'
+        grep "^[0-9]" "$kept" > "$tmp/kept-rows"
+        "$ipclab" run --resume --host "$target" --out "$tmp/intout" "$tmp/cut.ini" 2>"$tmp/int2.err"; rc=$?
+        check "--resume continues on the target: 12 rows" \
+                '[ $rc -eq 0 ] && [ "$(tail -n +2 "$tmp/intout/cut/samples.tsv" | wc -l)" -eq 12 ]' "$(tail -3 "$tmp/int2.err")"
+        check "... keeping the repetitions measured before, byte for byte" \
+                '[ -s "$tmp/kept-rows" ] && [ -z "$(grep -vxF -f "$tmp/intout/cut/samples.tsv" "$tmp/kept-rows")" ]'
+else
+        kill "$pid" 2>/dev/null; wait "$pid"
+        not_ok "the target's run started (for SIGINT)" "$(tail -5 "$tmp/int.err")"
+fi
+
 # ---- 5. A container reached over SSH (harness/env/ssh-container.sh) ------
 # Another userland with its own name: what experiments/machines.ini's
 # data compares with this host.

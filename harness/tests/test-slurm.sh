@@ -14,7 +14,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 ipclab=$PWD/harness/ipclab
-tmp=$(mktemp -d)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ipclab-test-slurm.XXXXXX")
 pids=()
 cleanup() {
         for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done

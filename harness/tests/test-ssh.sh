@@ -24,7 +24,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 ipclab=$PWD/harness/ipclab
-tmp=$(mktemp -d)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ipclab-test-ssh.XXXXXX")
 sshd_pid=
 cleanup() {
         [ -n "$sshd_pid" ] && kill "$sshd_pid" 2>/dev/null && wait "$sshd_pid" 2>/dev/null
@@ -253,7 +253,14 @@ else
         ct=$(sed -n 's/^target=//p' <<<"$out")
         IPCLAB_SSH_OPTS=$IPCLAB_SSH_OPTS "$ipclab" run --host local --host "$ct" --out "$tmp/ctout" "$tmp/tiny.ini" \
                 2>"$tmp/ct.err"; rc=$?
+        # The image has no compiler: building there must name what to
+        # install, and install nothing.
+        IPCLAB_REMOTE_BUILD=1 IPCLAB_SSH_OPTS=$IPCLAB_SSH_OPTS "$ipclab" run --host "$ct" --out "$tmp/ctbuild" \
+                "$tmp/tiny.ini" 2>"$tmp/ctbuild.err"; brc=$?
         harness/env/ssh-container.sh stop "$tmp/ct"
+        check "a target without a compiler: exit 2, naming the apt-get line for it" \
+                '[ $brc -eq 2 ] && grep -q "ssh://root@127.0.0.1:$((port + 1)) cannot build the harness; as root there: apt-get update && apt-get install -y --no-install-recommends build-essential pkg-config" "$tmp/ctbuild.err"' \
+                "$(tail -3 "$tmp/ctbuild.err")"
         s=$tmp/ctout/tiny/samples.tsv
         check "this host and a container over SSH: exit 0" '[ $rc -eq 0 ]' || sed 's/^/# /' "$tmp/ct.err"
         check "... two machines, 4 rows each" \

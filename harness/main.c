@@ -252,8 +252,8 @@ static int cmd_run(int argc, char **argv, char **argv_all)
                 return report(lock_err);
         if (slurm) {
                 g_autoptr(GError) err = NULL;
-                int r = remote_slurm(slurm, (guint) nodes, argv + 1, (guint) (argc - 1), profile, self, dir, job_dir,
-                                     resume, extra, (const char *const *) argv_all, &err);
+                int r = remote_slurm(slurm, (guint) nodes, argv + 1, (guint) (argc - 1), profile, env, self, dir,
+                                     job_dir, resume, extra, (const char *const *) argv_all, &err);
                 if (r == RUN_ERROR)
                         status = report(err);
                 else

@@ -63,7 +63,9 @@ char *remote_quote_command(const char *const *argv);
  * harness binary SELF (whose sources are beside it, SELF's directory's
  * parent), and leaves the target's results in OUT_DIR/<experiment>/ as a
  * run here would (plus console.log, the target's output), all at once
- * when they are whole.  EXTRA: further arguments for the target's
+ * when they are whole.  The target runs it in EXP's one environment
+ * (as --env set it) or, for a list (env=host;nspawn), in each as the file
+ * says.  EXTRA: further arguments for the target's
  * `ipclab run` (--profile NAME, --resume).  On an interrupt (SIGINT or
  * SIGTERM: runner_interrupted) the target's run is stopped and its resume
  * file brought back to OUT_DIR/.<experiment>.partial.tsv.  Returns the
@@ -80,9 +82,10 @@ int remote_run(const RemoteTarget *t, const Experiment *exp, const char *self, c
  * (one machine per node).  JOB_DIR keeps the job script (job.sh), the
  * task list (tasks.tsv), each task's log and results.  RESUME submits only
  * the tasks whose results JOB_DIR does not hold yet.  EXTRA: arguments for
- * each task's `ipclab run` (--profile NAME).  Prints what it submits and
+ * each task's `ipclab run` (--profile NAME); ENV: the --env each task
+ * runs in, or NULL for each file's own env=.  Prints what it submits and
  * each failed task by name.  Returns RUN_OK, RUN_FAILED (a task failed or
  * a cell failed), RUN_INTERRUPTED or RUN_ERROR with ERROR. */
 int remote_slurm(const char *partition, guint nodes, char **files, guint n_files, const char *profile,
-                 const char *self, const char *out_dir, const char *job_dir, bool resume,
+                 const char *env, const char *self, const char *out_dir, const char *job_dir, bool resume,
                  const char *const *extra, const char *const *argv, GError **error);

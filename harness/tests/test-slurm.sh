@@ -123,10 +123,15 @@ done
 check "the job script is kept, naming its sbatch line (--exclusive, --array=0,1)" \
         '[ -x "$tmp/job/job.sh" ] && grep -q "^#   .sbatch. .--parsable. .--exclusive. .--job-name=ipclab. .--array=0,1." "$tmp/job/job.sh"' \
         "$(head -5 "$tmp/job/job.sh")"
-want0="0) set -- '$tmp/one.ini' '$tmp/job/task-0' ;;"
-wantx="exec '$PWD/harness/ipclab' 'run' '--env' 'host' --out \"\$2\" \"\$1\""
+want0="0) set -- '$tmp/one.ini' '$tmp/job/task-0' '' ;;"
+wantx="exec '$PWD/harness/ipclab' 'run' \${3:+--env \"\$3\"} --out \"\$2\" \"\$1\""
 check "every path in the job script is quoted" \
         'grep -qxF "$want0" "$tmp/job/job.sh" && grep -qxF "$wantx" "$tmp/job/job.sh"' || sed 's/^/# /' "$tmp/job/job.sh"
+"$ipclab" run --resume --env host --slurm ipclabtest --job-dir "$tmp/job" --out "$tmp/out" "$tmp/one.ini" "$tmp/two.ini" \
+        2>"$tmp/again.err"; rc=$?
+check "--env host reaches each task; --resume with every task done submits nothing" \
+        '[ $rc -eq 0 ] && grep -qxF "1) set -- '"'$tmp/two.ini' '$tmp/job/task-1' 'host'"' ;;" "$tmp/job/job.sh" &&
+         ! grep -q submitted "$tmp/again.err"' || sed 's/^/# /' "$tmp/again.err"
 check "each task left its log" '[ -s "$tmp/job/task-0.log" ] && [ -s "$tmp/job/task-1.log" ]'
 
 # A task that fails: named, the others kept; --resume submits only it.

@@ -504,7 +504,8 @@ int run_experiment(const Experiment *exp, const char *out_dir, bool resume,
 /* Copies the groups of FROM into TO, each renamed "<group> SUFFIX" (or as
  * they are when SUFFIX is NULL).  MACHINES: FROM is one machine's, whose
  * "[machine NAME]" groups keep their names and whose [machine] is in
- * them already. */
+ * them already.  Else FROM is another environment's on the first one's
+ * machine: its [machine NAME] is left out. */
 static void merge_groups(GKeyFile *to, GKeyFile *from, const char *suffix, bool machines)
 {
         g_auto(GStrv) groups = g_key_file_get_groups(from, NULL);
@@ -512,6 +513,10 @@ static void merge_groups(GKeyFile *to, GKeyFile *from, const char *suffix, bool 
         for (guint i = 0; groups[i]; i++) {
                 bool own = machines && g_str_has_prefix(groups[i], "machine ");
                 if (suffix && machines && !strcmp(groups[i], "machine"))
+                        continue;
+                /* Another environment is on the same machine, whose group
+                 * the first one gave; what it saw is its [machine ENV]. */
+                if (suffix && !machines && g_str_has_prefix(groups[i], "machine "))
                         continue;
                 g_autofree char *name = suffix && !own ? g_strconcat(groups[i], " ", suffix, NULL)
                                                        : g_strdup(groups[i]);

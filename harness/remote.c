@@ -107,7 +107,7 @@ char *remote_quote_command(const char *const *argv)
 }
 
 /* ssh's command line for T running the POSIX sh SCRIPT with ARGS ($1...):
- * ssh [IPCLAB_SSH_OPTS] -o BatchMode=yes [-p PORT] [-l USER] HOST
+ * ssh [IPCLAB_SSH_OPTS] -o BatchMode=yes -o ServerAlive... [-p PORT] [-l USER] HOST
  *     'sh' '-c' 'SCRIPT' 'sh' 'ARG'... */
 static GPtrArray *ssh_argv(const RemoteTarget *t, const char *script, const char *const *args,
                            GError **error)
@@ -127,8 +127,13 @@ static GPtrArray *ssh_argv(const RemoteTarget *t, const char *script, const char
                 for (guint i = 0; words[i]; i++)
                         g_ptr_array_add(a, g_strdup(words[i]));
         }
-        g_ptr_array_add(a, g_strdup("-o"));
-        g_ptr_array_add(a, g_strdup("BatchMode=yes"));
+        /* Never wait for a password; notice a dead link within a minute
+         * (ssh takes the first value of an option: the user's win). */
+        const char *always[] = { "BatchMode=yes", "ServerAliveInterval=15", "ServerAliveCountMax=4" };
+        for (gsize i = 0; i < G_N_ELEMENTS(always); i++) {
+                g_ptr_array_add(a, g_strdup("-o"));
+                g_ptr_array_add(a, g_strdup(always[i]));
+        }
         if (t->port) {
                 g_ptr_array_add(a, g_strdup("-p"));
                 g_ptr_array_add(a, g_strdup(t->port));
@@ -565,8 +570,14 @@ static int run_there(const RemoteTarget *t, const Experiment *exp, const char *d
         if (!argv)
                 return RUN_ERROR;
         int watch[2], results[2];
-        if (pipe2(watch, O_CLOEXEC) < 0 || pipe2(results, O_CLOEXEC) < 0) {
+        if (pipe2(watch, O_CLOEXEC) < 0) {
                 g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "pipe: %s", g_strerror(errno));
+                return RUN_ERROR;
+        }
+        if (pipe2(results, O_CLOEXEC) < 0) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "pipe: %s", g_strerror(errno));
+                close(watch[0]);
+                close(watch[1]);
                 return RUN_ERROR;
         }
         int ssh_err = -1, tar_err = -1;

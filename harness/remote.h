@@ -23,8 +23,9 @@
  *   5. on a failure before step 3, a last connection removes DIR.
  * ssh options come from the user's ssh configuration (~/.ssh/config is
  * ssh's own business), plus IPCLAB_SSH_OPTS (split like a shell would,
- * here, never by a remote shell), plus -o BatchMode=yes: a run never waits
- * for a password.  Every word sent to a remote shell goes through
+ * here, never by a remote shell), plus -o BatchMode=yes (a run never
+ * waits for a password) and ServerAliveInterval=15, ServerAliveCountMax=4
+ * (a link that died silently ends the run within about a minute).  Every word sent to a remote shell goes through
  * remote_quote_command().
  *
  * On Slurm (remote_slurm()): one job array, one task per experiment file

@@ -203,7 +203,32 @@ typedef struct {
         int *stop_fd;      /* closed (and set to -1) when we are interrupted */
         GPid pid;          /* killed REMOTE_STOP_GRACE_S after that */
         bool forward;      /* copy stderr to ours as it comes */
+        GString *partial;  /* when set: stderr lines marked REMOTE_PARTIAL_MARK
+                            * are the target's resume file, kept here (from
+                            * its last header line on), not shown */
+        GString *line;     /* with PARTIAL: an incomplete line of stderr */
 } Pump;
+
+/* What the run script puts before each line of the target's resume file
+ * that it copies to stderr as the file grows (see run_script). */
+#define REMOTE_PARTIAL_MARK "ipclab-partial: "
+
+/* One whole line LINE (with its newline) of the target's stderr. */
+static void pump_line(Pump *p, const char *line, gsize len)
+{
+        if (g_str_has_prefix(line, REMOTE_PARTIAL_MARK)) {
+                const char *row = line + strlen(REMOTE_PARTIAL_MARK);
+                /* A header starts the file again (it is rewritten whole when
+                 * a run starts, then appended to). */
+                if (g_str_has_prefix(row, "# ipclab partial "))
+                        g_string_truncate(p->partial, 0);
+                g_string_append(p->partial, row);
+                return;
+        }
+        g_string_append_len(p->log, line, (gssize) len);
+        if (p->forward)
+                (void) !write(STDERR_FILENO, line, len);
+}
 
 /* Reads PUMP's pipes until both are closed; on an interrupt closes
  * *STOP_FD (the target's run sees its stdin end and stops) and kills PID
@@ -246,7 +271,16 @@ static bool pump(Pump *p)
                         }
                         if (i == 0 && p->out_text)
                                 g_string_append_len(p->out_text, buf, k);
-                        if (i == 1) {
+                        if (i == 1 && p->partial) {
+                                g_string_append_len(p->line, buf, k);
+                                char *nl;
+                                while ((nl = memchr(p->line->str, '\n', p->line->len))) {
+                                        gsize len = (gsize) (nl - p->line->str) + 1;
+                                        g_autofree char *l = g_strndup(p->line->str, len);
+                                        pump_line(p, l, len);
+                                        g_string_erase(p->line, 0, (gssize) len);
+                                }
+                        } else if (i == 1) {
                                 g_string_append_len(p->log, buf, k);
                                 if (p->forward)
                                         (void) !write(STDERR_FILENO, buf, (size_t) k);
@@ -471,11 +505,13 @@ static char *upload(const RemoteTarget *t, const char *local, const char *root, 
  * `ipclab run` (with --out "$1/out" and the file).  Builds when there is no
  * binary that starts; says what is missing with mk/deps.sh's own words;
  * runs with stdin closed while a watcher stops it when our end of the
- * connection goes (stdin at end of file); then sends DIR/out as tar on
- * stdout, and removes DIR whatever happened.  Exit status: the run's, or
+ * connection goes (stdin at end of file), and copies its resume file to
+ * stderr as it grows (tail -F, each line marked REMOTE_PARTIAL_MARK), so
+ * that a cut connection leaves its finished repetitions here; then sends
+ * DIR/out as tar on stdout, and removes DIR whatever happened.  Exit status: the run's, or
  * 96 + n for a step before it (the message on stderr says which). */
 static const char run_script[] =
-        "d=$1; shift; trap 'rm -rf \"$d\"' EXIT; trap 'exit 129' HUP INT TERM PIPE; cd \"$d\" || exit 96; "
+        "d=$1; n=$2; shift 2; trap 'rm -rf \"$d\"' EXIT; trap 'exit 129' HUP INT TERM PIPE; cd \"$d\" || exit 96; "
         "bin=$d/bin/ipclab; "
         "if ! { [ -x \"$bin\" ] && \"$bin\" list >/dev/null 2>&1; }; then "
         "  [ -x \"$bin\" ] && echo 'ipclab-remote: the binary sent does not start here; building from the sources' >&2; "
@@ -487,9 +523,29 @@ static const char run_script[] =
         "  bin=$d/harness/ipclab; fi; "
         "mkdir -p out; "
         "\"$bin\" \"$@\" </dev/null >&2 & p=$!; "
+        /* read, not awk or sed: they buffer what they read from a pipe. */
+        "tail --pid=$p -s 0.2 -n +1 -F \"out/.$n.partial.tsv\" 2>/dev/null | "
+        "  while IFS= read -r l; do printf '" REMOTE_PARTIAL_MARK "%s\\n' \"$l\"; done >&2 & "
         "exec 3<&0; { cat <&3 >/dev/null; kill -TERM $p; } >/dev/null 2>&1 & w=$!; "
         "wait $p; s=$?; kill $w 2>/dev/null; "
         "tar -cf - -C out . || exit 99; exit $s";
+
+/* The rows of STREAMED, the target's resume file as it came on stderr
+ * (its header lines and whole rows; a torn last line was never added).
+ * With PATH, writes it there (atomically) when it has a header and rows.
+ * Returns the number of rows, 0 when there are none or no header. */
+static guint keep_streamed(const GString *streamed, const char *path)
+{
+        guint rows = 0;
+
+        if (!g_str_has_prefix(streamed->str, "# ipclab partial "))
+                return 0;
+        for (const char *p = streamed->str; (p = strchr(p, '\n')); p++)
+                rows += g_ascii_isdigit(p[1]);
+        if (rows && path && samples_write_atomic(path, streamed->str, streamed->len) < 0)
+                return 0;
+        return rows;
+}
 
 /* Takes the tar stream on FD into a new directory under PARENT; returns
  * it, or NULL when tar failed (a cut stream). */
@@ -554,6 +610,7 @@ static int run_there(const RemoteTarget *t, const Experiment *exp, const char *d
         g_autofree char *rout = g_strdup_printf("%s/out", dir);
         g_autoptr(GPtrArray) args = g_ptr_array_new();
         g_ptr_array_add(args, (gpointer) dir);
+        g_ptr_array_add(args, (gpointer) exp->name);
         g_ptr_array_add(args, (gpointer) "run");
         /* Where on the target: the place --env chose, else the file's. */
         if (exp->n_envs == 1) {
@@ -593,7 +650,9 @@ static int run_there(const RemoteTarget *t, const Experiment *exp, const char *d
         g_autofree char *in = receive_start(out_dir, results[0], &tpid, &tar_err, error);
         close(results[0]);
         g_autoptr(GString) log = g_string_new(NULL), tlog = g_string_new(NULL);
-        Pump sp = { .out = -1, .err = ssh_err, .log = log, .stop_fd = &watch[1], .pid = spid, .forward = true };
+        g_autoptr(GString) streamed = g_string_new(NULL), line = g_string_new(NULL);
+        Pump sp = { .out = -1, .err = ssh_err, .log = log, .stop_fd = &watch[1], .pid = spid, .forward = true,
+                    .partial = streamed, .line = line };
         bool interrupted = pump(&sp);
         if (watch[1] >= 0)
                 close(watch[1]);
@@ -619,6 +678,11 @@ static int run_there(const RemoteTarget *t, const Experiment *exp, const char *d
                         g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
                                     "%s cannot build the harness%s%s (its full output is above)", t->spec,
                                     apt ? "; as root there: " : ": ", l);
+                else if (keep_streamed(streamed, partial) > 0)
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_RUN,
+                                    "%s: the connection was lost or the run there failed (ssh exit %d: %s); "
+                                    "the %u repetitions it had finished are kept in %s: `ipclab run --resume` "
+                                    "continues from them", t->spec, ss, l, keep_streamed(streamed, NULL), partial);
                 else
                         g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_RUN,
                                     "%s: the connection was lost or the run there failed (ssh exit %d: %s); "

@@ -15,9 +15,11 @@
  *      IPCLAB_REMOTE_BUILD=1 builds there all the same);
  *   3. run: builds there if it must (make harness; a missing package is
  *      reported with the apt-get line mk/deps.sh prints), runs
- *      `ipclab run --env host --out DIR/out ...` and streams DIR/out back
- *      as tar on the same connection, into a staging directory here that
- *      is renamed into place only when the stream is whole;
+ *      `ipclab run --out DIR/out ...` while its resume file comes back on
+ *      stderr as it grows (so that a cut connection keeps the finished
+ *      repetitions here for --resume), then streams DIR/out back as tar on
+ *      the same connection, into a staging directory here that is renamed
+ *      into place only when the stream is whole;
  *   4. the target's shell removes DIR when the run script ends, however it
  *      ends (also when the connection drops: it watches its stdin);
  *   5. on a failure before step 3, a last connection removes DIR.
@@ -73,7 +75,9 @@ char *remote_quote_command(const char *const *argv);
  * target's exit status (RUN_OK, RUN_FAILED, RUN_INTERRUPTED), or RUN_ERROR
  * with ERROR: IPCLAB_ERROR_INPUT when the target lacks something (the
  * message says what to install there, and how), IPCLAB_ERROR_RUN when
- * the connection failed or was lost (OUT_DIR is then as it was). */
+ * the connection failed or was lost (OUT_DIR/<experiment>/ is then as it
+ * was, and the repetitions that came back before are in
+ * OUT_DIR/.<experiment>.partial.tsv for --resume). */
 int remote_run(const RemoteTarget *t, const Experiment *exp, const char *self, const char *file,
                const char *out_dir, const char *const *extra, GError **error);
 

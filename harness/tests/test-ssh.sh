@@ -181,12 +181,16 @@ pid=$!
 # Once the target's run has a finished repetition, kill its sshd session.
 if wait_for 60 'pgrep -f "run --env host --out /tmp/ipclab\..*/out" >/dev/null &&
                 [ -n "$(ls /tmp/ipclab.*/out/.cut.partial.tsv 2>/dev/null)" ] &&
-                [ "$(cat /tmp/ipclab.*/out/.cut.partial.tsv 2>/dev/null | grep -c "^[0-9]")" -ge 1 ]'; then
+                [ "$(cat /tmp/ipclab.*/out/.cut.partial.tsv 2>/dev/null | grep -c "^[0-9]")" -ge 3 ]'; then
         pkill -KILL -P "$sshd_pid"
         wait "$pid"; rc=$?
         check "a cut connection fails the run (exit 1)" '[ $rc -eq 1 ]' "$(tail -3 "$tmp/cut.err")"
-        check "... saying the connection was lost and --resume continues" \
-                'grep -q "connection was lost.*--resume" "$tmp/cut.err"' "$(tail -3 "$tmp/cut.err")"
+        check "... saying the connection was lost, and how many repetitions it keeps for --resume" \
+                'grep -q "connection was lost.*the [0-9]* repetitions it had finished are kept in .*--resume. continues from them" "$tmp/cut.err"' \
+                || grep "connection" "$tmp/cut.err" | sed 's/^/# /'
+        grep "connection was lost" "$tmp/cut.err" | sed 's/^/# what it said: /'
+        grep -h "^[0-9]" "$tmp/cutout/.cut.machines/root@127.0.0.1_$port/.cut.partial.tsv" > "$tmp/cut-kept" 2>/dev/null
+        check "... the rows streamed before the cut are kept here" '[ -s "$tmp/cut-kept" ]'
         check "... the data here is as it was" '[ "$(cat "$tmp/cutout/cut/samples.tsv")" = "the data from before" ]'
         check "... the machine measured first is kept for --resume" '[ -s "$tmp/cutout/.cut.machines/local/cut/samples.tsv" ]'
         check "... the target stops its run and removes its directory" \
@@ -195,6 +199,8 @@ if wait_for 60 'pgrep -f "run --env host --out /tmp/ipclab\..*/out" >/dev/null &
         s=$tmp/cutout/cut/samples.tsv
         check "--resume finishes (exit 0)" '[ $rc -eq 0 ]' "$(tail -3 "$tmp/resume.err")"
         check "... keeping the machine already measured" 'grep -q "local already measured, kept" "$tmp/resume.err"'
+        check "... and the cut machine's repetitions from before the cut, byte for byte" \
+                '[ -z "$(grep -vxF -f "$s" "$tmp/cut-kept")" ]'
         check "... and merges two machines, 12 rows each" \
                 '[ "$(tail -n +2 "$s" | cut -f4 | sort | uniq -c | awk "{ print \$2 \"=\" \$1 }" | tr "\n" " ")" = "ipclab-target=12 $me=12 " ] ||
                  [ "$(tail -n +2 "$s" | cut -f4 | sort | uniq -c | awk "{ print \$2 \"=\" \$1 }" | tr "\n" " ")" = "$me=12 ipclab-target=12 " ]' \

@@ -1,5 +1,5 @@
 #!/bin/bash
-# harness/env/ssh-container.sh start DIR PORT NAME | stop DIR
+# harness/env/ssh-container.sh start DIR PORT NAME | stop DIR | config PORT KEYDIR
 #
 # A second place to run `ipclab run --host` against, on this machine: a
 # systemd-nspawn container of the cached nspawn image (make env-nspawn)
@@ -17,8 +17,27 @@
 #   target=ssh://root@127.0.0.1:PORT
 #   IPCLAB_SSH_OPTS=...   (the key and the pinned host key, shell-quoted)
 # and leaves the container running; `stop` ends it.  Needs root.
+# `config` prints the sshd_config both this and harness/tests/test-ssh.sh
+# use: loopback PORT only, keys only (KEYDIR/host_key, KEYDIR/
+# authorized_keys), root by key, no PAM, no pid file.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+sshd_config() {   # PORT KEYDIR
+        cat <<EOF
+Port $1
+ListenAddress 127.0.0.1
+HostKey $2/host_key
+AuthorizedKeysFile $2/authorized_keys
+StrictModes no
+PermitRootLogin prohibit-password
+PubkeyAuthentication yes
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+UsePAM no
+PidFile none
+EOF
+}
 
 case ${1:-} in
 start)
@@ -41,19 +60,7 @@ start)
         ssh-keygen -q -t ed25519 -N '' -f "$dir/user_key" -C ipclab
         cp "$dir/user_key.pub" "$dir/authorized_keys"
         { cat "$root/etc/passwd"; echo "sshd:x:$(id -u sshd 2>/dev/null || echo 103):65534::/run/sshd:/usr/sbin/nologin"; } > "$dir/passwd"
-        cat > "$dir/sshd_config" <<EOF
-Port $port
-ListenAddress 127.0.0.1
-HostKey /opt/ipclab-ssh/host_key
-AuthorizedKeysFile /opt/ipclab-ssh/authorized_keys
-StrictModes no
-PermitRootLogin prohibit-password
-PubkeyAuthentication yes
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-UsePAM no
-PidFile none
-EOF
+        sshd_config "$port" /opt/ipclab-ssh > "$dir/sshd_config"
         echo "[127.0.0.1]:$port $(cut -d' ' -f1,2 "$dir/host_key.pub")" > "$dir/known_hosts"
         systemd-nspawn --quiet --register=no --keep-unit --as-pid2 --volatile=overlay --console=pipe \
                 --link-journal=no --resolv-conf=off --timezone=off --machine="$name" --directory="$root" \
@@ -73,13 +80,16 @@ EOF
         echo "target=ssh://root@127.0.0.1:$port"
         printf 'IPCLAB_SSH_OPTS=%q\n' "$opts"
         ;;
+config)
+        sshd_config "$2" "$3"
+        ;;
 stop)
         dir=$2
         [ -f "$dir/nspawn.pid" ] && kill "$(cat "$dir/nspawn.pid")" 2>/dev/null || true
         rm -f "$dir/nspawn.pid"
         ;;
 *)
-        echo "usage: $0 start DIR PORT NAME | stop DIR" >&2
+        echo "usage: $0 start DIR PORT NAME | stop DIR | config PORT KEYDIR" >&2
         exit 2
         ;;
 esac

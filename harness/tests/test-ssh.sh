@@ -86,20 +86,7 @@ port=
 for try in 1 2 3 4 5; do
         [ -n "$why" ] && break
         p=$((20000 + RANDOM % 40000))
-        cat > "$tmp/sshd_config" <<EOF
-Port $p
-ListenAddress 127.0.0.1
-HostKey $tmp/host_key
-AuthorizedKeysFile $tmp/authorized_keys
-PidFile $tmp/sshd.pid
-StrictModes no
-PermitRootLogin prohibit-password
-PubkeyAuthentication yes
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-UsePAM no
-LogLevel VERBOSE
-EOF
+        harness/env/ssh-container.sh config "$p" "$tmp" > "$tmp/sshd_config"
         unshare --uts sh -c 'hostname ipclab-target && exec "$0" -D -e -f "$1"' "$sshd_bin" "$tmp/sshd_config" \
                 2>"$tmp/sshd.log" &
         sshd_pid=$!

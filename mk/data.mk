@@ -27,13 +27,18 @@ RUN_FLAGS = $(if $(PROFILE),--profile $(PROFILE)) $(if $(filter-out host,$(ENV))
 # data was measured from (a claim added since) needs the harness to tell
 # whether what it measures changed, and before the first build there is
 # none; the recipe asks again once it is built, and measures only if so.
+# experiments/machines.ini compares two machines: this host and a
+# systemd-nspawn container on it reached over SSH (harness/env/
+# ssh-container.sh with: as root, with the nspawn image of make
+# env-nspawn).  HOSTS= on the command line measures it where it says.
+DATA_WITH_machines = $(if $(HOSTS),,harness/env/ssh-container.sh with ipclab-ct)
 DATA_STALE := $(foreach e,$(EXPERIMENTS),$(if $(shell mk/data-current.sh experiments/$e.ini data/$e/meta.ini && echo yes),,$e))
 $(foreach e,$(DATA_STALE),$(eval data/$e/samples.tsv: FORCE))
 data/%/samples.tsv: | $(IPCLAB)
 	$(Q)mkdir -p $(BUILD)
 	$(Q)if ! mk/data-current.sh experiments/$*.ini data/$*/meta.ini; then \
 		echo "measuring $* (data missing or made from another version of experiments/$*.ini)"; \
-		flock $(MEASURE_LOCK) $(IPCLAB) run $(RUN_FLAGS) --out data experiments/$*.ini; \
+		flock $(MEASURE_LOCK) $(DATA_WITH_$*) $(IPCLAB) run $(RUN_FLAGS) --out data experiments/$*.ini; \
 	fi
 
 # Never delete data because a measurement failed: ipclab replaces it whole
@@ -49,5 +54,5 @@ run: | $(IPCLAB)
 		"[HOSTS=\"ssh://USER@HOST[:PORT] ...\"] [SLURM=PARTITION [NODES=N]]" >&2; exit 2; }
 	$(Q)test -f experiments/$(EXP).ini || { echo "make run: no experiments/$(EXP).ini (have: $(ALL_EXPERIMENTS))" >&2; exit 2; }
 	$(Q)mkdir -p $(BUILD)
-	flock $(MEASURE_LOCK) $(IPCLAB) run $(RUN_FLAGS) --out data experiments/$(EXP).ini
+	flock $(MEASURE_LOCK) $(DATA_WITH_$(EXP)) $(IPCLAB) run $(RUN_FLAGS) --out data experiments/$(EXP).ini
 	$(MAKE) --no-print-directory paper

@@ -1,5 +1,6 @@
 #!/bin/bash
 # harness/env/ssh-container.sh start DIR PORT NAME | stop DIR | config PORT KEYDIR
+#                               | with NAME COMMAND...
 #
 # A second place to run `ipclab run --host` against, on this machine: a
 # systemd-nspawn container of the cached nspawn image (make env-nspawn)
@@ -17,6 +18,10 @@
 #   target=ssh://root@127.0.0.1:PORT
 #   IPCLAB_SSH_OPTS=...   (the key and the pinned host key, shell-quoted)
 # and leaves the container running; `stop` ends it.  Needs root.
+# `with NAME COMMAND...` starts one on a free port in a temp dir, runs
+# COMMAND with `--host local --host ssh://root@127.0.0.1:PORT` appended
+# and IPCLAB_SSH_OPTS set, stops it, and exits with COMMAND's status: how
+# mk/data.mk measures experiments/machines.ini.
 # `config` prints the sshd_config both this and harness/tests/test-ssh.sh
 # use: loopback PORT only, keys only (KEYDIR/host_key, KEYDIR/
 # authorized_keys), root by key, no PAM, no pid file.
@@ -83,13 +88,31 @@ start)
 config)
         sshd_config "$2" "$3"
         ;;
+with)
+        name=$2
+        shift 2
+        tmp=$(mktemp -d "${TMPDIR:-/tmp}/ipclab-ssh-container.XXXXXX")
+        trap '"$0" stop "$tmp"; rm -rf "$tmp"' EXIT
+        for _ in 1 2 3 4 5; do
+                port=$((20000 + RANDOM % 40000))
+                if out=$("$0" start "$tmp" "$port" "$name"); then break; fi
+                "$0" stop "$tmp"
+                out=
+        done
+        [ -n "$out" ] || { echo "ssh-container: the container's sshd did not start" >&2; exit 1; }
+        eval "$(grep '^IPCLAB_SSH_OPTS=' <<<"$out")"
+        export IPCLAB_SSH_OPTS
+        status=0
+        "$@" --host local --host "$(sed -n 's/^target=//p' <<<"$out")" || status=$?
+        exit "$status"
+        ;;
 stop)
         dir=$2
         [ -f "$dir/nspawn.pid" ] && kill "$(cat "$dir/nspawn.pid")" 2>/dev/null || true
         rm -f "$dir/nspawn.pid"
         ;;
 *)
-        echo "usage: $0 start DIR PORT NAME | stop DIR | config PORT KEYDIR" >&2
+        echo "usage: $0 start DIR PORT NAME | stop DIR | config PORT KEYDIR | with NAME COMMAND..." >&2
         exit 2
         ;;
 esac

@@ -4,7 +4,9 @@
 #   make check               the whole test suite; ends with "N passed, N failed, N skipped"
 #   make check-fresh         make all in a fresh clone on a minimal Debian 12 (root, cached)
 #   make run EXP=name [PROFILE=quick] [ENV=host|nspawn|vm] [RESUME=1]
-#                            rerun one experiment into data/ and rebuild what depends on it
+#            [HOSTS="ssh://USER@HOST[:PORT] ..."] [SLURM=PARTITION [NODES=N]]
+#                            rerun one experiment into data/ (here, on SSH targets or
+#                            on a Slurm partition) and rebuild what depends on it
 #   make reproduce [FIG=EXP-NAME|EXP] [PROFILE=quick]
 #                            rerun every experiment (or those behind one figure) into build/repro/,
 #                            then the reviewer's report, build/repro/report.pdf (make report)
@@ -38,6 +40,12 @@ Q := $(if $(V),,@)
 
 # Where the shared steps and files are (mk/study.mk describes these).
 IPCLAB_SHARE := .
+
+# experiments/machines.ini compares two machines: this host and a
+# systemd-nspawn container on it reached over SSH (harness/env/
+# ssh-container.sh with: as root, with the nspawn image of make
+# env-nspawn).  HOSTS= on the command line measures it where it says.
+DATA_WITH_machines = $(if $(HOSTS),,harness/env/ssh-container.sh with ipclab-ct)
 
 include mk/deps.mk
 include mk/harness.mk

@@ -13,6 +13,7 @@ const Column column_table[] = {
         [COL_REP] = { "rep", COLUMN_ID, "", "repetition", NULL, S },
 
         [COL_ENV] = { "env", COLUMN_AXIS, "", "environment", "env", S | M },
+        [COL_MACHINE] = { "machine", COLUMN_AXIS, "", "machine", "machine", S | M },
         [COL_TRANSPORT] = { "transport", COLUMN_AXIS, "", "transport", "transport", S | M },
         [COL_BUS] = { "bus", COLUMN_AXIS, "", "bus", "bus", S | M },
         [COL_PAYLOAD] = { "payload", COLUMN_AXIS, "", "payload type", "payload", S | M },

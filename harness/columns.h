@@ -50,6 +50,7 @@ typedef enum {
         COL_CELL,
         COL_REP,
         COL_ENV,
+        COL_MACHINE,
         COL_TRANSPORT,
         COL_BUS,
         COL_PAYLOAD,

@@ -182,7 +182,8 @@ bool parse_duration(const char *s, guint64 *out_ns);
 char *cell_describe(const Cell *cell);
 
 /* Does CELL match SELECTOR ("transport=libdbus,bus=p2p", sizes may carry
- * units; the syntax of select.h)?  Returns 1 or 0, or -1 when the
+ * units; the syntax of select.h; machine=NAME holds for every cell: a run
+ * chooses the machine, not the file)?  Returns 1 or 0, or -1 when the
  * selector is malformed.  (Parses SELECTOR each time: for many cells,
  * select_parse once and select_cell.) */
 int experiment_cell_matches(const Cell *cell, const char *selector);

@@ -39,10 +39,10 @@ static gboolean is_sorted(const guint64 *v, size_t n)
         return TRUE;
 }
 
-void latency_append_part(GString *out, const char *env, guint cell, guint rep, LatencyKind kind,
+void latency_append_part(GString *out, const char *env, const char *machine, guint cell, guint rep, LatencyKind kind,
                          const guint64 *v, size_t n, gboolean raw)
 {
-        g_autofree char *prefix = g_strdup_printf("%s\t%u\t%u\t%s", env, cell, rep, latency_kind_name(kind));
+        g_autofree char *prefix = g_strdup_printf("%s\t%s\t%u\t%u\t%s", env, machine, cell, rep, latency_kind_name(kind));
 
         if (!raw) {
                 g_autofree Hist *h = g_new(Hist, 1);
@@ -69,6 +69,7 @@ void latency_append_part(GString *out, const char *env, guint cell, guint rep, L
 static void part_free(LatencyPart *p)
 {
         g_free(p->env);
+        g_free(p->machine);
         g_free(p->hist);
         g_free(p);
 }
@@ -103,17 +104,17 @@ static gboolean parse_fail(GError **error, const char *path, guint line, const c
         return FALSE;
 }
 
-/* Adds row F (7 fields) to PART: an exact value (LOWER = UPPER) or one of
+/* Adds row F (8 fields) to PART: an exact value (LOWER = UPPER) or one of
  * hist.h's buckets. */
 static gboolean part_add_row(LatencyPart *part, char **f, const char *path, guint line, GError **error)
 {
         guint64 lo, hi, count;
 
-        if (!parse_u64(f[4], G_MAXUINT64, &lo) || !parse_u64(f[5], G_MAXUINT64, &hi))
+        if (!parse_u64(f[5], G_MAXUINT64, &lo) || !parse_u64(f[6], G_MAXUINT64, &hi))
                 return parse_fail(error, path, line, "lower_ns '%s' and upper_ns '%s' must be whole numbers",
-                                  f[4], f[5]);
-        if (!parse_u64(f[6], G_MAXUINT64, &count) || count == 0)
-                return parse_fail(error, path, line, "count '%s' is not a whole number above 0", f[6]);
+                                  f[5], f[6]);
+        if (!parse_u64(f[7], G_MAXUINT64, &count) || count == 0)
+                return parse_fail(error, path, line, "count '%s' is not a whole number above 0", f[7]);
         if (part->hist->n + count < part->hist->n)
                 return parse_fail(error, path, line, "the counts overflow");
         if (lo == hi && lo > HIST_MAX_NS) {
@@ -128,7 +129,7 @@ static gboolean part_add_row(LatencyPart *part, char **f, const char *path, guin
                 h->n += count;
         } else if (!hist_add_bucket(part->hist, lo, hi, count)) {
                 return parse_fail(error, path, line, "[%s, %s] is not a histogram bucket (hist.h: the bucket of %s ns "
-                                  "is another)", f[4], f[5], f[4]);
+                                  "is another)", f[5], f[6], f[5]);
         }
         return TRUE;
 }
@@ -163,30 +164,32 @@ LatencyFile *latency_parse(const char *path, const char *text, gsize len, GError
                         return NULL;
                 }
                 g_auto(GStrv) fields = g_strsplit(row, "\t", -1);
-                if (g_strv_length(fields) != 7) {
-                        parse_fail(error, path, line + 1, "%u fields, not 7 (%s)", g_strv_length(fields),
-                                   "env cell rep kind lower_ns upper_ns count");
+                if (g_strv_length(fields) != 8) {
+                        parse_fail(error, path, line + 1, "%u fields, not 8 (%s)", g_strv_length(fields),
+                                   "env machine cell rep kind lower_ns upper_ns count");
                         return NULL;
                 }
                 guint64 cell, rep;
-                int kind = kind_find(fields[3]);
-                if (!fields[0][0] || !parse_u64(fields[1], G_MAXUINT, &cell) || !parse_u64(fields[2], G_MAXUINT, &rep) ||
-                    kind < 0) {
-                        parse_fail(error, path, line + 1, "'%s %s %s %s' is not env, cell, repetition and kind "
-                                   "(roundtrip or oneway)", fields[0], fields[1], fields[2], fields[3]);
+                int kind = kind_find(fields[4]);
+                if (!fields[0][0] || !fields[1][0] || !parse_u64(fields[2], G_MAXUINT, &cell) ||
+                    !parse_u64(fields[3], G_MAXUINT, &rep) || kind < 0) {
+                        parse_fail(error, path, line + 1, "'%s %s %s %s %s' is not env, machine, cell, repetition "
+                                   "and kind (roundtrip or oneway)", fields[0], fields[1], fields[2], fields[3], fields[4]);
                         return NULL;
                 }
-                g_autofree char *key = g_strdup_printf("%s\t%s\t%s\t%s", fields[0], fields[1], fields[2], fields[3]);
+                g_autofree char *key = g_strdup_printf("%s\t%s\t%s\t%s\t%s", fields[0], fields[1], fields[2],
+                                                       fields[3], fields[4]);
                 if (!part_key || strcmp(key, part_key) != 0) {
                         gpointer first = g_hash_table_lookup(seen, key);
                         if (first) {
-                                parse_fail(error, path, line + 1, "the rows of env %s cell %s repetition %s %s are not "
-                                           "contiguous (they began at line %u)", fields[0], fields[1], fields[2],
-                                           fields[3], GPOINTER_TO_UINT(first));
+                                parse_fail(error, path, line + 1, "the rows of env %s machine %s cell %s repetition %s %s "
+                                           "are not contiguous (they began at line %u)", fields[0], fields[1], fields[2],
+                                           fields[3], fields[4], GPOINTER_TO_UINT(first));
                                 return NULL;
                         }
                         part = g_new0(LatencyPart, 1);
                         part->env = g_strdup(fields[0]);
+                        part->machine = g_strdup(fields[1]);
                         part->cell = (guint) cell;
                         part->rep = (guint) rep;
                         part->kind = (LatencyKind) kind;
@@ -301,7 +304,8 @@ int latency_write(const char *path, const char *text, gsize len)
         return samples_write_atomic(path, (const char *) out->data, out->len);
 }
 
-Hist *latency_pool(const LatencyFile *f, const char *env, const guint *cells, guint n_cells, const char *kind)
+Hist *latency_pool(const LatencyFile *f, const char *env, const char *machine, const guint *cells, guint n_cells,
+                   const char *kind)
 {
         Hist *h = NULL;
         int k = kind_find(kind);
@@ -311,7 +315,8 @@ Hist *latency_pool(const LatencyFile *f, const char *env, const guint *cells, gu
                 bool in = false;
                 for (guint c = 0; c < n_cells && !in; c++)
                         in = cells[c] == p->cell;
-                if (!in || (int) p->kind != k || (env && strcmp(env, p->env) != 0))
+                if (!in || (int) p->kind != k || (env && strcmp(env, p->env) != 0) ||
+                    (machine && strcmp(machine, p->machine) != 0))
                         continue;
                 if (!h) {
                         h = g_new(Hist, 1);
@@ -436,7 +441,8 @@ int latency_command(int argc, char **argv)
                 return latency_fail(e);
         /* The axis columns printed, then the columns of a Cell. */
         int col[32], ccol[N_CELL_COLUMNS], status_col = table_column(t, "status"),
-            cell_col = table_column(t, "cell"), rep_col = table_column(t, "rep"), env_col = table_column(t, "env");
+            cell_col = table_column(t, "cell"), rep_col = table_column(t, "rep"), env_col = table_column(t, "env"),
+            machine_col = table_column(t, "machine");
         guint naxis = 0;
         for (; samples_axis_columns[naxis] && naxis < G_N_ELEMENTS(col); naxis++) {
                 col[naxis] = table_column(t, samples_axis_columns[naxis]);
@@ -452,8 +458,8 @@ int latency_command(int argc, char **argv)
                         return 2;
                 }
         }
-        if (status_col < 0 || cell_col < 0 || rep_col < 0 || env_col < 0) {
-                fprintf(stderr, "ipclab: %s: not a samples.tsv (no cell, rep, env or status column)\n", sp);
+        if (status_col < 0 || cell_col < 0 || rep_col < 0 || env_col < 0 || machine_col < 0) {
+                fprintf(stderr, "ipclab: %s: not a samples.tsv (no cell, rep, env, machine or status column)\n", sp);
                 return 2;
         }
         if (!g_file_test(lp, G_FILE_TEST_EXISTS)) {
@@ -470,14 +476,15 @@ int latency_command(int argc, char **argv)
         for (guint r = 0; r < t->rows->len; r++) {
                 char **row = t->rows->pdata[r];
                 if (!strcmp(row[status_col], "ok"))
-                        g_hash_table_add(reps, g_strdup_printf("%s\t%s\t%s", row[env_col], row[cell_col], row[rep_col]));
+                        g_hash_table_add(reps, g_strdup_printf("%s\t%s\t%s\t%s", row[env_col], row[machine_col],
+                                                              row[cell_col], row[rep_col]));
         }
         for (guint i = 0; i < lf->parts->len; i++) {
                 const LatencyPart *p = lf->parts->pdata[i];
-                g_autofree char *key = g_strdup_printf("%s\t%u\t%u", p->env, p->cell, p->rep);
+                g_autofree char *key = g_strdup_printf("%s\t%s\t%u\t%u", p->env, p->machine, p->cell, p->rep);
                 if (!g_hash_table_contains(reps, key)) {
-                        fprintf(stderr, "ipclab: %s:%u: env %s cell %u repetition %u is not a measured repetition of %s\n",
-                                lp, p->line, p->env, p->cell, p->rep, sp);
+                        fprintf(stderr, "ipclab: %s:%u: env %s machine %s cell %u repetition %u is not a measured "
+                                "repetition of %s\n", lp, p->line, p->env, p->machine, p->cell, p->rep, sp);
                         return 2;
                 }
         }
@@ -489,7 +496,7 @@ int latency_command(int argc, char **argv)
         printf("\tkind\tpercentile\tlatency_ns\n");
         for (guint r = 0; r < t->rows->len; r++) {
                 char **row = t->rows->pdata[r];
-                g_autofree char *key = g_strdup_printf("%s\t%s", row[env_col], row[cell_col]);
+                g_autofree char *key = g_strdup_printf("%s\t%s\t%s", row[env_col], row[machine_col], row[cell_col]);
                 if (g_hash_table_contains(done, key))
                         continue;
                 g_hash_table_add(done, g_steal_pointer(&key));
@@ -514,7 +521,7 @@ int latency_command(int argc, char **argv)
                         g_string_append_printf(axes, "\t%s", row[col[a]]);
                 guint idx = (guint) g_ascii_strtoull(row[cell_col], NULL, 10);
                 for (int k = 0; kind_names[k]; k++) {
-                        g_autofree Hist *h = latency_pool(lf, row[env_col], &idx, 1, kind_names[k]);
+                        g_autofree Hist *h = latency_pool(lf, row[env_col], row[machine_col], &idx, 1, kind_names[k]);
                         if (h)
                                 print_cell(axes->str, kind_names[k], h, spectrum);
                 }

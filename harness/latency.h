@@ -3,7 +3,7 @@
  * Beside samples.tsv, written whole and atomically like it: the gzip of a
  * TSV whose header line is LATENCY_HEADER,
  *
- *     env  cell  rep  kind  lower_ns  upper_ns  count
+ *     env  machine  cell  rep  kind  lower_ns  upper_ns  count
  *
  * one row per non-empty histogram bucket (hist.h: LOWER and UPPER are the
  * bucket's exact inclusive bounds) of repetition REP of cell CELL (its
@@ -25,7 +25,7 @@
 #include "hist.h"
 
 #define LATENCY_FILE "latencies.tsv.gz"
-#define LATENCY_HEADER "env\tcell\trep\tkind\tlower_ns\tupper_ns\tcount\n"
+#define LATENCY_HEADER "env\tmachine\tcell\trep\tkind\tlower_ns\tupper_ns\tcount\n"
 
 typedef enum {
         LATENCY_ROUNDTRIP,
@@ -37,12 +37,13 @@ const char *latency_kind_name(LatencyKind kind);
 
 /* Appends the rows of one repetition to OUT: the N values of V as a
  * histogram, or with RAW each distinct value as a row with its count. */
-void latency_append_part(GString *out, const char *env, guint cell, guint rep, LatencyKind kind,
+void latency_append_part(GString *out, const char *env, const char *machine, guint cell, guint rep, LatencyKind kind,
                          const guint64 *v, size_t n, gboolean raw);
 
 /* One (env, cell, rep, kind) read back. */
 typedef struct {
         char *env;
+        char *machine;
         guint cell, rep;
         LatencyKind kind;
         Hist *hist;               /* its values; exact rows keep min and max exact */
@@ -76,11 +77,12 @@ LatencyFile *latency_read(const char *path, GError **error);
  * (samples_write_atomic).  Returns 0 or -errno. */
 int latency_write(const char *path, const char *text, gsize len);
 
-/* The histogram of every value of F's parts measured in ENV (NULL: any)
+/* The histogram of every value of F's parts measured in ENV on MACHINE
+ * (each NULL: any)
  * for one of the N_CELLS cells CELLS, of kind KIND ("roundtrip",
  * "oneway"), all repetitions merged: pooled exactly.  A new Hist (g_free)
  * or NULL when no part matches. */
-Hist *latency_pool(const LatencyFile *f, const char *env, const guint *cells, guint n_cells,
+Hist *latency_pool(const LatencyFile *f, const char *env, const char *machine, const guint *cells, guint n_cells,
                    const char *kind);
 
 /* `ipclab latency DIR [--cell SELECTOR] [--spectrum]`: prints, for every

@@ -2,7 +2,8 @@
  *
  *   ipclab list
  *   ipclab check FILE...
- *   ipclab run [--profile NAME] [--env host|nspawn|vm] [--out DIR] [--resume] FILE...
+ *   ipclab run [--profile NAME] [--env host|nspawn|vm] [--out DIR] [--resume]
+ *              [--host ssh://USER@HOST[:PORT]]... [--slurm PARTITION [--nodes N]] FILE...
  *   ipclab summarize DIR/<experiment>
  *   ipclab plot|table|section FILE [NAME] --summary S.tsv ... --out OUT (render.h)
  *   ipclab columns
@@ -29,6 +30,7 @@
 #include "latency.h"
 #include "meta.h"
 #include "render.h"
+#include "remote.h"
 #include "run.h"
 #include "runner.h"
 #include "samples.h"
@@ -213,13 +215,21 @@ static int cmd_check(int argc, char **argv)
 
 static int cmd_run(int argc, char **argv, char **argv_all)
 {
-        char *profile = NULL, *env = NULL, *out = NULL;
+        char *profile = NULL, *env = NULL, *out = NULL, *slurm = NULL, *job_dir = NULL;
+        g_auto(GStrv) hosts = NULL;
+        gint nodes = 1;
         gboolean resume = FALSE;
         GOptionEntry entries[] = {
                 { "profile", 'p', 0, G_OPTION_ARG_STRING, &profile, "Apply [profile NAME] (e.g. quick)", "NAME" },
                 { "env", 'e', 0, G_OPTION_ARG_STRING, &env, "Where to run: host (default), nspawn, vm", "ENV" },
                 { "out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "Results go to DIR/<experiment>/ (default: data)", "DIR" },
                 { "resume", 'r', 0, G_OPTION_ARG_NONE, &resume, "Continue an interrupted run from its completed cells", NULL },
+                { "host", 0, 0, G_OPTION_ARG_STRING_ARRAY, &hosts,
+                  "Run on ssh://[USER@]HOST[:PORT] (or local: here); repeated, each in turn, merged", "TARGET" },
+                { "slurm", 0, 0, G_OPTION_ARG_STRING, &slurm, "Run as a Slurm job array on PARTITION", "PARTITION" },
+                { "nodes", 0, 0, G_OPTION_ARG_INT, &nodes, "With --slurm: run each file on N nodes (default 1)", "N" },
+                { "job-dir", 0, 0, G_OPTION_ARG_FILENAME, &job_dir,
+                  "With --slurm: where the job script, logs and task results go (default build/slurm/<experiments>)", "DIR" },
                 { NULL },
         };
         g_autoptr(GOptionContext) ctx = g_option_context_new("FILE... - run experiments and store their samples");
@@ -240,6 +250,18 @@ static int cmd_run(int argc, char **argv, char **argv_all)
                 env_kind = ENV_VM;
         else if (env)
                 return usage_error(ctx, "--env must be host, nspawn or vm");
+        if (slurm && hosts)
+                return usage_error(ctx, "--host and --slurm do not go together: a Slurm job runs where Slurm puts it");
+        if (nodes < 1 || nodes > 4096 || (nodes != 1 && !slurm))
+                return usage_error(ctx, "--nodes N goes with --slurm, N from 1 to 4096");
+        g_autoptr(GPtrArray) targets = g_ptr_array_new_with_free_func((GDestroyNotify) remote_target_free);
+        for (guint i = 0; hosts && hosts[i]; i++) {
+                RemoteTarget *t = remote_target_parse(hosts[i], &e);
+                if (!t)
+                        return report(e);
+                g_ptr_array_add(targets, t);
+        }
+        g_ptr_array_add(targets, NULL);
         /* Validate every file before measuring anything. */
         for (int i = 1; i < argc; i++) {
                 g_autoptr(GError) err = NULL;
@@ -269,6 +291,16 @@ static int cmd_run(int argc, char **argv, char **argv_all)
         int lock = run_lock_out(dir, (const char *const *) argv_all, &lock_err);
         if (lock < 0)
                 return report(lock_err);
+        if (slurm) {
+                g_autoptr(GError) err = NULL;
+                int r = remote_slurm(slurm, (guint) nodes, argv + 1, (guint) (argc - 1), profile, env, self, dir,
+                                     job_dir, resume, extra, (const char *const *) argv_all, &err);
+                if (r == RUN_ERROR)
+                        status = report(err);
+                else
+                        status = r == RUN_INTERRUPTED ? EXIT_INTERRUPTED : r;
+                argc = 0;   /* the files ran as the job's tasks */
+        }
         for (int i = 1; i < argc && !runner_interrupted; i++) {
                 g_autoptr(GError) err = NULL;
                 g_autoptr(Experiment) exp = experiment_load(argv[i], profile, &err);
@@ -279,22 +311,11 @@ static int cmd_run(int argc, char **argv, char **argv_all)
                 }
                 if (env_kind >= 0)
                         experiment_set_env(exp, (EnvKind) env_kind);
-                if (exp->n_envs > 1) {
-                        r = run_experiment_envs(exp, self, dir, resume, extra, (const char *const *) argv_all, &err);
-                } else if (exp->env == ENV_HOST) {
-                        r = run_experiment(exp, dir, resume, (const char *const *) argv_all, &err);
-                } else {
-                        const char *w = env_warning(exp->env);
-                        if (w)
-                                fprintf(stderr, "ipclab: warning: %s\n", w);
-                        r = env_run(exp->env, self, argv[i], dir, extra, &err);
-                        if (r >= 0)
-                                fprintf(stderr, "ipclab: %s: ran in %s (exit status %d); its output "
-                                        "is in %s/%s/console.log\n", exp->name, env_name(exp->env), r,
-                                        dir, exp->name);
-                        else
-                                r = RUN_ERROR;
-                }
+                if (targets->len > 1)
+                        r = run_experiment_machines(exp, self, dir, resume, (const RemoteTarget *const *) targets->pdata,
+                                                    extra, (const char *const *) argv_all, &err);
+                else
+                        r = run_experiment_here(exp, self, dir, resume, extra, (const char *const *) argv_all, &err);
                 if (r == RUN_INTERRUPTED || runner_interrupted) {
                         status = EXIT_INTERRUPTED;
                         break;
@@ -308,6 +329,8 @@ static int cmd_run(int argc, char **argv, char **argv_all)
         g_free(profile);
         g_free(env);
         g_free(out);
+        g_free(slurm);
+        g_free(job_dir);
         return status;
 }
 
@@ -570,7 +593,8 @@ int main(int argc, char **argv)
                 "Commands:\n"
                 "  list                 transports, their variants, and why any is unavailable\n"
                 "  check FILE...        validate; print the cells and an estimated duration\n"
-                "  run FILE...          run; results go to DIR/<experiment>/ (--out DIR, default data)\n"
+                "  run FILE...          run; results go to DIR/<experiment>/ (--out DIR, default data);\n"
+                "                       --host ssh://USER@HOST[:PORT] or --slurm PARTITION: elsewhere\n"
                 "  summarize DIR        per-cell statistics of DIR/samples.tsv as TSV\n"
                 "  columns              the columns of samples.tsv and of the summary, as TSV\n"
                 "  latency DIR          pooled latency percentiles of every cell, from DIR/latencies.tsv.gz\n"

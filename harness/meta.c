@@ -236,6 +236,54 @@ const char *meta_env_backend(void)
         return e && *e ? e : "host";
 }
 
+const char *meta_machine_name(void)
+{
+        static char name[65];
+        struct utsname u;
+
+        if (name[0])
+                return name;
+        const char *m = g_getenv("IPCLAB_MACHINE");
+        if (!m || !*m)
+                m = g_getenv("SLURMD_NODENAME");
+        if ((!m || !*m) && uname(&u) == 0)
+                m = u.nodename;
+        gsize n = 0;
+        for (; m && m[n] && n < sizeof name - 1; n++) {
+                /* A host name's first label; a name we were given whole. */
+                if (m == u.nodename && m[n] == '.')
+                        break;
+                name[n] = g_ascii_isalnum(m[n]) || strchr("-_.", m[n]) ? m[n] : '_';
+        }
+        name[n] = '\0';
+        if (!n)
+                g_strlcpy(name, "unnamed", sizeof name);
+        return name;
+}
+
+void meta_add_machine_group(GKeyFile *kf)
+{
+        g_autofree char *name = g_key_file_get_string(kf, "run", "machine", NULL);
+        const char *from[] = { "machine", "software" };
+
+        if (!name)
+                return;
+        g_autofree char *group = g_strconcat("machine ", name, NULL);
+        for (gsize i = 0; i < G_N_ELEMENTS(from); i++) {
+                g_auto(GStrv) keys = g_key_file_get_keys(kf, from[i], NULL, NULL);
+                for (guint k = 0; keys && keys[k]; k++) {
+                        g_autofree char *v = g_key_file_get_value(kf, from[i], keys[k], NULL);
+                        g_key_file_set_value(kf, group, keys[k], v);
+                }
+        }
+        const char *load[] = { "load_start", "load_end", "env" };
+        for (gsize i = 0; i < G_N_ELEMENTS(load); i++) {
+                g_autofree char *v = g_key_file_get_value(kf, "run", load[i], NULL);
+                if (v)
+                        g_key_file_set_value(kf, group, load[i], v);
+        }
+}
+
 Meta *meta_begin(const Experiment *exp, const char *const *argv)
 {
         Meta *m = g_new0(Meta, 1);
@@ -251,6 +299,7 @@ Meta *meta_begin(const Experiment *exp, const char *const *argv)
         g_autofree char *cmd = g_strjoinv(" ", (char **) argv);
         set(m, "run", "command", cmd);
         set(m, "run", "env", meta_env_backend());
+        set(m, "run", "machine", meta_machine_name());
         if (g_getenv("IPCLAB_ENV_IMAGE"))
                 set(m, "run", "env_image", g_getenv("IPCLAB_ENV_IMAGE"));
         if (g_getenv("IPCLAB_ENV_ACCEL")) {
@@ -446,6 +495,7 @@ char *meta_to_ini(const Meta *m)
                 g_autofree char *k = g_strdup_printf("warning_%u", i + 1);
                 g_key_file_set_string(kf, "warnings", k, m->warnings->pdata[i]);
         }
+        meta_add_machine_group(kf);
         return g_key_file_to_data(kf, NULL, NULL);
 }
 

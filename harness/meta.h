@@ -31,6 +31,22 @@ const char *const *meta_warnings(const Meta *meta);
 /* The environment back end: IPCLAB_ENV_BACKEND, or "host". */
 const char *meta_env_backend(void);
 
+/* The name of the machine this run measures, for samples.tsv's machine
+ * column and meta.ini's [machine NAME] group: IPCLAB_MACHINE (set by the
+ * host's run for a container or VM it starts, which is on the host's
+ * machine), else SLURMD_NODENAME (a Slurm task), else the host name up to
+ * its first dot.  Only letters, digits, '-', '_' and '.' are kept (others
+ * become '_'), at most 64 of them: it goes into TSV fields, GKeyFile group
+ * names and file names as it is.  Never empty ("unnamed"). */
+const char *meta_machine_name(void);
+
+/* Adds [machine NAME] to KF, a meta.ini of one machine: the keys of its
+ * [machine] and [software] groups and its load at the start and end of
+ * the run, i.e. everything meta.ini says about where it ran; NAME is
+ * [run] machine.  Merged results keep one such group per machine.  Does
+ * nothing when KF names no machine. */
+void meta_add_machine_group(GKeyFile *kf);
+
 /* Runs ARGV[0] (searched in PATH) with ARGV, stdin and stderr on
  * /dev/null, and returns 0 with *OUT its standard output (at most 64 KiB)
  * when it exits 0 within TIMEOUT_MS.  Otherwise it is killed (also when

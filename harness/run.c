@@ -38,6 +38,7 @@
 #include "env/env.h"
 #include "latency.h"
 #include "meta.h"
+#include "remote.h"
 #include "runner.h"
 #include "samples.h"
 #include "stats.h"
@@ -320,7 +321,7 @@ static GHashTable *resume_load(const char *partial, const Experiment *exp, GPtrA
                 guint rep;
                 Sample s;
                 g_autofree char *why = NULL;
-                if (!samples_parse_row(p, env, exp->cells, max_rep, &cell, &rep, &s, &why)) {
+                if (!samples_parse_row(p, env, meta_machine_name(), exp->cells, max_rep, &cell, &rep, &s, &why)) {
                         fprintf(stderr, "ipclab: warning: %s:%u: dropped: %s\n", partial, line, why);
                 } else {
                         char *key = g_strdup_printf("%u:%u", cell->index, rep);
@@ -528,7 +529,7 @@ static int run_inner(const Experiment *exp, const char *out_dir, bool resume,
                         r = 0;
                         if (s.status == 0 && nlat) {
                                 g_autoptr(GString) part = g_string_new(NULL);
-                                latency_append_part(part, env, cell->index, round,
+                                latency_append_part(part, env, meta_machine_name(), cell->index, round,
                                                     cell->pattern == PATTERN_ONEWAY ? LATENCY_ONEWAY : LATENCY_ROUNDTRIP,
                                                     lv, nlat, exp->store_raw);
                                 r = append_row(lfd, part->str, part->len);
@@ -539,7 +540,7 @@ static int run_inner(const Experiment *exp, const char *out_dir, bool resume,
                                                      g_string_free(g_steal_pointer(&part), FALSE));
                         }
                         g_autoptr(GString) row = g_string_new(NULL);
-                        samples_append_row(row, env, cell, round, &s);
+                        samples_append_row(row, env, meta_machine_name(), cell, round, &s);
                         if (!unwritten && (r = append_row(pfd, row->str, row->len)) < 0)
                                 unwritten = partial;
                         if (unwritten) {
@@ -648,13 +649,24 @@ int run_experiment(const Experiment *exp, const char *out_dir, bool resume,
 }
 
 /* Copies the groups of FROM into TO, each renamed "<group> SUFFIX" (or as
- * they are when SUFFIX is NULL). */
-static void merge_groups(GKeyFile *to, GKeyFile *from, const char *suffix)
+ * they are when SUFFIX is NULL).  MACHINES: FROM is one machine's, whose
+ * "[machine NAME]" groups keep their names and whose [machine] is in
+ * them already.  Else FROM is another environment's on the first one's
+ * machine: its [machine NAME] is left out. */
+static void merge_groups(GKeyFile *to, GKeyFile *from, const char *suffix, bool machines)
 {
         g_auto(GStrv) groups = g_key_file_get_groups(from, NULL);
 
         for (guint i = 0; groups[i]; i++) {
-                g_autofree char *name = suffix ? g_strconcat(groups[i], " ", suffix, NULL) : g_strdup(groups[i]);
+                bool own = machines && g_str_has_prefix(groups[i], "machine ");
+                if (suffix && machines && !strcmp(groups[i], "machine"))
+                        continue;
+                /* Another environment is on the same machine, whose group
+                 * the first one gave; what it saw is its [machine ENV]. */
+                if (suffix && !machines && g_str_has_prefix(groups[i], "machine "))
+                        continue;
+                g_autofree char *name = suffix && !own ? g_strconcat(groups[i], " ", suffix, NULL)
+                                                       : g_strdup(groups[i]);
                 g_auto(GStrv) keys = g_key_file_get_keys(from, groups[i], NULL, NULL);
                 for (guint k = 0; keys && keys[k]; k++) {
                         g_autofree char *v = g_key_file_get_value(from, groups[i], keys[k], NULL);
@@ -663,78 +675,60 @@ static void merge_groups(GKeyFile *to, GKeyFile *from, const char *suffix)
         }
 }
 
-int run_experiment_envs(const Experiment *exp, const char *self, const char *out_dir, bool resume,
-                        const char *const *extra, const char *const *argv, GError **error)
+int run_merge(const Experiment *exp, const char *out_dir, const char *const *dirs, const char *const *labels,
+              bool machines, GError **error)
 {
-        g_autofree char *stage_name = g_strconcat(".", exp->name, ".envs", NULL);
-        g_autofree char *stage_root = g_build_filename(out_dir, stage_name, NULL);
-        g_autofree char *final = g_build_filename(out_dir, exp->name, NULL);
-        bool failed = false;
-
-        if (!resume)
-                samples_remove_dir(stage_root);
-        if (g_mkdir_with_parents(stage_root, 0755) < 0) {
-                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot create %s: %s", stage_root, g_strerror(errno));
-                return RUN_ERROR;
-        }
-        for (guint i = 0; i < exp->n_envs; i++) {
-                EnvKind env = exp->envs[i];
-                g_autofree char *stage = g_build_filename(stage_root, env_name(env), NULL);
-                g_autofree char *done = g_build_filename(stage, exp->name, "samples.tsv", NULL);
-                if (resume && g_file_test(done, G_FILE_TEST_EXISTS)) {
-                        fprintf(stderr, "ipclab: %s: %s already measured, kept\n", exp->name, env_name(env));
-                        continue;
-                }
-                if (g_mkdir_with_parents(stage, 0755) < 0) {
-                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot create %s: %s", stage, g_strerror(errno));
-                        return RUN_ERROR;
-                }
-                fprintf(stderr, "ipclab: %s: running in %s\n", exp->name, env_name(env));
-                int r;
-                if (env == ENV_HOST) {
-                        r = run_experiment(exp, stage, resume, argv, error);
-                } else {
-                        const char *w = env_warning(env);
-                        if (w)
-                                fprintf(stderr, "ipclab: warning: %s\n", w);
-                        r = env_run(env, self, exp->path, stage, extra, error);
-                        if (r < 0)
-                                r = RUN_ERROR;
-                }
-                if (r == RUN_ERROR || r == RUN_INTERRUPTED) {
-                        if (r == RUN_INTERRUPTED)
-                                fprintf(stderr, "ipclab: interrupted; %s is unchanged; --resume keeps the environments already measured\n", final);
-                        return r;
-                }
-                failed |= r == RUN_FAILED;
-        }
-
-        /* One samples.tsv (the env column tells them apart), one meta.ini
-         * (the first environment's groups, then "<group> <env>" for the
-         * others), and each environment's console log. */
         g_autoptr(GString) rows = g_string_new(samples_header());
         g_autoptr(GString) lat_rows = g_string_new(LATENCY_HEADER);
         g_autoptr(GKeyFile) meta = g_key_file_new();
+        g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
         g_autofree char *staging_name = g_strconcat(".", exp->name, ".new", NULL);
         g_autofree char *staging = g_build_filename(out_dir, staging_name, NULL);
+        g_autofree char *final = g_build_filename(out_dir, exp->name, NULL);
+
         samples_remove_dir(staging);
         if (mkdir(staging, 0755) < 0) {
                 g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot create %s: %s", staging, g_strerror(errno));
                 return RUN_ERROR;
         }
-        for (guint i = 0; i < exp->n_envs; i++) {
-                const char *en = env_name(exp->envs[i]);
-                g_autofree char *dir = g_build_filename(stage_root, en, exp->name, NULL);
+        for (guint i = 0; dirs[i]; i++) {
+                g_autofree char *dir = g_build_filename(dirs[i], exp->name, NULL);
                 g_autofree char *sp = g_build_filename(dir, "samples.tsv", NULL);
                 g_autofree char *mp = g_build_filename(dir, "meta.ini", NULL);
-                g_autofree char *cp = g_build_filename(dir, "console.log", NULL);
                 g_autofree char *text = NULL;
                 g_autoptr(GKeyFile) m = g_key_file_new();
                 g_autoptr(GError) e = NULL;
                 if (!g_file_get_contents(sp, &text, NULL, &e) ||
                     !g_key_file_load_from_file(m, mp, G_KEY_FILE_KEEP_COMMENTS, &e)) {
-                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "results of %s in %s: %s",
-                                    exp->name, en, e->message);
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "results of %s from %s: %s",
+                                    exp->name, labels ? labels[i] : dirs[i], e->message);
+                        samples_remove_dir(staging);
+                        return RUN_ERROR;
+                }
+                /* A machine is named by what its own run recorded. */
+                char *label = machines ? g_key_file_get_string(m, "run", "machine", NULL) : g_strdup(labels[i]);
+                if (!label || !*label) {
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "%s names no machine ([run] machine)", mp);
+                        g_free(label);
+                        samples_remove_dir(staging);
+                        return RUN_ERROR;
+                }
+                for (guint k = 0; k < names->len; k++) {
+                        if (!strcmp(names->pdata[k], label)) {
+                                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                                            "%s and %s are the same machine, %s (its host name): one machine "
+                                            "measured twice is not two machines; name them apart by their host "
+                                            "names, or measure it once", labels ? labels[k] : dirs[k],
+                                            labels ? labels[i] : dirs[i], label);
+                                g_free(label);
+                                samples_remove_dir(staging);
+                                return RUN_ERROR;
+                        }
+                }
+                g_ptr_array_add(names, label);
+                if (!g_str_has_prefix(text, samples_header())) {
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO,
+                                    "%s: not the columns this harness writes (another version of ipclab?)", sp);
                         samples_remove_dir(staging);
                         return RUN_ERROR;
                 }
@@ -746,29 +740,37 @@ int run_experiment_envs(const Experiment *exp, const char *self, const char *out
                 gsize lat_len = 0;
                 g_autofree char *lat_text = latency_read_text(lp, &lat_len, &e);
                 if (!lat_text || !g_str_has_prefix(lat_text, LATENCY_HEADER)) {
-                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "results of %s in %s: %s", exp->name, en,
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "results of %s in %s: %s", exp->name, label,
                                     lat_text ? "latencies.tsv.gz has another header" : e->message);
                         samples_remove_dir(staging);
                         return RUN_ERROR;
                 }
                 g_string_append_len(lat_rows, lat_text + strlen(LATENCY_HEADER),
                                     (gssize) (lat_len - strlen(LATENCY_HEADER)));
-                merge_groups(meta, m, i == 0 ? NULL : en);
-                g_autofree char *log = NULL;
-                gsize log_len = 0;
-                if (g_file_get_contents(cp, &log, &log_len, NULL)) {
-                        g_autofree char *lname = g_strdup_printf("console-%s.log", en);
+                merge_groups(meta, m, i == 0 ? NULL : label, machines);
+                /* Console logs: console.log becomes console-LABEL.log,
+                 * console-REST.log console-LABEL-REST.log. */
+                g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
+                for (const char *f; d && (f = g_dir_read_name(d));) {
+                        if (!g_str_has_prefix(f, "console") || !g_str_has_suffix(f, ".log"))
+                                continue;
+                        g_autofree char *log = NULL;
+                        gsize log_len = 0;
+                        g_autofree char *from = g_build_filename(dir, f, NULL);
+                        if (!g_file_get_contents(from, &log, &log_len, NULL))
+                                continue;
+                        g_autofree char *lname = g_strdup_printf("console-%s%s", label, f + strlen("console"));
+                        if (!strcmp(f, "console.log")) {
+                                g_free(lname);
+                                lname = g_strdup_printf("console-%s.log", label);
+                        }
                         g_autofree char *lp = g_build_filename(staging, lname, NULL);
                         samples_write_atomic(lp, log, log_len);
                 }
         }
-        g_autofree char *envs = g_strdup(env_name(exp->envs[0]));
-        for (guint i = 1; i < exp->n_envs; i++) {
-                char *t = g_strconcat(envs, ";", env_name(exp->envs[i]), NULL);
-                g_free(envs);
-                envs = t;
-        }
-        g_key_file_set_string(meta, "run", "envs", envs);
+        g_ptr_array_add(names, NULL);
+        g_autofree char *list = g_strjoinv(";", (char **) names->pdata);
+        g_key_file_set_string(meta, "run", machines ? "machines" : "envs", list);
         g_autofree char *ini = g_key_file_to_data(meta, NULL, NULL);
         g_autofree char *sp = g_build_filename(staging, "samples.tsv", NULL);
         g_autofree char *mp = g_build_filename(staging, "meta.ini", NULL);
@@ -790,7 +792,148 @@ int run_experiment_envs(const Experiment *exp, const char *self, const char *out
                 samples_remove_dir(staging);
                 return RUN_ERROR;
         }
+        fprintf(stderr, "ipclab: %s: %s merged in %s\n", exp->name, list, final);
+        return RUN_OK;
+}
+
+/* Runs place I of a staged run (an environment, a machine) into STAGE,
+ * as run_experiment() would into its OUT_DIR. */
+typedef int (*StageRun)(const Experiment *exp, guint i, const char *stage, gpointer data, GError **error);
+
+/* The loop of run_experiment_envs() and run_experiment_machines(): each of
+ * the N places (KEYS: their staging directories' names, LABELS: how
+ * messages name them, WHAT: "environments" or "machines") in turn into
+ * OUT_DIR/.<experiment>.WHAT/KEY/, kept there by --resume once whole, then
+ * merged by run_merge() (MACHINES as there). */
+static int run_staged(const Experiment *exp, const char *out_dir, bool resume, const char *what, guint n,
+                      const char *const *keys, const char *const *labels, bool machines, StageRun run,
+                      gpointer data, GError **error)
+{
+        g_autofree char *stage_name = g_strdup_printf(".%s.%s", exp->name, machines ? "machines" : "envs");
+        g_autofree char *stage_root = g_build_filename(out_dir, stage_name, NULL);
+        g_autofree char *final = g_build_filename(out_dir, exp->name, NULL);
+        g_autoptr(GPtrArray) dirs = g_ptr_array_new_with_free_func(g_free);
+        bool failed = false;
+
+        if (!resume)
+                samples_remove_dir(stage_root);
+        if (g_mkdir_with_parents(stage_root, 0755) < 0) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot create %s: %s", stage_root, g_strerror(errno));
+                return RUN_ERROR;
+        }
+        for (guint i = 0; i < n; i++) {
+                char *stage = g_build_filename(stage_root, keys[i], NULL);
+                g_ptr_array_add(dirs, stage);
+                g_autofree char *done = g_build_filename(stage, exp->name, "samples.tsv", NULL);
+                if (resume && g_file_test(done, G_FILE_TEST_EXISTS)) {
+                        fprintf(stderr, "ipclab: %s: %s already measured, kept\n", exp->name, labels[i]);
+                        continue;
+                }
+                if (g_mkdir_with_parents(stage, 0755) < 0) {
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot create %s: %s", stage, g_strerror(errno));
+                        return RUN_ERROR;
+                }
+                fprintf(stderr, "ipclab: %s: running %s %s\n", exp->name, machines ? "on" : "in", labels[i]);
+                int r = run(exp, i, stage, data, error);
+                if (r == RUN_INTERRUPTED) {
+                        fprintf(stderr, "ipclab: interrupted; %s is unchanged; --resume keeps the %s already measured\n",
+                                final, what);
+                        return r;
+                }
+                if (r == RUN_ERROR) {
+                        /* A machine's error names a target, not what to do. */
+                        if (machines)
+                                g_prefix_error(error, "%s is unchanged; `ipclab run --resume` keeps the %s already "
+                                               "measured: ", final, what);
+                        return r;
+                }
+                failed |= r == RUN_FAILED;
+        }
+        g_ptr_array_add(dirs, NULL);
+        int r = run_merge(exp, out_dir, (const char *const *) dirs->pdata, labels, machines, error);
+        if (r == RUN_ERROR)
+                return r;
         samples_remove_dir(stage_root);
-        fprintf(stderr, "ipclab: %s: %s merged in %s\n", exp->name, envs, final);
         return failed ? RUN_FAILED : RUN_OK;
+}
+
+typedef struct {
+        const char *self;
+        const char *const *extra;
+        const char *const *argv;
+        bool resume;
+        const RemoteTarget *const *targets;
+} StageArgs;
+
+static int run_env_stage(const Experiment *exp, guint i, const char *stage, gpointer data, GError **error)
+{
+        const StageArgs *a = data;
+        EnvKind env = exp->envs[i];
+
+        if (env == ENV_HOST)
+                return run_experiment(exp, stage, a->resume, a->argv, error);
+        const char *w = env_warning(env);
+        if (w)
+                fprintf(stderr, "ipclab: warning: %s\n", w);
+        int r = env_run(env, a->self, exp->path, stage, a->extra, error);
+        return r < 0 ? RUN_ERROR : r;
+}
+
+int run_experiment_envs(const Experiment *exp, const char *self, const char *out_dir, bool resume,
+                        const char *const *extra, const char *const *argv, GError **error)
+{
+        const char *names[G_N_ELEMENTS(exp->envs) + 1] = { NULL };
+        StageArgs a = { .self = self, .extra = extra, .argv = argv, .resume = resume };
+
+        for (guint i = 0; i < exp->n_envs; i++)
+                names[i] = env_name(exp->envs[i]);
+        /* One samples.tsv (the env column tells them apart), one meta.ini
+         * (the first environment's groups, then "<group> <env>" for the
+         * others), and each environment's console log. */
+        return run_staged(exp, out_dir, resume, "environments", exp->n_envs, names, names, false, run_env_stage,
+                          &a, error);
+}
+
+int run_experiment_here(const Experiment *exp, const char *self, const char *out_dir, bool resume,
+                        const char *const *extra, const char *const *argv, GError **error)
+{
+        if (exp->n_envs > 1)
+                return run_experiment_envs(exp, self, out_dir, resume, extra, argv, error);
+        if (exp->env == ENV_HOST)
+                return run_experiment(exp, out_dir, resume, argv, error);
+        const char *w = env_warning(exp->env);
+        if (w)
+                fprintf(stderr, "ipclab: warning: %s\n", w);
+        int r = env_run(exp->env, self, exp->path, out_dir, extra, error);
+        if (r < 0)
+                return RUN_ERROR;
+        fprintf(stderr, "ipclab: %s: ran in %s (exit status %d); its output is in %s/%s/console.log\n",
+                exp->name, env_name(exp->env), r, out_dir, exp->name);
+        return r;
+}
+
+static int run_machine_stage(const Experiment *exp, guint i, const char *stage, gpointer data, GError **error)
+{
+        const StageArgs *a = data;
+        const RemoteTarget *t = a->targets[i];
+
+        return t->host ? remote_run(t, exp, a->self, exp->path, stage, a->extra, error)
+                       : run_experiment_here(exp, a->self, stage, a->resume, a->extra, a->argv, error);
+}
+
+int run_experiment_machines(const Experiment *exp, const char *self, const char *out_dir, bool resume,
+                            const RemoteTarget *const *targets, const char *const *extra,
+                            const char *const *argv, GError **error)
+{
+        StageArgs a = { .self = self, .extra = extra, .argv = argv, .resume = resume, .targets = targets };
+        g_autoptr(GPtrArray) keys = g_ptr_array_new();
+        g_autoptr(GPtrArray) labels = g_ptr_array_new();
+
+        for (guint i = 0; targets[i]; i++) {
+                g_ptr_array_add(keys, targets[i]->key);
+                g_ptr_array_add(labels, targets[i]->spec);
+        }
+        g_ptr_array_add(labels, NULL);
+        return run_staged(exp, out_dir, resume, "machines", keys->len, (const char *const *) keys->pdata,
+                          (const char *const *) labels->pdata, true, run_machine_stage, &a, error);
 }

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 
 #include "experiment.h"
+#include "remote.h"
 
 enum {
         RUN_OK = 0,            /* every repetition measured */
@@ -33,6 +34,36 @@ int run_experiment(const Experiment *exp, const char *out_dir, bool resume,
  * Returns one of the RUN_ values. */
 int run_experiment_envs(const Experiment *exp, const char *self, const char *out_dir, bool resume,
                         const char *const *extra, const char *const *argv, GError **error);
+
+/* Runs EXP where it says (its env list: run_experiment_envs; one other
+ * environment: env_run; else run_experiment) on this machine, into
+ * OUT_DIR/<experiment>/.  Returns one of the RUN_ values. */
+int run_experiment_here(const Experiment *exp, const char *self, const char *out_dir, bool resume,
+                        const char *const *extra, const char *const *argv, GError **error);
+
+/* Runs EXP on each of TARGETS (NULL-terminated; "local" is this machine,
+ * as run_experiment_here() runs it, the others remote_run()) in turn, into
+ * staging directories OUT_DIR/.<experiment>.machines/<target key>/, then
+ * merges them into one OUT_DIR/<experiment>/ (run_merge, one machine
+ * each).  RESUME keeps the machines already measured and continues an
+ * interrupted one from its resume file.  Returns one of the RUN_ values;
+ * on RUN_ERROR and RUN_INTERRUPTED OUT_DIR/<experiment>/ is unchanged. */
+int run_experiment_machines(const Experiment *exp, const char *self, const char *out_dir, bool resume,
+                            const RemoteTarget *const *targets, const char *const *extra,
+                            const char *const *argv, GError **error);
+
+/* Merges the results DIRS[i]/<experiment>/ (NULL-terminated) into one
+ * OUT_DIR/<experiment>/, replaced in one step: every row of every
+ * samples.tsv (the env and machine columns tell them apart), and one
+ * meta.ini with the first one's groups as they are and the others' as
+ * "<group> LABEL", plus [run] envs or machines, the labels in order.
+ * MACHINES: each is one machine, its LABEL the name its meta.ini records
+ * ([run] machine), its [machine NAME] group kept as it is; two of one name
+ * are an error (IPCLAB_ERROR_INPUT).  Otherwise LABELS are environment
+ * names.  Console logs are kept as console-LABEL[-REST].log.  Returns
+ * RUN_OK or RUN_ERROR with ERROR. */
+int run_merge(const Experiment *exp, const char *out_dir, const char *const *dirs, const char *const *labels,
+              bool machines, GError **error);
 
 /* Makes OUT_DIR usable for results (created when missing; a file, a
  * directory we cannot write: IPCLAB_ERROR_INPUT) and takes its lock,

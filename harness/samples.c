@@ -92,6 +92,7 @@ static guint64 *sample_number(Sample *s, ColumnId id)
         case COL_CELL:
         case COL_REP:
         case COL_ENV:
+        case COL_MACHINE:
         case COL_TRANSPORT:
         case COL_BUS:
         case COL_PAYLOAD:
@@ -158,8 +159,8 @@ static void append_u64(GString *out, guint64 v, bool present)
 }
 
 /* Appends the field of column ID. */
-static void append_field(GString *out, ColumnId id, const char *env, const Cell *cell, guint rep,
-                         const Sample *s)
+static void append_field(GString *out, ColumnId id, const char *env, const char *machine, const Cell *cell,
+                         guint rep, const Sample *s)
 {
         bool ok = s->status == 0;
 
@@ -172,6 +173,9 @@ static void append_field(GString *out, ColumnId id, const char *env, const Cell 
                 return;
         case COL_ENV:
                 g_string_append(out, env);
+                return;
+        case COL_MACHINE:
+                g_string_append(out, machine);
                 return;
         case COL_TRANSPORT:
                 g_string_append(out, cell->transport);
@@ -228,15 +232,15 @@ static void append_field(GString *out, ColumnId id, const char *env, const Cell 
         }
 }
 
-void samples_append_row(GString *out, const char *env, const Cell *cell, guint rep,
-                        const Sample *s)
+void samples_append_row(GString *out, const char *env, const char *machine, const Cell *cell,
+                        guint rep, const Sample *s)
 {
         const Layout *l = layout();
 
         for (guint i = 0; i < l->n; i++) {
                 if (i)
                         g_string_append_c(out, '\t');
-                append_field(out, l->ids[i], env, cell, rep, s);
+                append_field(out, l->ids[i], env, machine, cell, rep, s);
         }
         g_string_append_c(out, '\n');
 }
@@ -269,8 +273,8 @@ static guint field_of(ColumnId id)
         return i;
 }
 
-gboolean samples_parse_row(const char *row, const char *env, GPtrArray *cells, guint max_rep,
-                           const Cell **cell, guint *rep, Sample *s, char **why)
+gboolean samples_parse_row(const char *row, const char *env, const char *machine, GPtrArray *cells,
+                           guint max_rep, const Cell **cell, guint *rep, Sample *s, char **why)
 {
         const Layout *l = layout();
         g_auto(GStrv) f = g_strsplit(row, "\t", -1);
@@ -328,7 +332,7 @@ gboolean samples_parse_row(const char *row, const char *env, GPtrArray *cells, g
         /* What this build writes for that cell and sample must be the row,
          * byte for byte: the axes, and "-" exactly where nothing applies. */
         g_autoptr(GString) again = g_string_new(NULL);
-        samples_append_row(again, env, *cell, *rep, s);
+        samples_append_row(again, env, machine, *cell, *rep, s);
         g_string_truncate(again, again->len - 1);
         if (strcmp(again->str, row) != 0) {
                 g_auto(GStrv) g = g_strsplit(again->str, "\t", -1);
@@ -473,6 +477,51 @@ Table *table_read(const char *path, GError **error)
                 g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: no header line", path);
                 return NULL;
         }
+        return g_steal_pointer(&t);
+}
+
+Table *samples_table_read(const char *path, GError **error)
+{
+        g_autoptr(Table) t = table_read(path, error);
+
+        if (!t || table_column(t, "machine") >= 0)
+                return g_steal_pointer(&t);
+        /* Written before the machine column: one machine, the one its
+         * meta.ini names, if it is there. */
+        g_autofree char *dir = g_path_get_dirname(path);
+        g_autofree char *meta_path = g_build_filename(dir, "meta.ini", NULL);
+        g_autoptr(GKeyFile) meta = g_key_file_new();
+        g_autofree char *host = NULL;
+        if (g_key_file_load_from_file(meta, meta_path, G_KEY_FILE_NONE, NULL))
+                host = g_key_file_get_string(meta, "machine", "hostname", NULL);
+        if (host)
+                host[strcspn(host, ".\t\n")] = '\0';
+        const char *machine = host && *host ? host : "-";
+        int env = table_column(t, "env");
+        guint at = env >= 0 ? (guint) env + 1 : t->n_columns;
+        GStrvBuilder *b = g_strv_builder_new();
+        for (guint i = 0; i <= t->n_columns; i++) {
+                if (i == at)
+                        g_strv_builder_add(b, "machine");
+                if (i < t->n_columns)
+                        g_strv_builder_add(b, t->columns[i]);
+        }
+        g_strfreev(t->columns);
+        t->columns = g_strv_builder_end(b);
+        g_strv_builder_unref(b);
+        for (guint r = 0; r < t->rows->len; r++) {
+                char **old = t->rows->pdata[r];
+                char **row = g_new0(char *, t->n_columns + 2);
+                for (guint i = 0, j = 0; i <= t->n_columns; i++) {
+                        if (i == at)
+                                row[j++] = g_strdup(machine);
+                        if (i < t->n_columns)
+                                row[j++] = old[i];
+                }
+                g_free(old);
+                t->rows->pdata[r] = row;
+        }
+        t->n_columns++;
         return g_steal_pointer(&t);
 }
 

@@ -16,18 +16,19 @@
  * schema (columns.h) that samples.tsv has, in the schema's order. */
 const char *samples_header(void);
 
-/* Appends one row for repetition REP of CELL to OUT. */
-void samples_append_row(GString *out, const char *env, const Cell *cell, guint rep,
-                        const Sample *s);
+/* Appends one row for repetition REP of CELL, measured in environment
+ * ENV on MACHINE (meta_machine_name()), to OUT. */
+void samples_append_row(GString *out, const char *env, const char *machine, const Cell *cell,
+                        guint rep, const Sample *s);
 
 /* Reads back ROW (one line of samples.tsv, without its newline) as
- * written for environment ENV: the cell it names must be one of CELLS
+ * written for environment ENV on MACHINE: the cell it names must be one of CELLS
  * (by index, with the same axes), its repetition below MAX_REP, and every
  * field what samples_append_row() writes for it (numbers where numbers
  * go, "-" where nothing was measured).  Fills *CELL, *REP and *S and
  * returns TRUE, or returns FALSE with *WHY saying what is wrong. */
-gboolean samples_parse_row(const char *row, const char *env, GPtrArray *cells, guint max_rep,
-                           const Cell **cell, guint *rep, Sample *s, char **why);
+gboolean samples_parse_row(const char *row, const char *env, const char *machine, GPtrArray *cells,
+                           guint max_rep, const Cell **cell, guint *rep, Sample *s, char **why);
 
 /* Writes LEN bytes of DATA to PATH atomically: a temp file beside it,
  * fsync, rename, fsync of the directory.  Returns 0 or -errno; on failure
@@ -53,6 +54,11 @@ typedef struct {
 /* Reads a TSV file with a header line.  Lines starting with '#' are
  * skipped.  NULL with ERROR set (naming the file and line) on failure. */
 Table *table_read(const char *path, GError **error);
+/* Reads samples.tsv at PATH like table_read().  One written before the
+ * machine column (all of one machine, then) gets it, after env, each
+ * row's value the host name its meta.ini names (up to the first dot), or
+ * "-" without one: old data reads like new. */
+Table *samples_table_read(const char *path, GError **error);
 /* Index of column NAME, or -1. */
 int table_column(const Table *t, const char *name);
 void table_free(Table *t);

@@ -23,6 +23,10 @@ static const struct {
         const char *dash;
 } axes[] = {
         { "env", KIND_TEXT, NULL },
+        /* Like env, where a cell runs is chosen by the run (--host,
+         * --slurm), not the file: it holds for every cell, and selects
+         * rows by their machine column. */
+        { "machine", KIND_TEXT, NULL },
         { "transport", KIND_TEXT, NULL },
         { "bus", KIND_TEXT, "none" },
         { "payload", KIND_TEXT, NULL },
@@ -192,7 +196,7 @@ Selector *select_parse(const char *text, SelectFlags flags, GError **error)
                 if (axis < 0 && !(flags & SELECT_COLUMNS)) {
                         g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
                                     "'%s' is not axis=value[,axis=value]: unknown axis '%s' (allowed: transport, "
-                                    "bus, payload, size, pattern, reply, marshal, cpus, count, duration, env)",
+                                    "bus, payload, size, pattern, reply, marshal, cpus, count, duration, env, machine)",
                                     text, key);
                         return NULL;
                 }

@@ -210,9 +210,10 @@ static void cell_compute(SummaryCell *c, GPtrArray *rows, const int *col)
 
 /* The pooled percentiles of cell C (rows ROWS) from LAT: the histograms
  * of every repetition of its cells (indices in the cell column CELL_COL)
- * measured in its environment, of the kind its pattern measures. */
+ * measured in its environment on its machine, of the kind its pattern
+ * measures. */
 static void cell_pool(SummaryCell *c, GPtrArray *rows, const LatencyFile *lat, int cell_col,
-                      int env_col, int pattern_col)
+                      int env_col, int machine_col, int pattern_col)
 {
         g_autoptr(GArray) cells = g_array_new(FALSE, FALSE, sizeof(guint));
 
@@ -225,26 +226,31 @@ static void cell_pool(SummaryCell *c, GPtrArray *rows, const LatencyFile *lat, i
                         g_array_append_val(cells, v);
         }
         const char *kind = !strcmp(c->first[pattern_col], "oneway") ? "oneway" : "roundtrip";
-        g_autofree Hist *h = latency_pool(lat, c->first[env_col], (const guint *) (void *) cells->data,
+        g_autofree Hist *h = latency_pool(lat, c->first[env_col], c->first[machine_col],
+                                          (const guint *) (void *) cells->data,
                                           cells->len, kind);
         for (size_t k = 0; h && h->n && k < G_N_ELEMENTS(pooled); k++)
                 set_value(&c->stat[pooled[k].id], pooled[k].q >= 1 ? (double) h->max
                                                                    : (double) hist_quantile(h, pooled[k].q));
 }
 
-/* meta.ini's memcpy bound for a cell of SIZE measured in ENV: each
- * environment measured its own, "[bounds ENV]" in a merged meta.ini, else
- * "[bounds]". */
-static char *bound_of(GKeyFile *meta, const char *env, const char *size)
+/* meta.ini's memcpy bound for a cell of SIZE measured in ENV on MACHINE:
+ * each environment and machine measured its own; a merged meta.ini has
+ * "[bounds ENV MACHINE]", "[bounds MACHINE]" or "[bounds ENV]" (the first
+ * machine's and environment's have no name: run_merge), else "[bounds]". */
+static char *bound_of(GKeyFile *meta, const char *env, const char *machine, const char *size)
 {
         g_autofree char *key = g_strdup_printf("memcpy_MiBps_%s", size);
-        g_autofree char *group = env ? g_strconcat("bounds ", env, NULL) : NULL;
+        char *groups[] = { g_strdup_printf("bounds %s %s", env, machine), g_strdup_printf("bounds %s", machine),
+                           g_strdup_printf("bounds %s", env), g_strdup("bounds") };
+        char *bound = NULL;
 
-        if (!meta)
-                return NULL;
-        if (group && g_key_file_has_group(meta, group))
-                return g_key_file_get_value(meta, group, key, NULL);
-        return g_key_file_get_value(meta, "bounds", key, NULL);
+        for (gsize k = 0; meta && k < G_N_ELEMENTS(groups); k++) {
+                if (!bound && g_key_file_has_group(meta, groups[k]))
+                        bound = g_key_file_get_value(meta, groups[k], key, NULL);
+                g_free(groups[k]);
+        }
+        return bound;
 }
 
 Summary *summary_load(const char *dir, GError **error)
@@ -252,7 +258,7 @@ Summary *summary_load(const char *dir, GError **error)
         g_autofree char *path = g_build_filename(dir, "samples.tsv", NULL);
         g_autoptr(Summary) s = g_new0(Summary, 1);
 
-        s->samples = table_read(path, error);
+        s->samples = samples_table_read(path, error);
         if (!s->samples)
                 return NULL;
         s->experiment = g_path_get_basename(dir);
@@ -317,9 +323,10 @@ Summary *summary_load(const char *dir, GError **error)
                 c->first = g->pdata[0];
                 cell_compute(c, g, col);
                 if (lat)
-                        cell_pool(c, g, lat, cell_col, s->axis_col[COL_ENV], s->axis_col[COL_PATTERN]);
+                        cell_pool(c, g, lat, cell_col, s->axis_col[COL_ENV], s->axis_col[COL_MACHINE],
+                                  s->axis_col[COL_PATTERN]);
                 c->memcpy_MiBps = bound_of(have_meta ? meta : NULL, c->first[s->axis_col[COL_ENV]],
-                                           c->first[s->axis_col[COL_SIZE_B]]);
+                                           c->first[s->axis_col[COL_MACHINE]], c->first[s->axis_col[COL_SIZE_B]]);
                 g_ptr_array_add(s->cells, c);
         }
         return g_steal_pointer(&s);

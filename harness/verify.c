@@ -48,6 +48,8 @@ static const Axis axes[] = {
         { &column_table[COL_CPUS], KIND_TEXT, true },
         { &column_table[COL_COUNT], KIND_COUNT, true },
         { &column_table[COL_DURATION_NS], KIND_DURATION, true },
+        /* Last, so that a pair's description names it last. */
+        { &column_table[COL_MACHINE], KIND_TEXT, true },
 };
 /* Every axis of the schema but env, which comes first there. */
 _Static_assert(G_N_ELEMENTS(axes) == COL_DURATION_NS - COL_ENV, "an axis of columns.h is missing here");
@@ -237,15 +239,41 @@ static void vcell_free(VCell *c)
         g_free(c);
 }
 
+/* The NAME of machine=NAME in selector SEL, or NULL. */
+static char *selector_machine(const char *sel)
+{
+        g_auto(GStrv) parts = g_strsplit(sel ? sel : "", ",", -1);
+
+        for (guint i = 0; parts[i]; i++) {
+                char *p = g_strstrip(parts[i]);
+                if (g_str_has_prefix(p, "machine") && strchr(p, '=')) {
+                        char *k = g_strndup(p, (gsize) (strchr(p, '=') - p));
+                        bool is = !strcmp(g_strstrip(k), "machine");
+                        g_free(k);
+                        if (is)
+                                return g_strdup(g_strstrip(strchr(p, '=') + 1));
+                }
+        }
+        return NULL;
+}
+
 /* "pipe bytes 64B roundtrip reply=echo count=1000": the axis values that
- * apply, defaults (array marshalling, unpinned, host) left out. */
-static char *vcell_describe(const VCell *c, const int *axis_col, int env_col)
+ * apply, defaults (array marshalling, unpinned, host) left out, and the
+ * machine only when SAMPLES holds more than one. */
+static char *vcell_describe(const VCell *c, const int *axis_col, const Table *samples)
 {
         GString *s = g_string_new(NULL);
+        int env_col = table_column(samples, column_table[COL_ENV].name),
+            machine_col = table_column(samples, column_table[COL_MACHINE].name);
+        bool machines = false;
 
+        for (guint r = 1; machine_col >= 0 && r < samples->rows->len && !machines; r++)
+                machines = strcmp(((char **) samples->rows->pdata[r])[machine_col],
+                                  ((char **) samples->rows->pdata[0])[machine_col]) != 0;
         for (size_t a = 0; a < G_N_ELEMENTS(axes); a++) {
                 const char *v = c->row[axis_col[a]];
-                if (!strcmp(v, "-") || (axes[a].column == &column_table[COL_MARSHAL] && !strcmp(v, "array")) ||
+                if (!strcmp(v, "-") || (axes[a].column == &column_table[COL_MACHINE] && !machines) ||
+                    (axes[a].column == &column_table[COL_MARSHAL] && !strcmp(v, "array")) ||
                     (axes[a].column == &column_table[COL_CPUS] && !strcmp(v, "none")))
                         continue;
                 if (s->len)
@@ -486,8 +514,8 @@ gboolean verify_claim_table(const Claim *claim, const Table *samples, const char
                 VCell *sc = slow->pdata[g_array_index(pair_slow, guint, p)];
                 const VCell *nc = higher ? fc : sc, *dc = higher ? sc : fc;
                 double cov_k, r_k;
-                pair.faster = vcell_describe(fc, axis_col, table_column(samples, column_table[COL_ENV].name));
-                pair.slower = vcell_describe(sc, axis_col, table_column(samples, column_table[COL_ENV].name));
+                pair.faster = vcell_describe(fc, axis_col, samples);
+                pair.slower = vcell_describe(sc, axis_col, samples);
                 pair.n_faster = fc->values->len;
                 pair.n_slower = sc->values->len;
                 const double *nv = (const double *) (gpointer) nc->values->data;
@@ -607,7 +635,9 @@ gboolean verify_claim_check(const Experiment *exp, const Claim *claim, GError **
                 if (claim->where && any[s] && !kept[s])
                         return check_fail(error, exp, claim, "where", "'%s' keeps none of the cells %s=%s selects",
                                           claim->where, keys[s], sels[s]);
-        if (kept[0] && !differ)
+        /* Cells alike but on two machines differ all the same. */
+        g_autofree char *mf = selector_machine(claim->faster), *ms = selector_machine(claim->slower);
+        if (kept[0] && !differ && g_strcmp0(mf, ms) == 0)
                 return check_fail(error, exp, claim, "slower",
                                   "'%s' selects the same cells as faster=%s: nothing to compare",
                                   claim->slower, claim->faster);
@@ -633,7 +663,7 @@ gboolean verify_claim_dir(const Claim *claim, const char *dir, VerifyResult *res
                 result_no_data(result, note);
                 return TRUE;
         }
-        g_autoptr(Table) t = table_read(path, error);
+        g_autoptr(Table) t = samples_table_read(path, error);
         if (!t) {
                 memset(result, 0, sizeof *result);
                 return FALSE;

@@ -6,7 +6,7 @@
  * holds.  It is evaluated on the rows of a samples.tsv:
  *
  * Rows.  Only rows whose status is ok count.  Rows with the same values in
- * every axis column (samples_axis_columns: env, transport, bus, payload,
+ * every axis column (samples_axis_columns: env, machine, transport, bus, payload,
  * size_B, pattern, reply, marshal, cpus, count, duration_ns) form a cell;
  * each row is one repetition of it.
  *

@@ -12,8 +12,13 @@
 MEASURE_LOCK := $(BUILD)/.measure.lock
 # Whether data is current (mk/data-current.sh, asking this IPCLAB).
 DATA_CURRENT := IPCLAB=$(IPCLAB) $(IPCLAB_SHARE)/mk/data-current.sh
+# Where it runs (harness/remote.h): HOSTS="ssh://user@a ssh://b:2222 local"
+# runs on each in turn and merges them, one machine each; SLURM=PARTITION
+# [NODES=N] submits a Slurm job array (job script and logs in
+# build/slurm/).  RESUME=1 keeps the machines, or tasks, already measured.
 RUN_FLAGS = $(if $(PROFILE),--profile $(PROFILE)) $(if $(filter-out host,$(ENV)),--env $(ENV)) \
-	$(if $(RESUME),--resume)
+	$(if $(RESUME),--resume) $(foreach h,$(HOSTS),--host $(h)) \
+	$(if $(SLURM),--slurm $(SLURM) $(if $(NODES),--nodes $(NODES)))
 
 # Whether data is current is decided when make reads this file (a
 # SHA-256 of each experiment file, milliseconds), so that `make -n` tells
@@ -24,13 +29,15 @@ RUN_FLAGS = $(if $(PROFILE),--profile $(PROFILE)) $(if $(filter-out host,$(ENV))
 # data was measured from (a claim added since) needs the harness to tell
 # whether what it measures changed, and before the first build there is
 # none; the recipe asks again once it is built, and measures only if so.
+# DATA_WITH_<exp>: a command that wraps the measurement of <exp> (set by
+# the including Makefile; empty for most).
 DATA_STALE := $(foreach e,$(EXPERIMENTS),$(if $(shell $(DATA_CURRENT) $(EXPDIR)/$e.ini $(DATADIR)/$e/meta.ini && echo yes),,$e))
 $(foreach e,$(DATA_STALE),$(eval $(DATADIR)/$e/samples.tsv: FORCE))
 $(DATADIR)/%/samples.tsv: | $(IPCLAB)
 	$(Q)mkdir -p $(BUILD)
 	$(Q)if ! $(DATA_CURRENT) $(EXPDIR)/$*.ini $(DATADIR)/$*/meta.ini; then \
 		echo "measuring $* (data missing or made from another version of $(EXPDIR)/$*.ini)"; \
-		flock $(MEASURE_LOCK) $(IPCLAB) run $(RUN_FLAGS) --out $(DATADIR) $(EXPDIR)/$*.ini; \
+		flock $(MEASURE_LOCK) $(DATA_WITH_$*) $(IPCLAB) run $(RUN_FLAGS) --out $(DATADIR) $(EXPDIR)/$*.ini; \
 	fi
 
 # Never delete data because a measurement failed: ipclab replaces it whole
@@ -42,8 +49,9 @@ data: $(foreach e,$(EXPERIMENTS),$(DATADIR)/$(e)/samples.tsv)
 
 # make run EXP=name: rerun one experiment whatever its data says.
 run: | $(IPCLAB)
-	$(Q)test -n "$(EXP)" || { echo "usage: make run EXP=name [PROFILE=quick] [ENV=host|nspawn|vm] [RESUME=1]" >&2; exit 2; }
+	$(Q)test -n "$(EXP)" || { echo "usage: make run EXP=name [PROFILE=quick] [ENV=host|nspawn|vm] [RESUME=1]" \
+		"[HOSTS=\"ssh://USER@HOST[:PORT] ...\"] [SLURM=PARTITION [NODES=N]]" >&2; exit 2; }
 	$(Q)test -f $(EXPDIR)/$(EXP).ini || { echo "make run: no $(EXPDIR)/$(EXP).ini (have: $(ALL_EXPERIMENTS))" >&2; exit 2; }
 	$(Q)mkdir -p $(BUILD)
-	flock $(MEASURE_LOCK) $(IPCLAB) run $(RUN_FLAGS) --out $(DATADIR) $(EXPDIR)/$(EXP).ini
+	flock $(MEASURE_LOCK) $(DATA_WITH_$(EXP)) $(IPCLAB) run $(RUN_FLAGS) --out $(DATADIR) $(EXPDIR)/$(EXP).ini
 	$(MAKE) --no-print-directory paper

@@ -6,8 +6,11 @@
 # claims table loads every experiment file, so the tools an experiment runs
 # (hyperfine for shell-calls) are here too; without one, that experiment's
 # claims are left out and reported (mk/verify.mk), the paper still builds.
-DEPS_BUILD := build-essential pkg-config libglib2.0-dev libdbus-1-dev libsystemd-dev zlib1g-dev \
-	dbus dbus-broker hyperfine gnuplot-nox latexmk texlive-latex-base texlive-latex-recommended \
+# DEPS_HARNESS is what building and running the harness alone needs: what
+# an SSH target of `ipclab run --host` must have (harness/remote.c reads
+# this line there, so it stays one line).
+DEPS_HARNESS := build-essential pkg-config libglib2.0-dev libdbus-1-dev libsystemd-dev zlib1g-dev dbus dbus-broker
+DEPS_BUILD := $(DEPS_HARNESS) hyperfine gnuplot-nox latexmk texlive-latex-base texlive-latex-recommended \
 	texlive-fonts-recommended
 # Running the whole test suite and the benchmarks against reference tools,
 # and measuring with the C++ transports: QtDBus 5 (qtbase5-dev) and
@@ -15,17 +18,22 @@ DEPS_BUILD := build-essential pkg-config libglib2.0-dev libdbus-1-dev libsystemd
 # optional: without them ipclab builds and lists qtdbus and sdbus-c++ as
 # unavailable, and the paper is built from the committed data, which
 # holds their cells; only measuring those cells again needs them.
+# test-ssh.sh and test-slurm.sh start a real sshd and a one-node Slurm.
 DEPS_CHECK := $(DEPS_BUILD) dbus-tests linux-perf util-linux clang libclang-rt-14-dev libsdbus-c++-dev \
-	qtbase5-dev
+	qtbase5-dev openssh-server openssh-client slurmctld slurmd slurm-client munge
 
 .PHONY: deps deps-check deps-check-test
 deps:
 	$(Q)mk/deps.sh install $(sort $(DEPS_CHECK) $(DEPS_ENV))
 
 # Checked before every build: fails with the command to run when a
-# package is missing and we are not root.
+# package is missing and we are not root.  DEPS_MODE=check never installs
+# (it prints the command even as root), DEPS_FOR=harness checks only
+# DEPS_HARNESS: how an SSH target builds (`make DEPS_MODE=check
+# DEPS_FOR=harness harness`), where installing is its owner's decision.
+DEPS_MODE ?= ensure
 deps-check:
-	$(Q)mk/deps.sh ensure $(DEPS_BUILD)
+	$(Q)mk/deps.sh $(DEPS_MODE) $(if $(filter harness,$(DEPS_FOR)),$(DEPS_HARNESS),$(DEPS_BUILD))
 
 deps-check-test:
 	$(Q)mk/deps.sh ensure $(sort $(DEPS_CHECK) $(DEPS_ENV))

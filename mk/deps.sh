@@ -1,7 +1,9 @@
 #!/bin/bash
-# mk/deps.sh ensure|install PACKAGE...
+# mk/deps.sh ensure|install|check PACKAGE...
 # Installs the Debian packages that are missing when run as root; otherwise
-# prints the exact apt-get command and fails.
+# prints the exact apt-get command and fails.  check never installs: it
+# prints the command and fails, root or not (for a machine that is not
+# ours to change, such as an SSH target of `ipclab run --host`).
 set -euo pipefail
 mode=$1; shift
 missing=()
@@ -15,8 +17,8 @@ if ! command -v apt-get >/dev/null; then
         echo "deps: missing ${missing[*]}, and this is not a Debian system: use \`nix-shell environment.nix\`" >&2
         exit 1
 fi
-if [ "$(id -u)" -ne 0 ]; then
-        echo "deps: missing packages; run as root:" >&2
+if [ "$(id -u)" -ne 0 ] || [ "$mode" = check ]; then
+        echo "deps: missing packages on $(hostname); run as root:" >&2
         echo "  apt-get update && apt-get install -y --no-install-recommends ${missing[*]}" >&2
         echo "  (or use \`nix-shell environment.nix\`)" >&2
         exit 1

@@ -10,6 +10,7 @@
  * OUT_DIR is as it was; the log of a failed run is kept in the cache.
  */
 #include "env-internal.h"
+#include "../meta.h"
 #include "../samples.h"
 
 #include <errno.h>
@@ -250,6 +251,7 @@ static void add_inherited_env(GPtrArray *env)
         for (gsize i = 0; names[i] != NULL; i++) {
                 const char *n = names[i];
                 if (!g_str_has_prefix(n, "IPCLAB_") || strcmp(n, "IPCLAB_CACHE") == 0 ||
+                    strcmp(n, "IPCLAB_MACHINE") == 0 ||
                     g_str_has_prefix(n, "IPCLAB_ENV_") || g_str_has_prefix(n, "IPCLAB_VM_"))
                         continue;
                 const char *v = g_getenv(n);
@@ -333,6 +335,8 @@ static gboolean prepare(EnvRun *run, const char *out_dir, const char *name,
         run->env = g_ptr_array_new_with_free_func(g_free);
         g_ptr_array_add(run->env, g_strdup_printf("IPCLAB_ENV_BACKEND=%s", kind_name(run->kind)));
         g_ptr_array_add(run->env, g_strdup_printf("IPCLAB_ENV_IMAGE=%s", run->hash));
+        /* A container or VM runs on the host's machine: same name. */
+        g_ptr_array_add(run->env, g_strdup_printf("IPCLAB_MACHINE=%s", meta_machine_name()));
         if (run->kind == ENV_VM)
                 g_ptr_array_add(run->env,
                                 g_strdup_printf("IPCLAB_ENV_ACCEL=%s", run->kvm ? "kvm" : "tcg"));

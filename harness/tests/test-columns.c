@@ -9,8 +9,8 @@
  *
  * samples.tsv: rows written for known cells and samples are byte for byte
  * what the writer wrote before it took its columns from the schema (the
- * expected strings are that writer's output), and read back to the same
- * sample.
+ * expected strings are that writer's output, with the machine column
+ * after env), and read back to the same sample.
  *
  * The summary: every row has the header's fields, a cell whose every
  * repetition failed too. */
@@ -23,7 +23,7 @@
 #include "summarize.h"
 
 static const char old_header[] =
-        "cell\trep\tenv\ttransport\tbus\tpayload\tsize_B\tpattern\treply\tmarshal\tcpus"
+        "cell\trep\tenv\tmachine\ttransport\tbus\tpayload\tsize_B\tpattern\treply\tmarshal\tcpus"
         "\tcount\tduration_ns\tstatus\telapsed_ns\tclient_cpu_ns"
         "\tserver_cpu_ns\tbus_cpu_ns\tmessages\tbytes_B\tlat_n"
         "\tlat_min_ns\tlat_p50_ns\tlat_p90_ns\tlat_p99_ns\tlat_p999_ns\tlat_max_ns\twhy\n";
@@ -78,29 +78,29 @@ static void test_samples_rows(void)
                 const char *row;
         } cases[] = {
                 { "host", &pipe, 2, &ok,
-                  "3\t2\thost\tpipe\t-\tbytes\t64\troundtrip\techo\tarray\tnone\t1000\t-\tok\t123456789"
+                  "3\t2\thost\tbox\tpipe\t-\tbytes\t64\troundtrip\techo\tarray\tnone\t1000\t-\tok\t123456789"
                   "\t1001\t2002\t-\t1000\t64000\t1000\t11\t22\t33\t44\t55\t66\t-\n" },
                 { "vm", &broker, 0, &oneway,
-                  "0\t0\tvm\tlibdbus\tdbus-broker\tstring\t4096\toneway\t-\tper-element\tsplit\t-"
+                  "0\t0\tvm\tbox\tlibdbus\tdbus-broker\tstring\t4096\toneway\t-\tper-element\tsplit\t-"
                   "\t1000000000\tok\t123456789\t1001\t2002\t3003\t1000\t64000\t-\t-\t-\t-\t-\t-\t-\t-\n" },
                 { "nspawn", &direct, 4, &calls,
-                  "7\t4\tnspawn\tdirect\t-\tnone\t0\tcallrate\tshort\tarray\tsame\t5\t-\tok\t123456789"
+                  "7\t4\tnspawn\tbox\tdirect\t-\tnone\t0\tcallrate\tshort\tarray\tsame\t5\t-\tok\t123456789"
                   "\t1001\t-\t-\t1000\t64000\t0\t-\t-\t-\t-\t-\t-\t-\n" },
                 { "host", &p2p, 1, &ok,
-                  "1\t1\thost\tsd-bus\tp2p\tbytes\t1\troundtrip\tempty\tarray\tnone\t10\t-\tok\t123456789"
+                  "1\t1\thost\tbox\tsd-bus\tp2p\tbytes\t1\troundtrip\tempty\tarray\tnone\t10\t-\tok\t123456789"
                   "\t1001\t2002\t-\t1000\t64000\t1000\t11\t22\t33\t44\t55\t66\t-\n" },
                 { "host", &broker, 9, &failed,
-                  "0\t9\thost\tlibdbus\tdbus-broker\tstring\t4096\toneway\t-\tper-element\tsplit\t-"
+                  "0\t9\thost\tbox\tlibdbus\tdbus-broker\tstring\t4096\toneway\t-\tper-element\tsplit\t-"
                   "\t1000000000\tfailed\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\ttimed out after 5 s\n" },
                 { "host", &pipe, 0, &silent,
-                  "3\t0\thost\tpipe\t-\tbytes\t64\troundtrip\techo\tarray\tnone\t1000\t-\tfailed"
+                  "3\t0\thost\tbox\tpipe\t-\tbytes\t64\troundtrip\techo\tarray\tnone\t1000\t-\tfailed"
                   "\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\tunknown\n" },
         };
 
         g_assert_cmpstr(samples_header(), ==, old_header);
         for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
                 g_autoptr(GString) out = g_string_new(NULL);
-                samples_append_row(out, cases[i].env, cases[i].cell, cases[i].rep, cases[i].s);
+                samples_append_row(out, cases[i].env, "box", cases[i].cell, cases[i].rep, cases[i].s);
                 g_assert_cmpstr(out->str, ==, cases[i].row);
         }
 }
@@ -114,14 +114,14 @@ static void test_samples_parse(void)
         g_ptr_array_add(cells, &pipe);
         Sample ok = measured();
         g_autoptr(GString) out = g_string_new(NULL);
-        samples_append_row(out, "host", &pipe, 2, &ok);
+        samples_append_row(out, "host", "box", &pipe, 2, &ok);
         g_string_truncate(out, out->len - 1);
 
         const Cell *cell;
         guint rep;
         Sample back;
         g_autofree char *why = NULL;
-        g_assert_true(samples_parse_row(out->str, "host", cells, 5, &cell, &rep, &back, &why));
+        g_assert_true(samples_parse_row(out->str, "host", "box", cells, 5, &cell, &rep, &back, &why));
         g_assert_null(why);
         g_assert_true(cell == &pipe);
         g_assert_cmpuint(rep, ==, 2);
@@ -129,26 +129,26 @@ static void test_samples_parse(void)
         g_assert_cmpmem(&back, sizeof back, &ok, sizeof ok);
 
         g_autofree char *longer = g_strconcat(out->str, "\t-", NULL);
-        g_assert_false(samples_parse_row(longer, "host", cells, 5, &cell, &rep, &back, &why));
-        g_assert_cmpstr(why, ==, "29 fields, not 28");
+        g_assert_false(samples_parse_row(longer, "host", "box", cells, 5, &cell, &rep, &back, &why));
+        g_assert_cmpstr(why, ==, "30 fields, not 29");
         g_clear_pointer(&why, g_free);
 
         g_autofree char *shorter = g_strndup(out->str, strrchr(out->str, '\t') - out->str);
-        g_assert_false(samples_parse_row(shorter, "host", cells, 5, &cell, &rep, &back, &why));
-        g_assert_cmpstr(why, ==, "27 fields, not 28");
+        g_assert_false(samples_parse_row(shorter, "host", "box", cells, 5, &cell, &rep, &back, &why));
+        g_assert_cmpstr(why, ==, "28 fields, not 29");
         g_clear_pointer(&why, g_free);
 
         /* bus_cpu_ns measured for a transport without a bus. */
         g_autofree char *bus = g_strdup(out->str);
         char *dash = strstr(bus, "\t2002\t-\t") + 6;
         *dash = '7';
-        g_assert_false(samples_parse_row(bus, "host", cells, 5, &cell, &rep, &back, &why));
+        g_assert_false(samples_parse_row(bus, "host", "box", cells, 5, &cell, &rep, &back, &why));
         g_assert_cmpstr(why, ==, "bus_cpu_ns is '7', where cell 0 of this experiment has '-'");
         g_clear_pointer(&why, g_free);
 
         g_autofree char *word = g_strdup(out->str);
         memcpy(strstr(word, "\t1001\t") + 1, "10x1", 4);
-        g_assert_false(samples_parse_row(word, "host", cells, 5, &cell, &rep, &back, &why));
+        g_assert_false(samples_parse_row(word, "host", "box", cells, 5, &cell, &rep, &back, &why));
         g_assert_cmpstr(why, ==, "client_cpu_ns is '10x1', not a whole number");
 }
 
@@ -252,8 +252,8 @@ static void test_samples_header(void)
         Sample ok = measured();
         Sample failed = { .status = -EIO };
         g_autoptr(GString) out = g_string_new(NULL);
-        samples_append_row(out, "host", &cell, 0, &ok);
-        samples_append_row(out, "host", &cell, 1, &failed);
+        samples_append_row(out, "host", "box", &cell, 0, &ok);
+        samples_append_row(out, "host", "box", &cell, 1, &failed);
         g_auto(GStrv) rows = g_strsplit(out->str, "\n", -1);
         for (guint r = 0; r < 2; r++) {
                 g_auto(GStrv) f = g_strsplit(rows[r], "\t", -1);
@@ -341,8 +341,8 @@ static void test_summary_failed_cell(void)
         Sample failed = { .status = -ETIMEDOUT };
         g_strlcpy(failed.why, "timed out", sizeof failed.why);
         for (guint rep = 0; rep < 3; rep++) {
-                samples_append_row(rows, "host", &ok_cell, rep, &ok);
-                samples_append_row(rows, "host", &bad_cell, rep, &failed);
+                samples_append_row(rows, "host", "box", &ok_cell, rep, &ok);
+                samples_append_row(rows, "host", "box", &bad_cell, rep, &failed);
         }
         g_autofree char *dir = results_dir("failed-cell", rows,
                                            "[bounds]\nmemcpy_MiBps_64=1234.5\nmemcpy_MiBps_4096=9876.5\n");

@@ -63,8 +63,8 @@ static void test_round_trip(void)
 {
         g_autofree guint64 *v = values(1, 20000, 50, 5e6);
         g_autoptr(GString) text = g_string_new(LATENCY_HEADER);
-        latency_append_part(text, "host", 3, 0, LATENCY_ROUNDTRIP, v, 20000, FALSE);
-        latency_append_part(text, "host", 3, 1, LATENCY_ONEWAY, v, 1000, TRUE);
+        latency_append_part(text, "host", "ws", 3, 0, LATENCY_ROUNDTRIP, v, 20000, FALSE);
+        latency_append_part(text, "host", "ws", 3, 1, LATENCY_ONEWAY, v, 1000, TRUE);
         g_autofree char *path = write_gz("rt.tsv.gz", text->str);
 
         g_autoptr(GError) e = NULL;
@@ -103,17 +103,19 @@ static void test_pool_raw_union(void)
         g_autofree guint64 *a = values(2, 3000, 1000, 1e5);
         g_autofree guint64 *b = values(3, 5000, 800, 3e5);
         g_autoptr(GString) text = g_string_new(LATENCY_HEADER);
-        latency_append_part(text, "host", 0, 0, LATENCY_ROUNDTRIP, a, 3000, TRUE);
-        latency_append_part(text, "host", 0, 1, LATENCY_ROUNDTRIP, b, 5000, TRUE);
+        latency_append_part(text, "host", "ws", 0, 0, LATENCY_ROUNDTRIP, a, 3000, TRUE);
+        latency_append_part(text, "host", "ws", 0, 1, LATENCY_ROUNDTRIP, b, 5000, TRUE);
         /* Others that must stay out of the pool: another cell, kind, env. */
-        latency_append_part(text, "host", 1, 0, LATENCY_ROUNDTRIP, b, 100, TRUE);
-        latency_append_part(text, "vm", 0, 0, LATENCY_ROUNDTRIP, b, 100, TRUE);
+        latency_append_part(text, "host", "ws", 1, 0, LATENCY_ROUNDTRIP, b, 100, TRUE);
+        latency_append_part(text, "vm", "ws", 0, 0, LATENCY_ROUNDTRIP, b, 100, TRUE);
+        /* ... and another machine's same cell, environment and repetition. */
+        latency_append_part(text, "host", "other", 0, 0, LATENCY_ROUNDTRIP, b, 100, TRUE);
         g_autoptr(GError) e = NULL;
         g_autoptr(LatencyFile) f = latency_parse("pool.tsv", text->str, text->len, &e);
         g_assert_no_error(e);
 
         guint cell = 0;
-        g_autofree Hist *pooled = latency_pool(f, "host", &cell, 1, "roundtrip");
+        g_autofree Hist *pooled = latency_pool(f, "host", "ws", &cell, 1, "roundtrip");
         g_assert_nonnull(pooled);
         g_autofree Hist *want = g_new(Hist, 1);
         hist_init(want);
@@ -133,9 +135,11 @@ static void test_pool_raw_union(void)
                 if (fabs(got - exact) / exact > 0.01)
                         g_test_fail_printf("q=%.2f: %.0f, exact %.0f", q, got, exact);
         }
-        g_assert_null(latency_pool(f, "host", &cell, 1, "oneway"));
-        g_autofree Hist *any_env = latency_pool(f, NULL, &cell, 1, "roundtrip");
+        g_assert_null(latency_pool(f, "host", "ws", &cell, 1, "oneway"));
+        g_autofree Hist *any_env = latency_pool(f, NULL, "ws", &cell, 1, "roundtrip");
         g_assert_cmpuint(any_env->n, ==, 8100);
+        g_autofree Hist *any_machine = latency_pool(f, "host", NULL, &cell, 1, "roundtrip");
+        g_assert_cmpuint(any_machine->n, ==, 8100);
 }
 
 /* The gzip size of a file holding one 60000-message repetition. */
@@ -143,7 +147,7 @@ static gsize part_size(guint64 seed, double lo, double hi)
 {
         g_autofree guint64 *v = values(seed, 60000, lo, hi);
         g_autoptr(GString) text = g_string_new(LATENCY_HEADER);
-        latency_append_part(text, "host", 12, 4, LATENCY_ROUNDTRIP, v, 60000, FALSE);
+        latency_append_part(text, "host", "ws", 12, 4, LATENCY_ROUNDTRIP, v, 60000, FALSE);
         g_autofree char *path = write_gz("size.tsv.gz", text->str);
         GStatBuf st;
         g_assert_cmpint(g_stat(path, &st), ==, 0);
@@ -178,7 +182,7 @@ static void test_damage(void)
 {
         g_autofree guint64 *v = values(6, 5000, 100, 1e6);
         g_autoptr(GString) text = g_string_new(LATENCY_HEADER);
-        latency_append_part(text, "host", 0, 0, LATENCY_ROUNDTRIP, v, 5000, FALSE);
+        latency_append_part(text, "host", "ws", 0, 0, LATENCY_ROUNDTRIP, v, 5000, FALSE);
         g_autofree char *good = write_gz("good.tsv.gz", text->str);
         g_autofree char *gz = NULL;
         gsize len;
@@ -213,15 +217,15 @@ static void test_damage(void)
                 const char *text, *what;
         } bad_text[] = {
                 { "env\tcell\trep\tkind\tlower\tupper\tcount\n", ":1: the header" },
-                { LATENCY_HEADER "host\t0\t0\troundtrip\t1000\t1002\t5\n", ":2: [1000, 1002] is not a histogram bucket" },
-                { LATENCY_HEADER "host\t0\t0\troundtrip\t1000\t1003\t5\nhost\t0\t0\troundtrip\t1004\t1007\t0\n",
+                { LATENCY_HEADER "host\tws\t0\t0\troundtrip\t1000\t1002\t5\n", ":2: [1000, 1002] is not a histogram bucket" },
+                { LATENCY_HEADER "host\tws\t0\t0\troundtrip\t1000\t1003\t5\nhost\tws\t0\t0\troundtrip\t1004\t1007\t0\n",
                   ":3: count '0'" },
-                { LATENCY_HEADER "host\t0\t0\troundtrip\t5\t5\t1\nhost\t0\t1\troundtrip\t5\t5\t1\n"
-                  "host\t0\t0\troundtrip\t6\t6\t1\n", ":4: the rows of env host cell 0 repetition 0 roundtrip are not contiguous" },
-                { LATENCY_HEADER "host\t0\t0\tsideways\t5\t5\t1\n", ":2: 'host 0 0 sideways'" },
-                { LATENCY_HEADER "host\t0\t0\troundtrip\t5\t5\n", ":2: 6 fields" },
-                { LATENCY_HEADER "host\tx\t0\troundtrip\t5\t5\t1\n", ":2:" },
-                { LATENCY_HEADER "host\t0\t0\troundtrip\t5\t5\t1", ":2: the last line has no newline" },
+                { LATENCY_HEADER "host\tws\t0\t0\troundtrip\t5\t5\t1\nhost\tws\t0\t1\troundtrip\t5\t5\t1\n"
+                  "host\tws\t0\t0\troundtrip\t6\t6\t1\n", ":4: the rows of env host machine ws cell 0 repetition 0 roundtrip are not contiguous" },
+                { LATENCY_HEADER "host\tws\t0\t0\tsideways\t5\t5\t1\n", ":2: 'host ws 0 0 sideways'" },
+                { LATENCY_HEADER "host\tws\t0\t0\troundtrip\t5\t5\n", ":2: 7 fields" },
+                { LATENCY_HEADER "host\tws\tx\t0\troundtrip\t5\t5\t1\n", ":2:" },
+                { LATENCY_HEADER "host\tws\t0\t0\troundtrip\t5\t5\t1", ":2: the last line has no newline" },
         };
         for (size_t i = 0; i < G_N_ELEMENTS(bad_text); i++) {
                 g_autofree char *name = g_strdup_printf("bad%zu.tsv.gz", i);

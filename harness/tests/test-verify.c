@@ -55,7 +55,7 @@ static void rows(GString *out, const char *env, const Cell *c, const guint64 *el
                         s.lat_min_ns = s.lat_p50_ns = s.lat_p90_ns = elapsed[i] / 100;
                         s.lat_p99_ns = s.lat_p999_ns = s.lat_max_ns = elapsed[i] / 100;
                 }
-                samples_append_row(out, env, c, i, &s);
+                samples_append_row(out, env, "m1", c, i, &s);
         }
 }
 
@@ -63,7 +63,7 @@ static void failed_row(GString *out, const Cell *c)
 {
         Sample s = { .status = -ETIMEDOUT };
         g_strlcpy(s.why, "timed out", sizeof s.why);
-        samples_append_row(out, "host", c, 99, &s);
+        samples_append_row(out, "host", "m1", c, 99, &s);
 }
 
 static Table *table_of(GString *body, const char *name)

@@ -31,10 +31,10 @@ LD_PRELOAD=$tmp/slow-scanf.so $ipclab run --out "$tmp/out" "$tmp/ack.ini" 2>"$tm
 check "one-way run with a 300 ms ack parser exits 0" '[ $rc -eq 0 ]'
 f=$tmp/out/ack/samples.tsv
 e=$(col elapsed_ns "$f")
-check "4 rows measured" '[ "$(awk -F"\t" "NR > 1 && \$14 == \"ok\"" "$f" | wc -l)" -eq 4 ]'
+check "4 rows measured" '[ "$(awk -F"\t" "NR > 1 && \$15 == \"ok\"" "$f" | wc -l)" -eq 4 ]'
 slow=$(awk -F'\t' -v e="$e" 'NR > 1 && $e >= 100000000' "$f" | wc -l)
 check "no one-way window holds the ack (every elapsed < 100 ms)" '[ "$slow" -eq 0 ]' \
-        "$(cut -f4,"$e" "$f" | tr '\n' ' ')"
+        "$(cut -f5,"$e" "$f" | tr '\n' ' ')"
 
 # ---- 2. CPU within the window ------------------------------------------
 # Both sides pinned to one CPU: together they cannot have used more CPU
@@ -62,9 +62,9 @@ else not_ok "client + server CPU within the window on one CPU ($rows rows)" "$ov
 check "every row has a client CPU time" \
         '[ -z "$(awk -F"\t" -v c="$cc" "NR > 1 && (\$c == \"-\" || \$c == 0)" "$f")" ]'
 check "direct (in process) has no server CPU of its own" \
-        '[ "$(awk -F"\t" -v s="$sc" "NR > 1 && \$4 == \"direct\" { print \$s }" "$f" | sort -u)" = "-" ]'
+        '[ "$(awk -F"\t" -v s="$sc" "NR > 1 && \$5 == \"direct\" { print \$s }" "$f" | sort -u)" = "-" ]'
 check "the other transports have one" \
-        '[ -z "$(awk -F"\t" -v s="$sc" "NR > 1 && \$4 != \"direct\" && \$s == \"-\"" "$f")" ]'
+        '[ -z "$(awk -F"\t" -v s="$sc" "NR > 1 && \$5 != \"direct\" && \$s == \"-\"" "$f")" ]'
 
 # ---- 3. hyperfine: warm-up apart from the timed runs -----------------------
 if command -v hyperfine >/dev/null && command -v dbus-send >/dev/null && command -v dbus-daemon >/dev/null; then

@@ -1,0 +1,1012 @@
+/* remote.c: an experiment on an SSH target or a Slurm cluster (see
+ * remote.h for the steps).  Never prints but for what the target's run
+ * prints (forwarded to our stderr as it comes, as a run here would show
+ * it) and the Slurm summary lines; errors come back through GError. */
+#include "remote.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <gnu/libc-version.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "env/env.h"
+#include "meta.h"
+#include "run.h"
+#include "samples.h"
+
+extern volatile sig_atomic_t runner_interrupted;
+
+/* Seconds a stopped target's run has to send back its resume file before
+ * the connection is cut. */
+#define REMOTE_STOP_GRACE_S 20
+
+static gboolean all_of(const char *s, const char *extra)
+{
+        if (!s || !*s)
+                return FALSE;
+        for (; *s; s++)
+                if (!g_ascii_isalnum(*s) && !strchr(extra, *s))
+                        return FALSE;
+        return TRUE;
+}
+
+RemoteTarget *remote_target_parse(const char *spec, GError **error)
+{
+        g_autoptr(RemoteTarget) t = g_new0(RemoteTarget, 1);
+
+        t->spec = g_strdup(spec);
+        if (!strcmp(spec, "local")) {
+                t->key = g_strdup("local");
+                return g_steal_pointer(&t);
+        }
+        if (!g_str_has_prefix(spec, "ssh://")) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                            "--host %s: not ssh://[USER@]HOST[:PORT] or local", spec);
+                return NULL;
+        }
+        g_autofree char *rest = g_strdup(spec + strlen("ssh://"));
+        char *at = strchr(rest, '@'), *host = rest;
+        if (at) {
+                *at = '\0';
+                t->user = g_strdup(rest);
+                host = at + 1;
+        }
+        char *colon = strchr(host, ':');
+        if (colon) {
+                *colon = '\0';
+                guint64 port = 0;
+                if (!g_ascii_string_to_unsigned(colon + 1, 10, 1, 65535, &port, NULL)) {
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                                    "--host %s: the port '%s' is not 1 to 65535", spec, colon + 1);
+                        return NULL;
+                }
+                t->port = g_strdup_printf("%u", (unsigned) port);
+        }
+        t->host = g_strdup(host);
+        if ((t->user && !all_of(t->user, "._-")) || !all_of(t->host, ".-_") || t->host[0] == '-') {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                            "--host %s: a user is letters, digits, '.', '_', '-'; a host a name or IPv4 "
+                            "address (letters, digits, '.', '-', '_', not starting with '-')", spec);
+                return NULL;
+        }
+        t->key = g_strdup_printf("%s%s%s%s%s", t->user ? t->user : "", t->user ? "@" : "", t->host,
+                                 t->port ? "_" : "", t->port ? t->port : "");
+        return g_steal_pointer(&t);
+}
+
+void remote_target_free(RemoteTarget *t)
+{
+        if (!t)
+                return;
+        g_free(t->spec);
+        g_free(t->user);
+        g_free(t->host);
+        g_free(t->port);
+        g_free(t->key);
+        g_free(t);
+}
+
+char *remote_quote_command(const char *const *argv)
+{
+        g_autoptr(GString) s = g_string_new(NULL);
+
+        for (gsize i = 0; argv[i]; i++) {
+                g_autofree char *q = g_shell_quote(argv[i]);
+                if (i)
+                        g_string_append_c(s, ' ');
+                g_string_append(s, q);
+        }
+        return g_string_free(g_steal_pointer(&s), FALSE);
+}
+
+/* ssh's command line for T running the POSIX sh SCRIPT with ARGS ($1...):
+ * ssh [IPCLAB_SSH_OPTS] -o BatchMode=yes -o ServerAlive... [-p PORT] [-l USER] HOST
+ *     'sh' '-c' 'SCRIPT' 'sh' 'ARG'... */
+static GPtrArray *ssh_argv(const RemoteTarget *t, const char *script, const char *const *args,
+                           GError **error)
+{
+        GPtrArray *a = g_ptr_array_new_with_free_func(g_free);
+        const char *opts = g_getenv("IPCLAB_SSH_OPTS");
+
+        g_ptr_array_add(a, g_strdup("ssh"));
+        if (opts && *opts) {
+                g_auto(GStrv) words = NULL;
+                g_autoptr(GError) e = NULL;
+                if (!g_shell_parse_argv(opts, NULL, &words, &e)) {
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "IPCLAB_SSH_OPTS: %s", e->message);
+                        g_ptr_array_unref(a);
+                        return NULL;
+                }
+                for (guint i = 0; words[i]; i++)
+                        g_ptr_array_add(a, g_strdup(words[i]));
+        }
+        /* Never wait for a password; notice a dead link within a minute
+         * (ssh takes the first value of an option: the user's win). */
+        const char *always[] = { "BatchMode=yes", "ServerAliveInterval=15", "ServerAliveCountMax=4" };
+        for (gsize i = 0; i < G_N_ELEMENTS(always); i++) {
+                g_ptr_array_add(a, g_strdup("-o"));
+                g_ptr_array_add(a, g_strdup(always[i]));
+        }
+        if (t->port) {
+                g_ptr_array_add(a, g_strdup("-p"));
+                g_ptr_array_add(a, g_strdup(t->port));
+        }
+        if (t->user) {
+                g_ptr_array_add(a, g_strdup("-l"));
+                g_ptr_array_add(a, g_strdup(t->user));
+        }
+        g_ptr_array_add(a, g_strdup(t->host));
+        g_autoptr(GPtrArray) words = g_ptr_array_new();
+        g_ptr_array_add(words, (gpointer) "sh");
+        g_ptr_array_add(words, (gpointer) "-c");
+        g_ptr_array_add(words, (gpointer) script);
+        g_ptr_array_add(words, (gpointer) "sh");
+        for (gsize i = 0; args && args[i]; i++)
+                g_ptr_array_add(words, (gpointer) args[i]);
+        g_ptr_array_add(words, NULL);
+        g_ptr_array_add(a, remote_quote_command((const char *const *) words->pdata));
+        g_ptr_array_add(a, NULL);
+        return a;
+}
+
+/* Spawns ARGV with stdin IN_FD and stdout OUT_FD (-1: a pipe returned in
+ * *OUT_PIPE when OUT_PIPE is set, else /dev/null) and stderr a pipe
+ * returned in *ERR_PIPE.  Returns the pid, or -1 with ERROR. */
+static GPid spawn(const char *const *argv, int in_fd, int out_fd, int *out_pipe, int *err_pipe, GError **error)
+{
+        GPid pid = 0;
+        int null = -1;
+
+        if (in_fd < 0 || (out_fd < 0 && !out_pipe)) {
+                null = open("/dev/null", O_RDWR | O_CLOEXEC);
+                if (in_fd < 0)
+                        in_fd = null;
+                if (out_fd < 0 && !out_pipe)
+                        out_fd = null;
+        }
+        gboolean ok = g_spawn_async_with_pipes_and_fds(NULL, argv, NULL,
+                                                       G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD,
+                                                       NULL, NULL, in_fd, out_fd, -1, NULL, NULL, 0, &pid,
+                                                       NULL, out_fd < 0 ? out_pipe : NULL, err_pipe, error);
+        if (null >= 0)
+                close(null);
+        if (!ok) {
+                g_prefix_error(error, "cannot run %s: ", argv[0]);
+                return -1;
+        }
+        return pid;
+}
+
+static int wait_exit(GPid pid)
+{
+        int status = 0;
+
+        while (waitpid(pid, &status, 0) < 0)
+                if (errno != EINTR)
+                        return -errno;
+        g_spawn_close_pid(pid);
+        return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+typedef struct {
+        int out;           /* stdout pipe to read into OUT_TEXT, or -1 */
+        int err;           /* stderr pipe: forwarded to ours and to LOG */
+        GString *out_text;
+        GString *log;      /* all of stderr */
+        int *stop_fd;      /* closed (and set to -1) when we are interrupted */
+        GPid pid;          /* killed REMOTE_STOP_GRACE_S after that */
+        bool forward;      /* copy stderr to ours as it comes */
+        GString *partial;  /* when set: stderr lines marked REMOTE_PARTIAL_MARK
+                            * are the target's resume file, kept here (from
+                            * its last header line on), not shown */
+        GString *line;     /* with PARTIAL: an incomplete line of stderr */
+} Pump;
+
+/* What the run script puts before each line of the target's resume file
+ * that it copies to stderr as the file grows (see run_script). */
+#define REMOTE_PARTIAL_MARK "ipclab-partial: "
+
+/* One whole line LINE (with its newline) of the target's stderr. */
+static void pump_line(Pump *p, const char *line, gsize len)
+{
+        if (g_str_has_prefix(line, REMOTE_PARTIAL_MARK)) {
+                const char *row = line + strlen(REMOTE_PARTIAL_MARK);
+                /* A header starts the file again (it is rewritten whole when
+                 * a run starts, then appended to). */
+                if (g_str_has_prefix(row, "# ipclab partial "))
+                        g_string_truncate(p->partial, 0);
+                g_string_append(p->partial, row);
+                return;
+        }
+        g_string_append_len(p->log, line, (gssize) len);
+        if (p->forward)
+                (void) !write(STDERR_FILENO, line, len);
+}
+
+/* Reads PUMP's pipes until both are closed; on an interrupt closes
+ * *STOP_FD (the target's run sees its stdin end and stops) and kills PID
+ * if it has not ended REMOTE_STOP_GRACE_S later.  Returns whether it was
+ * interrupted. */
+static bool pump(Pump *p)
+{
+        gint64 kill_at = 0;
+        bool interrupted = false;
+
+        while (p->out >= 0 || p->err >= 0) {
+                if (runner_interrupted && !interrupted) {
+                        interrupted = true;
+                        if (p->stop_fd && *p->stop_fd >= 0) {
+                                close(*p->stop_fd);
+                                *p->stop_fd = -1;
+                        }
+                        kill_at = g_get_monotonic_time() + REMOTE_STOP_GRACE_S * G_USEC_PER_SEC;
+                }
+                if (kill_at && g_get_monotonic_time() > kill_at) {
+                        kill(p->pid, SIGKILL);
+                        kill_at = 0;
+                }
+                struct pollfd fds[2] = { { .fd = p->out, .events = POLLIN }, { .fd = p->err, .events = POLLIN } };
+                int n = poll(fds, 2, 100);
+                if (n < 0 && errno != EINTR)
+                        break;
+                for (int i = 0; i < 2 && n > 0; i++) {
+                        int *fd = i == 0 ? &p->out : &p->err;
+                        if (*fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
+                                continue;
+                        char buf[8192];
+                        ssize_t k = read(*fd, buf, sizeof buf);
+                        if (k < 0 && errno == EINTR)
+                                continue;
+                        if (k <= 0) {
+                                close(*fd);
+                                *fd = -1;
+                                continue;
+                        }
+                        if (i == 0 && p->out_text)
+                                g_string_append_len(p->out_text, buf, k);
+                        if (i == 1 && p->partial) {
+                                g_string_append_len(p->line, buf, k);
+                                char *nl;
+                                while ((nl = memchr(p->line->str, '\n', p->line->len))) {
+                                        gsize len = (gsize) (nl - p->line->str) + 1;
+                                        g_autofree char *l = g_strndup(p->line->str, len);
+                                        pump_line(p, l, len);
+                                        g_string_erase(p->line, 0, (gssize) len);
+                                }
+                        } else if (i == 1) {
+                                g_string_append_len(p->log, buf, k);
+                                if (p->forward)
+                                        (void) !write(STDERR_FILENO, buf, (size_t) k);
+                        }
+                }
+        }
+        return interrupted;
+}
+
+/* Runs SCRIPT with ARGS on T, its stdin from /dev/null; *OUT its stdout,
+ * *LOG its stderr.  Returns the exit status (255: ssh failed), or -1 with
+ * ERROR when ssh cannot be started. */
+static int ssh_simple(const RemoteTarget *t, const char *script, const char *const *args, char **out,
+                      char **log, GError **error)
+{
+        g_autoptr(GPtrArray) argv = ssh_argv(t, script, args, error);
+        if (!argv)
+                return -1;
+        int out_pipe = -1, err_pipe = -1;
+        GPid pid = spawn((const char *const *) argv->pdata, -1, -1, &out_pipe, &err_pipe, error);
+        if (pid < 0)
+                return -1;
+        g_autoptr(GString) o = g_string_new(NULL), l = g_string_new(NULL);
+        Pump p = { .out = out_pipe, .err = err_pipe, .out_text = o, .log = l, .pid = pid };
+        pump(&p);
+        int status = wait_exit(pid);
+        if (out)
+                *out = g_string_free(g_steal_pointer(&o), FALSE);
+        if (log)
+                *log = g_string_free(g_steal_pointer(&l), FALSE);
+        return status;
+}
+
+/* The last line of TEXT that says something, for an error message. */
+static char *last_line(const char *text)
+{
+        g_auto(GStrv) lines = g_strsplit(text ? text : "", "\n", -1);
+        for (int i = (int) g_strv_length(lines) - 1; i >= 0; i--) {
+                g_strstrip(lines[i]);
+                if (lines[i][0])
+                        return g_strdup(lines[i]);
+        }
+        return g_strdup("no message");
+}
+
+/* ---- 1. The probe --------------------------------------------------------- */
+
+/* What the target has.  Fixed text: no value of ours in it. */
+static const char probe_script[] =
+        "echo \"arch $(uname -m)\"; "
+        "echo \"glibc $(getconf GNU_LIBC_VERSION 2>/dev/null | cut -d' ' -f2)\"; "
+        "for t in make cc tar; do command -v $t >/dev/null 2>&1 && echo \"have $t\"; done; "
+        "{ ldconfig -p || /sbin/ldconfig -p; } 2>/dev/null | awk 'NR > 1 { print \"so \" $1 }'";
+
+/* The sonames SELF needs (its DT_NEEDED entries, as readelf shows them), or
+ * NULL when readelf cannot tell. */
+static GPtrArray *needed_sonames(const char *self)
+{
+        const char *argv[] = { "readelf", "-d", self, NULL };
+        g_autofree char *out = NULL;
+
+        if (meta_command(argv, META_COMMAND_TIMEOUT_MS, &out) < 0)
+                return NULL;
+        GPtrArray *so = g_ptr_array_new_with_free_func(g_free);
+        g_auto(GStrv) lines = g_strsplit(out, "\n", -1);
+        for (guint i = 0; lines[i]; i++) {
+                char *open_ = strstr(lines[i], "(NEEDED)") ? strchr(lines[i], '[') : NULL;
+                char *close_ = open_ ? strchr(open_, ']') : NULL;
+                if (close_)
+                        g_ptr_array_add(so, g_strndup(open_ + 1, (gsize) (close_ - open_ - 1)));
+        }
+        return so;
+}
+
+/* Whether the target described by PROBE can run SELF as it is: the same
+ * `uname -m`, a glibc at least as new as ours, and every soname SELF
+ * needs in its ldconfig cache.  *WHY says which, either way. */
+static bool binary_fits(const char *self, const char *probe, char **why)
+{
+        struct utsname u;
+        g_autoptr(GHashTable) have = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+        g_autofree char *arch = NULL, *glibc = NULL;
+        g_auto(GStrv) lines = g_strsplit(probe, "\n", -1);
+
+        for (guint i = 0; lines[i]; i++) {
+                if (g_str_has_prefix(lines[i], "arch "))
+                        arch = g_strdup(lines[i] + 5);
+                else if (g_str_has_prefix(lines[i], "glibc "))
+                        glibc = g_strdup(lines[i] + 6);
+                else if (g_str_has_prefix(lines[i], "so "))
+                        g_hash_table_add(have, g_strdup(lines[i] + 3));
+        }
+        if (uname(&u) < 0 || !arch || strcmp(arch, u.machine) != 0) {
+                *why = g_strdup_printf("its machine is %s, ours %s", arch ? arch : "unknown", u.machine);
+                return false;
+        }
+        if (!glibc || !*glibc || strverscmp(glibc, gnu_get_libc_version()) < 0) {
+                *why = g_strdup_printf("its glibc is %s, ours %s", glibc && *glibc ? glibc : "unknown",
+                                       gnu_get_libc_version());
+                return false;
+        }
+        g_autoptr(GPtrArray) need = needed_sonames(self);
+        if (!need) {
+                *why = g_strdup("readelf cannot list the libraries our binary needs");
+                return false;
+        }
+        for (guint i = 0; i < need->len; i++) {
+                if (!g_hash_table_contains(have, need->pdata[i])) {
+                        *why = g_strdup_printf("it has no %s", (char *) need->pdata[i]);
+                        return false;
+                }
+        }
+        *why = g_strdup_printf("%s, glibc %s, all %u libraries", arch, glibc, need->len);
+        return true;
+}
+
+/* ---- 2. Upload ------------------------------------------------------------ */
+
+/* Makes the target's private directory and unpacks what comes on stdin
+ * there; prints the directory.  The directory goes again when unpacking
+ * fails or the connection drops before it is done. */
+static const char upload_script[] =
+        "d=$(mktemp -d \"${TMPDIR:-/tmp}/ipclab.XXXXXXXX\") || exit 1; "
+        "trap 'rm -rf \"$d\"; exit 1' HUP INT TERM PIPE; "
+        "echo \"$d\"; "
+        "tar -xf - -C \"$d\" || { rm -rf \"$d\"; exit 1; }";
+
+static const char cleanup_script[] = "case $1 in */ipclab.*) rm -rf \"$1\";; esac";
+
+/* The source tree SELF was built from: SELF's directory's parent, when it
+ * has the Makefile and harness/main.c; else NULL. */
+static char *source_root(const char *self)
+{
+        g_autofree char *bin_dir = g_path_get_dirname(self);
+        g_autofree char *root = g_path_get_dirname(bin_dir);
+        g_autofree char *mk = g_build_filename(root, "Makefile", NULL);
+        g_autofree char *main_c = g_build_filename(root, "harness", "main.c", NULL);
+
+        if (g_file_test(mk, G_FILE_TEST_IS_REGULAR) && g_file_test(main_c, G_FILE_TEST_IS_REGULAR))
+                return g_steal_pointer(&root);
+        return NULL;
+}
+
+static bool copy_file(const char *from, const char *to, int mode, GError **error)
+{
+        g_autofree char *bytes = NULL;
+        gsize len = 0;
+
+        if (!g_file_get_contents(from, &bytes, &len, error) ||
+            !g_file_set_contents_full(to, bytes, (gssize) len, G_FILE_SET_CONTENTS_NONE, mode, error))
+                return false;
+        return true;
+}
+
+/* Sends the tar stream of LOCAL (in/, out/, bin/) and of ROOT's sources to
+ * T; returns the target's directory, or NULL with ERROR. */
+static char *upload(const RemoteTarget *t, const char *local, const char *root, GError **error)
+{
+        g_autoptr(GPtrArray) tar = g_ptr_array_new();
+        g_ptr_array_add(tar, (gpointer) "tar");
+        g_ptr_array_add(tar, (gpointer) "-cf");
+        g_ptr_array_add(tar, (gpointer) "-");
+        g_ptr_array_add(tar, (gpointer) "-C");
+        g_ptr_array_add(tar, (gpointer) local);
+        g_ptr_array_add(tar, (gpointer) ".");
+        if (root) {
+                /* The sources but what a build here left in them. */
+                g_ptr_array_add(tar, (gpointer) "--exclude=harness/ipclab");
+                g_ptr_array_add(tar, (gpointer) "--exclude=*.o");
+                g_ptr_array_add(tar, (gpointer) "-C");
+                g_ptr_array_add(tar, (gpointer) root);
+                g_ptr_array_add(tar, (gpointer) "Makefile");
+                g_ptr_array_add(tar, (gpointer) "mk");
+                g_ptr_array_add(tar, (gpointer) "harness");
+        }
+        g_ptr_array_add(tar, NULL);
+        int p[2];
+        if (pipe2(p, O_CLOEXEC) < 0) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "pipe: %s", g_strerror(errno));
+                return NULL;
+        }
+        int tar_err = -1, ssh_out = -1, ssh_err = -1;
+        GPid tpid = spawn((const char *const *) tar->pdata, -1, p[1], NULL, &tar_err, error);
+        close(p[1]);
+        if (tpid < 0) {
+                close(p[0]);
+                return NULL;
+        }
+        g_autoptr(GPtrArray) argv = ssh_argv(t, upload_script, NULL, error);
+        GPid spid = argv ? spawn((const char *const *) argv->pdata, p[0], -1, &ssh_out, &ssh_err, error) : -1;
+        close(p[0]);
+        if (spid < 0) {
+                kill(tpid, SIGKILL);
+                close(tar_err);
+                wait_exit(tpid);
+                return NULL;
+        }
+        g_autoptr(GString) out = g_string_new(NULL), log = g_string_new(NULL), tlog = g_string_new(NULL);
+        Pump sp = { .out = ssh_out, .err = ssh_err, .out_text = out, .log = log, .pid = spid };
+        pump(&sp);
+        Pump tp = { .out = -1, .err = tar_err, .log = tlog, .pid = tpid };
+        pump(&tp);
+        int ss = wait_exit(spid), ts = wait_exit(tpid);
+        g_autofree char *dir = g_strdup(g_strstrip(out->str));
+        bool dir_ok = g_str_has_prefix(dir, "/") && !strchr(dir, '\n') && strstr(dir, "/ipclab.");
+        if (ss != 0 || ts != 0 || !dir_ok) {
+                g_autofree char *why = last_line(ts != 0 ? tlog->str : log->str);
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_RUN, "%s: cannot copy the experiment and harness there (%s: %s)",
+                            t->spec, ts != 0 ? "tar" : "ssh", why);
+                if (dir_ok) {
+                        const char *args[] = { dir, NULL };
+                        ssh_simple(t, cleanup_script, args, NULL, NULL, NULL);
+                }
+                return NULL;
+        }
+        return g_steal_pointer(&dir);
+}
+
+/* ---- 3. Build, run, bring back ------------------------------------------- */
+
+/* $1 the directory, $2 the experiment's name, then the arguments of
+ * `ipclab run` (with --out "$1/out" and the file).  Builds when there is no
+ * binary that starts; says what is missing with mk/deps.sh's own words;
+ * runs with stdin closed while a watcher stops it when our end of the
+ * connection goes (stdin at end of file), and copies its resume file to
+ * stderr as it grows (tail -F, each line marked REMOTE_PARTIAL_MARK), so
+ * that a cut connection leaves its finished repetitions here; then sends
+ * DIR/out as tar on stdout, and removes DIR whatever happened.  Exit status: the run's, or
+ * 96 + n for a step before it (the message on stderr says which). */
+static const char run_script[] =
+        "d=$1; n=$2; shift 2; trap 'rm -rf \"$d\"' EXIT; trap 'exit 129' HUP INT TERM PIPE; cd \"$d\" || exit 96; "
+        "bin=$d/bin/ipclab; "
+        "if ! { [ -x \"$bin\" ] && \"$bin\" list >/dev/null 2>&1; }; then "
+        "  [ -x \"$bin\" ] && echo 'ipclab-remote: the binary sent does not start here; building from the sources' >&2; "
+        "  if ! command -v make >/dev/null 2>&1 || ! command -v cc >/dev/null 2>&1; then "
+        "    echo 'ipclab-remote: no make or cc here, needed to build the harness' >&2; "
+        "    bash mk/deps.sh check $(sed -n 's/^DEPS_HARNESS := //p' mk/deps.mk) >&2; exit 97; fi; "
+        "  make -s -j\"$(nproc 2>/dev/null || echo 1)\" DEPS_MODE=check DEPS_FOR=harness harness >&2 </dev/null "
+        "    || exit 98; "
+        "  bin=$d/harness/ipclab; fi; "
+        "mkdir -p out; "
+        "\"$bin\" \"$@\" </dev/null >&2 & p=$!; "
+        /* read, not awk or sed: they buffer what they read from a pipe. */
+        "tail --pid=$p -s 0.2 -n +1 -F \"out/.$n.partial.tsv\" 2>/dev/null | "
+        "  while IFS= read -r l; do printf '" REMOTE_PARTIAL_MARK "%s\\n' \"$l\"; done >&2 & "
+        "exec 3<&0; { cat <&3 >/dev/null; kill -TERM $p; } >/dev/null 2>&1 & w=$!; "
+        "wait $p; s=$?; kill $w 2>/dev/null; "
+        "tar -cf - -C out . || exit 99; exit $s";
+
+/* The rows of STREAMED, the target's resume file as it came on stderr
+ * (its header lines and whole rows; a torn last line was never added).
+ * With PATH, writes it there (atomically) when it has a header and rows.
+ * Returns the number of rows, 0 when there are none or no header. */
+static guint keep_streamed(const GString *streamed, const char *path)
+{
+        guint rows = 0;
+
+        if (!g_str_has_prefix(streamed->str, "# ipclab partial "))
+                return 0;
+        for (const char *p = streamed->str; (p = strchr(p, '\n')); p++)
+                rows += g_ascii_isdigit(p[1]);
+        if (rows && path && samples_write_atomic(path, streamed->str, streamed->len) < 0)
+                return 0;
+        return rows;
+}
+
+/* Takes the tar stream on FD into a new directory under PARENT; returns
+ * it, or NULL when tar failed (a cut stream). */
+static char *receive_start(const char *parent, int fd, GPid *pid, int *err, GError **error)
+{
+        g_autofree char *tmpl = g_build_filename(parent, ".ipclab-remote-in-XXXXXX", NULL);
+        if (!g_mkdtemp_full(tmpl, 0755)) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot create a directory in %s: %s", parent,
+                            g_strerror(errno));
+                return NULL;
+        }
+        const char *argv[] = { "tar", "-xf", "-", "-C", tmpl, "--no-same-owner", NULL };
+        *pid = spawn(argv, fd, -1, NULL, err, error);
+        if (*pid < 0) {
+                samples_remove_dir(tmpl);
+                return NULL;
+        }
+        return g_steal_pointer(&tmpl);
+}
+
+static bool prepare_local(const Experiment *exp, const char *file, const char *self, bool send_binary,
+                          const char *out_dir, bool resume, char **local, GError **error)
+{
+        g_autofree char *tmpl = g_build_filename(out_dir, ".ipclab-remote-out-XXXXXX", NULL);
+        if (!g_mkdtemp_full(tmpl, 0755)) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot create a directory in %s: %s", out_dir,
+                            g_strerror(errno));
+                return false;
+        }
+        *local = g_strdup(tmpl);
+        g_autofree char *in = g_build_filename(tmpl, "in", NULL);
+        g_autofree char *out = g_build_filename(tmpl, "out", NULL);
+        g_autofree char *base = g_strconcat(exp->name, ".ini", NULL);
+        g_autofree char *ini = g_build_filename(in, base, NULL);
+        if (mkdir(in, 0755) < 0 || mkdir(out, 0755) < 0) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot create %s: %s", in, g_strerror(errno));
+                return false;
+        }
+        if (!copy_file(file, ini, 0644, error))
+                return false;
+        g_autofree char *pname = g_strconcat(".", exp->name, ".partial.tsv", NULL);
+        g_autofree char *partial = g_build_filename(out_dir, pname, NULL);
+        g_autofree char *pcopy = g_build_filename(out, pname, NULL);
+        if (resume && g_file_test(partial, G_FILE_TEST_IS_REGULAR) && !copy_file(partial, pcopy, 0644, error))
+                return false;
+        if (send_binary) {
+                g_autofree char *bin = g_build_filename(tmpl, "bin", NULL);
+                g_autofree char *exe = g_build_filename(bin, "ipclab", NULL);
+                if (mkdir(bin, 0755) < 0 || !copy_file(self, exe, 0755, error))
+                        return false;
+        }
+        return true;
+}
+
+/* Step 3 on T, whose directory DIR holds what upload() sent: see
+ * run_script.  Returns the run's status, or RUN_ERROR with ERROR. */
+static int run_there(const RemoteTarget *t, const Experiment *exp, const char *dir, const char *out_dir,
+                     const char *const *extra, GError **error)
+{
+        /* The run: its stdin is our watchdog pipe, its stdout the results. */
+        g_autofree char *ini = g_strdup_printf("%s/in/%s.ini", dir, exp->name);
+        g_autofree char *rout = g_strdup_printf("%s/out", dir);
+        g_autoptr(GPtrArray) args = g_ptr_array_new();
+        g_ptr_array_add(args, (gpointer) dir);
+        g_ptr_array_add(args, (gpointer) exp->name);
+        g_ptr_array_add(args, (gpointer) "run");
+        /* Where on the target: the place --env chose, else the file's. */
+        if (exp->n_envs == 1) {
+                g_ptr_array_add(args, (gpointer) "--env");
+                g_ptr_array_add(args, (gpointer) env_name(exp->env));
+        }
+        g_ptr_array_add(args, (gpointer) "--out");
+        g_ptr_array_add(args, rout);
+        for (gsize i = 0; extra && extra[i]; i++)
+                g_ptr_array_add(args, (gpointer) extra[i]);
+        g_ptr_array_add(args, ini);
+        g_ptr_array_add(args, NULL);
+        g_autoptr(GPtrArray) argv = ssh_argv(t, run_script, (const char *const *) args->pdata, error);
+        if (!argv)
+                return RUN_ERROR;
+        int watch[2], results[2];
+        if (pipe2(watch, O_CLOEXEC) < 0) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "pipe: %s", g_strerror(errno));
+                return RUN_ERROR;
+        }
+        if (pipe2(results, O_CLOEXEC) < 0) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "pipe: %s", g_strerror(errno));
+                close(watch[0]);
+                close(watch[1]);
+                return RUN_ERROR;
+        }
+        int ssh_err = -1, tar_err = -1;
+        GPid spid = spawn((const char *const *) argv->pdata, watch[0], results[1], NULL, &ssh_err, error);
+        close(watch[0]);
+        close(results[1]);
+        if (spid < 0) {
+                close(watch[1]);
+                close(results[0]);
+                return RUN_ERROR;
+        }
+        GPid tpid = 0;
+        g_autofree char *in = receive_start(out_dir, results[0], &tpid, &tar_err, error);
+        close(results[0]);
+        g_autoptr(GString) log = g_string_new(NULL), tlog = g_string_new(NULL);
+        g_autoptr(GString) streamed = g_string_new(NULL), line = g_string_new(NULL);
+        Pump sp = { .out = -1, .err = ssh_err, .log = log, .stop_fd = &watch[1], .pid = spid, .forward = true,
+                    .partial = streamed, .line = line };
+        bool interrupted = pump(&sp);
+        if (watch[1] >= 0)
+                close(watch[1]);
+        if (in) {
+                Pump tp = { .out = -1, .err = tar_err, .log = tlog, .pid = tpid };
+                pump(&tp);
+        }
+        int ss = wait_exit(spid), ts = in ? wait_exit(tpid) : -1;
+        if (!in) {
+                return RUN_ERROR;
+        }
+        g_autofree char *name_dir = g_build_filename(in, exp->name, NULL);
+        g_autofree char *pname = g_strconcat(".", exp->name, ".partial.tsv", NULL);
+        g_autofree char *got_partial = g_build_filename(in, pname, NULL);
+        g_autofree char *partial = g_build_filename(out_dir, pname, NULL);
+        if (ts != 0 || ss == 255 || (ss >= 96 && ss <= 99)) {
+                /* mk/deps.sh's own words, when it named what is missing. */
+                const char *apt = ss == 97 || ss == 98 ? strstr(log->str, "apt-get install") : NULL;
+                while (apt && apt > log->str && apt[-1] != '\n')
+                        apt--;
+                g_autofree char *l = apt ? g_strstrip(g_strndup(apt, strcspn(apt, "\n"))) : last_line(log->str);
+                if (ss == 97 || ss == 98)
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                                    "%s cannot build the harness%s%s (its full output is above)", t->spec,
+                                    apt ? "; as root there: " : ": ", l);
+                else if (keep_streamed(streamed, partial) > 0)
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_RUN,
+                                    "%s: the connection was lost or the run there failed (ssh exit %d: %s); "
+                                    "the %u repetitions it had finished are kept in %s: `ipclab run --resume` "
+                                    "continues from them", t->spec, ss, l, keep_streamed(streamed, NULL), partial);
+                else
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_RUN,
+                                    "%s: the connection was lost or the run there failed (ssh exit %d: %s); "
+                                    "nothing of it is kept; `ipclab run --resume` runs it again",
+                                    t->spec, ss, l);
+                samples_remove_dir(in);
+                return RUN_ERROR;
+        }
+        /* Whole: the results, or the resume file of a stopped run. */
+        if (g_file_test(got_partial, G_FILE_TEST_IS_REGULAR))
+                rename(got_partial, partial);
+        if (g_file_test(name_dir, G_FILE_TEST_IS_DIR)) {
+                g_autofree char *final = g_build_filename(out_dir, exp->name, NULL);
+                g_autofree char *console = g_build_filename(name_dir, "console.log", NULL);
+                samples_write_atomic(console, log->str, log->len);
+                int rr = samples_replace_dir(name_dir, final);
+                if (rr < 0) {
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot put the results of %s in %s: %s",
+                                    t->spec, final, g_strerror(-rr));
+                        samples_remove_dir(in);
+                        return RUN_ERROR;
+                }
+                unlink(partial);
+        }
+        samples_remove_dir(in);
+        int status = interrupted || ss == RUN_INTERRUPTED || ss == 129 ? RUN_INTERRUPTED
+               : ss == 0 ? RUN_OK : ss == 1 ? RUN_FAILED : RUN_ERROR;
+        if (status == RUN_ERROR) {
+                g_autofree char *l = last_line(log->str);
+                g_set_error(error, IPCLAB_ERROR, ss == 2 ? IPCLAB_ERROR_INPUT : IPCLAB_ERROR_RUN,
+                            "%s: ipclab run there exited %d: %s", t->spec, ss, l);
+        }
+        return status;
+}
+
+int remote_run(const RemoteTarget *t, const Experiment *exp, const char *self, const char *file,
+               const char *out_dir, const char *const *extra, GError **error)
+{
+        g_autofree char *probe = NULL, *plog = NULL, *why = NULL, *local = NULL, *dir = NULL;
+        bool resume = false;
+
+        for (gsize i = 0; extra && extra[i]; i++)
+                resume |= !strcmp(extra[i], "--resume");
+        int r = ssh_simple(t, probe_script, NULL, &probe, &plog, error);
+        if (r < 0)
+                return RUN_ERROR;
+        if (r != 0) {
+                g_autofree char *l = last_line(plog);
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_RUN, "%s: ssh cannot reach it (%s)", t->spec, l);
+                return RUN_ERROR;
+        }
+        if (!strstr(probe, "have tar")) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                            "%s has no tar, which carries the files there and back; as root there: "
+                            "apt-get install -y tar", t->spec);
+                return RUN_ERROR;
+        }
+        bool fits = binary_fits(self, probe, &why);
+        const char *build = g_getenv("IPCLAB_REMOTE_BUILD");
+        if (fits && build && !strcmp(build, "1")) {
+                fits = false;
+                g_free(why);
+                why = g_strdup("IPCLAB_REMOTE_BUILD=1");
+        }
+        g_autofree char *root = source_root(self);
+        if (!fits && !root) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                            "%s cannot run this binary (%s) and there are no sources beside it (%s) to build there",
+                            t->spec, why, self);
+                return RUN_ERROR;
+        }
+        fprintf(stderr, "ipclab: %s: %s: %s (%s)\n", exp->name, t->spec,
+                fits ? "sending the binary" : "building there from the sources", why);
+        int status = RUN_ERROR;
+        if (!prepare_local(exp, file, self, fits, out_dir, resume, &local, error))
+                goto out;
+        dir = upload(t, local, root, error);
+        if (!dir)
+                goto out;
+
+        status = run_there(t, exp, dir, out_dir, extra, error);
+        g_clear_pointer(&dir, g_free);   /* the run script removes it, however it ends */
+out:
+        if (dir) {
+                const char *a[] = { dir, NULL };
+                ssh_simple(t, cleanup_script, a, NULL, NULL, NULL);
+        }
+        if (local)
+                samples_remove_dir(local);
+        return status;
+}
+
+/* ---- Slurm ---------------------------------------------------------------- */
+
+/* How long to wait between looks at squeue, in ms. */
+#define SLURM_POLL_MS 1000
+
+typedef struct {
+        guint id;
+        const char *file;     /* absolute */
+        char *name;           /* the experiment's */
+        char *dir;            /* JOB_DIR/task-ID */
+} SlurmTask;
+
+static char *absolute(const char *path)
+{
+        if (g_path_is_absolute(path))
+                return g_strdup(path);
+        g_autofree char *cwd = g_get_current_dir();
+        return g_build_filename(cwd, path, NULL);
+}
+
+/* The job script: task ID runs `ipclab run` of its file into its
+ * directory.  Every value in it is quoted by remote_quote_command(). */
+static char *slurm_script(const char *self, const SlurmTask *tasks, guint n, const char *env,
+                          const char *const *extra, const char *const *sbatch)
+{
+        g_autofree char *how = remote_quote_command(sbatch);
+        g_autoptr(GString) s = g_string_new(NULL);
+        g_string_printf(s, "#!/bin/sh\n"
+                                            "# Generated by `ipclab run --slurm`: one task per experiment file and node.\n"
+                                            "# Task N runs `ipclab run` of its file into task-N/ beside this script,\n"
+                                            "# in the environment --env named (else the file's own env=).\n"
+                                            "# Submitted (the tasks missing then) with:\n#   %s\n"
+                                            "set -u\n"
+                                            "# Each node names itself (SLURMD_NODENAME), whatever the submitter set.\n"
+                                            "unset IPCLAB_MACHINE\n"
+                                            "echo \"ipclab-task: $SLURM_ARRAY_TASK_ID on ${SLURMD_NODENAME:-unknown}\" >&2\n"
+                                            "case ${SLURM_ARRAY_TASK_ID:-} in\n", how);
+        for (guint i = 0; i < n; i++) {
+                const char *set[] = { tasks[i].file, tasks[i].dir, env ? env : "", NULL };
+                g_autofree char *line = remote_quote_command(set);
+                g_string_append_printf(s, "%u) set -- %s ;;\n", tasks[i].id, line);
+        }
+        g_string_append(s, "*) echo \"ipclab: no task ${SLURM_ARRAY_TASK_ID:-}\" >&2; exit 2 ;;\nesac\n");
+        g_autoptr(GPtrArray) run = g_ptr_array_new();
+        g_ptr_array_add(run, (gpointer) self);
+        g_ptr_array_add(run, (gpointer) "run");
+        for (gsize i = 0; extra && extra[i]; i++)
+                g_ptr_array_add(run, (gpointer) extra[i]);
+        g_ptr_array_add(run, NULL);
+        g_autofree char *cmd = remote_quote_command((const char *const *) run->pdata);
+        g_string_append_printf(s, "exec %s ${3:+--env \"$3\"} --out \"$2\" \"$1\"\n", cmd);
+        return g_string_free(g_steal_pointer(&s), FALSE);
+}
+
+/* Whether job JOB still has tasks in squeue; -1 when squeue fails. */
+static int slurm_pending(const char *job)
+{
+        const char *argv[] = { "squeue", "-h", "-j", job, "-o", "%i", NULL };
+        g_autofree char *out = NULL;
+
+        if (meta_command(argv, 30000, &out) < 0)
+                return -1;
+        return g_strstrip(out)[0] != '\0';
+}
+
+static char *task_done_path(const SlurmTask *t)
+{
+        return g_build_filename(t->dir, t->name, "samples.tsv", NULL);
+}
+
+/* "node x: the last line of its log", for a failed task. */
+static char *task_failure(const char *job_dir, const SlurmTask *t)
+{
+        g_autofree char *lname = g_strdup_printf("task-%u.log", t->id);
+        g_autofree char *lpath = g_build_filename(job_dir, lname, NULL);
+        g_autofree char *log = NULL;
+        g_autofree char *node = NULL;
+
+        if (!g_file_get_contents(lpath, &log, NULL, NULL))
+                return g_strdup_printf("it left no log (%s): it never ran, or the node lost it", lpath);
+        const char *on = strstr(log, "ipclab-task: ");
+        if (on && (on = strstr(on, " on "))) {
+                node = g_strndup(on + 4, strcspn(on + 4, "\n"));
+        }
+        g_autofree char *l = last_line(log);
+        return g_strdup_printf("on node %s: %s (log: %s)", node ? node : "unknown", l, lpath);
+}
+
+int remote_slurm(const char *partition, guint nodes, char **files, guint n_files, const char *profile,
+                 const char *env, const char *self, const char *out_dir, const char *job_dir, bool resume,
+                 const char *const *extra, const char *const *argv, GError **error)
+{
+        (void) argv;
+        g_autofree char *sbatch = g_find_program_in_path("sbatch");
+        if (!sbatch || !g_find_program_in_path("squeue")) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                            "--slurm needs sbatch and squeue; as root: apt-get install -y slurm-client");
+                return RUN_ERROR;
+        }
+        if (!partition[0] || !all_of(partition, "._-")) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                            "--slurm %s: a partition name is letters, digits, '.', '_', '-'", partition);
+                return RUN_ERROR;
+        }
+        g_autoptr(GPtrArray) exps = g_ptr_array_new_with_free_func((GDestroyNotify) experiment_free);
+        g_autoptr(GString) names = g_string_new(NULL);
+        for (guint f = 0; f < n_files; f++) {
+                Experiment *exp = experiment_load(files[f], profile, error);
+                if (!exp)
+                        return RUN_ERROR;
+                g_string_append_printf(names, "%s%s", f ? "+" : "", exp->name);
+                g_ptr_array_add(exps, exp);
+        }
+        g_autofree char *jd = job_dir ? absolute(job_dir) : NULL;
+        if (!jd) {
+                g_autofree char *base = g_strdup_printf("%.100s-%s", names->str, partition);
+                g_autofree char *rel = g_build_filename("build", "slurm", base, NULL);
+                jd = absolute(rel);
+        }
+        if (!resume)
+                samples_remove_dir(jd);
+        if (g_mkdir_with_parents(jd, 0755) < 0) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot create %s: %s", jd, g_strerror(errno));
+                return RUN_ERROR;
+        }
+        guint n = n_files * nodes;
+        g_autofree SlurmTask *tasks = g_new0(SlurmTask, n);
+        g_autoptr(GPtrArray) abs_files = g_ptr_array_new_with_free_func(g_free);
+        g_autoptr(GString) tsv = g_string_new("task\texperiment\tfile\treplica\n");
+        g_autoptr(GString) todo = g_string_new(NULL);
+        for (guint i = 0; i < n; i++) {
+                const Experiment *exp = exps->pdata[i / nodes];
+                if (i % nodes == 0)
+                        g_ptr_array_add(abs_files, absolute(files[i / nodes]));
+                tasks[i].id = i;
+                tasks[i].file = abs_files->pdata[i / nodes];
+                tasks[i].name = exp->name;
+                tasks[i].dir = g_strdup_printf("%s/task-%u", jd, i);
+                g_string_append_printf(tsv, "%u\t%s\t%s\t%u\n", i, exp->name, tasks[i].file, i % nodes);
+                g_autofree char *done = task_done_path(&tasks[i]);
+                if (resume && g_file_test(done, G_FILE_TEST_IS_REGULAR))
+                        continue;
+                g_string_append_printf(todo, "%s%u", todo->len ? "," : "", i);
+        }
+        g_autofree char *sp = g_build_filename(jd, "job.sh", NULL);
+        g_autofree char *tp = g_build_filename(jd, "tasks.tsv", NULL);
+        g_autofree char *array = g_strdup_printf("--array=%s", todo->str);
+        g_autofree char *part = g_strdup_printf("--partition=%s", partition);
+        g_autofree char *output = g_strdup_printf("--output=%s/task-%%a.log", jd);
+        g_autofree char *chdir_ = g_strdup_printf("--chdir=%s", jd);
+        /* --exclusive: no other job shares the node's CPUs with a task. */
+        const char *sb[] = { "sbatch", "--parsable", "--exclusive", "--job-name=ipclab", array, part, output,
+                             chdir_, sp, NULL };
+        g_autofree char *script = slurm_script(self, tasks, n, env, extra, sb);
+        int status = RUN_OK;
+        if (!g_file_set_contents_full(sp, script, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0755, error) ||
+            !g_file_set_contents(tp, tsv->str, (gssize) tsv->len, error)) {
+                status = RUN_ERROR;
+                goto out;
+        }
+        if (todo->len) {
+                int out_pipe = -1, err_pipe = -1;
+                GPid pid = spawn(sb, -1, -1, &out_pipe, &err_pipe, error);
+                if (pid < 0) {
+                        status = RUN_ERROR;
+                        goto out;
+                }
+                g_autoptr(GString) o = g_string_new(NULL), l = g_string_new(NULL);
+                Pump p = { .out = out_pipe, .err = err_pipe, .out_text = o, .log = l, .pid = pid };
+                pump(&p);
+                int rs = wait_exit(pid);
+                char *job = g_strstrip(o->str);
+                job[strcspn(job, ";")] = '\0';
+                if (rs != 0 || !job[0]) {
+                        g_autofree char *why = last_line(l->str);
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_RUN, "sbatch failed: %s (job script: %s)", why, sp);
+                        status = RUN_ERROR;
+                        goto out;
+                }
+                fprintf(stderr, "ipclab: submitted Slurm job %s to partition %s: tasks %s of %u (job script %s)\n",
+                        job, partition, todo->str, n, sp);
+                for (;;) {
+                        if (runner_interrupted) {
+                                const char *sc[] = { "scancel", job, NULL };
+                                g_autofree char *ignored = NULL;
+                                meta_command(sc, 30000, &ignored);
+                                fprintf(stderr, "ipclab: interrupted: cancelled job %s; %s keeps the finished tasks, "
+                                        "--resume submits the others\n", job, jd);
+                                status = RUN_INTERRUPTED;
+                                goto out;
+                        }
+                        int pending = slurm_pending(job);
+                        if (pending == 0)
+                                break;
+                        g_usleep(SLURM_POLL_MS * 1000);
+                }
+        }
+        /* Every file's tasks, merged; a file with a failed task is not. */
+        for (guint f = 0; f < n_files; f++) {
+                const Experiment *exp = exps->pdata[f];
+                g_autoptr(GPtrArray) dirs = g_ptr_array_new();
+                g_autoptr(GPtrArray) labels = g_ptr_array_new_with_free_func(g_free);
+                bool whole = true;
+                for (guint k = 0; k < nodes; k++) {
+                        const SlurmTask *t = &tasks[f * nodes + k];
+                        g_autofree char *done = task_done_path(t);
+                        if (!g_file_test(done, G_FILE_TEST_IS_REGULAR)) {
+                                g_autofree char *why = task_failure(jd, t);
+                                fprintf(stderr, "ipclab: Slurm task %u (%s, %s) failed %s\n", t->id, exp->name,
+                                        t->file, why);
+                                whole = false;
+                        }
+                        g_ptr_array_add(dirs, t->dir);
+                        g_ptr_array_add(labels, g_strdup_printf("task %u", t->id));
+                }
+                if (!whole) {
+                        status = MAX(status, RUN_FAILED);
+                        continue;
+                }
+                g_ptr_array_add(dirs, NULL);
+                g_ptr_array_add(labels, NULL);
+                g_autoptr(GError) e = NULL;
+                if (run_merge(exp, out_dir, (const char *const *) dirs->pdata, (const char *const *) labels->pdata,
+                              true, &e) == RUN_ERROR) {
+                        fprintf(stderr, "ipclab: %s: %s\n", exp->name, e->message);
+                        status = MAX(status, RUN_FAILED);
+                }
+        }
+        if (status == RUN_FAILED)
+                fprintf(stderr, "ipclab: `ipclab run --slurm %s --resume` submits the failed tasks again\n", partition);
+out:
+        for (guint i = 0; i < n; i++)
+                g_free(tasks[i].dir);
+        return status;
+}

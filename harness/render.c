@@ -61,7 +61,7 @@ static double number(const char *s)
 static Experiment *load_output(const char *file, const char *name, bool table, const Output **out,
                                GError **error)
 {
-        g_autoptr(Experiment) exp = experiment_load(file, NULL, error);
+        g_autoptr(Experiment) exp = experiment_load_anywhere(file, error);
 
         if (!exp)
                 return NULL;
@@ -1566,7 +1566,7 @@ static char *section_tex(const Experiment *exp, const Table *t)
 
 char *render_section(const char *file, const RenderInputs *in, GError **error)
 {
-        g_autoptr(Experiment) exp = experiment_load(file, NULL, error);
+        g_autoptr(Experiment) exp = experiment_load_anywhere(file, error);
         g_autoptr(Table) t = exp ? table_read(in->summary, error) : NULL;
 
         return t ? section_tex(exp, t) : NULL;

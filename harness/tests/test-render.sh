@@ -129,6 +129,23 @@ check "list-outputs: declared ones, with what they read" \
          grep -qx "$(printf "table\tdecl\tcols\t-")" <<<"$lo" && ! grep -q "decl	main" <<<"$lo"'
 check "list-outputs: one line per output" '[ "$(wc -l <<<"$lo")" -eq 10 ]'
 
+# A file whose cells need a tool missing here (hyperfine: PATH without
+# it) still lists and draws its outputs from data measured elsewhere.
+printf '[experiment]\ntitle=t\ntransport=dbus-send;gdbus-call\nrunner=hyperfine\nbus=dbus-daemon\npayload=string\nsize=16\ncount=10\n[table t]\nrows=transport\ncolumns=lat_p50_ns\n' \
+        > "$tmp/experiments/hf.ini"
+printf 'transport\tbus\tpattern\tsize_B\tlat_p50_ns\ndbus-send\tdbus-daemon\troundtrip\t16\t1390000\ngdbus-call\tdbus-daemon\troundtrip\t16\t2790000\n' \
+        > "$tmp/hf.tsv"
+lo=$(PATH=/nonexistent "$ipclab" check --list-outputs "$tmp/experiments/hf.ini" 2>&1)
+check "list-outputs: without hyperfine, a hyperfine experiment's outputs are still listed" \
+        '[ $? -eq 0 ] && grep -qx "$(printf "table\thf\tt\t-")" <<<"$lo"' ||
+        echo "# $lo"
+PATH=/nonexistent "$ipclab" table "$tmp/experiments/hf.ini" t --summary "$tmp/hf.tsv" --out "$tmp/hf.tex" 2>&1 | sed 's/^/# /'
+check "table: without hyperfine, drawn from the summary" \
+        'grep -q "^gdbus-call & 2" "$tmp/hf.tex"'
+err=$(PATH=/nonexistent "$ipclab" check "$tmp/experiments/hf.ini" 2>&1 >/dev/null)
+check "check (to run it): without hyperfine, still no cell can run here" \
+        '[ $? -eq 2 ] && grep -q "no cell can run here" <<<"$err"'
+
 printf '[experiment]\ntitle=t\ntransport=pipe\ncount=1\n[figure none]\nwhere=size=1MiB\nseries=transport\n' > "$tmp/experiments/w.ini"
 err=$("$ipclab" check "$tmp/experiments/w.ini" 2>&1 >/dev/null)
 check "check: a figure that selects no cell is a warning, not a failure" \

@@ -11,7 +11,7 @@ cd "$(dirname "$0")/../.."
 src=$PWD
 ipclab=$PWD/harness/ipclab
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap '[ -n "${KEEP-}" ] && echo "# kept $tmp" || rm -rf "$tmp"' EXIT
 . harness/tests/tap.sh
 mkdir -p "$tmp/experiments" "$tmp/data/published"
 
@@ -321,6 +321,59 @@ check "unit=us digits=1: the pipe's median at 64 KiB in microseconds" \
 "$ipclab" table "$tmp/experiments/decl.ini" cols --summary "$tmp/rt.tsv" --out "$tmp/cols.tex" || not_ok "table cols"
 check "columns= value columns: one head each, with the unit" \
         'grep -q "round-trip latency, median (ns) & round-trip latency, 99th percentile (ns)" "$tmp/cols.tex"'
+
+# Ratio columns, several values across, per message, intervals, a
+# reference row (also=).
+{ sed -n '1,/^$/p' "$tmp/experiments/rt.ini"; cat <<'EOF'
+[table ratio]
+rows=size
+columns=transport
+value=lat_p50_ns
+ratio=unix-stream/pipe;pipe/unix-stream
+
+[table multi]
+rows=size
+columns=transport
+where=transport=pipe|unix-stream
+value=lat_p50_ns;client_cpu_ns
+per_message=client_cpu_ns
+unit=us;ms
+intervals=true
+also=rt
+also_where=size=64
+also_title=pipes at 64 B
+EOF
+} > "$tmp/experiments/tab.ini"
+"$ipclab" table "$tmp/experiments/tab.ini" ratio --summary "$tmp/rt.tsv" --out "$tmp/ratio.tex" || not_ok "table ratio"
+# Field $2 (from 1) of the row of $3 in table $1, "&"-separated.
+cellof() { awk -F' & ' -v r="$3" -v f="$2" 'index($0, r " & ") == 1 { v = $f; sub(/ *\\\\$/, "", v); print v; exit }' "$1"; }
+# Are numbers $1 and $2 within 1 % of each other (both positive)?
+near() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a > 0 && b > 0 && a / b > 0.99 && a / b < 1.01) }'; }
+check "ratio: a column after its numerator's, headed by the denominator" \
+        'grep -qF "message size & direct & pipe & \ensuremath{\times}unix-stream & unix-stream & \ensuremath{\times}pipe \\\\" "$tmp/ratio.tex"'
+r=$(awk -v u="$(field unix-stream 4096 lat_p50_ns)" -v p="$(field pipe 4096 lat_p50_ns)" 'BEGIN { print u / p }')
+check "ratio: unix-stream over pipe at 4 KiB, in the same row, and its inverse" \
+        'near "$(cellof "$tmp/ratio.tex" 6 "4~KiB")" "$r" &&
+         near "$(cellof "$tmp/ratio.tex" 4 "4~KiB")" "$(awk -v r="$r" "BEGIN { print 1 / r }")"'
+"$ipclab" table "$tmp/experiments/tab.ini" multi --summary "$tmp/rt.tsv" --also rt="$tmp/rt.tsv" --out "$tmp/multi.tex" ||
+        not_ok "table multi"
+lo=$(awk -v v="$(field pipe 4096 lat_p50_ns_lo)" 'BEGIN { print v / 1000 }')
+cpu=$(awk -v v="$(field pipe 4096 client_cpu_ns)" -v m="$(field pipe 4096 messages)" 'BEGIN { print v / m / 1e6 }')
+check "several values: a group per transport, each value headed with its unit, per message" \
+        'grep -qF "& \multicolumn{2}{c}{pipe} & \multicolumn{2}{c}{unix-stream} \\\\" "$tmp/multi.tex" &&
+         grep -qF "size & round-trip latency, median (\ensuremath{\mu}s) & client CPU time per message (ms) & " "$tmp/multi.tex"'
+check "intervals: the median with [lo, hi] from the summary" \
+        'cellof "$tmp/multi.tex" 2 "4~KiB" | grep -q "^[0-9.]* \[[0-9.]*, [0-9.]*\]$" &&
+         near "$(cellof "$tmp/multi.tex" 2 "4~KiB" | sed "s/.*\[\([^,]*\),.*/\1/")" "$lo"'
+check "per_message: client CPU time over the messages, in ms" 'near "$(cellof "$tmp/multi.tex" 3 "4~KiB")" "$cpu"'
+want=$(awk -v v="$(field pipe 64 lat_p50_ns)" 'BEGIN { print v / 1000 }')
+check "also: a last row, the other experiment's value in each transport's column" \
+        'grep -q "^\\\\multicolumn{1}{@{}l}{pipes at 64 B} & [0-9]" "$tmp/multi.tex" &&
+         near "$(grep "pipes at 64 B" "$tmp/multi.tex" | awk -F" & " "{ print \$2 }")" "$want"'
+sed 's|^ratio=.*|ratio=tcp/pipe|' "$tmp/experiments/tab.ini" > "$tmp/experiments/tab2.ini"
+err=$("$ipclab" table "$tmp/experiments/tab2.ini" ratio --summary "$tmp/rt.tsv" --out "$tmp/bad.tex" 2>&1)
+check "ratio: a value the axis has not is refused, exit 2" \
+        '[ $? -eq 2 ] && grep -qF "[table ratio] ratio: '"'"'tcp/pipe'"'"' is not NUM/DEN" <<<"$err"' || echo "# $err"
 
 # ---- section ------------------------------------------------------------------------
 "$ipclab" section "$tmp/experiments/rt.ini" --summary "$tmp/rt.tsv" --out "$tmp/sec.tex" || not_ok "section"

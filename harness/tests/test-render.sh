@@ -309,6 +309,62 @@ check "table: published_series= makes one published column per value, in the fil
 check "table: our value converted to us" \
         'grep "^pipe & 64~B" "$tmp/pub.tex" | grep -qF " & $(printf "%.3g" "$ours" | sed "s/^\([0-9]\{1,2\}\)$/\1.0/") & " || grep "^pipe & 64~B" "$tmp/pub.tex" | grep -q " & [0-9]"'
 
+# Several published columns, each with its head; one whose name says no
+# unit (gain_pct) as published; a published label; a published ratio.
+printf 'test\tsize_B\tfast_us\tslow_us\tgain_pct\nsmall\t64\t50\t90\t44.44\nlarge\t4096\t120\t200\t40.0\n' \
+        > "$tmp/data/published/001-test.tsv"
+{ sed -n '1,/^$/p' "$tmp/experiments/ow.ini"; cat <<'EOF'
+[figure two]
+y=elapsed_ns
+series=transport
+published=001-test.tsv
+published_x=size_B
+published_y=fast_us;slow_us
+published_heads=fast;slow
+published_title=T
+
+[table two]
+rows=size
+columns=transport
+value=elapsed_ns
+unit=us
+published=001-test.tsv
+published_rows=size=size_B
+published_value=fast_us;slow_us;gain_pct
+published_heads=fast;slow;gain (%)
+published_label=test
+published_title=T
+
+[table ratio]
+rows=size
+columns=transport
+value=elapsed_ns
+unit=us
+published=000-test.tsv
+published_rows=size=size_B
+published_where=count=100
+published_series=implementation
+published_value=elapsed_us
+published_ratio=socket/pipe
+EOF
+} > "$tmp/experiments/owp.ini"
+"$ipclab" table "$tmp/experiments/owp.ini" two --summary "$tmp/ow.tsv" --published "$tmp/data/published" \
+        --out "$tmp/two.tex" || not_ok "table two"
+check "published_value: several columns, each headed published (TITLE): HEAD" \
+        'grep -qF "size & test & pipe & unix-stream & published (T): fast & published (T): slow & published (T): gain (\%) \\\\" "$tmp/two.tex"'
+check "published_label: the matched row's test first; a unitless column as published (40.0)" \
+        'grep -q "^64~B & small & .* & 50.0 & 90.0 & 44.44 \\\\\\\\$" "$tmp/two.tex" &&
+         grep -q "^4~KiB & large & .* & 120 & 200 & 40.0 \\\\\\\\$" "$tmp/two.tex"'
+"$ipclab" table "$tmp/experiments/owp.ini" ratio --summary "$tmp/ow.tsv" --published "$tmp/data/published" \
+        --out "$tmp/pratio.tex" || not_ok "table published ratio"
+check "published_ratio: socket over pipe after the socket column (the file's order)" \
+        'grep -qF "published (000-test.tsv): socket & \ensuremath{\times}pipe & published (000-test.tsv): pipe \\\\" "$tmp/pratio.tex" &&
+         grep -q "^4~KiB & .* & 200 & 1.67 & 120 \\\\\\\\$" "$tmp/pratio.tex"'
+figure two "published_y: two columns" owp two --summary "$tmp/ow.tsv" --published "$tmp/data/published"
+check "published_y: a line per column, titled by its head, in our unit" \
+        'titled "$tmp/two.gp" "published (T): fast" | grep -qx "$(printf "4096\t0.00012")" &&
+         titled "$tmp/two.gp" "published (T): slow" | grep -qx "$(printf "4096\t0.0002")"'
+
 # ---- tables -----------------------------------------------------------------------
 "$ipclab" table "$tmp/experiments/rt.ini" main --summary "$tmp/rt.tsv" --out "$tmp/main.tex" || not_ok "table main"
 check "default table: transports down, sizes across, booktabs" \

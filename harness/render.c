@@ -386,8 +386,9 @@ static void restyle(GPtrArray *panel, const Output *o)
         }
         for (guint i = 0; i < panel->len; i++) {
                 Line *l = panel->pdata[i];
-                if (!l->vals || !strcmp(l->dash, "floordash"))
+                if (!l->vals)
                         continue;
+                bool floor = !strcmp(l->dash, "floordash");
                 g_autoptr(GString) other = g_string_new(NULL);
                 for (guint k = 0; o->series[k]; k++)
                         if (has_tb ? strcmp(o->series[k], "transport") && strcmp(o->series[k], "bus") : true)
@@ -396,6 +397,15 @@ static void restyle(GPtrArray *panel, const Output *o)
                 if (!n) {
                         n = g_hash_table_size(index) + 1;
                         g_hash_table_insert(index, g_strdup(other->str), GUINT_TO_POINTER(n));
+                }
+                if (floor) {
+                        /* A floor per payload: its points as the payload's
+                         * lines have them, black and dash-dotted still. */
+                        if (has_tb && has_other) {
+                                g_free(l->point);
+                                l->point = g_strdup_printf("spoint(%u)", n);
+                        }
+                        continue;
                 }
                 if (!has_tb) {
                         if (strcmp(l->color, "comparecolor")) {
@@ -453,17 +463,26 @@ static gboolean add_rows(Plot *p, GPtrArray *panel, const Table *t, const char *
                         vals[i] = row[sc[i]];
                         g_string_append_printf(key, "\t%s", floor && strcmp(o->series[i], "transport") ? "-" : row[sc[i]]);
                 }
+                /* The floor: one line, or one per value of the series
+                 * axes other than transport and bus (payload: the floor
+                 * of byte arrays and that of strings). */
+                g_autoptr(GString) floor_of = g_string_new(NULL);
+                for (guint i = 0; floor && i < ns; i++)
+                        if (strcmp(o->series[i], "transport") && strcmp(o->series[i], "bus"))
+                                g_string_append_printf(floor_of, ", %s", row[sc[i]]);
                 if (floor)
-                        g_string_assign(key, "floor");
+                        g_string_printf(key, "floor%s", floor_of->str);
                 Line *l = g_hash_table_lookup(by_key, key->str);
                 if (!l) {
                         l = line_new(key->str);
                         if (floor) {
-                                l->title = g_strdup("harness floor (direct)");
+                                l->title = g_strdup_printf("harness floor (direct)%s", floor_of->str);
                                 l->color = g_strdup(grey ? "comparecolor" : "tcolor(\"direct\")");
                                 l->point = g_strdup("tpoint(\"direct\")");
                                 l->dash = g_strdup("floordash");
                                 l->rank[l->n_rank++] = -1;
+                                if (floor_of->len)
+                                        l->vals = g_strdupv(vals);
                         } else {
                                 style_line(l, o, vals, panel->len + 1, grey);
                                 for (guint i = 0; i < ns && l->n_rank < G_N_ELEMENTS(l->rank); i++)

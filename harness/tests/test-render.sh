@@ -236,6 +236,23 @@ figure dist "cdf" decl dist --summary "$tmp/rt.tsv" --latency decl="$lat"
 check "cdf: x the latency in seconds, y the fraction" \
         '[ "$(block "$tmp/dist.gp" "\$p1s1" | tr "\t\n" ",,")" = "1.004e-06,0,2.004e-06,0.9,3.004e-06,0.99,4.004e-06,0.999,5.004e-06,1," ]'
 
+# The direct floor with series beyond transport and bus (payload): a
+# floor per payload, not lines of their own.
+printf '[experiment]\ntitle=t\ntransport=direct;libdbus\nbus=p2p\npayload=bytes;string\nsize=64;4KiB\npattern=oneway\ncount=10\n[figure f]\ny=throughput_MiBps\nx=size\nseries=transport;bus;payload\nbounds=direct\n' \
+        > "$tmp/experiments/fl.ini"
+{
+        printf 'transport\tbus\tpayload\tsize_B\tpattern\tthroughput_MiBps\n'
+        for p in bytes string; do for s in 64 4096; do
+                printf 'direct\t-\t%s\t%s\toneway\t%s\n' $p $s $((s * 10))
+                printf 'libdbus\tp2p\t%s\t%s\toneway\t%s\n' $p $s $((s / 8))
+        done; done
+} > "$tmp/fl.tsv"
+figure fl "floor per payload" fl f --summary "$tmp/fl.tsv"
+check "bounds=direct: one floor per payload, titled so, at the direct rows' values" \
+        'titled "$tmp/fl.gp" "harness floor (direct), bytes" | grep -qx "$(printf "4096\t40960")" &&
+         titled "$tmp/fl.gp" "harness floor (direct), string" | grep -qx "$(printf "64\t640")" &&
+         ! grep -q "^# direct" "$tmp/fl.gp" && [ "$(grep -c "dashtype floordash" "$tmp/fl.gp")" -eq 4 ]'
+
 # ---- published numbers -------------------------------------------------------------
 printf '# numbers as published\nimplementation\tsize_B\tcount\telapsed_us\nsocket\t64\t100\t90\nsocket\t4096\t100\t200\npipe\t64\t100\t50\npipe\t4096\t100\t120\npipe\t4096\t1000\t999\n' \
         > "$tmp/data/published/000-test.tsv"

@@ -997,11 +997,13 @@ static gboolean add_latency(Plot *p, GPtrArray *panel, const Table *t, const cha
                 kinds |= strcmp(((char **) t->rows->pdata[r])[kc], ((char **) t->rows->pdata[0])[kc]) != 0;
         g_autoptr(GHashTable) by_key = g_hash_table_new(g_str_hash, g_str_equal);
         g_autoptr(GHashTable) percentiles = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+        int tc = table_column(t, "transport");
         double top = 1;
         for (guint r = 0; r < t->rows->len; r++) {
                 char **row = t->rows->pdata[r];
                 if (sel && !select_row(sel, t, row))
                         continue;
+                bool floor = o->bound_direct && tc >= 0 && !strcmp(row[tc], "direct");
                 g_autoptr(GString) key = g_string_new(kinds ? row[kc] : "");
                 g_autofree char **vals = g_new0(char *, ns + 1);
                 for (guint i = 0; i < ns; i++) {
@@ -1012,11 +1014,25 @@ static gboolean add_latency(Plot *p, GPtrArray *panel, const Table *t, const cha
                 if (!l) {
                         l = line_new(key->str);
                         style_line(l, o, vals, panel->len + 1, false);
+                        if (floor) {
+                                /* The harness floor, as on line figures. */
+                                g_free(l->title);
+                                g_free(l->color);
+                                g_free(l->point);
+                                g_free(l->dash);
+                                g_clear_pointer(&l->vals, g_strfreev);
+                                l->title = g_strdup("harness floor (direct)");
+                                l->color = g_strdup("tcolor(\"direct\")");
+                                l->point = g_strdup("tpoint(\"direct\")");
+                                l->dash = g_strdup("floordash");
+                        }
                         if (kinds) {
                                 char *t2 = g_strdup_printf("%s, %s", l->title, row[kc]);
                                 g_free(l->title);
                                 l->title = t2;
                         }
+                        if (floor)
+                                l->rank[l->n_rank++] = -1;
                         for (guint i = 0; i < ns && l->n_rank < G_N_ELEMENTS(l->rank); i++)
                                 l->rank[l->n_rank++] = axis_rank(p->exp, o->series[i], vals[i]);
                         g_ptr_array_add(panel, l);

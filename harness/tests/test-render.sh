@@ -227,6 +227,13 @@ check "spectrum without latencies: a frame saying no data" \
         'grep -qx "@no_data" "$tmp/nolat.gp" && ! grep -q " << EOD" "$tmp/nolat.gp"'
 check "spectrum: one line per transport and size, no direct" \
         '[ "$(grep -c " << EOD" "$tmp/spec.gp")" -eq 6 ] && ! grep -q "^# harness floor" "$tmp/spec.gp"'
+{ sed -n '1,/^$/p' "$tmp/experiments/rt.ini"; printf '[figure sf]\ntype=spectrum\nwhere=size=64\nseries=transport\nbounds=direct\n'; } \
+        > "$tmp/experiments/specf.ini"
+figure specf "spectrum with the floor" specf sf --summary "$tmp/rt.tsv" --latency specf="$lat"
+check "spectrum: bounds=direct draws direct as the harness floor, first" \
+        '[ "$(grep -c " << EOD" "$tmp/specf.gp")" -eq 3 ] && grep -A1 "^# harness floor (direct)$" "$tmp/specf.gp" | grep -q "^\$p1s1 << EOD" &&
+         grep -q "linecolor rgb tcolor(\"direct\") pointtype tpoint(\"direct\") dashtype floordash" "$tmp/specf.gp" &&
+         ! grep -q "^# direct$" "$tmp/specf.gp"'
 "$ipclab" plot "$tmp/experiments/decl.ini" dist --summary "$tmp/rt.tsv" --latency decl="$lat" \
         --out "$tmp/dist.gp" 2>"$tmp/err"
 check "cdf: a series that leaves an axis out (size) is refused, exit 2" \

@@ -67,6 +67,10 @@ static const struct {
         { "published_value", FOR_TABLE, "the published columns (;) shown beside ours; one whose name says no "
           "unit (speedup_pct) is shown as published" },
         { "published_ratio", FOR_TABLE, "NUM/DEN pairs (;) of published_series values: a ratio column, as ratio=" },
+        { "published_columns", FOR_TABLE, "OURS=THEIRS pairs (;): the published rows (those published_where keeps) "
+          "as rows after ours, each value column OURS showing column THEIRS in our unit, labelled by published_label" },
+        { "published_bounds", FOR_TABLE, "THEIRS=COLUMN pairs (;): the column saying how each published number is "
+          "qualified (> over, < under, ~ about, = as stated), printed before it" },
         { "published_label", FOR_TABLE, "a published column shown first in each row, from the row matched "
           "(the published test a row's numbers come from)" },
 };
@@ -127,6 +131,9 @@ void output_free(Output *o)
         g_strfreev(o->published_heads);
         g_strfreev(o->published_ratio);
         g_free(o->published_label);
+        g_strfreev(o->published_columns);
+        g_free(o->published_columns_scale);
+        g_strfreev(o->published_bounds);
         g_free(o);
 }
 
@@ -397,6 +404,14 @@ static const struct {
         { "1/s", "1/s" }, { "1/s", "k/s" }, { "1/s", "M/s" },
 };
 
+static bool in_strv(char **list, const char *s)
+{
+        for (guint i = 0; list && list[i]; i++)
+                if (!strcmp(list[i], s))
+                        return true;
+        return false;
+}
+
 static bool unit_fits(const char *column_unit, const char *unit)
 {
         for (size_t i = 0; i < G_N_ELEMENTS(display_units); i++)
@@ -512,7 +527,7 @@ Output *figure_parse(GKeyFile *kf, const char *group, const Experiment *exp,
         const char *needs_published[] = { "published_x", "published_y", "published_series", "published_where",
                                           "published_scale", "published_title", "published_rows",
                                           "published_value", "published_heads", "published_ratio",
-                                          "published_label" };
+                                          "published_label", "published_columns", "published_bounds" };
         if (!o->published)
                 for (size_t i = 0; i < G_N_ELEMENTS(needs_published); i++)
                         if (g_key_file_has_key(kf, group, needs_published[i], NULL))
@@ -690,7 +705,33 @@ Output *figure_parse(GKeyFile *kf, const char *group, const Experiment *exp,
                         else
                                 check_published_column(&p, "published_rows", pub, g_strstrip(eq + 1), o->published);
                 }
-                if (o->published && (!o->published_rows || !o->published_value))
+                o->published_columns = get_list(&p, "published_columns");
+                o->published_bounds = get_list(&p, "published_bounds");
+                o->published_columns_scale = g_new0(double, o->published_columns ? g_strv_length(o->published_columns) + 1 : 1);
+                for (guint i = 0; o->published_columns && o->published_columns[i]; i++) {
+                        g_auto(GStrv) kv = g_strsplit(o->published_columns[i], "=", 2);
+                        bool ours = kv[0] && kv[1] && in_strv(vals, g_strstrip(kv[0]));
+                        if (!ours)
+                                bad(&p, "published_columns", "'%s' is not OURS=THEIRS with OURS one of the table's value columns",
+                                    o->published_columns[i]);
+                        else {
+                                check_published_column(&p, "published_columns", pub, g_strstrip(kv[1]), o->published);
+                                double f = name_scale(kv[1], kv[0]);
+                                if (f < 0)
+                                        bad(&p, "published_columns", "%s is not in the unit of %s", kv[1], kv[0]);
+                                o->published_columns_scale[i] = f > 0 ? f : o->published_scale;
+                        }
+                }
+                for (guint i = 0; o->published_bounds && o->published_bounds[i]; i++) {
+                        g_auto(GStrv) kv = g_strsplit(o->published_bounds[i], "=", 2);
+                        if (!kv[0] || !kv[1])
+                                bad(&p, "published_bounds", "'%s' is not THEIRS=COLUMN", o->published_bounds[i]);
+                        else
+                                check_published_column(&p, "published_bounds", pub, g_strstrip(kv[1]), o->published);
+                }
+                if (o->published_bounds && !o->published_columns)
+                        bad(&p, "published_bounds", "applies only with published_columns=");
+                if (o->published && !o->published_columns && (!o->published_rows || !o->published_value))
                         bad(&p, o->published_rows ? "published_value" : "published_rows",
                             "missing: a published column is matched to our rows by published_rows= "
                             "and shown from published_value=");

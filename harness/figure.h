@@ -75,6 +75,9 @@ typedef struct {
         char **published_heads;   /* their heads (tables) or legend entries */
         char **published_ratio;   /* "NUM/DEN" of published_series values */
         char *published_label;    /* a published column shown first in each row */
+        char **published_columns; /* "OURS=THEIRS": published rows as rows of the table */
+        double *published_columns_scale;   /* each THEIRS's factor to OURS's unit */
+        char **published_bounds;  /* "THEIRS=COLUMN": how each number is qualified (> < ~) */
 } Output;
 
 void output_free(Output *o);

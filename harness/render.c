@@ -1300,6 +1300,63 @@ static double our_value(const Output *o, char **row, const char *value, int vc, 
         return v;
 }
 
+/* The index of the "KEY=VALUE" pair KEY in LIST, or -1. */
+static int pair_index(char **list, const char *key)
+{
+        for (guint i = 0; list && list[i]; i++) {
+                const char *eq = strchr(list[i], '=');
+                if (eq && (size_t) (eq - list[i]) == strlen(key) && !strncmp(list[i], key, (size_t) (eq - list[i])))
+                        return (int) i;
+        }
+        return -1;
+}
+
+static const char *pair_value(char **list, const char *key)
+{
+        int i = pair_index(list, key);
+        return i >= 0 ? strchr(list[i], '=') + 1 : NULL;
+}
+
+/* The published rows as rows of the table (published_columns=): after
+ * ours, each labelled published (TITLE): LABEL, each of our value columns
+ * showing its published column in our unit, qualified by its bound
+ * (published_bounds=: > over, < under, ~ about). */
+static void published_rows(const Output *o, const Table *pub, const Selector *psel, GArray *cols, char **values,
+                           const double *factor, GString *tex, guint nl)
+{
+        int lc = o->published_label ? table_column(pub, o->published_label) : -1;
+        g_autofree char *src = render_latex_escape(o->published_title ? o->published_title : o->published);
+
+        g_string_append(tex, "\\midrule\n");
+        for (guint r = 0; r < pub->rows->len; r++) {
+                char **row = pub->rows->pdata[r];
+                if (!select_row(psel, pub, row))
+                        continue;
+                g_autofree char *label = lc >= 0 ? render_latex_escape(row[lc]) : NULL;
+                g_string_append_printf(tex, "\\multicolumn{%u}{@{}l}{published (%s)%s%s}", nl, src,
+                                       label ? ": " : "", label ? label : "");
+                for (guint c = 0; c < cols->len; c++) {
+                        const TableCol *x = &g_array_index(cols, TableCol, c);
+                        int k = x->kind == TC_OURS ? pair_index(o->published_columns, values[x->value]) : -1;
+                        const char *theirs = k >= 0 ? strchr(o->published_columns[k], '=') + 1 : NULL;
+                        int vc = theirs ? table_column(pub, theirs) : -1;
+                        double v = vc >= 0 ? number(row[vc]) : NAN;
+                        if (isnan(v)) {
+                                g_string_append(tex, x->kind == TC_OURS ? " & --" : " & ");
+                                continue;
+                        }
+                        double f = o->published_columns_scale[k];
+                        const char *bcol = pair_value(o->published_bounds, theirs);
+                        int bc = bcol ? table_column(pub, bcol) : -1;
+                        const char *b = bc >= 0 ? row[bc] : "";
+                        const char *sym = !strcmp(b, ">") ? "$>$\\," : !strcmp(b, "<") ? "$<$\\," : !strcmp(b, "~") ? "$\\approx$\\," : "";
+                        g_autofree char *num = format_value(v * f * factor[x->value], o->digits);
+                        g_string_append_printf(tex, " & %s%s", sym, num);
+                }
+                g_string_append(tex, " \\\\\n");
+        }
+}
+
 /* The last row of a table with also=: the other experiment's cells that
  * also_where keeps, its first value in each of our columns of that value
  * (matched on the columns axis where it has it), labelled also_title. */
@@ -1458,7 +1515,7 @@ static char *table_tex(const Experiment *exp, const Output *o, const Table *t, c
                 psel = pub ? select_parse(o->published_where, SELECT_COLUMNS, error) : NULL;
                 if (!psel || !select_check_table(psel, pub, pp, error))
                         return NULL;
-                guint n = g_strv_length(o->published_rows);
+                guint n = o->published_rows ? g_strv_length(o->published_rows) : 0;
                 prc = g_new(int, n + 1);
                 prow = g_new(int, n + 1);
                 for (guint i = 0; i < n; i++) {
@@ -1478,7 +1535,9 @@ static char *table_tex(const Experiment *exp, const Output *o, const Table *t, c
                 for (guint i = 0; i < npv; i++)
                         if ((pvc[i] = need_column(pub, pp, o->published_value[i], error)) < 0)
                                 return NULL;
-                if (o->published_label && (plc = need_column(pub, pp, o->published_label, error)) < 0)
+                /* (With published_columns= the label names the published rows.) */
+                if (o->published_label && !o->published_columns &&
+                    (plc = need_column(pub, pp, o->published_label, error)) < 0)
                         return NULL;
                 /* published_series: one column per value, in the file's order. */
                 if (o->published_series && (psc = need_column(pub, pp, o->published_series, error)) < 0)
@@ -1710,6 +1769,8 @@ static char *table_tex(const Experiment *exp, const Output *o, const Table *t, c
                 }
                 g_string_append(tex, " \\\\\n");
         }
+        if (o->published_columns)
+                published_rows(o, pub, psel, cols, values, factor, tex, nl);
         if (o->also && !also_row(exp, o, in, cols, values, factor, tex, nl, error)) {
                 g_string_free(tex, TRUE);
                 return NULL;

@@ -389,6 +389,18 @@ check "published_y: a line per column, titled by its head, in our unit" \
         'titled "$tmp/two.gp" "published (T): fast" | grep -qx "$(printf "4096\t0.00012")" &&
          titled "$tmp/two.gp" "published (T): slow" | grep -qx "$(printf "4096\t0.0002")"'
 
+# Published rows as rows of the table (published_columns=), qualified by
+# their bounds (published_bounds=).
+printf 'variant\twall_bound\twall_s\tcpu_s\nslow\t>\t15\t-\nfast\t<\t0.003\t0.001\n' > "$tmp/data/published/002-rows.tsv"
+{ sed -n '1,/^$/p' "$tmp/experiments/ow.ini"; printf '[table rows]\nrows=transport;size\ncolumns=elapsed_ns;client_cpu_ns\nunit=ms\npublished=002-rows.tsv\npublished_columns=elapsed_ns=wall_s;client_cpu_ns=cpu_s\npublished_bounds=wall_s=wall_bound\npublished_label=variant\npublished_title=P\n'; } \
+        > "$tmp/experiments/owr.ini"
+"$ipclab" table "$tmp/experiments/owr.ini" rows --summary "$tmp/ow.tsv" --published "$tmp/data/published" \
+        --out "$tmp/rows.tex" || not_ok "table rows"
+check "published_columns: the published rows below ours, in our unit, with their bounds" \
+        'grep -qxF "\multicolumn{2}{@{}l}{published (P): slow} & \$>\$\,15\,000 & -- \\\\" "$tmp/rows.tex" &&
+         grep -qxF "\multicolumn{2}{@{}l}{published (P): fast} & \$<\$\,3.00 & 1.00 \\\\" "$tmp/rows.tex" &&
+         [ "$(grep -c "^\(pipe\|unix-stream\) & " "$tmp/rows.tex")" -eq 4 ]'
+
 # ---- tables -----------------------------------------------------------------------
 "$ipclab" table "$tmp/experiments/rt.ini" main --summary "$tmp/rt.tsv" --out "$tmp/main.tex" || not_ok "table main"
 check "default table: transports down, sizes across, booktabs" \

@@ -36,7 +36,8 @@ static const struct {
         { "errorbars", FOR_FIGURE, "true (default) or false: the 95% interval of the median, "
           "where the column has one (NAME_lo, NAME_hi)" },
         { "bounds", FOR_FIGURE, "memcpy (the time or rate of memcpy for the message size; x=size) "
-          "and/or direct (transport=direct drawn as the black dash-dotted floor)" },
+          "and/or direct (transport=direct drawn as the black dash-dotted floor, one per payload "
+          "where payload makes lines; spectrum and cdf too)" },
         { "also", FOR_BOTH, "another experiment whose cells are drawn as a reference line "
           "(tables: a last row, its first value in each column, matched on the columns axis)" },
         { "also_where", FOR_BOTH, "which of its cells (a selector)" },
@@ -54,14 +55,15 @@ static const struct {
         { "rows", FOR_TABLE, "axes (;) that make the rows (default: the axes that vary, less columns)" },
         { "columns", FOR_TABLE, "an axis whose values make the columns, or value columns (;) "
           "(default: the numeric axis with most values)" },
-        { "value", FOR_TABLE, "the summary column in the cells, with columns= an axis (default as y)" },
+        { "value", FOR_TABLE, "the summary columns (;) in the cells, with columns= an axis: several make a group "
+          "of columns per value across (default as y)" },
         { "unit", FOR_TABLE, "display unit: ns, us, ms, s for times; KiB/s, MiB/s, GiB/s; 1/s, k/s, M/s; "
           "several (;): one per value= (or columns=) column" },
         { "per_message", FOR_TABLE, "value columns (;) shown per message: divided by the summary's messages" },
         { "intervals", FOR_TABLE, "true: each value with its 95% interval, v [lo, hi], where the summary has "
           "one (NAME_lo, NAME_hi); default false" },
         { "ratio", FOR_TABLE, "NUM/DEN pairs (;) of values of the columns= axis: after NUM's column, a column "
-          "\u00d7DEN holding NUM's value over DEN's in the same row (env-cost: vm/host)" },
+          "xDEN (\\ensuremath{\\times}DEN in LaTeX) holding NUM's value over DEN's in the same row (env-cost: vm/host)" },
         { "digits", FOR_TABLE, "fixed decimals 0-6 (default: three significant figures, as the paper)" },
         { "published_rows", FOR_TABLE, "AXIS=COLUMN pairs (;): the published column matched to each row axis" },
         { "published_value", FOR_TABLE, "the published columns (;) shown beside ours; one whose name says no "
@@ -72,7 +74,7 @@ static const struct {
         { "published_bounds", FOR_TABLE, "THEIRS=COLUMN pairs (;): the column saying how each published number is "
           "qualified (> over, < under, ~ about, = as stated), printed before it" },
         { "published_label", FOR_TABLE, "a published column shown first in each row, from the row matched "
-          "(the published test a row's numbers come from)" },
+          "(the published test a row's numbers come from); with published_columns=, the published rows' label" },
 };
 
 char *figure_key_help(void)

@@ -928,7 +928,8 @@ char *figure_describe(const Output *o)
                 g_autofree char *rows = g_strjoinv(", ", o->rows);
                 g_string_append_printf(s, "rows %s, ", rows);
                 if (o->columns_axis) {
-                        g_string_append_printf(s, "columns by %s, %s", o->columns_axis, o->value);
+                        g_autofree char *vals = g_strjoinv(", ", o->values);
+                        g_string_append_printf(s, "columns by %s, %s", o->columns_axis, vals);
                 } else {
                         g_autofree char *cols = g_strjoinv(", ", o->columns);
                         g_string_append_printf(s, "columns %s", cols);

@@ -143,8 +143,8 @@ PATH=/nonexistent "$ipclab" table "$tmp/experiments/hf.ini" t --summary "$tmp/hf
 check "table: without hyperfine, drawn from the summary" \
         'grep -q "^gdbus-call & 2" "$tmp/hf.tex"'
 err=$(PATH=/nonexistent "$ipclab" check "$tmp/experiments/hf.ini" 2>&1 >/dev/null)
-check "check (to run it): without hyperfine, still no cell can run here" \
-        '[ $? -eq 2 ] && grep -q "no cell can run here" <<<"$err"'
+check "check (to run it): without hyperfine, still no cell can run here, and only that" \
+        '[ $? -eq 2 ] && grep -q "no cell can run here" <<<"$err" && [ "$(wc -l <<<"$err")" -eq 1 ]' || echo "# $err"
 
 printf '[experiment]\ntitle=t\ntransport=pipe\ncount=1\n[figure none]\nwhere=size=1MiB\nseries=transport\n' > "$tmp/experiments/w.ini"
 err=$("$ipclab" check "$tmp/experiments/w.ini" 2>&1 >/dev/null)

@@ -219,6 +219,7 @@ typedef struct {
         const char *profile_group;   /* "profile quick" or NULL */
         GPtrArray *errors;           /* char *, "FILE:LINE: [group] key: message" */
         GHashTable *seen;            /* the same messages, not to repeat one */
+        bool anywhere;               /* keep cells this machine cannot run */
 } Ctx;
 
 /* The line (from 1) of KEY in GROUP of TEXT, or of GROUP's header when
@@ -774,9 +775,11 @@ static void parse_outputs(const Ctx *c, Experiment *exp)
                 figure_defaults(exp, exp->outputs);
 }
 
-static bool cell_supported(const Transport *t, const Cell *cell, char **why)
+/* Can CELL run on this machine?  ANYWHERE: whether its transport is
+ * available here (a library, a tool such as hyperfine) is not asked. */
+static bool cell_supported(const Transport *t, const Cell *cell, bool anywhere, char **why)
 {
-        const char *u = t->unavailable ? t->unavailable() : NULL;
+        const char *u = t->unavailable && !anywhere ? t->unavailable() : NULL;
 
         if (u) {
                 *why = g_strdup_printf("unavailable here: %s", u);
@@ -1045,7 +1048,7 @@ static gboolean expand(const Ctx *c, Experiment *exp, Values *v)
                         continue;
                 }
                 g_hash_table_add(seen, key);
-                if (!cell_supported(t, &cell, &why)) {
+                if (!cell_supported(t, &cell, c->anywhere, &why)) {
                         g_autofree char *d = cell_describe(&cell);
                         g_ptr_array_add(exp->skipped, g_strdup_printf("%s: %s", d, why));
                         continue;
@@ -1076,7 +1079,10 @@ static void resolved_echo(Experiment *exp, Values *v)
  * than what a device or a runaway generator would hand us. */
 #define MAX_FILE_SIZE ((gsize) 1 << 20)
 
-Experiment *experiment_load(const char *file, const char *profile, GError **error)
+static Experiment *load_data(const char *file, const char *data, gsize len, const char *profile,
+                             bool anywhere, GError **error);
+
+static Experiment *load_file(const char *file, const char *profile, bool anywhere, GError **error)
 {
         /* O_NONBLOCK: opening a FIFO must not wait for a writer.  What is
          * not a regular file of sane size is refused before any read. */
@@ -1134,7 +1140,17 @@ Experiment *experiment_load(const char *file, const char *profile, GError **erro
                 }
         }
         close(fd);
-        return experiment_load_data(file, text, len, profile, error);
+        return load_data(file, text, len, profile, anywhere, error);
+}
+
+Experiment *experiment_load(const char *file, const char *profile, GError **error)
+{
+        return load_file(file, profile, false, error);
+}
+
+Experiment *experiment_load_anywhere(const char *file, GError **error)
+{
+        return load_file(file, NULL, true, error);
 }
 
 /* Resolves the keys of C's [experiment] and profile into EXP: its run
@@ -1273,12 +1289,21 @@ static void validate(const Ctx *c, Experiment *exp)
         }
         if (ok) {
                 parse_claims(c, exp);
-                parse_outputs(c, exp);
+                /* Without a cell every axis a figure or table names is
+                 * missing: "no cell can run here" says it all. */
+                if (exp->cells->len)
+                        parse_outputs(c, exp);
         }
 }
 
 Experiment *experiment_load_data(const char *file, const char *data, gsize len,
                                  const char *profile, GError **error)
+{
+        return load_data(file, data, len, profile, false, error);
+}
+
+static Experiment *load_data(const char *file, const char *data, gsize len, const char *profile,
+                             bool anywhere, GError **error)
 {
         /* DATA need not end in a NUL; what follows (g_strsplit, GKeyFile's
          * line scanner) wants one. */
@@ -1290,7 +1315,7 @@ Experiment *experiment_load_data(const char *file, const char *data, gsize len,
         g_autoptr(GPtrArray) errors = g_ptr_array_new();
         g_autoptr(GHashTable) seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
         Ctx c = { .file = file, .text = text, .kf = kf, .profile_group = profile_group,
-                  .errors = errors, .seen = seen };
+                  .errors = errors, .seen = seen, .anywhere = anywhere };
         g_autofree char *base = g_path_get_basename(file);
         g_autoptr(Experiment) exp = NULL;
 

@@ -149,6 +149,12 @@ char *experiment_config_sha256(const Experiment *exp);
  * Returns NULL and sets IPCLAB_ERROR_INPUT naming file, group and key on any
  * problem.  The caller owns the result. */
 Experiment *experiment_load(const char *file, const char *profile, GError **error);
+/* The same, without profile, for listing and drawing its figures and
+ * tables from data measured elsewhere: cells whose transport cannot run
+ * on this machine (hyperfine or a library missing) are kept, not left
+ * out, so what an experiment declares does not depend on where it is
+ * read. */
+Experiment *experiment_load_anywhere(const char *file, GError **error);
 /* The same for an experiment file already in memory: DATA (LEN bytes) read
  * from FILE, whose name gives the experiment's name. */
 Experiment *experiment_load_data(const char *file, const char *data, gsize len,

@@ -36,26 +36,45 @@ static const struct {
         { "errorbars", FOR_FIGURE, "true (default) or false: the 95% interval of the median, "
           "where the column has one (NAME_lo, NAME_hi)" },
         { "bounds", FOR_FIGURE, "memcpy (the time or rate of memcpy for the message size; x=size) "
-          "and/or direct (transport=direct drawn as the black dash-dotted floor)" },
-        { "also", FOR_FIGURE, "another experiment whose cells are drawn as a reference line" },
-        { "also_where", FOR_FIGURE, "which of its cells (a selector)" },
-        { "also_title", FOR_FIGURE, "its legend entry (default: the experiment's name)" },
+          "and/or direct (transport=direct drawn as the black dash-dotted floor, one per payload "
+          "where payload makes lines; spectrum and cdf too)" },
+        { "also", FOR_BOTH, "another experiment whose cells are drawn as a reference line "
+          "(tables: a last row, its first value in each column, matched on the columns axis)" },
+        { "also_where", FOR_BOTH, "which of its cells (a selector)" },
+        { "also_title", FOR_BOTH, "its legend entry or row label (default: the experiment's name)" },
         { "published", FOR_BOTH, "a file in data/published/ to draw or tabulate beside ours" },
         { "published_x", FOR_FIGURE, "its column along x (in the x axis's unit)" },
-        { "published_y", FOR_FIGURE, "its column along y" },
+        { "published_y", FOR_FIGURE, "its columns (;) along y, one line (per published_series value) each" },
         { "published_series", FOR_BOTH, "its column whose values make separate lines (tables: columns)" },
         { "published_where", FOR_BOTH, "which of its rows: a selector on its columns" },
         { "published_scale", FOR_BOTH, "factor from its unit to our column's (1000 for us to ns); default: "
           "from the unit its column's name ends in (_s, _ms, _us, _ns, _MiBps, _per_s), else 1" },
         { "published_title", FOR_BOTH, "its legend entry or column head: published (TITLE)" },
+        { "published_heads", FOR_BOTH, "with several published_y or published_value columns, the title (;) of "
+          "each: published (TITLE): HEAD (default: the column's name)" },
         { "rows", FOR_TABLE, "axes (;) that make the rows (default: the axes that vary, less columns)" },
         { "columns", FOR_TABLE, "an axis whose values make the columns, or value columns (;) "
           "(default: the numeric axis with most values)" },
-        { "value", FOR_TABLE, "the summary column in the cells, with columns= an axis (default as y)" },
-        { "unit", FOR_TABLE, "display unit: ns, us, ms, s for times; KiB/s, MiB/s, GiB/s; 1/s, k/s, M/s" },
+        { "value", FOR_TABLE, "the summary columns (;) in the cells, with columns= an axis: several make a group "
+          "of columns per value across (default as y)" },
+        { "unit", FOR_TABLE, "display unit: ns, us, ms, s for times; KiB/s, MiB/s, GiB/s; 1/s, k/s, M/s; "
+          "several (;): one per value= (or columns=) column" },
+        { "per_message", FOR_TABLE, "value columns (;) shown per message: divided by the summary's messages" },
+        { "intervals", FOR_TABLE, "true: each value with its 95% interval, v [lo, hi], where the summary has "
+          "one (NAME_lo, NAME_hi); default false" },
+        { "ratio", FOR_TABLE, "NUM/DEN pairs (;) of values of the columns= axis: after NUM's column, a column "
+          "xDEN (\\ensuremath{\\times}DEN in LaTeX) holding NUM's value over DEN's in the same row (env-cost: vm/host)" },
         { "digits", FOR_TABLE, "fixed decimals 0-6 (default: three significant figures, as the paper)" },
         { "published_rows", FOR_TABLE, "AXIS=COLUMN pairs (;): the published column matched to each row axis" },
-        { "published_value", FOR_TABLE, "the published column shown beside ours" },
+        { "published_value", FOR_TABLE, "the published columns (;) shown beside ours; one whose name says no "
+          "unit (speedup_pct) is shown as published" },
+        { "published_ratio", FOR_TABLE, "NUM/DEN pairs (;) of published_series values: a ratio column, as ratio=" },
+        { "published_columns", FOR_TABLE, "OURS=THEIRS pairs (;): the published rows (those published_where keeps) "
+          "as rows after ours, each value column OURS showing column THEIRS in our unit, labelled by published_label" },
+        { "published_bounds", FOR_TABLE, "THEIRS=COLUMN pairs (;): the column saying how each published number is "
+          "qualified (> over, < under, ~ about, = as stated), printed before it" },
+        { "published_label", FOR_TABLE, "a published column shown first in each row, from the row matched "
+          "(the published test a row's numbers come from); with published_columns=, the published rows' label" },
 };
 
 char *figure_key_help(void)
@@ -95,7 +114,8 @@ void output_free(Output *o)
         g_free(o->also_title);
         g_free(o->published);
         g_free(o->published_x);
-        g_free(o->published_y);
+        g_strfreev(o->published_y);
+        g_free(o->published_scales);
         g_free(o->published_series);
         g_free(o->published_where);
         g_free(o->published_title);
@@ -103,9 +123,19 @@ void output_free(Output *o)
         g_free(o->columns_axis);
         g_strfreev(o->columns);
         g_free(o->value);
+        g_strfreev(o->values);
         g_free(o->unit);
+        g_strfreev(o->units);
+        g_strfreev(o->per_message);
+        g_strfreev(o->ratio);
         g_strfreev(o->published_rows);
-        g_free(o->published_value);
+        g_strfreev(o->published_value);
+        g_strfreev(o->published_heads);
+        g_strfreev(o->published_ratio);
+        g_free(o->published_label);
+        g_strfreev(o->published_columns);
+        g_free(o->published_columns_scale);
+        g_strfreev(o->published_bounds);
         g_free(o);
 }
 
@@ -376,6 +406,14 @@ static const struct {
         { "1/s", "1/s" }, { "1/s", "k/s" }, { "1/s", "M/s" },
 };
 
+static bool in_strv(char **list, const char *s)
+{
+        for (guint i = 0; list && list[i]; i++)
+                if (!strcmp(list[i], s))
+                        return true;
+        return false;
+}
+
 static bool unit_fits(const char *column_unit, const char *unit)
 {
         for (size_t i = 0; i < G_N_ELEMENTS(display_units); i++)
@@ -490,15 +528,38 @@ Output *figure_parse(GKeyFile *kf, const char *group, const Experiment *exp,
         }
         const char *needs_published[] = { "published_x", "published_y", "published_series", "published_where",
                                           "published_scale", "published_title", "published_rows",
-                                          "published_value" };
+                                          "published_value", "published_heads", "published_ratio",
+                                          "published_label", "published_columns", "published_bounds" };
         if (!o->published)
                 for (size_t i = 0; i < G_N_ELEMENTS(needs_published); i++)
                         if (g_key_file_has_key(kf, group, needs_published[i], NULL))
                                 bad(&p, needs_published[i], "applies only with published=");
 
+        /* A reference experiment (figures: lines; tables: a last row). */
+        o->also = get(&p, "also");
+        o->also_where = get(&p, "also_where");
+        o->also_title = get(&p, "also_title");
+        if (o->also && (strspn(o->also, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
+                        != strlen(o->also) || strlen(o->also) > 64))
+                bad(&p, "also", "'%s' is not an experiment's name", o->also);
+        if (!o->also && (o->also_where || o->also_title))
+                bad(&p, o->also_where ? "also_where" : "also_title", "applies only with also=");
+        if (o->also_where) {
+                g_autoptr(GError) e = NULL;
+                g_autoptr(Selector) as = select_parse(o->also_where, SELECT_AXES, &e);
+                if (!as)
+                        bad(&p, "also_where", "%s", e->message);
+        }
+        o->published_heads = get_list(&p, "published_heads");
+
         if (table) {
-                o->value = get(&p, "value");
-                o->unit = get(&p, "unit");
+                o->values = get_list(&p, "value");
+                o->value = o->values && o->values[0] ? g_strdup(o->values[0]) : NULL;
+                o->units = get_list(&p, "unit");
+                o->unit = o->units && o->units[0] ? g_strdup(o->units[0]) : NULL;
+                o->per_message = get_list(&p, "per_message");
+                o->intervals = get_bool(&p, "intervals", false, &given);
+                o->ratio = get_list(&p, "ratio");
                 g_autofree char *digits = get(&p, "digits");
                 if (digits) {
                         guint64 d;
@@ -553,6 +614,7 @@ Output *figure_parse(GKeyFile *kf, const char *group, const Experiment *exp,
                 }
                 if (o->columns_axis && !o->value) {
                         o->value = g_strdup(metric);
+                        o->values = g_strsplit(metric, ";", -1);
                         /* The default metric is the first pattern's: only
                          * its cells, as for the default y. */
                         if (pattern_where && !o->where)
@@ -560,22 +622,74 @@ Output *figure_parse(GKeyFile *kf, const char *group, const Experiment *exp,
                 }
                 if (!cols && o->columns && pattern_where && !o->where)
                         o->where = g_strdup(pattern_where);
-                const Column *vc = o->value ? check_value_column(&p, "value", o->value) : NULL;
-                if (!vc && o->columns && o->columns[0])
-                        vc = column_find(o->columns[0]);
-                if (o->unit && vc && !unit_fits(vc->unit, o->unit))
-                        bad(&p, "unit", "'%s' does not fit %s, measured in %s", o->unit, vc->name,
-                            vc->unit[0] ? vc->unit : "no unit");
-                if (o->unit && o->columns)
-                        for (guint i = 0; o->columns[i]; i++) {
-                                const Column *c = column_find(o->columns[i]);
-                                if (c && !unit_fits(c->unit, o->unit))
-                                        bad(&p, "unit", "'%s' does not fit %s, measured in %s", o->unit,
-                                            c->name, c->unit[0] ? c->unit : "no unit");
+                /* The value columns, each with its display unit: one unit
+                 * for all, or one each. */
+                char **vals = o->columns_axis ? o->values : o->columns;
+                guint nvals = vals ? g_strv_length(vals) : 0, nunits = o->units ? g_strv_length(o->units) : 0;
+                if (nunits > 1 && nunits != nvals)
+                        bad(&p, "unit", "%u units for %u value columns: give one, or one each", nunits, nvals);
+                for (guint i = 0; i < nvals; i++) {
+                        const Column *c = o->columns_axis ? check_value_column(&p, "value", vals[i]) : column_find(vals[i]);
+                        const char *u = nunits > 1 && i < nunits ? o->units[i] : o->unit;
+                        if (u && c && !unit_fits(c->unit, u))
+                                bad(&p, "unit", "'%s' does not fit %s, measured in %s", u, c->name,
+                                    c->unit[0] ? c->unit : "no unit");
+                }
+                for (guint i = 0; o->per_message && o->per_message[i]; i++) {
+                        bool in = false;
+                        for (guint k = 0; k < nvals; k++)
+                                in |= !strcmp(vals[k], o->per_message[i]);
+                        if (!in)
+                                bad(&p, "per_message", "'%s' is not one of the table's value columns", o->per_message[i]);
+                }
+                if (o->intervals) {
+                        bool any = false;
+                        for (guint k = 0; k < nvals; k++) {
+                                const Column *c = column_find(vals[k]);
+                                any |= c && (c->flags & COLUMN_HAS_CI);
                         }
+                        if (!any)
+                                bad(&p, "intervals", "no value column of the table has an interval in the summary");
+                }
+                if (o->ratio && !o->columns_axis)
+                        bad(&p, "ratio", "applies only when columns= is an axis (its values are the ratio's terms)");
+                for (guint i = 0; o->ratio && o->columns_axis && o->ratio[i]; i++) {
+                        g_auto(GStrv) nd = g_strsplit(o->ratio[i], "/", -1);
+                        bool ok = g_strv_length(nd) == 2;
+                        for (guint k = 0; ok && k < 2; k++) {
+                                g_autofree char *w = g_strdup_printf("%s=%s", o->columns_axis, g_strstrip(nd[k]));
+                                g_autoptr(Selector) rs = select_parse(w, SELECT_AXES, NULL);
+                                guint n = 0;
+                                for (guint c = 0; rs && c < exp->cells->len; c++)
+                                        n += selected(sel, exp->cells->pdata[c]) && select_cell(rs, exp->cells->pdata[c]);
+                                ok = n > 0;
+                        }
+                        if (!ok)
+                                bad(&p, "ratio", "'%s' is not NUM/DEN, two values of %s among the table's cells",
+                                    o->ratio[i], o->columns_axis);
+                }
                 o->published_rows = get_list(&p, "published_rows");
-                o->published_value = get(&p, "published_value");
+                o->published_value = get_list(&p, "published_value");
                 o->published_series = get(&p, "published_series");
+                o->published_ratio = get_list(&p, "published_ratio");
+                o->published_label = get(&p, "published_label");
+                check_published_column(&p, "published_label", pub, o->published_label, o->published);
+                if (o->published_ratio && !o->published_series)
+                        bad(&p, "published_ratio", "applies only with published_series= (its values are the ratio's terms)");
+                for (guint i = 0; o->published_ratio && o->published_series && pub && o->published_ratio[i]; i++) {
+                        g_auto(GStrv) nd = g_strsplit(o->published_ratio[i], "/", -1);
+                        int sc = table_column(pub, o->published_series);
+                        bool ok = g_strv_length(nd) == 2 && sc >= 0;
+                        for (guint k = 0; ok && k < 2; k++) {
+                                bool found = false;
+                                for (guint r = 0; r < pub->rows->len && !found; r++)
+                                        found = !strcmp(((char **) pub->rows->pdata[r])[sc], g_strstrip(nd[k]));
+                                ok = found;
+                        }
+                        if (!ok)
+                                bad(&p, "published_ratio", "'%s' is not NUM/DEN, two values of %s in %s",
+                                    o->published_ratio[i], o->published_series, o->published);
+                }
                 check_published_column(&p, "published_series", pub, o->published_series, o->published);
                 for (guint i = 0; o->published_rows && o->published_rows[i]; i++) {
                         char *eq = strchr(o->published_rows[i], '=');
@@ -593,11 +707,38 @@ Output *figure_parse(GKeyFile *kf, const char *group, const Experiment *exp,
                         else
                                 check_published_column(&p, "published_rows", pub, g_strstrip(eq + 1), o->published);
                 }
-                if (o->published && (!o->published_rows || !o->published_value))
+                o->published_columns = get_list(&p, "published_columns");
+                o->published_bounds = get_list(&p, "published_bounds");
+                o->published_columns_scale = g_new0(double, o->published_columns ? g_strv_length(o->published_columns) + 1 : 1);
+                for (guint i = 0; o->published_columns && o->published_columns[i]; i++) {
+                        g_auto(GStrv) kv = g_strsplit(o->published_columns[i], "=", 2);
+                        bool ours = kv[0] && kv[1] && in_strv(vals, g_strstrip(kv[0]));
+                        if (!ours)
+                                bad(&p, "published_columns", "'%s' is not OURS=THEIRS with OURS one of the table's value columns",
+                                    o->published_columns[i]);
+                        else {
+                                check_published_column(&p, "published_columns", pub, g_strstrip(kv[1]), o->published);
+                                double f = name_scale(kv[1], kv[0]);
+                                if (f < 0)
+                                        bad(&p, "published_columns", "%s is not in the unit of %s", kv[1], kv[0]);
+                                o->published_columns_scale[i] = f > 0 ? f : o->published_scale;
+                        }
+                }
+                for (guint i = 0; o->published_bounds && o->published_bounds[i]; i++) {
+                        g_auto(GStrv) kv = g_strsplit(o->published_bounds[i], "=", 2);
+                        if (!kv[0] || !kv[1])
+                                bad(&p, "published_bounds", "'%s' is not THEIRS=COLUMN", o->published_bounds[i]);
+                        else
+                                check_published_column(&p, "published_bounds", pub, g_strstrip(kv[1]), o->published);
+                }
+                if (o->published_bounds && !o->published_columns)
+                        bad(&p, "published_bounds", "applies only with published_columns=");
+                if (o->published && !o->published_columns && (!o->published_rows || !o->published_value))
                         bad(&p, o->published_rows ? "published_value" : "published_rows",
                             "missing: a published column is matched to our rows by published_rows= "
                             "and shown from published_value=");
-                check_published_column(&p, "published_value", pub, o->published_value, o->published);
+                for (guint i = 0; o->published_value && o->published_value[i]; i++)
+                        check_published_column(&p, "published_value", pub, o->published_value[i], o->published);
         } else {
                 g_autofree char *type = get(&p, "type");
                 if (!type || !strcmp(type, "line"))
@@ -690,22 +831,8 @@ Output *figure_parse(GKeyFile *kf, const char *group, const Experiment *exp,
                                 bad(&p, "bounds", "unknown bound '%s' (allowed: memcpy, direct)", bounds[i]);
                         }
                 }
-                o->also = get(&p, "also");
-                o->also_where = get(&p, "also_where");
-                o->also_title = get(&p, "also_title");
-                if (o->also && (strspn(o->also, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
-                                != strlen(o->also) || strlen(o->also) > 64))
-                        bad(&p, "also", "'%s' is not an experiment's name", o->also);
-                if (!o->also && (o->also_where || o->also_title))
-                        bad(&p, o->also_where ? "also_where" : "also_title", "applies only with also=");
-                if (o->also_where) {
-                        g_autoptr(GError) e = NULL;
-                        g_autoptr(Selector) as = select_parse(o->also_where, SELECT_AXES, &e);
-                        if (!as)
-                                bad(&p, "also_where", "%s", e->message);
-                }
                 o->published_x = get(&p, "published_x");
-                o->published_y = get(&p, "published_y");
+                o->published_y = get_list(&p, "published_y");
                 o->published_series = get(&p, "published_series");
                 if (o->published && (!o->published_x || !o->published_y))
                         bad(&p, o->published_x ? "published_y" : "published_x", "missing: published numbers are "
@@ -713,21 +840,30 @@ Output *figure_parse(GKeyFile *kf, const char *group, const Experiment *exp,
                 if (o->published && latency)
                         bad(&p, "published", "published numbers are drawn on line figures only");
                 check_published_column(&p, "published_x", pub, o->published_x, o->published);
-                check_published_column(&p, "published_y", pub, o->published_y, o->published);
+                for (guint i = 0; o->published_y && o->published_y[i]; i++)
+                        check_published_column(&p, "published_y", pub, o->published_y[i], o->published);
                 check_published_column(&p, "published_series", pub, o->published_series, o->published);
         }
         /* Without published_scale, the published column's name says its
          * unit (elapsed_us: 1000 to our ns). */
-        const char *pub_col = table ? o->published_value : o->published_y;
+        /* Several of them: each its own, and one whose name says no unit
+         * is shown as published in a table (speedup_pct). */
+        char **pub_cols = table ? o->published_value : o->published_y;
         const char *our_col = table ? (o->value ? o->value : o->columns ? o->columns[0] : NULL) : o->y ? o->y[0] : NULL;
-        if (pub && pub_col && our_col && !scale) {
-                double f = name_scale(pub_col, our_col);
+        guint npc = pub_cols ? g_strv_length(pub_cols) : 0;
+        o->published_scales = g_new0(double, npc + 1);
+        for (guint i = 0; i < npc; i++) {
+                double f = pub && our_col && !scale ? name_scale(pub_cols[i], our_col) : 0;
                 if (f < 0)
                         bad(&p, table ? "published_value" : "published_y", "%s is not in the unit of %s (%s): "
-                            "give published_scale=", pub_col, our_col, column_find(our_col)->unit);
-                else if (f > 0)
+                            "give published_scale=", pub_cols[i], our_col, column_find(our_col)->unit);
+                o->published_scales[i] = f > 0 ? f : scale || !table ? o->published_scale : 0;
+                if (i == 0 && f > 0)
                         o->published_scale = f;
         }
+        if (o->published_heads && g_strv_length(o->published_heads) != npc)
+                bad(&p, "published_heads", "%u heads for %u published columns: give one each",
+                    g_strv_length(o->published_heads), npc);
         if (!p.ok)
                 return NULL;
         return g_steal_pointer(&o);
@@ -792,7 +928,8 @@ char *figure_describe(const Output *o)
                 g_autofree char *rows = g_strjoinv(", ", o->rows);
                 g_string_append_printf(s, "rows %s, ", rows);
                 if (o->columns_axis) {
-                        g_string_append_printf(s, "columns by %s, %s", o->columns_axis, o->value);
+                        g_autofree char *vals = g_strjoinv(", ", o->values);
+                        g_string_append_printf(s, "columns by %s, %s", o->columns_axis, vals);
                 } else {
                         g_autofree char *cols = g_strjoinv(", ", o->columns);
                         g_string_append_printf(s, "columns %s", cols);

@@ -50,21 +50,34 @@ typedef struct {
         /* Published numbers (both). */
         char *published;      /* a file name in data/published/ */
         char *published_x;    /* figures: its columns */
-        char *published_y;
+        char **published_y;      /* figures: one line (per series) each */
         char *published_series;
         char *published_where;
-        double published_scale;   /* factor to our column's unit */
+        double published_scale;   /* factor to our column's unit (published_scale=) */
+        double *published_scales; /* per published_y or published_value column: its
+                                   * factor, or 0 (tables): shown as published */
         guint published_kept;     /* rows of the file published_where keeps */
         char *published_title;
         /* Tables. */
         char **rows;          /* axis columns */
         char *columns_axis;   /* columns= an axis, or NULL ... */
         char **columns;       /* ... or value columns */
-        char *value;          /* the value column, with columns_axis */
+        char *value;          /* the (first) value column, with columns_axis */
+        char **values;        /* every value column, with columns_axis */
         char *unit;           /* display unit, or NULL: the column's own */
+        char **units;         /* one per value (or column), or NULL */
+        char **per_message;   /* value columns shown divided by messages */
+        bool intervals;       /* "v [lo, hi]" where the summary has them */
+        char **ratio;         /* "NUM/DEN": a column NUM over DEN after NUM's */
         int digits;           /* fixed decimals, or -1: the paper's format */
         char **published_rows;    /* "AXIS=COLUMN" pairs: published columns per row axis */
-        char *published_value;
+        char **published_value;   /* published columns shown beside ours */
+        char **published_heads;   /* their heads (tables) or legend entries */
+        char **published_ratio;   /* "NUM/DEN" of published_series values */
+        char *published_label;    /* a published column shown first in each row */
+        char **published_columns; /* "OURS=THEIRS": published rows as rows of the table */
+        double *published_columns_scale;   /* each THEIRS's factor to OURS's unit */
+        char **published_bounds;  /* "THEIRS=COLUMN": how each number is qualified (> < ~) */
 } Output;
 
 void output_free(Output *o);

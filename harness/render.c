@@ -61,7 +61,7 @@ static double number(const char *s)
 static Experiment *load_output(const char *file, const char *name, bool table, const Output **out,
                                GError **error)
 {
-        g_autoptr(Experiment) exp = experiment_load(file, NULL, error);
+        g_autoptr(Experiment) exp = experiment_load_anywhere(file, error);
 
         if (!exp)
                 return NULL;
@@ -386,8 +386,9 @@ static void restyle(GPtrArray *panel, const Output *o)
         }
         for (guint i = 0; i < panel->len; i++) {
                 Line *l = panel->pdata[i];
-                if (!l->vals || !strcmp(l->dash, "floordash"))
+                if (!l->vals)
                         continue;
+                bool floor = !strcmp(l->dash, "floordash");
                 g_autoptr(GString) other = g_string_new(NULL);
                 for (guint k = 0; o->series[k]; k++)
                         if (has_tb ? strcmp(o->series[k], "transport") && strcmp(o->series[k], "bus") : true)
@@ -396,6 +397,15 @@ static void restyle(GPtrArray *panel, const Output *o)
                 if (!n) {
                         n = g_hash_table_size(index) + 1;
                         g_hash_table_insert(index, g_strdup(other->str), GUINT_TO_POINTER(n));
+                }
+                if (floor) {
+                        /* A floor per payload: its points as the payload's
+                         * lines have them, black and dash-dotted still. */
+                        if (has_tb && has_other) {
+                                g_free(l->point);
+                                l->point = g_strdup_printf("spoint(%u)", n);
+                        }
+                        continue;
                 }
                 if (!has_tb) {
                         if (strcmp(l->color, "comparecolor")) {
@@ -453,17 +463,26 @@ static gboolean add_rows(Plot *p, GPtrArray *panel, const Table *t, const char *
                         vals[i] = row[sc[i]];
                         g_string_append_printf(key, "\t%s", floor && strcmp(o->series[i], "transport") ? "-" : row[sc[i]]);
                 }
+                /* The floor: one line, or one per value of the series
+                 * axes other than transport and bus (payload: the floor
+                 * of byte arrays and that of strings). */
+                g_autoptr(GString) floor_of = g_string_new(NULL);
+                for (guint i = 0; floor && i < ns; i++)
+                        if (strcmp(o->series[i], "transport") && strcmp(o->series[i], "bus"))
+                                g_string_append_printf(floor_of, ", %s", row[sc[i]]);
                 if (floor)
-                        g_string_assign(key, "floor");
+                        g_string_printf(key, "floor%s", floor_of->str);
                 Line *l = g_hash_table_lookup(by_key, key->str);
                 if (!l) {
                         l = line_new(key->str);
                         if (floor) {
-                                l->title = g_strdup("harness floor (direct)");
+                                l->title = g_strdup_printf("harness floor (direct)%s", floor_of->str);
                                 l->color = g_strdup(grey ? "comparecolor" : "tcolor(\"direct\")");
                                 l->point = g_strdup("tpoint(\"direct\")");
                                 l->dash = g_strdup("floordash");
                                 l->rank[l->n_rank++] = -1;
+                                if (floor_of->len)
+                                        l->vals = g_strdupv(vals);
                         } else {
                                 style_line(l, o, vals, panel->len + 1, grey);
                                 for (guint i = 0; i < ns && l->n_rank < G_N_ELEMENTS(l->rank); i++)
@@ -576,39 +595,51 @@ static gboolean add_published(Plot *p, GPtrArray *panel, const char *dir, GError
         if (!sel || !select_check_table(sel, t, path, error))
                 return FALSE;
         int xc = need_column(t, path, o->published_x, error);
-        int yc = xc < 0 ? -1 : need_column(t, path, o->published_y, error);
-        int sc = o->published_series ? table_column(t, o->published_series) : -1;
-        if (yc < 0)
+        if (xc < 0)
                 return FALSE;
+        int sc = o->published_series ? table_column(t, o->published_series) : -1;
         g_autofree char *source = o->published_title ? g_strdup(o->published_title)
                                 : g_strndup(o->published, strcspn(o->published, "."));
-        g_autoptr(GHashTable) by = g_hash_table_new(g_str_hash, g_str_equal);
-        guint n = 0;
-        for (guint r = 0; r < t->rows->len; r++) {
-                char **row = t->rows->pdata[r];
-                if (!select_row(sel, t, row))
-                        continue;
-                const char *k = sc >= 0 ? row[sc] : "";
-                Line *l = g_hash_table_lookup(by, k);
-                if (!l) {
-                        l = line_new(k);
-                        n++;
-                        l->title = sc >= 0 ? g_strdup_printf("published (%s): %s", source, k)
-                                           : g_strdup_printf("published (%s)", source);
-                        l->color = g_strdup("pubcolor");
-                        l->point = g_strdup_printf("pubpoint(%u)", n);
-                        l->dash = g_strdup("pubdash");
-                        g_ptr_array_add(panel, l);
-                        g_hash_table_insert(by, l->key, l);
+        g_autoptr(GHashTable) by = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+        guint n = 0, ny = g_strv_length(o->published_y);
+        /* One line per published_y column and published_series value. */
+        for (guint y = 0; y < ny; y++) {
+                int yc = need_column(t, path, o->published_y[y], error);
+                if (yc < 0)
+                        return FALSE;
+                const char *head = o->published_heads ? o->published_heads[y] : o->published_y[y];
+                for (guint r = 0; r < t->rows->len; r++) {
+                        char **row = t->rows->pdata[r];
+                        if (!select_row(sel, t, row))
+                                continue;
+                        const char *k = sc >= 0 ? row[sc] : "";
+                        g_autofree char *key = g_strdup_printf("%u\t%s", y, k);
+                        Line *l = g_hash_table_lookup(by, key);
+                        if (!l) {
+                                l = line_new(key);
+                                n++;
+                                GString *title = g_string_new(NULL);
+                                g_string_printf(title, "published (%s)", source);
+                                if (ny > 1)
+                                        g_string_append_printf(title, ": %s", head);
+                                if (sc >= 0)
+                                        g_string_append_printf(title, "%s%s", ny > 1 ? ", " : ": ", k);
+                                l->title = g_string_free(title, FALSE);
+                                l->color = g_strdup("pubcolor");
+                                l->point = g_strdup_printf("pubpoint(%u)", n);
+                                l->dash = g_strdup("pubdash");
+                                g_ptr_array_add(panel, l);
+                                g_hash_table_insert(by, g_strdup(key), l);
+                        }
+                        Point pt = { number(row[xc]) * p->x_scale,
+                                     number(row[yc]) * o->published_scales[y] * p->y_scale, NAN, NAN };
+                        if (p->x_categorical)
+                                pt.x = x_of(p, row[xc]);
+                        if (isnan(pt.x) || isnan(pt.y))
+                                continue;
+                        g_array_append_val(l->pts, pt);
+                        extend(p, pt.x, pt.y);
                 }
-                Point pt = { number(row[xc]) * p->x_scale,
-                             number(row[yc]) * o->published_scale * p->y_scale, NAN, NAN };
-                if (p->x_categorical)
-                        pt.x = x_of(p, row[xc]);
-                if (isnan(pt.x) || isnan(pt.y))
-                        continue;
-                g_array_append_val(l->pts, pt);
-                extend(p, pt.x, pt.y);
         }
         return TRUE;
 }
@@ -966,11 +997,13 @@ static gboolean add_latency(Plot *p, GPtrArray *panel, const Table *t, const cha
                 kinds |= strcmp(((char **) t->rows->pdata[r])[kc], ((char **) t->rows->pdata[0])[kc]) != 0;
         g_autoptr(GHashTable) by_key = g_hash_table_new(g_str_hash, g_str_equal);
         g_autoptr(GHashTable) percentiles = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+        int tc = table_column(t, "transport");
         double top = 1;
         for (guint r = 0; r < t->rows->len; r++) {
                 char **row = t->rows->pdata[r];
                 if (sel && !select_row(sel, t, row))
                         continue;
+                bool floor = o->bound_direct && tc >= 0 && !strcmp(row[tc], "direct");
                 g_autoptr(GString) key = g_string_new(kinds ? row[kc] : "");
                 g_autofree char **vals = g_new0(char *, ns + 1);
                 for (guint i = 0; i < ns; i++) {
@@ -981,11 +1014,25 @@ static gboolean add_latency(Plot *p, GPtrArray *panel, const Table *t, const cha
                 if (!l) {
                         l = line_new(key->str);
                         style_line(l, o, vals, panel->len + 1, false);
+                        if (floor) {
+                                /* The harness floor, as on line figures. */
+                                g_free(l->title);
+                                g_free(l->color);
+                                g_free(l->point);
+                                g_free(l->dash);
+                                g_clear_pointer(&l->vals, g_strfreev);
+                                l->title = g_strdup("harness floor (direct)");
+                                l->color = g_strdup("tcolor(\"direct\")");
+                                l->point = g_strdup("tpoint(\"direct\")");
+                                l->dash = g_strdup("floordash");
+                        }
                         if (kinds) {
                                 char *t2 = g_strdup_printf("%s, %s", l->title, row[kc]);
                                 g_free(l->title);
                                 l->title = t2;
                         }
+                        if (floor)
+                                l->rank[l->n_rank++] = -1;
                         for (guint i = 0; i < ns && l->n_rank < G_N_ELEMENTS(l->rank); i++)
                                 l->rank[l->n_rank++] = axis_rank(p->exp, o->series[i], vals[i]);
                         g_ptr_array_add(panel, l);
@@ -1179,13 +1226,24 @@ static char *format_value(double v, int digits)
         return verify_format_number(v);
 }
 
-/* A head: the column's label, and its unit (the display unit if given). */
-static char *value_head(const char *column, const char *unit, const char *pattern)
+/* Is S one of LIST's strings? */
+static bool in_list(char **list, const char *s)
+{
+        for (guint i = 0; list && list[i]; i++)
+                if (!strcmp(list[i], s))
+                        return true;
+        return false;
+}
+
+/* A head: the column's label (PER_MESSAGE: per message), and its unit
+ * (the display unit if given). */
+static char *value_head(const char *column, const char *unit, const char *pattern, bool per_message)
 {
         const Column *c = column_find(column);
         const char *ul;
         unit_factor(unit, &ul);
-        g_autofree char *text = c ? g_strconcat(label_kind(c, pattern), c->label, NULL) : g_strdup(column);
+        g_autofree char *text = c ? g_strconcat(label_kind(c, pattern), c->label, per_message ? " per message" : "", NULL)
+                                  : g_strdup(column);
         g_autofree char *label = render_latex_escape(text);
         const char *u = ul ? ul : c && c->unit[0] ? c->unit : NULL;
         g_autofree char *ue = u && !ul ? render_latex_escape(u) : g_strdup(u);
@@ -1200,8 +1258,156 @@ static gboolean equal_values(const char *a, const char *b)
         return (!isnan(x) && !isnan(y)) ? x == y : !strcmp(a, b);
 }
 
+/* One column of a table, left to right after the row labels. */
+typedef enum {
+        TC_OURS,        /* a value of ours: VALUE of the cells at ACROSS */
+        TC_RATIO,       /* ours: column NUM's value over column DEN's */
+        TC_PUB,         /* a published value: column VALUE at series SERIES */
+        TC_PUB_RATIO,   /* published: column NUM's value over column DEN's */
+} TableColKind;
+
+typedef struct {
+        TableColKind kind;
+        const char *across;   /* TC_OURS: the columns axis value, or NULL */
+        const char *series;   /* TC_PUB: the published_series value, or "" */
+        guint value;          /* the index in the values (ours) or published_value */
+        guint num, den;       /* ratios: indexes of the columns divided */
+        const char *den_text; /* ratios: DEN's value, for the head */
+        guint group;          /* ours: the index of its value across */
+} TableCol;
+
+/* NUM/DEN pairs in LIST whose NUM is VALUE: DEN into *DEN. */
+static bool ratio_after(char **list, const char *value, char **den)
+{
+        for (guint i = 0; list && list[i]; i++) {
+                g_auto(GStrv) nd = g_strsplit(list[i], "/", 2);
+                if (nd[0] && nd[1] && !strcmp(g_strstrip(nd[0]), value)) {
+                        *den = g_strdup(g_strstrip(nd[1]));
+                        return true;
+                }
+        }
+        return false;
+}
+
+/* The value of our column VALUE (in column VC) of summary row ROW: per
+ * message where per_message= says so.  NAN when there is none. */
+static double our_value(const Output *o, char **row, const char *value, int vc, int mc)
+{
+        double v = number(row[vc]);
+
+        if (in_list(o->per_message, value))
+                v = mc >= 0 ? v / number(row[mc]) : NAN;
+        return v;
+}
+
+/* The index of the "KEY=VALUE" pair KEY in LIST, or -1. */
+static int pair_index(char **list, const char *key)
+{
+        for (guint i = 0; list && list[i]; i++) {
+                const char *eq = strchr(list[i], '=');
+                if (eq && (size_t) (eq - list[i]) == strlen(key) && !strncmp(list[i], key, (size_t) (eq - list[i])))
+                        return (int) i;
+        }
+        return -1;
+}
+
+static const char *pair_value(char **list, const char *key)
+{
+        int i = pair_index(list, key);
+        return i >= 0 ? strchr(list[i], '=') + 1 : NULL;
+}
+
+/* The published rows as rows of the table (published_columns=): after
+ * ours, each labelled published (TITLE): LABEL, each of our value columns
+ * showing its published column in our unit, qualified by its bound
+ * (published_bounds=: > over, < under, ~ about). */
+static void published_rows(const Output *o, const Table *pub, const Selector *psel, GArray *cols, char **values,
+                           const double *factor, GString *tex, guint nl)
+{
+        int lc = o->published_label ? table_column(pub, o->published_label) : -1;
+        g_autofree char *src = render_latex_escape(o->published_title ? o->published_title : o->published);
+
+        g_string_append(tex, "\\midrule\n");
+        for (guint r = 0; r < pub->rows->len; r++) {
+                char **row = pub->rows->pdata[r];
+                if (!select_row(psel, pub, row))
+                        continue;
+                g_autofree char *label = lc >= 0 ? render_latex_escape(row[lc]) : NULL;
+                g_string_append_printf(tex, "\\multicolumn{%u}{@{}l}{published (%s)%s%s}", nl, src,
+                                       label ? ": " : "", label ? label : "");
+                for (guint c = 0; c < cols->len; c++) {
+                        const TableCol *x = &g_array_index(cols, TableCol, c);
+                        int k = x->kind == TC_OURS ? pair_index(o->published_columns, values[x->value]) : -1;
+                        const char *theirs = k >= 0 ? strchr(o->published_columns[k], '=') + 1 : NULL;
+                        int vc = theirs ? table_column(pub, theirs) : -1;
+                        double v = vc >= 0 ? number(row[vc]) : NAN;
+                        if (isnan(v)) {
+                                g_string_append(tex, x->kind == TC_OURS ? " & --" : " & ");
+                                continue;
+                        }
+                        double f = o->published_columns_scale[k];
+                        const char *bcol = pair_value(o->published_bounds, theirs);
+                        int bc = bcol ? table_column(pub, bcol) : -1;
+                        const char *b = bc >= 0 ? row[bc] : "";
+                        const char *sym = !strcmp(b, ">") ? "$>$\\," : !strcmp(b, "<") ? "$<$\\," : !strcmp(b, "~") ? "$\\approx$\\," : "";
+                        g_autofree char *num = format_value(v * f * factor[x->value], o->digits);
+                        g_string_append_printf(tex, " & %s%s", sym, num);
+                }
+                g_string_append(tex, " \\\\\n");
+        }
+}
+
+/* The last row of a table with also=: the other experiment's cells that
+ * also_where keeps, its first value in each of our columns of that value
+ * (matched on the columns axis where it has it), labelled also_title. */
+static gboolean also_row(const Experiment *exp, const Output *o, const RenderInputs *in, GArray *cols,
+                         char **values, const double *factor, GString *tex, guint nl, GError **error)
+{
+        const char *apath = in->also ? g_hash_table_lookup(in->also, o->also) : NULL;
+        if (!apath) {
+                g_autofree char *at = where_at(exp, o);
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: [%s] also: needs --also %s=FILE (its summary)",
+                            at, o->group, o->also);
+                return FALSE;
+        }
+        g_autoptr(Table) at = table_read(apath, error);
+        g_autoptr(Selector) asel = at ? select_parse(o->also_where, SELECT_AXES, error) : NULL;
+        if (!asel)
+                return FALSE;
+        int vc = need_column(at, apath, values[0], error);
+        if (vc < 0)
+                return FALSE;
+        int cc = o->columns_axis ? table_column(at, o->columns_axis) : -1;
+        int mc = table_column(at, "messages");
+        g_autofree char *title = render_latex_escape(o->also_title ? o->also_title : o->also);
+        g_string_append_printf(tex, "\\midrule\n\\multicolumn{%u}{@{}l}{%s}", nl, title);
+        for (guint c = 0; c < cols->len; c++) {
+                const TableCol *x = &g_array_index(cols, TableCol, c);
+                char **found = NULL;
+                for (guint r = 0; x->kind == TC_OURS && x->value == 0 && r < at->rows->len; r++) {
+                        char **row = at->rows->pdata[r];
+                        if (!select_row(asel, at, row) || (cc >= 0 && x->across && strcmp(row[cc], x->across)))
+                                continue;
+                        if (found) {
+                                g_autofree char *w = where_at(exp, o);
+                                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                                            "%s: [%s] also_where: '%s' keeps several cells of %s for one column: "
+                                            "name the axis in which they differ", w, o->group,
+                                            o->also_where ? o->also_where : "", apath);
+                                return FALSE;
+                        }
+                        found = row;
+                }
+                g_autofree char *v = found ? format_value(our_value(o, found, values[0], vc, mc) * factor[0], o->digits)
+                                           : g_strdup("");
+                g_string_append_printf(tex, " & %s", v);
+        }
+        g_string_append(tex, " \\\\\n");
+        return TRUE;
+}
+
 static char *table_tex(const Experiment *exp, const Output *o, const Table *t, const char *path,
-                       const char *published, GError **error)
+                       const RenderInputs *in, GError **error)
 {
         g_autoptr(Selector) sel = select_parse(o->where, SELECT_AXES, error);
         if (!sel)
@@ -1270,28 +1476,46 @@ static char *table_tex(const Experiment *exp, const Output *o, const Table *t, c
                 else if (pattern && strcmp(pattern, v))
                         pattern = NULL;
         }
-        guint nv = o->columns_axis ? across->len : g_strv_length(o->columns);
-        g_autofree int *vc = g_new(int, nv + 1);
-        for (guint i = 0; i < nv; i++)
-                if ((vc[i] = need_column(t, path, o->columns_axis ? o->value : o->columns[i], error)) < 0)
+        /* Our value columns: the values= at each value across, or the
+         * columns=, each with its summary column, unit and interval. */
+        char **values = o->columns_axis ? o->values : o->columns;
+        guint nvals = g_strv_length(values), nunits = o->units ? g_strv_length(o->units) : 0;
+        g_autofree int *vc = g_new(int, nvals + 1);
+        g_autofree int *loc = g_new(int, nvals + 1);
+        g_autofree int *hic = g_new(int, nvals + 1);
+        g_autofree double *factor = g_new(double, nvals + 1);
+        g_autofree const char **vunit = g_new0(const char *, nvals + 1);
+        int mc = o->per_message ? need_column(t, path, "messages", error) : -1;
+        if (o->per_message && mc < 0)
+                return NULL;
+        for (guint i = 0; i < nvals; i++) {
+                if ((vc[i] = need_column(t, path, values[i], error)) < 0)
                         return NULL;
-        const char *ul;
-        double factor = unit_factor(o->unit, &ul);
+                g_autofree char *lo = g_strconcat(values[i], "_lo", NULL);
+                g_autofree char *hi = g_strconcat(values[i], "_hi", NULL);
+                loc[i] = o->intervals ? table_column(t, lo) : -1;
+                hic[i] = o->intervals ? table_column(t, hi) : -1;
+                vunit[i] = nunits > 1 ? o->units[i] : o->unit;
+                const char *ul;
+                factor[i] = unit_factor(vunit[i], &ul);
+        }
 
         /* Published numbers beside ours. */
         g_autoptr(Table) pub = NULL;
         g_autoptr(Selector) psel = NULL;
         g_autofree int *prc = NULL;
         g_autofree int *prow = NULL;
-        int pvc = -1, psc = -1;
+        g_autofree int *pvc = NULL;
+        int psc = -1, plc = -1;
+        guint npv = o->published_value ? g_strv_length(o->published_value) : 0;
         g_autoptr(GPtrArray) pub_series = g_ptr_array_new();   /* published_series values */
         if (o->published) {
-                g_autofree char *pp = g_build_filename(published, o->published, NULL);
+                g_autofree char *pp = g_build_filename(in->published, o->published, NULL);
                 pub = table_read(pp, error);
                 psel = pub ? select_parse(o->published_where, SELECT_COLUMNS, error) : NULL;
                 if (!psel || !select_check_table(psel, pub, pp, error))
                         return NULL;
-                guint n = g_strv_length(o->published_rows);
+                guint n = o->published_rows ? g_strv_length(o->published_rows) : 0;
                 prc = g_new(int, n + 1);
                 prow = g_new(int, n + 1);
                 for (guint i = 0; i < n; i++) {
@@ -1307,7 +1531,13 @@ static char *table_tex(const Experiment *exp, const Output *o, const Table *t, c
                                         prow[i] = rc[k];
                 }
                 prc[n] = -1;
-                if ((pvc = need_column(pub, pp, o->published_value, error)) < 0)
+                pvc = g_new(int, npv + 1);
+                for (guint i = 0; i < npv; i++)
+                        if ((pvc[i] = need_column(pub, pp, o->published_value[i], error)) < 0)
+                                return NULL;
+                /* (With published_columns= the label names the published rows.) */
+                if (o->published_label && !o->published_columns &&
+                    (plc = need_column(pub, pp, o->published_label, error)) < 0)
                         return NULL;
                 /* published_series: one column per value, in the file's order. */
                 if (o->published_series && (psc = need_column(pub, pp, o->published_series, error)) < 0)
@@ -1325,85 +1555,225 @@ static char *table_tex(const Experiment *exp, const Output *o, const Table *t, c
                         g_ptr_array_add(pub_series, (gpointer) "");
         }
 
+        /* The columns, left to right: ours (a group of values per value
+         * across, a ratio after its numerator's group), then the
+         * published ones (a group per series value, likewise). */
+        g_autoptr(GArray) cols = g_array_new(FALSE, TRUE, sizeof(TableCol));
+        g_autoptr(GPtrArray) dens = g_ptr_array_new_with_free_func(g_free);
+        guint n_groups = o->columns_axis ? across->len : 1;
+        for (guint a = 0; a < n_groups; a++) {
+                guint first = cols->len;
+                for (guint j = 0; j < nvals; j++) {
+                        TableCol c = { .kind = TC_OURS, .across = o->columns_axis ? across->pdata[a] : NULL, .value = j,
+                                       .group = a };
+                        g_array_append_val(cols, c);
+                }
+                char *den = NULL;
+                if (o->columns_axis && ratio_after(o->ratio, across->pdata[a], &den)) {
+                        g_ptr_array_add(dens, den);
+                        TableCol c = { .kind = TC_RATIO, .num = first, .den_text = den, .group = a };
+                        guint found = G_MAXUINT;
+                        for (guint k = 0; k < cols->len; k++) {
+                                TableCol *x = &g_array_index(cols, TableCol, k);
+                                if (x->kind == TC_OURS && x->value == 0 && x->across && !strcmp(x->across, den))
+                                        found = k;
+                        }
+                        /* DEN's column may come later: found once all are in. */
+                        c.den = found;
+                        g_array_append_val(cols, c);
+                }
+        }
+        for (guint k = 0; k < cols->len; k++) {
+                TableCol *x = &g_array_index(cols, TableCol, k);
+                for (guint m = 0; x->kind == TC_RATIO && x->den == G_MAXUINT && m < cols->len; m++) {
+                        TableCol *y = &g_array_index(cols, TableCol, m);
+                        if (y->kind == TC_OURS && y->value == 0 && y->across && !strcmp(y->across, x->den_text))
+                                x->den = m;
+                }
+        }
+        guint n_ours = cols->len;
+        for (guint s = 0; s < pub_series->len; s++) {
+                guint first = cols->len;
+                for (guint j = 0; j < npv; j++) {
+                        TableCol c = { .kind = TC_PUB, .series = pub_series->pdata[s], .value = j };
+                        g_array_append_val(cols, c);
+                }
+                char *den = NULL;
+                if (ratio_after(o->published_ratio, pub_series->pdata[s], &den)) {
+                        g_ptr_array_add(dens, den);
+                        TableCol c = { .kind = TC_PUB_RATIO, .num = first, .den = G_MAXUINT, .den_text = den };
+                        g_array_append_val(cols, c);
+                }
+        }
+        for (guint k = n_ours; k < cols->len; k++) {
+                TableCol *x = &g_array_index(cols, TableCol, k);
+                for (guint m = n_ours; x->kind == TC_PUB_RATIO && m < cols->len; m++) {
+                        TableCol *y = &g_array_index(cols, TableCol, m);
+                        if (y->kind == TC_PUB && y->value == 0 && !strcmp(y->series, x->den_text))
+                                x->den = m;
+                }
+        }
+        guint nl = nr + (plc >= 0);   /* label columns */
+
         GString *tex = g_string_new(NULL);
         g_string_append_printf(tex, "%% generated by `ipclab table` from %s, [%s]\n", exp->path, o->group);
         g_string_append(tex, "\\begin{tabular}{@{}");
-        for (guint i = 0; i < nr; i++)
+        for (guint i = 0; i < nl; i++)
                 g_string_append_c(tex, 'l');
         g_string_append_c(tex, ' ');
-        for (guint i = 0; i < nv + pub_series->len; i++)
+        for (guint i = 0; i < cols->len; i++)
                 g_string_append_c(tex, 'r');
         g_string_append(tex, "@{}}\n\\toprule\n");
-        if (o->columns_axis) {
-                g_autofree char *head = value_head(o->value, o->unit, pattern);
+        if (o->columns_axis && nvals == 1) {
+                g_autofree char *head = value_head(o->value, o->unit, pattern, in_list(o->per_message, o->value));
                 g_autofree char *axis = column_label(o->columns_axis, false);
                 g_autofree char *ae = render_latex_escape(axis);
                 g_string_append_printf(tex, "\\multicolumn{%u}{@{}l}{} & \\multicolumn{%u}{c}{%s, by %s} \\\\\n"
-                                       "\\cmidrule(l){%u-%u}\n", nr, nv, head, ae, nr + 1, nr + nv);
+                                       "\\cmidrule(l){%u-%u}\n", nl, n_ours, head, ae, nl + 1, nl + n_ours);
+        } else if (o->columns_axis) {
+                /* Several values: a head per value across over its group. */
+                g_string_append_printf(tex, "\\multicolumn{%u}{@{}l}{}", nl);
+                GString *rules = g_string_new(NULL);
+                for (guint k = 0; k < n_ours;) {
+                        guint w = 1;
+                        const TableCol *x = &g_array_index(cols, TableCol, k);
+                        while (k + w < n_ours && g_array_index(cols, TableCol, k + w).group == x->group)
+                                w++;
+                        g_autofree char *h = axis_text(o->columns_axis, x->across, true);
+                        g_string_append_printf(tex, " & \\multicolumn{%u}{c}{%s}", w, h);
+                        g_string_append_printf(rules, "\\cmidrule(l){%u-%u}", nl + k + 1, nl + k + w);
+                        k += w;
+                }
+                g_string_append_printf(tex, " \\\\\n%s\n", rules->str);
+                g_string_free(rules, TRUE);
         }
         for (guint i = 0; i < nr; i++) {
                 g_autofree char *l = column_label(o->rows[i], false);
                 g_autofree char *le = render_latex_escape(l);
                 g_string_append_printf(tex, "%s%s", i ? " & " : "", le);
         }
-        for (guint i = 0; i < nv; i++) {
-                g_autofree char *h = o->columns_axis ? axis_text(o->columns_axis, across->pdata[i], true)
-                                                     : value_head(o->columns[i], o->unit, pattern);
+        if (plc >= 0) {
+                g_autofree char *le = render_latex_escape(o->published_label);
+                g_string_append_printf(tex, "%s%s", nr ? " & " : "", le);
+        }
+        g_autofree char *src = o->published ? render_latex_escape(o->published_title ? o->published_title : o->published)
+                                            : NULL;
+        for (guint k = 0; k < cols->len; k++) {
+                const TableCol *x = &g_array_index(cols, TableCol, k);
+                g_autofree char *h = NULL;
+                if (x->kind == TC_RATIO || x->kind == TC_PUB_RATIO) {
+                        g_autofree char *d = x->kind == TC_RATIO ? axis_text(o->columns_axis, x->den_text, true)
+                                                                 : render_latex_escape(x->den_text);
+                        h = g_strdup_printf("\\ensuremath{\\times}%s", d);
+                } else if (x->kind == TC_OURS) {
+                        h = o->columns_axis && nvals == 1 ? axis_text(o->columns_axis, x->across, true)
+                          : value_head(values[x->value], vunit[x->value], pattern, in_list(o->per_message, values[x->value]));
+                } else {
+                        g_autofree char *sv = render_latex_escape(x->series);
+                        const char *pv = o->published_value[x->value];
+                        g_autofree char *ph = render_latex_escape(o->published_heads ? o->published_heads[x->value] : pv);
+                        h = g_strdup_printf("published (%s)%s%s%s%s", src, x->series[0] ? ": " : "", sv,
+                                            npv > 1 ? (x->series[0] ? ", " : ": ") : "", npv > 1 ? ph : "");
+                }
                 g_string_append_printf(tex, " & %s", h);
         }
-        for (guint i = 0; i < pub_series->len; i++) {
-                g_autofree char *src = o->published_title ? render_latex_escape(o->published_title)
-                                                          : render_latex_escape(o->published);
-                g_autofree char *sv = render_latex_escape(pub_series->pdata[i]);
-                g_string_append_printf(tex, " & published (%s)%s%s", src, psc >= 0 ? ": " : "", sv);
-        }
         g_string_append(tex, " \\\\\n\\midrule\n");
+        g_autofree double *cell = g_new(double, cols->len + 1);
         for (guint k = 0; k < keys->len; k++) {
                 char **key = keys->pdata[k];
                 for (guint i = 0; i < nr; i++) {
                         g_autofree char *v = axis_text(o->rows[i], key[rc[i]], true);
                         g_string_append_printf(tex, "%s%s", i ? " & " : "", v);
                 }
-                for (guint c = 0; c < nv; c++) {
-                        const char *found = NULL;
-                        for (guint r = 0; r < t->rows->len; r++) {
-                                char **row = t->rows->pdata[r];
-                                bool same = select_row(sel, t, row);
-                                for (guint i = 0; i < nr && same; i++)
-                                        same = !strcmp(row[rc[i]], key[rc[i]]);
-                                if (same && cc >= 0)
-                                        same = !strcmp(row[cc], across->pdata[c]);
-                                if (!same)
-                                        continue;
-                                if (found) {
-                                        g_autofree char *at = where_at(exp, o);
-                                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
-                                                    "%s: [%s] rows: several rows of %s fall in one cell of the table: "
-                                                    "add the axis in which they differ to rows= or where=", at, o->group,
-                                                    path);
-                                        g_string_free(tex, TRUE);
-                                        return NULL;
-                                }
-                                found = row[vc[c]];
+                /* The published label: from the first published row
+                 * matched to this one. */
+                for (guint r = 0; plc >= 0 && r <= pub->rows->len; r++) {
+                        char **row = r < pub->rows->len ? pub->rows->pdata[r] : NULL;
+                        bool same = row && select_row(psel, pub, row);
+                        for (guint i = 0; prc[i] >= 0 && same; i++)
+                                same = prow[i] >= 0 && equal_values(row[prc[i]], key[prow[i]]);
+                        if (same || !row) {
+                                g_autofree char *l = row ? render_latex_escape(row[plc]) : g_strdup("--");
+                                g_string_append_printf(tex, "%s%s", nr ? " & " : "", l);
+                                break;
                         }
-                        g_autofree char *v = format_value(found ? number(found) * factor : NAN, o->digits);
-                        g_string_append_printf(tex, " & %s", v);
                 }
-                for (guint ps = 0; ps < pub_series->len; ps++) {
-                        double pv = NAN;
-                        for (guint r = 0; r < pub->rows->len && isnan(pv); r++) {
-                                char **row = pub->rows->pdata[r];
-                                bool same = select_row(psel, pub, row) &&
-                                            (psc < 0 || !strcmp(row[psc], pub_series->pdata[ps]));
-                                for (guint i = 0; prc[i] >= 0 && same; i++)
-                                        same = prow[i] >= 0 && equal_values(row[prc[i]], key[prow[i]]);
-                                if (same)
-                                        pv = number(row[pvc]) * o->published_scale;
+                g_autoptr(GPtrArray) texts = g_ptr_array_new_with_free_func(g_free);
+                for (guint c = 0; c < cols->len; c++) {
+                        const TableCol *x = &g_array_index(cols, TableCol, c);
+                        char *text = NULL;
+                        cell[c] = NAN;
+                        if (x->kind == TC_OURS) {
+                                char **found = NULL;
+                                for (guint r = 0; r < t->rows->len; r++) {
+                                        char **row = t->rows->pdata[r];
+                                        bool same = select_row(sel, t, row);
+                                        for (guint i = 0; i < nr && same; i++)
+                                                same = !strcmp(row[rc[i]], key[rc[i]]);
+                                        if (same && cc >= 0)
+                                                same = !strcmp(row[cc], x->across);
+                                        if (!same)
+                                                continue;
+                                        if (found) {
+                                                g_autofree char *at = where_at(exp, o);
+                                                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                                                            "%s: [%s] rows: several rows of %s fall in one cell of the table: "
+                                                            "add the axis in which they differ to rows= or where=", at,
+                                                            o->group, path);
+                                                g_string_free(tex, TRUE);
+                                                return NULL;
+                                        }
+                                        found = row;
+                                }
+                                guint j = x->value;
+                                cell[c] = found ? our_value(o, found, values[j], vc[j], mc) : NAN;
+                                text = format_value(cell[c] * factor[j], o->digits);
+                                if (found && loc[j] >= 0 && hic[j] >= 0) {
+                                        double lo = our_value(o, found, values[j], loc[j], mc) * factor[j];
+                                        double hi = our_value(o, found, values[j], hic[j], mc) * factor[j];
+                                        if (!isnan(lo) && !isnan(hi)) {
+                                                g_autofree char *l = format_value(lo, o->digits);
+                                                g_autofree char *h = format_value(hi, o->digits);
+                                                char *t2 = g_strdup_printf("%s [%s, %s]", text, l, h);
+                                                g_free(text);
+                                                text = t2;
+                                        }
+                                }
+                        } else if (x->kind == TC_PUB) {
+                                const char *raw = NULL;
+                                for (guint r = 0; r < pub->rows->len && !raw; r++) {
+                                        char **row = pub->rows->pdata[r];
+                                        bool same = select_row(psel, pub, row) &&
+                                                    (psc < 0 || !strcmp(row[psc], x->series));
+                                        for (guint i = 0; prc[i] >= 0 && same; i++)
+                                                same = prow[i] >= 0 && equal_values(row[prc[i]], key[prow[i]]);
+                                        if (same)
+                                                raw = row[pvc[x->value]];
+                                }
+                                double f = o->published_scales[x->value];
+                                cell[c] = raw ? number(raw) * (f > 0 ? f : 1) : NAN;
+                                /* A column whose name says no unit, as published. */
+                                text = f > 0 || !raw ? format_value(cell[c] * factor[0], o->digits)
+                                                     : render_latex_escape(raw);
                         }
-                        g_autofree char *v = format_value(pv * factor, o->digits);
-                        g_string_append_printf(tex, " & %s", v);
+                        g_ptr_array_add(texts, text);
+                }
+                /* Ratios, once every value of the row is known. */
+                for (guint c = 0; c < cols->len; c++) {
+                        const TableCol *x = &g_array_index(cols, TableCol, c);
+                        if (x->kind == TC_RATIO || x->kind == TC_PUB_RATIO) {
+                                g_free(texts->pdata[c]);
+                                texts->pdata[c] = format_value(x->den < cols->len ? cell[x->num] / cell[x->den] : NAN, -1);
+                        }
+                        g_string_append_printf(tex, " & %s", texts->pdata[c] ? (char *) texts->pdata[c] : "--");
                 }
                 g_string_append(tex, " \\\\\n");
+        }
+        if (o->published_columns)
+                published_rows(o, pub, psel, cols, values, factor, tex, nl);
+        if (o->also && !also_row(exp, o, in, cols, values, factor, tex, nl, error)) {
+                g_string_free(tex, TRUE);
+                return NULL;
         }
         g_string_append(tex, "\\bottomrule\n\\end{tabular}\n");
         return g_string_free(tex, FALSE);
@@ -1415,7 +1785,7 @@ char *render_table(const char *file, const char *name, const RenderInputs *in, G
         g_autoptr(Experiment) exp = load_output(file, name, true, &o, error);
         g_autoptr(Table) t = exp ? table_read(in->summary, error) : NULL;
 
-        return t ? table_tex(exp, o, t, in->summary, in->published, error) : NULL;
+        return t ? table_tex(exp, o, t, in->summary, in, error) : NULL;
 }
 
 /* ---- section --------------------------------------------------------------- */
@@ -1566,7 +1936,7 @@ static char *section_tex(const Experiment *exp, const Table *t)
 
 char *render_section(const char *file, const RenderInputs *in, GError **error)
 {
-        g_autoptr(Experiment) exp = experiment_load(file, NULL, error);
+        g_autoptr(Experiment) exp = experiment_load_anywhere(file, error);
         g_autoptr(Table) t = exp ? table_read(in->summary, error) : NULL;
 
         return t ? section_tex(exp, t) : NULL;

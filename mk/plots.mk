@@ -8,10 +8,11 @@
 # groups, or the defaults `main`), with what each reads besides its own
 # summary.  mk/outputs.awk turns that into $(BUILD)/outputs.mk, which is
 # included, so make knows them when it plans; it is made again when an
-# experiment file or ipclab's code changes (then make rereads it).  A file
-# that cannot run here (a tool missing: ipclab check says "no cell can run
-# here") loses its figures and tables, and make says so; any other mistake
-# in a file stops the build with ipclab's messages.
+# experiment file or ipclab's code changes (then make rereads it).  What a
+# file declares does not depend on what can run here: a file whose cells
+# need a tool this machine lacks (hyperfine) keeps its figures and tables,
+# drawn from the committed data.  A mistake in a file stops the build with
+# ipclab's messages.
 #
 # A figure EXP-NAME is drawn by `ipclab plot` (a gnuplot script with its
 # data inlined, $(BUILD)/figures/EXP-NAME.gp) and gnuplot with the house
@@ -43,14 +44,6 @@ include $(OUTPUTS_MK)
 endif
 endif
 
-# A list that left a file out is made again by the next make (once: not
-# after the restart that reading it again causes), which may have the tool.
-ifneq ($(OUTPUTS_LEFT_OUT),)
-ifeq ($(MAKE_RESTARTS),)
-$(OUTPUTS_MK): FORCE
-endif
-endif
-
 # Depends on the code, not on the binary (a commit relinks it and changes
 # no output); the binary is made first only when it is missing, or here
 # when the code is newer than it (a sub-make that does not read this file).
@@ -59,13 +52,8 @@ $(OUTPUTS_MK): $(EXPERIMENT_FILES) $(IPCLAB_CODE) $(IPCLAB_SHARE)/mk/outputs.awk
 	$(Q)mkdir -p $(@D)
 	$(Q)$(if $(filter-out $(IPCLAB),$(IPCLAB_CODE)),$(MAKE) --no-print-directory IPCLAB_OUTPUTS=none $(IPCLAB) &&) \
 	: > $@.tsv.tmp && for f in $(EXPERIMENT_FILES); do \
-		$(IPCLAB) check --list-outputs $$f >> $@.tsv.tmp 2> $@.err.tmp && continue; \
-		if grep -q 'no cell can run here' $@.err.tmp; then \
-			echo "  OUTPUTS $$f cannot run here: its figures and tables are left out" >&2; \
-			echo "# left out: $$f" >> $@.tsv.tmp; \
-		else cat $@.err.tmp >&2; rm -f $@.tsv.tmp $@.err.tmp; exit 1; fi; \
-	done && rm -f $@.err.tmp \
-		&& $(AWK) -f $(IPCLAB_SHARE)/mk/outputs.awk $@.tsv.tmp > $@.tmp && rm -f $@.tsv.tmp \
+		$(IPCLAB) check --list-outputs $$f >> $@.tsv.tmp || { rm -f $@.tsv.tmp; exit 1; }; \
+	done && $(AWK) -f $(IPCLAB_SHARE)/mk/outputs.awk $@.tsv.tmp > $@.tmp && rm -f $@.tsv.tmp \
 		|| { rm -f $@.tmp $@.tsv.tmp; exit 1; }
 	$(Q)mv $@.tmp $@
 

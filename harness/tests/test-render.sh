@@ -11,7 +11,7 @@ cd "$(dirname "$0")/../.."
 src=$PWD
 ipclab=$PWD/harness/ipclab
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap '[ -n "${KEEP-}" ] && echo "# kept $tmp" || rm -rf "$tmp"' EXIT
 . harness/tests/tap.sh
 mkdir -p "$tmp/experiments" "$tmp/data/published"
 
@@ -129,6 +129,23 @@ check "list-outputs: declared ones, with what they read" \
          grep -qx "$(printf "table\tdecl\tcols\t-")" <<<"$lo" && ! grep -q "decl	main" <<<"$lo"'
 check "list-outputs: one line per output" '[ "$(wc -l <<<"$lo")" -eq 10 ]'
 
+# A file whose cells need a tool missing here (hyperfine: PATH without
+# it) still lists and draws its outputs from data measured elsewhere.
+printf '[experiment]\ntitle=t\ntransport=dbus-send;gdbus-call\nrunner=hyperfine\nbus=dbus-daemon\npayload=string\nsize=16\ncount=10\n[table t]\nrows=transport\ncolumns=lat_p50_ns\n' \
+        > "$tmp/experiments/hf.ini"
+printf 'transport\tbus\tpattern\tsize_B\tlat_p50_ns\ndbus-send\tdbus-daemon\troundtrip\t16\t1390000\ngdbus-call\tdbus-daemon\troundtrip\t16\t2790000\n' \
+        > "$tmp/hf.tsv"
+lo=$(PATH=/nonexistent "$ipclab" check --list-outputs "$tmp/experiments/hf.ini" 2>&1)
+check "list-outputs: without hyperfine, a hyperfine experiment's outputs are still listed" \
+        '[ $? -eq 0 ] && grep -qx "$(printf "table\thf\tt\t-")" <<<"$lo"' ||
+        echo "# $lo"
+PATH=/nonexistent "$ipclab" table "$tmp/experiments/hf.ini" t --summary "$tmp/hf.tsv" --out "$tmp/hf.tex" 2>&1 | sed 's/^/# /'
+check "table: without hyperfine, drawn from the summary" \
+        'grep -q "^gdbus-call & 2" "$tmp/hf.tex"'
+err=$(PATH=/nonexistent "$ipclab" check "$tmp/experiments/hf.ini" 2>&1 >/dev/null)
+check "check (to run it): without hyperfine, still no cell can run here, and only that" \
+        '[ $? -eq 2 ] && grep -q "no cell can run here" <<<"$err" && [ "$(wc -l <<<"$err")" -eq 1 ]' || echo "# $err"
+
 printf '[experiment]\ntitle=t\ntransport=pipe\ncount=1\n[figure none]\nwhere=size=1MiB\nseries=transport\n' > "$tmp/experiments/w.ini"
 err=$("$ipclab" check "$tmp/experiments/w.ini" 2>&1 >/dev/null)
 check "check: a figure that selects no cell is a warning, not a failure" \
@@ -210,6 +227,13 @@ check "spectrum without latencies: a frame saying no data" \
         'grep -qx "@no_data" "$tmp/nolat.gp" && ! grep -q " << EOD" "$tmp/nolat.gp"'
 check "spectrum: one line per transport and size, no direct" \
         '[ "$(grep -c " << EOD" "$tmp/spec.gp")" -eq 6 ] && ! grep -q "^# harness floor" "$tmp/spec.gp"'
+{ sed -n '1,/^$/p' "$tmp/experiments/rt.ini"; printf '[figure sf]\ntype=spectrum\nwhere=size=64\nseries=transport\nbounds=direct\n'; } \
+        > "$tmp/experiments/specf.ini"
+figure specf "spectrum with the floor" specf sf --summary "$tmp/rt.tsv" --latency specf="$lat"
+check "spectrum: bounds=direct draws direct as the harness floor, first" \
+        '[ "$(grep -c " << EOD" "$tmp/specf.gp")" -eq 3 ] && grep -A1 "^# harness floor (direct)$" "$tmp/specf.gp" | grep -q "^\$p1s1 << EOD" &&
+         grep -q "linecolor rgb tcolor(\"direct\") pointtype tpoint(\"direct\") dashtype floordash" "$tmp/specf.gp" &&
+         ! grep -q "^# direct$" "$tmp/specf.gp"'
 "$ipclab" plot "$tmp/experiments/decl.ini" dist --summary "$tmp/rt.tsv" --latency decl="$lat" \
         --out "$tmp/dist.gp" 2>"$tmp/err"
 check "cdf: a series that leaves an axis out (size) is refused, exit 2" \
@@ -218,6 +242,23 @@ sed -i '/^\[figure dist\]/,/^\[table/ s/^series=transport$/series=transport;size
 figure dist "cdf" decl dist --summary "$tmp/rt.tsv" --latency decl="$lat"
 check "cdf: x the latency in seconds, y the fraction" \
         '[ "$(block "$tmp/dist.gp" "\$p1s1" | tr "\t\n" ",,")" = "1.004e-06,0,2.004e-06,0.9,3.004e-06,0.99,4.004e-06,0.999,5.004e-06,1," ]'
+
+# The direct floor with series beyond transport and bus (payload): a
+# floor per payload, not lines of their own.
+printf '[experiment]\ntitle=t\ntransport=direct;libdbus\nbus=p2p\npayload=bytes;string\nsize=64;4KiB\npattern=oneway\ncount=10\n[figure f]\ny=throughput_MiBps\nx=size\nseries=transport;bus;payload\nbounds=direct\n' \
+        > "$tmp/experiments/fl.ini"
+{
+        printf 'transport\tbus\tpayload\tsize_B\tpattern\tthroughput_MiBps\n'
+        for p in bytes string; do for s in 64 4096; do
+                printf 'direct\t-\t%s\t%s\toneway\t%s\n' $p $s $((s * 10))
+                printf 'libdbus\tp2p\t%s\t%s\toneway\t%s\n' $p $s $((s / 8))
+        done; done
+} > "$tmp/fl.tsv"
+figure fl "floor per payload" fl f --summary "$tmp/fl.tsv"
+check "bounds=direct: one floor per payload, titled so, at the direct rows' values" \
+        'titled "$tmp/fl.gp" "harness floor (direct), bytes" | grep -qx "$(printf "4096\t40960")" &&
+         titled "$tmp/fl.gp" "harness floor (direct), string" | grep -qx "$(printf "64\t640")" &&
+         ! grep -q "^# direct" "$tmp/fl.gp" && [ "$(grep -c "dashtype floordash" "$tmp/fl.gp")" -eq 4 ]'
 
 # ---- published numbers -------------------------------------------------------------
 printf '# numbers as published\nimplementation\tsize_B\tcount\telapsed_us\nsocket\t64\t100\t90\nsocket\t4096\t100\t200\npipe\t64\t100\t50\npipe\t4096\t100\t120\npipe\t4096\t1000\t999\n' \
@@ -292,6 +333,74 @@ check "table: published_series= makes one published column per value, in the fil
 check "table: our value converted to us" \
         'grep "^pipe & 64~B" "$tmp/pub.tex" | grep -qF " & $(printf "%.3g" "$ours" | sed "s/^\([0-9]\{1,2\}\)$/\1.0/") & " || grep "^pipe & 64~B" "$tmp/pub.tex" | grep -q " & [0-9]"'
 
+# Several published columns, each with its head; one whose name says no
+# unit (gain_pct) as published; a published label; a published ratio.
+printf 'test\tsize_B\tfast_us\tslow_us\tgain_pct\nsmall\t64\t50\t90\t44.44\nlarge\t4096\t120\t200\t40.0\n' \
+        > "$tmp/data/published/001-test.tsv"
+{ sed -n '1,/^$/p' "$tmp/experiments/ow.ini"; cat <<'EOF'
+[figure two]
+y=elapsed_ns
+series=transport
+published=001-test.tsv
+published_x=size_B
+published_y=fast_us;slow_us
+published_heads=fast;slow
+published_title=T
+
+[table two]
+rows=size
+columns=transport
+value=elapsed_ns
+unit=us
+published=001-test.tsv
+published_rows=size=size_B
+published_value=fast_us;slow_us;gain_pct
+published_heads=fast;slow;gain (%)
+published_label=test
+published_title=T
+
+[table ratio]
+rows=size
+columns=transport
+value=elapsed_ns
+unit=us
+published=000-test.tsv
+published_rows=size=size_B
+published_where=count=100
+published_series=implementation
+published_value=elapsed_us
+published_ratio=socket/pipe
+EOF
+} > "$tmp/experiments/owp.ini"
+"$ipclab" table "$tmp/experiments/owp.ini" two --summary "$tmp/ow.tsv" --published "$tmp/data/published" \
+        --out "$tmp/two.tex" || not_ok "table two"
+check "published_value: several columns, each headed published (TITLE): HEAD" \
+        'grep -qF "size & test & pipe & unix-stream & published (T): fast & published (T): slow & published (T): gain (\%) \\\\" "$tmp/two.tex"'
+check "published_label: the matched row's test first; a unitless column as published (40.0)" \
+        'grep -q "^64~B & small & .* & 50.0 & 90.0 & 44.44 \\\\\\\\$" "$tmp/two.tex" &&
+         grep -q "^4~KiB & large & .* & 120 & 200 & 40.0 \\\\\\\\$" "$tmp/two.tex"'
+"$ipclab" table "$tmp/experiments/owp.ini" ratio --summary "$tmp/ow.tsv" --published "$tmp/data/published" \
+        --out "$tmp/pratio.tex" || not_ok "table published ratio"
+check "published_ratio: socket over pipe after the socket column (the file's order)" \
+        'grep -qF "published (000-test.tsv): socket & \ensuremath{\times}pipe & published (000-test.tsv): pipe \\\\" "$tmp/pratio.tex" &&
+         grep -q "^4~KiB & .* & 200 & 1.67 & 120 \\\\\\\\$" "$tmp/pratio.tex"'
+figure two "published_y: two columns" owp two --summary "$tmp/ow.tsv" --published "$tmp/data/published"
+check "published_y: a line per column, titled by its head, in our unit" \
+        'titled "$tmp/two.gp" "published (T): fast" | grep -qx "$(printf "4096\t0.00012")" &&
+         titled "$tmp/two.gp" "published (T): slow" | grep -qx "$(printf "4096\t0.0002")"'
+
+# Published rows as rows of the table (published_columns=), qualified by
+# their bounds (published_bounds=).
+printf 'variant\twall_bound\twall_s\tcpu_s\nslow\t>\t15\t-\nfast\t<\t0.003\t0.001\n' > "$tmp/data/published/002-rows.tsv"
+{ sed -n '1,/^$/p' "$tmp/experiments/ow.ini"; printf '[table rows]\nrows=transport;size\ncolumns=elapsed_ns;client_cpu_ns\nunit=ms\npublished=002-rows.tsv\npublished_columns=elapsed_ns=wall_s;client_cpu_ns=cpu_s\npublished_bounds=wall_s=wall_bound\npublished_label=variant\npublished_title=P\n'; } \
+        > "$tmp/experiments/owr.ini"
+"$ipclab" table "$tmp/experiments/owr.ini" rows --summary "$tmp/ow.tsv" --published "$tmp/data/published" \
+        --out "$tmp/rows.tex" || not_ok "table rows"
+check "published_columns: the published rows below ours, in our unit, with their bounds" \
+        'grep -qxF "\multicolumn{2}{@{}l}{published (P): slow} & \$>\$\,15\,000 & -- \\\\" "$tmp/rows.tex" &&
+         grep -qxF "\multicolumn{2}{@{}l}{published (P): fast} & \$<\$\,3.00 & 1.00 \\\\" "$tmp/rows.tex" &&
+         [ "$(grep -c "^\(pipe\|unix-stream\) & " "$tmp/rows.tex")" -eq 4 ]'
+
 # ---- tables -----------------------------------------------------------------------
 "$ipclab" table "$tmp/experiments/rt.ini" main --summary "$tmp/rt.tsv" --out "$tmp/main.tex" || not_ok "table main"
 check "default table: transports down, sizes across, booktabs" \
@@ -304,6 +413,59 @@ check "unit=us digits=1: the pipe's median at 64 KiB in microseconds" \
 "$ipclab" table "$tmp/experiments/decl.ini" cols --summary "$tmp/rt.tsv" --out "$tmp/cols.tex" || not_ok "table cols"
 check "columns= value columns: one head each, with the unit" \
         'grep -q "round-trip latency, median (ns) & round-trip latency, 99th percentile (ns)" "$tmp/cols.tex"'
+
+# Ratio columns, several values across, per message, intervals, a
+# reference row (also=).
+{ sed -n '1,/^$/p' "$tmp/experiments/rt.ini"; cat <<'EOF'
+[table ratio]
+rows=size
+columns=transport
+value=lat_p50_ns
+ratio=unix-stream/pipe;pipe/unix-stream
+
+[table multi]
+rows=size
+columns=transport
+where=transport=pipe|unix-stream
+value=lat_p50_ns;client_cpu_ns
+per_message=client_cpu_ns
+unit=us;ms
+intervals=true
+also=rt
+also_where=size=64
+also_title=pipes at 64 B
+EOF
+} > "$tmp/experiments/tab.ini"
+"$ipclab" table "$tmp/experiments/tab.ini" ratio --summary "$tmp/rt.tsv" --out "$tmp/ratio.tex" || not_ok "table ratio"
+# Field $2 (from 1) of the row of $3 in table $1, "&"-separated.
+cellof() { awk -F' & ' -v r="$3" -v f="$2" 'index($0, r " & ") == 1 { v = $f; sub(/ *\\\\$/, "", v); print v; exit }' "$1"; }
+# Are numbers $1 and $2 within 1 % of each other (both positive)?
+near() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a > 0 && b > 0 && a / b > 0.99 && a / b < 1.01) }'; }
+check "ratio: a column after its numerator's, headed by the denominator" \
+        'grep -qF "message size & direct & pipe & \ensuremath{\times}unix-stream & unix-stream & \ensuremath{\times}pipe \\\\" "$tmp/ratio.tex"'
+r=$(awk -v u="$(field unix-stream 4096 lat_p50_ns)" -v p="$(field pipe 4096 lat_p50_ns)" 'BEGIN { print u / p }')
+check "ratio: unix-stream over pipe at 4 KiB, in the same row, and its inverse" \
+        'near "$(cellof "$tmp/ratio.tex" 6 "4~KiB")" "$r" &&
+         near "$(cellof "$tmp/ratio.tex" 4 "4~KiB")" "$(awk -v r="$r" "BEGIN { print 1 / r }")"'
+"$ipclab" table "$tmp/experiments/tab.ini" multi --summary "$tmp/rt.tsv" --also rt="$tmp/rt.tsv" --out "$tmp/multi.tex" ||
+        not_ok "table multi"
+lo=$(awk -v v="$(field pipe 4096 lat_p50_ns_lo)" 'BEGIN { print v / 1000 }')
+cpu=$(awk -v v="$(field pipe 4096 client_cpu_ns)" -v m="$(field pipe 4096 messages)" 'BEGIN { print v / m / 1e6 }')
+check "several values: a group per transport, each value headed with its unit, per message" \
+        'grep -qF "& \multicolumn{2}{c}{pipe} & \multicolumn{2}{c}{unix-stream} \\\\" "$tmp/multi.tex" &&
+         grep -qF "size & round-trip latency, median (\ensuremath{\mu}s) & client CPU time per message (ms) & " "$tmp/multi.tex"'
+check "intervals: the median with [lo, hi] from the summary" \
+        'cellof "$tmp/multi.tex" 2 "4~KiB" | grep -q "^[0-9.]* \[[0-9.]*, [0-9.]*\]$" &&
+         near "$(cellof "$tmp/multi.tex" 2 "4~KiB" | sed "s/.*\[\([^,]*\),.*/\1/")" "$lo"'
+check "per_message: client CPU time over the messages, in ms" 'near "$(cellof "$tmp/multi.tex" 3 "4~KiB")" "$cpu"'
+want=$(awk -v v="$(field pipe 64 lat_p50_ns)" 'BEGIN { print v / 1000 }')
+check "also: a last row, the other experiment's value in each transport's column" \
+        'grep -q "^\\\\multicolumn{1}{@{}l}{pipes at 64 B} & [0-9]" "$tmp/multi.tex" &&
+         near "$(grep "pipes at 64 B" "$tmp/multi.tex" | awk -F" & " "{ print \$2 }")" "$want"'
+sed 's|^ratio=.*|ratio=tcp/pipe|' "$tmp/experiments/tab.ini" > "$tmp/experiments/tab2.ini"
+err=$("$ipclab" table "$tmp/experiments/tab2.ini" ratio --summary "$tmp/rt.tsv" --out "$tmp/bad.tex" 2>&1)
+check "ratio: a value the axis has not is refused, exit 2" \
+        '[ $? -eq 2 ] && grep -qF "[table ratio] ratio: '"'"'tcp/pipe'"'"' is not NUM/DEN" <<<"$err"' || echo "# $err"
 
 # ---- section ------------------------------------------------------------------------
 "$ipclab" section "$tmp/experiments/rt.ini" --summary "$tmp/rt.tsv" --out "$tmp/sec.tex" || not_ok "section"

@@ -44,25 +44,25 @@ check "the raw run succeeds" '[ $? -eq 0 ] && [ -s "$tmp/out/lat/latencies.tsv.g
 d=$tmp/out/lat
 zcat "$d/latencies.tsv.gz" > "$tmp/lat.tsv"
 check "the header is the contract's" \
-        '[ "$(head -1 "$tmp/lat.tsv")" = "$(printf "env\tcell\trep\tkind\tlower_ns\tupper_ns\tcount")" ]'
-check "raw rows are exact values" '[ "$(awk -F"\t" "NR > 1 && \$5 != \$6" "$tmp/lat.tsv" | wc -l)" -eq 0 ]'
+        '[ "$(head -1 "$tmp/lat.tsv")" = "$(printf "env\tmachine\tcell\trep\tkind\tlower_ns\tupper_ns\tcount")" ]'
+check "raw rows are exact values" '[ "$(awk -F"\t" "NR > 1 && \$6 != \$7" "$tmp/lat.tsv" | wc -l)" -eq 0 ]'
 # "cell rep kind values" per repetition, and the same from samples.tsv.
-awk -F'\t' 'NR > 1 { n[$2 " " $3 " " $4] += $7 } END { for (k in n) print k, n[k] }' "$tmp/lat.tsv" | sort > "$tmp/counts"
+awk -F'\t' 'NR > 1 { n[$3 " " $4 " " $5] += $8 } END { for (k in n) print k, n[k] }' "$tmp/lat.tsv" | sort > "$tmp/counts"
 awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
             { print $c["cell"], $c["rep"], ($c["pattern"] == "oneway" ? "oneway" : "roundtrip"), $c["lat_n"] }' \
         "$d/samples.tsv" | sort > "$tmp/want"
 check "every repetition's values are there, as many as lat_n" 'cmp -s "$tmp/counts" "$tmp/want" && [ "$(wc -l < "$tmp/want")" -eq 6 ]' ||
         diff "$tmp/counts" "$tmp/want" | head
 check "one-way rows have lat_* percentiles" \
-        '[ "$(awk -F"\t" "NR > 1 && \$8 == \"oneway\" && \$21 == 2000 && \$23 != \"-\"" "$d/samples.tsv" | wc -l)" -eq 3 ]'
+        '[ "$(awk -F"\t" "NR > 1 && \$9 == \"oneway\" && \$22 == 2000 && \$24 != \"-\"" "$d/samples.tsv" | wc -l)" -eq 3 ]'
 
 $ipclab latency "$d" > "$tmp/pooled.tsv" 2>"$tmp/err"
 check "ipclab latency succeeds" '[ $? -eq 0 ]' || cat "$tmp/err"
-check "its header" '[ "$(head -1 "$tmp/pooled.tsv")" = "$(printf "env\ttransport\tbus\tpayload\tsize_B\tpattern\treply\tmarshal\tcpus\tcount\tduration_ns\tkind\tpercentile\tlatency_ns")" ]'
+check "its header" '[ "$(head -1 "$tmp/pooled.tsv")" = "$(printf "env\tmachine\ttransport\tbus\tpayload\tsize_B\tpattern\treply\tmarshal\tcpus\tcount\tduration_ns\tkind\tpercentile\tlatency_ns")" ]'
 check "12 percentiles for each of the two cells" '[ "$(tail -n +2 "$tmp/pooled.tsv" | wc -l)" -eq 24 ] &&
-        [ "$(cut -f13 "$tmp/pooled.tsv" | tail -n +2 | sort -u | wc -l)" -eq 12 ]'
+        [ "$(cut -f14 "$tmp/pooled.tsv" | tail -n +2 | sort -u | wc -l)" -eq 12 ]'
 for kind in roundtrip oneway; do
-        med=$(awk -F'\t' -v k=$kind '$12 == k && $13 == 50 { print $14 }' "$tmp/pooled.tsv")
+        med=$(awk -F'\t' -v k=$kind '$13 == k && $14 == 50 { print $15 }' "$tmp/pooled.tsv")
         range=$(awk -F'\t' -v k=$kind 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
                 $c["pattern"] == k { v = $c["lat_p50_ns"]; if (lo == "" || v < lo) lo = v; if (v > hi) hi = v }
                 END { print lo, hi }' "$d/samples.tsv")
@@ -75,7 +75,7 @@ $ipclab summarize "$d" > "$tmp/summary.tsv" 2>"$tmp/err"
 check "summarize succeeds" '[ $? -eq 0 ]' || cat "$tmp/err"
 for kind in roundtrip oneway; do
         for pq in 50:pooled_p50_ns 99:pooled_p99_ns 100:pooled_max_ns; do
-                want=$(awk -F'\t' -v k=$kind -v p=${pq%%:*} '$12 == k && $13 == p { print $14 }' "$tmp/pooled.tsv")
+                want=$(awk -F'\t' -v k=$kind -v p=${pq%%:*} '$13 == k && $14 == p { print $15 }' "$tmp/pooled.tsv")
                 got=$(awk -F'\t' -v k=$kind -v c=${pq#*:} 'NR == 1 { for (i = 1; i <= NF; i++) f[$i] = i; next }
                         $f["pattern"] == k { print $f[c] }' "$tmp/summary.tsv")
                 check "$kind: the summary's ${pq#*:} ($got) is ipclab latency's ($want)" '[ -n "$want" ] && [ "$got" = "$want" ]'
@@ -84,8 +84,8 @@ done
 # The exact nearest-rank percentiles of the raw values, pooled, against
 # ipclab latency's (from the histogram of the same values): rank
 # ceil(p / 100 * n), as hist_quantile() computes it.
-awk -F'\t' 'NR > 1 { for (i = 0; i < $7; i++) print $4, $5 }' "$tmp/lat.tsv" | sort -k1,1 -k2,2n > "$tmp/raw"
-worst=$(awk -F'\t' 'NR > 1 { print $12, $13, $14 }' "$tmp/pooled.tsv" | awk '
+awk -F'\t' 'NR > 1 { for (i = 0; i < $8; i++) print $5, $6 }' "$tmp/lat.tsv" | sort -k1,1 -k2,2n > "$tmp/raw"
+worst=$(awk -F'\t' 'NR > 1 { print $13, $14, $15 }' "$tmp/pooled.tsv" | awk '
         NR == FNR { v[$1, ++n[$1]] = $2; next }
         { k = $1; p = $2; x = p / 100 * n[k]; r = x == int(x) ? x : int(x) + 1; if (r < 1) r = 1; if (r > n[k]) r = n[k]
           e = ($3 - v[k, r]) / v[k, r]; if (e < 0) e = -e; if (e > w) { w = e; at = k " p" p ": " $3 " vs " v[k, r] } }
@@ -96,12 +96,12 @@ check "every pooled percentile is within 1% of the raw values' ($worst)" \
 
 $ipclab latency --cell pattern=oneway "$d" > "$tmp/sel.tsv"
 check "--cell pattern=oneway selects the one-way cell" \
-        '[ "$(tail -n +2 "$tmp/sel.tsv" | cut -f6,12 | sort -u)" = "$(printf "oneway\toneway")" ]'
+        '[ "$(tail -n +2 "$tmp/sel.tsv" | cut -f7,13 | sort -u)" = "$(printf "oneway\toneway")" ]'
 $ipclab latency --cell transport=pipe --spectrum "$d" > "$tmp/spec.tsv"
 check "--spectrum: from 0, ending in 100, the last but one at most 1 in 6000" '
-        [ "$(awk -F"\t" "\$12 == \"roundtrip\"" "$tmp/spec.tsv" | head -1 | cut -f13)" = 0 ] &&
-        [ "$(awk -F"\t" "\$12 == \"roundtrip\"" "$tmp/spec.tsv" | tail -1 | cut -f13)" = 100 ] &&
-        awk -F"\t" "\$12 == \"roundtrip\" { p[++n] = \$13 } END { exit !(n > 30 && 1 / (1 - p[n - 1] / 100) <= 6000 && 1 / (1 - p[n - 1] / 100) > 6000 / 1.3) }" "$tmp/spec.tsv"'
+        [ "$(awk -F"\t" "\$13 == \"roundtrip\"" "$tmp/spec.tsv" | head -1 | cut -f14)" = 0 ] &&
+        [ "$(awk -F"\t" "\$13 == \"roundtrip\"" "$tmp/spec.tsv" | tail -1 | cut -f14)" = 100 ] &&
+        awk -F"\t" "\$13 == \"roundtrip\" { p[++n] = \$14 } END { exit !(n > 30 && 1 / (1 - p[n - 1] / 100) <= 6000 && 1 / (1 - p[n - 1] / 100) > 6000 / 1.3) }" "$tmp/spec.tsv"'
 out=$($ipclab latency --cell colour=red "$d" 2>&1 >/dev/null); rc=$?
 check "a bad selector: exit 2 with a message" '[ $rc -eq 2 ] && [[ $out == *colour=red* ]]'
 
@@ -140,7 +140,7 @@ if $ipclab list | awk '$1 == "nspawn" && $2 == "ok" { found = 1 } END { exit !fo
         $ipclab run --out "$tmp/out" "$tmp/envs.ini" 2>"$tmp/envs.log"
         check "env=host;nspawn: both environments' latencies in the merged file" '[ $? -eq 0 ] &&
                 [ "$(zcat "$tmp/out/envs/latencies.tsv.gz" | tail -n +2 | cut -f1-4 | sort -u | wc -l)" -eq 8 ] &&
-                [ "$($ipclab latency "$tmp/out/envs" | awk -F"\t" "\$13 == 50" | cut -f1 | sort | uniq -c | tr -s " ")" = "$(printf " 2 host\n 2 nspawn")" ]' ||
+                [ "$($ipclab latency "$tmp/out/envs" | awk -F"\t" "\$14 == 50" | cut -f1 | sort | uniq -c | tr -s " ")" = "$(printf " 2 host\n 2 nspawn")" ]' ||
                 tail -5 "$tmp/envs.log"
 else
         skip "env=host;nspawn: latencies merged" "systemd-nspawn cannot run here ($($ipclab list | awk '$1 == "nspawn" { $1 = $2 = ""; print }'))"
@@ -188,24 +188,24 @@ rc=$?
 check "SIGINT: exit 130" '[ $rc -eq 130 ]'
 # The finished repetitions' rows of latencies, "cell rep" each.
 tail -n +3 "$partial" | cut -f1,2 | sort > "$tmp/finished"
-kept() { awk -F'\t' 'NR == FNR { k[$1 "\t" $2] = 1; next } FNR > 1 && (($2 "\t" $3) in k)' "$tmp/finished" "$1" | sort; }
+kept() { awk -F'\t' 'NR == FNR { k[$1 "\t" $2] = 1; next } FNR > 1 && (($3 "\t" $4) in k)' "$tmp/finished" "$1" | sort; }
 kept "$lpartial" > "$tmp/before"
 check "the partial latencies hold the finished repetitions'" '[ -s "$tmp/before" ] &&
-        [ "$(cut -f2,3 "$tmp/before" | sort -u)" = "$(cat "$tmp/finished")" ]'
+        [ "$(cut -f3,4 "$tmp/before" | sort -u)" = "$(cat "$tmp/finished")" ]'
 $ipclab run --resume --out "$tmp/res" "$tmp/intr.ini" 2>"$tmp/resume.log"
 check "--resume finishes" '[ $? -eq 0 ] && [ ! -e "$partial" ] && [ ! -e "$lpartial" ]' || cat "$tmp/resume.log"
 zcat "$tmp/res/intr/latencies.tsv.gz" > "$tmp/after.tsv"
 kept "$tmp/after.tsv" > "$tmp/after"
 check "the finished repetitions' histograms are kept byte for byte" 'cmp -s "$tmp/before" "$tmp/after"'
 counts() {
-        awk -F'\t' 'NR > 1 { n[$2 " " $3] += $7 } END { for (k in n) print k, n[k] }' "$1" | sort > "$tmp/c1"
+        awk -F'\t' 'NR > 1 { n[$3 " " $4] += $8 } END { for (k in n) print k, n[k] }' "$1" | sort > "$tmp/c1"
         awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c["cell"], $c["rep"], $c["lat_n"] }' \
                 "$2" | sort > "$tmp/c2"
         cmp -s "$tmp/c1" "$tmp/c2" && [ "$(wc -l < "$tmp/c2")" -eq 18 ]
 }
 check "every repetition has its histogram, once, as many values as lat_n" 'counts "$tmp/after.tsv" "$tmp/res/intr/samples.tsv"'
 check "histogram rows are hist.h buckets (lower < upper above 255 ns)" \
-        '[ "$(awk -F"\t" "NR > 1 && \$5 >= 256 && \$5 == \$6" "$tmp/after.tsv" | wc -l)" -eq 0 ]'
+        '[ "$(awk -F"\t" "NR > 1 && \$6 >= 256 && \$6 == \$7" "$tmp/after.tsv" | wc -l)" -eq 0 ]'
 
 # Lost latencies: the repetition is measured again.
 rm -rf "$tmp/res"

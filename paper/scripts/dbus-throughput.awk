@@ -44,11 +44,13 @@ function setup(    sizes, n)
         n = split(sort_nums(distinct(1, "pattern!=callrate", "size_B")), sizes, " ")
         smin = sizes[1]
         smax = sizes[n]
-        nlib = split("libdbus gdbus sd-bus", lib, " ")
+        nlib = split("libdbus gdbus sd-bus qtdbus", lib, " ")
         nbus = split("dbus-daemon dbus-broker p2p direct", bus, " ")
         split("bus - loopback direct", route, " ")
         split("oneway roundtrip", pat, " ")
+        split("Oneway Roundtrip", patname, " ")
         split("bytes string", pay, " ")
+        split("Bytes String", payname, " ")
         split("one-way round~trip", pattext, " ")
         split("\\texttt{ay} \\texttt{s}", paytext, " ")
 }
@@ -92,6 +94,7 @@ function macros(    r, t, b, x, v, best, bestname, bt, bb, apart, lo)
         macro("ThruDaemonMax", fmt(thr("libdbus", "dbus-daemon", "oneway", "bytes", smax)))
         macro("ThruBrokerMax", fmt(thr("libdbus", "dbus-broker", "oneway", "bytes", smax)))
         macro("ThruPTwoPMax", fmt(thr("libdbus", "p2p", "oneway", "bytes", smax)))
+        qtdbus_macros()
         # Are the call rates' differences beyond the noise?
         macro("ThruRateBrokerDaemonCi", ci_text(rate("libdbus", "dbus-broker", "rate_per_s_lo"), \
                 rate("libdbus", "dbus-broker", "rate_per_s_hi"), rate("libdbus", "dbus-daemon", "rate_per_s_lo"), \
@@ -127,6 +130,27 @@ function macros(    r, t, b, x, v, best, bestname, bt, bb, apart, lo)
         # Only a 95% interval can set a route apart (ci_level).
         macro("ThruBestApart", apart && ci_level(first(2, "pattern=oneway", "n")) == "95" ? 1 : 0)
         macro("ThruDirectMax", fmt(thr("direct", "", "oneway", "bytes", smax)))
+}
+
+# QtDBus today beside QtDBus in 2007, at the smallest and largest size,
+# for each pattern and payload: ours through dbus-daemon and peer to peer,
+# \ThruQtdbus<Pattern><Payload><Min|Max><Bus>, and the post's through the
+# bus, \ThruPubBus<Pattern><Payload><Min|Max> (its call rate is
+# \ThruPubCallRateBus, ours \ThruCallRateQtdbus<Bus>).
+function qtdbus_macros(    i, j, k, b, s, sname, qbus)
+{
+        split("dbus-daemon p2p", qbus, " ")
+        for (i = 1; i <= 2; i++)
+                for (j = 1; j <= 2; j++)
+                        for (k = 1; k <= 2; k++) {
+                                s = k == 1 ? smin : smax
+                                sname = k == 1 ? "Min" : "Max"
+                                macro("ThruPubBus" patname[i] payname[j] sname, \
+                                        pub(pthr("bus", pat[i], pay[j], s)))
+                                for (b = 1; b <= 2; b++)
+                                        macro("ThruQtdbus" patname[i] payname[j] sname camel(qbus[b]), \
+                                                fmt(thr("qtdbus", qbus[b], pat[i], pay[j], s)))
+                        }
 }
 
 # Seed 000, every size and payload: did round trips beat one-way sends in

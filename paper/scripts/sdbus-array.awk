@@ -34,12 +34,12 @@ function per_call(r, c,    n, v)
         return known(n) && known(v) && n + 0 > 0 ? ns_us(v) / n : "-"
 }
 
-# Macros for marshalling M through the main bus, named Sdbus<What><Name>:
-# wall (s), CPU client + server (s), and per call (us) wall, client,
-# server and bus CPU.
-function marshal_macros(m, name,    r)
+# Macros for transport T marshalling M through the main bus, named
+# Sdbus<What><Name>: wall (s), CPU client + server (s), and per call (us)
+# wall, client, server and bus CPU.
+function marshal_macros(t, m, name,    r)
 {
-        r = cell("sd-bus", m, b_main)
+        r = cell(t, m, b_main)
         macro("SdbusWall" name, r ? fmt(ns_s(get(2, r, "elapsed_ns"))) : "--")
         macro("SdbusCpu" name, r ? fmt(cpu(r)) : "--")
         macro("SdbusCallWall" name, r ? fmt(per_call(r, "elapsed_ns")) : "--")
@@ -72,9 +72,12 @@ function macros(    r, calls)
         macro("SdbusCount", r ? group(get(2, r, "count")) : "--")
         macro("SdbusSize", r ? size_text(get(2, r, "size_B")) : "--")
         macro("SdbusBus", known(b_main) ? "\\texttt{" tex(b_main) "}" : "--")
-        marshal_macros("append-per-element", "AppendPerElement")
-        marshal_macros("per-element", "PerElement")
-        marshal_macros("array", "Array")
+        marshal_macros("sd-bus", "append-per-element", "AppendPerElement")
+        marshal_macros("sd-bus", "per-element", "PerElement")
+        marshal_macros("sd-bus", "array", "Array")
+        # sdbus-c++ itself (its version has no whole-array append).
+        marshal_macros("sdbus-c++", "append-per-element", "CxxAppendPerElement")
+        marshal_macros("sdbus-c++", "per-element", "CxxPerElement")
         r = find(2, "pattern=roundtrip,transport=fdpass")
         macro("SdbusWallFdpass", r ? fmt(ns_s(get(2, r, "elapsed_ns"))) : "--")
         macro("SdbusCpuFdpass", r ? fmt(cpu(r)) : "--")

@@ -636,10 +636,8 @@ int experiment_cell_matches(const Cell *cell, const char *selector)
         return s ? select_cell(s, cell) : -1;
 }
 
-/* Does SELECTOR name a transport that cannot run here (a library it was
- * built without)?  A claim about it then has no cell on this machine,
- * which is no mistake in the file: it is kept, and has no data here. */
-static bool selector_names_unavailable(const char *selector)
+/* experiment.h */
+bool experiment_selector_unavailable(const char *selector)
 {
         g_auto(GStrv) parts = g_strsplit(selector, ",", -1);
 
@@ -710,7 +708,7 @@ static gboolean parse_claim(const Ctx *c, Experiment *exp, const char *g)
                         return fail(c, g, sel_keys[s], "%s", se->message);
                 for (guint j = 0; j < exp->cells->len; j++)
                         matched += select_cell(sel, exp->cells->pdata[j]);
-                if (!matched && !selector_names_unavailable(sels[s]))
+                if (!matched && !experiment_selector_unavailable(sels[s]))
                         return fail(c, g, sel_keys[s], "'%s' names no cell of this experiment", sels[s]);
         }
         return TRUE;

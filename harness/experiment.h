@@ -194,5 +194,11 @@ char *cell_describe(const Cell *cell);
  * select_parse once and select_cell.) */
 int experiment_cell_matches(const Cell *cell, const char *selector);
 
+/* Does SELECTOR name a transport that cannot run here (a library this
+ * ipclab was built without)?  A claim about it then selects no cell on
+ * this machine, which is no mistake in the file: it is kept, with no data
+ * here. */
+bool experiment_selector_unavailable(const char *selector);
+
 /* Rough time one repetition of CELL takes, in ns, for estimates. */
 guint64 cell_estimate_ns(const Cell *cell, guint warmup);

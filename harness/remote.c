@@ -18,6 +18,7 @@
 
 #include "env/env.h"
 #include "meta.h"
+#include "latency.h"
 #include "run.h"
 #include "samples.h"
 
@@ -206,16 +207,28 @@ typedef struct {
         GString *partial;  /* when set: stderr lines marked REMOTE_PARTIAL_MARK
                             * are the target's resume file, kept here (from
                             * its last header line on), not shown */
+        GString *partial_lat;   /* the same for the target's resume file of
+                                 * latencies (REMOTE_PARTIAL_LAT_MARK) */
         GString *line;     /* with PARTIAL: an incomplete line of stderr */
 } Pump;
 
 /* What the run script puts before each line of the target's resume file
  * that it copies to stderr as the file grows (see run_script). */
 #define REMOTE_PARTIAL_MARK "ipclab-partial: "
+/* ... and before each line of its resume file of latencies. */
+#define REMOTE_PARTIAL_LAT_MARK "ipclab-partial-latencies: "
 
 /* One whole line LINE (with its newline) of the target's stderr. */
 static void pump_line(Pump *p, const char *line, gsize len)
 {
+        if (g_str_has_prefix(line, REMOTE_PARTIAL_LAT_MARK)) {
+                const char *row = line + strlen(REMOTE_PARTIAL_LAT_MARK);
+                /* Its header starts it again, as for the samples. */
+                if (g_str_has_prefix(row, LATENCY_HEADER))
+                        g_string_truncate(p->partial_lat, 0);
+                g_string_append(p->partial_lat, row);
+                return;
+        }
         if (g_str_has_prefix(line, REMOTE_PARTIAL_MARK)) {
                 const char *row = line + strlen(REMOTE_PARTIAL_MARK);
                 /* A header starts the file again (it is rewritten whole when
@@ -526,6 +539,8 @@ static const char run_script[] =
         /* read, not awk or sed: they buffer what they read from a pipe. */
         "tail --pid=$p -s 0.2 -n +1 -F \"out/.$n.partial.tsv\" 2>/dev/null | "
         "  while IFS= read -r l; do printf '" REMOTE_PARTIAL_MARK "%s\\n' \"$l\"; done >&2 & "
+        "tail --pid=$p -s 0.2 -n +1 -F \"out/.$n.partial-latencies.tsv\" 2>/dev/null | "
+        "  while IFS= read -r l; do printf '" REMOTE_PARTIAL_LAT_MARK "%s\\n' \"$l\"; done >&2 & "
         "exec 3<&0; { cat <&3 >/dev/null; kill -TERM $p; } >/dev/null 2>&1 & w=$!; "
         "wait $p; s=$?; kill $w 2>/dev/null; "
         "tar -cf - -C out . || exit 99; exit $s";
@@ -545,6 +560,20 @@ static guint keep_streamed(const GString *streamed, const char *path)
         if (rows && path && samples_write_atomic(path, streamed->str, streamed->len) < 0)
                 return 0;
         return rows;
+}
+
+/* Writes STREAMED_LAT, the target's resume file of latencies as it came
+ * (whole lines only), beside the resume file keep_streamed() wrote, when
+ * it has its header: --resume keeps a streamed row only with all of its
+ * latencies.  Returns true (nothing streamed is no error: those rows are
+ * measured again). */
+static bool keep_streamed_latencies(const GString *streamed_lat, const char *out_dir, const char *name)
+{
+        if (g_str_has_prefix(streamed_lat->str, LATENCY_HEADER)) {
+                g_autofree char *path = run_partial_path(out_dir, name, 1);
+                (void) samples_write_atomic(path, streamed_lat->str, streamed_lat->len);
+        }
+        return true;
 }
 
 /* Takes the tar stream on FD into a new directory under PARENT; returns
@@ -586,11 +615,12 @@ static bool prepare_local(const Experiment *exp, const char *file, const char *s
         }
         if (!copy_file(file, ini, 0644, error))
                 return false;
-        g_autofree char *pname = g_strconcat(".", exp->name, ".partial.tsv", NULL);
-        g_autofree char *partial = g_build_filename(out_dir, pname, NULL);
-        g_autofree char *pcopy = g_build_filename(out, pname, NULL);
-        if (resume && g_file_test(partial, G_FILE_TEST_IS_REGULAR) && !copy_file(partial, pcopy, 0644, error))
-                return false;
+        for (guint k = 0; resume && k < RUN_N_PARTIALS; k++) {
+                g_autofree char *partial = run_partial_path(out_dir, exp->name, k);
+                g_autofree char *pcopy = run_partial_path(out, exp->name, k);
+                if (g_file_test(partial, G_FILE_TEST_IS_REGULAR) && !copy_file(partial, pcopy, 0644, error))
+                        return false;
+        }
         if (send_binary) {
                 g_autofree char *bin = g_build_filename(tmpl, "bin", NULL);
                 g_autofree char *exe = g_build_filename(bin, "ipclab", NULL);
@@ -650,9 +680,10 @@ static int run_there(const RemoteTarget *t, const Experiment *exp, const char *d
         g_autofree char *in = receive_start(out_dir, results[0], &tpid, &tar_err, error);
         close(results[0]);
         g_autoptr(GString) log = g_string_new(NULL), tlog = g_string_new(NULL);
-        g_autoptr(GString) streamed = g_string_new(NULL), line = g_string_new(NULL);
+        g_autoptr(GString) streamed = g_string_new(NULL), streamed_lat = g_string_new(NULL),
+                           line = g_string_new(NULL);
         Pump sp = { .out = -1, .err = ssh_err, .log = log, .stop_fd = &watch[1], .pid = spid, .forward = true,
-                    .partial = streamed, .line = line };
+                    .partial = streamed, .partial_lat = streamed_lat, .line = line };
         bool interrupted = pump(&sp);
         if (watch[1] >= 0)
                 close(watch[1]);
@@ -665,9 +696,8 @@ static int run_there(const RemoteTarget *t, const Experiment *exp, const char *d
                 return RUN_ERROR;
         }
         g_autofree char *name_dir = g_build_filename(in, exp->name, NULL);
-        g_autofree char *pname = g_strconcat(".", exp->name, ".partial.tsv", NULL);
-        g_autofree char *got_partial = g_build_filename(in, pname, NULL);
-        g_autofree char *partial = g_build_filename(out_dir, pname, NULL);
+        g_autofree char *got_partial = run_partial_path(in, exp->name, 0);
+        g_autofree char *partial = run_partial_path(out_dir, exp->name, 0);
         if (ts != 0 || ss == 255 || (ss >= 96 && ss <= 99)) {
                 /* mk/deps.sh's own words, when it named what is missing. */
                 const char *apt = ss == 97 || ss == 98 ? strstr(log->str, "apt-get install") : NULL;
@@ -678,7 +708,7 @@ static int run_there(const RemoteTarget *t, const Experiment *exp, const char *d
                         g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
                                     "%s cannot build the harness%s%s (its full output is above)", t->spec,
                                     apt ? "; as root there: " : ": ", l);
-                else if (keep_streamed(streamed, partial) > 0)
+                else if (keep_streamed(streamed, partial) > 0 && keep_streamed_latencies(streamed_lat, out_dir, exp->name))
                         g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_RUN,
                                     "%s: the connection was lost or the run there failed (ssh exit %d: %s); "
                                     "the %u repetitions it had finished are kept in %s: `ipclab run --resume` "
@@ -691,9 +721,13 @@ static int run_there(const RemoteTarget *t, const Experiment *exp, const char *d
                 samples_remove_dir(in);
                 return RUN_ERROR;
         }
-        /* Whole: the results, or the resume file of a stopped run. */
-        if (g_file_test(got_partial, G_FILE_TEST_IS_REGULAR))
-                rename(got_partial, partial);
+        /* Whole: the results, or the resume files of a stopped run. */
+        for (guint k = 0; k < RUN_N_PARTIALS; k++) {
+                g_autofree char *got = run_partial_path(in, exp->name, k);
+                g_autofree char *keep = run_partial_path(out_dir, exp->name, k);
+                if (g_file_test(got, G_FILE_TEST_IS_REGULAR))
+                        rename(got, keep);
+        }
         if (g_file_test(name_dir, G_FILE_TEST_IS_DIR)) {
                 g_autofree char *final = g_build_filename(out_dir, exp->name, NULL);
                 g_autofree char *console = g_build_filename(name_dir, "console.log", NULL);
@@ -705,7 +739,10 @@ static int run_there(const RemoteTarget *t, const Experiment *exp, const char *d
                         samples_remove_dir(in);
                         return RUN_ERROR;
                 }
-                unlink(partial);
+                for (guint k = 0; k < RUN_N_PARTIALS; k++) {
+                        g_autofree char *done = run_partial_path(out_dir, exp->name, k);
+                        unlink(done);
+                }
         }
         samples_remove_dir(in);
         int status = interrupted || ss == RUN_INTERRUPTED || ss == 129 ? RUN_INTERRUPTED

@@ -57,6 +57,13 @@ typedef struct {
                                * narrow enough (stats_auto_done), or 0 */
 } CellState;
 
+char *run_partial_path(const char *dir, const char *name, guint which)
+{
+        static const char *const suffix[RUN_N_PARTIALS] = { ".partial.tsv", ".partial-latencies.tsv" };
+        g_autofree char *base = g_strconcat(".", name, suffix[which < RUN_N_PARTIALS ? which : 0], NULL);
+        return g_build_filename(dir, base, NULL);
+}
+
 void run_format_duration(char *buf, size_t len, double s)
 {
         if (s < 1)
@@ -231,8 +238,8 @@ static void lat_rows_add(GHashTable *lat, guint cell, guint rep, guint64 n, char
         g_hash_table_replace(lat, g_strdup_printf("%u:%u", cell, rep), l);
 }
 
-/* The latencies an interrupted run of EXP left in PATH, measured in ENV,
- * by "cell:rep"; a torn last line is dropped, and a file that does not
+/* The latencies an interrupted run of EXP left in PATH, measured in ENV
+ * on this machine, by "cell:rep"; a torn last line is dropped, and a file that does not
  * parse is dropped whole (with a warning: its repetitions are measured
  * again). */
 static GHashTable *resume_latencies(const char *path, const Experiment *exp, const char *env)
@@ -260,7 +267,7 @@ static GHashTable *resume_latencies(const char *path, const Experiment *exp, con
         }
         for (guint i = 0; i < f->parts->len; i++) {
                 const LatencyPart *p = f->parts->pdata[i];
-                if (!strcmp(p->env, env))
+                if (!strcmp(p->env, env) && !strcmp(p->machine, meta_machine_name()))
                         lat_rows_add(lat, p->cell, p->rep, p->hist->n, g_strndup(text + p->offset, p->length));
         }
         return lat;
@@ -374,11 +381,9 @@ static int run_inner(const Experiment *exp, const char *out_dir, bool resume,
 {
         g_autofree char *final = g_build_filename(out_dir, exp->name, NULL);
         g_autofree char *staging_name = g_strconcat(".", exp->name, ".new", NULL);
-        g_autofree char *partial_name = g_strconcat(".", exp->name, ".partial.tsv", NULL);
         g_autofree char *staging = g_build_filename(out_dir, staging_name, NULL);
-        g_autofree char *partial = g_build_filename(out_dir, partial_name, NULL);
-        g_autofree char *lat_name = g_strconcat(".", exp->name, ".partial-latencies.tsv", NULL);
-        g_autofree char *lat_partial = g_build_filename(out_dir, lat_name, NULL);
+        g_autofree char *partial = run_partial_path(out_dir, exp->name, 0);
+        g_autofree char *lat_partial = run_partial_path(out_dir, exp->name, 1);
         const char *env = meta_env_backend();
         guint ncells = exp->cells->len;
         g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func(g_free);

@@ -78,4 +78,12 @@ int run_lock_out(const char *out_dir, const char *const *argv, GError **error);
 void run_unlock_out(const char *out_dir, int fd);
 
 /* "350 ms", "12.5 s", "3 min 20 s", "1.5 h". */
+/* The files a run keeps in its output directory DIR until it ends, for
+ * --resume: WHICH 0 is DIR/.NAME.partial.tsv (the finished rows), 1
+ * DIR/.NAME.partial-latencies.tsv (their latencies).  Whoever carries a
+ * resumable run elsewhere (a container, an SSH target) carries all
+ * RUN_N_PARTIALS of them. */
+#define RUN_N_PARTIALS 2
+char *run_partial_path(const char *dir, const char *name, guint which);
+
 void run_format_duration(char *buf, size_t len, double seconds);

@@ -11,6 +11,7 @@
  */
 #include "env-internal.h"
 #include "../meta.h"
+#include "../run.h"
 #include "../samples.h"
 
 #include <errno.h>
@@ -260,23 +261,18 @@ static void add_inherited_env(GPtrArray *env)
         }
 }
 
-/* DIR/.NAME.partial.tsv: where `ipclab run` keeps the cells it completed
- * until the run ends, for --resume. */
-static char *partial_path(const char *dir, const char *name)
-{
-        g_autofree char *base = g_strdup_printf(".%s.partial.tsv", name);
-        return g_build_filename(dir, base, NULL);
-}
-
-/* Leaves the inner run's resume file where a host run would have left it,
- * or, when the run FINISHED (and so removed its own), removes the old one. */
+/* Leaves the inner run's resume files (run_partial_path) where a host
+ * run would have left them, or, when the run FINISHED (and so removed its
+ * own), removes the old ones. */
 static void keep_partial(const EnvRun *run, const char *out_dir, const char *name,
                          gboolean finished)
 {
-        g_autofree char *inner = partial_path(run->stage_out, name);
-        g_autofree char *outer = partial_path(out_dir, name);
-        if (rename(inner, outer) != 0 && errno == ENOENT && finished)
-                (void) unlink(outer);
+        for (guint k = 0; k < RUN_N_PARTIALS; k++) {
+                g_autofree char *inner = run_partial_path(run->stage_out, name, k);
+                g_autofree char *outer = run_partial_path(out_dir, name, k);
+                if (rename(inner, outer) != 0 && errno == ENOENT && finished)
+                        (void) unlink(outer);
+        }
 }
 
 static gboolean prepare(EnvRun *run, const char *out_dir, const char *name,
@@ -308,10 +304,13 @@ static gboolean prepare(EnvRun *run, const char *out_dir, const char *name,
         }
 
         /* --resume continues from the cells an interrupted run completed:
-         * the inner run reads them from the file a host run leaves */
-        g_autofree char *partial = partial_path(out_dir, name);
-        if (has_arg(extra_args, "--resume") && g_file_test(partial, G_FILE_TEST_IS_REGULAR)) {
-                g_autofree char *copy = partial_path(run->stage_out, name);
+         * the inner run reads them (and their latencies) from the files a
+         * host run leaves */
+        for (guint k = 0; k < RUN_N_PARTIALS && has_arg(extra_args, "--resume"); k++) {
+                g_autofree char *partial = run_partial_path(out_dir, name, k);
+                if (!g_file_test(partial, G_FILE_TEST_IS_REGULAR))
+                        continue;
+                g_autofree char *copy = run_partial_path(run->stage_out, name, k);
                 g_autofree char *bytes = NULL;
                 gsize len = 0;
                 if (!g_file_get_contents(partial, &bytes, &len, error) ||

@@ -332,10 +332,12 @@ static const char *check_axis(Parse *p, const char *key, const char *axis, const
 
         if (!c) {
                 bad(p, key, "'%s' is not an axis (allowed: transport, bus, payload, size, pattern, reply, "
-                    "marshal, cpus, count, duration, env)", axis);
+                    "marshal, cpus, count, duration, env, machine)", axis);
                 return NULL;
         }
-        if (!strcmp(c->name, "env"))
+        /* Where a cell runs is the run's choice (env=, --host, --slurm):
+         * every cell has an environment and a machine. */
+        if (!strcmp(c->name, "env") || !strcmp(c->name, "machine"))
                 return c->name;
         /* A where= that keeps no cell is warned about by `ipclab check`;
          * the axes are then checked against every cell. */

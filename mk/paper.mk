@@ -67,11 +67,12 @@ paper_after = $(foreach a,$(patsubst exp:%,%,$(filter exp:%,$(EXP_INPUTS_$1))),\
 $(foreach e,$(PAPER_SCRIPTED),$(eval $(PAPER_GEN)/macros-$e.tex: \
 	$(filter-out /dev/null,$(call paper_pub,$e) $(call paper_after,$e))))
 
-$(PAPER_GEN)/macros-%.tex: $(BUILD)/summary/%.tsv paper/scripts/%.awk paper/scripts/lib.awk
+$(PAPER_GEN)/macros-%.tex: $(BUILD)/summary/%.tsv paper/scripts/%.awk paper/scripts/lib.awk \
+		$(IPCLAB_SHARE)/paper/scripts/escape.awk
 	$(Q)mkdir -p $(@D)
 	@echo "  MACROS  $@"
 	$(Q){ printf '%% from %s and %s by paper/scripts/%s.awk\n' '$(call paper_pub,$*)' '$< $(strip $(call paper_after,$*))' '$*'; \
-	   $(AWK) -f paper/scripts/lib.awk -f paper/scripts/$*.awk -v mode=macros \
+	   $(AWK) -f $(IPCLAB_SHARE)/paper/scripts/escape.awk -f paper/scripts/lib.awk -f paper/scripts/$*.awk -v mode=macros \
 		$(call paper_pub,$*) $< $(call paper_after,$*); \
 	 } > $@.tmp || { rm -f $@.tmp; exit 1; }
 	$(Q)mv $@.tmp $@
@@ -114,10 +115,11 @@ $(PAPER_GEN)/config.tex: | deps-check
 # The methods text: machine, software and conditions, from meta.ini
 # (written with samples.tsv, whose rule measures what is missing).
 PAPER_META := $(PAPER_HAVE:%=$(DATADIR)/%/meta.ini)
-$(PAPER_GEN)/methods.tex: $(PAPER_HAVE:%=$(DATADIR)/%/samples.tsv) $(IPCLAB_SHARE)/paper/scripts/methods.awk $(PAPER_GEN)/config.tex
+$(PAPER_GEN)/methods.tex: $(PAPER_HAVE:%=$(DATADIR)/%/samples.tsv) $(IPCLAB_SHARE)/paper/scripts/methods.awk \
+		$(IPCLAB_SHARE)/paper/scripts/escape.awk $(PAPER_GEN)/config.tex
 	$(Q)mkdir -p $(@D)
 	@echo "  METHODS $@"
-	$(Q)$(AWK) -f $(IPCLAB_SHARE)/paper/scripts/methods.awk $(PAPER_META) > $@.tmp || { rm -f $@.tmp; exit 1; }
+	$(Q)$(AWK) -f $(IPCLAB_SHARE)/paper/scripts/escape.awk -f $(IPCLAB_SHARE)/paper/scripts/methods.awk $(PAPER_META) > $@.tmp || { rm -f $@.tmp; exit 1; }
 	$(Q)mv $@.tmp $@
 
 # Make decides when the paper is out of date, so latexmk runs with -g:

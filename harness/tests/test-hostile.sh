@@ -136,6 +136,9 @@ r1=$(sed -n 1p <<<"$rows") r4=$(sed -n 4p <<<"$rows")
         awk -F'\t' -v OFS='\t' '{ for (i = 16; i <= 28; i++) $i = "-"; $2 = 1; print }' <<<"$r1"
         printf '%s' "$(sed -n 5p <<<"$rows" | cut -c1-20)"
 } > "$partial"
+# The good rows' latencies, as the interrupted run would have left them
+# (a row is kept only with all of its latencies there).
+zcat "$tmp/out/small/latencies.tsv.gz" > "$tmp/out/.small.partial-latencies.tsv"
 out=$("$ipclab" run --resume --out "$tmp/out" "$tmp/small.ini" 2>&1); rc=$?
 check "resume over corrupted rows: exit 0" '[ $rc -eq 0 ]'
 check "BANANA dropped, its line named" 'grep -q "partial.tsv:6: dropped: elapsed_ns is .BANANA." <<<"$out"'

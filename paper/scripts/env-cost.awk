@@ -46,15 +46,6 @@ function m(grp, k)
 }
 
 # Escapes a meta.ini value for LaTeX text.
-function esc(s)
-{
-        gsub(/\\/, "\\textbackslash{}", s)
-        gsub(/[{}$&#%_]/, "\\\\&", s)
-        gsub(/\^/, "\\textasciicircum{}", s)
-        gsub(/~/, "\\textasciitilde{}", s)
-        return s
-}
-
 function setup(    sizes, i)
 {
         base = "pattern=roundtrip"
@@ -247,17 +238,17 @@ function macros(    i, j, t, r, q, names, e, hm, vm, lo_min, lo_max, small_bound
         macro("EnvVmDbusRatioMax", fmt(dmax))
         macro("EnvVmDbusWorse", known(kmax) && known(dmin) && dmin > kmax ? 1 : 0)
         # Where each ran, from meta.ini.
-        macro("EnvHostKernel", esc(m("machine", "kernel")))
-        macro("EnvHostVirt", esc(m("machine", "virtualisation")))
+        macro("EnvHostKernel", tex(m("machine", "kernel")))
+        macro("EnvHostVirt", tex(m("machine", "virtualisation")))
         macro("EnvHostIsVirtual", m("machine", "virtualisation") ~ /^(-|none|)$/ ? 0 : 1)
-        macro("EnvNspawnKernel", esc(m("machine nspawn", "kernel")))
+        macro("EnvNspawnKernel", tex(m("machine nspawn", "kernel")))
         macro("EnvNspawnSameKernel", m("machine nspawn", "kernel") == m("machine", "kernel") ? 1 : 0)
-        macro("EnvImage", esc(substr(m("run nspawn", "env_image") != "-" ? m("run nspawn", "env_image") : m("run vm", "env_image"), 1, 12)))
-        macro("EnvAccel", esc(accel_name()))
+        macro("EnvImage", tex(substr(m("run nspawn", "env_image") != "-" ? m("run nspawn", "env_image") : m("run vm", "env_image"), 1, 12)))
+        macro("EnvAccel", tex(accel_name()))
         macro("EnvVmEmulated", m("run vm", "env_accel") == "tcg" ? 1 : 0)
-        macro("EnvVmKernel", esc(m("machine vm", "kernel")))
-        macro("EnvVmCpu", esc(m("machine vm", "cpu_model")))
-        macro("EnvVmCpus", esc(m("machine vm", "cpus_online")))
+        macro("EnvVmKernel", tex(m("machine vm", "kernel")))
+        macro("EnvVmCpu", tex(m("machine vm", "cpu_model")))
+        macro("EnvVmCpus", tex(m("machine vm", "cpus_online")))
         macro("EnvVmMemory", mem_text(m("machine vm", "memory_bytes")))
         # How long the whole run (every cell, warm-up included) took in
         # each place, from meta.ini's timestamps: for the VM, measured by

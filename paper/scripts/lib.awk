@@ -400,13 +400,6 @@ function macro(name, value)
 # ---- text --------------------------------------------------------------------
 
 # Escapes a label for LaTeX text ("_" and "&" only appear in names).
-function tex(s)
-{
-        gsub(/_/, "\\_", s)
-        gsub(/&/, "\\\\&", s)
-        return s
-}
-
 # A list of sizes in words: "64 4096" -> "64~B and 4~KiB".
 function sizes_text(s,    a, n, i, out)
 {

@@ -2,15 +2,6 @@
 # from data/*/meta.ini (given as arguments) so that it is never typed.
 #   awk -f paper/scripts/methods.awk data/a/meta.ini data/b/meta.ini > methods.tex
 
-function esc(s)
-{
-        gsub(/\\/, "\\textbackslash{}", s)
-        gsub(/[{}$&#%_]/, "\\\\&", s)
-        gsub(/\^/, "\\textasciicircum{}", s)
-        gsub(/~/, "\\textasciitilde{}", s)
-        return s
-}
-
 FNR == 1 {
         nexp++
         file[nexp] = FILENAME
@@ -45,7 +36,7 @@ FNR == 1 {
         }
 }
 
-function m(k) { return esc(val[1, k]) }
+function m(k) { return tex(val[1, k]) }
 
 END {
         if (nexp == 0) {
@@ -77,10 +68,10 @@ END {
                     val[i, "machine.hypervisor"] != val[1, "machine.hypervisor"] || \
                     val[i, "machine.container"] != val[1, "machine.container"])
                         printf "Experiment %s ran elsewhere: %s under Linux %s (%s).\n",
-                                esc(val[i, "experiment.name"]), esc(val[i, "machine.cpu_model"]),
-                                esc(val[i, "machine.kernel"]), ((i, "machine.hypervisor") in have) ? \
-                                "hypervisor: " esc(val[i, "machine.hypervisor"]) ", container: " esc(val[i, "machine.container"]) : \
-                                "virtualisation: " esc(val[i, "machine.virtualisation"])
+                                tex(val[i, "experiment.name"]), tex(val[i, "machine.cpu_model"]),
+                                tex(val[i, "machine.kernel"]), ((i, "machine.hypervisor") in have) ? \
+                                "hypervisor: " tex(val[i, "machine.hypervisor"]) ", container: " tex(val[i, "machine.container"]) : \
+                                "virtualisation: " tex(val[i, "machine.virtualisation"])
         print ""
         print "\\begin{table}[htbp]\\centering\\small"
         print "\\caption{Provenance of the data: when each experiment ran, with which profile, environment and commit of ipclab (stored in its meta.ini).}"
@@ -93,8 +84,8 @@ END {
                 d = val[i, "run.started"]
                 sub(/T/, " ", d)
                 sub(/:[0-9][0-9](\.[0-9]+)?Z$/, "", d)
-                printf "%s & %s & %s & %s & \\texttt{%s} \\\\\n", esc(val[i, "experiment.name"]),
-                        esc(d), esc(val[i, "experiment.profile"]), esc(val[i, "run.env"]), esc(c)
+                printf "%s & %s & %s & %s & \\texttt{%s} \\\\\n", tex(val[i, "experiment.name"]),
+                        tex(d), tex(val[i, "experiment.profile"]), tex(val[i, "run.env"]), tex(c)
         }
         print "\\bottomrule\\end{tabular}"
         print "\\end{table}"
@@ -111,7 +102,7 @@ END {
                                 r = (lo[w] == hi[w]) ? sprintf("%.2f", lo[w]) : sprintf("%.2f to %.2f", lo[w], hi[w])
                                 w = sprintf(w, r)
                         }
-                        printf "\\item %s\n", esc(w)
+                        printf "\\item %s\n", tex(w)
                 }
                 print "\\end{itemize}"
                 print "Commit hashes marked + were built from a tree with uncommitted changes."

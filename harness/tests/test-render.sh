@@ -475,8 +475,8 @@ check "section: title escaped, source, what varied" \
 # The awk steps' one escaper (paper/scripts/escape.awk) writes what the
 # C one writes, for every character LaTeX treats specially.
 hostile='a\b{c}$d&e#f%g_h^i~j<k>l'
-# (in the file, GKeyFile's \\ for the backslash)
-{ echo '[experiment]'; echo 'title=a\\b{c}$d&e#f%g_h^i~j<k>l'; grep -v '^\[experiment\]$\|^title=' "$tmp/experiments/rt.ini"; } \
+# (ipclab takes the title as written: one backslash)
+{ echo '[experiment]'; echo 'title=a\b{c}$d&e#f%g_h^i~j<k>l'; grep -v '^\[experiment\]$\|^title=' "$tmp/experiments/rt.ini"; } \
         > "$tmp/experiments/esc.ini"
 "$ipclab" section "$tmp/experiments/esc.ini" --summary "$tmp/rt.tsv" --out "$tmp/esc.tex" 2>/dev/null
 c_says=$(sed -n 's/^\\section{\(.*\)}$/\1/p' "$tmp/esc.tex")

@@ -52,9 +52,10 @@ git ls-files -co --exclude-standard -z | xargs -0 cp -a --parents -t "$tmp/tree"
 mkdir -p "$tmp/tree/build" && cp -a build/obj build/gen "$tmp/tree/build/" && cp -a harness/ipclab "$tmp/tree/harness/"
 cd "$tmp/tree"
 
-nice make reproduce FIG=kernel-latency PROFILE=quick > repro.log 2>&1; rc=$?
+nice make --no-print-directory reproduce FIG=kernel-latency PROFILE=quick > repro.log 2>&1; rc=$?
 check "make reproduce FIG=kernel-latency PROFILE=quick succeeds" '[ $rc -eq 0 ]' || tail -30 repro.log | sed 's/^/# /'
-check "it ends by naming the report" 'tail -n1 repro.log | grep -q "report: build/repro/report.pdf"'
+check "it ends by naming the report" 'tail -n1 repro.log | grep -q "report: build/repro/report.pdf"' ||
+        tail -5 repro.log | sed 's/^/# /'
 check "it reproduced only kernel-latency" '[ -s build/repro/kernel-latency/samples.tsv ] && [ "$(ls build/repro/*/samples.tsv | wc -l)" -eq 1 ]'
 text=$(pdftotext build/repro/report.pdf - 2>/dev/null | tr -s ' \n' '  ')
 cpu=$(sed -n 's/^cpu_model=//p' data/kernel-latency/meta.ini | head -n1)

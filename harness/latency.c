@@ -10,6 +10,7 @@
 
 #include "experiment.h"
 #include "samples.h"
+#include "select.h"
 #include "stats.h"
 
 /* Far more than any experiment's file inflates to (a raw 60000-message
@@ -345,7 +346,7 @@ static const char *const cell_columns[] = {
 #define N_CELL_COLUMNS G_N_ELEMENTS(cell_columns)
 
 /* The cell a samples.tsv row describes (COL: the row's fields at
- * cell_columns), for experiment_cell_matches(); "-" is what samples.c
+ * cell_columns), for select_cell(); "-" is what samples.c
  * writes where an axis does not apply.  FALSE when a value is not one
  * ipclab writes. */
 static gboolean cell_from_row(char **row, const int *col, Cell *cell)
@@ -429,9 +430,15 @@ int latency_command(int argc, char **argv)
                 fprintf(stderr, "ipclab: %s\n", e->message);
                 return 2;
         }
-        g_autofree char *sel = selector;
+        g_autofree char *sel_text = selector;
         if (argc != 2) {
                 fprintf(stderr, "ipclab: latency needs one results directory\n");
+                return 2;
+        }
+        /* The selector, parsed once (select.h), before any file is read. */
+        g_autoptr(Selector) sel = NULL;
+        if (sel_text && !(sel = select_parse(sel_text, SELECT_AXES, &e))) {
+                fprintf(stderr, "ipclab: --cell: %s\n", e->message);
                 return 2;
         }
         g_autofree char *sp = g_build_filename(argv[1], "samples.tsv", NULL);
@@ -506,16 +513,8 @@ int latency_command(int argc, char **argv)
                                 row[cell_col]);
                         return 2;
                 }
-                if (sel) {
-                        int m = experiment_cell_matches(&cell, sel);
-                        if (m < 0) {
-                                fprintf(stderr, "ipclab: --cell '%s' is not axis=value[,axis=value] (axes: transport, "
-                                        "bus, payload, size, pattern, reply, marshal, cpus, count, duration)\n", sel);
-                                return 2;
-                        }
-                        if (!m)
-                                continue;
-                }
+                if (sel && !select_cell(sel, &cell))
+                        continue;
                 g_autoptr(GString) axes = g_string_new(naxis ? row[col[0]] : "");
                 for (guint a = 1; a < naxis; a++)
                         g_string_append_printf(axes, "\t%s", row[col[a]]);

@@ -86,7 +86,7 @@ Hist *latency_pool(const LatencyFile *f, const char *env, const char *machine, c
                    const char *kind);
 
 /* `ipclab latency DIR [--cell SELECTOR] [--spectrum]`: prints, for every
- * cell of DIR/samples.tsv that SELECTOR (experiment_cell_matches()'s
+ * cell of DIR/samples.tsv that SELECTOR (select.h's
  * syntax) selects and kind it measured, the axis columns, kind, percentile
  * and latency_ns of the pooled histogram: at 0 10 20 30 40 50 90 99 99.9
  * 99.99 99.999 100, or with --spectrum at 100 (1 - 10^(-k/10)), k = 0, 1,

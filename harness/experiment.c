@@ -17,6 +17,7 @@
 #include "figure.h"
 #include "select.h"
 #include "transport.h"
+#include "verify.h"
 
 G_DEFINE_QUARK(ipclab-error-quark, ipclab_error)
 
@@ -651,6 +652,27 @@ bool experiment_selector_unavailable(const char *selector)
         return false;
 }
 
+/* The checks of a claim before measuring (verify.h): refused when it
+ * cannot mean anything on EXP's cells, or, without a profile, when the
+ * repetitions EXP gives cannot decide it (a profile runs the same cells
+ * with less work: `ipclab check` says what its claims can decide). */
+static gboolean check_claim_design(const Ctx *c, const Experiment *exp, const Claim *cl, const char *g)
+{
+        VerifyDesign d;
+        const char *key = NULL;
+        g_autoptr(GError) e = NULL;
+
+        if (!verify_claim_design(exp, cl, &d, &key, &e)) {
+                g_autofree char *with = exp->profile ? g_strdup_printf(" (with [profile %s])", exp->profile)
+                                                     : g_strdup("");
+                return fail(c, g, key, "%s%s", e->message, with);
+        }
+        g_autofree char *why = exp->profile ? NULL : verify_design_refusal(&d);
+        if (why)
+                return fail(c, g, NULL, "%s", why);
+        return TRUE;
+}
+
 /* Parses [claim NAME] group G into a new claim of EXP. */
 static gboolean parse_claim(const Ctx *c, Experiment *exp, const char *g)
 {
@@ -711,7 +733,7 @@ static gboolean parse_claim(const Ctx *c, Experiment *exp, const char *g)
                 if (!matched && !experiment_selector_unavailable(sels[s]))
                         return fail(c, g, sel_keys[s], "'%s' names no cell of this experiment", sels[s]);
         }
-        return TRUE;
+        return check_claim_design(c, exp, cl, g);
 }
 
 /* Every claim group, each checked whatever the others hold. */
@@ -1271,22 +1293,40 @@ static void validate(const Ctx *c, Experiment *exp)
 {
         gboolean ok = resolve(c, exp);
         g_auto(GStrv) groups = g_key_file_get_groups(c->kf, NULL);
+        g_autoptr(GPtrArray) others = g_ptr_array_new_with_free_func((GDestroyNotify) experiment_free);
+        g_autoptr(GStrvBuilder) names = g_strv_builder_new();
 
         for (guint i = 0; groups[i]; i++) {
-                if (!g_str_has_prefix(groups[i], "profile ") || !valid_name(groups[i] + strlen("profile ")) ||
-                    (c->profile_group && !strcmp(groups[i], c->profile_group)))
+                if (!g_str_has_prefix(groups[i], "profile ") || !valid_name(groups[i] + strlen("profile ")))
+                        continue;
+                g_strv_builder_add(names, groups[i] + strlen("profile "));
+                if (c->profile_group && !strcmp(groups[i], c->profile_group))
                         continue;
                 Ctx pc = *c;
                 pc.profile_group = groups[i];
-                g_autoptr(Experiment) scratch = experiment_new(exp->path, exp->name, groups[i] + strlen("profile "));
-                resolve(&pc, scratch);
+                Experiment *scratch = experiment_new(exp->path, exp->name, groups[i] + strlen("profile "));
+                g_ptr_array_add(others, scratch);
+                if (!resolve(&pc, scratch))
+                        g_ptr_array_remove_index(others, others->len - 1);
         }
+        exp->profiles = g_strv_builder_end(names);
         if (ok && exp->cells->len == 0) {
                 g_autofree char *why = exp->skipped->len ? g_strdup_printf(" (%s)", (char *) exp->skipped->pdata[0]) : g_strdup("");
                 fail(c, "experiment", "transport", "no cell can run here%s", why);
         }
         if (ok) {
-                parse_claims(c, exp);
+                /* The claims on the cells of every other profile too, when
+                 * they mean something on these: a profile may change the
+                 * cells a claim selects. */
+                if (parse_claims(c, exp))
+                        for (guint i = 0; i < others->len; i++) {
+                                Experiment *o = others->pdata[i];
+                                g_autofree char *group = g_strconcat("profile ", o->profile, NULL);
+                                Ctx pc = *c;
+                                pc.profile_group = group;
+                                if (o->cells->len)
+                                        parse_claims(&pc, o);
+                        }
                 /* Without a cell every axis a figure or table names is
                  * missing: "no cell can run here" says it all. */
                 if (exp->cells->len)
@@ -1391,5 +1431,6 @@ void experiment_free(Experiment *exp)
                 g_ptr_array_unref(exp->claims);
         if (exp->outputs)
                 g_ptr_array_unref(exp->outputs);
+        g_strfreev(exp->profiles);
         g_free(exp);
 }

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "samples.h"
+#include "stats.h"
 #include "verify.h"
 
 static char *tmp_dir;
@@ -485,6 +486,131 @@ static void test_fails_rule(void)
         verify_result_clear(&r);
 }
 
+/* ---- Sequential designs (repeat_until=decided) --------------------------- */
+
+/* Replaying looks: the first look that decides gives the verdict,
+ * whatever later repetitions show; a look some cell has not reached ends
+ * the sequence.  pipe/fifo at 64 B: repetitions 0-4 give 2 (100 vs 200
+ * us), 5-9 give 0.5. */
+static void test_looks_replay(void)
+{
+        g_autoptr(GString) b = g_string_new(NULL);
+        Cell p = cell("pipe", 64, PATTERN_ROUNDTRIP), f = cell("fifo", 64, PATTERN_ROUNDTRIP);
+        static const guint64 pe[] = { 100000, 100000, 100000, 100000, 100000, 200000, 200000, 200000, 200000, 200000 };
+        static const guint64 fe[] = { 200000, 200000, 200000, 200000, 200000, 100000, 100000, 100000, 100000, 100000 };
+        rows(b, "host", &p, pe, 10);
+        rows(b, "host", &f, fe, 10);
+        g_autoptr(Table) t = table_of(b, "looks.tsv");
+        Claim c = claim("transport=pipe", "transport=fifo", "elapsed", NULL, 1.5);
+        VerifyResult r;
+        g_autoptr(GError) e = NULL;
+
+        /* One look at all ten: 2 and 0.5 mixed, inconclusive. */
+        g_assert_true(verify_claim_table(&c, t, "looks", &r, &e));
+        g_assert_cmpint(r.verdict, ==, VERIFY_INCONCLUSIVE);
+        verify_result_clear(&r);
+        /* Looks at 5 and 10, each at 97.5%: holds at look 1, on 5 and 5. */
+        static const guint looks[] = { 5, 10, 20 };
+        g_assert_true(verify_claim_table_looks(&c, t, "looks", looks, 2, 2, &r, &e));
+        g_assert_cmpint(r.verdict, ==, VERIFY_HOLDS);
+        g_assert_cmpuint(r.look, ==, 1);
+        g_assert_cmpuint(r.look_reps, ==, 5);
+        g_assert_cmpuint(r.min_reps, ==, 5);
+        g_assert_cmpfloat_with_epsilon(r.level_holds, 0.975, 1e-12);
+        g_assert_nonnull(strstr(r.note, "decided at look 1 of 2 (5 repetitions, each look at 97.5%)"));
+        verify_result_clear(&r);
+        /* Turned round (by 1.5, fifo faster): 0.5 at look 1 fails it. */
+        Claim cr = claim("transport=fifo", "transport=pipe", "elapsed", NULL, 1.5);
+        g_assert_true(verify_claim_table_looks(&cr, t, "looks", looks, 2, 2, &r, &e));
+        g_assert_cmpint(r.verdict, ==, VERIFY_FAILS);
+        g_assert_cmpuint(r.look, ==, 1);
+        verify_result_clear(&r);
+        /* Looks at 6, 10 and 20, by 1.2: look 1 on 6 and 6 has ratios 2, 1
+         * and 0.5, its interval [1, 2] decides nothing; look 2 on all ten
+         * neither; look 3 (20) is not reached: the sequence ends at look 2. */
+        Claim cm = claim("transport=pipe", "transport=fifo", "elapsed", NULL, 1.2);
+        static const guint late[] = { 6, 10, 20 };
+        g_assert_true(verify_claim_table_looks(&cm, t, "looks", late, 3, 3, &r, &e));
+        g_assert_cmpint(r.verdict, ==, VERIFY_INCONCLUSIVE);
+        g_assert_cmpuint(r.look, ==, 2);
+        g_assert_nonnull(strstr(r.note, "look 3 (20 repetitions) not reached"));
+        verify_result_clear(&r);
+}
+
+/* SIM claims over 2 pairs whose true ratios are exactly BY = 1 (lognormal
+ * noise, sigma 0.2): any verdict is an error ("holds" needs every ratio
+ * above, "fails" one below).  Each run draws 30 repetitions a cell and
+ * looks at them in turn.  Returns the share of runs with a verdict.
+ * LOOKS (N_LOOKS): the schedule; PER_LOOK_95: every look at 95%, the naive
+ * rule (one look at a time, as a fixed design would be read), instead of
+ * the sequential design's alpha/L. */
+static double sequential_errors(guint64 seed, const guint *looks, guint n_looks, bool per_look_95, int sim)
+{
+        enum { N = 30 };
+        StatsRng rng;
+        Cell cells[4] = { cell("pipe", 64, PATTERN_ROUNDTRIP), cell("fifo", 64, PATTERN_ROUNDTRIP),
+                          cell("pipe", 4096, PATTERN_ROUNDTRIP), cell("fifo", 4096, PATTERN_ROUNDTRIP) };
+        Claim c = claim("transport=pipe", "transport=fifo", "elapsed", NULL, 1);
+        int wrong = 0;
+
+        stats_rng_init(&rng, seed);
+        for (int s = 0; s < sim; s++) {
+                g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func(g_free);
+                for (guint k = 0; k < G_N_ELEMENTS(cells); k++)
+                        for (guint i = 0; i < N; i++) {
+                                double u1 = ((double) (stats_rng_next(&rng) >> 11) + 1) / 9007199254740993.0;
+                                double u2 = (double) (stats_rng_next(&rng) >> 11) / 9007199254740992.0;
+                                double z = sqrt(-2 * log(u1)) * cos(2 * G_PI * u2);
+                                Sample smp = { .elapsed_ns = (guint64) (1e6 * exp(0.2 * z)), .messages = 100,
+                                               .bytes = 100 * cells[k].size, .client_cpu_ns = 1, .server_cpu_ns = 1,
+                                               .lat_n = 1, .lat_p50_ns = 1 };
+                                GString *row = g_string_new(NULL);
+                                samples_append_row(row, "host", "m1", &cells[k], i, &smp);
+                                g_ptr_array_add(lines, g_string_free(row, FALSE));
+                        }
+                g_autoptr(Table) t = verify_rows_table(lines);
+                bool decided = false;
+                if (per_look_95) {
+                        for (guint j = 0; j < n_looks && !decided; j++) {
+                                VerifyResult r;
+                                g_assert_true(verify_claim_table_looks(&c, t, "sim", &looks[j], 1, 1, &r, NULL));
+                                decided = r.verdict == VERIFY_HOLDS || r.verdict == VERIFY_FAILS;
+                                verify_result_clear(&r);
+                        }
+                } else {
+                        VerifyResult r;
+                        g_assert_true(verify_claim_table_looks(&c, t, "sim", looks, n_looks, n_looks, &r, NULL));
+                        decided = r.verdict == VERIFY_HOLDS || r.verdict == VERIFY_FAILS;
+                        verify_result_clear(&r);
+                }
+                wrong += decided;
+        }
+        return (double) wrong / sim;
+}
+
+/* Issue 22: the sequential design keeps the family-wise error at or below
+ * 5% however the run stops; reading every look at 95% (stopping as soon
+ * as a claim looks decided: optional stopping) does not.  A fixed seed:
+ * the same numbers every time. */
+static void test_sequential_error(void)
+{
+        static const guint looks[] = { 5, 10, 20, 30 };
+        static const guint every[] = { 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
+                                       21, 22, 23, 24, 25, 26, 27, 28, 29, 30 };
+        int sim = g_test_slow() ? 4000 : 600;
+
+        double seq = sequential_errors(22, looks, G_N_ELEMENTS(looks), false, sim);
+        double naive = sequential_errors(22, every, G_N_ELEMENTS(every), true, sim);
+        double naive4 = sequential_errors(22, looks, G_N_ELEMENTS(looks), true, sim);
+        if (g_test_verbose())
+                g_printerr("# %d runs, 2 pairs at the boundary: wrong verdicts %.4f with looks 5;10;20;30 at "
+                           "alpha/4 each, %.4f at 95%% at each of those looks, %.4f at 95%% after every "
+                           "repetition from 5 to 30\n", sim, seq, naive4, naive);
+        g_assert_cmpfloat(seq, <=, 0.05);
+        g_assert_cmpfloat(naive, >, 0.05);
+        g_assert_cmpfloat(naive, >, 2 * seq);
+}
+
 /* Coverages are printed as reached, rounded down. */
 static void test_format_coverage(void)
 {
@@ -625,6 +751,27 @@ static void test_claim_power(void)
         g_autofree char *why = verify_design_refusal(&d);
         g_assert_nonnull(why);
 
+        /* repeat_until=decided: the schedule is repeat_min, doubling, up to
+         * repeat_max; the claim must be decidable at its last look, each
+         * look at alpha/L. */
+        static const char seq[] = "[experiment]\ntitle=t\ntransport=pipe;fifo\nsize=64;4KiB\ncount=10\n"
+                                  "repeat=auto\nrepeat_until=decided\n"
+                                  "[claim c]\ntext=t\nfaster=transport=pipe\nslower=transport=fifo\nmetric=elapsed\n";
+        g_autoptr(Experiment) es = load("seq", seq, NULL, &e);
+        g_assert_no_error(e);
+        g_assert_true(es->repeat_decide);
+        g_assert_cmpuint(es->n_looks, ==, 4);
+        static const guint want[] = { 5, 10, 20, 30 };
+        for (guint i = 0; i < 4; i++)
+                g_assert_cmpuint(es->looks[i], ==, want[i]);
+        g_assert_true(verify_claim_design(es, es->claims->pdata[0], &d, &key, &e));
+        g_assert_cmpuint(d.looks, ==, 4);
+        g_assert_cmpuint(d.reps, ==, 30);
+        g_assert_cmpfloat_with_epsilon(d.level_holds, 1 - 0.05 / 4, 1e-12);
+        g_assert_cmpfloat_with_epsilon(d.level_fails, 1 - 0.05 / 8, 1e-12);
+        /* A cell is over the claim when either side selects it. */
+        g_assert_true(verify_claim_covers(es->claims->pdata[0], es->cells->pdata[0]));
+
         /* Claims across machines pair cells of two machines: every cell. */
         static const char machines[] = "[experiment]\ntitle=t\ntransport=pipe\nsize=64;4KiB\ncount=10\n"
                                        "[claim c]\ntext=t\nfaster=machine=a\nslower=machine=b\nmetric=elapsed\n";
@@ -715,6 +862,8 @@ int main(int argc, char **argv)
         g_test_add_func("/verify/reversed-pair", test_reversed_pair);
         g_test_add_func("/verify/fails-rule", test_fails_rule);
         g_test_add_func("/verify/format-coverage", test_format_coverage);
+        g_test_add_func("/verify/looks-replay", test_looks_replay);
+        g_test_add_func("/verify/sequential-error", test_sequential_error);
         g_test_add_func("/verify/claim-check", test_claim_check);
         g_test_add_func("/verify/claim-power", test_claim_power);
         g_test_add_func("/verify/macros", test_macros);

@@ -104,6 +104,55 @@ cp -r "$tmp/data/real" "$tmp/data/real-count"
 out=$($ipclab verify --data "$tmp/data" "$tmp/exp/real-count.ini" 2>&1); rc=$?
 check "real: data from another measurement (count) is noted" 'grep -q "measured from another version of" <<<"$out"'
 
+# repeat=auto with repeat_until=decided: the cells of a claim go on from
+# look to look (5, 8, 12 repetitions) until every claim over them holds or
+# fails.  Whatever the verdicts, the run and verify must agree: each cell
+# stops at a look, the last look at which a claim over it was still
+# undecided, and verify replays the same looks from meta.ini.
+cat > "$tmp/exp/seq.ini" <<'INI'
+[experiment]
+title=verify test: a sequential design
+transport=pipe;unix-stream
+size=64;64KiB
+pattern=roundtrip
+count=200
+repeat=auto
+repeat_until=decided
+looks=5;8;12
+warmup=5
+
+[claim small-is-quicker]
+text=a 64 B round trip takes less time than a 64 KiB one
+faster=size=64
+slower=size=64KiB
+metric=roundtrip_latency
+
+[claim socket-slower]
+text=a pipe's round trip is faster than a Unix socket's
+faster=transport=pipe
+slower=transport=unix-stream
+metric=roundtrip_latency
+INI
+out=$($ipclab check "$tmp/exp/seq.ini" 2>&1); rc=$?
+check "decided: check states the looks" \
+        '[ $rc -eq 0 ] && grep -qF "12 repetitions at the last of 3 looks, each at alpha/3: can hold or fail" <<<"$out"'
+out=$($ipclab run --out "$tmp/data" "$tmp/exp/seq.ini" 2>&1); rc=$?
+check "decided: the run ends (exit 0)" '[ $rc -eq 0 ]' "$out"
+check "decided: meta.ini records the schedule verify replays" \
+        'grep -qx "until=decided" "$tmp/data/seq/meta.ini" && grep -qx "looks=5;8;12" "$tmp/data/seq/meta.ini"'
+out=$($ipclab verify --data "$tmp/data" --tsv "$tmp/seq.tsv" "$tmp/exp/seq.ini" 2>&1)
+# The repetitions each claim's verdict was reached at (the last look when
+# undecided), and the most of them: where every cell must have stopped.
+want=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+        { split($col["published_look"], l, "/"); n = split("5 8 12", at, " "); r = at[l[1]]; if (r > m) m = r }
+        END { print m }' "$tmp/seq.tsv")
+reps=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next } { n[$col["cell"]]++ }
+        END { for (c in n) print n[c] }' "$tmp/data/seq/samples.tsv" | sort -u | tr '\n' ' ')
+check "decided: every cell stopped at the look its claims were decided at ($reps= $want)" \
+        '[ -n "$want" ] && [ "$reps" = "$want " ]' "$out"
+check "decided: verify says at which look" \
+        'grep -qE "^seq/small-is-quicker, this data: .*(decided|undecided) at look [123] of 3 \((5|8|12) repetitions, each look at 98.3%\)" <<<"$out"'
+
 # ---- 2. Fixtures with known ratios ----------------------------------------
 header=$(head -n1 "$tmp/data/real/samples.tsv")
 # row KEY=VALUE...: a samples.tsv row; columns not given are "-".

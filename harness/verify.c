@@ -1717,8 +1717,8 @@ static int stability(const GArray *rows, const char *data_dir, const guint *ns, 
         int w_exp = (int) strlen("EXPERIMENT"), w_claim = (int) strlen("CLAIM");
 
         for (guint k = 0; k < n_ns; k++)
-                g_string_append_printf(out, "\tagree_n%u\tholds_n%u\tinconclusive_n%u\tfails_n%u", ns[k], ns[k],
-                                       ns[k], ns[k]);
+                g_string_append_printf(out, "\tagree_n%u\ttwo_agree_n%u\tholds_n%u\tinconclusive_n%u\tfails_n%u",
+                                       ns[k], ns[k], ns[k], ns[k], ns[k]);
         g_string_append_c(out, '\n');
         for (guint i = 0; i < rows->len; i++) {
                 const Row *r = &g_array_index(rows, Row, i);
@@ -1727,8 +1727,8 @@ static int stability(const GArray *rows, const char *data_dir, const guint *ns, 
         }
         printf("%-*s  %-*s  %-12s  %4s", w_exp, "EXPERIMENT", w_claim, "CLAIM", "THIS DATA", "REPS");
         for (guint k = 0; k < n_ns; k++) {
-                g_autofree char *h = g_strdup_printf("N=%u: AGREE (H/I/F)", ns[k]);
-                printf("  %-24s", h);
+                g_autofree char *h = g_strdup_printf("N=%u: SAME TWO (H/I/F)", ns[k]);
+                printf("  %-26s", h);
         }
         printf("\n");
         for (guint i = 0; i < rows->len; i++) {
@@ -1736,19 +1736,18 @@ static int stability(const GArray *rows, const char *data_dir, const guint *ns, 
                 const VerifyResult *ref = &r->res[0];
                 g_autofree char *dir = g_build_filename(data_dir, r->exp->name, NULL);
                 g_autofree char *path = g_build_filename(dir, "samples.tsv", NULL);
-                printf("%-*s  %-*s  %-12s  %4s", w_exp, r->exp->name, w_claim, r->claim->name,
-                       verify_verdict_name(ref->verdict), "");
                 g_string_append_printf(out, "%s\t%s\t%s\t", r->exp->name, r->claim->name,
                                        verify_verdict_name(ref->verdict));
                 if (r->missing[0] || ref->verdict == VERIFY_NO_DATA) {
-                        printf("\n");
+                        printf("%-*s  %-*s  %-12s\n", w_exp, r->exp->name, w_claim, r->claim->name,
+                               verify_verdict_name(ref->verdict));
                         g_string_append(out, "-");
                         for (guint k = 0; k < n_ns; k++)
-                                g_string_append(out, "\t-\t-\t-\t-");
+                                g_string_append(out, "\t-\t-\t-\t-\t-");
                         g_string_append_c(out, '\n');
                         continue;
                 }
-                printf("\r%-*s  %-*s  %-12s  %4u", w_exp, r->exp->name, w_claim, r->claim->name,
+                printf("%-*s  %-*s  %-12s  %4u", w_exp, r->exp->name, w_claim, r->claim->name,
                        verify_verdict_name(ref->verdict), ref->min_reps);
                 g_string_append_printf(out, "%u", ref->min_reps);
                 g_autoptr(Table) t = samples_table_read(path, &e);
@@ -1766,15 +1765,18 @@ static int stability(const GArray *rows, const char *data_dir, const guint *ns, 
                                 fprintf(stderr, "\nipclab: verify: %s\n", e->message);
                                 return EXIT_USAGE;
                         }
-                        double agree = 100.0 * counts[ref->verdict] / draws;
-                        g_autofree char *c = g_strdup_printf("%3.0f%% (%.0f/%.0f/%.0f)", agree,
+                        double agree = 100.0 * counts[ref->verdict] / draws, two = 0;
+                        for (int v = 0; v < 4; v++)
+                                two += (double) counts[v] * counts[v] / ((double) draws * draws);
+                        g_autofree char *c = g_strdup_printf("%3.0f%% %3.0f%% (%.0f/%.0f/%.0f)", agree, 100 * two,
                                                              100.0 * counts[VERIFY_HOLDS] / draws,
                                                              100.0 * counts[VERIFY_INCONCLUSIVE] / draws,
                                                              100.0 * counts[VERIFY_FAILS] / draws);
-                        printf("  %-24s", c);
+                        printf("  %-26s", c);
                         fflush(stdout);
                         char b[G_ASCII_DTOSTR_BUF_SIZE];
                         g_string_append_printf(out, "\t%s", g_ascii_formatd(b, sizeof b, "%.4f", agree / 100));
+                        g_string_append_printf(out, "\t%s", g_ascii_formatd(b, sizeof b, "%.4f", two));
                         for (int v = VERIFY_HOLDS; v <= VERIFY_FAILS; v++)
                                 g_string_append_printf(out, "\t%s",
                                                        g_ascii_formatd(b, sizeof b, "%.4f", (double) counts[v] / draws));
@@ -1783,11 +1785,12 @@ static int stability(const GArray *rows, const char *data_dir, const guint *ns, 
                 g_string_append_c(out, '\n');
         }
         printf("\nN=n: of %u reruns of n repetitions a cell, drawn with replacement from this data's repetitions\n"
-               "of each cell (failed ones too) and evaluated with one look, the share that reach this data's\n"
-               "verdict, then the shares that hold, are inconclusive and fail.  Drawing more repetitions than\n"
-               "REPS repeats the measured ones: the spread between them is all a draw can show, so agreement\n"
-               "at n above REPS is an optimistic guess, and a rerun on a busier or quieter machine differs more.\n",
-               draws);
+               "of each cell (failed ones too) and evaluated with one look: SAME, the share that reach this\n"
+               "data's verdict; TWO, the chance that two such reruns reach the same verdict (the sum of the\n"
+               "squared shares: a paper measured with n repetitions and its reviewer's rerun); then the shares\n"
+               "that hold, are inconclusive and fail.  Drawing more repetitions than REPS repeats the measured\n"
+               "ones: the spread between them is all a draw can show, so the figures at n above REPS are an\n"
+               "optimistic guess, and a rerun on a busier or quieter machine differs more.\n", draws);
         if (tsv) {
                 int rc = samples_write_atomic(tsv, out->str, out->len);
                 if (rc < 0) {

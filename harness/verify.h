@@ -311,11 +311,16 @@ char *verify_format_coverage(double coverage, bool latex);
  *       LABEL: ..." (or "weakest", for a claim that holds)
  * with NAME from verify_macro_name() (two claims giving the same NAME are
  * an error: exit 2).  --stability N,N...: instead, for every claim, how
- * often a rerun with N repetitions a cell would reach this data's verdict,
- * estimated by drawing N repetitions of every cell with replacement from
- * this data, D times (default 200, a fixed seed: the same data give the
- * same table), and evaluating each draw with one look; printed, and
- * written as TSV with --tsv.  Returns the exit status: 0, 1 when a claim
+ * often a rerun with N repetitions a cell would reach this data's verdict
+ * (SAME), and how often two such reruns would reach the same verdict as
+ * each other (TWO, the sum of the squared shares of each verdict: a paper
+ * measured with N repetitions and its reviewer's rerun), estimated by
+ * drawing N repetitions of every cell with replacement from this data, D
+ * times (default 200, a fixed seed: the same data give the same table),
+ * and evaluating each draw with one look; printed, and written as TSV with
+ * --tsv.  Draws see only the spread within this run: above the measured
+ * repetitions they repeat values, and a rerun on another day (another
+ * load, another placement) can differ more.  Returns the exit status: 0, 1 when a claim
  * fails on the data or on the reproduction, 2 on bad usage or input
  * (nothing written). */
 int verify_command(int argc, char **argv);

@@ -316,6 +316,19 @@ mkdir -p "$tmp/empty-repro"
 out=$($ipclab verify --data "$tmp/fx-data" --repro "$tmp/empty-repro" "$tmp/exp/fx-ok.ini" 2>&1); rc=$?
 check "an experiment not reproduced: no data there, exit 0" '[ $rc -eq 0 ] && grep -q "fx-ok, reproduction: not reproduced" <<<"$out"'
 
+# --stability: reruns drawn from the data.  Every repetition of the
+# fixture's cells is the same (but for the latency claim), so every draw
+# reaches the data's verdict: 100%, and the same table twice (fixed seed).
+out=$($ipclab verify --data "$tmp/fx-data" --stability 6,10 --draws 50 --tsv "$tmp/stab.tsv" "$tmp/exp/fx-ok.ini" 2>&1); rc=$?
+check "--stability: exit 0, a row per claim, N=6 and N=10" \
+        '[ $rc -eq 0 ] && grep -q "N=6: SAME TWO (H/I/F) .*N=10: SAME TWO (H/I/F)" <<<"$out" &&
+         grep -qE "^fx-ok +double +holds +6 +100% 100% \(100/0/0\) +100% 100% \(100/0/0\)" <<<"$out"'
+check "--stability: its TSV" \
+        'head -n1 "$tmp/stab.tsv" | grep -q "^experiment	claim	verdict	reps	agree_n6	two_agree_n6	holds_n6	inconclusive_n6	fails_n6	agree_n10" &&
+         [ "$(awk -F"\t" "\$2 == \"geomean\" { print \$5, \$6 }" "$tmp/stab.tsv")" = "1.0000 1.0000" ]'
+out2=$($ipclab verify --data "$tmp/fx-data" --stability 6,10 --draws 50 "$tmp/exp/fx-ok.ini" 2>&1)
+check "--stability: the same data give the same table" '[ "$out" = "$out2" ]'
+
 # Bad input: exit 2 and nothing written.
 bad() {
         local name=$1 expect=$2; shift 2
@@ -329,6 +342,7 @@ sed 's/^where=size=64$/where=size>>64/' "$tmp/exp/fx.ini" > "$tmp/exp/fx-bad.ini
 cp -r "$tmp/fx-data/fx" "$tmp/fx-data/fx-bad"
 bad where "size>>64" --data "$tmp/fx-data" "$tmp/exp/fx-bad.ini"
 check "bad where: the message names the file" 'grep -qF "$tmp/exp/fx-bad.ini" <<<"$out"'
+bad stability-counts "give repetition counts from 1 to 1000" --data "$tmp/fx-data" --stability 6,x "$tmp/exp/fx-ok.ini"
 # Claims that cannot mean anything (issue 12); before, the first two said
 # "no data" with exit 0 and the third computed a ratio.
 claimfile() {   # claimfile NAME CLAIM-LINES: fx.ini's experiment with one claim

@@ -1499,7 +1499,8 @@ static char *latex_table(const GArray *rows, bool have_repro)
         const char *head = have_repro ? "Claim & Metric & This data & Reproduction \\\\\n"
                                       : "Claim & Metric & This data \\\\\n";
 
-        g_string_append(out, "\\begingroup\\small\n\\setlength{\\LTpre}{\\smallskipamount}\\setlength{\\LTpost}{0pt}\n");
+        g_string_append(out, "\\begingroup\\small\n\\setlength{\\LTpre}{\\smallskipamount}\\setlength{\\LTpost}{0pt}"
+                        "\\setlength{\\LTcapwidth}{\\linewidth}\n");
         g_string_append_printf(out, "\\begin{longtable}{@{}"
                                ">{\\raggedright\\arraybackslash}p{%s\\linewidth}"
                                ">{\\raggedright\\arraybackslash}p{%s\\linewidth}"

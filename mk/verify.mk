@@ -209,8 +209,19 @@ verify: $(IPCLAB)
 # before measuring) stops the build.  An experiment that cannot run on
 # this machine (a tool missing) is no build error either: ipclab verify
 # leaves its claims out and says so, and that line is shown here.
+#
+# Which reproductions build/repro/ holds is a prerequisite too, as a stamp
+# file rewritten (when make reads this file) only when that set changes:
+# removing build/repro/ drops the Reproduction column, which no file's
+# time would say.
+VERIFY_REPRO_SET := $(VERIFY_DIR)/repro-set
+VERIFY_REPRO_NOW := $(sort $(wildcard $(REPRO_DIR)/*/samples.tsv))
+ifneq ($(VERIFY_REPRO_NOW)|$(VERIFY_REPRO_SET),$(shell cat $(VERIFY_REPRO_SET) 2>/dev/null)|$(wildcard $(VERIFY_REPRO_SET)))
+$(shell mkdir -p $(VERIFY_DIR) && echo '$(VERIFY_REPRO_NOW)' > $(VERIFY_REPRO_SET))
+endif
 $(CLAIMS_TSV) $(CLAIMS_TEX) $(CLAIMS_MACROS) &: $(IPCLAB_CODE) $(EXPERIMENT_FILES) \
-		$(EXPERIMENTS:%=$(DATADIR)/%/samples.tsv) $(wildcard $(REPRO_DIR)/*/samples.tsv) $(IPCLAB_SHARE)/mk/verify.mk | $(IPCLAB)
+		$(EXPERIMENTS:%=$(DATADIR)/%/samples.tsv) $(VERIFY_REPRO_NOW) $(VERIFY_REPRO_SET) \
+		$(IPCLAB_SHARE)/mk/verify.mk | $(IPCLAB)
 	$(Q)mkdir -p $(VERIFY_DIR) $(dir $(CLAIMS_MACROS)) $(dir $(CLAIMS_TEX))
 	@echo "  VERIFY  $(CLAIMS_TSV) $(CLAIMS_TEX)"
 	$(Q)$(IPCLAB) verify --tsv $(CLAIMS_TSV) --latex $(CLAIMS_TEX) --macros $(CLAIMS_MACROS) $(VERIFY_REPRO_ARG) \

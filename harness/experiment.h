@@ -110,6 +110,9 @@ typedef struct {
         double by;
 } Claim;
 
+/* The most looks of a sequential design (repeat_until=decided). */
+#define EXPERIMENT_MAX_LOOKS 16
+
 typedef struct {
         char *path;          /* as given */
         char *name;          /* file name without .ini */
@@ -122,6 +125,12 @@ typedef struct {
         guint repeat_max;    /* repeat=auto: never more repetitions than this */
         double ci_target;    /* repeat=auto: CI half-width / median to reach */
         guint64 auto_cap_ns; /* repeat=auto: time one cell may take in all */
+        bool repeat_decide;  /* repeat=auto, repeat_until=decided: the cells of
+                              * a claim go on until the claim holds or fails,
+                              * looked at only at LOOKS (verify.h) */
+        guint looks[EXPERIMENT_MAX_LOOKS];  /* repetitions at each look, increasing;
+                              * the last is repeat_max */
+        guint n_looks;
         guint warmup;
         guint64 timeout_ns;  /* per cell and repetition */
         bool verify;         /* check every payload's size and checksum */
@@ -136,6 +145,7 @@ typedef struct {
         GPtrArray *outputs;  /* Output * (figure.h): the [figure] and [table]
                               * groups, or the default figure and table main */
         char *resolved;      /* the resolved [experiment] group, as key=value lines */
+        char **profiles;     /* the names of the file's [profile NAME] groups, NULL-ended */
 } Experiment;
 
 /* The SHA-256 (hex) of what EXP measures: its resolved configuration less

@@ -107,6 +107,50 @@ static int cmd_list(int argc, char **argv)
         return 0;
 }
 
+/* What each claim of EXP (loaded from FILE with PROFILE) asks of its
+ * repetitions (verify.h), and, without PROFILE, of each profile's:
+ * loading has refused what cannot mean anything or cannot be decided
+ * without a profile; a profile's claims that cannot be decided are
+ * informative only. */
+static void print_claim_designs(const Experiment *exp, const char *file, const char *profile)
+{
+        g_autoptr(GPtrArray) with = g_ptr_array_new_with_free_func((GDestroyNotify) experiment_free);
+
+        for (guint p = 0; !profile && exp->profiles && exp->profiles[p]; p++) {
+                Experiment *o = experiment_load(file, exp->profiles[p], NULL);
+                if (o)
+                        g_ptr_array_add(with, o);
+        }
+        for (guint k = 0; k < exp->claims->len; k++) {
+                const Claim *cl = exp->claims->pdata[k];
+                VerifyDesign d;
+                const char *key;
+                g_autoptr(GError) e = NULL;
+                if (!verify_claim_design(exp, cl, &d, &key, &e))
+                        continue;
+                g_autofree char *line = verify_design_describe(&d);
+                g_autofree char *why = profile ? verify_design_refusal(&d) : NULL;
+                printf("  claim %s: %s%s\n", cl->name, line,
+                       why ? " (profile: its verdicts are informative only)" : "");
+                guint pairs = d.pairs;
+                for (guint p = 0; p < with->len; p++) {
+                        const Experiment *o = with->pdata[p];
+                        VerifyDesign od;
+                        if (k >= o->claims->len || !verify_claim_design(o, o->claims->pdata[k], &od, &key, NULL))
+                                continue;
+                        g_autofree char *pl = od.pairs == pairs ? NULL : verify_design_describe(&od);
+                        g_autofree char *pwhy = verify_design_refusal(&od);
+                        if (pl)
+                                printf("    with profile %s: %s%s\n", o->profile, pl,
+                                       pwhy ? " (its verdicts are informative only)" : "");
+                        else
+                                printf("    with profile %s: %u repetitions a cell: %s\n", o->profile, od.reps,
+                                       pwhy ? "cannot be decided, its verdicts are informative only"
+                                            : "can be decided");
+                }
+        }
+}
+
 static int cmd_check(int argc, char **argv)
 {
         char *profile = NULL;
@@ -157,13 +201,7 @@ static int cmd_check(int argc, char **argv)
                 }
                 double total = 0;   /* ns; a double, since huge counts overflow */
                 printf("%s: %s\n", exp->name, exp->title);
-                /* Claims that cannot mean anything (verify.h); `ipclab
-                 * verify` refuses them. */
-                for (guint k = 0; k < exp->claims->len; k++) {
-                        g_autoptr(GError) ce = NULL;
-                        if (!verify_claim_check(exp, exp->claims->pdata[k], &ce))
-                                fprintf(stderr, "ipclab: warning: %s\n", ce->message);
-                }
+                print_claim_designs(exp, argv[i], profile);
                 for (guint k = 0; k < exp->outputs->len; k++) {
                         const Output *o = exp->outputs->pdata[k];
                         if (!figure_cells_selected(exp, o))

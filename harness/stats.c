@@ -269,6 +269,25 @@ int stats_ratio_ci(const double *num, size_t n_num, const double *den, size_t n_
         return 0;
 }
 
+double stats_ratio_ci_reach(size_t n, size_t m)
+{
+        if (!n || !m)
+                return 0;
+        double r = 1 - 2 / exp(log_choose(n + m, n));
+        return r < 0 ? 0 : r;
+}
+
+size_t stats_ratio_ci_reps(double level)
+{
+        if (!(level > 0 && level < 1))
+                return 0;
+        /* The same tolerance as stats_ratio_ci's choice of k. */
+        size_t n = 1;
+        while (1 - stats_ratio_ci_reach(n, n) > 1 - level + 1e-12)
+                n++;
+        return n;
+}
+
 /* ---- repeat=auto -------------------------------------------------------- */
 
 bool stats_auto_done(const double *cost, size_t n, size_t repeat_min, double target,

@@ -93,6 +93,18 @@ double stats_mann_whitney_cdf(size_t n, size_t m, size_t k);
 int stats_ratio_ci(const double *num, size_t n_num, const double *den, size_t n_den, double level,
                    double *ratio, double *lo, double *hi, double *coverage);
 
+/* The most coverage stats_ratio_ci can reach with N and M values: that of
+ * its widest interval, [min, max] of the ratios, 1 - 2 / C(N+M, N), exact
+ * whatever the noise (3 and 3: 0.9; 4 and 4: 0.971; 6 and 6: 0.9978).  0
+ * when N or M is 0. */
+double stats_ratio_ci_reach(size_t n, size_t m);
+
+/* The fewest repetitions a side, N = M, with which stats_ratio_ci reaches
+ * LEVEL (0 < LEVEL < 1): the smallest N with stats_ratio_ci_reach(N, N) >=
+ * LEVEL (95%: 4; 1 - 0.05/9: 6; 1 - 0.05/27: 7).  0 when LEVEL is not in
+ * (0, 1). */
+size_t stats_ratio_ci_reps(double level);
+
 /* ---- repeat=auto -------------------------------------------------------- */
 
 /* The stopping rule of repeat=auto for one cell, after its N-th

@@ -432,6 +432,30 @@ static void test_coverage_auto(void)
         g_assert_true(stats_auto_done(flat, 12, 6, 0.05, &narrowed, NULL));
 }
 
+/* What the exact interval can reach, and the repetitions a level needs:
+ * 1 - 2/C(2n, n) (C(6,3) = 20, C(8,4) = 70, C(12,6) = 924, C(14,7) =
+ * 3432), checked against stats_ratio_ci's own coverage. */
+static void test_ratio_ci_reach(void)
+{
+        g_assert_cmpfloat_with_epsilon(stats_ratio_ci_reach(3, 3), 0.9, 1e-12);
+        g_assert_cmpfloat_with_epsilon(stats_ratio_ci_reach(4, 4), 1 - 2.0 / 70, 1e-12);
+        g_assert_cmpfloat_with_epsilon(stats_ratio_ci_reach(6, 6), 1 - 2.0 / 924, 1e-12);
+        g_assert_cmpfloat_with_epsilon(stats_ratio_ci_reach(5, 6), 1 - 2.0 / 462, 1e-12);
+        g_assert_cmpfloat(stats_ratio_ci_reach(0, 6), ==, 0);
+        g_assert_cmpuint(stats_ratio_ci_reps(0.95), ==, 4);
+        g_assert_cmpuint(stats_ratio_ci_reps(1 - 0.05 / 9), ==, 6);
+        g_assert_cmpuint(stats_ratio_ci_reps(1 - 0.05 / 27), ==, 7);
+        g_assert_cmpuint(stats_ratio_ci_reps(1 - 0.05 / 85), ==, 7);
+        g_assert_cmpuint(stats_ratio_ci_reps(1 - 0.05 / 86), ==, 8);
+        g_assert_cmpuint(stats_ratio_ci_reps(1.5), ==, 0);
+        /* The interval itself reaches exactly that with k = 1. */
+        double a[7] = { 1, 2, 3, 4, 5, 6, 7 }, b[7] = { 2, 3, 4, 5, 6, 7, 8 }, r, lo, hi, cov;
+        for (size_t n = 2; n <= 7; n++) {
+                g_assert_cmpint(stats_ratio_ci(a, n, b, n, 1 - 1e-9, &r, &lo, &hi, &cov), ==, 0);
+                g_assert_cmpfloat_with_epsilon(cov, stats_ratio_ci_reach(n, n), 1e-12);
+        }
+}
+
 int main(int argc, char **argv)
 {
         g_test_init(&argc, &argv, NULL);
@@ -444,6 +468,7 @@ int main(int argc, char **argv)
         g_test_add_func("/stats/pooled-rate", test_pooled_rate);
         g_test_add_func("/stats/mann-whitney", test_mann_whitney);
         g_test_add_func("/stats/ratio-ci", test_ratio_ci);
+        g_test_add_func("/stats/ratio-ci-reach", test_ratio_ci_reach);
         g_test_add_func("/stats/coverage-one-pair", test_coverage_one_pair);
         g_test_add_func("/stats/coverage-claim", test_coverage_claim);
         g_test_add_func("/stats/coverage-auto", test_coverage_auto);

@@ -5,7 +5,9 @@
 #      parsing 300 ms slow (an LD_PRELOAD shim around sscanf);
 #   2. no side of a single-threaded transport reports more CPU than the
 #      window, and an in-process transport reports no server CPU;
-#   3. under hyperfine the warm-up runs are a separate invocation, so the
+#   3. time-boxed windows hold: one-way within the duration, round trips
+#      past it by at most one round trip;
+#   4. under hyperfine the warm-up runs are a separate invocation, so the
 #      server's and bus's CPU clocks are read around the timed runs only.
 set -u
 cd "$(dirname "$0")/../.."
@@ -66,7 +68,42 @@ check "direct (in process) has no server CPU of its own" \
 check "the other transports have one" \
         '[ -z "$(awk -F"\t" -v s="$sc" "NR > 1 && \$5 != \"direct\" && \$s == \"-\"" "$f")" ]'
 
-# ---- 3. hyperfine: warm-up apart from the timed runs -----------------------
+# ---- 3. Time boxes hold ---------------------------------------------------
+# One-way: the window ends at the last receipt by the duration, however much
+# the client's library queued (GDBus hands messages to a worker thread and
+# flushes every 4 MiB: before, its windows ran to 2.8 times the box);
+# one message at least.  Round trips: at the first reply at or past it.
+if command -v dbus-daemon > /dev/null; then
+        boxed="libdbus;gdbus;sd-bus;pipe"
+        bus="bus=dbus-daemon;p2p"
+else
+        boxed="pipe;unix-stream"
+        bus=""
+fi
+cat > "$tmp/box.ini" <<INI
+[experiment]
+title=time boxes
+transport=$boxed
+$bus
+payload=bytes
+size=1024
+pattern=oneway;roundtrip
+duration=100ms
+repeat=2
+warmup=10
+INI
+$ipclab run --out "$tmp/out" "$tmp/box.ini" 2> "$tmp/box.err"; rc=$?
+f=$tmp/out/box/samples.tsv
+check "time-boxed run exits 0" '[ $rc -eq 0 ]' || sed 's/^/# /' "$tmp/box.err"
+e=$(col elapsed_ns "$f") m=$(col messages "$f") p=$(col pattern "$f") t=$(col transport "$f") mx=$(col lat_max_ns "$f")
+over=$(awk -F'\t' -v e="$e" -v m="$m" -v p="$p" -v t="$t" \
+        'NR > 1 && $p == "oneway" && $e > 100000000 && $m > 1 { print $t, $e, $m }' "$f")
+check "every one-way window within its 100 ms box" '[ -s "$f" ] && [ -z "$over" ]' "$over"
+over=$(awk -F'\t' -v e="$e" -v p="$p" -v t="$t" -v mx="$mx" \
+        'NR > 1 && $p == "roundtrip" && ($e < 100000000 || $e > 100000000 + $mx + 1000000) { print $t, $e, $mx }' "$f")
+check "every round-trip window past it by at most its longest round trip (and 1 ms)" '[ -s "$f" ] && [ -z "$over" ]' "$over"
+
+# ---- 4. hyperfine: warm-up apart from the timed runs -----------------------
 if command -v hyperfine >/dev/null && command -v dbus-send >/dev/null && command -v dbus-daemon >/dev/null; then
         mkdir -p "$tmp/bin"
         real=$(command -v hyperfine)

@@ -435,11 +435,13 @@ static int server_step(Ctx *c, Sample *s)
         bool timed = c->srv_messages > c->untimed;
         if (oneway && c->srv_messages > c->exp->warmup && c->srv_messages <= c->untimed)
                 server_fixed_end(c);
-        /* One-way, duration-boxed: the window ends at the last receipt by
-         * t0 + duration (the client wrote t0 before its first timed send),
-         * or at the first receipt when none came by then; a later message
-         * is drained, not counted. */
-        if (oneway && !c->srv_last && timed && !c->srv_past) {
+        /* One-way, duration-boxed, in a process of its own: the window
+         * ends at the last receipt by t0 + duration (the client wrote t0
+         * before its first timed send), or at the first receipt when none
+         * came by then; a later message is drained, not counted.  (In
+         * process every message is handled before the send returns: the
+         * client's clock closes the window.) */
+        if (oneway && !c->srv_last && timed && !c->srv_past && !(c->t->flags & TRANSPORT_INPROCESS)) {
                 if (!c->srv_deadline)
                         c->srv_deadline = c->sh->t0 + c->cell->duration_ns;
                 if (got <= c->srv_deadline || c->srv_messages == c->untimed + 1) {

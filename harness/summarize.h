@@ -8,7 +8,11 @@
  * over all repetitions (stats_pooled_rate), and, when DIR holds
  * latencies.tsv.gz, the percentiles of every message of the cell pooled
  * into one histogram (pooled_p50_ns ...: latency_pool, exact merging),
- * beside lat_p50_ns ..., the medians of each repetition's percentile.
+ * beside lat_p50_ns ..., the medians of each repetition's percentile;
+ * where the repetitions ran (placement: their one mode or "mixed", and
+ * placement_modes, the count of each: placement.h) and the median of
+ * their one-message windows (fixed_ns) and of those over their windows
+ * (fixed_share), "-" for data written before those columns.
  * A latencies.tsv.gz that cannot be read is an error (naming it).
  * Nothing here prints.
  */

@@ -20,14 +20,6 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . harness/tests/tap.sh
 
-# Prints the named columns of samples.tsv $1, tab-separated, one line per row.
-cols() {
-        local f=$1
-        shift
-        awk -F'\t' -v want="$*" 'NR == 1 { n = split(want, w, " "); for (i = 1; i <= NF; i++) c[$i] = i; next }
-                { s = ""; for (k = 1; k <= n; k++) s = s (k > 1 ? "\t" : "") $(c[w[k]]); print s }' "$f"
-}
-
 have_dbus=no
 command -v dbus-daemon > /dev/null && have_dbus=yes
 
@@ -54,19 +46,22 @@ INI
         $ipclab run --out "$tmp/out" "$tmp/pin.ini" 2> "$tmp/pin.err"; rc=$?
         f=$tmp/out/pin/samples.tsv
         check "the pinned cells run (exit 0)" '[ $rc -eq 0 ]' || sed 's/^/# /' "$tmp/pin.err"
-        rows=$(cols "$f" status | grep -c '^ok$')
-        check "every repetition measured ($rows)" '[ "$rows" -gt 0 ] && [ "$(cols "$f" status | grep -vc "^ok$")" -eq 0 ]'
-        bad=$(cols "$f" transport pattern cpus placement | awk -F'\t' '$3 != $4')
-        check "each repetition's placement is its cpus= (same, split)" '[ -z "$bad" ]' "$bad"
-        bad=$(cols "$f" transport pattern cpus client_on_cpu server_on_cpu bus_on_cpu |
+        rows=$(tsv_cols "$f" status | grep -c '^ok$')
+        check "every repetition measured ($rows)" '[ "$rows" -gt 0 ] && [ "$(tsv_cols "$f" status | grep -vc "^ok$")" -eq 0 ]'
+        # Every check below reads these columns: none may pass on rows it
+        # could not read.
+        seen=$(tsv_cols "$f" placement client_on_cpu server_on_cpu migrations | grep -c .)
+        bad=$(tsv_cols "$f" transport pattern cpus placement | awk -F'\t' '$3 != $4')
+        check "each repetition's placement is its cpus= (same, split)" '[ "$rows" -gt 0 ] && [ "$seen" -eq "$rows" ] && [ -z "$bad" ]' "$bad"
+        bad=$(tsv_cols "$f" transport pattern cpus client_on_cpu server_on_cpu bus_on_cpu |
                 awk -F'\t' '($3 == "same" && ($4 != $5 || ($6 != "-" && $6 != $4))) ||
                             ($3 == "split" && ($4 == $5 || ($6 != "-" && $6 != $5)))')
         check "same: one CPU for all; split: client apart, the bus daemon with the server" '[ -z "$bad" ]' "$bad"
-        bad=$(cols "$f" transport pattern migrations | awk -F'\t' '$3 != "0"')
+        bad=$(tsv_cols "$f" transport pattern migrations | awk -F'\t' '$3 != "0"')
         check "no migration of a pinned repetition" '[ -z "$bad" ]' "$bad"
         [ "$have_dbus" = yes ] &&
                 check "the bus daemon's CPU is recorded for the bus cells" \
-                        '[ -z "$(cols "$f" transport bus_on_cpu | awk -F"\t" "(\$1 ~ /dbus/) == (\$2 == \"-\")")" ]'
+                        '[ -z "$(tsv_cols "$f" transport bus_on_cpu | awk -F"\t" "(\$1 ~ /dbus/) == (\$2 == \"-\")")" ]'
 fi
 
 # ---- 2. Unpinned, but ipclab confined to one CPU: same --------------------
@@ -90,10 +85,10 @@ else
         taskset -c $cpu $ipclab run --out "$tmp/out" "$tmp/one.ini" 2> "$tmp/one.err"; rc=$?
         f=$tmp/out/one/samples.tsv
         check "the run under taskset -c $cpu exits 0" '[ $rc -eq 0 ]' || sed 's/^/# /' "$tmp/one.err"
-        bad=$(cols "$f" transport pattern placement client_on_cpu server_on_cpu |
-                awk -F'\t' -v cpu=$cpu '$3 != "same" || $4 != cpu || $5 != cpu')
+        bad=$(tsv_cols "$f" transport pattern placement client_on_cpu server_on_cpu |
+                awk -F'\t' -v cpu=$cpu 'NF != 5 || $3 != "same" || $4 != cpu || $5 != cpu')
         check "unpinned under taskset -c $cpu: every repetition same, on CPU $cpu" \
-                '[ -z "$bad" ] && [ "$(cols "$f" placement | wc -l)" -eq 12 ]' "$bad"
+                '[ -z "$bad" ] && [ "$(tsv_cols "$f" placement | wc -l)" -eq 12 ]' "$bad"
         h=$($ipclab summarize "$tmp/out/one")
         check "the summary says same, with its count" \
                 '[ "$(awk -F"\t" "NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next }
@@ -102,7 +97,7 @@ fi
 
 # ---- 3. The fixed window --------------------------------------------------
 f=$tmp/out/one/samples.tsv
-bad=$(cols "$f" transport pattern elapsed_ns fixed_ns | awk -F'\t' '$4 == "-" || $4 <= 0')
+bad=$(tsv_cols "$f" transport pattern elapsed_ns fixed_ns | awk -F'\t' '$4 == "-" || $4 <= 0')
 check "every measured row has a fixed window (fixed_ns > 0)" '[ -s "$f" ] && [ -z "$bad" ]' "$bad"
 if command -v hyperfine > /dev/null && command -v dbus-send > /dev/null && [ "$have_dbus" = yes ]; then
         cat > "$tmp/hf.ini" <<'INI'
@@ -120,7 +115,7 @@ warmup=2
 INI
         $ipclab run --out "$tmp/out" "$tmp/hf.ini" 2> /dev/null
         check "a hyperfine command has no fixed window and no placement" \
-                '[ "$(cols "$tmp/out/hf/samples.tsv" status fixed_ns placement)" = "$(printf "ok\t-\t-")" ]'
+                '[ "$(tsv_cols "$tmp/out/hf/samples.tsv" status fixed_ns placement)" = "$(printf "ok\t-\t-")" ]'
 else
         skip "a hyperfine command has no fixed window and no placement" "hyperfine, dbus-send or dbus-daemon missing"
 fi

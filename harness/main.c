@@ -151,12 +151,35 @@ static void print_claim_designs(const Experiment *exp, const char *file, const c
         }
 }
 
+/* The warnings `ipclab check` gives for the data measured from EXP, in
+ * DATA/<experiment>/ when there is any: every cell whose repetitions ran
+ * in more than one CPU placement (summary_mixed_placements). */
+static void check_data(const Experiment *exp, const char *data)
+{
+        g_autofree char *dir = g_build_filename(data, exp->name, NULL);
+        g_autofree char *path = g_build_filename(dir, "samples.tsv", NULL);
+        g_autoptr(GPtrArray) mixed = g_ptr_array_new_with_free_func(g_free);
+        g_autoptr(GError) e = NULL;
+
+        if (!g_file_test(path, G_FILE_TEST_EXISTS))
+                return;
+        if (!summary_mixed_placements(dir, mixed, &e)) {
+                fprintf(stderr, "ipclab: warning: %s\n", e->message);
+                return;
+        }
+        for (guint i = 0; i < mixed->len; i++)
+                fprintf(stderr, "ipclab: warning: %s: cell %s: its repetitions ran in more than one CPU placement "
+                        "(ipclab summarize --by-placement shows them apart)\n", dir, (char *) mixed->pdata[i]);
+}
+
 static int cmd_check(int argc, char **argv)
 {
-        char *profile = NULL;
+        char *profile = NULL, *data = NULL;
         gboolean config_hash = FALSE, list_outputs = FALSE;
         GOptionEntry entries[] = {
                 { "profile", 'p', 0, G_OPTION_ARG_STRING, &profile, "Apply [profile NAME]", "NAME" },
+                { "data", 0, 0, G_OPTION_ARG_FILENAME, &data,
+                  "Warn of cells of DIR/<experiment>/ that ran in several CPU placements (default: data)", "DIR" },
                 { "list-outputs", 0, 0, G_OPTION_ARG_NONE, &list_outputs,
                   "Print each file's figures and tables: KIND EXP NAME INPUTS, tab-separated", NULL },
                 { "config-hash", 0, 0, G_OPTION_ARG_NONE, &config_hash,
@@ -250,8 +273,10 @@ static int cmd_check(int argc, char **argv)
                 printf("  estimated from: per-message and per-byte costs of each transport, bus start-up per cell%s%s\n",
                        nspawn ? ", 1 s container start" : "",
                        vm ? (kvm ? ", 45 s VM boot, 1.2x under KVM" : ", 45 s VM boot, 30x emulated (TCG)") : "");
+                check_data(exp, data ? data : "data");
         }
         g_free(profile);
+        g_free(data);
         return status;
 }
 
@@ -379,15 +404,22 @@ static int cmd_run(int argc, char **argv, char **argv_all)
 /* Per-cell statistics of DIR/samples.tsv as TSV on stdout (summarize.h). */
 static int cmd_summarize(int argc, char **argv)
 {
+        gboolean by_placement = FALSE;
+        GOptionEntry entries[] = {
+                { "by-placement", 0, 0, G_OPTION_ARG_NONE, &by_placement,
+                  "A row per cell and CPU placement: the repetitions of each mode apart", NULL },
+                { NULL },
+        };
         g_autoptr(GOptionContext) ctx = g_option_context_new("DIR - per-cell statistics of DIR/samples.tsv, as TSV");
         g_autoptr(GError) e = NULL;
 
+        g_option_context_add_main_entries(ctx, entries, NULL);
         if (!g_option_context_parse(ctx, &argc, &argv, &e))
                 return usage_error(ctx, e->message);
         if (argc != 2)
                 return usage_error(ctx, "summarize needs one results directory");
         g_autoptr(GString) out = g_string_new(NULL);
-        if (summarize_dir(argv[1], out, &e) < 0)
+        if ((by_placement ? summarize_dir_by_placement : summarize_dir)(argv[1], out, &e) < 0)
                 return report(e);
         fwrite(out->str, 1, out->len, stdout);
         return 0;

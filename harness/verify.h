@@ -177,6 +177,17 @@ char *verify_macro_name(const char *claim);
  * allocated. */
 char *verify_format_number(double x);
 
+/* X with exactly DIGITS decimals (a table's or a number's digits=), or
+ * verify_format_number(X) when DIGITS < 0.  Newly allocated. */
+char *verify_format_digits(double x, int digits);
+
+/* A number as written (a published one, quoted exactly): its characters
+ * kept, the integer digits grouped as verify_format_number() groups them
+ * ("55496" gives "55\\,496", "1.05127" stays); "--" for "-" or "";
+ * NULL when S is not a plain number (text: the caller escapes it).
+ * Newly allocated. */
+char *verify_format_written(const char *s);
+
 /* `ipclab verify [--data DIR] [--repro DIR] [--tsv FILE] [--macros FILE]
  * [--pairs] [EXPERIMENT.ini...]`: evaluates every claim of the given
  * experiment files (default: every experiments/NAME.ini) on

@@ -10,12 +10,15 @@
 # every other, alphabetically.  Experiments without data are left out of
 # the paper, which says so.
 #
-# A hand-written section may quote numbers: paper/scripts/EXP.awk (with
-# paper/scripts/lib.awk) writes them as macros, generated/macros-EXP.tex,
-# from these files: 1 the published numbers EXP's outputs read (its first
-# published: input; /dev/null when none), 2 its summary, 3, 4, ... the
-# summaries of its exp: inputs, in order (/dev/null for one without data).
-# generated/macros.tex holds them all.
+# A hand-written section may quote numbers: the [number NAME] groups of
+# its experiment file (numbers.h), which `ipclab numbers` writes as
+# macros, generated/macros-EXP.tex, from its summary, its meta.ini and
+# what `ipclab check --list-outputs` says they read besides (another
+# experiment's summary, a published file).  generated/macros.tex holds
+# them all.  (Until every experiment is ported, paper/scripts/EXP.awk with
+# paper/scripts/lib.awk still writes those of the others, from: 1 the
+# published numbers EXP's outputs read, 2 its summary, 3, ... the
+# summaries of its exp: inputs.)
 #
 # PAPER_EXTRA: further prerequisites of the paper that other steps add
 # (mk/verify.mk adds the claims table).  It is expanded when the paper is
@@ -48,7 +51,8 @@ PAPER_SECTIONS_GEN := $(foreach e,$(PAPER_HAVE),$(if $(wildcard $(PAPERDIR)/sect
 paper_seed = $(or $(firstword $(foreach p,$(call in_pubs,$(EXP_INPUTS_$1)),$(firstword $(subst -, ,$(notdir $p))))),-)
 PAPER_MISSING_ITEMS := $(strip $(foreach e,$(PAPER_MISSING),\ipclabMissingItem{$e}{$(call paper_seed,$e)}))
 PAPER_SCRIPTED := $(foreach e,$(PAPER_HAVE),$(if $(wildcard paper/scripts/$e.awk),$e))
-PAPER_MACROS := $(PAPER_SCRIPTED:%=$(PAPER_GEN)/macros-%.tex)
+PAPER_NUMBERED := $(filter-out $(PAPER_SCRIPTED),$(filter $(OUTPUT_NUMBERS),$(PAPER_HAVE)))
+PAPER_MACROS := $(PAPER_SCRIPTED:%=$(PAPER_GEN)/macros-%.tex) $(PAPER_NUMBERED:%=$(PAPER_GEN)/macros-%.tex)
 # Figures are found relative to $(PAPERDIR) (one level down).
 PAPER_FIGDIR := $(if $(filter /%,$(BUILD)),$(BUILD),../$(BUILD))/figures/
 
@@ -76,6 +80,18 @@ $(PAPER_GEN)/macros-%.tex: $(BUILD)/summary/%.tsv paper/scripts/%.awk paper/scri
 		$(call paper_pub,$*) $< $(call paper_after,$*); \
 	 } > $@.tmp || { rm -f $@.tmp; exit 1; }
 	$(Q)mv $@.tmp $@
+
+# The numbers an experiment file declares ([number NAME] groups,
+# numbers.h): `ipclab numbers`, from its summary, its meta.ini and what
+# `ipclab check --list-outputs` says they read besides (another
+# experiment's summary, a published file).
+$(foreach e,$(PAPER_NUMBERED),$(eval $(PAPER_GEN)/macros-$e.tex: $(EXPDIR)/$e.ini $(BUILD)/summary/$e.tsv \
+	$(call in_files,$(OUT_INPUTS_numbers_$e)) $(IPCLAB_CODE) | $(IPCLAB)))
+$(PAPER_NUMBERED:%=$(PAPER_GEN)/macros-%.tex): $(PAPER_GEN)/macros-%.tex:
+	$(Q)mkdir -p $(@D)
+	@echo "  MACROS  $@"
+	$(Q)$(IPCLAB) numbers $(EXPDIR)/$*.ini --summary $(BUILD)/summary/$*.tsv $(call in_args,$(OUT_INPUTS_numbers_$*)) \
+		$(if $(wildcard $(DATADIR)/$*/meta.ini),--meta $(DATADIR)/$*/meta.ini) --out $@
 
 # Every number the text quotes: one file, as the text expects.
 $(PAPER_GEN)/macros.tex: $(PAPER_MACROS) $(PAPER_GEN)/config.tex

@@ -171,7 +171,7 @@ gboolean verify_claim_dir(const Claim *claim, const char *dir, VerifyResult *res
  * "PTwoP").  Newly allocated. */
 char *verify_macro_name(const char *claim);
 
-/* A number as the paper prints it (paper/scripts/lib.awk's fmt): three
+/* A number as the paper prints it, in tables and text alike: three
  * significant figures below 100, then 2, 1 or 0 decimals by magnitude,
  * digits grouped with "\," from 10000 on; "--" for NaN.  Newly
  * allocated. */

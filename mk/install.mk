@@ -31,7 +31,7 @@ install: $(IPCLAB)
 	$(Q)$(INSTALL) -m 755 $(IPCLAB) $(INSTALL_BIN)/ipclab
 	$(Q)$(INSTALL) -m 644 $(INSTALL_MK) $(INSTALL_SHARE)/mk/
 	$(Q)$(INSTALL) -m 755 $(INSTALL_MK_EXEC) $(INSTALL_SHARE)/mk/
-	$(Q)$(INSTALL) -m 644 plots/common.gp plots/report-ratio.gp $(wildcard plots/*.awk) $(INSTALL_SHARE)/plots/
+	$(Q)$(INSTALL) -m 644 plots/common.gp plots/report-ratio.gp $(INSTALL_SHARE)/plots/
 	$(Q)$(INSTALL) -m 644 paper/ipclab.sty $(INSTALL_SHARE)/paper/
 	$(Q)rm -rf $(INSTALL_SHARE)/template
 	$(Q)cd template && find . -type f | while read -r f; do \

@@ -32,7 +32,8 @@ mstext(ns) = ns >= 1e7 ? sprintf("%.0f ms", ns / 1e6) : ns >= 1e6 ? sprintf("%.1
 ref = word(also, 1)
 haveref = ref ne "" && nrows(ref, "transport=libdbus,pattern=roundtrip,lat_p50_ns!=-") > 0
 if (haveref) {
-        refcount = int(system(sprintf("awk -f '%s/select.awk' -v sort=0 -v where='transport=libdbus,pattern=roundtrip,lat_p50_ns!=-' -v cols=count '%s' | sort -n | tail -n 1", plotdir, ref)))
+        stats sel(ref, "transport=libdbus,pattern=roundtrip,lat_p50_ns!=-", "count") using 1 nooutput
+        refcount = int(STATS_max)
 }
 refwhere(b) = sprintf("transport=libdbus,pattern=roundtrip,count=%d,bus=%s", refcount, b)
 

@@ -275,10 +275,12 @@ static char *differing(const Table *t, GArray *items)
 
 static Result compute(Ctx *c, const Number *n);
 
+/* A number whose source has no data: "--", or 0 where the text tests it
+ * with \ifnum (a count, an interval's verdict, a test). */
 static Result no_data(const Number *n)
 {
-        bool counted = n->reduce == REDUCE_COUNT || n->reduce == REDUCE_DISTINCT;
-        return (Result) { g_strdup(counted ? "0" : n->test ? "0" : "--"), NAN };
+        bool zero = n->reduce == REDUCE_COUNT || n->reduce == REDUCE_DISTINCT || n->show == SHOW_APART || n->test;
+        return (Result) { g_strdup(zero ? "0" : "--"), NAN };
 }
 
 /* A computed number V (seconds and bytes) as the macro's body: shown in
@@ -454,7 +456,9 @@ typedef struct {
         bool written;         /* a published column nothing is computed from */
         bool text;            /* the value is a text */
         guint selected;       /* rows where= selects */
+        guint over_rows;      /* rows over= selects */
         guint items;          /* rows or pairs made of them */
+        guint unkept;         /* pairs keep= left out */
         GArray *known;        /* Item: those with a value */
 } Rows;
 
@@ -476,6 +480,9 @@ static void rows_collect(Rows *r)
         g_autoptr(GArray) pc = pair_columns(n, t, r->where, r->over);
 
         r->known = g_array_new(FALSE, TRUE, sizeof(Item));
+        for (guint i = 0; r->pairs && i < t->rows->len; i++)
+                r->over_rows += r->over ? select_row(r->over, t, t->rows->pdata[i])
+                                        : select_row(r->where, t, t->rows->pdata[i]);
         for (guint i = 0; i < t->rows->len; i++) {
                 char **a = t->rows->pdata[i];
                 if (!select_row(r->where, t, a))
@@ -489,8 +496,10 @@ static void rows_collect(Rows *r)
                                 if (r->over ? b == a || !select_row(r->over, t, b) || !agree(pc, a, b) : b != a)
                                         continue;
                                 double vb = operand(&r->cols, b, r->cols.over_value, r->cols.over_f);
-                                if (n->keep && !pair_keeps(n, &r->cols, a, b, it.v, vb))
+                                if (n->keep && !pair_keeps(n, &r->cols, a, b, it.v, vb)) {
+                                        r->unkept++;
                                         continue;
+                                }
                                 it = (Item) { a, b, combine(n->compare, it.v, vb), NULL };
                         }
                         r->items++;
@@ -516,10 +525,8 @@ static Result rows_coverage(Ctx *c, Rows *r)
                 }
                 k = isnan(m) ? k : m;
         }
-        if (isnan(k)) {
-                fail(c, n, "where", "'%s' matches no row of %s with repetitions", n->where ? n->where : "", r->path);
-                return (Result) { NULL, NAN };
-        }
+        if (isnan(k))
+                return no_data(n);
         double level = 100 * stats_median_ci_level((size_t) k, VERIFY_LEVEL);
         return (Result) { verify_format_digits(level, n->digits), level };
 }
@@ -652,15 +659,16 @@ static Result compute_rows(Ctx *c, const Number *n)
         } else if (n->show == SHOW_COVERAGE) {
                 res = rows_coverage(c, &r);
         } else if (!known->len) {
-                if (!r.selected)
-                        fail(c, n, "where", "'%s' matches no row of %s", n->where ? n->where : "", r.path);
-                else if (!r.items)
-                        fail(c, n, n->over ? "over" : "where", "no pair: no row of over='%s' agrees with a row of "
-                             "where='%s'%s", n->over ? n->over : "", n->where ? n->where : "",
-                             n->keep ? " and passes keep=" : "");
+                /* The cells selected are not in the data (a profile, a
+                 * place or a library that did not run), or have no value
+                 * (a failed cell): no data.  Rows on both sides that make
+                 * no pair are a mistake of pair= or the selectors. */
+                if (r.pairs && r.selected && r.over_rows && !r.items && !r.unkept)
+                        fail(c, n, n->pair ? "pair" : "over", "no row of over='%s' agrees with a row of where='%s'%s",
+                             n->over ? n->over : "", n->where ? n->where : "",
+                             n->pair ? " on the pair= columns" : " on the axes neither names");
                 else
-                        fail(c, n, "value", "no %s of '%s' in %s has a value of %s", r.pairs ? "pair" : "row",
-                             n->where ? n->where : "", r.path, n->value);
+                        res = no_data(n);
         } else if (n->reduce == REDUCE_LIST) {
                 g_autoptr(GPtrArray) rows = g_ptr_array_new();
                 for (guint i = 0; i < known->len; i++)

@@ -30,10 +30,10 @@
  *            that are above (a > b), below, not-above, not-below,
  *            disjoint (their 95 % intervals do not overlap), overlap, or
  *            apart (disjoint, and both intervals reach 95 %);
- *   reduce   one (default: every row or pair the same value; none, or
- *            several that differ, is an error naming the group), min,
- *            max (the row or pair with that value), count, distinct
- *            (how many different values), list ("64 B, 1 KiB and 4 KiB");
+ *   reduce   one (default: every row or pair the same value; several
+ *            that differ are an error naming the group), min, max (the
+ *            row or pair with that value), count, distinct (how many
+ *            different values), list ("64 B, 1 KiB and 4 KiB");
  *   show     value (default); coverage (the stated coverage of the rows'
  *            median intervals, stats_median_ci_level); apart (the picked
  *            row's interval apart from every other row's, or the one
@@ -51,9 +51,14 @@
  * digits=); bytes without unit= as a size (64~B, 4~KiB); an axis's text
  * (transport, bus, ...) as a name of the code, \texttt{pipe}; a published
  * number with nothing computed from it as written (verify_format_written);
- * any other text through render_latex_escape().  A source without data
- * (experiment= not given to `ipclab numbers`, a meta.ini group the run did
- * not write) gives "--" (a count: 0).
+ * any other text through render_latex_escape().
+ *
+ * A selector that names no cell of the experiment is a mistake (`ipclab
+ * check`); cells the data does not hold (a profile or a place that left
+ * them out, a library not built where it ran, a failed cell), like a
+ * source without data (experiment= not given to `ipclab numbers`, a
+ * meta.ini group the run did not write), give "--", or 0 where the text
+ * tests the number with \ifnum (a count, show=apart, test=).
  */
 #pragma once
 

@@ -315,6 +315,17 @@ reduce=list
 meta=skipped
 where=transport=mq
 value=limit_B
+[number NoRow]
+where=lat_p50_ns>1000000000
+value=lat_p50_ns
+[number NoRowApart]
+where=lat_p50_ns>1000000000
+value=lat_p50_ns
+reduce=min
+show=apart
+[number NoValue]
+where=transport=direct,size=4KiB
+value=memcpy_MiBps
 [number NRatio]
 numbers=Ratio;Transports
 [number NTest]
@@ -395,6 +406,9 @@ expect VmKernel -- "a group the run did not write" "$m"
 expect Skips 2 "skipped cells of one transport" "$m"
 expect SkippedSizes '32~KiB and 64~KiB' "their sizes" "$m"
 expect Limit '8~KiB' "the limit that stopped them" "$m"
+expect NoRow -- "cells the data does not hold: no data" "$m"
+expect NoRowApart 0 "no data for an \\ifnum: 0" "$m"
+expect NoValue -- "a cell without the value (failed, not measured): no data" "$m"
 expect NRatio 0.500 "two numbers' ratio" "$m"
 expect NTest 0 "two numbers' ratio tested" "$m"
 
@@ -411,15 +425,14 @@ cp "$tmp/nx.tsv" "$tmp/bad.tsv"
 
 [number Fine]
 value=n
-[number Nothing]
-where=lat_p50_ns>1000000000
+[number NoPair]
+where=transport=unix-stream,size=64
+over=transport=pipe,size=4KiB
+pair=size_B
 value=lat_p50_ns
 [number Several]
 where=transport=pipe
 value=lat_p50_ns
-[number NoValue]
-where=transport=direct,size=4KiB
-value=memcpy_MiBps
 [number TwoPairs]
 where=transport=unix-stream
 over=transport=pipe
@@ -434,15 +447,14 @@ err=$(numbers bad --meta "$tmp/data/nx/meta.ini" --out "$tmp/bad.tex" 2>&1)
 rc=$?
 check "a bad number: exit 2, nothing written" '[ $rc -eq 2 ] && [ ! -e "$tmp/bad.tex" ]' || echo "# rc $rc"
 f=$tmp/experiments/bad.ini
-check "no row: FILE:LINE: [number NAME] where: says so" \
-        'grep -qF "$f:$(keyline Nothing where): [number Nothing] where: '"'"'lat_p50_ns>1000000000'"'"' matches no row" <<<"$err"' || echo "# $err"
+check "rows that make no pair: FILE:LINE: [number NAME] key: says so" \
+        'grep -qF "$f:$(keyline NoPair pair): [number NoPair] pair: no row of over='"'"'transport=pipe,size=4KiB'"'"' agrees" <<<"$err"' || echo "# $err"
 check "several rows where one is needed: named, with the axes they differ in" \
         'grep -qF "$f:$(keyline Several where): [number Several] where: '"'"'transport=pipe'"'"' selects 2 rows with different values of lat_p50_ns where one is needed (they differ in: size_B)" <<<"$err"'
-check "no value in the row selected" 'grep -qF "$f:$(keyline NoValue value): [number NoValue] value: no row" <<<"$err"'
 check "two pairs where one is needed" 'grep -qF "[number TwoPairs] where: '"'"'transport=unix-stream'"'"' and over='"'"'transport=pipe'"'"' make 2 pairs where one is needed" <<<"$err"'
 check "a key meta.ini lacks in a group it has" 'grep -qF "$f:$(keyline NoKey meta): [number NoKey] meta: " <<<"$err" && grep -q "has no key nothing" <<<"$err"'
 check "every mistake in one pass, one a line, and the good number not among them" \
-        '[ "$(grep -c "^ipclab: .*\[number " <<<"$err")" -eq 5 ] && ! grep -q "Fine" <<<"$err"'
+        '[ "$(grep -c "^ipclab: .*\[number " <<<"$err")" -eq 4 ] && ! grep -q "Fine" <<<"$err"'
 
 # ---- mistakes in the declarations: ipclab check, at load ---------------------
 { sed -n '1,/^repeat/p' "$tmp/experiments/nx.ini"; cat <<'EOF'

@@ -156,6 +156,11 @@ Experiment *experiment_load(const char *file, const char *profile, GError **erro
  * out, so what an experiment declares does not depend on where it is
  * read. */
 Experiment *experiment_load_anywhere(const char *file, GError **error);
+/* The same with PROFILE applied (NULL: none): what the file measures, for
+ * its configuration hash, which must not depend on what can run here (a
+ * machine without hyperfine still knows that shell-calls' committed data
+ * is what its file asks for). */
+Experiment *experiment_load_measured(const char *file, const char *profile, GError **error);
 /* The same for an experiment file already in memory: DATA (LEN bytes) read
  * from FILE, whose name gives the experiment's name. */
 Experiment *experiment_load_data(const char *file, const char *data, gsize len,

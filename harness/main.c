@@ -142,8 +142,9 @@ static int cmd_check(int argc, char **argv)
                 /* The outputs an experiment declares do not depend on
                  * what can run here: a reviewer without hyperfine still
                  * draws shell-calls from the committed data. */
-                g_autoptr(Experiment) exp = list_outputs && !profile ? experiment_load_anywhere(argv[i], &err)
-                                                                     : experiment_load(argv[i], profile, &err);
+                g_autoptr(Experiment) exp = config_hash ? experiment_load_measured(argv[i], profile, &err)
+                                          : list_outputs && !profile ? experiment_load_anywhere(argv[i], &err)
+                                          : experiment_load(argv[i], profile, &err);
                 if (!exp) {
                         status = report(err);
                         continue;

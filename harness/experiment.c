@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "figure.h"
+#include "numbers.h"
 #include "select.h"
 #include "transport.h"
 #include "verify.h"
@@ -804,6 +805,57 @@ static void parse_outputs(const Ctx *c, Experiment *exp)
                 figure_defaults(exp, exp->outputs);
 }
 
+/* Every number group (numbers.h), each checked whatever the others hold;
+ * each key's line kept for the mistakes `ipclab numbers` finds later. */
+static void parse_numbers(const Ctx *c, Experiment *exp)
+{
+        g_auto(GStrv) groups = g_key_file_get_groups(c->kf, NULL);
+        g_autofree char *pub = published_dir(c->file);
+
+        for (guint i = 0; groups[i]; i++) {
+                if (!g_str_has_prefix(groups[i], "number "))
+                        continue;
+                Number *n = numbers_parse(c->kf, groups[i], exp, pub, report_output, (void *) c);
+                if (!n)
+                        continue;
+                n->line = find_line(c->text, groups[i], NULL);
+                n->lines = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+                g_auto(GStrv) keys = g_key_file_get_keys(c->kf, groups[i], NULL, NULL);
+                for (guint k = 0; keys && keys[k]; k++)
+                        g_hash_table_insert(n->lines, g_strdup(keys[k]),
+                                            GUINT_TO_POINTER(find_line(c->text, groups[i], keys[k])));
+                for (guint k = 0; k < exp->numbers->len; k++)
+                        if (!strcmp(((Number *) exp->numbers->pdata[k])->macro, n->macro))
+                                fail_at(c, n->line, groups[i], NULL, "its macro \\%s is also [%s]'s", n->macro,
+                                        ((Number *) exp->numbers->pdata[k])->group);
+                g_ptr_array_add(exp->numbers, n);
+        }
+}
+
+/* How a skipped cell's reason says that its size is too large: what
+ * experiment_skipped_parse() reads back. */
+#define EXCEEDS_LIMIT " exceeds the transport's limit of "
+
+gboolean experiment_skipped_parse(const char *line, char **transport, guint64 *size, guint64 *limit)
+{
+        const char *colon = strstr(line, ": ");
+        if (!colon || colon == line)
+                return FALSE;
+        g_autofree char *desc = g_strndup(line, (gsize) (colon - line));
+        g_auto(GStrv) words = g_strsplit(desc, " ", -1);
+        *size = 0;
+        *limit = 0;
+        for (guint i = 1; words[i]; i++)
+                if (g_str_has_prefix(words[i], "size=") &&
+                    !g_ascii_string_to_unsigned(words[i] + 5, 10, 0, G_MAXUINT64, size, NULL))
+                        return FALSE;
+        const char *ex = strstr(colon, EXCEEDS_LIMIT);
+        if (ex)
+                *limit = g_ascii_strtoull(ex + strlen(EXCEEDS_LIMIT), NULL, 10);
+        *transport = g_strdup(words[0]);
+        return TRUE;
+}
+
 /* Can CELL run on this machine?  ANYWHERE: whether its transport is
  * available here (a library, a tool such as hyperfine) is not asked. */
 static bool cell_supported(const Transport *t, const Cell *cell, bool anywhere, char **why)
@@ -817,7 +869,7 @@ static bool cell_supported(const Transport *t, const Cell *cell, bool anywhere, 
         if (t->max_size) {
                 size_t max = t->max_size(cell);
                 if (max && cell->size > max) {
-                        *why = g_strdup_printf("size %" G_GUINT64_FORMAT " exceeds the transport's limit of %zu bytes",
+                        *why = g_strdup_printf("size %" G_GUINT64_FORMAT EXCEEDS_LIMIT "%zu bytes",
                                                cell->size, max);
                         return false;
                 }
@@ -1224,6 +1276,11 @@ static gboolean resolve_looks(const Ctx *c, Experiment *exp, const Values *v)
         return TRUE;
 }
 
+Experiment *experiment_load_measured(const char *file, const char *profile, GError **error)
+{
+        return load_file(file, profile, true, error);
+}
+
 /* Resolves the keys of C's [experiment] and profile into EXP: its run
  * parameters and its matrix of cells.  Every mistake is recorded in C. */
 static gboolean resolve(const Ctx *c, Experiment *exp)
@@ -1279,6 +1336,7 @@ static Experiment *experiment_new(const char *file, const char *name, const char
         exp->skipped = g_ptr_array_new_with_free_func(g_free);
         exp->claims = g_ptr_array_new_with_free_func((GDestroyNotify) claim_free);
         exp->outputs = g_ptr_array_new_with_free_func((GDestroyNotify) output_free);
+        exp->numbers = g_ptr_array_new_with_free_func((GDestroyNotify) number_free);
         return exp;
 }
 
@@ -1315,9 +1373,10 @@ static gboolean check_structure(Ctx *c, const char *base, const char *text, gsiz
                 bool is_exp = !strcmp(g, "experiment");
                 bool is_profile = g_str_has_prefix(g, "profile ");
                 if (!is_exp && !is_profile && !g_str_has_prefix(g, "claim ") &&
-                    !g_str_has_prefix(g, "figure ") && !g_str_has_prefix(g, "table ")) {
+                    !g_str_has_prefix(g, "figure ") && !g_str_has_prefix(g, "table ") &&
+                    !g_str_has_prefix(g, "number ")) {
                         fail(c, g, NULL, "unknown group (allowed: experiment, profile NAME, claim NAME, "
-                             "figure NAME, table NAME)");
+                             "figure NAME, table NAME, number NAME)");
                         continue;
                 }
                 if (is_profile && !valid_name(g + strlen("profile "))) {
@@ -1382,8 +1441,10 @@ static void validate(const Ctx *c, Experiment *exp)
                         }
                 /* Without a cell every axis a figure or table names is
                  * missing: "no cell can run here" says it all. */
-                if (exp->cells->len)
+                if (exp->cells->len) {
                         parse_outputs(c, exp);
+                        parse_numbers(c, exp);
+                }
         }
 }
 
@@ -1485,5 +1546,7 @@ void experiment_free(Experiment *exp)
         if (exp->outputs)
                 g_ptr_array_unref(exp->outputs);
         g_strfreev(exp->profiles);
+        if (exp->numbers)
+                g_ptr_array_unref(exp->numbers);
         g_free(exp);
 }

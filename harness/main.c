@@ -6,6 +6,9 @@
  *              [--host ssh://USER@HOST[:PORT]]... [--slurm PARTITION [--nodes N]] FILE...
  *   ipclab summarize DIR/<experiment>
  *   ipclab plot|table|section FILE [NAME] --summary S.tsv ... --out OUT (render.h)
+ *   ipclab numbers FILE --summary S.tsv ... --out MACROS.tex (numbers.h)
+ *   ipclab select FILE.tsv [--where SEL] [--columns C,...] [--count] (numbers.h)
+ *   ipclab methods [--out FILE] META.ini... (methods.h)
  *   ipclab columns
  *   ipclab latency DIR/<experiment> [--cell SELECTOR] [--spectrum]
  *   ipclab init DIR
@@ -29,6 +32,8 @@
 #include "init.h"
 #include "latency.h"
 #include "meta.h"
+#include "methods.h"
+#include "numbers.h"
 #include "render.h"
 #include "remote.h"
 #include "run.h"
@@ -181,7 +186,7 @@ static int cmd_check(int argc, char **argv)
                 { "data", 0, 0, G_OPTION_ARG_FILENAME, &data,
                   "Warn of cells of DIR/<experiment>/ that ran in several CPU placements (default: data)", "DIR" },
                 { "list-outputs", 0, 0, G_OPTION_ARG_NONE, &list_outputs,
-                  "Print each file's figures and tables: KIND EXP NAME INPUTS, tab-separated", NULL },
+                  "Print each file's figures, tables and numbers: KIND EXP NAME INPUTS, tab-separated", NULL },
                 { "config-hash", 0, 0, G_OPTION_ARG_NONE, &config_hash,
                   "Print only the SHA-256 of what each file measures (meta.ini's config_sha256)", NULL },
                 { NULL },
@@ -192,7 +197,8 @@ static int cmd_check(int argc, char **argv)
 
         g_option_context_add_main_entries(ctx, entries, NULL);
         g_autofree char *keys = figure_key_help();
-        g_autofree char *desc = g_strconcat("Keys of [figure NAME] and [table NAME]:\n", keys, NULL);
+        g_autofree char *nkeys = numbers_key_help();
+        g_autofree char *desc = g_strconcat("Keys of [figure NAME], [table NAME] and [number NAME]:\n", keys, nkeys, NULL);
         g_option_context_set_description(ctx, desc);
         if (!g_option_context_parse(ctx, &argc, &argv, &e))
                 return usage_error(ctx, e->message);
@@ -203,8 +209,9 @@ static int cmd_check(int argc, char **argv)
                 /* The outputs an experiment declares do not depend on
                  * what can run here: a reviewer without hyperfine still
                  * draws shell-calls from the committed data. */
-                g_autoptr(Experiment) exp = list_outputs && !profile ? experiment_load_anywhere(argv[i], &err)
-                                                                     : experiment_load(argv[i], profile, &err);
+                g_autoptr(Experiment) exp = config_hash ? experiment_load_measured(argv[i], profile, &err)
+                                          : list_outputs && !profile ? experiment_load_anywhere(argv[i], &err)
+                                          : experiment_load(argv[i], profile, &err);
                 if (!exp) {
                         status = report(err);
                         continue;
@@ -219,6 +226,10 @@ static int cmd_check(int argc, char **argv)
                                 const Output *o = exp->outputs->pdata[k];
                                 g_autofree char *in = figure_inputs(exp, o);
                                 printf("%s\t%s\t%s\t%s\n", o->is_table ? "table" : "figure", exp->name, o->name, in);
+                        }
+                        if (exp->numbers->len) {
+                                g_autofree char *in = numbers_inputs(exp);
+                                printf("numbers\t%s\tmacros\t%s\n", exp->name, in);
                         }
                         continue;
                 }
@@ -527,6 +538,93 @@ static int cmd_render(int argc, char **argv, RenderKind kind)
         return status;
 }
 
+/* Writes TEXT to OUT atomically, or to standard output without OUT;
+ * returns the exit status. */
+static int write_out(const char *out, const char *text)
+{
+        if (!out) {
+                fputs(text, stdout);
+                return 0;
+        }
+        int r = samples_write_atomic(out, text, strlen(text));
+        if (r < 0) {
+                fprintf(stderr, "ipclab: %s: %s\n", out, g_strerror(-r));
+                return EXIT_FAILED;
+        }
+        return 0;
+}
+
+/* ipclab numbers FILE (numbers.h): the [number] groups as LaTeX macros. */
+static int cmd_numbers(int argc, char **argv)
+{
+        g_autofree char *summary = NULL, *published = NULL, *meta = NULL, *out = NULL;
+        g_auto(GStrv) also = NULL;
+        GOptionEntry entries[] = {
+                { "summary", 0, 0, G_OPTION_ARG_FILENAME, &summary, "The experiment's summary (ipclab summarize)", "S.tsv" },
+                { "also", 0, 0, G_OPTION_ARG_STRING_ARRAY, &also, "Another experiment's summary, for experiment=", "EXP=S.tsv" },
+                { "published", 0, 0, G_OPTION_ARG_FILENAME, &published, "Where published= files are (default data/published)", "DIR" },
+                { "meta", 0, 0, G_OPTION_ARG_FILENAME, &meta, "The experiment's meta.ini, for meta=", "META.ini" },
+                { "out", 0, 0, G_OPTION_ARG_FILENAME, &out, "The file to write", "FILE" },
+                { NULL },
+        };
+        g_autoptr(GOptionContext) ctx = g_option_context_new("FILE - write the [number] groups of FILE as LaTeX macros");
+        g_autoptr(GError) e = NULL;
+
+        g_option_context_add_main_entries(ctx, entries, NULL);
+        if (!g_option_context_parse(ctx, &argc, &argv, &e))
+                return usage_error(ctx, e->message);
+        if (argc != 2 || !summary || !out)
+                return usage_error(ctx, "numbers needs FILE, --summary and --out");
+        g_autoptr(GHashTable) also_files = render_pairs(also, "also", &e);
+        if (!also_files)
+                return report(e);
+        NumbersInputs in = { .summary = summary, .also = also_files, .published = published ? published : "data/published",
+                             .meta = meta };
+        g_autofree char *text = numbers_render(argv[1], &in, &e);
+        return text ? write_out(out, text) : report(e);
+}
+
+/* ipclab select FILE.tsv (numbers.h): rows and columns for gnuplot. */
+static int cmd_select(int argc, char **argv)
+{
+        g_autofree char *where = NULL, *columns = NULL;
+        gboolean count = FALSE;
+        GOptionEntry entries[] = {
+                { "where", 0, 0, G_OPTION_ARG_STRING, &where, "Which rows: a selector on any column", "SELECTOR" },
+                { "columns", 0, 0, G_OPTION_ARG_STRING, &columns, "The columns to print, comma-separated", "C1,C2" },
+                { "count", 0, 0, G_OPTION_ARG_NONE, &count, "Print only the number of rows selected", NULL },
+                { NULL },
+        };
+        g_autoptr(GOptionContext) ctx = g_option_context_new("FILE.tsv - print the selected rows' columns as TSV for gnuplot");
+        g_autoptr(GError) e = NULL;
+
+        g_option_context_add_main_entries(ctx, entries, NULL);
+        if (!g_option_context_parse(ctx, &argc, &argv, &e))
+                return usage_error(ctx, e->message);
+        if (argc != 2)
+                return usage_error(ctx, "select needs one TSV file");
+        g_autofree char *text = numbers_select(argv[1], where, columns, count, &e);
+        return text ? write_out(NULL, text) : report(e);
+}
+
+/* ipclab methods META.ini... (methods.h): the methods text. */
+static int cmd_methods(int argc, char **argv)
+{
+        g_autofree char *out = NULL;
+        GOptionEntry entries[] = {
+                { "out", 0, 0, G_OPTION_ARG_FILENAME, &out, "The file to write (default: standard output)", "FILE" },
+                { NULL },
+        };
+        g_autoptr(GOptionContext) ctx = g_option_context_new("META.ini... - write the paper's methods text from meta.ini");
+        g_autoptr(GError) e = NULL;
+
+        g_option_context_add_main_entries(ctx, entries, NULL);
+        if (!g_option_context_parse(ctx, &argc, &argv, &e))
+                return usage_error(ctx, e->message);
+        g_autofree char *text = methods_tex(argv + 1, &e);
+        return text ? write_out(out, text) : report(e);
+}
+
 /* ipclab bus KIND: a private bus of KIND for other programs (benchmarks
  * against reference tools): prints its address, runs until standard input
  * closes or a signal arrives, then stops it and removes its directory. */
@@ -676,6 +774,9 @@ int main(int argc, char **argv)
                 "  plot FILE NAME       the gnuplot script of [figure NAME], data inlined (--summary, --out)\n"
                 "  table FILE NAME      the LaTeX tabular of [table NAME] (--summary, --out)\n"
                 "  section FILE         a LaTeX section for the experiment (--summary, --out)\n"
+                "  numbers FILE         the [number] groups as LaTeX macros (--summary, --out)\n"
+                "  select FILE.tsv      rows (--where) and columns (--columns) of a TSV file, for gnuplot\n"
+                "  methods META.ini...  the paper's methods text from meta.ini\n"
                 "  init DIR             start a study in DIR (experiments/, Makefile, paper/)\n"
                 "  compare DATA REPRO   a reproduction beside the committed data, cell by cell\n\n"
                 "`ipclab COMMAND --help` describes a command's options.\n"
@@ -716,6 +817,12 @@ int main(int argc, char **argv)
                 return cmd_render(argc - 1, argv + 1, RENDER_TABLE);
         if (!strcmp(cmd, "section"))
                 return cmd_render(argc - 1, argv + 1, RENDER_SECTION);
+        if (!strcmp(cmd, "numbers"))
+                return cmd_numbers(argc - 1, argv + 1);
+        if (!strcmp(cmd, "select"))
+                return cmd_select(argc - 1, argv + 1);
+        if (!strcmp(cmd, "methods"))
+                return cmd_methods(argc - 1, argv + 1);
         if (!strcmp(cmd, "init"))
                 return cmd_init(argc - 1, argv + 1);
         if (!strcmp(cmd, "compare"))

@@ -98,6 +98,37 @@ double stats_median_ci(const double *sorted, size_t n, double level, double *lo,
         return 1 - 2 * binom_half_cdf(n, j - 1);
 }
 
+double stats_median_ci_level(size_t n, double level)
+{
+        double lo, hi;
+
+        if (!n)
+                return 0;
+        double *v = calloc(n, sizeof *v);
+        if (!v)
+                return 0;
+        double coverage = stats_median_ci(v, n, level, &lo, &hi);
+        free(v);
+        return coverage >= level ? level : coverage;
+}
+
+bool stats_intervals_disjoint(double alo, double ahi, double blo, double bhi)
+{
+        if (isnan(alo) || isnan(ahi) || isnan(blo) || isnan(bhi))
+                return false;
+        return ahi < blo || bhi < alo;
+}
+
+bool stats_interval_apart(const double *lo, const double *hi, size_t n, size_t k)
+{
+        if (k >= n)
+                return false;
+        for (size_t i = 0; i < n; i++)
+                if (i != k && !stats_intervals_disjoint(lo[k], hi[k], lo[i], hi[i]))
+                        return false;
+        return true;
+}
+
 double stats_mean(const double *v, size_t n)
 {
         double s = 0;

@@ -25,6 +25,23 @@ double stats_median(const double *sorted, size_t n);
  * returns the coverage (>= LEVEL).  Returns 0 when N is 0. */
 double stats_median_ci(const double *sorted, size_t n, double level, double *lo, double *hi);
 
+/* The coverage an interval of the median of N values is stated with:
+ * LEVEL when N values can reach it (stats_median_ci's order statistics),
+ * else that of their range, 1 - 2^(1-N) (0.75 for three).  0 when N is 0.
+ * Captions and the text quote it, so that "95 %" is never claimed for an
+ * interval that cannot reach it. */
+double stats_median_ci_level(size_t n, double level);
+
+/* Do the intervals [ALO, AHI] and [BLO, BHI] lie apart (neither overlaps
+ * the other)?  false when a bound is NaN: an interval not known sets
+ * nothing apart. */
+bool stats_intervals_disjoint(double alo, double ahi, double blo, double bhi);
+
+/* Does interval K of the N intervals [LO[i], HI[i]] lie apart from every
+ * other one (stats_intervals_disjoint)?  What "the fastest" and "the
+ * slowest" of several cells rest on.  false when K >= N. */
+bool stats_interval_apart(const double *lo, const double *hi, size_t n, size_t k);
+
 /* Arithmetic mean (for costs); 0 when N is 0. */
 double stats_mean(const double *v, size_t n);
 

@@ -1154,6 +1154,24 @@ char *verify_macro_name(const char *claim)
         }
         return g_string_free(s, FALSE);
 }
+/* The number written in BUF with its integer digits grouped by three,
+ * "\\," between groups, from five digits on. */
+static char *group_digits(const char *buf)
+{
+        const char *digits = buf[0] == '-' || buf[0] == '+' ? buf + 1 : buf;
+        size_t ilen = strcspn(digits, ".");
+        if (ilen < 5)
+                return g_strdup(buf);
+        GString *s = g_string_new_len(buf, digits - buf);
+        for (size_t i = 0; i < ilen; i++) {
+                if (i && (ilen - i) % 3 == 0)
+                        g_string_append(s, "\\,");
+                g_string_append_c(s, digits[i]);
+        }
+        g_string_append(s, digits + ilen);
+        return g_string_free(s, FALSE);
+}
+
 char *verify_format_number(double x)
 {
         char buf[64];
@@ -1180,20 +1198,29 @@ char *verify_format_number(double x)
                 g_autofree char *f = g_strdup_printf("%%.%df", 2 - e);
                 g_ascii_formatd(buf, sizeof buf, f, x);
         }
-        /* Group the integer digits by three from five digits on (lib.awk's
-         * group). */
-        const char *digits = buf[0] == '-' ? buf + 1 : buf;
-        size_t ilen = strcspn(digits, ".");
-        if (ilen < 5)
-                return g_strdup(buf);
-        GString *s = g_string_new(buf[0] == '-' ? "-" : "");
-        for (size_t i = 0; i < ilen; i++) {
-                if (i && (ilen - i) % 3 == 0)
-                        g_string_append(s, "\\,");
-                g_string_append_c(s, digits[i]);
-        }
-        g_string_append(s, digits + ilen);
-        return g_string_free(s, FALSE);
+        return group_digits(buf);
+}
+
+char *verify_format_digits(double x, int digits)
+{
+        char buf[64];
+
+        if (digits < 0 || isnan(x))
+                return verify_format_number(x);
+        g_autofree char *f = g_strdup_printf("%%.%df", digits);
+        return g_strdup(g_ascii_formatd(buf, sizeof buf, f, x));
+}
+
+char *verify_format_written(const char *s)
+{
+        char *end;
+
+        if (!s || !s[0] || !strcmp(s, "-"))
+                return g_strdup("--");
+        double x = g_ascii_strtod(s, &end);
+        if (*end || !isfinite(x) || strchr(s, 'e') || strchr(s, 'E') || !strchr("+-.0123456789", s[0]))
+                return NULL;
+        return group_digits(s);
 }
 
 /* ---- The command -------------------------------------------------------- */

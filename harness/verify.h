@@ -278,7 +278,7 @@ Table *verify_rows_table(const GPtrArray *rows);
  * "PTwoP").  Newly allocated. */
 char *verify_macro_name(const char *claim);
 
-/* A number as the paper prints it (paper/scripts/lib.awk's fmt): three
+/* A number as the paper prints it, in tables and text alike: three
  * significant figures below 100, then 2, 1 or 0 decimals by magnitude,
  * digits grouped with "\," from 10000 on; "--" for NaN.  Newly
  * allocated. */
@@ -289,6 +289,17 @@ char *verify_format_number(double x);
  * "99.78%".  LATEX: "95.8\,\%".
  * Newly allocated. */
 char *verify_format_coverage(double coverage, bool latex);
+
+/* X with exactly DIGITS decimals (a table's or a number's digits=), or
+ * verify_format_number(X) when DIGITS < 0.  Newly allocated. */
+char *verify_format_digits(double x, int digits);
+
+/* A number as written (a published one, quoted exactly): its characters
+ * kept, the integer digits grouped as verify_format_number() groups them
+ * ("55496" gives "55\\,496", "1.05127" stays); "--" for "-" or "";
+ * NULL when S is not a plain number (text: the caller escapes it).
+ * Newly allocated. */
+char *verify_format_written(const char *s);
 
 /* `ipclab verify [--data DIR] [--repro DIR] [--tsv FILE] [--macros FILE]
  * [--latex FILE] [--pairs] [--stability N,N... [--draws D]]

@@ -37,7 +37,8 @@ if (haveref && nrows(ref, refsel.",cpus=split") > 0) {
         refsel = refsel.",cpus=split"
 }
 if (haveref) {
-        refcount = int(system(sprintf("awk -f '%s/select.awk' -v sort=0 -v where='%s' -v cols=count '%s' | sort -n | tail -n 1", plotdir, refsel, ref)))
+        stats sel(ref, refsel, "count") using 1 nooutput
+        refcount = int(STATS_max)
 }
 refwhere(b) = sprintf("%s,count=%d,bus=%s", refsel, refcount, b)
 

@@ -45,6 +45,30 @@ static void test_median(void)
         g_assert_cmpfloat(stats_median(even, 0), ==, 0);
 }
 
+/* The coverage stated for a median's interval, and intervals apart: what
+ * declared numbers (numbers.h) say of "the fastest" and of two cells. */
+static void test_intervals(void)
+{
+        g_assert_cmpfloat(stats_median_ci_level(6, 0.95), ==, 0.95);
+        g_assert_cmpfloat(stats_median_ci_level(30, 0.95), ==, 0.95);
+        g_assert_cmpfloat(stats_median_ci_level(3, 0.95), ==, 0.75);
+        g_assert_cmpfloat(stats_median_ci_level(5, 0.95), ==, 0.9375);
+        g_assert_cmpfloat(stats_median_ci_level(0, 0.95), ==, 0);
+
+        g_assert_true(stats_intervals_disjoint(1, 2, 3, 4));
+        g_assert_true(stats_intervals_disjoint(3, 4, 1, 2));
+        g_assert_false(stats_intervals_disjoint(1, 3, 2, 4));
+        g_assert_false(stats_intervals_disjoint(1, 2, 2, 3));   /* touching */
+        g_assert_false(stats_intervals_disjoint(1, NAN, 3, 4)); /* unknown */
+
+        double lo[] = { 1, 5, 4.5, 10 }, hi[] = { 2, 6, 5.5, 11 };
+        g_assert_true(stats_interval_apart(lo, hi, 4, 0));
+        g_assert_false(stats_interval_apart(lo, hi, 4, 1));     /* overlaps [4.5, 5.5] */
+        g_assert_true(stats_interval_apart(lo, hi, 4, 3));
+        g_assert_false(stats_interval_apart(lo, hi, 4, 4));     /* no such interval */
+        g_assert_true(stats_interval_apart(lo, hi, 1, 0));      /* alone */
+}
+
 static void test_median_ci(void)
 {
         double v[20], lo, hi;
@@ -462,6 +486,7 @@ int main(int argc, char **argv)
         g_test_add_func("/stats/quantiles", test_quantiles);
         g_test_add_func("/stats/median", test_median);
         g_test_add_func("/stats/median-ci", test_median_ci);
+        g_test_add_func("/stats/intervals", test_intervals);
         g_test_add_func("/stats/means", test_means);
         g_test_add_func("/stats/rng", test_rng);
         g_test_add_func("/stats/geometric-mean", test_geometric_mean);

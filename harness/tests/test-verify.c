@@ -792,7 +792,7 @@ static void test_macros(void)
                 g_autofree char *n = verify_macro_name(names[i][0]);
                 g_assert_cmpstr(n, ==, names[i][1]);
         }
-        /* lib.awk's fmt, worked by hand. */
+        /* The paper's format, worked by hand. */
         static const struct {
                 double x;
                 const char *s;

@@ -397,35 +397,43 @@ static GHashTable *render_pairs(char **args, const char *option, GError **error)
 
 typedef enum { RENDER_PLOT, RENDER_TABLE, RENDER_SECTION } RenderKind;
 
-/* ipclab plot|table|section (render.h): renders, then writes --out
- * atomically; nothing is written on any mistake. */
+/* ipclab plot|table|section (render.h): renders, then writes --out (and
+ * plot's --facts) atomically; nothing is written on any mistake. */
 static int cmd_render(int argc, char **argv, RenderKind kind)
 {
-        char *summary = NULL, *published = NULL, *compare = NULL, *out = NULL;
+        char *summary = NULL, *published = NULL, *compare = NULL, *out = NULL, *facts_out = NULL, *meta = NULL;
         char **also = NULL, **latency = NULL;
-        GOptionEntry all[] = {
-                { "summary", 0, 0, G_OPTION_ARG_FILENAME, &summary, "The experiment's summary (ipclab summarize)", "S.tsv" },
-                { "out", 0, 0, G_OPTION_ARG_FILENAME, &out, "The file to write", "FILE" },
-                { "also", 0, 0, G_OPTION_ARG_STRING_ARRAY, &also, "Another experiment's summary, for also=", "EXP=S.tsv" },
-                { "published", 0, 0, G_OPTION_ARG_FILENAME, &published, "Where published= files are (default data/published)", "DIR" },
-                { "latency", 0, 0, G_OPTION_ARG_STRING_ARRAY, &latency, "`ipclab latency` output, for spectrum and cdf", "EXP=L.tsv" },
-                { "compare", 0, 0, G_OPTION_ARG_FILENAME, &compare, "A reproduction's summary: drawn in colour, S.tsv in grey", "S2.tsv" },
-                { NULL },
+        enum { P = 1 << RENDER_PLOT, T = 1 << RENDER_TABLE, S = 1 << RENDER_SECTION };
+        const struct {
+                unsigned kinds;
+                GOptionEntry entry;
+        } options[] = {
+                { P | T | S, { "summary", 0, 0, G_OPTION_ARG_FILENAME, &summary, "The experiment's summary (ipclab summarize)", "S.tsv" } },
+                { P | T | S, { "out", 0, 0, G_OPTION_ARG_FILENAME, &out, "The file to write", "FILE" } },
+                { P | T, { "also", 0, 0, G_OPTION_ARG_STRING_ARRAY, &also, "Another experiment's summary, for also=", "EXP=S.tsv" } },
+                { P | T, { "published", 0, 0, G_OPTION_ARG_FILENAME, &published, "Where published= files are (default data/published)", "DIR" } },
+                { P, { "latency", 0, 0, G_OPTION_ARG_STRING_ARRAY, &latency, "`ipclab latency` output, for spectrum and cdf", "EXP=L.tsv" } },
+                { P, { "compare", 0, 0, G_OPTION_ARG_FILENAME, &compare, "A reproduction's summary: drawn in colour, S.tsv in grey", "S2.tsv" } },
+                { P, { "facts", 0, 0, G_OPTION_ARG_FILENAME, &facts_out, "Also write what its caption may quote (LaTeX: \\ipclabSetFact)", "FILE.tex" } },
+                { S, { "meta", 0, 0, G_OPTION_ARG_FILENAME, &meta, "The data's meta.ini: the profile, counts and repetitions measured", "META.ini" } },
         };
         static const char *const what[] = {
                 [RENDER_PLOT] = "FILE NAME - write the gnuplot script of [figure NAME], its data inlined",
                 [RENDER_TABLE] = "FILE NAME - write the LaTeX tabular of [table NAME]",
                 [RENDER_SECTION] = "FILE - write a LaTeX section for the experiment",
         };
-        /* plot takes every option, table all but the last two, section the first two. */
-        static const guint n_options[] = { [RENDER_PLOT] = 6, [RENDER_TABLE] = 4, [RENDER_SECTION] = 2 };
+        GOptionEntry entries[G_N_ELEMENTS(options) + 1];
+        guint n_entries = 0;
+        for (size_t i = 0; i < G_N_ELEMENTS(options); i++)
+                if (options[i].kinds & (1u << kind))
+                        entries[n_entries++] = options[i].entry;
+        entries[n_entries] = (GOptionEntry) { NULL };
         g_autoptr(GOptionContext) ctx = g_option_context_new(what[kind]);
         g_autoptr(GError) e = NULL;
         int status = 0;
         int n_args = kind == RENDER_SECTION ? 2 : 3;
 
-        all[n_options[kind]] = (GOptionEntry) { NULL };
-        g_option_context_add_main_entries(ctx, all, NULL);
+        g_option_context_add_main_entries(ctx, entries, NULL);
         if (!g_option_context_parse(ctx, &argc, &argv, &e)) {
                 status = usage_error(ctx, e->message);
         } else if (argc != n_args || !summary || !out) {
@@ -435,16 +443,21 @@ static int cmd_render(int argc, char **argv, RenderKind kind)
                 g_autoptr(GHashTable) also_files = render_pairs(also, "also", &e);
                 g_autoptr(GHashTable) latency_files = also_files ? render_pairs(latency, "latency", &e) : NULL;
                 RenderInputs in = { .summary = summary, .also = also_files, .latency = latency_files,
-                                    .published = published ? published : "data/published", .compare = compare };
+                                    .published = published ? published : "data/published", .compare = compare,
+                                    .meta = meta };
+                g_autofree char *facts = NULL;
                 g_autofree char *text = !latency_files ? NULL
-                        : kind == RENDER_PLOT ? render_plot(argv[1], argv[2], &in, &e)
+                        : kind == RENDER_PLOT ? render_plot(argv[1], argv[2], &in, facts_out ? &facts : NULL, &e)
                         : kind == RENDER_TABLE ? render_table(argv[1], argv[2], &in, &e)
                         : render_section(argv[1], &in, &e);
-                int r = text ? samples_write_atomic(out, text, strlen(text)) : 0;
+                int r = text && facts ? samples_write_atomic(facts_out, facts, strlen(facts)) : 0;
+                const char *failed = r < 0 ? facts_out : NULL;
+                if (text && r >= 0 && (r = samples_write_atomic(out, text, strlen(text))) < 0)
+                        failed = out;
                 if (!text) {
                         status = report(e);
                 } else if (r < 0) {
-                        fprintf(stderr, "ipclab: %s: %s\n", out, g_strerror(-r));
+                        fprintf(stderr, "ipclab: %s: %s\n", failed, g_strerror(-r));
                         status = EXIT_FAILED;
                 }
         }
@@ -452,6 +465,8 @@ static int cmd_render(int argc, char **argv, RenderKind kind)
         g_free(published);
         g_free(compare);
         g_free(out);
+        g_free(facts_out);
+        g_free(meta);
         g_strfreev(also);
         g_strfreev(latency);
         return status;

@@ -10,6 +10,7 @@
  *   ipclab latency DIR/<experiment> [--cell SELECTOR] [--spectrum]
  *   ipclab init DIR
  *   ipclab compare [--machines] [--experiment NAME]... DATA_DIR REPRO_DIR
+ *   ipclab paper-check --log PAPER.log --pdf PAPER.pdf [--figures DIR] [--sections DIR] EXP.ini...
  *
  * Exit status: 0 success, 1 a measurement failed, 2 bad usage or bad input.
  */
@@ -29,6 +30,7 @@
 #include "init.h"
 #include "latency.h"
 #include "meta.h"
+#include "papercheck.h"
 #include "render.h"
 #include "remote.h"
 #include "run.h"
@@ -581,6 +583,49 @@ static int cmd_compare(int argc, char **argv)
         return 0;
 }
 
+/* ipclab paper-check (papercheck.h): prints each problem of the built
+ * paper; exit status 1 when there is one, 2 when it cannot be checked. */
+static int cmd_paper_check(int argc, char **argv)
+{
+        PaperCheck pc = { 0 };
+        char *log = NULL, *pdf = NULL, *figures = NULL, *sections = NULL;
+        GOptionEntry entries[] = {
+                { "log", 0, 0, G_OPTION_ARG_FILENAME, &log, "LaTeX's log (its .aux beside it)", "PAPER.log" },
+                { "pdf", 0, 0, G_OPTION_ARG_FILENAME, &pdf, "The paper", "PAPER.pdf" },
+                { "figures", 0, 0, G_OPTION_ARG_FILENAME, &figures, "Where `ipclab plot` wrote the figures' scripts", "DIR" },
+                { "sections", 0, 0, G_OPTION_ARG_FILENAME, &sections, "Where `ipclab section` wrote the sections", "DIR" },
+                { NULL },
+        };
+        g_autoptr(GOptionContext) ctx = g_option_context_new("EXP.ini... - check the built paper as a reader sees it");
+        g_autoptr(GError) e = NULL;
+        int status;
+
+        g_option_context_add_main_entries(ctx, entries, NULL);
+        g_option_context_set_description(ctx,
+                "Reads the log, the PDF's text (pdftotext), the generated figure scripts and\n"
+                "sections; prints one line per problem (papercheck.h says what is checked).\n");
+        if (!g_option_context_parse(ctx, &argc, &argv, &e)) {
+                status = usage_error(ctx, e->message);
+        } else if (!log || !pdf) {
+                status = usage_error(ctx, "paper-check needs --log and --pdf");
+        } else {
+                g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func(g_free);
+                pc = (PaperCheck) { log, pdf, figures, sections, argv + 1 };
+                if (!papercheck_run(&pc, problems, &e)) {
+                        status = report(e);
+                } else {
+                        for (guint i = 0; i < problems->len; i++)
+                                printf("%s\n", (char *) problems->pdata[i]);
+                        status = problems->len ? EXIT_FAILED : 0;
+                }
+        }
+        g_free(log);
+        g_free(pdf);
+        g_free(figures);
+        g_free(sections);
+        return status;
+}
+
 /* ipclab init DIR: a new study in DIR, whose Makefile uses this binary
  * and the share directory found beside it (init.h). */
 static int cmd_init(int argc, char **argv)
@@ -622,7 +667,8 @@ int main(int argc, char **argv)
                 "  table FILE NAME      the LaTeX tabular of [table NAME] (--summary, --out)\n"
                 "  section FILE         a LaTeX section for the experiment (--summary, --out)\n"
                 "  init DIR             start a study in DIR (experiments/, Makefile, paper/)\n"
-                "  compare DATA REPRO   a reproduction beside the committed data, cell by cell\n\n"
+                "  compare DATA REPRO   a reproduction beside the committed data, cell by cell\n"
+                "  paper-check EXP...   the built paper: its log, its text, its figures' styles, its captions\n\n"
                 "`ipclab COMMAND --help` describes a command's options.\n"
                 "Exit status: 0 success, 1 a measurement failed, 2 bad usage or bad input.\n";
 
@@ -665,6 +711,8 @@ int main(int argc, char **argv)
                 return cmd_init(argc - 1, argv + 1);
         if (!strcmp(cmd, "compare"))
                 return cmd_compare(argc - 1, argv + 1);
+        if (!strcmp(cmd, "paper-check"))
+                return cmd_paper_check(argc - 1, argv + 1);
 #ifdef IPCLAB_HAVE_VERIFY
         if (!strcmp(cmd, "verify"))
                 return verify_command(argc - 1, argv + 1);

@@ -1674,10 +1674,11 @@ static char *wrap_cell(const char *latex, gsize width, bool top)
 }
 
 /* A column head of a table of N_COLUMNS, in lines of 10 to 16
- * characters: narrower the more columns share the width. */
+ * characters: narrower the more columns share the width (0: a row
+ * label's head, 16). */
 static char *head_cell(const char *latex, guint n_columns)
 {
-        return wrap_cell(latex, CLAMP(84 / MAX(n_columns, 1), 10, 16), false);
+        return wrap_cell(latex, n_columns ? CLAMP(84 / n_columns, 10, 16) : 16, false);
 }
 
 /* A head: the column's label (PER_MESSAGE: per message), and its unit
@@ -2085,7 +2086,7 @@ static char *table_tex(const Experiment *exp, const Output *o, const Table *t, c
                         g_autofree char *ae = render_latex_escape(axis);
                         /* As wide as the columns beneath it, about. */
                         g_autofree char *span = g_strdup_printf("%s, by %s", head, ae);
-                        g_autofree char *cell = wrap_cell(span, MAX(16, n_ours * 9), false);
+                        g_autofree char *cell = wrap_cell(span, MAX(16, n_ours * 7), false);
                         g_string_append_printf(tex, " & \\multicolumn{%u}{c}{%s}", n_ours, cell);
                         g_string_append_printf(rules, "\\cmidrule(l){%u-%u}", nl + 1, nl + n_ours);
                 } else if (o->columns_axis) {
@@ -2112,7 +2113,7 @@ static char *table_tex(const Experiment *exp, const Output *o, const Table *t, c
         for (guint i = 0; i < nr; i++) {
                 g_autofree char *l = column_label(o->rows[i], false);
                 g_autofree char *le = render_latex_escape(l);
-                g_autofree char *lh = head_cell(le, nl + cols->len);
+                g_autofree char *lh = head_cell(le, 0);
                 g_string_append_printf(tex, "%s%s", i ? " & " : "", lh);
         }
         if (plc >= 0) {

@@ -80,6 +80,8 @@ END {
         print "Experiment & Measured (UTC) & Profile & Environment & ipclab commit \\\\\\midrule"
         for (i = 1; i <= nexp; i++) {
                 c = val[i, "software.ipclab_commit"]
+                if (val[i, "software.ipclab_tree"] == "dirty")
+                        dirty++
                 c = substr(c, 1, 10) (val[i, "software.ipclab_tree"] == "dirty" ? "+" : "")
                 d = val[i, "run.started"]
                 sub(/T/, " ", d)
@@ -105,6 +107,8 @@ END {
                         printf "\\item %s\n", tex(w)
                 }
                 print "\\end{itemize}"
-                print "Commit hashes marked + were built from a tree with uncommitted changes."
         }
+        if (dirty)
+                print "Commit hashes marked + were built from a tree with uncommitted changes."
+
 }

@@ -1134,8 +1134,17 @@ static char *plot_script(Plot *p, const char *file)
                 for (guint i = 0; i < panel->len; i++)
                         drawn += ((Line *) panel->pdata[i])->pts->len > 0;
                 if (!drawn) {
-                        /* A frame that says so: no axes to set. */
-                        g_string_append(gp, "unset logscale\n@no_data\n");
+                        /* A frame that says so under its title: no axes to
+                         * set. */
+                        g_string_append(gp, "unset logscale\n");
+                        if (np > 1 && o->type == FIGURE_LINE) {
+                                g_autofree char *yl = column_label_of(o->y[k], p->y_time, plot_pattern(p));
+                                g_autofree char *t = g_strdup_printf("(%c) %s", 'a' + k, yl);
+                                g_string_append(gp, "set title ");
+                                gp_string(gp, t);
+                                g_string_append(gp, " noenhanced offset 0, -0.6\n");
+                        }
+                        g_string_append(gp, "@no_data\n");
                         continue;
                 }
                 write_axes(gp, p, logx, logy, k, np);
@@ -1746,6 +1755,34 @@ static double our_value(const Output *o, char **row, const char *value, int vc, 
         return v;
 }
 
+/* The display unit of value column I of table O drawn from the rows of T
+ * SEL keeps: unit= (one, or one per value), else, for a time, the unit
+ * in which the median of the values lies between 1 and 1000 (14 387 ns
+ * is shown as 14.4 us); else NULL, the column's own. */
+static const char *table_unit(const Output *o, guint i, const Table *t, const Selector *sel)
+{
+        char **values = o->columns_axis ? o->values : o->columns;
+        guint nunits = o->units ? g_strv_length(o->units) : 0;
+        const char *given = nunits > 1 ? o->units[i] : o->unit;
+        const Column *c = column_find(values[i]);
+        int vc = table_column(t, values[i]), mc = table_column(t, "messages");
+
+        if (given || !c || strcmp(c->unit, "ns") || vc < 0)
+                return given;
+        g_autoptr(GArray) v = g_array_new(FALSE, FALSE, sizeof(double));
+        for (guint r = 0; r < t->rows->len; r++) {
+                char **row = t->rows->pdata[r];
+                double x = sel && !select_row(sel, t, row) ? NAN : our_value(o, row, values[i], vc, mc);
+                if (x > 0)
+                        g_array_append_val(v, x);
+        }
+        if (!v->len)
+                return NULL;
+        stats_sort_double((double *) v->data, v->len);
+        double median = g_array_index(v, double, v->len / 2);
+        return median >= 1e9 ? "s" : median >= 1e6 ? "ms" : median >= 1e3 ? "us" : "ns";
+}
+
 /* The index of the "KEY=VALUE" pair KEY in LIST, or -1. */
 static int pair_index(char **list, const char *key)
 {
@@ -1926,7 +1963,7 @@ static char *table_tex(const Experiment *exp, const Output *o, const Table *t, c
         /* Our value columns: the values= at each value across, or the
          * columns=, each with its summary column, unit and interval. */
         char **values = o->columns_axis ? o->values : o->columns;
-        guint nvals = g_strv_length(values), nunits = o->units ? g_strv_length(o->units) : 0;
+        guint nvals = g_strv_length(values);
         g_autofree int *vc = g_new(int, nvals + 1);
         g_autofree int *loc = g_new(int, nvals + 1);
         g_autofree int *hic = g_new(int, nvals + 1);
@@ -1942,7 +1979,7 @@ static char *table_tex(const Experiment *exp, const Output *o, const Table *t, c
                 g_autofree char *hi = g_strconcat(values[i], "_hi", NULL);
                 loc[i] = o->intervals ? table_column(t, lo) : -1;
                 hic[i] = o->intervals ? table_column(t, hi) : -1;
-                vunit[i] = nunits > 1 ? o->units[i] : o->unit;
+                vunit[i] = table_unit(o, i, t, sel);
                 const char *ul;
                 factor[i] = unit_factor(vunit[i], &ul);
         }
@@ -2081,13 +2118,17 @@ static char *table_tex(const Experiment *exp, const Output *o, const Table *t, c
                 GString *rules = g_string_new(NULL);
                 g_string_append_printf(tex, "\\multicolumn{%u}{@{}l}{}", nl);
                 if (o->columns_axis && nvals == 1) {
-                        g_autofree char *head = value_head(o->value, o->unit, pattern, in_list(o->per_message, o->value));
+                        g_autofree char *head = value_head(o->value, vunit[0], pattern, in_list(o->per_message, o->value));
                         g_autofree char *axis = column_label(o->columns_axis, false);
                         g_autofree char *ae = render_latex_escape(axis);
-                        /* As wide as the columns beneath it, about. */
-                        g_autofree char *span = g_strdup_printf("%s, by %s", head, ae);
-                        g_autofree char *cell = wrap_cell(span, MAX(16, n_ours * 7), false);
-                        g_string_append_printf(tex, " & \\multicolumn{%u}{c}{%s}", n_ours, cell);
+                        /* About as wide as the columns beneath it: the
+                         * head's lines, then "by AXIS" on one of its own. */
+                        g_autofree char *cell = wrap_cell(head, MAX(20, n_ours * 7), false);
+                        const char *open = "\\ipclabHead{";
+                        g_autofree char *lines = g_str_has_prefix(cell, open)
+                                ? g_strndup(cell + strlen(open), strlen(cell) - strlen(open) - 1) : g_strdup(cell);
+                        g_autofree char *span = g_strdup_printf("\\ipclabHead{%s\\\\by %s}", lines, ae);
+                        g_string_append_printf(tex, " & \\multicolumn{%u}{c}{%s}", n_ours, span);
                         g_string_append_printf(rules, "\\cmidrule(l){%u-%u}", nl + 1, nl + n_ours);
                 } else if (o->columns_axis) {
                         for (guint k = 0; k < n_ours;) {
@@ -2375,11 +2416,11 @@ static char *table_caption(const Experiment *exp, const Output *o, const Table *
         g_autoptr(Selector) sel = select_parse(o->where, SELECT_AXES, NULL);
         const char *pattern = data_pattern(t, sel);
         char **values = o->columns_axis ? o->values : o->columns;
-        guint nvals = g_strv_length(values), nunits = o->units ? g_strv_length(o->units) : 0;
+        guint nvals = g_strv_length(values);
         GString *s = g_string_new(NULL);
 
         for (guint i = 0; i < nvals; i++) {
-                g_autofree char *h = value_head(values[i], nunits > 1 ? o->units[i] : o->unit, pattern,
+                g_autofree char *h = value_head(values[i], table_unit(o, i, t, sel), pattern,
                                                 in_list(o->per_message, values[i]));
                 g_string_append_printf(s, "%s%s", i ? (i + 1 < nvals ? ", " : " and ") : "", h);
         }
@@ -2410,7 +2451,7 @@ static char *table_caption(const Experiment *exp, const Output *o, const Table *
                 data_repetitions(t, sel, &lo, &hi, &failed);
                 g_autofree char *bars = interval_text(lo, hi);
                 g_autofree char *e = render_latex_escape(bars + strlen("error bars: "));
-                g_string_append_printf(s, ", each with its interval in brackets: %s", g_str_has_prefix(bars, "error bars: ") ? e : "");
+                g_string_append_printf(s, ", each with its interval beneath it: %s", g_str_has_prefix(bars, "error bars: ") ? e : "");
         }
         for (guint i = 0; o->ratio && o->ratio[i]; i++) {
                 g_auto(GStrv) nd = g_strsplit(o->ratio[i], "/", 2);

@@ -467,8 +467,8 @@ us=$(awk -v v="$(field pipe 65536 lat_p50_ns)" 'BEGIN { printf "%.1f", v / 1000 
 check "unit=us digits=1: the pipe's median at 64 KiB in microseconds" \
         'grep "^pipe & " "$tmp/wide.tex" | grep -qF " & $us \\\\"'
 "$ipclab" table "$tmp/experiments/decl.ini" cols --summary "$tmp/rt.tsv" --out "$tmp/cols.tex" || not_ok "table cols"
-check "columns= value columns: one head each, with the unit, in lines" \
-        'grep -qF "\ipclabHead{round-trip\\\\latency, median\\\\(ns)} & \ipclabHead{round-trip\\\\latency, 99th\\\\percentile (ns)}" "$tmp/cols.tex"'
+check "columns= value columns: one head each, with the unit (times in the unit of their median: us), in lines" \
+        'grep -qF "\ipclabHead{round-trip\\\\latency, median\\\\(\ensuremath{\mu}s)} & \ipclabHead{round-trip\\\\latency, 99th\\\\percentile (\ensuremath{\mu}s)}" "$tmp/cols.tex"'
 check "a percentile of too few values: in parentheses, and said so below" \
         'grep -q "^pipe & 64~B & [0-9\\,.]* & ([0-9\\,.]*) \\\\\\\\$" "$tmp/cols.tex" &&
          grep -qF "In parentheses: a percentile with fewer than 10 values" "$tmp/cols.tex"'
@@ -550,7 +550,7 @@ check "section: a quick run's data are described as they are (profile, counts, w
          grep -qF "A repetition exchanged 50 messages after 3 warm-up messages" "$tmp/secq.tex" &&
          ! grep -q "200 messages" "$tmp/secq.tex"'
 check "section: a generated caption says which cells, with the unit of the table" \
-        'grep -qF "\caption{Round-trip latency, median (ns): a row per transport, a column per message size; every cell of experiment \texttt{rt}: medians over the repetitions.}" "$tmp/sec.tex"'
+        'grep -qF "\caption{Round-trip latency, median (\ensuremath{\mu}s): a row per transport, a column per message size; every cell of experiment \texttt{rt}: medians over the repetitions.}" "$tmp/sec.tex"'
 # The awk steps' one escaper (paper/scripts/escape.awk) writes what the
 # C one writes, for every character LaTeX treats specially.
 hostile='a\b{c}$d&e#f%g_h^i~j<k>l'

@@ -210,17 +210,36 @@ static void check_captions(const char *path, const Experiment *exp, GPtrArray *p
                                 path, what, exp->name, o->name, o->where);
                 const char *col = o->is_table ? (o->columns_axis ? o->value : o->columns[0]) : o->y[0];
                 const Column *c = column_find(col);
+                /* The label may open the caption, capitalised. */
                 g_autofree char *label_tex = c ? render_latex_escape(c->label) : NULL;
-                if (label_tex && !strstr(cap, label_tex))
+                g_autofree char *label_low = label_tex ? g_ascii_strdown(label_tex, -1) : NULL;
+                g_autofree char *cap_low = g_ascii_strdown(cap, -1);
+                if (label_low && !strstr(cap_low, label_low))
                         problem(problems, "%s: the caption of %s %s-%s does not name its %s (%s)", path, what,
                                 exp->name, o->name, o->is_table ? "values" : "y axis", c->label);
-                if (o->is_table) {
-                        const char *unit = o->units && o->units[0] ? o->units[0] : o->unit ? o->unit
-                                         : c && c->unit[0] ? c->unit : NULL;
-                        g_autofree char *ul = unit ? render_unit_latex(unit) : NULL;
-                        if (ul && !strstr(cap, ul))
-                                problem(problems, "%s: the caption of table %s-%s does not give its unit (%s)", path,
-                                        exp->name, o->name, unit);
+                if (o->is_table && label_low && c->unit[0]) {
+                        /* "label (UNIT)": as unit= says, and as the table's
+                         * own head says. */
+                        const char *at = strstr(cap_low, label_low);
+                        const char *u = at ? cap + (at - cap_low) + strlen(label_low) : NULL;
+                        g_autofree char *unit = u && g_str_has_prefix(u, " (") && strchr(u, ')')
+                                ? g_strndup(u + 2, (gsize) (strchr(u, ')') - u - 2)) : NULL;
+                        const char *given = o->units && o->units[0] ? o->units[0] : o->unit;
+                        g_autofree char *gl = given ? render_unit_latex(given) : NULL;
+                        g_autofree char *tpath = g_strdup_printf("%.*s/table-%s-%s.tex",
+                                                                 (int) (strrchr(path, '/') ? strrchr(path, '/') - path : 1),
+                                                                 strrchr(path, '/') ? path : ".", exp->name, o->name);
+                        g_autofree char *table = NULL;
+                        g_autofree char *paren = unit ? g_strdup_printf("(%s)", unit) : NULL;
+                        if (!unit)
+                                problem(problems, "%s: the caption of table %s-%s does not give its unit", path,
+                                        exp->name, o->name);
+                        else if (gl && strcmp(gl, unit))
+                                problem(problems, "%s: the caption of table %s-%s gives its unit as %s, unit= says %s",
+                                        path, exp->name, o->name, unit, given);
+                        else if (g_file_get_contents(tpath, &table, NULL, NULL) && !strstr(table, paren))
+                                problem(problems, "%s: the caption of table %s-%s gives its unit as %s, the table "
+                                        "another", path, exp->name, o->name, unit);
                 }
         }
 }

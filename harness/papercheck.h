@@ -21,8 +21,9 @@
  *   plot`'s "# style" lines): no two lines of one panel drawn alike
  *   (colour, point and dash), a key of at most PAPERCHECK_MAX_KEY entries;
  *   the generated sections (--sections DIR/section-EXP.tex): every
- *   output's caption is there and names its filter (where=) and, for a
- *   table, its display unit, for a figure its y column.
+ *   output's caption is there and names its filter (where=) and its
+ *   quantity (the y column, a table's value), a table's with the unit
+ *   unit= gives and its head (DIR/table-EXP-NAME.tex) prints.
  */
 #pragma once
 

@@ -6,8 +6,9 @@
 #    and table passes; each thing the check looks for, broken once in it
 #    (a float too large, an overfull line, an undefined reference and
 #    citation, a figure not built, a table left out, a claim lost, two
-#    series drawn alike, a key too long, a caption without its filter, a
-#    table scaled down), fails it with its own message.
+#    series drawn alike, a key too long, a caption without its filter or
+#    in another unit than its table, a table scaled down), fails it with
+#    its own message.
 # 2. This repository's paper, built by `make paper` in a temporary copy of
 #    the tree from the committed data, passes.
 # 3. A study made by `ipclab init` with more series and more claims than
@@ -131,7 +132,11 @@ broken "a generated caption without its filter" "does not say which cells it sho
 restore
 sed -i 's/\\ensuremath{\\mu}s/ns/' "$d/generated/section-t.tex"
 build ""
-broken "a generated table caption without its unit" "does not give its unit (us)"
+broken "a generated table caption in another unit than unit=" "gives its unit as ns, unit= says us"
+restore
+sed -i 's/(\\ensuremath{\\mu}s)/(ms)/' "$d/generated/table-t-t.tex"
+build ""
+broken "a generated table caption in another unit than its table" "gives its unit as \\ensuremath{\\mu}s, the table another"
 restore
 { printf '\\begin{tabular}{l}\n'; printf 'a very wide cell %.0s' $(seq 40); printf '\\\\\n\\end{tabular}\n'; } > "$d/generated/table-t-t.tex"
 build ""

@@ -135,11 +135,14 @@ static int cmd_check(int argc, char **argv)
                 return usage_error(ctx, "check needs at least one experiment file");
         for (int i = 1; i < argc; i++) {
                 g_autoptr(GError) err = NULL;
-                /* The outputs an experiment declares do not depend on
-                 * what can run here: a reviewer without hyperfine still
-                 * draws shell-calls from the committed data. */
-                g_autoptr(Experiment) exp = list_outputs && !profile ? experiment_load_anywhere(argv[i], &err)
-                                                                     : experiment_load(argv[i], profile, &err);
+                /* The outputs an experiment declares, and what it
+                 * measures (its config hash), do not depend on what can
+                 * run here: a reviewer without hyperfine still draws
+                 * shell-calls from the committed data, which stays
+                 * current when only an output of its file changes. */
+                g_autoptr(Experiment) exp = (list_outputs || config_hash) && !profile
+                                                    ? experiment_load_anywhere(argv[i], &err)
+                                                    : experiment_load(argv[i], profile, &err);
                 if (!exp) {
                         status = report(err);
                         continue;

@@ -79,11 +79,11 @@ missing=$(for w in $words; do grep -qF -- "$w" <<<"$text" || echo "$w"; done)
 check "the paper has the experiment's figure (words: $(echo $words | head -c 80); missing: ${missing:-none})" \
         '[ -s "$fig" ] && [ -n "$words" ] && [ -z "$missing" ] &&
          grep -qF "\ipclabFigure{pipe-rt-main}" "$study/paper/generated/section-pipe-rt.tex" &&
-         grep -qE "Figure [0-9]+: .*\(experiment pipe-rt\)" <<<"$text"'
+         grep -qE "Figure [0-9]+: .* of experiment pipe-rt" <<<"$text"'
 check "the paper has the experiment's table" \
         '[ -s "$study/paper/generated/table-pipe-rt-main.tex" ] &&
          grep -qF "\ipclabTable{pipe-rt-main}" "$study/paper/generated/section-pipe-rt.tex" &&
-         grep -qE "Table [0-9]+: .*\(experiment pipe-rt\)" <<<"$text"'
+         grep -qE "Table [0-9]+: .* of experiment pipe-rt" <<<"$text"'
 check "the paper describes the machine (methods from meta.ini)" 'grep -qF "The data were measured on" <<<"$text"'
 
 (cd "$study" && make all > "$tmp/all2.log" 2>&1); rc=$?

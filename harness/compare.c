@@ -174,7 +174,8 @@ static char *meta_value(GKeyFile *kf, const char *group, const char *key)
 
 /* VALUE of KEY as a reader reads it, in LaTeX: a load average to two
  * decimals (meta.ini keeps every digit), memory in GiB, a commit by its
- * first 12 hex digits, a time to the minute; the rest escaped. */
+ * first 12 hex digits, a time to the minute; the rest escaped.  What
+ * differs is judged on these. */
 static char *machine_value_tex(const char *key, const char *value)
 {
         char buf[G_ASCII_DTOSTR_BUF_SIZE];
@@ -186,10 +187,8 @@ static char *machine_value_tex(const char *key, const char *value)
                 return g_strdup(g_ascii_formatd(buf, sizeof buf, "%.2f", v));
         if (numeric && !strcmp(key, "memory_bytes"))
                 return g_strdup_printf("%s~GiB", g_ascii_formatd(buf, sizeof buf, "%.1f", v / 1073741824.0));
-        if (!strcmp(key, "ipclab_commit") && strlen(value) > 12 && strspn(value, "0123456789abcdef") >= 12) {
-                g_autofree char *c = g_strndup(value, 12);
-                return g_strdup_printf("\\texttt{%s}", c);
-        }
+        if (!strcmp(key, "ipclab_commit") && strlen(value) > 12 && strspn(value, "0123456789abcdef") >= 12)
+                return g_strndup(value, 12);
         if (!strcmp(key, "started") && strlen(value) >= 16 && value[10] == 'T') {
                 g_autofree char *t = g_strdup_printf("%.10s %.5s UTC", value, value + 11);
                 return render_latex_escape(t);
@@ -217,9 +216,11 @@ bool compare_machines(const char *committed, const char *reproduced, GString *ou
                 g_autofree char *b = meta_value(kf[1], machine_rows[i].group, machine_rows[i].key);
                 g_autofree char *ea = machine_value_tex(machine_rows[i].key, a);
                 g_autofree char *eb = machine_value_tex(machine_rows[i].key, b);
+                /* Bold where the values differ as printed. */
+                bool differ = strcmp(ea, eb) != 0;
                 g_string_append_printf(out, "%s & %s%s%s & %s%s%s \\\\\n", machine_rows[i].label,
-                                       strcmp(a, b) ? "\\textbf{" : "", ea, strcmp(a, b) ? "}" : "",
-                                       strcmp(a, b) ? "\\textbf{" : "", eb, strcmp(a, b) ? "}" : "");
+                                       differ ? "\\textbf{" : "", ea, differ ? "}" : "",
+                                       differ ? "\\textbf{" : "", eb, differ ? "}" : "");
         }
         g_string_append(out, "\\bottomrule\n\\end{tabular}\n");
         return true;

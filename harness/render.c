@@ -766,19 +766,23 @@ static char *interval_text(guint n_min, guint n_max)
                 return g_strdup("");
         double lo, hi;
         g_autofree double *v = g_new0(double, MAX(n_max, 1));
-        double c_min = stats_median_ci(v, n_min, 0.95, &lo, &hi) * 100;
-        double c_max = stats_median_ci(v, n_max, 0.95, &lo, &hi) * 100;
-        if (c_min >= 95)
+        double c_min = stats_median_ci(v, n_min, 0.95, &lo, &hi);
+        double c_max = stats_median_ci(v, n_max, 0.95, &lo, &hi);
+        /* Coverages as the claims print them: rounded down, never more
+         * than they are. */
+        g_autofree char *t_min = verify_format_coverage(c_min, false);
+        g_autofree char *t_max = verify_format_coverage(c_max, false);
+        if (c_min >= 0.95)
                 return g_strdup("error bars: the 95 % interval of the median");
         if (n_min == n_max)
                 return n_min == 1 ? g_strdup("one repetition: no interval")
-                                  : g_strdup_printf("error bars: the range of the %u repetitions, a %.0f %% interval "
-                                                    "of the median", n_min, c_min);
-        if (c_max < 95)
-                return g_strdup_printf("error bars: the range of the repetitions (%u to %u), a %.0f to %.0f %% "
-                                       "interval of the median", n_min, n_max, c_min, c_max);
+                                  : g_strdup_printf("error bars: the range of the %u repetitions, a %s interval "
+                                                    "of the median", n_min, t_min);
+        if (c_max < 0.95)
+                return g_strdup_printf("error bars: the range of the repetitions (%u to %u), a %s to %s "
+                                       "interval of the median", n_min, n_max, t_min, t_max);
         return g_strdup_printf("error bars: the 95 %% interval of the median where a cell has 6 repetitions or more, "
-                               "else the range of its repetitions (at %u, a %.0f %% interval)", n_min, c_min);
+                               "else the range of its repetitions (at %u, a %s interval)", n_min, t_min);
 }
 
 /* ---- the script ------------------------------------------------------------ */

@@ -176,8 +176,8 @@ check "default figure: house style from common.gp, unix-stream in its colour, si
 check "default figure: a log time axis labelled with its units, one formatter" \
         'grep -qx "set logscale y 10" "$tmp/main.gp" && grep "^set ytics (" "$tmp/main.gp" | grep -qF " µs\" " &&
          ! grep "^set ytics (" "$tmp/main.gp" | grep -q "x10\|e+0\|\"0 s\""'
-check "default figure: its facts, the range of 2 repetitions a 50 % interval" \
-        'grep -qF "\ipclabSetFact{rt-main}{intervals}{Error bars: the range of the 2 repetitions, a 50 \% interval of the median.}" "$tmp/main.facts.tex" &&
+check "default figure: its facts, the range of 5 repetitions a 93.7 % interval" \
+        'grep -qF "\ipclabSetFact{rt-main}{intervals}{Error bars: the range of the 5 repetitions, a 93.7\% interval of the median.}" "$tmp/main.facts.tex" &&
          grep -qF "\ipclabSetFact{rt-main}{encoding}{Colour and point: transport.}" "$tmp/main.facts.tex" &&
          grep -qF "\ipclabSetFact{rt-main}{filter}{every cell}" "$tmp/main.facts.tex"'
 check "default figure: the script reads no file (data inlined)" \
@@ -534,8 +534,8 @@ check "section: title escaped, source, what varied" \
         'grep -qF "\section{Round trips \& 50\% of\_them}" "$tmp/sec.tex" && grep -qF "\texttt{002\_987a43d70dd26995.txt}" "$tmp/sec.tex" &&
          grep -qF "\item message size: 64~B, 4~KiB, 64~KiB" "$tmp/sec.tex" && grep -qF "200 messages" "$tmp/sec.tex"'
 check "section: what the data hold, and what their intervals cover" \
-        'grep -qF "A repetition exchanged 200 messages after 10 warm-up messages; the data hold 2 repetitions of each of 9 cells." "$tmp/sec.tex" &&
-         grep -qF "a 50 \% interval of the median" "$tmp/sec.tex" && ! grep -q "profile" "$tmp/sec.tex"'
+        'grep -qF "A repetition exchanged 200 messages after 10 warm-up messages; the data hold 5 repetitions of each of 9 cells." "$tmp/sec.tex" &&
+         grep -qF "a 93.7\% interval of the median" "$tmp/sec.tex" && ! grep -q "profile" "$tmp/sec.tex"'
 check "section: an axis with one value is no variation (bus only none)" \
         '! grep -q "^\\\\item bus" "$tmp/sec.tex" && grep -qF "Every cell had (where it applies): " "$tmp/sec.tex"'
 # The data of a quick run: the section says so, and what they hold, not
@@ -592,7 +592,7 @@ if command -v pdflatex >/dev/null; then
         check "section: its title, the claim, the table and the figure in the PDF" \
                 'grep -qF "Round trips & 50% of_them" <<<"$text" && grep -qF "claim pipe_vs_unix: not checked in this build" <<<"$text" &&
                  grep -qF "unix-stream" <<<"$text" && ! grep -q "not built\|not generated" <<<"$text" &&
-                 grep -qF "Error bars: the range of the 2 repetitions, a 50 % interval of the median." <<<"$text"' ||
+                 grep -qF "Error bars: the range of the 5 repetitions, a 93.7% interval of the median." <<<"$text"' ||
                 echo "# ${text:0:800}"
 else
         skip "section: LaTeX builds it" "pdflatex is not installed"

@@ -28,18 +28,18 @@ skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP ${2:?skip needs a reason}"; }
 # holds; otherwise not ok followed by the NOTE lines, and status 1, so that
 # `check ... || show-why` works.  The condition sees the caller's $?.
 check() {
-        local rc=$? what=$1 cond=$2
+        local _tap_rc=$? _tap_what=$1 _tap_cond=$2
         shift 2
-        tap_status "$rc"
-        if eval "$cond"; then ok "$what"; else not_ok "$what" "$@"; return 1; fi
+        tap_status "$_tap_rc"
+        if eval "$_tap_cond"; then ok "$_tap_what"; else not_ok "$_tap_what" "$@"; return 1; fi
 }
 tap_status() { return "$1"; }
 # check_run WHAT COMMAND...: the same, from COMMAND's exit status (no eval:
 # the arguments reach COMMAND as given).
 check_run() {
-        local what=$1
+        local _tap_what=$1
         shift
-        if "$@"; then ok "$what"; else not_ok "$what"; return 1; fi
+        if "$@"; then ok "$_tap_what"; else not_ok "$_tap_what"; return 1; fi
 }
 # done_testing: the plan, then exit 0 when every check passed, else 1.
 done_testing() {
@@ -58,17 +58,34 @@ wait_until() {
 wait_for() { wait_until "$2"; }
 # stopped PID: PID exists and is stopped (state T, as SIGSTOP leaves it).
 stopped() { [ "$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1)" = T ]; }
+# gone PID: PID has ended (it is not there, or a zombie that no one has
+# reaped yet: an orphan's new parent may take its time).
+gone() {
+        local st
+        st=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1)
+        [ -z "$st" ] || [ "$st" = Z ] || [ "$st" = X ]
+}
 # pids_with_env NAME=VALUE: the processes (not this shell) whose environment
 # holds exactly NAME=VALUE.  A test names its own processes this way (a
 # value only it uses, such as its temporary directory), never by a pattern
 # another run could match.
 pids_with_env() {
         local p
-        for p in /proc/[0-9]*; do
-                [ "${p#/proc/}" = "$$" ] && continue
-                tr '\0' '\n' < "$p/environ" 2>/dev/null | grep -qxF -- "$1" && echo "${p#/proc/}"
+        for p in $(grep -lzxF -- "$1" /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3); do
+                [ "$p" != "$$" ] && ! gone "$p" && echo "$p"
         done
 }
+# owned DIR PROGRAM: makes DIR/owned/NAME, a wrapper that runs PROGRAM with
+# IPCLAB_TEST_OWNER=DIR in its environment, and prints its path.  What
+# PROGRAM starts inherits the variable (ipclab passes IPCLAB_* on to the
+# runs inside its containers too), so `owned_pids DIR` finds them all, and
+# nothing of another test or of the test's own shell.
+owned() {
+        mkdir -p "$1/owned"
+        printf '#!/bin/sh\nIPCLAB_TEST_OWNER=%s exec %s "$@"\n' "$1" "$2" > "$1/owned/${2##*/}" &&
+                chmod +x "$1/owned/${2##*/}" && echo "$1/owned/${2##*/}"
+}
+owned_pids() { pids_with_env "IPCLAB_TEST_OWNER=$1"; }
 # stop_shim DIR: builds harness/tests/shim/stop-after-rows.c into
 # DIR/stop-after-rows.so and prints its path.  With it in LD_PRELOAD and
 # IPCLAB_TEST_STOP_ROWS=K, `ipclab run` stops itself (SIGSTOP) right after

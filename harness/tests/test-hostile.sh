@@ -37,13 +37,10 @@ export XDG_RUNTIME_DIR=$tmp/run TMPDIR=$tmp/run
 unset COLUMNS
 
 # Every ipclab this test starts, and what that starts, carries
-# IPCLAB_TEST_OWNER=$tmp in its environment: $ipclab is a wrapper that sets
-# it.  That is how the test finds its own processes and no one else's.
-mkdir -p "$tmp/tagged"
-printf '#!/bin/sh\nIPCLAB_TEST_OWNER=%s exec %s "$@"\n' "$tmp" "$ipclab" > "$tmp/tagged/ipclab"
-chmod +x "$tmp/tagged/ipclab"
-ipclab=$tmp/tagged/ipclab
-ours() { pids_with_env "IPCLAB_TEST_OWNER=$tmp"; }
+# IPCLAB_TEST_OWNER=$tmp (tap.sh's owned): how the test finds its own
+# processes and no one else's.
+ipclab=$(owned "$tmp" "$ipclab")
+ours() { owned_pids "$tmp"; }
 # What a fault may not leave: a private directory, a lock file, a process.
 leftovers() {
         find "$tmp/run" -mindepth 1 -maxdepth 1 -name 'ipclab-*' 2>/dev/null | head -3

@@ -126,7 +126,7 @@ static void test_transport(gconstpointer data)
         run_text("intact",
                 "[experiment]\ntitle=%s moves data intact\ntransport=%s\n%s"
                 "payload=bytes;string\nsize=1;1000;65536\npattern=oneway;roundtrip;callrate\n"
-                "reply=echo;empty\ncount=40\nrepeat=1\nwarmup=3\ntimeout=30s\nverify=true\n",
+                "reply=echo;empty\ncount=40\nrepeat=1\nwarmup=3\ntimeout=3600s\nverify=true\n",
                 t->name, t->name, dbus ? "bus=dbus-daemon;dbus-broker;p2p\n" : "");
 }
 

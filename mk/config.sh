@@ -1,13 +1,19 @@
 #!/bin/bash
-# mk/config.sh CXX_TRANSPORTS: the build configuration of this machine, as
-# make variables (mk/harness.mk writes it to build/config.mk and includes
-# it): which optional libraries pkg-config finds, their versions, and the
-# flags to compile and link with them.  mk/harness.mk runs it on every make,
-# after deps-check has installed what was missing, and rebuilds what depends
-# on it when a line changed (a library that appeared, went or changed
-# version), so that "built without X" means X is not installed.
+# mk/config.sh CXX_TRANSPORTS FILE: writes the build configuration of this
+# machine to FILE (build/config.mk) as make variables: which optional
+# libraries pkg-config finds, their versions, and the flags to compile and
+# link with them.  FILE is replaced (atomically) only when a line changed,
+# and the changed versions are said on stderr; nothing goes to stdout.
+# mk/harness.mk runs it on every make, after deps-check has installed what
+# was missing, and every object depends on FILE, so that a library that
+# appeared, went or changed version is built in or left out, and "built
+# without X" means X is not installed.
 set -u
-cxx=${1:-yes}
+cxx=${1:-yes} file=$2
+mkdir -p "$(dirname "$file")"
+tmp=$file.tmp.$$
+trap 'rm -f "$tmp"' EXIT
+exec 3>&1 > "$tmp"
 # A value as make reads it: `$` doubled, `#` escaped.
 mk_value() { sed -e 's/\$/$$/g' -e 's/#/\\#/g' <<<"$1"; }
 # NAME := VALUE
@@ -48,3 +54,8 @@ cxx_pkgs="${have_qt:+Qt5DBus Qt5Core} ${have_sdcpp:+sdbus-c++}"
 cxx_pkgs=$(echo $cxx_pkgs)
 put CXX_PKG_CFLAGS "$([ -n "$cxx_pkgs" ] && pkg-config --cflags $cxx_pkgs)"
 put CXX_PKG_LIBS "$([ -n "$cxx_pkgs" ] && echo "$(pkg-config --libs $cxx_pkgs) -lstdc++")"
+
+exec >&3 3>&-
+cmp -s "$tmp" "$file" && exit 0
+[ -f "$file" ] && diff "$file" "$tmp" | sed -n 's/^> \(VERSION_[^ ]*\|CXX_TRANSPORTS_BUILT\) := /  config: \1 now /p' >&2
+mv "$tmp" "$file"

@@ -33,9 +33,12 @@ deps:
 # (it prints the command even as root), DEPS_FOR=harness checks only
 # DEPS_HARNESS: how an SSH target builds (`make DEPS_MODE=check
 # DEPS_FOR=harness harness`), where installing is its owner's decision.
+# mk/harness.mk runs the same check while make reads its files (before the
+# build configuration is decided); then this target has nothing to do.
 DEPS_MODE ?= ensure
+DEPS_CHECK_CMD = mk/deps.sh $(DEPS_MODE) $(if $(filter harness,$(DEPS_FOR)),$(DEPS_HARNESS),$(DEPS_BUILD))
 deps-check:
-	$(Q)mk/deps.sh $(DEPS_MODE) $(if $(filter harness,$(DEPS_FOR)),$(DEPS_HARNESS),$(DEPS_BUILD))
+	$(if $(DEPS_CHECKED),,$(Q)$(DEPS_CHECK_CMD))
 
 deps-check-test:
 	$(Q)mk/deps.sh ensure $(sort $(DEPS_CHECK) $(DEPS_ENV))

@@ -1,37 +1,45 @@
 # harness: the `ipclab` program and its test programs.
 #
 # What this machine has to build with (the optional libraries, their
-# versions and flags) is decided after deps-check has installed what was
-# missing, not when make starts reading: mk/config.sh writes it to
-# build/config.mk on every make (a file only replaced when a line of it
-# changed), make includes it, and every object depends on it.  So on a
-# fresh machine `make all` installs GLib, QtDBus and sdbus-c++ and then
-# compiles with them, in one run, and a library installed or removed since
-# the last build rebuilds what it concerns (everything: the flags of every
-# object name the versions) instead of leaving "built without X" behind.
-# Goals that build nothing (clean, deps, ...) read no configuration and
-# install nothing; `make -n` reads the last one and runs nothing.
+# versions and flags) is decided after the packages are installed, not
+# before: when make reads this file, deps-check runs first (it installs
+# what is missing as root, else prints the apt-get line and make stops),
+# then mk/config.sh writes what pkg-config finds to build/config.mk, a
+# file replaced only when a line of it changed (make says which), and make
+# includes it; every object depends on it.  Both happen while make reads
+# its files, before it builds anything (build/outputs.mk, which another
+# step includes, needs the harness built, and would otherwise be built
+# without the configuration).  So on a fresh machine `make all` installs
+# GLib, QtDBus and sdbus-c++ and compiles with them, in one run, and a
+# library installed or removed since the last build rebuilds what it
+# concerns (everything: the flags of every object name the versions)
+# instead of leaving "built without X" behind.  Goals that build nothing
+# (clean, deps, ...) check nothing; `make -n` reads the last configuration
+# and installs nothing.
 
 CC ?= cc
 CFLAGS ?= -O2 -g
 WERROR ?= -Werror
+# yes: the C++ transports are built where their libraries are (below).
+CXX_TRANSPORTS ?= yes
+$(if $(filter-out yes no,$(CXX_TRANSPORTS)),$(error CXX_TRANSPORTS=$(CXX_TRANSPORTS): yes or no))
 CONFIG := $(BUILD)/config.mk
 CONFIG_FREE_GOALS := clean deps deps-check deps-check-test env-hash env-clean
 ifneq ($(filter-out $(CONFIG_FREE_GOALS),$(or $(MAKECMDGOALS),$(.DEFAULT_GOAL))),)
 ifneq ($(findstring n,$(filter-out -%,$(firstword $(MAKEFLAGS)))),)
 -include $(CONFIG)
 else
+# (deps.sh and config.sh print to stderr, which $(shell) leaves alone)
+DEPS_CHECKED := $(shell $(DEPS_CHECK_CMD) && echo yes)
+$(if $(DEPS_CHECKED),,$(error missing packages (above); nothing was built))
+$(shell mk/config.sh $(CXX_TRANSPORTS) $(CONFIG))
+$(if $(filter 0,$(.SHELLSTATUS)),,$(error mk/config.sh could not write $(CONFIG)))
 include $(CONFIG)
-# Rewritten only when a line changed (then make reads it again, and says
-# what changed); deps-check first, so that it describes what is installed.
-$(CONFIG): FORCE | deps-check
-	$(Q)mkdir -p $(@D)
-	$(Q)mk/config.sh $(CXX_TRANSPORTS) > $@.tmp.$$$$ || { rm -f $@.tmp.$$$$; exit 1; }; \
-	if cmp -s $@.tmp.$$$$ $@; then rm -f $@.tmp.$$$$; else \
-		[ -f $@ ] && diff $@ $@.tmp.$$$$ | sed -n 's/^> \(VERSION_[^ ]*\|CXX_TRANSPORTS_BUILT\) := /  config: \1 now /p'; \
-		mv $@.tmp.$$$$ $@; fi
 endif
 endif
+# After `make clean` in the same run.
+$(CONFIG):
+	$(Q)mk/config.sh $(CXX_TRANSPORTS) $@
 PKGS = glib-2.0 gio-2.0 gio-unix-2.0 dbus-1 zlib $(if $(HAVE_SDBUS),libsystemd)
 SDBUS_DEF = $(if $(HAVE_SDBUS),-DIPCLAB_HAVE_SDBUS -DIPCLAB_LIBSYSTEMD_VERSION='"$(SDBUS_VERSION)"',\
 	-DIPCLAB_LIBSYSTEMD_VERSION='"not built in"')
@@ -50,7 +58,6 @@ HARNESS_OBJ := $(patsubst harness/%.c,$(BUILD)/obj/%.o,$(HARNESS_SRC))
 # libsystemd's headers too (its server reads the array through the sd-bus
 # message beneath); IPCLAB_SDBUSCPP_ARRAY says whether this sdbus-c++
 # appends a std::vector<uint8_t> as one array (from 1.3.0, mk/config.sh).
-CXX_TRANSPORTS ?= yes
 CXX_FLAGS = -std=c++17 -Wall -Wextra $(WERROR) -fPIC $(CXXFLAGS)
 CXX_OBJ = $(if $(HAVE_QTDBUS),$(BUILD)/obj/transports/qtdbus.o) $(if $(HAVE_SDBUSCPP),$(BUILD)/obj/transports/sdbus-cpp.o)
 # Which ones are linked in is the objects' business (transport.c's weak

@@ -240,13 +240,7 @@ static guint n_patterns(const Experiment *exp, const Selector *sel)
 
 /* ---- parsing ------------------------------------------------------------- */
 
-typedef struct {
-        GKeyFile *kf;
-        const char *group;
-        FigureReport report;
-        void *ctx;
-        bool ok;
-} Parse;
+typedef GroupParse Parse;
 
 static void bad(Parse *p, const char *key, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 
@@ -255,44 +249,18 @@ static void bad(Parse *p, const char *key, const char *fmt, ...)
         va_list ap;
 
         va_start(ap, fmt);
-        g_autofree char *msg = g_strdup_vprintf(fmt, ap);
+        group_vbad(p, key, fmt, ap);
         va_end(ap);
-        p->report(p->ctx, p->group, key, msg);
-        p->ok = false;
 }
 
-/* KEY's value, cleaned of a trailing comment, or NULL when absent; an
- * empty value is a mistake. */
 static char *get(Parse *p, const char *key)
 {
-        g_autofree char *raw = g_key_file_get_value(p->kf, p->group, key, NULL);
-
-        if (!raw)
-                return NULL;
-        char *v = experiment_clean_value(raw);
-        if (!v[0]) {
-                bad(p, key, "empty value");
-                g_free(v);
-                return NULL;
-        }
-        return v;
+        return group_get(p, key);
 }
 
 static char **get_list(Parse *p, const char *key)
 {
-        g_autofree char *v = get(p, key);
-
-        if (!v)
-                return NULL;
-        g_auto(GStrv) items = g_strsplit(v, ";", -1);
-        GPtrArray *out = g_ptr_array_new();
-        for (guint i = 0; items[i]; i++) {
-                g_strstrip(items[i]);
-                if (items[i][0])
-                        g_ptr_array_add(out, g_strdup(items[i]));
-        }
-        g_ptr_array_add(out, NULL);
-        return (char **) g_ptr_array_free(out, FALSE);
+        return group_get_list(p, key);
 }
 
 static Scale get_scale(Parse *p, const char *key)
@@ -368,24 +336,9 @@ static const Column *check_value_column(Parse *p, const char *key, const char *n
         return c;
 }
 
-/* The published file NAME's header, or NULL after a mistake. */
 static Table *read_published(Parse *p, const char *dir, const char *name)
 {
-        g_autoptr(GError) e = NULL;
-
-        if (strchr(name, '/') || name[0] == '.') {
-                bad(p, "published", "'%s' is a file name in data/published/, without a directory", name);
-                return NULL;
-        }
-        g_autofree char *path = g_build_filename(dir, name, NULL);
-        if (!g_file_test(path, G_FILE_TEST_IS_REGULAR)) {
-                bad(p, "published", "no file %s", path);
-                return NULL;
-        }
-        Table *t = table_read(path, &e);
-        if (!t)
-                bad(p, "published", "%s", e->message);
-        return t;
+        return group_read_published(p, dir, name);
 }
 
 static void check_published_column(Parse *p, const char *key, const Table *t, const char *col,

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 
 #include "experiment.h"
+#include "group.h"
 
 typedef enum {
         FIGURE_LINE,      /* y against x, one line per series */
@@ -84,7 +85,7 @@ void output_free(Output *o);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(Output, output_free)
 
 /* Receives one mistake in KEY (NULL: the group itself) of GROUP. */
-typedef void (*FigureReport)(void *ctx, const char *group, const char *key, const char *msg);
+typedef GroupReport FigureReport;
 
 /* Parses group GROUP ("figure NAME" or "table NAME") of KF, checked
  * against EXP's cells and the column schema; PUBLISHED_DIR is where

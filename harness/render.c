@@ -142,9 +142,8 @@ static double axis_rank(const Experiment *exp, const char *axis, const char *val
         return 1e12;
 }
 
-/* An axis value as text: sizes as 64 B, 4 KiB (LATEX: 64~B), durations
- * in ms, "-" as "none". */
-static char *axis_text(const char *axis, const char *value, bool latex)
+/* render.h */
+char *render_axis_text(const char *axis, const char *value, bool latex)
 {
         double v = number(value);
 
@@ -344,7 +343,7 @@ static void style_line(Line *l, const Output *o, char **vals, guint index, bool 
                         b = vals[i];
                 if (!strcmp(vals[i], "-"))
                         continue;
-                g_autofree char *v = axis_text(o->series[i], vals[i], false);
+                g_autofree char *v = render_axis_text(o->series[i], vals[i], false);
                 g_string_append_printf(title, "%s%s", title->len ? ", " : "", v);
         }
         l->vals = g_strdupv(vals);
@@ -724,7 +723,7 @@ static void write_axes(GString *gp, Plot *p, bool logx, bool logy, guint panel, 
         } else if (p->x_categorical) {
                 g_string_append(gp, "set xtics (");
                 for (guint i = 0; i < p->categories->len; i++) {
-                        g_autofree char *t = axis_text(o->x, p->categories->pdata[i], false);
+                        g_autofree char *t = render_axis_text(o->x, p->categories->pdata[i], false);
                         if (i)
                                 g_string_append(gp, ", ");
                         gp_string(gp, t);
@@ -1639,7 +1638,7 @@ static char *table_tex(const Experiment *exp, const Output *o, const Table *t, c
                         const TableCol *x = &g_array_index(cols, TableCol, k);
                         while (k + w < n_ours && g_array_index(cols, TableCol, k + w).group == x->group)
                                 w++;
-                        g_autofree char *h = axis_text(o->columns_axis, x->across, true);
+                        g_autofree char *h = render_axis_text(o->columns_axis, x->across, true);
                         g_string_append_printf(tex, " & \\multicolumn{%u}{c}{%s}", w, h);
                         g_string_append_printf(rules, "\\cmidrule(l){%u-%u}", nl + k + 1, nl + k + w);
                         k += w;
@@ -1662,11 +1661,11 @@ static char *table_tex(const Experiment *exp, const Output *o, const Table *t, c
                 const TableCol *x = &g_array_index(cols, TableCol, k);
                 g_autofree char *h = NULL;
                 if (x->kind == TC_RATIO || x->kind == TC_PUB_RATIO) {
-                        g_autofree char *d = x->kind == TC_RATIO ? axis_text(o->columns_axis, x->den_text, true)
+                        g_autofree char *d = x->kind == TC_RATIO ? render_axis_text(o->columns_axis, x->den_text, true)
                                                                  : render_latex_escape(x->den_text);
                         h = g_strdup_printf("\\ensuremath{\\times}%s", d);
                 } else if (x->kind == TC_OURS) {
-                        h = o->columns_axis && nvals == 1 ? axis_text(o->columns_axis, x->across, true)
+                        h = o->columns_axis && nvals == 1 ? render_axis_text(o->columns_axis, x->across, true)
                           : value_head(values[x->value], vunit[x->value], pattern, in_list(o->per_message, values[x->value]));
                 } else {
                         g_autofree char *sv = render_latex_escape(x->series);
@@ -1682,7 +1681,7 @@ static char *table_tex(const Experiment *exp, const Output *o, const Table *t, c
         for (guint k = 0; k < keys->len; k++) {
                 char **key = keys->pdata[k];
                 for (guint i = 0; i < nr; i++) {
-                        g_autofree char *v = axis_text(o->rows[i], key[rc[i]], true);
+                        g_autofree char *v = render_axis_text(o->rows[i], key[rc[i]], true);
                         g_string_append_printf(tex, "%s%s", i ? " & " : "", v);
                 }
                 /* The published label: from the first published row
@@ -1797,7 +1796,7 @@ static char *axis_values_tex(const Experiment *exp, const char *axis)
         GString *s = g_string_new(NULL);
 
         for (guint i = 0; i < vals->len; i++) {
-                g_autofree char *v = axis_text(axis, vals->pdata[i], true);
+                g_autofree char *v = render_axis_text(axis, vals->pdata[i], true);
                 g_string_append_printf(s, "%s%s", i ? ", " : "", v);
         }
         return g_string_free(s, FALSE);

@@ -25,10 +25,16 @@
 #pragma once
 
 #include <glib.h>
+#include <stdbool.h>
 
 /* S with LaTeX's special characters escaped, for running text: the one
  * escaper of the paper's generated files.  Newly allocated. */
 char *render_latex_escape(const char *s);
+
+/* The value VALUE (as samples.tsv holds it) of axis column AXIS as people
+ * read it: sizes as 64 B, 4 KiB (LATEX: 64~B, escaped), durations in ms,
+ * "-" as "none" ("--").  Newly allocated. */
+char *render_axis_text(const char *axis, const char *value, bool latex);
 
 /* What a figure, table or section is drawn from. */
 typedef struct {

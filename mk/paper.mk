@@ -10,12 +10,13 @@
 # every other, alphabetically.  Experiments without data are left out of
 # the paper, which says so.
 #
-# A hand-written section may quote numbers: paper/scripts/EXP.awk (with
-# paper/scripts/lib.awk) writes them as macros, generated/macros-EXP.tex,
-# from these files: 1 the published numbers EXP's outputs read (its first
-# published: input; /dev/null when none), 2 its summary, 3, 4, ... the
-# summaries of its exp: inputs, in order (/dev/null for one without data).
-# generated/macros.tex holds them all.
+# A hand-written section may quote numbers: the [number NAME] groups of
+# its experiment file (numbers.h), which `ipclab numbers` writes as
+# macros, generated/macros-EXP.tex, from its summary, its meta.ini and
+# what `ipclab check --list-outputs` says they read besides (another
+# experiment's summary, a published file).  generated/macros.tex holds
+# them all.  generated/methods.tex, the machine and software the data were
+# measured on, is `ipclab methods`'s, from every meta.ini.
 #
 # PAPER_EXTRA: further prerequisites of the paper that other steps add
 # (mk/verify.mk adds the claims table).  It is expanded when the paper is
@@ -32,7 +33,6 @@
 PAPER_EXTRA ?=
 
 LATEXMK ?= latexmk
-AWK ?= awk
 
 PAPER_GEN := $(PAPERDIR)/generated
 PAPER_PDF := $(PAPERDIR)/paper.pdf
@@ -47,8 +47,8 @@ PAPER_SECTIONS_GEN := $(foreach e,$(PAPER_HAVE),$(if $(wildcard $(PAPERDIR)/sect
 # number its published numbers are filed under (data/published/NNN-*.tsv).
 paper_seed = $(or $(firstword $(foreach p,$(call in_pubs,$(EXP_INPUTS_$1)),$(firstword $(subst -, ,$(notdir $p))))),-)
 PAPER_MISSING_ITEMS := $(strip $(foreach e,$(PAPER_MISSING),\ipclabMissingItem{$e}{$(call paper_seed,$e)}))
-PAPER_SCRIPTED := $(foreach e,$(PAPER_HAVE),$(if $(wildcard paper/scripts/$e.awk),$e))
-PAPER_MACROS := $(PAPER_SCRIPTED:%=$(PAPER_GEN)/macros-%.tex)
+PAPER_NUMBERED := $(filter $(OUTPUT_NUMBERS),$(PAPER_HAVE))
+PAPER_MACROS := $(PAPER_NUMBERED:%=$(PAPER_GEN)/macros-%.tex)
 # Figures are found relative to $(PAPERDIR) (one level down).
 PAPER_FIGDIR := $(if $(filter /%,$(BUILD)),$(BUILD),../$(BUILD))/figures/
 
@@ -60,22 +60,17 @@ $(PAPER_GEN)/section-%.tex: $(EXPDIR)/%.ini $(BUILD)/summary/%.tsv $(IPCLAB_CODE
 	@echo "  SECTION $@"
 	$(Q)$(IPCLAB) section $< --summary $(BUILD)/summary/$*.tsv --out $@
 
-# The files of a macros generator (see above) and its prerequisites.
-paper_pub = $(or $(firstword $(call in_pubs,$(EXP_INPUTS_$1))),/dev/null)
-paper_after = $(foreach a,$(patsubst exp:%,%,$(filter exp:%,$(EXP_INPUTS_$1))),\
-	$(if $(filter $a,$(EXPERIMENTS)),$(BUILD)/summary/$a.tsv,/dev/null))
-$(foreach e,$(PAPER_SCRIPTED),$(eval $(PAPER_GEN)/macros-$e.tex: \
-	$(filter-out /dev/null,$(call paper_pub,$e) $(call paper_after,$e))))
-
-$(PAPER_GEN)/macros-%.tex: $(BUILD)/summary/%.tsv paper/scripts/%.awk paper/scripts/lib.awk \
-		$(IPCLAB_SHARE)/paper/scripts/escape.awk
+# The numbers an experiment file declares ([number NAME] groups,
+# numbers.h): `ipclab numbers`, from its summary, its meta.ini and what
+# `ipclab check --list-outputs` says they read besides (another
+# experiment's summary, a published file).
+$(foreach e,$(PAPER_NUMBERED),$(eval $(PAPER_GEN)/macros-$e.tex: $(EXPDIR)/$e.ini $(BUILD)/summary/$e.tsv \
+	$(call in_files,$(OUT_INPUTS_numbers_$e)) $(IPCLAB_CODE) | $(IPCLAB)))
+$(PAPER_NUMBERED:%=$(PAPER_GEN)/macros-%.tex): $(PAPER_GEN)/macros-%.tex:
 	$(Q)mkdir -p $(@D)
 	@echo "  MACROS  $@"
-	$(Q){ printf '%% from %s and %s by paper/scripts/%s.awk\n' '$(call paper_pub,$*)' '$< $(strip $(call paper_after,$*))' '$*'; \
-	   $(AWK) -f $(IPCLAB_SHARE)/paper/scripts/escape.awk -f paper/scripts/lib.awk -f paper/scripts/$*.awk -v mode=macros \
-		$(call paper_pub,$*) $< $(call paper_after,$*); \
-	 } > $@.tmp || { rm -f $@.tmp; exit 1; }
-	$(Q)mv $@.tmp $@
+	$(Q)$(IPCLAB) numbers $(EXPDIR)/$*.ini --summary $(BUILD)/summary/$*.tsv $(call in_args,$(OUT_INPUTS_numbers_$*)) \
+		$(if $(wildcard $(DATADIR)/$*/meta.ini),--meta $(DATADIR)/$*/meta.ini) --out $@
 
 # Every number the text quotes: one file, as the text expects.
 $(PAPER_GEN)/macros.tex: $(PAPER_MACROS) $(PAPER_GEN)/config.tex
@@ -115,12 +110,10 @@ $(PAPER_GEN)/config.tex: | deps-check
 # The methods text: machine, software and conditions, from meta.ini
 # (written with samples.tsv, whose rule measures what is missing).
 PAPER_META := $(PAPER_HAVE:%=$(DATADIR)/%/meta.ini)
-$(PAPER_GEN)/methods.tex: $(PAPER_HAVE:%=$(DATADIR)/%/samples.tsv) $(IPCLAB_SHARE)/paper/scripts/methods.awk \
-		$(IPCLAB_SHARE)/paper/scripts/escape.awk $(PAPER_GEN)/config.tex
+$(PAPER_GEN)/methods.tex: $(PAPER_HAVE:%=$(DATADIR)/%/samples.tsv) $(IPCLAB_CODE) $(PAPER_GEN)/config.tex | $(IPCLAB)
 	$(Q)mkdir -p $(@D)
 	@echo "  METHODS $@"
-	$(Q)$(AWK) -f $(IPCLAB_SHARE)/paper/scripts/escape.awk -f $(IPCLAB_SHARE)/paper/scripts/methods.awk $(PAPER_META) > $@.tmp || { rm -f $@.tmp; exit 1; }
-	$(Q)mv $@.tmp $@
+	$(Q)$(IPCLAB) methods --out $@ $(PAPER_META)
 
 # Make decides when the paper is out of date, so latexmk runs with -g:
 # its own bookkeeping would miss a file that \IfFileExists finds only

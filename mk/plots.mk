@@ -19,7 +19,9 @@
 # style of $(PLOTDIR)/common.gp, unless plots/EXP-NAME.gp exists: a script
 # written by hand for what the renderer cannot draw, run with the gnuplot
 # variables plotdir, published, summary (its experiment's), also (the
-# summaries of its exp: inputs that have data, space-separated) and out.
+# summaries of its exp: inputs that have data, space-separated), ipclab
+# (the binary, whose `ipclab select` reads the rows it draws) and out; a
+# message of ipclab's or common.gp's (ERROR) in its log fails the rule.
 # A table EXP-NAME is paper/generated/table-EXP-NAME.tex by `ipclab table`.
 # Outputs of experiments not in EXPERIMENTS are left out; so are inputs
 # whose experiment has no data (or no latencies.tsv.gz).
@@ -117,12 +119,13 @@ $2/$1.pdf: $2/$1.gp
 		|| { cat $(BUILD)/logs/plot-$(if $3,repro-)$1.log >&2; rm -f $$@.tmp; exit 1; }
 	$$(Q)mv $$@.tmp $$@
 else
-$2/$1.pdf: plots/$1.gp $(or $3,$(call fig_summary,$1)) $(call fig_also,$1,$3) $(call in_pubs,$(OUT_INPUTS_figure_$1))
+$2/$1.pdf: plots/$1.gp $(or $3,$(call fig_summary,$1)) $(call fig_also,$1,$3) $(call in_pubs,$(OUT_INPUTS_figure_$1)) \
+		$(IPCLAB_CODE) | $(IPCLAB)
 	$$(Q)mkdir -p $$(@D) $(BUILD)/logs
 	@echo "  PLOT    $$@"
-	$$(Q)$(GNUPLOT) -e "plotdir='$(PLOTDIR)'; published='$(DATADIR)/published'; \
+	$$(Q)$(GNUPLOT) -e "plotdir='$(PLOTDIR)'; published='$(DATADIR)/published'; ipclab='$(IPCLAB)'; \
 		summary='$(or $3,$(call fig_summary,$1))'; also='$(strip $(call fig_also,$1,$3))'; out='$$@.tmp'" \
-		$$< > $(BUILD)/logs/plot-$(if $3,repro-)$1.log 2>&1 && ! grep -q 'ERROR' $(BUILD)/logs/plot-$(if $3,repro-)$1.log \
+		$$< > $(BUILD)/logs/plot-$(if $3,repro-)$1.log 2>&1 && ! grep -qE 'ERROR|^ipclab: ' $(BUILD)/logs/plot-$(if $3,repro-)$1.log \
 		|| { cat $(BUILD)/logs/plot-$(if $3,repro-)$1.log >&2; rm -f $$@.tmp; exit 1; }
 	$$(Q)mv $$@.tmp $$@
 endif

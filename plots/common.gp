@@ -59,24 +59,18 @@ set datafile missing "NaN"
 set datafile separator "\t"
 
 # ---- data access -----------------------------------------------------------
-# sel(FILE, WHERE, COLS): a gnuplot data source with the named columns of the
-# rows that match WHERE, sorted on the first column (see select.awk).
-sel(f, where, cols) = sprintf("< awk -f '%s/select.awk' -v where='%s' -v cols='%s' '%s'", \
-        plotdir, where, cols, f)
-# The same, keeping only the first row of each value of the first column:
-# for columns that depend on it alone (memcpy_MiBps on size_B).
-self(f, where, cols) = sprintf("< awk -f '%s/select.awk' -v uniq=1 -v where='%s' -v cols='%s' '%s'", \
-        plotdir, where, cols, f)
-# The same, unsorted (file order), for bar charts and labels.
-selu(f, where, cols) = sprintf("< awk -f '%s/select.awk' -v sort=0 -v where='%s' -v cols='%s' '%s'", \
-        plotdir, where, cols, f)
-# The distinct values of KEYS ("transport,bus") among the rows matching
-# WHERE, as "pipe:- libdbus:dbus-daemon ..." for `plot for [k in ...]`.
-keys(f, where, keycols) = system(sprintf("awk -f '%s/select.awk' -v mode=keys -v where='%s' -v keys='%s' '%s'", \
-        plotdir, where, keycols, f))
-# Number of rows matching WHERE.
-nrows(f, where) = int(system(sprintf("awk -f '%s/select.awk' -v mode=count -v where='%s' '%s'", \
-        plotdir, where, f)))
+# A hand-written figure reads its rows through `ipclab select` (Make passes
+# the binary as the variable ipclab), by column name and selector, the
+# claims' syntax on any column (transport=pipe|fifo,size>=4KiB,
+# lat_p50_ns!=-); ipclab checks both and fails with a message naming the
+# file, which fails the Make rule.  Text comes quoted, "-" as NaN.
+if (!exists("ipclab")) ipclab = "ipclab"
+# sel(FILE, WHERE, COLS): a gnuplot data source with the columns COLS
+# ("elapsed_ns,transport") of the rows of FILE that WHERE selects, in the
+# file's order.
+sel(f, where, cols) = sprintf("< '%s' select '%s' --where '%s' --columns '%s'", ipclab, f, where, cols)
+# The number of rows WHERE selects.
+nrows(f, where) = int(system(sprintf("'%s' select '%s' --where '%s' --count", ipclab, f, where)))
 # Parts of a key "transport:bus[:...]".
 kt(k) = strstrt(k, ":") ? k[1:strstrt(k, ":") - 1] : k
 krest(k) = strstrt(k, ":") ? k[strstrt(k, ":") + 1:] : ""

@@ -18,8 +18,8 @@
 # in seconds and starts no container, VM, sshd, Slurm or LaTeX.
 # TEST_TIME_LIMIT: seconds a test may run before it is stopped as hung
 # (a hang detector, not a performance test; run-tests --time-limit).
-CHECK_QUICK := test-columns test-experiment test-hist test-latency test-select test-stats test-verify \
-	test-transports test-faults test-bus \
+CHECK_QUICK := test-columns test-compare test-experiment test-hist test-latency test-select test-stats test-verify \
+	test-transports test-faults test-bus test-numbers.sh \
 	test-cli.sh test-readme-columns.sh test-latency.sh test-run.sh test-security.sh test-window.sh
 TEST_TIME_LIMIT ?= 1800
 CHECK_TESTS = $(TEST_BIN) $(sort $(wildcard harness/tests/test-*.sh))

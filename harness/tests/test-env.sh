@@ -172,8 +172,10 @@ if command -v setpriv > /dev/null; then
         chmod 0711 "$tmp"
         mkdir -m 0777 "$tmp/noroot"
         install -m 0644 "$tmp/env-smoke.ini" "$tmp/noroot/env-smoke.ini"
+        # (a copy 65534 can reach: the tree may be in /root)
         setpriv --reuid=65534 --regid=65534 --clear-groups \
-                "$ipclab" run --env nspawn --out "$tmp/noroot/out" "$tmp/noroot/env-smoke.ini" > "$tmp/noroot.log" 2>&1
+                "$(for_others "$tmp/noroot" "$ipclab_bin")" run --env nspawn --out "$tmp/noroot/out" \
+                "$tmp/noroot/env-smoke.ini" > "$tmp/noroot.log" 2>&1
         rc=$?
         check_run "nspawn without root: exit 2, says it needs root" \
                 eval 'test $rc = 2 && grep -q "needs root" "$tmp/noroot.log"'

@@ -201,8 +201,9 @@ fi
 if [ "$(id -u)" -eq 0 ] && id nobody >/dev/null 2>&1 && command -v setpriv >/dev/null; then
         mkdir -p "$tmp/theirs"
         chmod 0755 "$tmp/theirs" "$tmp"
+        # (a copy nobody can reach: the tree may be in /root)
         out=$(setpriv --reuid=nobody --regid=nogroup --clear-groups env XDG_RUNTIME_DIR=/tmp TMPDIR=/tmp \
-                "$ipclab" run --out "$tmp/theirs" "$tmp/small.ini" 2>&1); rc=$?
+                "$(for_others "$tmp/nobody" "$root/harness/ipclab")" run --out "$tmp/theirs" "$tmp/small.ini" 2>&1); rc=$?
         check "--out not ours (as nobody): exit 2, named" '[ $rc -eq 2 ] && grep -q "^ipclab: --out $tmp/theirs: cannot write there" <<<"$out"'
 fi
 

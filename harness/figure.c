@@ -26,17 +26,19 @@ static const struct {
         { "where", FOR_BOTH, "which cells: a selector as in claims, transport=pipe|fifo,size>=4KiB" },
         { "type", FOR_FIGURE, "line (default), spectrum (latency against percentile, 1/(1-p) scale) "
           "or cdf (fraction against latency); spectrum and cdf read `ipclab latency`" },
-        { "y", FOR_FIGURE, "summary columns to draw; several (;) are panels side by side sharing "
-          "the y range (default: lat_p50_ns for round trips, throughput_MiBps one-way, rate_per_s callrate)" },
+        { "y", FOR_FIGURE, "summary columns to draw; several (;) are panels side by side, in one unit, sharing "
+          "the y range when they are one quantity (a latency's median and 99th percentile) "
+          "(default: lat_p50_ns for round trips, throughput_MiBps one-way, rate_per_s callrate)" },
         { "x", FOR_FIGURE, "the axis along x (default: the numeric axis with most values)" },
         { "series", FOR_FIGURE, "axes (;) whose values make the lines, or none "
           "(default: the other axes that vary)" },
-        { "logx", FOR_FIGURE, "true, false or auto (default: log where the values span > 2 decades)" },
+        { "logx", FOR_FIGURE, "true, false or auto (default: log where the values span more than about a decade)" },
         { "logy", FOR_FIGURE, "true, false or auto (as logx)" },
-        { "errorbars", FOR_FIGURE, "true (default) or false: the 95% interval of the median, "
+        { "errorbars", FOR_FIGURE, "true (default) or false: the 95% interval of the median (the range of the repetitions "
+          "with fewer than 6), "
           "where the column has one (NAME_lo, NAME_hi)" },
         { "bounds", FOR_FIGURE, "memcpy (the time or rate of memcpy for the message size; x=size) "
-          "and/or direct (transport=direct drawn as the black dash-dotted floor, one per payload "
+          "and/or direct (transport=direct drawn as the black dash-dot-dot floor, one per payload "
           "where payload makes lines; spectrum and cdf too)" },
         { "also", FOR_BOTH, "another experiment whose cells are drawn as a reference line "
           "(tables: a last row, its first value in each column, matched on the columns axis)" },

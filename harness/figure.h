@@ -22,7 +22,7 @@ typedef enum {
 } FigureType;
 
 typedef enum {
-        SCALE_AUTO,       /* log where the values span more than 2 decades */
+        SCALE_AUTO,       /* log where the values span more than about a decade */
         SCALE_LINEAR,
         SCALE_LOG,
 } Scale;
@@ -44,7 +44,7 @@ typedef struct {
         Scale logx, logy;
         bool errorbars;       /* from NAME_lo/NAME_hi where the column has them */
         bool bound_memcpy;    /* the memcpy time or rate for the message size */
-        bool bound_direct;    /* transport=direct as the black dash-dotted floor */
+        bool bound_direct;    /* transport=direct as the black dash-dot-dot floor */
         char *also;           /* another experiment, drawn as a reference */
         char *also_where;
         char *also_title;

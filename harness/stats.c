@@ -70,6 +70,13 @@ static double binom_half_cdf(size_t n, size_t k)
         return sum > 1 ? 1 : sum;
 }
 
+bool stats_quantile_supported(double n, double q)
+{
+        if (q <= 0 || q >= 1 || q == 0.5)
+                return n >= 1;
+        return n * fmin(q, 1 - q) >= STATS_TAIL_MIN * (1 - 1e-9);
+}
+
 double stats_median_ci(const double *sorted, size_t n, double level, double *lo, double *hi)
 {
         double alpha = 1 - level;

@@ -5,6 +5,7 @@
  * that prints.
  */
 #include "verify.h"
+#include "style.h"
 
 #include <errno.h>
 #include <math.h>
@@ -296,7 +297,7 @@ static void vcell_free(VCell *c)
 static char *axis_value_text(const Axis *a, const char *v)
 {
         g_autofree char *t = a->kind == KIND_SIZE || a->kind == KIND_DURATION
-                ? render_axis_text(a->column->name, v, false) : g_strdup(v);
+                ? style_value_text(a->column->name, v, false) : g_strdup(v);
         return a->labelled ? g_strdup_printf("%s=%s", a->column->key, t) : g_steal_pointer(&t);
 }
 

@@ -183,13 +183,16 @@ warmup=10
 INI
 partial=$tmp/res/.intr.partial.tsv
 lpartial=$tmp/res/.intr.partial-latencies.tsv
-$ipclab run --out "$tmp/res" "$tmp/intr.ini" 2>"$tmp/intr.log" &
+# The run stops itself after 3 rows (the stop shim), and is interrupted there.
+shim=$(stop_shim "$tmp")
+LD_PRELOAD=$shim IPCLAB_TEST_STOP_ROWS=3 $ipclab run --out "$tmp/res" "$tmp/intr.ini" 2>"$tmp/intr.log" &
 pid=$!
-wait_for 60 '[ "$(cat "$partial" 2>/dev/null | grep -c "	ok	")" -ge 3 ]'
+wait_until "stopped $pid || ! kill -0 $pid 2>/dev/null"
 kill -INT $pid
+kill -CONT $pid
 wait $pid
 rc=$?
-check "SIGINT: exit 130" '[ $rc -eq 130 ]'
+check "SIGINT after 3 rows: exit 130" '[ $rc -eq 130 ] && [ "$(grep -c "	ok	" "$partial")" -eq 3 ]'
 # The finished repetitions' rows of latencies, "cell rep" each.
 tail -n +3 "$partial" | cut -f1,2 | sort > "$tmp/finished"
 kept() { awk -F'\t' 'NR == FNR { k[$1 "\t" $2] = 1; next } FNR > 1 && (($3 "\t" $4) in k)' "$tmp/finished" "$1" | sort; }
@@ -213,11 +216,13 @@ check "histogram rows are hist.h buckets (lower < upper above 255 ns)" \
 
 # Lost latencies: the repetition is measured again.
 rm -rf "$tmp/res"
-$ipclab run --out "$tmp/res" "$tmp/intr.ini" 2>"$tmp/intr.log" &
+LD_PRELOAD=$shim IPCLAB_TEST_STOP_ROWS=2 $ipclab run --out "$tmp/res" "$tmp/intr.ini" 2>"$tmp/intr.log" &
 pid=$!
-wait_for 60 '[ "$(cat "$partial" 2>/dev/null | grep -c "	ok	")" -ge 2 ]'
+wait_until "stopped $pid || ! kill -0 $pid 2>/dev/null"
 kill -INT $pid
+kill -CONT $pid
 wait $pid
+check "SIGINT after 2 rows: exit 130" '[ $? -eq 130 ] && [ "$(grep -c "	ok	" "$partial")" -eq 2 ]'
 head -1 "$lpartial" > "$tmp/h" && cp "$tmp/h" "$lpartial"
 $ipclab run --resume --out "$tmp/res" "$tmp/intr.ini" 2>"$tmp/resume.log"
 rc=$?
@@ -226,5 +231,4 @@ check "latencies lost: the rows are dropped with a warning and measured again" \
 zcat "$tmp/res/intr/latencies.tsv.gz" > "$tmp/after.tsv"
 check "... and every repetition has its histogram" 'counts "$tmp/after.tsv" "$tmp/res/intr/samples.tsv"'
 
-echo "1..$n"
-[ "$failed" -eq 0 ]
+done_testing

@@ -414,7 +414,7 @@ check "summarize: a duration-boxed cell's rate is total over total ($got)" '[ "$
 copy=$tmp/tree
 mkdir -p "$copy"
 git ls-files -co --exclude-standard -z | xargs -0 cp -a --parents -t "$copy" 2>/dev/null
-mkdir -p "$copy/build" && cp -a build/obj build/gen "$copy/build/" && cp -a harness/ipclab "$copy/harness/"
+mkdir -p "$copy/build" && cp -a build/obj build/gen build/config.mk "$copy/build/" && cp -a harness/ipclab "$copy/harness/"
 cd "$copy"
 find . -path ./build -prune -o -type f -exec touch -d '2020-01-01 00:00' {} +
 # The top Makefile may or may not include mk/verify.mk yet; it is guarded.

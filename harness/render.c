@@ -194,19 +194,64 @@ static char *column_label(const char *name, bool time_tics)
         return column_label_of(name, time_tics, NULL);
 }
 
-/* A string as a gnuplot double-quoted string. */
-static void gp_string(GString *out, const char *s)
+/* The characters of S as gnuplot reads them in a literal (QUOTED: a '
+ * doubled) or a comment: a control character becomes a space, since a
+ * newline or carriage return would end the line, and with it the literal
+ * or the comment. */
+static void gp_text(GString *out, const char *s, bool quoted)
 {
-        g_string_append_c(out, '"');
-        for (const char *p = s; *p; p++) {
-                if (*p == '"' || *p == '\\')
-                        g_string_append_c(out, '\\');
-                if (*p == '\n')
-                        g_string_append(out, " ");
+        for (const char *p = s ? s : ""; *p; p++) {
+                if (*p == '\'' && quoted)
+                        g_string_append(out, "''");
+                else if ((guchar) *p < 0x20 || *p == 0x7f)
+                        g_string_append_c(out, ' ');
                 else
                         g_string_append_c(out, *p);
         }
-        g_string_append_c(out, '"');
+}
+
+/* S as a gnuplot string literal: the one door of every value into a
+ * generated gnuplot script (titles, labels, tics, names, the arguments of
+ * common.gp's style functions), never a value inside an expression.
+ * Single-quoted: gnuplot 5.4 substitutes backquoted commands and expands
+ * @macros in double-quoted strings and nowhere in single-quoted ones,
+ * where only '' stands for a quote (its scanner); a backslash is itself.
+ * The literal ends with its closing quote, on the line it began. */
+static void gp_string(GString *out, const char *s)
+{
+        g_string_append_c(out, '\'');
+        gp_text(out, s, true);
+        g_string_append_c(out, '\'');
+}
+
+/* A comment line "# S": S's characters as gp_text() gives them, and a
+ * space after a last backslash, which would continue the comment onto
+ * the next line. */
+static void gp_comment(GString *out, const char *s)
+{
+        g_string_append(out, "# ");
+        gp_text(out, s, false);
+        if (g_str_has_suffix(out->str, "\\"))
+                g_string_append_c(out, ' ');
+        g_string_append_c(out, '\n');
+}
+
+char *render_gnuplot_string(const char *s)
+{
+        GString *out = g_string_new(NULL);
+        gp_string(out, s);
+        return g_string_free(out, FALSE);
+}
+
+/* FN(S), a call of one of common.gp's style functions (tcolor, tpoint,
+ * bpoint, bdash) on a value, as a gnuplot expression. */
+static char *gp_call(const char *fn, const char *s)
+{
+        GString *out = g_string_new(fn);
+        g_string_append_c(out, '(');
+        gp_string(out, s);
+        g_string_append_c(out, ')');
+        return g_string_free(out, FALSE);
 }
 
 static void gp_number(GString *out, double v)
@@ -354,15 +399,14 @@ static void style_line(Line *l, const Output *o, char **vals, guint index, bool 
                 g_string_assign(title, "measured");
         l->title = g_string_free(title, FALSE);
         if (t) {
-                l->color = g_strdup_printf("tcolor(\"%s\")", t);
-                l->point = b && strcmp(b, "-") ? g_strdup_printf("bpoint(\"%s\")", b)
-                                               : g_strdup_printf("tpoint(\"%s\")", t);
+                l->color = gp_call("tcolor", t);
+                l->point = b && strcmp(b, "-") ? gp_call("bpoint", b) : gp_call("tpoint", t);
         } else {
                 l->color = g_strdup_printf("scolor(%u)", index);
                 l->point = g_strdup_printf("spoint(%u)", index);
         }
         l->dash = t && !strcmp(t, "direct") ? g_strdup("floordash")
-                : b ? g_strdup_printf("bdash(\"%s\")", b) : g_strdup("1");
+                : b ? gp_call("bdash", b) : g_strdup("1");
         if (grey) {
                 g_free(l->color);
                 l->color = g_strdup("comparecolor");
@@ -477,8 +521,8 @@ static gboolean add_rows(Plot *p, GPtrArray *panel, const Table *t, const char *
                         l = line_new(key->str);
                         if (floor) {
                                 l->title = g_strdup_printf("harness floor (direct)%s", floor_of->str);
-                                l->color = g_strdup(grey ? "comparecolor" : "tcolor(\"direct\")");
-                                l->point = g_strdup("tpoint(\"direct\")");
+                                l->color = grey ? g_strdup("comparecolor") : gp_call("tcolor", "direct");
+                                l->point = gp_call("tpoint", "direct");
                                 l->dash = g_strdup("floordash");
                                 l->rank[l->n_rank++] = -1;
                                 if (floor_of->len)
@@ -667,7 +711,8 @@ static void write_blocks(GString *gp, Plot *p)
                         Line *l = panel->pdata[i];
                         g_autofree char *name = block_name(k, i);
                         g_array_sort(l->pts, point_cmp);
-                        g_string_append_printf(gp, "# %s\n%s << EOD\n", l->title ? l->title : "(committed)", name);
+                        gp_comment(gp, l->title ? l->title : "(committed)");
+                        g_string_append_printf(gp, "%s << EOD\n", name);
                         for (guint j = 0; j < l->pts->len; j++) {
                                 const Point *pt = &g_array_index(l->pts, Point, j);
                                 gp_number(gp, pt->x);
@@ -812,14 +857,17 @@ static char *plot_script(Plot *p, const char *file)
         guint per_row = np > 1 ? 4 : 3, legend_rows = (legend->len + per_row - 1) / per_row;
         double legend_h = legend_rows ? 0.16 * legend_rows + 0.12 : 0, fig_h = 2.3 + legend_h;
 
-        g_string_append_printf(gp, "# %s-%s: generated by `ipclab plot %s %s`.\n"
-                               "# The data are inlined: this script alone redraws the figure,\n"
-                               "#     gnuplot -e \"plotdir='plots'; out='%s-%s.pdf'\" THIS.gp\n",
-                               p->exp->name, o->name, file, o->name, p->exp->name, o->name);
-        g_string_append_printf(gp, "if (!exists(\"plotdir\")) plotdir = \"plots\"\n"
-                               "if (!exists(\"out\")) out = \"%s-%s.pdf\"\n"
-                               "inline_data = 1\nfig_w = 6.0; fig_h = %.2f\nload plotdir.\"/common.gp\"\n\n",
-                               p->exp->name, o->name, fig_h);
+        /* Every value below goes through gp_string or gp_comment. */
+        g_autofree char *id = g_strdup_printf("%s-%s", p->exp->name, o->name);
+        g_autofree char *pdf = g_strdup_printf("%s.pdf", id);
+        g_autofree char *head = g_strdup_printf("%s: generated by `ipclab plot %s %s`.", id, file, o->name);
+        gp_comment(gp, head);
+        g_string_append(gp, "# The data are inlined: this script alone redraws the figure,\n"
+                        "#     gnuplot -e \"plotdir='plots'; out='FIGURE.pdf'\" THIS.gp\n"
+                        "if (!exists(\"plotdir\")) plotdir = \"plots\"\nif (!exists(\"out\")) out = ");
+        gp_string(gp, pdf);
+        g_string_append_printf(gp, "\ninline_data = 1\nfig_w = 6.0; fig_h = %.2f\nload plotdir.\"/common.gp\"\n\n",
+                               fig_h);
         write_blocks(gp, p);
         double bottom = (legend_h + 0.42) / fig_h, left = 0.085, right = 0.975, gap = 0.09;
         double w = (right - left - gap * (np - 1)) / np;
@@ -1022,8 +1070,8 @@ static gboolean add_latency(Plot *p, GPtrArray *panel, const Table *t, const cha
                                 g_free(l->dash);
                                 g_clear_pointer(&l->vals, g_strfreev);
                                 l->title = g_strdup("harness floor (direct)");
-                                l->color = g_strdup("tcolor(\"direct\")");
-                                l->point = g_strdup("tpoint(\"direct\")");
+                                l->color = gp_call("tcolor", "direct");
+                                l->point = gp_call("tpoint", "direct");
                                 l->dash = g_strdup("floordash");
                         }
                         if (kinds) {

@@ -30,6 +30,11 @@
  * escaper of the paper's generated files.  Newly allocated. */
 char *render_latex_escape(const char *s);
 
+/* S as a gnuplot string literal, single-quoted (no backquote command,
+ * no @macro is expanded there), control characters as spaces: the one
+ * door of a value into a generated gnuplot script.  Newly allocated. */
+char *render_gnuplot_string(const char *s);
+
 /* What a figure, table or section is drawn from. */
 typedef struct {
         const char *summary;    /* the experiment's summary (S.tsv) */

@@ -169,7 +169,7 @@ check "default figure: its median at 4 KiB is the summary's, in seconds" \
 check "default figure: error bars from lat_p50_ns_lo/_hi" \
         '[ "$(awk -F"\t" "\$1 == 4096 { print \$3 }" <<<"$rows")" = "$(awk -v v="$(field pipe 4096 lat_p50_ns_lo)" "BEGIN { printf \"%.9g\", v / 1e9 }")" ]'
 check "default figure: house style from common.gp" \
-        'grep -q "load plotdir.\"/common.gp\"" "$tmp/main.gp" && grep -q "tcolor(\"unix-stream\")" "$tmp/main.gp" &&
+        'grep -q "load plotdir.\"/common.gp\"" "$tmp/main.gp" && grep -q "tcolor(.unix-stream.)" "$tmp/main.gp" &&
          grep -q "@set_time_axis" "$tmp/main.gp" && grep -q "@set_size_axis" "$tmp/main.gp"'
 check "default figure: the script reads no file (data inlined)" \
         '! grep -Eq "(< *awk|\.tsv)" <(grep -v "^#" "$tmp/main.gp")'
@@ -179,8 +179,8 @@ figure tails "two panels, bounds, also" decl tails --summary "$tmp/rt.tsv" --als
 check "two panels: (a) and (b), one y range" \
         '[ "$(grep -c "^# panel" "$tmp/tails.gp")" -eq 2 ] && [ "$(grep "^set yrange" "$tmp/tails.gp" | grep -vF "[0:1]" | sort -u | wc -l)" -eq 1 ]'
 check "two panels: the y label they share, each panel's own as its title" \
-        'grep -qx "set ylabel \"round-trip latency\" offset 1, 0" "$tmp/tails.gp" &&
-         grep -q "^set title \"(b) round-trip latency, 99th percentile\"" "$tmp/tails.gp"'
+        'grep -qx "set ylabel .round-trip latency. offset 1, 0" "$tmp/tails.gp" &&
+         grep -q "^set title .(b) round-trip latency, 99th percentile." "$tmp/tails.gp"'
 check "bounds: the direct floor and memcpy" \
         'grep -q "harness floor (direct)" "$tmp/tails.gp" && grep -q "memcpy of request + reply" "$tmp/tails.gp"'
 check "also: the reference line from the other summary, named with its series" 'grep -q "^# pipes before, pipe$" "$tmp/tails.gp"'
@@ -191,14 +191,14 @@ check "logy=false: a linear y axis from 0" 'grep -q "^set yrange \[0:" "$tmp/pic
 figure cmp "--compare" decl pick --summary "$tmp/rt.tsv" --compare "$tmp/rt.tsv"
 check "--compare: the committed lines grey, the reproduced ones in colour" \
         '[ "$(grep -c "comparecolor" "$tmp/cmp.gp")" -ge 3 ] && grep -q "committed data (grey)" "$tmp/cmp.gp" &&
-         grep -q "tcolor(\"pipe\")" "$tmp/cmp.gp"'
+         grep -q "tcolor(.pipe.)" "$tmp/cmp.gp"'
 
 # also= with a text x whose values the other experiment does not share: a
 # horizontal line across the panel per reference cell.
 printf 'transport\tbus\tsize_B\tlat_p50_ns\nlibdbus\tp2p\t64\t50000\nlibdbus\tdbus-daemon\t64\t90000\n' > "$tmp/other.tsv"
 figure cat "text x, reference across" decl cat --summary "$tmp/rt.tsv" --also other="$tmp/other.tsv"
 check "text x: the transports as tics, in the file's order" \
-        'grep -qF "set xtics (\"direct\" 1, \"pipe\" 2, \"unix-stream\" 3)" "$tmp/cat.gp" && grep -qx "set xtics noenhanced" "$tmp/cat.gp"'
+        'grep -qx "set xtics (.direct. 1, .pipe. 2, .unix-stream. 3)" "$tmp/cat.gp" && grep -qx "set xtics noenhanced" "$tmp/cat.gp"'
 check "also across a text x: one horizontal line from edge to edge" \
         '[ "$(titled "$tmp/cat.gp" "libdbus p2p" | tr "\t\n" ",,")" = "0.5,5e-05,3.5,5e-05," ]'
 err=$("$ipclab" plot "$tmp/experiments/decl.ini" cat2 --summary "$tmp/rt.tsv" --also other="$tmp/other.tsv" \
@@ -232,7 +232,7 @@ check "spectrum: one line per transport and size, no direct" \
 figure specf "spectrum with the floor" specf sf --summary "$tmp/rt.tsv" --latency specf="$lat"
 check "spectrum: bounds=direct draws direct as the harness floor, first" \
         '[ "$(grep -c " << EOD" "$tmp/specf.gp")" -eq 3 ] && grep -A1 "^# harness floor (direct)$" "$tmp/specf.gp" | grep -q "^\$p1s1 << EOD" &&
-         grep -q "linecolor rgb tcolor(\"direct\") pointtype tpoint(\"direct\") dashtype floordash" "$tmp/specf.gp" &&
+         grep -q "linecolor rgb tcolor(.direct.) pointtype tpoint(.direct.) dashtype floordash" "$tmp/specf.gp" &&
          ! grep -q "^# direct$" "$tmp/specf.gp"'
 "$ipclab" plot "$tmp/experiments/decl.ini" dist --summary "$tmp/rt.tsv" --latency decl="$lat" \
         --out "$tmp/dist.gp" 2>"$tmp/err"

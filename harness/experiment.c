@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "figure.h"
+#include "safefile.h"
 #include "select.h"
 #include "transport.h"
 
@@ -1073,71 +1074,18 @@ static void resolved_echo(Experiment *exp, Values *v)
         exp->resolved = g_string_free(s, FALSE);
 }
 
-/* The largest experiment file read: far more than any real one, far less
- * than what a device or a runaway generator would hand us. */
-#define MAX_FILE_SIZE ((gsize) 1 << 20)
-
 static Experiment *load_data(const char *file, const char *data, gsize len, const char *profile,
                              bool anywhere, GError **error);
 
 static Experiment *load_file(const char *file, const char *profile, bool anywhere, GError **error)
 {
-        /* O_NONBLOCK: opening a FIFO must not wait for a writer.  What is
-         * not a regular file of sane size is refused before any read. */
-        int fd = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-        struct stat st;
-
-        if (fd < 0) {
-                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: cannot read: %s",
-                            file, g_strerror(errno));
-                return NULL;
-        }
-        if (fstat(fd, &st) < 0) {
-                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: cannot read: %s",
-                            file, g_strerror(errno));
-                close(fd);
-                return NULL;
-        }
-        if (!S_ISREG(st.st_mode) || (guint64) st.st_size > MAX_FILE_SIZE) {
-                const char *what = S_ISDIR(st.st_mode) ? "a directory"
-                                 : S_ISFIFO(st.st_mode) ? "a FIFO"
-                                 : S_ISCHR(st.st_mode) ? "a character device"
-                                 : S_ISBLK(st.st_mode) ? "a block device"
-                                 : S_ISSOCK(st.st_mode) ? "a socket" : NULL;
-                if (S_ISREG(st.st_mode))
-                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
-                                    "%s: %" G_GUINT64_FORMAT " bytes is too large for an experiment file (at most %zu)",
-                                    file, (guint64) st.st_size, (size_t) MAX_FILE_SIZE);
-                else
-                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
-                                    "%s: not a regular file%s%s", file, what ? ": it is " : "", what ? what : "");
-                close(fd);
-                return NULL;
-        }
-        g_autofree char *text = g_malloc((gsize) st.st_size + 1);
+        /* What is not a regular file of sane size, in its tree, is
+         * refused before any read (safefile.h). */
         gsize len = 0;
-        for (;;) {
-                /* Read one byte past the size: a file that grows while
-                 * it is read is refused as too large, never read forever. */
-                ssize_t n = read(fd, text + len, (gsize) st.st_size + 1 - len);
-                if (n < 0 && errno == EINTR)
-                        continue;
-                if (n < 0) {
-                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: cannot read: %s",
-                                    file, g_strerror(errno));
-                        close(fd);
-                        return NULL;
-                }
-                if (n == 0)
-                        break;
-                len += (gsize) n;
-                if (len > (gsize) st.st_size) {
-                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: changed while it was read", file);
-                        close(fd);
-                        return NULL;
-                }
-        }
-        close(fd);
+        g_autofree char *text = safefile_read(file, "an experiment file", SAFEFILE_MAX_EXPERIMENT, &len, error);
+
+        if (!text)
+                return NULL;
         return load_data(file, text, len, profile, anywhere, error);
 }
 

@@ -553,8 +553,8 @@ static int cmd_compare(int argc, char **argv)
                 }
                 g_autofree char *a = g_build_filename(argv[1], name, "samples.tsv", NULL);
                 g_autofree char *b = g_build_filename(argv[2], name, "samples.tsv", NULL);
-                g_autoptr(Table) ta = table_read(a, &e);
-                g_autoptr(Table) tb = ta ? table_read(b, &e) : NULL;
+                g_autoptr(Table) ta = samples_table_read(a, &e);
+                g_autoptr(Table) tb = ta ? samples_table_read(b, &e) : NULL;
                 if (!tb || !compare_cells(name, ta, tb, out, &e))
                         return report(e);
         }

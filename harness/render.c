@@ -47,14 +47,14 @@ static char *where_at(const Experiment *exp, const Output *o)
         return o->line ? g_strdup_printf("%s:%u", exp->path, o->line) : g_strdup(exp->path);
 }
 
+/* S as a number, or NAN: a finite decimal number (samples_parse_number:
+ * no "inf", no hexadecimal, nothing beyond 1e300), so that what reaches
+ * a gnuplot expression (a range, a tic) is one. */
 static double number(const char *s)
 {
-        char *end;
+        double v;
 
-        if (!s || !s[0] || !strcmp(s, "-"))
-                return NAN;
-        double v = g_ascii_strtod(s, &end);
-        return *end ? NAN : v;
+        return s && samples_parse_number(s, &v) ? v : NAN;
 }
 
 /* The experiment of FILE and its output NAME (a table when TABLE). */

@@ -40,6 +40,7 @@
 #include "meta.h"
 #include "remote.h"
 #include "runner.h"
+#include "safefile.h"
 #include "samples.h"
 #include "stats.h"
 #include "transport.h"
@@ -245,13 +246,15 @@ static void lat_rows_add(GHashTable *lat, guint cell, guint rep, guint64 n, char
 static GHashTable *resume_latencies(const char *path, const Experiment *exp, const char *env)
 {
         GHashTable *lat = lat_rows_new();
-        g_autofree char *text = NULL;
         gsize len = 0;
         g_autoptr(GError) e = NULL;
+        struct stat st;
 
-        if (!g_file_get_contents(path, &text, &len, &e)) {
-                if (!g_error_matches(e, G_FILE_ERROR, G_FILE_ERROR_NOENT))
-                        fprintf(stderr, "ipclab: warning: %s: --resume: cannot read %s (%s)\n", exp->name, path, e->message);
+        if (lstat(path, &st) < 0 && errno == ENOENT)
+                return lat;
+        g_autofree char *text = safefile_read(path, "a resume file of latencies", LATENCY_MAX_TEXT, &len, &e);
+        if (!text) {
+                fprintf(stderr, "ipclab: warning: %s: --resume: %s\n", exp->name, e->message);
                 return lat;
         }
         const char *nl = memrchr(text, '\n', len);
@@ -268,7 +271,7 @@ static GHashTable *resume_latencies(const char *path, const Experiment *exp, con
         for (guint i = 0; i < f->parts->len; i++) {
                 const LatencyPart *p = f->parts->pdata[i];
                 if (!strcmp(p->env, env) && !strcmp(p->machine, meta_machine_name()))
-                        lat_rows_add(lat, p->cell, p->rep, p->hist->n, g_strndup(text + p->offset, p->length));
+                        lat_rows_add(lat, p->cell, p->rep, p->n, g_strndup(text + p->offset, p->length));
         }
         return lat;
 }
@@ -292,13 +295,14 @@ static GHashTable *resume_load(const char *partial, const Experiment *exp, GPtrA
         const char *env = meta_env_backend();
         guint max_rep = exp->repeat_auto ? exp->repeat_max : exp->repeat;
 
-        if (!g_file_get_contents(partial, &text, NULL, &e)) {
-                if (g_error_matches(e, G_FILE_ERROR, G_FILE_ERROR_NOENT))
-                        fprintf(stderr, "ipclab: %s: --resume: no interrupted run to continue (no %s); starting afresh\n",
-                                exp->name, partial);
-                else
-                        fprintf(stderr, "ipclab: %s: --resume: cannot read %s (%s); starting afresh\n",
-                                exp->name, partial, e->message);
+        struct stat st;
+        if (lstat(partial, &st) < 0 && errno == ENOENT) {
+                fprintf(stderr, "ipclab: %s: --resume: no interrupted run to continue (no %s); starting afresh\n",
+                        exp->name, partial);
+                return done;
+        }
+        if (!(text = safefile_read(partial, "a resume file", SAFEFILE_MAX_TABLE, NULL, &e))) {
+                fprintf(stderr, "ipclab: %s: --resume: %s; starting afresh\n", exp->name, e->message);
                 return done;
         }
         if (strlen(text) < strlen(want) && g_str_has_prefix(want, text)) {
@@ -700,11 +704,10 @@ int run_merge(const Experiment *exp, const char *out_dir, const char *const *dir
                 g_autofree char *dir = g_build_filename(dirs[i], exp->name, NULL);
                 g_autofree char *sp = g_build_filename(dir, "samples.tsv", NULL);
                 g_autofree char *mp = g_build_filename(dir, "meta.ini", NULL);
-                g_autofree char *text = NULL;
-                g_autoptr(GKeyFile) m = g_key_file_new();
                 g_autoptr(GError) e = NULL;
-                if (!g_file_get_contents(sp, &text, NULL, &e) ||
-                    !g_key_file_load_from_file(m, mp, G_KEY_FILE_KEEP_COMMENTS, &e)) {
+                g_autofree char *text = safefile_read(sp, "a samples.tsv", SAFEFILE_MAX_TABLE, NULL, &e);
+                g_autoptr(GKeyFile) m = text ? safefile_key_file(mp, &e) : NULL;
+                if (!m) {
                         g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "results of %s from %s: %s",
                                     exp->name, labels ? labels[i] : dirs[i], e->message);
                         samples_remove_dir(staging);
@@ -757,12 +760,13 @@ int run_merge(const Experiment *exp, const char *out_dir, const char *const *dir
                  * console-REST.log console-LABEL-REST.log. */
                 g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
                 for (const char *f; d && (f = g_dir_read_name(d));) {
-                        if (!g_str_has_prefix(f, "console") || !g_str_has_suffix(f, ".log"))
+                        if (!g_str_has_prefix(f, "console") || !g_str_has_suffix(f, ".log") ||
+                            strspn(f, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") != strlen(f))
                                 continue;
-                        g_autofree char *log = NULL;
                         gsize log_len = 0;
                         g_autofree char *from = g_build_filename(dir, f, NULL);
-                        if (!g_file_get_contents(from, &log, &log_len, NULL))
+                        g_autofree char *log = safefile_read(from, "a console log", SAFEFILE_MAX_LOG, &log_len, NULL);
+                        if (!log)
                                 continue;
                         g_autofree char *lname = g_strdup_printf("console-%s%s", label, f + strlen("console"));
                         if (!strcmp(f, "console.log")) {

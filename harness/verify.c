@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "columns.h"
+#include "safefile.h"
 #include "select.h"
 #include "stats.h"
 
@@ -896,10 +897,10 @@ static char *table_tsv(const GArray *rows)
 static char *provenance_note(const Experiment *exp, const char *dir)
 {
         g_autofree char *path = g_build_filename(dir, "meta.ini", NULL);
-        g_autoptr(GKeyFile) kf = g_key_file_new();
+        g_autoptr(GKeyFile) kf = safefile_key_file(path, NULL);
         g_autoptr(GString) s = g_string_new(NULL);
 
-        if (!g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, NULL))
+        if (!kf)
                 return NULL;
         g_autofree char *sha = g_key_file_get_string(kf, "experiment", "sha256", NULL);
         g_autofree char *config = g_key_file_get_string(kf, "experiment", "config_sha256", NULL);

@@ -1099,6 +1099,11 @@ Experiment *experiment_load_anywhere(const char *file, GError **error)
         return load_file(file, NULL, true, error);
 }
 
+Experiment *experiment_load_every_cell(const char *file, const char *profile, GError **error)
+{
+        return load_file(file, profile, true, error);
+}
+
 /* Resolves the keys of C's [experiment] and profile into EXP: its run
  * parameters and its matrix of cells.  Every mistake is recorded in C. */
 static gboolean resolve(const Ctx *c, Experiment *exp)

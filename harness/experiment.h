@@ -155,6 +155,10 @@ Experiment *experiment_load(const char *file, const char *profile, GError **erro
  * out, so what an experiment declares does not depend on where it is
  * read. */
 Experiment *experiment_load_anywhere(const char *file, GError **error);
+/* The same with profile PROFILE: every cell the file declares, those this
+ * machine cannot run too, indexed as a machine that can run all of them
+ * indexes them (for checking another machine's rows: run_merge). */
+Experiment *experiment_load_every_cell(const char *file, const char *profile, GError **error);
 /* The same for an experiment file already in memory: DATA (LEN bytes) read
  * from FILE, whose name gives the experiment's name. */
 Experiment *experiment_load_data(const char *file, const char *data, gsize len,

@@ -270,10 +270,10 @@ gboolean meta_machine_name_valid(const char *name)
                strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.") == n;
 }
 
-/* Whether S is one line of printable UTF-8 of at most 4096 bytes. */
+/* Whether S is one line of printable UTF-8 of at most 16 KiB. */
 static bool printable(const char *s)
 {
-        return g_utf8_validate(s, -1, NULL) && strlen(s) <= 4096 && samples_plain_text(s);
+        return g_utf8_validate(s, -1, NULL) && strlen(s) <= 16384 && samples_plain_text(s);
 }
 
 gboolean meta_check_values(GKeyFile *kf, const char *path, GError **error)
@@ -291,7 +291,7 @@ gboolean meta_check_values(GKeyFile *kf, const char *path, GError **error)
                         g_autofree char *v = g_key_file_get_string(kf, groups[i], keys[k], NULL);
                         if (!printable(keys[k]) || !v || !printable(v)) {
                                 g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
-                                            "%s: [%s] %s: not one line of printable text (at most 4096 bytes, "
+                                            "%s: [%s] %s: not one line of printable text (at most 16 KiB, "
                                             "no control character)", path, groups[i],
                                             printable(keys[k]) ? keys[k] : "(a key)");
                                 return FALSE;

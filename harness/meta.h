@@ -48,7 +48,7 @@ gboolean meta_machine_name_valid(const char *name);
 
 /* Checks every value of KF (a meta.ini named PATH, from elsewhere: a
  * target, a container, a Slurm task) as g_key_file_get_string() gives
- * it: valid UTF-8, one line, no control character, at most 4096 bytes;
+ * it: valid UTF-8, one line, no control character, at most 16 KiB;
  * and group names likewise.  FALSE with IPCLAB_ERROR_INPUT naming PATH,
  * the group and the key. */
 gboolean meta_check_values(GKeyFile *kf, const char *path, GError **error);

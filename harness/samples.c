@@ -349,6 +349,22 @@ gboolean samples_parse_row(const char *row, const char *env, const char *machine
         return TRUE;
 }
 
+char *samples_cell_axes(const char *row)
+{
+        const Layout *l = layout();
+        g_auto(GStrv) f = g_strsplit(row, "\t", -1);
+
+        if (g_strv_length(f) != l->n)
+                return NULL;
+        GString *axes = g_string_new(NULL);
+        for (guint i = 0; i < l->n; i++) {
+                ColumnId id = l->ids[i];
+                if (column_table[id].kind == COLUMN_AXIS && id != COL_ENV && id != COL_MACHINE)
+                        g_string_append_printf(axes, "%s%s", axes->len ? "\t" : "", f[i]);
+        }
+        return g_string_free(axes, FALSE);
+}
+
 static int fsync_dir_of(const char *path)
 {
         g_autofree char *dir = g_path_get_dirname(path);

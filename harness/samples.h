@@ -30,6 +30,13 @@ void samples_append_row(GString *out, const char *env, const char *machine, cons
 gboolean samples_parse_row(const char *row, const char *env, const char *machine, GPtrArray *cells,
                            guint max_rep, const Cell **cell, guint *rep, Sample *s, char **why);
 
+/* The fields of ROW (a line of samples.tsv as this build writes it) that
+ * say which cell it is of, less env and machine: the axes a Cell has,
+ * tab-separated.  NULL when ROW has not the fields samples_header()
+ * names.  Rows of one cell, and samples_append_row()'s row of that cell,
+ * give the same. */
+char *samples_cell_axes(const char *row);
+
 /* Writes LEN bytes of DATA to PATH atomically: a temp file beside it,
  * fsync, rename, fsync of the directory.  Returns 0 or -errno; on failure
  * PATH is untouched and no temp file is left. */

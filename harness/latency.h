@@ -75,9 +75,11 @@ void latency_file_free(LatencyFile *f);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(LatencyFile, latency_file_free)
 
 /* The most a latencies.tsv.gz may inflate to (and a resume file of
- * latencies hold): 256 MiB, ten times the largest real one, and the most
- * parts (repetitions and kinds) a file may have: 2^20. */
-#define LATENCY_MAX_TEXT ((gsize) 256 << 20)
+ * latencies hold): 512 MiB, twenty times the largest real one and what
+ * the most repetitions a run may keep (experiment.c: 10000 histograms of
+ * up to 40 KiB) write; and the most parts (repetitions and kinds) a file
+ * may have: 2^20. */
+#define LATENCY_MAX_TEXT ((gsize) 512 << 20)
 #define LATENCY_MAX_PARTS ((guint) 1 << 20)
 
 /* Parses TEXT (LEN bytes of uncompressed TSV, header first), named PATH

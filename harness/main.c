@@ -131,17 +131,21 @@ static int cmd_check(int argc, char **argv)
                 return usage_error(ctx, e->message);
         if (argc < 2)
                 return usage_error(ctx, "check needs at least one experiment file");
+        /* Every file loaded, for what only all of them tell: two outputs
+         * of one name (figure_check_collisions). */
+        g_autoptr(GPtrArray) loaded = g_ptr_array_new_with_free_func((GDestroyNotify) experiment_free);
         for (int i = 1; i < argc; i++) {
                 g_autoptr(GError) err = NULL;
                 /* The outputs an experiment declares do not depend on
                  * what can run here: a reviewer without hyperfine still
                  * draws shell-calls from the committed data. */
-                g_autoptr(Experiment) exp = list_outputs && !profile ? experiment_load_anywhere(argv[i], &err)
-                                                                     : experiment_load(argv[i], profile, &err);
+                Experiment *exp = list_outputs && !profile ? experiment_load_anywhere(argv[i], &err)
+                                                           : experiment_load(argv[i], profile, &err);
                 if (!exp) {
                         status = report(err);
                         continue;
                 }
+                g_ptr_array_add(loaded, exp);
                 if (config_hash) {
                         g_autofree char *h = experiment_config_sha256(exp);
                         printf("%s\n", h);
@@ -212,6 +216,12 @@ static int cmd_check(int argc, char **argv)
                 printf("  estimated from: per-message and per-byte costs of each transport, bus start-up per cell%s%s\n",
                        nspawn ? ", 1 s container start" : "",
                        vm ? (kvm ? ", 45 s VM boot, 1.2x under KVM" : ", 45 s VM boot, 30x emulated (TCG)") : "");
+        }
+        g_autoptr(GPtrArray) clashes = g_ptr_array_new_with_free_func(g_free);
+        if (!config_hash && !figure_check_collisions(loaded, clashes)) {
+                for (guint k = 0; k < clashes->len; k++)
+                        fprintf(stderr, "ipclab: %s\n", (char *) clashes->pdata[k]);
+                status = EXIT_USAGE;
         }
         g_free(profile);
         return status;

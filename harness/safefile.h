@@ -28,7 +28,7 @@
 #define SAFEFILE_MAX_TABLE ((guint64) 64 << 20)       /* samples.tsv, a summary, a published file, a resume
                                                        * file, `ipclab latency` output: 64 MiB */
 #define SAFEFILE_MAX_LATENCY ((guint64) 64 << 20)     /* latencies.tsv.gz as stored: 64 MiB (latency.h
-                                                       * bounds what it inflates to) */
+                                                       * bounds what it inflates to: 512 MiB) */
 #define SAFEFILE_MAX_LOG ((guint64) 16 << 20)         /* a console log or a task's log: 16 MiB */
 #define SAFEFILE_MAX_LINE ((gsize) 1 << 20)           /* one line of a table: 1 MiB */
 

@@ -89,6 +89,8 @@ columns=lat_p50_ns;lat_p99_ns
 where=size=64
 EOF
 } > "$tmp/experiments/decl.ini"
+# also=other needs an experiment file of that name beside it (ipclab check).
+printf '[experiment]\ntitle=other\ntransport=libdbus\nbus=p2p;dbus-daemon\ncount=10\n' > "$tmp/experiments/other.ini"
 
 out=$("$ipclab" run --out "$tmp/data" "$tmp/experiments/rt.ini" 2>&1) ||
         not_ok "the experiment runs" "$out"

@@ -576,7 +576,8 @@ static void print_cell(const char *axes, const char *kind, const Hist *h, gboole
 
 static int latency_fail(GError *e)
 {
-        fprintf(stderr, "ipclab: %s\n", e->message);
+        g_autofree char *shown = safefile_terminal_text(e->message, strlen(e->message));
+        fprintf(stderr, "ipclab: %s\n", shown);
         return 2;
 }
 

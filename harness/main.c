@@ -33,6 +33,7 @@
 #include "remote.h"
 #include "run.h"
 #include "runner.h"
+#include "safefile.h"
 #include "samples.h"
 #include "summarize.h"
 #include "transport.h"
@@ -64,7 +65,9 @@ static int usage_error(GOptionContext *ctx, const char *msg)
  * file's mistakes come all at once, one a line). */
 static int report(GError *e)
 {
-        g_auto(GStrv) lines = g_strsplit(e->message, "\n", -1);
+        /* A message may quote a file's bytes: no terminal control in it. */
+        g_autofree char *shown = safefile_terminal_text(e->message, strlen(e->message));
+        g_auto(GStrv) lines = g_strsplit(shown, "\n", -1);
 
         for (guint i = 0; lines[i]; i++)
                 fprintf(stderr, "ipclab: %s\n", lines[i]);

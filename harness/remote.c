@@ -218,35 +218,10 @@ typedef struct {
         GError *untar_error;
 } Pump;
 
-/* TEXT (LEN bytes) from elsewhere as it may reach our terminal: no
- * control character but newline and tab (an escape sequence could
- * rewrite the screen, retitle the window or answer for us), no C1 control
- * and no byte that is not UTF-8.  Newly allocated. */
-static char *terminal_text(const char *text, gsize len)
-{
-        GString *out = g_string_sized_new(len);
-        const char *p = text, *end = text + len;
-
-        while (p < end) {
-                gunichar c = g_utf8_get_char_validated(p, end - p);
-                if (c == (gunichar) -1 || c == (gunichar) -2) {
-                        g_string_append_c(out, '?');
-                        p++;
-                        continue;
-                }
-                if ((c < 0x20 && c != '\n' && c != '\t') || (c >= 0x7f && c < 0xa0))
-                        g_string_append_c(out, '?');
-                else
-                        g_string_append_unichar(out, c);
-                p = g_utf8_next_char(p);
-        }
-        return g_string_free(out, FALSE);
-}
-
-/* Writes TEXT from elsewhere to our stderr, as terminal_text() makes it. */
+/* Writes TEXT from elsewhere to our stderr, as safefile_terminal_text() makes it. */
 static void forward_text(const char *text, gsize len)
 {
-        g_autofree char *safe = terminal_text(text, len);
+        g_autofree char *safe = safefile_terminal_text(text, len);
         (void) !write(STDERR_FILENO, safe, strlen(safe));
 }
 
@@ -374,14 +349,14 @@ static int ssh_simple(const RemoteTarget *t, const char *script, const char *con
 }
 
 /* The last line of TEXT (from elsewhere) that says something, for an
- * error message: as terminal_text() makes it, at most 300 bytes. */
+ * error message: as safefile_terminal_text() makes it, at most 300 bytes. */
 static char *last_line(const char *text)
 {
         g_auto(GStrv) lines = g_strsplit(text ? text : "", "\n", -1);
         for (int i = (int) g_strv_length(lines) - 1; i >= 0; i--) {
                 g_strstrip(lines[i]);
                 if (lines[i][0]) {
-                        g_autofree char *safe = terminal_text(lines[i], MIN(strlen(lines[i]), (gsize) 300));
+                        g_autofree char *safe = safefile_terminal_text(lines[i], MIN(strlen(lines[i]), (gsize) 300));
                         g_strdelimit(safe, "\t", ' ');
                         return g_steal_pointer(&safe);
                 }
@@ -805,7 +780,7 @@ static int run_there(const RemoteTarget *t, const Experiment *exp, const char *d
         if (lstat(name_dir, &st) == 0 && S_ISDIR(st.st_mode)) {
                 g_autofree char *final = g_build_filename(out_dir, exp->name, NULL);
                 g_autofree char *console = g_build_filename(name_dir, "console.log", NULL);
-                g_autofree char *shown = terminal_text(log->str, log->len);
+                g_autofree char *shown = safefile_terminal_text(log->str, log->len);
                 unlink(console);
                 samples_write_atomic(console, shown, strlen(shown));
                 int rr = samples_replace_dir(name_dir, final);
@@ -983,7 +958,7 @@ static char *task_failure(const char *job_dir, const SlurmTask *t)
         const char *on = strstr(log, "ipclab-task: ");
         if (on && (on = strstr(on, " on "))) {
                 g_autofree char *raw = g_strndup(on + 4, MIN(strcspn(on + 4, "\n"), (gsize) 64));
-                node = terminal_text(raw, strlen(raw));
+                node = safefile_terminal_text(raw, strlen(raw));
         }
         g_autofree char *l = last_line(log);
         return g_strdup_printf("on node %s: %s (log: %s)", node ? node : "unknown", l, lpath);

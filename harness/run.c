@@ -373,7 +373,8 @@ static GHashTable *resume_load(const char *partial, const Experiment *exp, GPtrA
                 g_autofree char *why = NULL;
                 char *key = row_check(exp, p, env, meta_machine_name(), "", done, lat, lat_path, &s, &cell, &rep, &why);
                 if (!key) {
-                        fprintf(stderr, "ipclab: warning: %s:%u: dropped: %s\n", partial, line, why);
+                        g_autofree char *shown = safefile_terminal_text(why, strlen(why));
+                        fprintf(stderr, "ipclab: warning: %s:%u: dropped: %s\n", partial, line, shown);
                 } else {
                         bool ok = s.status == 0;
                         double el = (double) s.elapsed_ns, m = (double) s.messages;

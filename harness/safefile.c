@@ -11,6 +11,27 @@
 
 #include "experiment.h"
 
+char *safefile_terminal_text(const char *text, gsize len)
+{
+        GString *out = g_string_sized_new(len);
+        const char *p = text, *end = text + len;
+
+        while (p < end) {
+                gunichar c = g_utf8_get_char_validated(p, end - p);
+                if (c == (gunichar) -1 || c == (gunichar) -2) {
+                        g_string_append_c(out, '?');
+                        p++;
+                        continue;
+                }
+                if ((c < 0x20 && c != '\n' && c != '\t') || (c >= 0x7f && c < 0xa0))
+                        g_string_append_c(out, '?');
+                else
+                        g_string_append_unichar(out, c);
+                p = g_utf8_next_char(p);
+        }
+        return g_string_free(out, FALSE);
+}
+
 char *safefile_format_size(guint64 size)
 {
         if (size >= (guint64) 1 << 30 && size % ((guint64) 1 << 30) == 0)

@@ -61,5 +61,11 @@ guint safefile_lines_number(const SafeLines *l);
 void safefile_lines_close(SafeLines *l);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(SafeLines, safefile_lines_close)
 
+/* TEXT (LEN bytes) read from outside, as it may reach a terminal: every
+ * control character but newline and tab (an escape sequence could
+ * rewrite the screen, retitle the window or answer for us), every C1
+ * control and every byte that is not UTF-8 as '?'.  Newly allocated. */
+char *safefile_terminal_text(const char *text, gsize len);
+
 /* "3.1 MiB", "512 KiB", "200 bytes": SIZE for a message. */
 char *safefile_format_size(guint64 size);

@@ -192,6 +192,11 @@ check "... each alone is fine" '[ $rc -eq 0 ]'
 printf '%s' "$base" > "$ck/experiments/a b.ini"
 guard "$ipclab" check "$ck/experiments/a b.ini"
 check "check refuses an experiment name with a space" '[ $rc -eq 2 ] && grep -q "name .a b. must be letters" <<<"$out"'
+# A message quoting a file's bytes carries no terminal control.
+printf '%s\nverify=\033]0;retitled\007\n' "$base" > "$ck/experiments/x.ini"
+guard "$ipclab" check "$ck/experiments/x.ini"
+check "an escape sequence in a value: the error quotes it without the escape" \
+        '[ $rc -eq 2 ] && grep -qF "'"'"'?]0;retitled?'"'"' is not true or false" <<<"$out" && ! grep -q $'"'"'\033'"'"' <<<"$out"' || echo "# $out"
 check "no command ran from any of these files" '[ ! -e "$tmp/canary" ] && [ ! -e canary ] && [ ! -e "$ck/canary" ]'
 
 # ---- 4. a stranger's study: ipclab init, hostile text and data, make all ------

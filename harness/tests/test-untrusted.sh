@@ -176,6 +176,15 @@ printf 'n\tsize_B\telapsed_ns\na\t64\t1e60\n' > "$ck/data/published/huge.tsv"
 refuses "a published number digits= would cut at 64 bytes" \
         $'[table b]\ndigits=2\npublished=huge.tsv\npublished_rows=size=size_B\npublished_value=elapsed_ns' \
         "huge.tsv:2: column 3 (elapsed_ns) is '1e60': a number beyond what a table prints"
+ln -s /etc/passwd "$ck/data/published/passwd.tsv"
+refuses "a published file that is a link to /etc/passwd, quoting nothing of it" \
+        $'[figure a]\npublished=passwd.tsv\npublished_x=size_B\npublished_y=elapsed_ns' \
+        "published: .*passwd.tsv: a symbolic link to /etc/passwd, outside"
+check "... no line of /etc/passwd in the message" '! grep -q "root:" <<<"$out"'
+head -c $((65 << 20)) /dev/zero | tr '\0' '#' > "$ck/data/published/big.tsv"
+refuses "a 65 MiB published file, not read" $'[figure a]\npublished=big.tsv\npublished_x=size_B\npublished_y=elapsed_ns' \
+        "big.tsv: [0-9]* bytes is too large for a table"
+rm -f "$ck/data/published/big.tsv"
 refuses "repeat= beyond 10000" 'repeat=10001' "\[experiment\] repeat: 10001 is out of range"
 printf '%s\nrepeat=9000\n' "$base" | sed 's/^size=.*/size=64;128;256/' > "$ck/experiments/x.ini"
 guard "$ipclab" check "$ck/experiments/x.ini"

@@ -428,7 +428,7 @@ static gboolean parse_option(const Ctx *c, const Option *o, Values *v)
         switch (o->type) {
         case OPT_STRING: {
                 /* The paper prints it: one line LaTeX can typeset. */
-                const char *why = figure_text_problem(value, strcmp(o->key, "description") ? 200 : 4000);
+                const char *why = figure_text_problem(value, strcmp(o->key, "description") ? 500 : 8000);
                 if (why)
                         return fail(c, group, o->key, "%s", why);
                 v->text[k] = g_steal_pointer(&value);
@@ -672,12 +672,12 @@ bool experiment_selector_unavailable(const char *selector)
 }
 
 /* A claim's text, as the claims table prints it: one line LaTeX can
- * typeset (figure_text_problem), at most 300 bytes, and not beginning
+ * typeset (figure_text_problem), at most 500 bytes, and not beginning
  * with '[', which LaTeX takes, right after the command before it (an
  * \item), for an optional argument that runs on to a ']'. */
 static gboolean check_claim_text(const Ctx *c, const char *g, const char *text)
 {
-        const char *why = figure_text_problem(text, 300);
+        const char *why = figure_text_problem(text, 500);
 
         if (why)
                 return fail(c, g, "text", "%s", why);

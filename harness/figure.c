@@ -493,7 +493,7 @@ const char *figure_text_problem(const char *s, gsize max)
 static void check_texts(Parse *p)
 {
         static const struct { const char *key; gsize max; } texts[] = {
-                { "title", 200 }, { "caption", 2000 }, { "also_title", 100 }, { "published_title", 100 },
+                { "title", 500 }, { "caption", 4000 }, { "also_title", 200 }, { "published_title", 200 },
                 { "published_heads", 1000 },
         };
 

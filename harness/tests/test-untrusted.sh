@@ -160,7 +160,7 @@ refuses "claim text beginning with [" $'[claim c]\ntext=[faster than\nfaster=tra
         "\[claim c\] text: begins with '\[', which LaTeX reads"
 refuses "a control character in a figure title" "$(printf '[figure a]\ntitle=a\033[2Jb')" "\[figure a\] title: a control character"
 refuses "a 300,000-character title" "[figure a]
-title=$(head -c 300000 /dev/zero | tr '\0' t)" "\[figure a\] title: 300000 bytes, more than the 200 it may have"
+title=$(head -c 300000 /dev/zero | tr '\0' t)" "\[figure a\] title: 300000 bytes, more than the 500 it may have"
 refuses "also= naming a missing experiment" $'[figure a]\nalso=missing' "\[figure a\] also: no experiment 'missing' (no file .*experiments/missing.ini)"
 printf 'n\tsize_B\telapsed_ns\na\t64\t1\n' > "$ck/data/published/with space.tsv"
 refuses "a published file name with a space" $'[figure a]\npublished=with space.tsv\npublished_x=size_B\npublished_y=elapsed_ns' \
@@ -234,7 +234,7 @@ check "the study's own make all builds its paper" '[ $? -eq 0 ] && [ -s "$study/
 # ($(shell ...)) or in LaTeX (\write18); its data is the example's (the
 # same cells: current, nothing is measured).
 pay="\`touch $canary\` x'; system('touch $canary'); 'y\"; system(\"touch $canary\"); \"z \$(shell touch $canary) \\write18{touch $canary} @set_size_axis"
-short="\`touch $canary\` x'; system('touch $canary'); 'y"   # titles: at most 200 bytes
+short="\`touch $canary\` x'; system('touch $canary'); 'y"   # short enough for any title
 sed -n '/^\[experiment\]/,/^\[profile/p' "$study/experiments/example.ini" | sed '$d' |
         sed "s|^title=.*|title=hostile $short|" > "$study/experiments/hostile.ini"
 cat >> "$study/experiments/hostile.ini" <<INI

@@ -146,7 +146,7 @@ static void test_refused(void)
                       cases[i].link);
                 end(s);
                 g_autoptr(GError) e = NULL;
-                g_autofree char *dir = unpack(s, 512, &e);
+                g_free(unpack(s, 512, &e));
                 if (!e)
                         g_error("%s: not refused", cases[i].what);
                 g_assert_error(e, IPCLAB_ERROR, IPCLAB_ERROR_INPUT);
@@ -167,7 +167,7 @@ static void test_malformed(void)
         entry(twice, "a.tsv", '0', "1\n", 2, NULL);
         entry(twice, "a.tsv", '0', "2\n", 2, NULL);
         end(twice);
-        g_autofree char *d1 = unpack(twice, 512, &e);
+        g_free(unpack(twice, 512, &e));
         g_assert_nonnull(e);
         g_assert_nonnull(strstr(e->message, "entry 'a.tsv': given twice"));
         g_clear_error(&e);
@@ -176,11 +176,11 @@ static void test_malformed(void)
         g_autoptr(GString) cut = g_string_new(NULL);
         entry(cut, "a.tsv", '0', "12345\n", 6, NULL);
         g_autoptr(GString) shorter = g_string_new_len(cut->str, 600);
-        g_autofree char *d2 = unpack(shorter, 512, &e);
+        g_free(unpack(shorter, 512, &e));
         g_assert_nonnull(e);
         g_assert_nonnull(strstr(e->message, "cut short (in entry 'a.tsv')"));
         g_clear_error(&e);
-        g_autofree char *d3 = unpack(cut, 512, &e);
+        g_free(unpack(cut, 512, &e));
         g_assert_nonnull(e);
         g_assert_nonnull(strstr(e->message, "cut short"));
         g_clear_error(&e);
@@ -189,7 +189,7 @@ static void test_malformed(void)
         g_autoptr(GString) junk = g_string_new(NULL);
         for (int i = 0; i < 1024; i++)
                 g_string_append_c(junk, (char) ('a' + i % 26));
-        g_autofree char *d4 = unpack(junk, 512, &e);
+        g_free(unpack(junk, 512, &e));
         g_assert_nonnull(e);
         g_assert_nonnull(strstr(e->message, "checksum is wrong"));
         g_clear_error(&e);
@@ -203,7 +203,7 @@ static void test_malformed(void)
         for (int i = 0; i < 512; i++)
                 sum += (guchar) big->str[i];
         g_snprintf(big->str + 148, 8, "%06o", sum);
-        g_autofree char *d5 = unpack(big, 512, &e);
+        g_free(unpack(big, 512, &e));
         g_assert_nonnull(e);
         g_assert_nonnull(strstr(e->message, "a file may have"));
 }

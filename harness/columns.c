@@ -39,6 +39,15 @@ const Column column_table[] = {
         [COL_LAT_P99_NS] = { "lat_p99_ns", COLUMN_MEASURED, "ns", "latency, 99th percentile", NULL, S | M | CI },
         [COL_LAT_P999_NS] = { "lat_p999_ns", COLUMN_MEASURED, "ns", "latency, 99.9th percentile", NULL, S | M },
         [COL_LAT_MAX_NS] = { "lat_max_ns", COLUMN_MEASURED, "ns", "latency, maximum", NULL, S },
+        /* Where a repetition ran (placement.h) and what its window holds
+         * besides its messages (runner.c): a window of one message, timed
+         * like the main one just before it. */
+        [COL_FIXED_NS] = { "fixed_ns", COLUMN_MEASURED, "ns", "one-message window", NULL, S | M },
+        [COL_PLACEMENT] = { "placement", COLUMN_MEASURED, "", "CPU placement observed", NULL, S | M },
+        [COL_CLIENT_ON_CPU] = { "client_on_cpu", COLUMN_MEASURED, "", "client's CPU", NULL, S },
+        [COL_SERVER_ON_CPU] = { "server_on_cpu", COLUMN_MEASURED, "", "server's CPU", NULL, S },
+        [COL_BUS_ON_CPU] = { "bus_on_cpu", COLUMN_MEASURED, "", "bus daemon's CPU", NULL, S },
+        [COL_MIGRATIONS] = { "migrations", COLUMN_MEASURED, "", "CPU migrations in the window", NULL, S },
         [COL_WHY] = { "why", COLUMN_MEASURED, "", "reason for failure", NULL, S },
 
         [COL_N] = { "n", COLUMN_SUMMARY, "", "repetitions", NULL, M },
@@ -62,6 +71,12 @@ const Column column_table[] = {
         [COL_POOLED_P999_NS] = { "pooled_p999_ns", COLUMN_SUMMARY, "ns",
                                  "latency, 99.9th percentile, all messages pooled", NULL, M },
         [COL_POOLED_MAX_NS] = { "pooled_max_ns", COLUMN_SUMMARY, "ns", "latency, maximum of all messages", NULL, M },
+        /* fixed_ns / elapsed_ns, median over the repetitions: what share of
+         * the window the one-message window bounds; placement_modes counts
+         * the repetitions of each placement ("same:3,split:4"), placement
+         * is their one mode or "mixed". */
+        [COL_FIXED_SHARE] = { "fixed_share", COLUMN_SUMMARY, "", "one-message window over the window", NULL, M },
+        [COL_PLACEMENT_MODES] = { "placement_modes", COLUMN_SUMMARY, "", "repetitions per CPU placement", NULL, M },
         [COL_N_COLUMNS] = { NULL },
 };
 

@@ -75,6 +75,12 @@ typedef enum {
         COL_LAT_P99_NS,
         COL_LAT_P999_NS,
         COL_LAT_MAX_NS,
+        COL_FIXED_NS,
+        COL_PLACEMENT,
+        COL_CLIENT_ON_CPU,
+        COL_SERVER_ON_CPU,
+        COL_BUS_ON_CPU,
+        COL_MIGRATIONS,
         COL_WHY,
         COL_N,
         COL_FAILED,
@@ -89,6 +95,8 @@ typedef enum {
         COL_POOLED_P99_NS,
         COL_POOLED_P999_NS,
         COL_POOLED_MAX_NS,
+        COL_FIXED_SHARE,
+        COL_PLACEMENT_MODES,
         COL_N_COLUMNS
 } ColumnId;
 

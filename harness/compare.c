@@ -10,12 +10,16 @@
 
 #define COMPARE_LEVEL 0.95
 
-/* The axes a cell is matched on: every axis but count and duration_ns
- * (a profile changes how much is measured, not what) and machine (a
- * reproduction runs elsewhere by design). */
-static bool is_matched_axis(const char *name)
+/* The axes a profile or a place may change without changing what a cell
+ * measures: how much (count, duration_ns) and where (machine: a
+ * reproduction runs elsewhere by design).  A cell is matched on every
+ * axis; only when a group of cells that agree on every other axis holds,
+ * after that, exactly one cell on each side do those two stand for each
+ * other (PROFILE=quick's counts, the reviewer's machine).  Never more:
+ * two cells of a side are never pooled. */
+static bool is_loose_axis(const char *name)
 {
-        return strcmp(name, "count") && strcmp(name, "duration_ns") && strcmp(name, "machine");
+        return !strcmp(name, "count") || !strcmp(name, "duration_ns") || !strcmp(name, "machine");
 }
 
 char *compare_header(void)
@@ -23,30 +27,34 @@ char *compare_header(void)
         GString *h = g_string_new("experiment");
 
         for (guint i = 0; samples_axis_columns[i]; i++)
-                if (is_matched_axis(samples_axis_columns[i]))
-                        g_string_append_printf(h, "\t%s", samples_axis_columns[i]);
+                g_string_append_printf(h, "\t%s", samples_axis_columns[i]);
         g_string_append(h, "\tn_committed\tn_reproduced\tcommitted_ns_per_msg\treproduced_ns_per_msg"
                            "\tratio\tratio_lo\tratio_hi\tcoverage\n");
         return g_string_free(h, FALSE);
 }
 
-typedef struct {
-        char *key;          /* the matched axes' values, tab-separated */
-        GArray *values[2];  /* ns per message of each ok repetition: committed, reproduced */
+typedef struct CompareCell {
+        char *loose;        /* the values of the axes that must agree, tab-separated */
+        char **axes;        /* every axis's value, in samples_axis_columns order */
+        int side;           /* 0 committed, 1 reproduced */
+        GArray *values;     /* ns per message of each ok repetition */
+        struct CompareCell *partner;
 } CompareCell;
 
 static void compare_cell_free(CompareCell *c)
 {
-        g_free(c->key);
-        for (int s = 0; s < 2; s++)
-                g_array_unref(c->values[s]);
+        g_free(c->loose);
+        g_strfreev(c->axes);
+        g_array_unref(c->values);
         g_free(c);
 }
 
-/* Adds T's rows to CELLS (by key, in first-seen order ORDER) on SIDE. */
-static bool collect(const Table *t, int side, GHashTable *cells, GPtrArray *order, GError **error)
+/* Adds T's cells (by every axis, in first-seen order) to ORDER on SIDE. */
+static bool collect(const Table *t, int side, GPtrArray *order, GError **error)
 {
-        int axis[16], n_axis = 0;
+        g_autoptr(GHashTable) cells = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+        guint n_axis = g_strv_length((char **) samples_axis_columns);
+        g_autofree int *axis = g_new(int, n_axis + 1);
         int status = table_column(t, "status"), elapsed = table_column(t, "elapsed_ns"),
             messages = table_column(t, "messages");
 
@@ -55,38 +63,82 @@ static bool collect(const Table *t, int side, GHashTable *cells, GPtrArray *orde
                             "compare: a samples.tsv without status, elapsed_ns or messages");
                 return false;
         }
-        for (guint i = 0; samples_axis_columns[i]; i++) {
-                if (!is_matched_axis(samples_axis_columns[i]))
-                        continue;
-                axis[n_axis] = table_column(t, samples_axis_columns[i]);
-                if (axis[n_axis] < 0) {
+        for (guint i = 0; i < n_axis; i++) {
+                axis[i] = table_column(t, samples_axis_columns[i]);
+                if (axis[i] < 0) {
                         g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
                                     "compare: a samples.tsv without the column %s", samples_axis_columns[i]);
                         return false;
                 }
-                n_axis++;
         }
         for (guint r = 0; r < t->rows->len; r++) {
                 char **row = t->rows->pdata[r];
-                g_autoptr(GString) key = g_string_new(NULL);
-                for (int a = 0; a < n_axis; a++)
+                g_autoptr(GString) key = g_string_new(NULL), loose = g_string_new(NULL);
+                for (guint a = 0; a < n_axis; a++) {
                         g_string_append_printf(key, "%s%s", a ? "\t" : "", row[axis[a]]);
+                        if (!is_loose_axis(samples_axis_columns[a]))
+                                g_string_append_printf(loose, "%s\t", row[axis[a]]);
+                }
                 CompareCell *c = g_hash_table_lookup(cells, key->str);
                 if (!c) {
                         c = g_new0(CompareCell, 1);
-                        c->key = g_strdup(key->str);
-                        for (int s = 0; s < 2; s++)
-                                c->values[s] = g_array_new(FALSE, FALSE, sizeof(double));
-                        g_hash_table_insert(cells, c->key, c);
+                        c->loose = g_strdup(loose->str);
+                        c->axes = g_new0(char *, n_axis + 1);
+                        for (guint a = 0; a < n_axis; a++)
+                                c->axes[a] = g_strdup(row[axis[a]]);
+                        c->side = side;
+                        c->values = g_array_new(FALSE, FALSE, sizeof(double));
+                        g_hash_table_insert(cells, g_strdup(key->str), c);
                         g_ptr_array_add(order, c);
                 }
                 double ns = g_ascii_strtod(row[elapsed], NULL), n = g_ascii_strtod(row[messages], NULL);
                 if (strcmp(row[status], "ok") || !(ns > 0) || !(n > 0))
                         continue;
                 double v = ns / n;
-                g_array_append_val(c->values[side], v);
+                g_array_append_val(c->values, v);
         }
         return true;
+}
+
+static bool same_axes(const CompareCell *a, const CompareCell *b)
+{
+        for (guint i = 0; a->axes[i]; i++)
+                if (strcmp(a->axes[i], b->axes[i]))
+                        return false;
+        return true;
+}
+
+/* Pairs the cells of ORDER (committed ones first): every axis equal, else
+ * the one left on each side of a loose group (is_loose_axis). */
+static void pair_cells(GPtrArray *order)
+{
+        for (guint i = 0; i < order->len; i++) {
+                CompareCell *a = order->pdata[i];
+                for (guint k = 0; a->side == 0 && !a->partner && k < order->len; k++) {
+                        CompareCell *b = order->pdata[k];
+                        if (b->side == 1 && !b->partner && same_axes(a, b)) {
+                                a->partner = b;
+                                b->partner = a;
+                        }
+                }
+        }
+        for (guint i = 0; i < order->len; i++) {
+                CompareCell *a = order->pdata[i], *only[2] = { NULL, NULL };
+                guint n[2] = { 0, 0 };
+                if (a->partner || a->side != 0)
+                        continue;
+                for (guint k = 0; k < order->len; k++) {
+                        CompareCell *b = order->pdata[k];
+                        if (!b->partner && !strcmp(a->loose, b->loose)) {
+                                n[b->side]++;
+                                only[b->side] = b;
+                        }
+                }
+                if (n[0] == 1 && n[1] == 1) {
+                        only[0]->partner = only[1];
+                        only[1]->partner = only[0];
+                }
+        }
 }
 
 static double median_of(GArray *values)
@@ -100,25 +152,36 @@ static double median_of(GArray *values)
 bool compare_cells(const char *name, const Table *committed, const Table *reproduced, GString *out,
                    GError **error)
 {
-        g_autoptr(GHashTable) cells = g_hash_table_new(g_str_hash, g_str_equal);
         g_autoptr(GPtrArray) order = g_ptr_array_new_with_free_func((GDestroyNotify) compare_cell_free);
 
-        if (!collect(committed, 0, cells, order, error) || !collect(reproduced, 1, cells, order, error))
+        if (!collect(committed, 0, order, error) || !collect(reproduced, 1, order, error))
                 return false;
+        pair_cells(order);
         for (guint i = 0; i < order->len; i++) {
-                CompareCell *c = order->pdata[i];
-                GArray *a = c->values[0], *b = c->values[1];
-                g_string_append_printf(out, "%s\t%s\t%u\t%u", name, c->key, a->len, b->len);
-                if (a->len)
+                CompareCell *c = order->pdata[i], *p = c->partner;
+                if (c->side == 1 && p)
+                        continue;   /* written with its committed cell */
+                CompareCell *side[2] = { c->side == 0 ? c : p, c->side == 1 ? c : p };
+                g_string_append(out, name);
+                for (guint a = 0; c->axes[a]; a++) {
+                        const char *x = side[0] ? side[0]->axes[a] : NULL, *y = side[1] ? side[1]->axes[a] : NULL;
+                        if (x && y && strcmp(x, y))
+                                g_string_append_printf(out, "\t%s/%s", x, y);   /* a loose axis that differs */
+                        else
+                                g_string_append_printf(out, "\t%s", x ? x : y);
+                }
+                GArray *a = side[0] ? side[0]->values : NULL, *b = side[1] ? side[1]->values : NULL;
+                g_string_append_printf(out, "\t%u\t%u", a ? a->len : 0, b ? b->len : 0);
+                if (a && a->len)
                         g_string_append_printf(out, "\t%.6g", median_of(a));
                 else
                         g_string_append(out, "\t-");
-                if (b->len)
+                if (b && b->len)
                         g_string_append_printf(out, "\t%.6g", median_of(b));
                 else
                         g_string_append(out, "\t-");
                 double ratio, lo, hi, coverage;
-                if (a->len && b->len &&
+                if (a && b && a->len && b->len &&
                     stats_ratio_ci((double *) b->data, b->len, (double *) a->data, a->len, COMPARE_LEVEL,
                                    &ratio, &lo, &hi, &coverage) == 0)
                         g_string_append_printf(out, "\t%.6g\t%.6g\t%.6g\t%.4f\n", ratio, lo, hi, coverage);
@@ -142,7 +205,7 @@ static const struct {
         { "machine", "hypervisor", "hypervisor" },
         { "machine", "container", "container" },
         { "machine", "kernel", "kernel" },
-        { "machine", "memory_bytes", "memory (bytes)" },
+        { "machine", "memory_bytes", "memory" },
         { "software", "glib", "GLib" },
         { "software", "libdbus", "libdbus" },
         { "software", "libsystemd", "libsystemd" },
@@ -173,6 +236,30 @@ static char *meta_value(GKeyFile *kf, const char *group, const char *key)
         return v ? v : g_strdup("--");
 }
 
+/* VALUE of KEY as a reader reads it, in LaTeX: a load average to two
+ * decimals (meta.ini keeps every digit), memory in GiB, a commit by its
+ * first 12 hex digits, a time to the minute; the rest escaped.  What
+ * differs is judged on these. */
+static char *machine_value_tex(const char *key, const char *value)
+{
+        char buf[G_ASCII_DTOSTR_BUF_SIZE];
+        char *end;
+        double v = g_ascii_strtod(value, &end);
+        bool numeric = end != value && !*end;
+
+        if (numeric && g_str_has_prefix(key, "load_"))
+                return g_strdup(g_ascii_formatd(buf, sizeof buf, "%.2f", v));
+        if (numeric && !strcmp(key, "memory_bytes"))
+                return g_strdup_printf("%s~GiB", g_ascii_formatd(buf, sizeof buf, "%.1f", v / 1073741824.0));
+        if (!strcmp(key, "ipclab_commit") && strlen(value) > 12 && strspn(value, "0123456789abcdef") >= 12)
+                return g_strndup(value, 12);
+        if (!strcmp(key, "started") && strlen(value) >= 16 && value[10] == 'T') {
+                g_autofree char *t = g_strdup_printf("%.10s %.5s UTC", value, value + 11);
+                return render_latex_escape(t);
+        }
+        return render_latex_escape(value);
+}
+
 bool compare_machines(const char *committed, const char *reproduced, GString *out, GError **error)
 {
         g_autoptr(GKeyFile) kf0 = safefile_key_file(committed, error);
@@ -189,10 +276,13 @@ bool compare_machines(const char *committed, const char *reproduced, GString *ou
         for (size_t i = 0; i < G_N_ELEMENTS(machine_rows); i++) {
                 g_autofree char *a = meta_value(kf[0], machine_rows[i].group, machine_rows[i].key);
                 g_autofree char *b = meta_value(kf[1], machine_rows[i].group, machine_rows[i].key);
-                g_autofree char *ea = render_latex_escape(a), *eb = render_latex_escape(b);
+                g_autofree char *ea = machine_value_tex(machine_rows[i].key, a);
+                g_autofree char *eb = machine_value_tex(machine_rows[i].key, b);
+                /* Bold where the values differ as printed. */
+                bool differ = strcmp(ea, eb) != 0;
                 g_string_append_printf(out, "%s & %s%s%s & %s%s%s \\\\\n", machine_rows[i].label,
-                                       strcmp(a, b) ? "\\textbf{" : "", ea, strcmp(a, b) ? "}" : "",
-                                       strcmp(a, b) ? "\\textbf{" : "", eb, strcmp(a, b) ? "}" : "");
+                                       differ ? "\\textbf{" : "", ea, differ ? "}" : "",
+                                       differ ? "\\textbf{" : "", eb, differ ? "}" : "");
         }
         g_string_append(out, "\\bottomrule\n\\end{tabular}\n");
         return true;

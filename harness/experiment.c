@@ -16,8 +16,10 @@
 
 #include "figure.h"
 #include "safefile.h"
+#include "numbers.h"
 #include "select.h"
 #include "transport.h"
+#include "verify.h"
 
 G_DEFINE_QUARK(ipclab-error-quark, ipclab_error)
 
@@ -55,6 +57,7 @@ static const char *const cpus_values[] = { "none", "same", "split", NULL };
 static const char *const env_values[] = { "host", "nspawn", "vm", NULL };
 static const char *const runner_values[] = { "harness", "hyperfine", NULL };
 static const char *const store_latencies_values[] = { "histogram", "raw", NULL };
+static const char *const repeat_until_values[] = { "narrow", "decided", NULL };
 
 #define MAX_SIZE ((guint64) 256 << 20)      /* 256 MiB: D-Bus allows 128 MiB */
 #define MAX_COUNT ((guint64) 1000000000)    /* a billion messages */
@@ -112,6 +115,14 @@ static const Option options[] = {
           "repeat=auto: the CI half-width to reach, in per cent of the median" },
         { "auto_cap", OPT_DURATION, NULL, "5m", false, 1000000, MAX_DURATION,
           "repeat=auto: the most time one cell may take in all its repetitions" },
+        /* No default values: a file without the keys keeps the
+         * config_sha256 it had before they existed. */
+        { "repeat_until", OPT_ENUM, repeat_until_values, NULL, false, 0, 0,
+          "repeat=auto: narrow (the default: until the median's CI is within ci_target, then a confirmation "
+          "batch) or decided (the cells of a claim until it holds or fails, looked at only at looks=)" },
+        { "looks", OPT_UINTS, NULL, NULL, false, 2, 100000,
+          "repeat_until=decided: the repetition counts at which claims are looked at, increasing, at most 16 "
+          "(default: repeat_min, then doubling up to repeat_max, which is the last)" },
         { "warmup", OPT_UINT, NULL, "10", false, 0, 10000000,
           "messages exchanged before timing starts, discarded" },
         { "timeout", OPT_DURATION, NULL, "60s", false, 1000000, MAX_DURATION,
@@ -687,6 +698,27 @@ static gboolean check_claim_text(const Ctx *c, const char *g, const char *text)
         return TRUE;
 }
 
+/* The checks of a claim before measuring (verify.h): refused when it
+ * cannot mean anything on EXP's cells, or, without a profile, when the
+ * repetitions EXP gives cannot decide it (a profile runs the same cells
+ * with less work: `ipclab check` says what its claims can decide). */
+static gboolean check_claim_design(const Ctx *c, const Experiment *exp, const Claim *cl, const char *g)
+{
+        VerifyDesign d;
+        const char *key = NULL;
+        g_autoptr(GError) e = NULL;
+
+        if (!verify_claim_design(exp, cl, &d, &key, &e)) {
+                g_autofree char *with = exp->profile ? g_strdup_printf(" (with [profile %s])", exp->profile)
+                                                     : g_strdup("");
+                return fail(c, g, key, "%s%s", e->message, with);
+        }
+        g_autofree char *why = exp->profile ? NULL : verify_design_refusal(&d);
+        if (why)
+                return fail(c, g, NULL, "%s", why);
+        return TRUE;
+}
+
 /* Parses [claim NAME] group G into a new claim of EXP. */
 static gboolean parse_claim(const Ctx *c, Experiment *exp, const char *g)
 {
@@ -749,7 +781,7 @@ static gboolean parse_claim(const Ctx *c, Experiment *exp, const char *g)
                 if (!matched && !experiment_selector_unavailable(sels[s]))
                         return fail(c, g, sel_keys[s], "'%s' names no cell of this experiment", sels[s]);
         }
-        return TRUE;
+        return check_claim_design(c, exp, cl, g);
 }
 
 /* Every claim group, each checked whatever the others hold. */
@@ -828,6 +860,57 @@ static void parse_outputs(const Ctx *c, Experiment *exp)
                 figure_defaults(exp, exp->outputs);
 }
 
+/* Every number group (numbers.h), each checked whatever the others hold;
+ * each key's line kept for the mistakes `ipclab numbers` finds later. */
+static void parse_numbers(const Ctx *c, Experiment *exp)
+{
+        g_auto(GStrv) groups = g_key_file_get_groups(c->kf, NULL);
+        g_autofree char *pub = published_dir(c->file);
+
+        for (guint i = 0; groups[i]; i++) {
+                if (!g_str_has_prefix(groups[i], "number "))
+                        continue;
+                Number *n = numbers_parse(c->kf, groups[i], exp, pub, report_output, (void *) c);
+                if (!n)
+                        continue;
+                n->line = find_line(c->text, groups[i], NULL);
+                n->lines = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+                g_auto(GStrv) keys = g_key_file_get_keys(c->kf, groups[i], NULL, NULL);
+                for (guint k = 0; keys && keys[k]; k++)
+                        g_hash_table_insert(n->lines, g_strdup(keys[k]),
+                                            GUINT_TO_POINTER(find_line(c->text, groups[i], keys[k])));
+                for (guint k = 0; k < exp->numbers->len; k++)
+                        if (!strcmp(((Number *) exp->numbers->pdata[k])->macro, n->macro))
+                                fail_at(c, n->line, groups[i], NULL, "its macro \\%s is also [%s]'s", n->macro,
+                                        ((Number *) exp->numbers->pdata[k])->group);
+                g_ptr_array_add(exp->numbers, n);
+        }
+}
+
+/* How a skipped cell's reason says that its size is too large: what
+ * experiment_skipped_parse() reads back. */
+#define EXCEEDS_LIMIT " exceeds the transport's limit of "
+
+gboolean experiment_skipped_parse(const char *line, char **transport, guint64 *size, guint64 *limit)
+{
+        const char *colon = strstr(line, ": ");
+        if (!colon || colon == line)
+                return FALSE;
+        g_autofree char *desc = g_strndup(line, (gsize) (colon - line));
+        g_auto(GStrv) words = g_strsplit(desc, " ", -1);
+        *size = 0;
+        *limit = 0;
+        for (guint i = 1; words[i]; i++)
+                if (g_str_has_prefix(words[i], "size=") &&
+                    !g_ascii_string_to_unsigned(words[i] + 5, 10, 0, G_MAXUINT64, size, NULL))
+                        return FALSE;
+        const char *ex = strstr(colon, EXCEEDS_LIMIT);
+        if (ex)
+                *limit = g_ascii_strtoull(ex + strlen(EXCEEDS_LIMIT), NULL, 10);
+        *transport = g_strdup(words[0]);
+        return TRUE;
+}
+
 /* Can CELL run on this machine?  ANYWHERE: whether its transport is
  * available here (a library, a tool such as hyperfine) is not asked. */
 static bool cell_supported(const Transport *t, const Cell *cell, bool anywhere, char **why)
@@ -841,7 +924,7 @@ static bool cell_supported(const Transport *t, const Cell *cell, bool anywhere, 
         if (t->max_size) {
                 size_t max = t->max_size(cell);
                 if (max && cell->size > max) {
-                        *why = g_strdup_printf("size %" G_GUINT64_FORMAT " exceeds the transport's limit of %zu bytes",
+                        *why = g_strdup_printf("size %" G_GUINT64_FORMAT EXCEEDS_LIMIT "%zu bytes",
                                                cell->size, max);
                         return false;
                 }
@@ -1153,7 +1236,49 @@ Experiment *experiment_load_anywhere(const char *file, GError **error)
         return load_file(file, NULL, true, error);
 }
 
-Experiment *experiment_load_every_cell(const char *file, const char *profile, GError **error)
+/* repeat_until= and looks= (verify.h): the look schedule of a sequential
+ * design, given or from repeat_min and repeat_max (doubling). */
+static gboolean resolve_looks(const Ctx *c, Experiment *exp, const Values *v)
+{
+        guint iu = opt_index("repeat_until"), il = opt_index("looks");
+        const char *until = v->text[iu];
+        const char *from = v->from[il] ? v->from[il] : "experiment";
+
+        exp->repeat_decide = until && !strcmp(until, "decided");
+        if (until && !exp->repeat_auto)
+                return fail(c, v->from[iu], "repeat_until", "applies only with repeat=auto");
+        if (v->list[il] && !exp->repeat_decide)
+                return fail(c, from, "looks", "applies only with repeat=auto and repeat_until=decided");
+        if (!exp->repeat_decide)
+                return TRUE;
+        if (v->list[il]) {
+                guint n = g_strv_length(v->list[il]);
+                if (n > EXPERIMENT_MAX_LOOKS)
+                        return fail(c, from, "looks", "%u looks: at most %d", n, EXPERIMENT_MAX_LOOKS);
+                for (guint i = 0; i < n; i++) {
+                        if (i && v->nums[il][i] <= v->nums[il][i - 1])
+                                return fail(c, from, "looks", "'%s' does not increase: each look has more "
+                                            "repetitions than the one before", v->list[il][i]);
+                        exp->looks[exp->n_looks++] = (guint) v->nums[il][i];
+                }
+                if (v->from[opt_index("repeat_min")] || v->from[opt_index("repeat_max")])
+                        return fail(c, from, "looks", "sets the first and the most repetitions: give it "
+                                    "without repeat_min= and repeat_max=");
+                exp->repeat = exp->looks[0];
+                exp->repeat_max = exp->looks[exp->n_looks - 1];
+                return TRUE;
+        }
+        for (guint n = exp->repeat; exp->n_looks < EXPERIMENT_MAX_LOOKS; n *= 2) {
+                if (n >= exp->repeat_max || exp->n_looks == EXPERIMENT_MAX_LOOKS - 1) {
+                        exp->looks[exp->n_looks++] = exp->repeat_max;
+                        break;
+                }
+                exp->looks[exp->n_looks++] = n;
+        }
+        return TRUE;
+}
+
+Experiment *experiment_load_measured(const char *file, const char *profile, GError **error)
 {
         return load_file(file, profile, true, error);
 }
@@ -1214,6 +1339,8 @@ static gboolean resolve(const Ctx *c, Experiment *exp)
         if (exp->repeat_auto && exp->repeat_max < exp->repeat)
                 ok = fail(c, v.from[opt_index("repeat_max")] ? v.from[opt_index("repeat_max")] : "experiment",
                           "repeat_max", "%u is less than repeat_min=%u", exp->repeat_max, exp->repeat);
+        if (!resolve_looks(c, exp, &v))
+                ok = FALSE;
         exp->warmup = (guint) v.nums[opt_index("warmup")][0];
         exp->timeout_ns = v.nums[opt_index("timeout")][0];
         exp->verify = !strcmp(v.text[opt_index("verify")], "true");
@@ -1244,6 +1371,7 @@ static Experiment *experiment_new(const char *file, const char *name, const char
         exp->skipped = g_ptr_array_new_with_free_func(g_free);
         exp->claims = g_ptr_array_new_with_free_func((GDestroyNotify) claim_free);
         exp->outputs = g_ptr_array_new_with_free_func((GDestroyNotify) output_free);
+        exp->numbers = g_ptr_array_new_with_free_func((GDestroyNotify) number_free);
         return exp;
 }
 
@@ -1280,9 +1408,10 @@ static gboolean check_structure(Ctx *c, const char *base, const char *text, gsiz
                 bool is_exp = !strcmp(g, "experiment");
                 bool is_profile = g_str_has_prefix(g, "profile ");
                 if (!is_exp && !is_profile && !g_str_has_prefix(g, "claim ") &&
-                    !g_str_has_prefix(g, "figure ") && !g_str_has_prefix(g, "table ")) {
+                    !g_str_has_prefix(g, "figure ") && !g_str_has_prefix(g, "table ") &&
+                    !g_str_has_prefix(g, "number ")) {
                         fail(c, g, NULL, "unknown group (allowed: experiment, profile NAME, claim NAME, "
-                             "figure NAME, table NAME)");
+                             "figure NAME, table NAME, number NAME)");
                         continue;
                 }
                 if (is_profile && !valid_name(g + strlen("profile "))) {
@@ -1311,26 +1440,46 @@ static void validate(const Ctx *c, Experiment *exp)
 {
         gboolean ok = resolve(c, exp);
         g_auto(GStrv) groups = g_key_file_get_groups(c->kf, NULL);
+        g_autoptr(GPtrArray) others = g_ptr_array_new_with_free_func((GDestroyNotify) experiment_free);
+        g_autoptr(GStrvBuilder) names = g_strv_builder_new();
 
         for (guint i = 0; groups[i]; i++) {
-                if (!g_str_has_prefix(groups[i], "profile ") || !valid_name(groups[i] + strlen("profile ")) ||
-                    (c->profile_group && !strcmp(groups[i], c->profile_group)))
+                if (!g_str_has_prefix(groups[i], "profile ") || !valid_name(groups[i] + strlen("profile ")))
+                        continue;
+                g_strv_builder_add(names, groups[i] + strlen("profile "));
+                if (c->profile_group && !strcmp(groups[i], c->profile_group))
                         continue;
                 Ctx pc = *c;
                 pc.profile_group = groups[i];
-                g_autoptr(Experiment) scratch = experiment_new(exp->path, exp->name, groups[i] + strlen("profile "));
-                resolve(&pc, scratch);
+                Experiment *scratch = experiment_new(exp->path, exp->name, groups[i] + strlen("profile "));
+                g_ptr_array_add(others, scratch);
+                if (!resolve(&pc, scratch))
+                        g_ptr_array_remove_index(others, others->len - 1);
         }
+        exp->profiles = g_strv_builder_end(names);
         if (ok && exp->cells->len == 0) {
                 g_autofree char *why = exp->skipped->len ? g_strdup_printf(" (%s)", (char *) exp->skipped->pdata[0]) : g_strdup("");
                 fail(c, "experiment", "transport", "no cell can run here%s", why);
         }
         if (ok) {
-                parse_claims(c, exp);
+                /* The claims on the cells of every other profile too, when
+                 * they mean something on these: a profile may change the
+                 * cells a claim selects. */
+                if (parse_claims(c, exp))
+                        for (guint i = 0; i < others->len; i++) {
+                                Experiment *o = others->pdata[i];
+                                g_autofree char *group = g_strconcat("profile ", o->profile, NULL);
+                                Ctx pc = *c;
+                                pc.profile_group = group;
+                                if (o->cells->len)
+                                        parse_claims(&pc, o);
+                        }
                 /* Without a cell every axis a figure or table names is
                  * missing: "no cell can run here" says it all. */
-                if (exp->cells->len)
+                if (exp->cells->len) {
                         parse_outputs(c, exp);
+                        parse_numbers(c, exp);
+                }
         }
 }
 
@@ -1431,5 +1580,8 @@ void experiment_free(Experiment *exp)
                 g_ptr_array_unref(exp->claims);
         if (exp->outputs)
                 g_ptr_array_unref(exp->outputs);
+        g_strfreev(exp->profiles);
+        if (exp->numbers)
+                g_ptr_array_unref(exp->numbers);
         g_free(exp);
 }

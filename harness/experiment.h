@@ -110,6 +110,9 @@ typedef struct {
         double by;
 } Claim;
 
+/* The most looks of a sequential design (repeat_until=decided). */
+#define EXPERIMENT_MAX_LOOKS 16
+
 typedef struct {
         char *path;          /* as given */
         char *name;          /* file name without .ini */
@@ -122,6 +125,12 @@ typedef struct {
         guint repeat_max;    /* repeat=auto: never more repetitions than this */
         double ci_target;    /* repeat=auto: CI half-width / median to reach */
         guint64 auto_cap_ns; /* repeat=auto: time one cell may take in all */
+        bool repeat_decide;  /* repeat=auto, repeat_until=decided: the cells of
+                              * a claim go on until the claim holds or fails,
+                              * looked at only at LOOKS (verify.h) */
+        guint looks[EXPERIMENT_MAX_LOOKS];  /* repetitions at each look, increasing;
+                              * the last is repeat_max */
+        guint n_looks;
         guint warmup;
         guint64 timeout_ns;  /* per cell and repetition */
         bool verify;         /* check every payload's size and checksum */
@@ -135,7 +144,9 @@ typedef struct {
         GPtrArray *claims;   /* Claim * */
         GPtrArray *outputs;  /* Output * (figure.h): the [figure] and [table]
                               * groups, or the default figure and table main */
+        GPtrArray *numbers;  /* Number * (numbers.h): the [number] groups */
         char *resolved;      /* the resolved [experiment] group, as key=value lines */
+        char **profiles;     /* the names of the file's [profile NAME] groups, NULL-ended */
 } Experiment;
 
 /* The SHA-256 (hex) of what EXP measures: its resolved configuration less
@@ -155,10 +166,11 @@ Experiment *experiment_load(const char *file, const char *profile, GError **erro
  * out, so what an experiment declares does not depend on where it is
  * read. */
 Experiment *experiment_load_anywhere(const char *file, GError **error);
-/* The same with profile PROFILE: every cell the file declares, those this
- * machine cannot run too, indexed as a machine that can run all of them
- * indexes them (for checking another machine's rows: run_merge). */
-Experiment *experiment_load_every_cell(const char *file, const char *profile, GError **error);
+/* The same with PROFILE applied (NULL: none): what the file measures, for
+ * its configuration hash, which must not depend on what can run here (a
+ * machine without hyperfine still knows that shell-calls' committed data
+ * is what its file asks for). */
+Experiment *experiment_load_measured(const char *file, const char *profile, GError **error);
 /* The same for an experiment file already in memory: DATA (LEN bytes) read
  * from FILE, whose name gives the experiment's name. */
 Experiment *experiment_load_data(const char *file, const char *data, gsize len,
@@ -203,6 +215,13 @@ int experiment_cell_matches(const Cell *cell, const char *selector);
  * this machine, which is no mistake in the file: it is kept, with no data
  * here. */
 bool experiment_selector_unavailable(const char *selector);
+
+/* A line of exp->skipped (meta.ini's [skipped]: "DESCRIPTION: REASON")
+ * read back: the transport (the description's first word), the size (its
+ * size=N, else 0) and, when the reason is that the size exceeds the
+ * transport's limit, that limit in bytes (else 0).  FALSE when LINE is
+ * not such a line.  *TRANSPORT is newly allocated. */
+gboolean experiment_skipped_parse(const char *line, char **transport, guint64 *size, guint64 *limit);
 
 /* Rough time one repetition of CELL takes, in ns, for estimates. */
 guint64 cell_estimate_ns(const Cell *cell, guint warmup);

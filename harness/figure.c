@@ -27,17 +27,19 @@ static const struct {
         { "where", FOR_BOTH, "which cells: a selector as in claims, transport=pipe|fifo,size>=4KiB" },
         { "type", FOR_FIGURE, "line (default), spectrum (latency against percentile, 1/(1-p) scale) "
           "or cdf (fraction against latency); spectrum and cdf read `ipclab latency`" },
-        { "y", FOR_FIGURE, "summary columns to draw; several (;) are panels side by side sharing "
-          "the y range (default: lat_p50_ns for round trips, throughput_MiBps one-way, rate_per_s callrate)" },
+        { "y", FOR_FIGURE, "summary columns to draw; several (;) are panels side by side, in one unit, sharing "
+          "the y range when they are one quantity (a latency's median and 99th percentile) "
+          "(default: lat_p50_ns for round trips, throughput_MiBps one-way, rate_per_s callrate)" },
         { "x", FOR_FIGURE, "the axis along x (default: the numeric axis with most values)" },
         { "series", FOR_FIGURE, "axes (;) whose values make the lines, or none "
           "(default: the other axes that vary)" },
-        { "logx", FOR_FIGURE, "true, false or auto (default: log where the values span > 2 decades)" },
+        { "logx", FOR_FIGURE, "true, false or auto (default: log where the values span more than about a decade)" },
         { "logy", FOR_FIGURE, "true, false or auto (as logx)" },
-        { "errorbars", FOR_FIGURE, "true (default) or false: the 95% interval of the median, "
+        { "errorbars", FOR_FIGURE, "true (default) or false: the 95% interval of the median (the range of the repetitions "
+          "with fewer than 6), "
           "where the column has one (NAME_lo, NAME_hi)" },
         { "bounds", FOR_FIGURE, "memcpy (the time or rate of memcpy for the message size; x=size) "
-          "and/or direct (transport=direct drawn as the black dash-dotted floor, one per payload "
+          "and/or direct (transport=direct drawn as the black dash-dot-dot floor, one per payload "
           "where payload makes lines; spectrum and cdf too)" },
         { "also", FOR_BOTH, "another experiment whose cells are drawn as a reference line "
           "(tables: a last row, its first value in each column, matched on the columns axis)" },
@@ -241,13 +243,7 @@ static guint n_patterns(const Experiment *exp, const Selector *sel)
 
 /* ---- parsing ------------------------------------------------------------- */
 
-typedef struct {
-        GKeyFile *kf;
-        const char *group;
-        FigureReport report;
-        void *ctx;
-        bool ok;
-} Parse;
+typedef GroupParse Parse;
 
 static void bad(Parse *p, const char *key, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 
@@ -256,44 +252,18 @@ static void bad(Parse *p, const char *key, const char *fmt, ...)
         va_list ap;
 
         va_start(ap, fmt);
-        g_autofree char *msg = g_strdup_vprintf(fmt, ap);
+        group_vbad(p, key, fmt, ap);
         va_end(ap);
-        p->report(p->ctx, p->group, key, msg);
-        p->ok = false;
 }
 
-/* KEY's value, cleaned of a trailing comment, or NULL when absent; an
- * empty value is a mistake. */
 static char *get(Parse *p, const char *key)
 {
-        g_autofree char *raw = g_key_file_get_value(p->kf, p->group, key, NULL);
-
-        if (!raw)
-                return NULL;
-        char *v = experiment_clean_value(raw);
-        if (!v[0]) {
-                bad(p, key, "empty value");
-                g_free(v);
-                return NULL;
-        }
-        return v;
+        return group_get(p, key);
 }
 
 static char **get_list(Parse *p, const char *key)
 {
-        g_autofree char *v = get(p, key);
-
-        if (!v)
-                return NULL;
-        g_auto(GStrv) items = g_strsplit(v, ";", -1);
-        GPtrArray *out = g_ptr_array_new();
-        for (guint i = 0; items[i]; i++) {
-                g_strstrip(items[i]);
-                if (items[i][0])
-                        g_ptr_array_add(out, g_strdup(items[i]));
-        }
-        g_ptr_array_add(out, NULL);
-        return (char **) g_ptr_array_free(out, FALSE);
+        return group_get_list(p, key);
 }
 
 static Scale get_scale(Parse *p, const char *key)
@@ -369,34 +339,9 @@ static const Column *check_value_column(Parse *p, const char *key, const char *n
         return c;
 }
 
-static void check_published_content(Parse *p, const Table *t, const char *path);
-
-/* The published file NAME's header, or NULL after a mistake. */
 static Table *read_published(Parse *p, const char *dir, const char *name)
 {
-        g_autoptr(GError) e = NULL;
-
-        if (strchr(name, '/') || name[0] == '.') {
-                bad(p, "published", "'%s' is a file name in data/published/, without a directory", name);
-                return NULL;
-        }
-        /* make reads it (mk/outputs.awk): a name it can carry. */
-        if (strlen(name) > 128 || strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
-                                  != strlen(name)) {
-                bad(p, "published", "'%s': a published file's name is letters, digits, '.', '_' and '-'", name);
-                return NULL;
-        }
-        g_autofree char *path = g_build_filename(dir, name, NULL);
-        if (!g_file_test(path, G_FILE_TEST_EXISTS)) {
-                bad(p, "published", "no file %s", path);
-                return NULL;
-        }
-        Table *t = table_read(path, &e);
-        if (!t)
-                bad(p, "published", "%s", e->message);
-        else
-                check_published_content(p, t, path);
-        return t;
+        return group_read_published(p, dir, name);
 }
 
 static void check_published_column(Parse *p, const char *key, const Table *t, const char *col,
@@ -535,40 +480,6 @@ static void check_lists_once(Parse *p)
                                 break;
                         }
                         g_hash_table_add(seen, (gpointer) id);
-                }
-        }
-}
-
-/* A published file's every field: UTF-8 text without control characters
- * (it reaches LaTeX and gnuplot), and a number in it one a table prints
- * whole (digits= formats into 64 bytes: |v| < 1e50).  PATH names it. */
-static void check_published_content(Parse *p, const Table *t, const char *path)
-{
-        for (guint r = 0; r < t->rows->len; r++) {
-                char **row = t->rows->pdata[r];
-                guint line = t->lines ? g_array_index(t->lines, guint, r) : r + 2;
-                for (guint i = 0; i < t->n_columns; i++) {
-                        const char *why = figure_text_problem(row[i], 1000);
-                        double v;
-                        char *end;
-                        if (!why) {
-                                v = g_ascii_strtod(row[i], &end);
-                                if (row[i][0] && !*end && !(fabs(v) < 1e50))
-                                        why = "a number beyond what a table prints (1e50)";
-                        }
-                        if (why) {
-                                g_autofree char *shown = g_strescape(row[i], NULL);
-                                bad(p, "published", "%s:%u: column %u (%s) is '%.40s': %s", path, line, i + 1,
-                                    t->columns[i], shown, why);
-                                return;
-                        }
-                }
-        }
-        for (guint i = 0; i < t->n_columns; i++) {
-                const char *why = figure_text_problem(t->columns[i], 200);
-                if (why) {
-                        bad(p, "published", "%s: the name of column %u: %s", path, i + 1, why);
-                        return;
                 }
         }
 }

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 
 #include "experiment.h"
+#include "group.h"
 
 typedef enum {
         FIGURE_LINE,      /* y against x, one line per series */
@@ -21,7 +22,7 @@ typedef enum {
 } FigureType;
 
 typedef enum {
-        SCALE_AUTO,       /* log where the values span more than 2 decades */
+        SCALE_AUTO,       /* log where the values span more than about a decade */
         SCALE_LINEAR,
         SCALE_LOG,
 } Scale;
@@ -43,7 +44,7 @@ typedef struct {
         Scale logx, logy;
         bool errorbars;       /* from NAME_lo/NAME_hi where the column has them */
         bool bound_memcpy;    /* the memcpy time or rate for the message size */
-        bool bound_direct;    /* transport=direct as the black dash-dotted floor */
+        bool bound_direct;    /* transport=direct as the black dash-dot-dot floor */
         char *also;           /* another experiment, drawn as a reference */
         char *also_where;
         char *also_title;
@@ -84,7 +85,7 @@ void output_free(Output *o);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(Output, output_free)
 
 /* Receives one mistake in KEY (NULL: the group itself) of GROUP. */
-typedef void (*FigureReport)(void *ctx, const char *group, const char *key, const char *msg);
+typedef GroupReport FigureReport;
 
 /* Parses group GROUP ("figure NAME" or "table NAME") of KF, checked
  * against EXP's cells and the column schema; PUBLISHED_DIR is where

@@ -558,16 +558,20 @@ static void print_percentile(const char *axes, const char *kind, double p, const
         printf("%s\t%s\t%s\t%" PRIu64 "\n", axes, kind, pbuf, v);
 }
 
+/* The percentiles of H the values support (stats_quantile_supported: at
+ * least STATS_TAIL_MIN of them beyond each; the minimum and maximum
+ * always), a row each. */
 static void print_cell(const char *axes, const char *kind, const Hist *h, gboolean spectrum)
 {
         if (!spectrum) {
                 for (size_t i = 0; i < G_N_ELEMENTS(fixed_percentiles); i++)
-                        print_percentile(axes, kind, fixed_percentiles[i], h);
+                        if (stats_quantile_supported((double) h->n, fixed_percentiles[i] / 100))
+                                print_percentile(axes, kind, fixed_percentiles[i], h);
                 return;
         }
         for (int k = 0;; k++) {
                 double tail = pow(10, -k / 10.0);   /* 1 - p */
-                if (1 / tail > (double) h->n * (1 + 1e-9))
+                if (!stats_quantile_supported((double) h->n, 1 - tail))
                         break;
                 print_percentile(axes, kind, 100 * (1 - tail), h);
         }

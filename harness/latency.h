@@ -118,6 +118,8 @@ Hist *latency_pool(const LatencyFile *f, const char *env, const char *machine, c
  * syntax) selects and kind it measured, the axis columns, kind, percentile
  * and latency_ns of the pooled histogram: at 0 10 20 30 40 50 90 99 99.9
  * 99.99 99.999 100, or with --spectrum at 100 (1 - 10^(-k/10)), k = 0, 1,
- * ... while 1/(1 - p) is at most the values pooled, then 100.  Prints
+ * ..., then 100; only the percentiles the values pooled support (at
+ * least STATS_TAIL_MIN of them beyond it: 99.9 needs 10000; 0 and 100,
+ * the minimum and maximum, always).  Prints
  * errors; returns the exit status (0, or 2 on bad usage or input). */
 int latency_command(int argc, char **argv);

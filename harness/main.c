@@ -6,10 +6,14 @@
  *              [--host ssh://USER@HOST[:PORT]]... [--slurm PARTITION [--nodes N]] FILE...
  *   ipclab summarize DIR/<experiment>
  *   ipclab plot|table|section FILE [NAME] --summary S.tsv ... --out OUT (render.h)
+ *   ipclab numbers FILE --summary S.tsv ... --out MACROS.tex (numbers.h)
+ *   ipclab select FILE.tsv [--where SEL] [--columns C,...] [--count] (numbers.h)
+ *   ipclab methods [--out FILE] META.ini... (methods.h)
  *   ipclab columns
  *   ipclab latency DIR/<experiment> [--cell SELECTOR] [--spectrum]
  *   ipclab init DIR
  *   ipclab compare [--machines] [--experiment NAME]... DATA_DIR REPRO_DIR
+ *   ipclab paper-check --log PAPER.log --pdf PAPER.pdf [--figures DIR] [--sections DIR] EXP.ini...
  *
  * Exit status: 0 success, 1 a measurement failed, 2 bad usage or bad input.
  */
@@ -29,6 +33,9 @@
 #include "init.h"
 #include "latency.h"
 #include "meta.h"
+#include "methods.h"
+#include "numbers.h"
+#include "papercheck.h"
 #include "render.h"
 #include "remote.h"
 #include "run.h"
@@ -110,14 +117,81 @@ static int cmd_list(int argc, char **argv)
         return 0;
 }
 
+/* What each claim of EXP (loaded from FILE with PROFILE) asks of its
+ * repetitions (verify.h), and, without PROFILE, of each profile's:
+ * loading has refused what cannot mean anything or cannot be decided
+ * without a profile; a profile's claims that cannot be decided are
+ * informative only. */
+static void print_claim_designs(const Experiment *exp, const char *file, const char *profile)
+{
+        g_autoptr(GPtrArray) with = g_ptr_array_new_with_free_func((GDestroyNotify) experiment_free);
+
+        for (guint p = 0; !profile && exp->profiles && exp->profiles[p]; p++) {
+                Experiment *o = experiment_load(file, exp->profiles[p], NULL);
+                if (o)
+                        g_ptr_array_add(with, o);
+        }
+        for (guint k = 0; k < exp->claims->len; k++) {
+                const Claim *cl = exp->claims->pdata[k];
+                VerifyDesign d;
+                const char *key;
+                g_autoptr(GError) e = NULL;
+                if (!verify_claim_design(exp, cl, &d, &key, &e))
+                        continue;
+                g_autofree char *line = verify_design_describe(&d);
+                g_autofree char *why = profile ? verify_design_refusal(&d) : NULL;
+                printf("  claim %s: %s%s\n", cl->name, line,
+                       why ? " (profile: its verdicts are informative only)" : "");
+                guint pairs = d.pairs;
+                for (guint p = 0; p < with->len; p++) {
+                        const Experiment *o = with->pdata[p];
+                        VerifyDesign od;
+                        if (k >= o->claims->len || !verify_claim_design(o, o->claims->pdata[k], &od, &key, NULL))
+                                continue;
+                        g_autofree char *pl = od.pairs == pairs ? NULL : verify_design_describe(&od);
+                        g_autofree char *pwhy = verify_design_refusal(&od);
+                        if (pl)
+                                printf("    with profile %s: %s%s\n", o->profile, pl,
+                                       pwhy ? " (its verdicts are informative only)" : "");
+                        else
+                                printf("    with profile %s: %u repetitions a cell: %s\n", o->profile, od.reps,
+                                       pwhy ? "cannot be decided, its verdicts are informative only"
+                                            : "can be decided");
+                }
+        }
+}
+
+/* The warnings `ipclab check` gives for the data measured from EXP, in
+ * DATA/<experiment>/ when there is any: every cell whose repetitions ran
+ * in more than one CPU placement (summary_mixed_placements). */
+static void check_data(const Experiment *exp, const char *data)
+{
+        g_autofree char *dir = g_build_filename(data, exp->name, NULL);
+        g_autofree char *path = g_build_filename(dir, "samples.tsv", NULL);
+        g_autoptr(GPtrArray) mixed = g_ptr_array_new_with_free_func(g_free);
+        g_autoptr(GError) e = NULL;
+
+        if (!g_file_test(path, G_FILE_TEST_EXISTS))
+                return;
+        if (!summary_mixed_placements(dir, mixed, &e)) {
+                fprintf(stderr, "ipclab: warning: %s\n", e->message);
+                return;
+        }
+        for (guint i = 0; i < mixed->len; i++)
+                fprintf(stderr, "ipclab: warning: %s: cell %s: its repetitions ran in more than one CPU placement "
+                        "(ipclab summarize --by-placement shows them apart)\n", dir, (char *) mixed->pdata[i]);
+}
+
 static int cmd_check(int argc, char **argv)
 {
-        char *profile = NULL;
+        char *profile = NULL, *data = NULL;
         gboolean config_hash = FALSE, list_outputs = FALSE;
         GOptionEntry entries[] = {
                 { "profile", 'p', 0, G_OPTION_ARG_STRING, &profile, "Apply [profile NAME]", "NAME" },
+                { "data", 0, 0, G_OPTION_ARG_FILENAME, &data,
+                  "Warn of cells of DIR/<experiment>/ that ran in several CPU placements (default: data)", "DIR" },
                 { "list-outputs", 0, 0, G_OPTION_ARG_NONE, &list_outputs,
-                  "Print each file's figures and tables: KIND EXP NAME INPUTS, tab-separated", NULL },
+                  "Print each file's figures, tables and numbers: KIND EXP NAME INPUTS, tab-separated", NULL },
                 { "config-hash", 0, 0, G_OPTION_ARG_NONE, &config_hash,
                   "Print only the SHA-256 of what each file measures (meta.ini's config_sha256)", NULL },
                 { NULL },
@@ -128,7 +202,8 @@ static int cmd_check(int argc, char **argv)
 
         g_option_context_add_main_entries(ctx, entries, NULL);
         g_autofree char *keys = figure_key_help();
-        g_autofree char *desc = g_strconcat("Keys of [figure NAME] and [table NAME]:\n", keys, NULL);
+        g_autofree char *nkeys = numbers_key_help();
+        g_autofree char *desc = g_strconcat("Keys of [figure NAME], [table NAME] and [number NAME]:\n", keys, nkeys, NULL);
         g_option_context_set_description(ctx, desc);
         if (!g_option_context_parse(ctx, &argc, &argv, &e))
                 return usage_error(ctx, e->message);
@@ -142,8 +217,9 @@ static int cmd_check(int argc, char **argv)
                 /* The outputs an experiment declares do not depend on
                  * what can run here: a reviewer without hyperfine still
                  * draws shell-calls from the committed data. */
-                Experiment *exp = list_outputs && !profile ? experiment_load_anywhere(argv[i], &err)
-                                                           : experiment_load(argv[i], profile, &err);
+                Experiment *exp = config_hash ? experiment_load_measured(argv[i], profile, &err)
+                                : list_outputs && !profile ? experiment_load_anywhere(argv[i], &err)
+                                : experiment_load(argv[i], profile, &err);
                 if (!exp) {
                         status = report(err);
                         continue;
@@ -160,17 +236,15 @@ static int cmd_check(int argc, char **argv)
                                 g_autofree char *in = figure_inputs(exp, o);
                                 printf("%s\t%s\t%s\t%s\n", o->is_table ? "table" : "figure", exp->name, o->name, in);
                         }
+                        if (exp->numbers->len) {
+                                g_autofree char *in = numbers_inputs(exp);
+                                printf("numbers\t%s\tmacros\t%s\n", exp->name, in);
+                        }
                         continue;
                 }
                 double total = 0;   /* ns; a double, since huge counts overflow */
                 printf("%s: %s\n", exp->name, exp->title);
-                /* Claims that cannot mean anything (verify.h); `ipclab
-                 * verify` refuses them. */
-                for (guint k = 0; k < exp->claims->len; k++) {
-                        g_autoptr(GError) ce = NULL;
-                        if (!verify_claim_check(exp, exp->claims->pdata[k], &ce))
-                                fprintf(stderr, "ipclab: warning: %s\n", ce->message);
-                }
+                print_claim_designs(exp, argv[i], profile);
                 for (guint k = 0; k < exp->outputs->len; k++) {
                         const Output *o = exp->outputs->pdata[k];
                         if (!figure_cells_selected(exp, o))
@@ -219,6 +293,7 @@ static int cmd_check(int argc, char **argv)
                 printf("  estimated from: per-message and per-byte costs of each transport, bus start-up per cell%s%s\n",
                        nspawn ? ", 1 s container start" : "",
                        vm ? (kvm ? ", 45 s VM boot, 1.2x under KVM" : ", 45 s VM boot, 30x emulated (TCG)") : "");
+                check_data(exp, data ? data : "data");
         }
         g_autoptr(GPtrArray) clashes = g_ptr_array_new_with_free_func(g_free);
         if (!config_hash && !figure_check_collisions(loaded, clashes)) {
@@ -227,6 +302,7 @@ static int cmd_check(int argc, char **argv)
                 status = EXIT_USAGE;
         }
         g_free(profile);
+        g_free(data);
         return status;
 }
 
@@ -354,15 +430,22 @@ static int cmd_run(int argc, char **argv, char **argv_all)
 /* Per-cell statistics of DIR/samples.tsv as TSV on stdout (summarize.h). */
 static int cmd_summarize(int argc, char **argv)
 {
+        gboolean by_placement = FALSE;
+        GOptionEntry entries[] = {
+                { "by-placement", 0, 0, G_OPTION_ARG_NONE, &by_placement,
+                  "A row per cell and CPU placement: the repetitions of each mode apart", NULL },
+                { NULL },
+        };
         g_autoptr(GOptionContext) ctx = g_option_context_new("DIR - per-cell statistics of DIR/samples.tsv, as TSV");
         g_autoptr(GError) e = NULL;
 
+        g_option_context_add_main_entries(ctx, entries, NULL);
         if (!g_option_context_parse(ctx, &argc, &argv, &e))
                 return usage_error(ctx, e->message);
         if (argc != 2)
                 return usage_error(ctx, "summarize needs one results directory");
         g_autoptr(GString) out = g_string_new(NULL);
-        if (summarize_dir(argv[1], out, &e) < 0)
+        if ((by_placement ? summarize_dir_by_placement : summarize_dir)(argv[1], out, &e) < 0)
                 return report(e);
         fwrite(out->str, 1, out->len, stdout);
         return 0;
@@ -410,35 +493,43 @@ static GHashTable *render_pairs(char **args, const char *option, GError **error)
 
 typedef enum { RENDER_PLOT, RENDER_TABLE, RENDER_SECTION } RenderKind;
 
-/* ipclab plot|table|section (render.h): renders, then writes --out
- * atomically; nothing is written on any mistake. */
+/* ipclab plot|table|section (render.h): renders, then writes --out (and
+ * plot's --facts) atomically; nothing is written on any mistake. */
 static int cmd_render(int argc, char **argv, RenderKind kind)
 {
-        char *summary = NULL, *published = NULL, *compare = NULL, *out = NULL;
+        char *summary = NULL, *published = NULL, *compare = NULL, *out = NULL, *facts_out = NULL, *meta = NULL;
         char **also = NULL, **latency = NULL;
-        GOptionEntry all[] = {
-                { "summary", 0, 0, G_OPTION_ARG_FILENAME, &summary, "The experiment's summary (ipclab summarize)", "S.tsv" },
-                { "out", 0, 0, G_OPTION_ARG_FILENAME, &out, "The file to write", "FILE" },
-                { "also", 0, 0, G_OPTION_ARG_STRING_ARRAY, &also, "Another experiment's summary, for also=", "EXP=S.tsv" },
-                { "published", 0, 0, G_OPTION_ARG_FILENAME, &published, "Where published= files are (default data/published)", "DIR" },
-                { "latency", 0, 0, G_OPTION_ARG_STRING_ARRAY, &latency, "`ipclab latency` output, for spectrum and cdf", "EXP=L.tsv" },
-                { "compare", 0, 0, G_OPTION_ARG_FILENAME, &compare, "A reproduction's summary: drawn in colour, S.tsv in grey", "S2.tsv" },
-                { NULL },
+        enum { P = 1 << RENDER_PLOT, T = 1 << RENDER_TABLE, S = 1 << RENDER_SECTION };
+        const struct {
+                unsigned kinds;
+                GOptionEntry entry;
+        } options[] = {
+                { P | T | S, { "summary", 0, 0, G_OPTION_ARG_FILENAME, &summary, "The experiment's summary (ipclab summarize)", "S.tsv" } },
+                { P | T | S, { "out", 0, 0, G_OPTION_ARG_FILENAME, &out, "The file to write", "FILE" } },
+                { P | T, { "also", 0, 0, G_OPTION_ARG_STRING_ARRAY, &also, "Another experiment's summary, for also=", "EXP=S.tsv" } },
+                { P | T, { "published", 0, 0, G_OPTION_ARG_FILENAME, &published, "Where published= files are (default data/published)", "DIR" } },
+                { P, { "latency", 0, 0, G_OPTION_ARG_STRING_ARRAY, &latency, "`ipclab latency` output, for spectrum and cdf", "EXP=L.tsv" } },
+                { P, { "compare", 0, 0, G_OPTION_ARG_FILENAME, &compare, "A reproduction's summary: drawn in colour, S.tsv in grey", "S2.tsv" } },
+                { P, { "facts", 0, 0, G_OPTION_ARG_FILENAME, &facts_out, "Also write what its caption may quote (LaTeX: \\ipclabSetFact)", "FILE.tex" } },
+                { S, { "meta", 0, 0, G_OPTION_ARG_FILENAME, &meta, "The data's meta.ini: the profile, counts and repetitions measured", "META.ini" } },
         };
         static const char *const what[] = {
                 [RENDER_PLOT] = "FILE NAME - write the gnuplot script of [figure NAME], its data inlined",
                 [RENDER_TABLE] = "FILE NAME - write the LaTeX tabular of [table NAME]",
                 [RENDER_SECTION] = "FILE - write a LaTeX section for the experiment",
         };
-        /* plot takes every option, table all but the last two, section the first two. */
-        static const guint n_options[] = { [RENDER_PLOT] = 6, [RENDER_TABLE] = 4, [RENDER_SECTION] = 2 };
+        GOptionEntry entries[G_N_ELEMENTS(options) + 1];
+        guint n_entries = 0;
+        for (size_t i = 0; i < G_N_ELEMENTS(options); i++)
+                if (options[i].kinds & (1u << kind))
+                        entries[n_entries++] = options[i].entry;
+        entries[n_entries] = (GOptionEntry) { NULL };
         g_autoptr(GOptionContext) ctx = g_option_context_new(what[kind]);
         g_autoptr(GError) e = NULL;
         int status = 0;
         int n_args = kind == RENDER_SECTION ? 2 : 3;
 
-        all[n_options[kind]] = (GOptionEntry) { NULL };
-        g_option_context_add_main_entries(ctx, all, NULL);
+        g_option_context_add_main_entries(ctx, entries, NULL);
         if (!g_option_context_parse(ctx, &argc, &argv, &e)) {
                 status = usage_error(ctx, e->message);
         } else if (argc != n_args || !summary || !out) {
@@ -448,16 +539,21 @@ static int cmd_render(int argc, char **argv, RenderKind kind)
                 g_autoptr(GHashTable) also_files = render_pairs(also, "also", &e);
                 g_autoptr(GHashTable) latency_files = also_files ? render_pairs(latency, "latency", &e) : NULL;
                 RenderInputs in = { .summary = summary, .also = also_files, .latency = latency_files,
-                                    .published = published ? published : "data/published", .compare = compare };
+                                    .published = published ? published : "data/published", .compare = compare,
+                                    .meta = meta };
+                g_autofree char *facts = NULL;
                 g_autofree char *text = !latency_files ? NULL
-                        : kind == RENDER_PLOT ? render_plot(argv[1], argv[2], &in, &e)
+                        : kind == RENDER_PLOT ? render_plot(argv[1], argv[2], &in, facts_out ? &facts : NULL, &e)
                         : kind == RENDER_TABLE ? render_table(argv[1], argv[2], &in, &e)
                         : render_section(argv[1], &in, &e);
-                int r = text ? samples_write_atomic(out, text, strlen(text)) : 0;
+                int r = text && facts ? samples_write_atomic(facts_out, facts, strlen(facts)) : 0;
+                const char *failed = r < 0 ? facts_out : NULL;
+                if (text && r >= 0 && (r = samples_write_atomic(out, text, strlen(text))) < 0)
+                        failed = out;
                 if (!text) {
                         status = report(e);
                 } else if (r < 0) {
-                        fprintf(stderr, "ipclab: %s: %s\n", out, g_strerror(-r));
+                        fprintf(stderr, "ipclab: %s: %s\n", failed, g_strerror(-r));
                         status = EXIT_FAILED;
                 }
         }
@@ -465,9 +561,98 @@ static int cmd_render(int argc, char **argv, RenderKind kind)
         g_free(published);
         g_free(compare);
         g_free(out);
+        g_free(facts_out);
+        g_free(meta);
         g_strfreev(also);
         g_strfreev(latency);
         return status;
+}
+
+/* Writes TEXT to OUT atomically, or to standard output without OUT;
+ * returns the exit status. */
+static int write_out(const char *out, const char *text)
+{
+        if (!out) {
+                fputs(text, stdout);
+                return 0;
+        }
+        int r = samples_write_atomic(out, text, strlen(text));
+        if (r < 0) {
+                fprintf(stderr, "ipclab: %s: %s\n", out, g_strerror(-r));
+                return EXIT_FAILED;
+        }
+        return 0;
+}
+
+/* ipclab numbers FILE (numbers.h): the [number] groups as LaTeX macros. */
+static int cmd_numbers(int argc, char **argv)
+{
+        g_autofree char *summary = NULL, *published = NULL, *meta = NULL, *out = NULL;
+        g_auto(GStrv) also = NULL;
+        GOptionEntry entries[] = {
+                { "summary", 0, 0, G_OPTION_ARG_FILENAME, &summary, "The experiment's summary (ipclab summarize)", "S.tsv" },
+                { "also", 0, 0, G_OPTION_ARG_STRING_ARRAY, &also, "Another experiment's summary, for experiment=", "EXP=S.tsv" },
+                { "published", 0, 0, G_OPTION_ARG_FILENAME, &published, "Where published= files are (default data/published)", "DIR" },
+                { "meta", 0, 0, G_OPTION_ARG_FILENAME, &meta, "The experiment's meta.ini, for meta=", "META.ini" },
+                { "out", 0, 0, G_OPTION_ARG_FILENAME, &out, "The file to write", "FILE" },
+                { NULL },
+        };
+        g_autoptr(GOptionContext) ctx = g_option_context_new("FILE - write the [number] groups of FILE as LaTeX macros");
+        g_autoptr(GError) e = NULL;
+
+        g_option_context_add_main_entries(ctx, entries, NULL);
+        if (!g_option_context_parse(ctx, &argc, &argv, &e))
+                return usage_error(ctx, e->message);
+        if (argc != 2 || !summary || !out)
+                return usage_error(ctx, "numbers needs FILE, --summary and --out");
+        g_autoptr(GHashTable) also_files = render_pairs(also, "also", &e);
+        if (!also_files)
+                return report(e);
+        NumbersInputs in = { .summary = summary, .also = also_files, .published = published ? published : "data/published",
+                             .meta = meta };
+        g_autofree char *text = numbers_render(argv[1], &in, &e);
+        return text ? write_out(out, text) : report(e);
+}
+
+/* ipclab select FILE.tsv (numbers.h): rows and columns for gnuplot. */
+static int cmd_select(int argc, char **argv)
+{
+        g_autofree char *where = NULL, *columns = NULL;
+        gboolean count = FALSE;
+        GOptionEntry entries[] = {
+                { "where", 0, 0, G_OPTION_ARG_STRING, &where, "Which rows: a selector on any column", "SELECTOR" },
+                { "columns", 0, 0, G_OPTION_ARG_STRING, &columns, "The columns to print, comma-separated", "C1,C2" },
+                { "count", 0, 0, G_OPTION_ARG_NONE, &count, "Print only the number of rows selected", NULL },
+                { NULL },
+        };
+        g_autoptr(GOptionContext) ctx = g_option_context_new("FILE.tsv - print the selected rows' columns as TSV for gnuplot");
+        g_autoptr(GError) e = NULL;
+
+        g_option_context_add_main_entries(ctx, entries, NULL);
+        if (!g_option_context_parse(ctx, &argc, &argv, &e))
+                return usage_error(ctx, e->message);
+        if (argc != 2)
+                return usage_error(ctx, "select needs one TSV file");
+        g_autofree char *text = numbers_select(argv[1], where, columns, count, &e);
+        return text ? write_out(NULL, text) : report(e);
+}
+
+/* ipclab methods META.ini... (methods.h): the methods text. */
+static int cmd_methods(int argc, char **argv)
+{
+        g_autofree char *out = NULL;
+        GOptionEntry entries[] = {
+                { "out", 0, 0, G_OPTION_ARG_FILENAME, &out, "The file to write (default: standard output)", "FILE" },
+                { NULL },
+        };
+        g_autoptr(GOptionContext) ctx = g_option_context_new("META.ini... - write the paper's methods text from meta.ini");
+        g_autoptr(GError) e = NULL;
+
+        g_option_context_add_main_entries(ctx, entries, NULL);
+        if (!g_option_context_parse(ctx, &argc, &argv, &e))
+                return usage_error(ctx, e->message);
+        g_autofree char *text = methods_tex(argv + 1, &e);
+        return text ? write_out(out, text) : report(e);
 }
 
 /* ipclab bus KIND: a private bus of KIND for other programs (benchmarks
@@ -579,6 +764,49 @@ static int cmd_compare(int argc, char **argv)
         return 0;
 }
 
+/* ipclab paper-check (papercheck.h): prints each problem of the built
+ * paper; exit status 1 when there is one, 2 when it cannot be checked. */
+static int cmd_paper_check(int argc, char **argv)
+{
+        PaperCheck pc = { 0 };
+        char *log = NULL, *pdf = NULL, *figures = NULL, *sections = NULL;
+        GOptionEntry entries[] = {
+                { "log", 0, 0, G_OPTION_ARG_FILENAME, &log, "LaTeX's log (its .aux beside it)", "PAPER.log" },
+                { "pdf", 0, 0, G_OPTION_ARG_FILENAME, &pdf, "The paper", "PAPER.pdf" },
+                { "figures", 0, 0, G_OPTION_ARG_FILENAME, &figures, "Where `ipclab plot` wrote the figures' scripts", "DIR" },
+                { "sections", 0, 0, G_OPTION_ARG_FILENAME, &sections, "Where `ipclab section` wrote the sections", "DIR" },
+                { NULL },
+        };
+        g_autoptr(GOptionContext) ctx = g_option_context_new("EXP.ini... - check the built paper as a reader sees it");
+        g_autoptr(GError) e = NULL;
+        int status;
+
+        g_option_context_add_main_entries(ctx, entries, NULL);
+        g_option_context_set_description(ctx,
+                "Reads the log, the PDF's text (pdftotext), the generated figure scripts and\n"
+                "sections; prints one line per problem (papercheck.h says what is checked).\n");
+        if (!g_option_context_parse(ctx, &argc, &argv, &e)) {
+                status = usage_error(ctx, e->message);
+        } else if (!log || !pdf) {
+                status = usage_error(ctx, "paper-check needs --log and --pdf");
+        } else {
+                g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func(g_free);
+                pc = (PaperCheck) { log, pdf, figures, sections, argv + 1 };
+                if (!papercheck_run(&pc, problems, &e)) {
+                        status = report(e);
+                } else {
+                        for (guint i = 0; i < problems->len; i++)
+                                printf("%s\n", (char *) problems->pdata[i]);
+                        status = problems->len ? EXIT_FAILED : 0;
+                }
+        }
+        g_free(log);
+        g_free(pdf);
+        g_free(figures);
+        g_free(sections);
+        return status;
+}
+
 /* ipclab init DIR: a new study in DIR, whose Makefile uses this binary
  * and the share directory found beside it (init.h). */
 static int cmd_init(int argc, char **argv)
@@ -619,8 +847,12 @@ int main(int argc, char **argv)
                 "  plot FILE NAME       the gnuplot script of [figure NAME], data inlined (--summary, --out)\n"
                 "  table FILE NAME      the LaTeX tabular of [table NAME] (--summary, --out)\n"
                 "  section FILE         a LaTeX section for the experiment (--summary, --out)\n"
+                "  numbers FILE         the [number] groups as LaTeX macros (--summary, --out)\n"
+                "  select FILE.tsv      rows (--where) and columns (--columns) of a TSV file, for gnuplot\n"
+                "  methods META.ini...  the paper's methods text from meta.ini\n"
                 "  init DIR             start a study in DIR (experiments/, Makefile, paper/)\n"
-                "  compare DATA REPRO   a reproduction beside the committed data, cell by cell\n\n"
+                "  compare DATA REPRO   a reproduction beside the committed data, cell by cell\n"
+                "  paper-check EXP...   the built paper: its log, its text, its figures' styles, its captions\n\n"
                 "`ipclab COMMAND --help` describes a command's options.\n"
                 "Exit status: 0 success, 1 a measurement failed, 2 bad usage or bad input.\n";
 
@@ -659,10 +891,18 @@ int main(int argc, char **argv)
                 return cmd_render(argc - 1, argv + 1, RENDER_TABLE);
         if (!strcmp(cmd, "section"))
                 return cmd_render(argc - 1, argv + 1, RENDER_SECTION);
+        if (!strcmp(cmd, "numbers"))
+                return cmd_numbers(argc - 1, argv + 1);
+        if (!strcmp(cmd, "select"))
+                return cmd_select(argc - 1, argv + 1);
+        if (!strcmp(cmd, "methods"))
+                return cmd_methods(argc - 1, argv + 1);
         if (!strcmp(cmd, "init"))
                 return cmd_init(argc - 1, argv + 1);
         if (!strcmp(cmd, "compare"))
                 return cmd_compare(argc - 1, argv + 1);
+        if (!strcmp(cmd, "paper-check"))
+                return cmd_paper_check(argc - 1, argv + 1);
 #ifdef IPCLAB_HAVE_VERIFY
         if (!strcmp(cmd, "verify"))
                 return verify_command(argc - 1, argv + 1);

@@ -9,11 +9,15 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <glib/gstdio.h>
+
 #include "bus.h"
+#include "safefile.h"
 #include "samples.h"
 #include "transport.h"
 #include "version.h"
@@ -50,6 +54,43 @@ static void warn(Meta *m, const char *fmt, ...)
         va_start(ap, fmt);
         g_ptr_array_insert(m->warnings, (gint) m->warnings->len - 1, g_strdup_vprintf(fmt, ap));
         va_end(ap);
+}
+
+/* The warnings that carry a number, as meta.c writes them: what
+ * meta_warning_number() reads back (methods: a range over experiments). */
+static const char *const number_warnings[] = {
+        "the machine was loaded at the start (load average %.2f)",
+        "the machine was loaded at the end (load average %.2f)",
+};
+#define LOADED_AT_START number_warnings[0]
+#define LOADED_AT_END number_warnings[1]
+
+gboolean meta_warning_number(const char *warning, char **before, char **after, double *value)
+{
+        for (size_t i = 0; i < G_N_ELEMENTS(number_warnings); i++) {
+                const char *f = number_warnings[i];
+                const char *pct = strstr(f, "%.2f");
+                size_t nb = (size_t) (pct - f), na = strlen(pct + 4);
+                size_t nw = strlen(warning);
+                if (nw <= nb + na || strncmp(warning, f, nb) || strcmp(warning + nw - na, pct + 4))
+                        continue;
+                g_autofree char *num = g_strndup(warning + nb, nw - nb - na);
+                char *end;
+                double v = g_ascii_strtod(num, &end);
+                if (*end || !num[0] || !g_ascii_isdigit(num[0]))
+                        continue;
+                *before = g_strndup(f, nb);
+                *after = g_strdup(pct + 4);
+                *value = v;
+                return TRUE;
+        }
+        return FALSE;
+}
+
+GKeyFile *meta_read(const char *path, GError **error)
+{
+        /* The one door of a meta.ini (safefile.h). */
+        return safefile_key_file(path, error);
 }
 
 static char *cpu_model(void)
@@ -398,7 +439,7 @@ Meta *meta_begin(const Experiment *exp, const char *const *argv)
 
         double load = loadavg1();
         if (load > 0.5 * (double) sysconf(_SC_NPROCESSORS_ONLN))
-                warn(m, "the machine was loaded at the start (load average %.2f)", load);
+                warn(m, LOADED_AT_START, load);
         guint64 swap = swap_used_kib();
         g_key_file_set_uint64(m->kf, "machine", "swap_used_kib", swap);
         if (swap > 0)
@@ -465,7 +506,7 @@ void meta_end(Meta *m, guint cells, guint failed_rows, guint rows)
         g_key_file_set_integer(m->kf, "run", "rows_failed", (gint) failed_rows);
         double load = loadavg1();
         if (load > 0.5 * (double) sysconf(_SC_NPROCESSORS_ONLN) + 1)
-                warn(m, "the machine was loaded at the end (load average %.2f)", load);
+                warn(m, LOADED_AT_END, load);
 }
 
 /* memcpy bandwidth for SIZE bytes, MiB/s: the best of five windows of

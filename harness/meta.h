@@ -70,6 +70,19 @@ void meta_add_machine_group(GKeyFile *kf);
 int meta_command(const char *const *argv, guint timeout_ms, char **out);
 #define META_COMMAND_TIMEOUT_MS 5000
 
+/* Reads the meta.ini at PATH (safefile_key_file(): a regular file in its
+ * tree, of at most 1 MiB), or NULL with IPCLAB_ERROR_INPUT naming it.
+ * The one reader of what meta_to_ini() writes: the methods text and
+ * declared numbers quote it. */
+GKeyFile *meta_read(const char *path, GError **error);
+
+/* Is WARNING one of the warnings meta.c writes with a number in it (the
+ * load average at the start or end)?  Then TRUE, with the text before
+ * and after the number and the number.  What the methods text needs to
+ * give one line per kind of warning with the range of its numbers,
+ * without reading English. */
+gboolean meta_warning_number(const char *warning, char **before, char **after, double *value);
+
 /* meta.ini's text.  The caller frees it. */
 char *meta_to_ini(const Meta *meta);
 

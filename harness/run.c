@@ -9,7 +9,12 @@
  * interval of its median cost per message is within ci_target of the
  * median and then a fixed confirmation batch of `repeat` more (so that
  * stopping does not pick lucky samples; stats_auto_done), or repeat_max or
- * auto_cap is reached; what was reached is stored.
+ * auto_cap is reached; what was reached is stored.  With repeat_until=
+ * decided the cells of a claim go on from look to look of the file's
+ * schedule (looks=) until every claim over them holds or fails there,
+ * evaluated exactly as `ipclab verify` replays it (verify.h: each look at
+ * alpha/L, so that stopping when decided biases nothing); cells of no
+ * claim follow the narrow rule.
  *
  * Every finished repetition is appended to data/.<experiment>.partial.tsv
  * and synced, so that `--resume` continues where an interrupted run
@@ -44,6 +49,7 @@
 #include "samples.h"
 #include "stats.h"
 #include "transport.h"
+#include "verify.h"
 
 extern volatile sig_atomic_t runner_interrupted;
 
@@ -56,6 +62,9 @@ typedef struct {
         double halfwidth;     /* last CI half-width / median */
         size_t narrowed_at;   /* repeat=auto: repetitions when it first was
                                * narrow enough (stats_auto_done), or 0 */
+        bool in_claim;        /* repeat_until=decided: some claim is over it */
+        guint look;           /* ... the look it runs towards (an index of
+                               * exp->looks) */
 } CellState;
 
 char *run_partial_path(const char *dir, const char *name, guint which)
@@ -190,7 +199,8 @@ static void state_add(const Experiment *exp, CellState *st, bool ok, double cost
         st->spent_ns += ns;
         if (ok)
                 g_array_append_val(st->cost, cost);
-        if (!exp->repeat_auto || st->reps < exp->repeat)
+        /* The cells of a claim stop only at a look (decide_at_look). */
+        if (!exp->repeat_auto || st->reps < exp->repeat || (exp->repeat_decide && st->in_claim))
                 return;
         guint n = st->cost->len;
         if (stats_auto_done((const double *) (gpointer) st->cost->data, n, exp->repeat, exp->ci_target,
@@ -210,7 +220,64 @@ static bool needs_round(const Experiment *exp, const CellState *st, guint round)
 {
         if (round < exp->repeat)
                 return true;
+        if (exp->repeat_decide && st->in_claim)
+                return !st->stop && round < exp->looks[st->look];
         return exp->repeat_auto && !st->stop && round < exp->repeat_max;
+}
+
+/* repeat_until=decided: which cells a claim of EXP is over. */
+static void mark_claim_cells(const Experiment *exp, CellState *states)
+{
+        for (guint c = 0; exp->repeat_decide && c < exp->cells->len; c++) {
+                const Cell *cell = exp->cells->pdata[c];
+                for (guint k = 0; k < exp->claims->len && !states[cell->index].in_claim; k++)
+                        states[cell->index].in_claim = verify_claim_covers(exp->claims->pdata[k], cell);
+        }
+}
+
+/* repeat_until=decided, before round ROUND: when ROUND is look j of the
+ * schedule (the cells of a claim have exp->looks[j] repetitions), every
+ * claim is evaluated on ROWS (this run's rows of samples.tsv) exactly as
+ * `ipclab verify` replays looks 1 to j, and a cell waiting for look j stops
+ * when every claim over it holds or fails, at the last look, or past
+ * auto_cap; else it goes on to look j + 1.  Stopping only at looks keeps
+ * the look schedule the verdicts were planned for. */
+static void decide_at_look(const Experiment *exp, CellState *states, const GPtrArray *rows, guint round)
+{
+        guint j = 0;
+
+        if (!exp->repeat_decide || !exp->claims->len)
+                return;
+        while (j < exp->n_looks && exp->looks[j] != round)
+                j++;
+        if (j == exp->n_looks)
+                return;
+        g_autoptr(Table) t = verify_rows_table(rows);
+        g_autofree bool *decided = g_new0(bool, exp->claims->len);
+        for (guint k = 0; k < exp->claims->len; k++) {
+                VerifyResult r;
+                if (verify_claim_table_looks(exp->claims->pdata[k], t, "this run", exp->looks, exp->n_looks, j + 1,
+                                             &r, NULL))
+                        decided[k] = r.verdict == VERIFY_HOLDS || r.verdict == VERIFY_FAILS;
+                verify_result_clear(&r);
+        }
+        for (guint c = 0; c < exp->cells->len; c++) {
+                const Cell *cell = exp->cells->pdata[c];
+                CellState *st = &states[cell->index];
+                if (!st->in_claim || st->stop || st->look != j)
+                        continue;
+                bool all = true;
+                for (guint k = 0; k < exp->claims->len; k++)
+                        all &= decided[k] || !verify_claim_covers(exp->claims->pdata[k], cell);
+                if (all)
+                        st->stop = "every claim over it decided";
+                else if (j + 1 == exp->n_looks)
+                        st->stop = "a claim over it undecided at the last look";
+                else if (st->spent_ns >= exp->auto_cap_ns)
+                        st->stop = "auto_cap reached";
+                else
+                        st->look = j + 1;
+        }
 }
 
 /* The latencies of one repetition, as rows of latencies.tsv. */
@@ -561,6 +628,7 @@ static int run_inner(const Experiment *exp, const char *out_dir, bool resume,
 
         g_autoptr(GRand) rng = g_rand_new_with_seed((guint32) (exp->seed ^ (exp->seed >> 32)));
         for (guint round = 0; !runner_interrupted; round++) {
+                decide_at_look(exp, states, rows, round);
                 g_autoptr(GPtrArray) order = g_ptr_array_new();
                 for (guint c = 0; c < ncells; c++) {
                         const Cell *cell = exp->cells->pdata[c];
@@ -686,12 +754,21 @@ static int run_inner(const Experiment *exp, const char *out_dir, bool resume,
         if (exp->repeat_auto) {
                 g_autofree char *t = g_strdup_printf("%g%%", exp->ci_target * 100);
                 meta_set(meta, "repeat", "ci_target", t);
+                if (exp->repeat_decide) {
+                        /* What `ipclab verify` replays (verify.h). */
+                        g_autoptr(GString) l = g_string_new(NULL);
+                        for (guint j = 0; j < exp->n_looks; j++)
+                                g_string_append_printf(l, "%s%u", j ? ";" : "", exp->looks[j]);
+                        meta_set(meta, "repeat", "until", "decided");
+                        meta_set(meta, "repeat", "looks", l->str);
+                }
                 for (guint c = 0; c < ncells; c++) {
                         const CellState *st = &states[c];
                         g_autofree char *k = g_strdup_printf("cell_%u", c);
-                        g_autofree char *v = g_strdup_printf("%u repetitions, CI half-width %.2f%% of the median, %s",
-                                                             st->reps, st->halfwidth * 100,
-                                                             st->stop ? st->stop : "stopped");
+                        g_autofree char *v = exp->repeat_decide && st->in_claim
+                                ? g_strdup_printf("%u repetitions, %s", st->reps, st->stop ? st->stop : "stopped")
+                                : g_strdup_printf("%u repetitions, CI half-width %.2f%% of the median, %s",
+                                                  st->reps, st->halfwidth * 100, st->stop ? st->stop : "stopped");
                         meta_set(meta, "repeat", k, v);
                 }
         }
@@ -735,6 +812,7 @@ int run_experiment(const Experiment *exp, const char *out_dir, bool resume,
 
         for (guint i = 0; i < ncells; i++)
                 states[i].cost = g_array_new(FALSE, FALSE, sizeof(double));
+        mark_claim_cells(exp, states);
         int status = run_inner(exp, out_dir, resume, argv, states, error);
         for (guint i = 0; i < ncells; i++)
                 g_array_unref(states[i].cost);
@@ -769,7 +847,7 @@ static void merge_groups(GKeyFile *to, GKeyFile *from, const char *suffix, bool 
         }
 }
 
-/* The cells of ANY (every cell of the file: experiment_load_every_cell)
+/* The cells of ANY (every cell of the file: experiment_load_measured)
  * that the rows of TEXT (samples.tsv) are of, indexed as the run that
  * wrote them indexed them: a machine indexes the cells it can run, in the
  * file's order, so one that cannot run some (a library missing there)
@@ -889,7 +967,7 @@ int run_merge(const Experiment *exp, const char *out_dir, const char *const *dir
               bool machines, GError **error)
 {
         g_autoptr(GHashTable) done = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-        g_autoptr(Experiment) any = experiment_load_every_cell(exp->path, exp->profile, error);
+        g_autoptr(Experiment) any = experiment_load_measured(exp->path, exp->profile, error);
         if (!any)
                 return RUN_ERROR;
         if (strcmp(any->sha256, exp->sha256)) {

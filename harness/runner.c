@@ -2,17 +2,22 @@
  *
  * One repetition of one cell:
  *   parent   makes a private 0700 directory, prepare()s the transport,
- *            forks the server and waits for its READY byte, forks the client,
- *            then waits for both reports (or the time limit, then SIGKILL)
+ *            pins the bus daemon (below), forks the server and waits for
+ *            its READY byte, forks the client, then waits for both reports
+ *            (or the time limit, then SIGKILL)
  *   server   open(SERVER), READY, answers requests until the end of the
  *            stream, sends the ack (messages, bytes, checksum it received,
  *            and its clock and CPU readings at the end of the timed window)
- *   client   open(CLIENT), warm-up round trips, the timed pattern, end of
+ *   client   open(CLIENT), warm-up round trips, a placement snapshot, two
+ *            fixed windows, the timed pattern (the main window), end of
  *            stream, reads the ack and checks it against what it sent
- * Each child writes one Sample into its report pipe and _exit()s.
+ * Each child writes one Sample into its report pipe and _exit()s.  What
+ * the ack's fixed width cannot hold (the start of the window, the fixed
+ * window's end, the server's placement) goes through a page of memory
+ * shared by the runner and both children (Shared).
  *
  * The timed window.  It opens when the client reads CLOCK_MONOTONIC after
- * the last warm-up reply has arrived (t0).  Round trips: it closes when the
+ * the warm-up and the fixed windows (t0).  Round trips: it closes when the
  * client reads the clock after the last reply.  One-way: it closes when the
  * server has received the last message (the server reads the clock then
  * and sends the reading back in its ack, after the window; both sides read
@@ -25,6 +30,54 @@
  * server's twice (round trips) or once (one-way, where the server reads
  * its own once).
  *
+ * Duration-boxed cells (duration=).  Round trips and calls: the client
+ * checks the clock after every reply and stops at the first at or past
+ * t0 + duration, so the window overshoots the duration by at most one
+ * round trip.  One-way: the window ends at the server's last receipt at
+ * or before t0 + duration (the client writes t0 into the shared page
+ * before its first timed send; the server reads the clock on every
+ * receipt), and only the messages received by then count; the client
+ * stops sending at t0 + duration too, and what it queued that arrives
+ * later is drained outside the window.  So the window falls short of the
+ * duration by at most the gap between two receipts; only when no message
+ * at all arrives by then (a library that queues on a busy CPU: GDBus in a
+ * 20 ms box under load) does it end later, at the first receipt, with one
+ * message.  (Until this rule the
+ * window ended at the receipt of the last message sent before the
+ * duration was up, and a library that queues what it sends stretched it:
+ * GDBus, whose client hands messages to a worker thread and flushes every
+ * 4 MiB, up to 705 ms for a 250 ms box, and counts that snapped to one
+ * flush; sd-bus to 417 ms and QtDBus to 303 ms through a daemon's queue.)
+ *
+ * The fixed window.  After the warm-up the client times two windows of one
+ * message each, exactly as the main window is timed (the same clock and
+ * CPU-clock reads, the same kind of message; one-way, the server reads the
+ * clock on its receipt and then answers it, outside that window, so that
+ * the main window starts on an idle server); the second one's elapsed time
+ * is the repetition's fixed_ns.  It bounds what a window holds besides
+ * its messages (the clock and CPU-clock reads, the consumer's first
+ * wake-up, the drain of a stream's last message): a window of N messages
+ * holds N times a message's share plus at most that.  The first one-message
+ * window runs the one-way paths (a one-way send, a stamp, the server's
+ * receipt of a timed message) for the first time since the warm-up's round
+ * trips, and after the placement snapshot's reads of /proc: measured on
+ * direct, that first window took 20 to 25 us where the next took 4 (2 vCPUs
+ * under KVM), a cost that would otherwise fall into the main window.  The
+ * shared page is written by both children before the first window, so
+ * that its first write (a page fault) does not fall into one.
+ *
+ * Placement (placement.h).  The client reads every thread of the client,
+ * the server and the bus daemon from /proc after the warm-up, before the
+ * fixed windows, and again after the main window (round trips) or after
+ * the ack (one-way, where the server reads its own and the bus's threads
+ * when the end of the stream arrives); each side reads sched_getcpu()
+ * where its part of the main window ends.  cpus=same pins the client and
+ * the server to the first CPU of ipclab's affinity mask, cpus=split the
+ * server to the first and the client to the second; the bus daemon goes
+ * with the server (so cpus=same puts all three on one CPU, cpus=split the
+ * client alone), and back to ipclab's whole mask for cpus=none, before
+ * every repetition: one daemon serves every cell of a run.
+ *
  * CPU.  The kernel keeps an exact CPU clock per process (the scheduler's
  * runtime in ns, every thread; CLOCK_PROCESS_CPUTIME_ID, and for another
  * process clock_getcpuclockid()).  The client reads its own and the
@@ -34,8 +87,8 @@
  * the clock that closes the window.  So every CPU time lies inside the
  * window and cannot exceed it for one thread.  Where the server cannot know
  * which one-way message is the last (duration-boxed cells) it reads its CPU
- * clock at the end of the stream, which adds the one receive that reports
- * it.  The bus daemon's CPU clock is read just before t0 and where the
+ * clock (and the bus's) on the first receipt past t0 + duration, or at the
+ * end of the stream, which adds the one receive that reports it.  The bus daemon's CPU clock is read just before t0 and where the
  * window closes (by the client after the last reply, by the server after
  * the last one-way message).  No user/system split: the kernel only
  * samples that at ticks, which at these durations is noise.  The reads
@@ -82,12 +135,28 @@
 #include <unistd.h>
 
 #include "bus.h"
+#include "placement.h"
 #include "samples.h"
 #include "stats.h"
 #include "transport.h"
 
+/* What the server hands the client (and the client the parent) beside
+ * the ack, in memory shared by the runner and both children (mapped
+ * before they are forked): the ack's fixed 128 bytes hold no more. */
+typedef struct {
+        guint64 t0;               /* client: where the main window opened */
+        guint64 fixed_end_ns;     /* server: receipt of the fixed window's message */
+        guint64 in_window;        /* server, duration-boxed one-way: the messages
+                                   * received by t0 + duration */
+        int srv_end_cpu;          /* server, one-way: sched_getcpu() where its part
+                                   * of the window ended; -1 */
+        PlacementProc srv_after;  /* server, one-way: its threads and the bus's */
+        PlacementProc bus_after;  /* at the end of the stream */
+} Shared;
+
 struct Runner {
         const Experiment *exp;
+        Shared *shared;           /* MAP_SHARED: see Shared */
         /* Every round-trip latency of the last repetition, sorted: shared
          * with the client, which writes them there; grown as cells need. */
         guint64 *lat;
@@ -107,6 +176,9 @@ volatile sig_atomic_t runner_interrupted;
         " %16" SCNx64 " %16" SCNx64
 #define ACK_LEN (10 + 6 * 17)
 #define READY_BYTE 'R'
+/* One-message windows before the main one (client_run): the last is
+ * fixed_ns. */
+#define FIXED_WINDOWS 2
 /* Latencies kept per duration-boxed or one-way repetition (the first
  * ones): 32 MiB.  A round-trip count is checked against the machine's
  * memory when the file is loaded; a one-way count is not, and may be far
@@ -258,15 +330,20 @@ typedef struct {
         const Transport *t;
         const Cell *cell;
         Endpoint *ep;
+        Shared *sh;               /* the runner's shared memory */
         size_t req_size, rep_size;
         size_t stamp_len;         /* one-way: bytes of each payload holding its send time, or 0 */
         guint64 *lat;             /* the runner's shared latency buffer, lat_cap entries */
         size_t lat_cap;
+        guint64 untimed;          /* warm-up + the fixed window's message: the
+                                   * messages before the main window */
         /* server state, for TRANSPORT_INPROCESS also used inline */
         guint64 srv_messages, srv_bytes, srv_checksum;
         pid_t srv_pid;            /* the server process, for its CPU clock; 0 in process */
-        guint64 srv_last;         /* warm-up + count: the last timed message; 0 if unknown */
+        guint64 srv_last;         /* untimed + count: the last timed message; 0 if unknown */
         guint64 srv_cpu1, srv_end_ns, srv_bus1;   /* one-way: where the window closed */
+        guint64 srv_deadline;     /* duration-boxed one-way: t0 + duration, once known */
+        bool srv_past;            /* duration-boxed one-way: a message came after it */
         bool srv_done;
         /* The server's ack; it outlives server_step() because a transport
          * may hand it over by pointer (direct does). */
@@ -275,13 +352,35 @@ typedef struct {
 
 /* Where a one-way window closes (see the top of the file): the server's
  * CPU clock, then, when LAST says this was the last timed message, the
- * clock that closes it, then the bus's CPU clock. */
+ * clock that closes it, then the bus's CPU clock; then (outside) the CPU
+ * the server is on, a read of the rseq area. */
 static void server_window_end(Ctx *c, bool last)
 {
         c->srv_cpu1 = self_cpu_ns();
         if (last)
                 c->srv_end_ns = now_ns();
         c->srv_bus1 = proc_cpu_ns(c->ep->bus_pid);
+        if (!(c->t->flags & TRANSPORT_INPROCESS))
+                c->sh->srv_end_cpu = sched_getcpu();
+}
+
+/* The end of the fixed window's one-way message: read as the main
+ * window's end is (a CPU clock, then the clock). */
+static void server_fixed_end(Ctx *c)
+{
+        (void) self_cpu_ns();
+        c->sh->fixed_end_ns = now_ns();
+}
+
+/* One-way, at the end of the stream: the server's threads and the bus's,
+ * for the placement (placement.h), now that the window is over. */
+static void server_snap(Ctx *c)
+{
+        if (c->cell->pattern != PATTERN_ONEWAY || (c->t->flags & TRANSPORT_INPROCESS))
+                return;
+        placement_snap(getpid(), &c->sh->srv_after);
+        if (c->ep->bus_pid > 0)
+                placement_snap(c->ep->bus_pid, &c->sh->bus_after);
 }
 
 /* The server's handling of one message: returns 1 after a request, 0 after
@@ -290,16 +389,22 @@ static int server_step(Ctx *c, Sample *s)
 {
         const void *data;
         size_t len;
+        bool oneway = c->cell->pattern == PATTERN_ONEWAY;
         int r = c->t->recv(c->ep, &data, &len, c->req_size);
-        guint64 got = r > 0 && c->stamp_len ? now_ns() : 0;   /* receipt of a stamped message */
+        /* The receipt, where a window may end on it: a stamped message, any
+         * one-way message of a duration-boxed cell. */
+        guint64 got = r > 0 && (c->stamp_len || (oneway && !c->srv_last)) ? now_ns() : 0;
 
         if (r < 0) {
                 report_fail(s, r, "server receive: %s", c->ep->why);
                 return r;
         }
         if (r == 0) {
-                if (c->cell->pattern == PATTERN_ONEWAY && !c->srv_cpu1)
+                if (oneway && !c->srv_cpu1)
                         server_window_end(c, false);
+                server_snap(c);
+                if (oneway && !c->srv_last && !c->srv_past)
+                        c->sh->in_window = c->srv_messages > c->untimed ? c->srv_messages - c->untimed : 0;
                 snprintf(c->srv_ack, sizeof c->srv_ack, ACK_FORMAT, c->srv_messages, c->srv_bytes,
                          c->srv_checksum, c->srv_end_ns, c->srv_cpu1, c->srv_bus1);
                 r = c->t->send(c->ep, c->srv_ack, ACK_LEN, 0);
@@ -324,15 +429,31 @@ static int server_step(Ctx *c, Sample *s)
         if (c->exp->verify)
                 c->srv_checksum = checksum_update(c->srv_checksum, (const char *) data + c->stamp_len,
                                                   len - c->stamp_len);
-        bool oneway = c->cell->pattern == PATTERN_ONEWAY;
-        bool answer = c->srv_messages < c->exp->warmup || !oneway;
+        bool answer = c->srv_messages < c->untimed || !oneway;
         c->srv_messages++;
         c->srv_bytes += len;
-        /* One-way, duration-boxed: any message may be the last. */
-        if (oneway && !c->srv_last && c->srv_messages > c->exp->warmup)
-                c->srv_end_ns = got ? got : now_ns();
-        if (got && c->srv_messages > c->exp->warmup) {
-                guint64 sent, k = c->srv_messages - c->exp->warmup - 1;
+        bool timed = c->srv_messages > c->untimed;
+        if (oneway && c->srv_messages > c->exp->warmup && c->srv_messages <= c->untimed)
+                server_fixed_end(c);
+        /* One-way, duration-boxed, in a process of its own: the window
+         * ends at the last receipt by t0 + duration (the client wrote t0
+         * before its first timed send), or at the first receipt when none
+         * came by then; a later message is drained, not counted.  (In
+         * process every message is handled before the send returns: the
+         * client's clock closes the window.) */
+        if (oneway && !c->srv_last && timed && !c->srv_past && !(c->t->flags & TRANSPORT_INPROCESS)) {
+                if (!c->srv_deadline)
+                        c->srv_deadline = c->sh->t0 + c->cell->duration_ns;
+                if (got <= c->srv_deadline || c->srv_messages == c->untimed + 1) {
+                        c->srv_end_ns = got;
+                } else {
+                        c->srv_past = true;
+                        c->sh->in_window = c->srv_messages - 1 - c->untimed;
+                        server_window_end(c, false);
+                }
+        }
+        if (got && timed && !c->srv_past && c->stamp_len) {
+                guint64 sent, k = c->srv_messages - c->untimed - 1;
                 if (!stamp_read(data, c->stamp_len, &sent) || sent > got + STAMP_SLACK_NS) {
                         report_fail(s, EPROTO, "message %" PRIu64 ": its first %zu bytes are not a send time "
                                     "before its receipt", c->srv_messages, c->stamp_len);
@@ -463,15 +584,122 @@ static void sample_latencies(Sample *s, guint64 *lat, size_t n)
         s->lat_max_ns = n ? lat[n - 1] : 0;
 }
 
+/* One timed window on the client's side (see the top of the file). */
+typedef struct {
+        guint64 t0, t1;           /* its start and the client's end */
+        guint64 cpu0, cpu1;       /* the client's CPU clock */
+        guint64 srv0, srv1;       /* the server's, read by the client */
+        guint64 bus0, bus1;       /* the bus daemon's */
+        guint64 n;                /* messages sent */
+        int end_cpu;              /* sched_getcpu() after the client's end */
+} Window;
+
+/* Runs one window of COUNT messages, or of DURATION ns when COUNT is 0,
+ * with the clock and CPU-clock reads the top of the file describes.  The
+ * fixed window (FIXED) is one message that the server answers even
+ * one-way (after the window has closed, at its receipt), so that the main
+ * window starts on an idle server; its latency is not recorded.  SEQ and
+ * CHECKSUM go on across windows.  0, or < 0 with S failed. */
+static int client_window(Ctx *c, char *buf, guint64 count, guint64 duration, bool fixed, guint64 *seq,
+                         guint64 *checksum, Window *w, Sample *s)
+{
+        const Cell *cell = c->cell;
+        size_t size = c->req_size, stamp = c->stamp_len;   /* the checksum skips the stamp */
+        bool oneway = cell->pattern == PATTERN_ONEWAY;
+        guint64 *lat = fixed ? NULL : c->lat;
+        guint64 cap = fixed ? 0 : c->lat_cap, n = 0;
+        unsigned flags = oneway && !fixed ? SEND_NO_REPLY : 0;
+
+        w->bus0 = proc_cpu_ns(c->ep->bus_pid);
+        w->t0 = now_ns();
+        if (!fixed)
+                c->sh->t0 = w->t0;   /* the server's deadline, duration-boxed one-way */
+        w->cpu0 = self_cpu_ns();
+        w->srv0 = proc_cpu_ns(c->srv_pid);
+        guint64 t1 = w->t0;
+        guint64 deadline = count ? 0 : w->t0 + duration;
+
+        for (;;) {
+                if (count ? n >= count : t1 >= deadline)
+                        break;
+                if (c->exp->verify) {
+                        payload_stamp(buf + stamp, size - stamp, *seq);
+                        *checksum = checksum_update(*checksum, buf + stamp, size - stamp);
+                }
+                (*seq)++;
+                if (oneway) {
+                        guint64 ts = 0;
+                        if (stamp) {
+                                ts = now_ns();
+                                stamp_write(buf, stamp, ts);
+                        }
+                        int r = c->t->send(c->ep, buf, size, flags);
+                        if (r >= 0 && (c->t->flags & TRANSPORT_INPROCESS))
+                                r = server_step_inline(c, s);
+                        if (r < 0) {
+                                report_fail(s, r, "send: %s", c->ep->why);
+                                return r;
+                        }
+                        n++;
+                        if (deadline)
+                                t1 = stamp ? ts : now_ns();
+                } else {
+                        guint64 ts = t1;
+                        if (client_roundtrip(c, buf, s) < 0)
+                                return -EIO;
+                        t1 = now_ns();
+                        if (n < cap)
+                                lat[n] = t1 - ts;
+                        n++;
+                }
+        }
+        w->cpu1 = self_cpu_ns();
+        /* One-way to another process, the window closes at the server; an
+         * in-process server has handled every message by now. */
+        if (!oneway || (c->t->flags & TRANSPORT_INPROCESS)) {
+                w->srv1 = proc_cpu_ns(c->srv_pid);
+                w->t1 = now_ns();
+                w->bus1 = proc_cpu_ns(c->ep->bus_pid);
+        } else {
+                w->t1 = now_ns();   /* the last send has returned */
+        }
+        w->end_cpu = sched_getcpu();
+        w->n = n;
+        if (fixed && oneway) {
+                /* The server's answer: after its receipt, outside. */
+                const void *reply;
+                size_t len;
+                int r = c->t->recv(c->ep, &reply, &len, c->rep_size);
+                if (r <= 0) {
+                        report_fail(s, r < 0 ? r : -EPIPE, "the reply to the fixed window's message: %s",
+                                    r < 0 ? c->ep->why : "end of stream");
+                        return r < 0 ? r : -EPIPE;
+                }
+        }
+        return 0;
+}
+
+/* The placement snapshot of every process of the repetition. */
+static void snap_all(const Ctx *c, PlacementProc p[PLACE_N_ROLES])
+{
+        memset(p, 0, sizeof(PlacementProc) * PLACE_N_ROLES);
+        placement_snap(getpid(), &p[PLACE_CLIENT]);
+        if (c->srv_pid > 0)
+                placement_snap(c->srv_pid, &p[PLACE_SERVER]);
+        if (c->ep->bus_pid > 0)
+                placement_snap(c->ep->bus_pid, &p[PLACE_BUS]);
+}
+
 static void client_run(Ctx *c, Sample *s)
 {
         const Cell *cell = c->cell;
         size_t size = c->req_size;
         bool oneway = cell->pattern == PATTERN_ONEWAY;
+        bool inproc = (c->t->flags & TRANSPORT_INPROCESS) != 0;
         g_autofree char *buf = g_try_malloc(size + 1);
-        guint64 *lat = c->lat;
-        guint64 cap = c->lat_cap, n = 0, checksum = CHECKSUM_INIT, seq = 0;
+        guint64 checksum = CHECKSUM_INIT, seq = 0;
         size_t stamp = c->stamp_len;   /* the checksum skips these bytes */
+        PlacementProc before[PLACE_N_ROLES], after[PLACE_N_ROLES];
 
         if (!buf) {
                 report_fail(s, ENOMEM, "payload of %zu bytes", size);
@@ -480,8 +708,9 @@ static void client_run(Ctx *c, Sample *s)
         payload_fill(buf, size, cell->payload);
         /* Fault the pages in now, where the latencies are written: here,
          * or one-way in the server (server_child). */
-        if (lat && (!oneway || (c->t->flags & TRANSPORT_INPROCESS)))
-                memset(lat, 0, cap * sizeof *lat);
+        if (c->lat && (!oneway || inproc))
+                memset(c->lat, 0, c->lat_cap * sizeof *c->lat);
+        c->sh->t0 = 0;   /* and the shared page, written in the window */
 
         for (guint i = 0; i < c->exp->warmup; i++, seq++) {
                 if (c->exp->verify) {
@@ -492,85 +721,77 @@ static void client_run(Ctx *c, Sample *s)
                         return;
         }
 
-        /* The window (see the top of the file).  One clock read per round
-         * trip: each ends where the next begins. */
-        guint64 bus0 = proc_cpu_ns(c->ep->bus_pid);
-        guint64 t0 = now_ns();
-        guint64 cpu0 = self_cpu_ns();
-        guint64 srv0 = proc_cpu_ns(c->srv_pid);
-        guint64 t1 = t0;
-        guint64 deadline = cell->duration_ns ? t0 + cell->duration_ns : 0;
-
-        for (;;) {
-                if (cell->count ? n >= cell->count : t1 >= deadline)
-                        break;
-                if (c->exp->verify) {
-                        payload_stamp(buf + stamp, size - stamp, seq);
-                        checksum = checksum_update(checksum, buf + stamp, size - stamp);
-                }
-                seq++;
-                if (oneway) {
-                        guint64 ts = 0;
-                        if (stamp) {
-                                ts = now_ns();
-                                stamp_write(buf, stamp, ts);
-                        }
-                        int r = c->t->send(c->ep, buf, size, SEND_NO_REPLY);
-                        if (r >= 0 && (c->t->flags & TRANSPORT_INPROCESS))
-                                r = server_step_inline(c, s);
-                        if (r < 0) {
-                                report_fail(s, r, "send: %s", c->ep->why);
-                                return;
-                        }
-                        n++;
-                        if (deadline)
-                                t1 = stamp ? ts : now_ns();
-                } else {
-                        guint64 ts = t1;
-                        if (client_roundtrip(c, buf, s) < 0)
-                                return;
-                        t1 = now_ns();
-                        if (n < cap)
-                                lat[n] = t1 - ts;
-                        n++;
-                }
-        }
-        guint64 cpu1 = self_cpu_ns();
-        guint64 srv1 = 0, bus1 = 0;
-        /* One-way to another process, the window closes at the server; an
-         * in-process server has handled every message by now. */
-        bool server_ends = oneway && !(c->t->flags & TRANSPORT_INPROCESS);
-        if (!server_ends) {
-                srv1 = proc_cpu_ns(c->srv_pid);
-                t1 = now_ns();
-                bus1 = proc_cpu_ns(c->ep->bus_pid);
-        } else {
-                t1 = now_ns();   /* the last send has returned */
+        /* The first placement snapshot, then the fixed window: one
+         * message, timed as the main window is, twice: the first runs the
+         * one-way paths (the send, the stamp, the server's receipt) for
+         * the first time and after the snapshot's reads of /proc, paying
+         * for code and data not yet touched or evicted, which would
+         * otherwise fall into the next window; the second is kept.  (A
+         * migration in the fixed windows counts as one in the main
+         * window: it errs on the side of "moved".) */
+        snap_all(c, before);
+        Window fw = { 0 }, w = { 0 };
+        guint64 fixed_end = 0;
+        for (guint i = 0; i < FIXED_WINDOWS; i++) {
+                if (client_window(c, buf, 1, 0, true, &seq, &checksum, &fw, s) < 0)
+                        return;
+                fixed_end = fw.t1;
+                if (oneway && !inproc)
+                        fixed_end = MAX(fixed_end, c->sh->fixed_end_ns);
         }
 
-        AckWindow w = { 0 };
-        guint64 total = n + c->exp->warmup;
-        if (client_finish(c, total, total * size, checksum, &w, s) < 0)
+        if (client_window(c, buf, cell->count, cell->duration_ns, false, &seq, &checksum, &w, s) < 0)
                 return;
+        bool server_ends = oneway && !inproc;
+        if (!server_ends)
+                snap_all(c, after);
+
+        AckWindow aw = { 0 };
+        guint64 total = w.n + c->untimed;
+        if (client_finish(c, total, total * size, checksum, &aw, s) < 0)
+                return;
+        guint64 t1 = w.t1, srv1 = w.srv1, bus1 = w.bus1, n = w.n;
+        int end_cpu[PLACE_N_ROLES] = { w.end_cpu, -1, -1 };
         if (server_ends) {
                 /* Where the last message arrived; the server's clock is ours. */
-                if (w.end_ns < t0) {
+                if (aw.end_ns < w.t0 || (cell->duration_ns && !c->sh->in_window)) {
                         report_fail(s, EPROTO, "the server's end of the window precedes its start");
                         return;
                 }
-                t1 = MAX(t1, w.end_ns);
-                srv1 = w.cpu_ns;
-                bus1 = w.bus_cpu_ns;
+                if (cell->duration_ns) {
+                        /* The last receipt by t0 + duration (server_step). */
+                        n = c->sh->in_window;
+                        t1 = aw.end_ns;
+                } else {
+                        t1 = MAX(t1, aw.end_ns);
+                }
+                srv1 = aw.cpu_ns;
+                bus1 = aw.bus_cpu_ns;
+                /* The server's threads and the bus's as the server saw
+                 * them at the end of the stream; the client's own now. */
+                snap_all(c, after);
+                after[PLACE_SERVER] = c->sh->srv_after;
+                if (c->ep->bus_pid > 0)
+                        after[PLACE_BUS] = c->sh->bus_after;
+                end_cpu[PLACE_SERVER] = c->sh->srv_end_cpu;
         }
 
-        s->elapsed_ns = t1 - t0;
-        s->client_cpu_ns = cpu1 - cpu0;
-        s->server_cpu_ns = srv1 > srv0 ? srv1 - srv0 : 0;
-        s->bus_cpu_ns = bus1 > bus0 ? bus1 - bus0 : 0;
+        s->elapsed_ns = t1 - w.t0;
+        s->client_cpu_ns = w.cpu1 - w.cpu0;
+        s->server_cpu_ns = srv1 > w.srv0 ? srv1 - w.srv0 : 0;
+        s->bus_cpu_ns = bus1 > w.bus0 ? bus1 - w.bus0 : 0;
         s->messages = n;
         s->bytes = n * (guint64) size;
-        if (lat)
-                sample_latencies(s, lat, MIN(n, cap));
+        s->fixed_ns = fixed_end - fw.t0;
+        Placement pl;
+        placement_observe(before, after, end_cpu, &pl);
+        s->placement = pl.mode;
+        s->client_on_cpu = pl.on_cpu[PLACE_CLIENT] >= 0 ? (guint64) pl.on_cpu[PLACE_CLIENT] : SAMPLE_NONE;
+        s->server_on_cpu = pl.on_cpu[PLACE_SERVER] >= 0 ? (guint64) pl.on_cpu[PLACE_SERVER] : SAMPLE_NONE;
+        s->bus_on_cpu = pl.on_cpu[PLACE_BUS] >= 0 ? (guint64) pl.on_cpu[PLACE_BUS] : SAMPLE_NONE;
+        s->migrations = pl.migrations >= 0 ? (guint64) pl.migrations : SAMPLE_NONE;
+        if (c->lat)
+                sample_latencies(s, c->lat, MIN(n, c->lat_cap));
 }
 
 static int pin(int cpu)
@@ -610,6 +831,30 @@ static int choose_cpus(CpuPlacement placement, int *server, int *client)
         return 0;
 }
 
+/* Pins the bus daemon (every thread) for a cell whose server is on CPU
+ * SERVER (choose_cpus; -1: unpinned): to the server's CPU, so that
+ * cpus=same puts all three processes on one CPU and cpus=split the bus
+ * with the server (placement.h); unpinned, back to ipclab's own mask.
+ * The bus serves every cell of a run, so this is done per repetition.
+ * 0, or -errno with OUT failed. */
+static int pin_bus(Bus *bus, BusKind kind, int server, Sample *out)
+{
+        cpu_set_t set;
+        int r = 0;
+
+        CPU_ZERO(&set);
+        if (server >= 0)
+                CPU_SET(server, &set);
+        else if (sched_getaffinity(0, sizeof set, &set) < 0)
+                r = -errno;
+        if (r == 0)
+                r = placement_pin_process(bus_get_pid(bus), &set);
+        if (r < 0)
+                report_fail(out, r, "cannot pin the %s (pid %d): %s", bus_name(kind), (int) bus_get_pid(bus),
+                            g_strerror(-r));
+        return r;
+}
+
 /* Start of every child: die with the parent, take the CPU. */
 static void child_setup(int cpu, pid_t parent)
 {
@@ -630,16 +875,18 @@ static void child_report(int fd, const Sample *s)
 
 static void server_child(Ctx *c, int report_fd)
 {
-        Sample s = { 0 };
+        Sample s;
         char ready = READY_BYTE;
-        int r = c->t->open(c->ep, ROLE_SERVER);
 
+        sample_init(&s);
+        int r = c->t->open(c->ep, ROLE_SERVER);
         if (r < 0) {
                 report_fail(&s, r, "server open: %s", c->ep->why);
                 child_report(report_fd, &s);
         }
         if (c->lat && c->stamp_len)
                 memset(c->lat, 0, c->lat_cap * sizeof *c->lat);   /* fault the pages in now */
+        c->sh->srv_end_cpu = -1;   /* the shared page too */
         if (write(report_fd, &ready, 1) != 1)
                 _exit(1);
         while ((r = server_step(c, &s)) > 0)
@@ -652,9 +899,10 @@ static void server_child(Ctx *c, int report_fd)
 
 static void client_child(Ctx *c, int report_fd)
 {
-        Sample s = { 0 };
+        Sample s;
         int r;
 
+        sample_init(&s);
         if (c->t->flags & TRANSPORT_INPROCESS)
                 (void) c->t->open(c->ep, ROLE_SERVER);
         r = c->t->open(c->ep, ROLE_CLIENT);
@@ -971,11 +1219,11 @@ const guint64 *runner_latencies(const Runner *runner, size_t *n)
         return runner->lat;
 }
 
-/* Runs hyperfine for RUNS runs of CMD with no warm-up of its own,
- * exporting JSON (when not NULL); 0, or fails OUT.  Its output goes to
- * LOG, which the failure message quotes. */
+/* Runs hyperfine for RUNS runs of CMD with no warm-up of its own, pinned
+ * to CPU (-1: unpinned), exporting JSON (when not NULL); 0, or fails OUT.
+ * Its output goes to LOG, which the failure message quotes. */
 static int hyperfine_exec(const Cell *cell, const Endpoint *ep, const char *cmd, guint64 runs,
-                          const char *json, const char *log, guint64 deadline, Sample *out)
+                          const char *json, const char *log, int cpu, guint64 deadline, Sample *out)
 {
         g_autofree char *n = g_strdup_printf("%" G_GUINT64_FORMAT, runs);
         const char *argv[16] = { "hyperfine", "-N", "--style", "none", "--runs", n, "--warmup", "0",
@@ -1004,6 +1252,7 @@ static int hyperfine_exec(const Cell *cell, const Endpoint *ep, const char *cmd,
                         dup2(fd, STDERR_FILENO);
                 }
                 prctl(PR_SET_PDEATHSIG, SIGKILL);
+                pin(cpu);   /* hyperfine and every command it starts */
                 /* Never the user's session bus: ours, for tools that only
                  * find a bus through the environment. */
                 setenv("DBUS_SESSION_BUS_ADDRESS", ep->bus_address, 1);
@@ -1036,7 +1285,7 @@ static int hyperfine_exec(const Cell *cell, const Endpoint *ep, const char *cmd,
  * of their own, then the timed runs, with the server's and the bus's CPU
  * clocks read around the timed runs only. */
 static void command_time(Runner *runner, const Cell *cell, const Transport *t, Endpoint *ep,
-                         Child *srv, guint64 deadline, Sample *out)
+                         Child *srv, int cpu, guint64 deadline, Sample *out)
 {
         g_autofree char *payload = g_malloc(cell->size + 1);
         payload_fill(payload, cell->size, PAYLOAD_STRING);
@@ -1046,11 +1295,11 @@ static void command_time(Runner *runner, const Cell *cell, const Transport *t, E
 
         /* hyperfine makes at least two runs. */
         if (runner->exp->warmup &&
-            hyperfine_exec(cell, ep, cmd, MAX(runner->exp->warmup, 2u), NULL, log, deadline, out) < 0)
+            hyperfine_exec(cell, ep, cmd, MAX(runner->exp->warmup, 2u), NULL, log, cpu, deadline, out) < 0)
                 return;
         guint64 bus0 = proc_cpu_ns(ep->bus_pid);
         guint64 srv0 = proc_cpu_ns(srv->pid);
-        int r = hyperfine_exec(cell, ep, cmd, cell->count, json, log, deadline, out);
+        int r = hyperfine_exec(cell, ep, cmd, cell->count, json, log, cpu, deadline, out);
         guint64 srv1 = proc_cpu_ns(srv->pid);
         guint64 bus1 = proc_cpu_ns(ep->bus_pid);
         if (r < 0)
@@ -1100,8 +1349,9 @@ static void run_command_cell(Runner *runner, const Cell *cell, Sample *out)
         Cell srv_cell = *cell;
         Endpoint ep;
         Ctx c = { .exp = runner->exp, .t = &transport_libdbus, .cell = &srv_cell, .ep = &ep,
-                  .srv_checksum = CHECKSUM_INIT };
+                  .sh = runner->shared, .srv_checksum = CHECKSUM_INIT };
         Child srv = { .pid = -1, .fd = -1, .role = "server" };
+        int cpu_server, cpu_client;
 
         srv_cell.transport = transport_libdbus.name;
         srv_cell.reply = REPLY_EMPTY;
@@ -1114,6 +1364,13 @@ static void run_command_cell(Runner *runner, const Cell *cell, Sample *out)
                 return;
         ep.bus_address = bus_get_address(bus);
         ep.bus_pid = bus_get_pid(bus);
+        /* The commands run where hyperfine does, on the client's CPU. */
+        if (choose_cpus(cell->cpus, &cpu_server, &cpu_client) < 0) {
+                report_fail(out, ERANGE, "cpus=%s needs two CPUs in ipclab's affinity mask", cpus_name(cell->cpus));
+                return;
+        }
+        if (pin_bus(bus, cell->bus, cpu_server, out) < 0)
+                return;
         g_autofree char *dir_why = NULL;
         ep.dir = make_private_dir(&dir_why);
         if (!ep.dir) {
@@ -1126,7 +1383,7 @@ static void run_command_cell(Runner *runner, const Cell *cell, Sample *out)
                 report_fail(out, r, "prepare: %s", ep.why);
                 goto done;
         }
-        r = spawn_child(&c, &srv, -1, true);
+        r = spawn_child(&c, &srv, cpu_server, true);
         if (r < 0) {
                 report_fail(out, r, "fork: %s", g_strerror(-r));
                 goto done;
@@ -1136,7 +1393,7 @@ static void run_command_cell(Runner *runner, const Cell *cell, Sample *out)
                 goto reap;
         }
 
-        command_time(runner, cell, t, &ep, &srv, deadline, out);
+        command_time(runner, cell, t, &ep, &srv, cpu_client, deadline, out);
 reap:
         if (srv.pid > 0) {
                 kill(srv.pid, SIGKILL);
@@ -1160,7 +1417,17 @@ Runner *runner_new(const Experiment *exp)
         Runner *r = g_new0(Runner, 1);
 
         r->exp = exp;
+        r->shared = mmap(NULL, sizeof *r->shared, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+        if (r->shared == MAP_FAILED)
+                g_error("runner: cannot map %zu bytes of shared memory", sizeof *r->shared);
         return r;
+}
+
+void sample_init(Sample *s)
+{
+        memset(s, 0, sizeof *s);
+        s->fixed_ns = s->client_on_cpu = s->server_on_cpu = s->bus_on_cpu = s->migrations = SAMPLE_NONE;
+        s->placement = PLACEMENT_UNKNOWN;
 }
 
 void runner_stop_buses(Runner *runner)
@@ -1176,6 +1443,8 @@ void runner_free(Runner *runner)
         if (!runner)
                 return;
         runner_stop_buses(runner);
+        if (runner->shared)
+                munmap(runner->shared, sizeof *runner->shared);
         if (runner->lat)
                 munmap(runner->lat, runner->lat_cap * sizeof *runner->lat);
         g_free(runner);
@@ -1193,7 +1462,10 @@ int runner_run(Runner *runner, const Cell *cell, guint rep, Sample *out)
         int cpu_server, cpu_client, r;
 
         (void) rep;
-        memset(out, 0, sizeof *out);
+        sample_init(out);
+        memset(runner->shared, 0, sizeof *runner->shared);
+        runner->shared->srv_end_cpu = -1;
+        c.sh = runner->shared;
         runner->lat_n = 0;
         if (t->flags & TRANSPORT_COMMAND) {
                 run_command_cell(runner, cell, out);
@@ -1203,7 +1475,8 @@ int runner_run(Runner *runner, const Cell *cell, guint rep, Sample *out)
         endpoint_init(&ep, cell);
         c.req_size = request_size(t, cell);
         c.rep_size = reply_size(t, cell);
-        c.srv_last = cell->count ? runner->exp->warmup + cell->count : 0;
+        c.untimed = runner->exp->warmup + FIXED_WINDOWS;
+        c.srv_last = cell->count ? c.untimed + cell->count : 0;
         c.stamp_len = stamp_size(cell);
         if (cell->pattern != PATTERN_ONEWAY || c.stamp_len) {
                 size_t cap = cell->count && cell->pattern != PATTERN_ONEWAY
@@ -1228,6 +1501,8 @@ int runner_run(Runner *runner, const Cell *cell, guint rep, Sample *out)
                 report_fail(out, r, "cpus=%s needs two CPUs in ipclab's affinity mask", cpus_name(cell->cpus));
                 return 0;
         }
+        if (bus && pin_bus(bus, cell->bus, cpu_server, out) < 0)
+                return 0;
         g_autofree char *dir_why = NULL;
         ep.dir = make_private_dir(&dir_why);
         if (!ep.dir) {

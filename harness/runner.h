@@ -28,7 +28,21 @@ typedef struct {
         guint64 lat_n;            /* latencies recorded: round trips, or one-way
                                    * transit times (stamped payloads, runner.c) */
         guint64 lat_min_ns, lat_p50_ns, lat_p90_ns, lat_p99_ns, lat_p999_ns, lat_max_ns;
+        /* The numbers below are SAMPLE_NONE where they were not measured
+         * (sample_init() sets them so); samples.tsv has "-" there. */
+        guint64 fixed_ns;         /* a window of one message, timed like the main
+                                   * one just before it (runner.c) */
+        guint64 placement;        /* a PlacementMode (placement.h) */
+        guint64 client_on_cpu;    /* the CPU each side ran on at the end of the */
+        guint64 server_on_cpu;    /* window (its busiest thread's) */
+        guint64 bus_on_cpu;
+        guint64 migrations;       /* migrations of every thread in the window */
 } Sample;
+
+#define SAMPLE_NONE G_MAXUINT64
+
+/* Zeroes S, with SAMPLE_NONE in the numbers that may be missing. */
+void sample_init(Sample *s);
 
 typedef struct Runner Runner;
 

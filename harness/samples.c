@@ -14,6 +14,7 @@
 #include "columns.h"
 #include "meta.h"
 #include "safefile.h"
+#include "placement.h"
 #include "transport.h"
 
 /* The columns of samples.tsv, in column_table's order: the header and
@@ -91,6 +92,17 @@ static guint64 *sample_number(Sample *s, ColumnId id)
                 return &s->lat_p999_ns;
         case COL_LAT_MAX_NS:
                 return &s->lat_max_ns;
+        case COL_FIXED_NS:
+                return &s->fixed_ns;
+        case COL_CLIENT_ON_CPU:
+                return &s->client_on_cpu;
+        case COL_SERVER_ON_CPU:
+                return &s->server_on_cpu;
+        case COL_BUS_ON_CPU:
+                return &s->bus_on_cpu;
+        case COL_MIGRATIONS:
+                return &s->migrations;
+        case COL_PLACEMENT:
         case COL_EXPERIMENT:
         case COL_CELL:
         case COL_REP:
@@ -121,10 +133,20 @@ static guint64 *sample_number(Sample *s, ColumnId id)
         case COL_POOLED_P99_NS:
         case COL_POOLED_P999_NS:
         case COL_POOLED_MAX_NS:
+        case COL_FIXED_SHARE:
+        case COL_PLACEMENT_MODES:
         case COL_N_COLUMNS:
                 break;
         }
         return NULL;
+}
+
+/* Is column ID a number the runner measures where it can, SAMPLE_NONE
+ * where it cannot (a Sample's placement and fixed window)? */
+static bool sample_optional(ColumnId id)
+{
+        return id == COL_FIXED_NS || id == COL_CLIENT_ON_CPU || id == COL_SERVER_ON_CPU ||
+               id == COL_BUS_ON_CPU || id == COL_MIGRATIONS;
 }
 
 /* Was the number in column ID measured for CELL (else the row has "-")? */
@@ -149,6 +171,8 @@ static bool sample_has(ColumnId id, const Cell *cell, const Sample *s)
         case COL_LAT_MAX_NS:
                 return ok && s->lat_n > 0;
         default:
+                if (sample_optional(id))
+                        return ok && *sample_number((Sample *) s, id) != SAMPLE_NONE;
                 return ok;
         }
 }
@@ -212,6 +236,9 @@ static void append_field(GString *out, ColumnId id, const char *env, const char 
                 return;
         case COL_STATUS:
                 g_string_append(out, ok ? "ok" : "failed");
+                return;
+        case COL_PLACEMENT:
+                g_string_append(out, ok ? placement_mode_name((PlacementMode) s->placement) : "-");
                 return;
         case COL_WHY:
                 if (ok) {
@@ -285,7 +312,7 @@ gboolean samples_parse_row(const char *row, const char *env, const char *machine
         gboolean present;
 
         *why = NULL;
-        memset(s, 0, sizeof *s);
+        sample_init(s);
         if (g_strv_length(f) != l->n) {
                 *why = g_strdup_printf("%u fields, not %u", g_strv_length(f), l->n);
                 return FALSE;
@@ -314,7 +341,16 @@ gboolean samples_parse_row(const char *row, const char *env, const char *machine
                                                        column_table[l->ids[i]].name, f[i]);
                                 return FALSE;
                         }
+                        if (dst && !present && sample_optional(l->ids[i]))
+                                *dst = SAMPLE_NONE;
                 }
+                int mode = placement_mode_from_name(f[field_of(COL_PLACEMENT)]);
+                if (mode < 0) {
+                        *why = g_strdup_printf("placement is '%s', not one of -, same, split, moved, other",
+                                               f[field_of(COL_PLACEMENT)]);
+                        return FALSE;
+                }
+                s->placement = (guint64) mode;
                 if (s->elapsed_ns == 0) {
                         *why = g_strdup("an ok repetition that took no time");
                         return FALSE;

@@ -71,6 +71,13 @@ static double binom_half_cdf(size_t n, size_t k)
         return sum > 1 ? 1 : sum;
 }
 
+bool stats_quantile_supported(double n, double q)
+{
+        if (q <= 0 || q >= 1 || q == 0.5)
+                return n >= 1;
+        return n * fmin(q, 1 - q) >= STATS_TAIL_MIN * (1 - 1e-9);
+}
+
 double stats_median_ci(const double *sorted, size_t n, double level, double *lo, double *hi)
 {
         double alpha = 1 - level;
@@ -102,6 +109,37 @@ double stats_median_ci(const double *sorted, size_t n, double level, double *lo,
         *lo = sorted[j - 1];
         *hi = sorted[n - j];
         return 1 - 2 * cdf_j;
+}
+
+double stats_median_ci_level(size_t n, double level)
+{
+        double lo, hi;
+
+        if (!n)
+                return 0;
+        double *v = calloc(n, sizeof *v);
+        if (!v)
+                return 0;
+        double coverage = stats_median_ci(v, n, level, &lo, &hi);
+        free(v);
+        return coverage >= level ? level : coverage;
+}
+
+bool stats_intervals_disjoint(double alo, double ahi, double blo, double bhi)
+{
+        if (isnan(alo) || isnan(ahi) || isnan(blo) || isnan(bhi))
+                return false;
+        return ahi < blo || bhi < alo;
+}
+
+bool stats_interval_apart(const double *lo, const double *hi, size_t n, size_t k)
+{
+        if (k >= n)
+                return false;
+        for (size_t i = 0; i < n; i++)
+                if (i != k && !stats_intervals_disjoint(lo[k], hi[k], lo[i], hi[i]))
+                        return false;
+        return true;
 }
 
 double stats_mean(const double *v, size_t n)
@@ -273,6 +311,25 @@ int stats_ratio_ci(const double *num, size_t n_num, const double *den, size_t n_
         free(r);
         free(row);
         return 0;
+}
+
+double stats_ratio_ci_reach(size_t n, size_t m)
+{
+        if (!n || !m)
+                return 0;
+        double r = 1 - 2 / exp(log_choose(n + m, n));
+        return r < 0 ? 0 : r;
+}
+
+size_t stats_ratio_ci_reps(double level)
+{
+        if (!(level > 0 && level < 1))
+                return 0;
+        /* The same tolerance as stats_ratio_ci's choice of k. */
+        size_t n = 1;
+        while (1 - stats_ratio_ci_reach(n, n) > 1 - level + 1e-12)
+                n++;
+        return n;
 }
 
 /* ---- repeat=auto -------------------------------------------------------- */

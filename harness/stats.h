@@ -14,6 +14,13 @@ void stats_sort_double(double *v, size_t n);
 uint64_t stats_quantile_u64(const uint64_t *sorted, size_t n, double q);
 double stats_quantile_double(const double *sorted, size_t n, double q);
 
+/* Does the Q-quantile (0 <= Q <= 1) of N values say something of its own?
+ * Only when at least STATS_TAIL_MIN of them lie beyond it: the 99th
+ * percentile needs 1000 values, the 99.9th 10000.  The minimum (Q 0) and
+ * the maximum (Q 1) of any values are measured, and so is the median. */
+#define STATS_TAIL_MIN 10
+bool stats_quantile_supported(double n, double q);
+
 /* The median of sorted V (the mean of the two middle values when N is even). */
 double stats_median(const double *sorted, size_t n);
 
@@ -24,6 +31,23 @@ double stats_median(const double *sorted, size_t n);
  * the return value is the coverage actually reached (< LEVEL); otherwise it
  * returns the coverage (>= LEVEL).  Returns 0 when N is 0. */
 double stats_median_ci(const double *sorted, size_t n, double level, double *lo, double *hi);
+
+/* The coverage an interval of the median of N values is stated with:
+ * LEVEL when N values can reach it (stats_median_ci's order statistics),
+ * else that of their range, 1 - 2^(1-N) (0.75 for three).  0 when N is 0.
+ * Captions and the text quote it, so that "95 %" is never claimed for an
+ * interval that cannot reach it. */
+double stats_median_ci_level(size_t n, double level);
+
+/* Do the intervals [ALO, AHI] and [BLO, BHI] lie apart (neither overlaps
+ * the other)?  false when a bound is NaN: an interval not known sets
+ * nothing apart. */
+bool stats_intervals_disjoint(double alo, double ahi, double blo, double bhi);
+
+/* Does interval K of the N intervals [LO[i], HI[i]] lie apart from every
+ * other one (stats_intervals_disjoint)?  What "the fastest" and "the
+ * slowest" of several cells rest on.  false when K >= N. */
+bool stats_interval_apart(const double *lo, const double *hi, size_t n, size_t k);
 
 /* Arithmetic mean (for costs); 0 when N is 0. */
 double stats_mean(const double *v, size_t n);
@@ -92,6 +116,18 @@ double stats_mann_whitney_cdf(size_t n, size_t m, size_t k);
  * untouched on error. */
 int stats_ratio_ci(const double *num, size_t n_num, const double *den, size_t n_den, double level,
                    double *ratio, double *lo, double *hi, double *coverage);
+
+/* The most coverage stats_ratio_ci can reach with N and M values: that of
+ * its widest interval, [min, max] of the ratios, 1 - 2 / C(N+M, N), exact
+ * whatever the noise (3 and 3: 0.9; 4 and 4: 0.971; 6 and 6: 0.9978).  0
+ * when N or M is 0. */
+double stats_ratio_ci_reach(size_t n, size_t m);
+
+/* The fewest repetitions a side, N = M, with which stats_ratio_ci reaches
+ * LEVEL (0 < LEVEL < 1): the smallest N with stats_ratio_ci_reach(N, N) >=
+ * LEVEL (95%: 4; 1 - 0.05/9: 6; 1 - 0.05/27: 7).  0 when LEVEL is not in
+ * (0, 1). */
+size_t stats_ratio_ci_reps(double level);
 
 /* ---- repeat=auto -------------------------------------------------------- */
 

@@ -59,6 +59,10 @@ static const struct {
         { COL_POOLED_P99_NS, PART_VALUE, "%.0f" },
         { COL_POOLED_P999_NS, PART_VALUE, "%.0f" },
         { COL_POOLED_MAX_NS, PART_VALUE, "%.0f" },
+        { COL_FIXED_NS, PART_VALUE, "%.0f" },
+        { COL_FIXED_SHARE, PART_VALUE, "%.4f" },
+        { COL_PLACEMENT, PART_VALUE, NULL },
+        { COL_PLACEMENT_MODES, PART_VALUE, NULL },
 };
 
 /* The pooled percentiles and the quantile each is (1: the maximum). */
@@ -261,6 +265,41 @@ static void cell_pool(SummaryCell *c, GPtrArray *rows, const LatencyFile *lat, i
                                                                    : (double) hist_quantile(h, pooled[k].q));
 }
 
+/* What cell C's ok repetitions (ROWS) say of where they ran and of their
+ * fixed windows: the placement column counted by mode (placement.h), the
+ * median fixed_ns and the median of fixed_ns / elapsed_ns.  A column that
+ * older data lacks (-1) leaves its statistics "-" (and the placement
+ * unobserved).  Kept apart from cell_compute(): new columns, read by
+ * name. */
+static void cell_window(SummaryCell *c, GPtrArray *rows, const Table *t)
+{
+        int status = table_column(t, column_table[COL_STATUS].name);
+        int elapsed = table_column(t, column_table[COL_ELAPSED_NS].name);
+        int fixed = table_column(t, column_table[COL_FIXED_NS].name);
+        int placement = table_column(t, column_table[COL_PLACEMENT].name);
+        g_autofree double *f = g_new0(double, rows->len + 1), *share = g_new0(double, rows->len + 1);
+        guint n = 0;
+
+        for (guint i = 0; i < rows->len; i++) {
+                char **row = rows->pdata[i];
+                if (status < 0 || strcmp(row[status], "ok") != 0)
+                        continue;
+                placement_count_add(&c->placement, placement >= 0 ? row[placement] : "-");
+                if (fixed < 0 || elapsed < 0 || !strcmp(row[fixed], "-"))
+                        continue;
+                double e = g_ascii_strtod(row[elapsed], NULL);
+                f[n] = g_ascii_strtod(row[fixed], NULL);
+                share[n] = e > 0 ? f[n] / e : NAN;
+                n++;
+        }
+        if (!n)
+                return;
+        stats_sort_double(f, n);
+        set_value(&c->stat[COL_FIXED_NS], stats_median(f, n));
+        stats_sort_double(share, n);
+        set_value(&c->stat[COL_FIXED_SHARE], stats_median(share, n));
+}
+
 /* meta.ini's memcpy bound for a cell of SIZE measured in ENV on MACHINE:
  * each environment and machine measured its own; a merged meta.ini has
  * "[bounds ENV MACHINE]", "[bounds MACHINE]" or "[bounds ENV]" (the first
@@ -294,7 +333,8 @@ static gboolean bound_of(GKeyFile *meta, const char *meta_path, const char *env,
         return ok;
 }
 
-Summary *summary_load(const char *dir, GError **error)
+/* summary_load(), or with BY_PLACEMENT summary_load_by_placement(). */
+static Summary *summary_load_full(const char *dir, bool by_placement, GError **error)
 {
         g_autofree char *path = g_build_filename(dir, "samples.tsv", NULL);
         g_autoptr(Summary) s = g_new0(Summary, 1);
@@ -347,7 +387,9 @@ Summary *summary_load(const char *dir, GError **error)
                         return NULL;
                 }
         }
-        /* Group rows by their axis values, keeping first-seen order. */
+        /* Group rows by their axis values (and placement, when asked),
+         * keeping first-seen order. */
+        int placement_col = by_placement ? table_column(s->samples, column_table[COL_PLACEMENT].name) : -1;
         g_autoptr(GHashTable) groups = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
         g_autoptr(GPtrArray) order = g_ptr_array_new_with_free_func((GDestroyNotify) g_ptr_array_unref);
         g_autoptr(GHashTable) lines_of = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
@@ -357,6 +399,8 @@ Summary *summary_load(const char *dir, GError **error)
                 g_autoptr(GString) key = g_string_new(NULL);
                 for (guint a = 0; a < naxis; a++)
                         g_string_append_printf(key, "%s\t", row[axis[a]]);
+                if (placement_col >= 0)
+                        g_string_append(key, row[placement_col]);
                 GPtrArray *g = g_hash_table_lookup(groups, key->str);
                 if (!g) {
                         g = g_ptr_array_new();
@@ -374,6 +418,7 @@ Summary *summary_load(const char *dir, GError **error)
                 g_ptr_array_add(s->cells, c);
                 if (!cell_compute(s, c, g, g_hash_table_lookup(lines_of, g), col, error))
                         return NULL;
+                cell_window(c, g, s->samples);
                 if (lat)
                         cell_pool(c, g, lat, cell_col, s->axis_col[COL_ENV], s->axis_col[COL_MACHINE],
                                   s->axis_col[COL_PATTERN]);
@@ -382,6 +427,16 @@ Summary *summary_load(const char *dir, GError **error)
                         return NULL;
         }
         return g_steal_pointer(&s);
+}
+
+Summary *summary_load(const char *dir, GError **error)
+{
+        return summary_load_full(dir, false, error);
+}
+
+Summary *summary_load_by_placement(const char *dir, GError **error)
+{
+        return summary_load_full(dir, true, error);
 }
 
 static void append_number(GString *out, const char *format, double v)
@@ -414,6 +469,14 @@ void summary_format(const Summary *summary, GString *out)
                         case COL_MEMCPY_MIBPS:
                                 g_string_append_printf(out, "\t%s", c->memcpy_MiBps ? c->memcpy_MiBps : "-");
                                 break;
+                        case COL_PLACEMENT:
+                                g_string_append_printf(out, "\t%s", placement_count_mode(&c->placement));
+                                break;
+                        case COL_PLACEMENT_MODES: {
+                                g_autofree char *d = placement_count_describe(&c->placement);
+                                g_string_append_printf(out, "\t%s", d);
+                                break;
+                        }
                         default:
                                 append_number(out, layout[k].format,
                                               layout[k].part == PART_LO ? st->lo
@@ -425,12 +488,47 @@ void summary_format(const Summary *summary, GString *out)
         }
 }
 
-int summarize_dir(const char *dir, GString *out, GError **error)
+/* Appends LOADED's summary to OUT and frees it: 0, or -EINVAL when it
+ * was not loaded (NULL). */
+static int summarize_loaded(Summary *loaded, GString *out)
 {
-        g_autoptr(Summary) s = summary_load(dir, error);
+        g_autoptr(Summary) s = loaded;
 
         if (!s)
                 return -EINVAL;
         summary_format(s, out);
         return 0;
+}
+
+int summarize_dir(const char *dir, GString *out, GError **error)
+{
+        return summarize_loaded(summary_load(dir, error), out);
+}
+
+int summarize_dir_by_placement(const char *dir, GString *out, GError **error)
+{
+        return summarize_loaded(summary_load_by_placement(dir, error), out);
+}
+
+gboolean summary_mixed_placements(const char *dir, GPtrArray *warnings, GError **error)
+{
+        g_autoptr(Summary) s = summary_load(dir, error);
+
+        if (!s)
+                return FALSE;
+        for (guint i = 0; i < s->cells->len; i++) {
+                const SummaryCell *c = s->cells->pdata[i];
+                if (!placement_count_mixed(&c->placement))
+                        continue;
+                GString *d = g_string_new(NULL);
+                for (ColumnId id = 0; id < COL_N_COLUMNS; id++) {
+                        const char *v = s->axis_col[id] >= 0 ? c->first[s->axis_col[id]] : "-";
+                        if (strcmp(v, "-") != 0)
+                                g_string_append_printf(d, "%s%s=%s", d->len ? "," : "", column_table[id].key, v);
+                }
+                g_autofree char *modes = placement_count_describe(&c->placement);
+                g_string_append_printf(d, ": %s", modes);
+                g_ptr_array_add(warnings, g_string_free(d, FALSE));
+        }
+        return TRUE;
 }

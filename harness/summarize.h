@@ -8,7 +8,11 @@
  * over all repetitions (stats_pooled_rate), and, when DIR holds
  * latencies.tsv.gz, the percentiles of every message of the cell pooled
  * into one histogram (pooled_p50_ns ...: latency_pool, exact merging),
- * beside lat_p50_ns ..., the medians of each repetition's percentile.
+ * beside lat_p50_ns ..., the medians of each repetition's percentile;
+ * where the repetitions ran (placement: their one mode or "mixed", and
+ * placement_modes, the count of each: placement.h) and the median of
+ * their one-message windows (fixed_ns) and of those over their windows
+ * (fixed_share), "-" for data written before those columns.
  * A latencies.tsv.gz that cannot be read is an error (naming it).
  * Nothing here prints.
  */
@@ -17,6 +21,7 @@
 #include <glib.h>
 
 #include "columns.h"
+#include "placement.h"
 #include "samples.h"
 
 /* One statistic of a cell; NAN where the summary has "-". */
@@ -33,6 +38,7 @@ typedef struct {
         SummaryStat stat[COL_N_COLUMNS];   /* by ColumnId, for summary columns */
         char *memcpy_MiBps;  /* meta.ini's memcpy bound for its size, as written
                               * there, or NULL */
+        PlacementCount placement;   /* its ok repetitions by placement */
 } SummaryCell;
 
 typedef struct {
@@ -48,6 +54,12 @@ typedef struct {
  * NULL with ERROR set (IPCLAB_ERROR_INPUT, naming the file) when the file
  * cannot be read or lacks a column. */
 Summary *summary_load(const char *dir, GError **error);
+/* The same with every cell's repetitions split by their placement
+ * column (placement.h): a cell whose repetitions ran same and split
+ * becomes two rows, each with its mode in `placement`, so that a figure
+ * can draw the modes apart.  Cells of one mode are as summary_load()
+ * gives them. */
+Summary *summary_load_by_placement(const char *dir, GError **error);
 void summary_free(Summary *summary);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(Summary, summary_free)
 
@@ -60,3 +72,12 @@ void summary_format(const Summary *summary, GString *out);
 /* summary_load and summary_format in one: appends DIR's summary to OUT.
  * Returns 0, or -EINVAL with ERROR set as summary_load sets it. */
 int summarize_dir(const char *dir, GString *out, GError **error);
+/* The same, split by placement (summary_load_by_placement). */
+int summarize_dir_by_placement(const char *dir, GString *out, GError **error);
+
+/* The cells of DIR/samples.tsv whose ok repetitions ran in more than one
+ * placement, each described as "transport=pipe,size=64,...: same:3,split:4"
+ * (the axes that are not "-"), appended to WARNINGS (newly allocated
+ * strings).  A samples.tsv from before the placement column has none.
+ * FALSE with ERROR set as summary_load sets it. */
+gboolean summary_mixed_placements(const char *dir, GPtrArray *warnings, GError **error);

@@ -3,7 +3,11 @@
  * A claim ([claim NAME] in an experiment file, see experiment.h) says that
  * the cells selected by `faster` beat the cells selected by `slower` on
  * `metric` by a factor of at least `by`, optionally only where `where`
- * holds.  It is evaluated on the rows of a samples.tsv:
+ * holds.  It is a question asked before measuring, so it is checked
+ * twice: against the experiment's own cells when the file is loaded (can
+ * it mean anything, can it be decided with the repetitions the file
+ * gives: "Before measuring" below), and on the rows of a samples.tsv
+ * afterwards:
  *
  * Rows.  Only rows whose status is ok count.  Rows with the same values in
  * every axis column (samples_axis_columns: env, machine, transport, bus, payload,
@@ -24,10 +28,11 @@
  * `faster=bus=p2p`, `slower=bus=dbus-daemon`, the p2p cell of a size,
  * pattern, ... is compared with the dbus-daemon cell of the same size,
  * pattern, ...).  A cell is never paired with itself.  Faster cells with no
- * partner are left out (and counted in the note).
+ * partner are left out (and counted in the note).  K is the number of
+ * pairs.
  *
  * Metrics, per repetition, and the direction of the ratio (> 1 means the
- * faster cell is faster):
+ * faster cell is faster: the claim's direction):
  *   roundtrip_latency  lat_p50_ns                   ratio slower / faster
  *   elapsed            elapsed_ns                   ratio slower / faster
  *   cpu                (client_cpu + server_cpu + bus_cpu) ns / messages,
@@ -44,66 +49,109 @@
  * A repetition without the metric ("-") is skipped; a cell with a value <=
  * 0 (a cost too small to measure) is left out of the comparison.
  *
- * A pair's ratio and interval.  With X the values of the cell that should
+ * A pair's ratio and intervals.  With X the values of the cell that should
  * be worse and Y those of the other (so that > 1 means the claim's
  * direction), the ratio is the Hodges-Lehmann estimate, the median of all
- * the ratios y / x of one repetition of each, and its 95% interval the
- * exact distribution-free one of stats_ratio_ci (it inverts the
- * Mann-Whitney test; it needs 4 repetitions on each side to reach 95% and
- * gets 95.9% from 6 and 6).  No resampling: the same samples always give
- * the same numbers.  (Until issue 9 this was a percentile bootstrap of the
- * ratio of medians, which covered 90% at 3 and 3 (96% at 6 and 6)
- * on lognormal noise of sigma 0.2; test-stats.c simulates both.  It was
- * replaced although it does well at 6: the exact interval knows what it
- * reaches, so too few repetitions make a claim inconclusive instead of
- * passing 90% off as 95%; it holds whatever the noise's distribution; and
- * the combined interval below needs each pair's at 1 - 0.05/K, tails that
- * 2000 resamples do not pin down.)
+ * the ratios y / x of one repetition of each, and its intervals the exact
+ * distribution-free ones of stats_ratio_ci (they invert the Mann-Whitney
+ * test; n and m repetitions reach at most 1 - 2 / C(n+m, n): 3 and 3 90%,
+ * 4 and 4 97.1%, 6 and 6 99.78%, 7 and 7 99.94%).  No resampling: the
+ * same samples always give the same numbers.  Each interval is printed
+ * with the coverage it reaches (stats_ratio_ci's, >= the level asked when
+ * there are repetitions enough), never with the level asked.  (Until issue
+ * 9 this was a percentile bootstrap of the ratio of medians, which covered
+ * 90% at 3 and 3 on lognormal noise of sigma 0.2; test-stats.c simulates
+ * both.)
  *
- * The claim's ratio and interval.  The ratio is the geometric mean of the
- * K pairs' ratios (never an average of ratios).  Its interval is the
- * geometric mean of the pairs' intervals taken at level 1 - 0.05/K: with
- * probability >= 95% all K of those cover their true ratios at once
- * (Bonferroni), and then their geometric mean covers the geometric mean of
- * the true ratios, whatever the correlation between pairs that share a
- * cell.  With one pair both are the pair's own.
- *
- * Verdict, for a claim with factor BY (>= 1) over K pairs:
- *   holds         every pair holds: its 95% interval lies at or above BY
- *                 (an intersection-union test: "at every size, ..." is
- *                 supported at 95% without correction only when each size
- *                 supports it at 95%);
- *   fails         not holds, and the claim's combined interval lies below
- *                 BY (then some pair's true ratio is below BY, at 95%);
+ * Verdict, for a claim with factor BY (>= 1) over K pairs, on data
+ * measured with a fixed number of repetitions (one look, alpha = 0.05):
+ *   holds         every pair's interval at level 1 - alpha lies at or
+ *                 above BY, each reaching that level (an intersection-union
+ *                 test: "at every size, ..." is supported at 95% without
+ *                 correction only when each size supports it at 95%);
+ *   fails         some pair's interval at level 1 - alpha/K lies wholly
+ *                 below BY, reaching that level (Bonferroni: if every true
+ *                 ratio is at or above BY, the chance that any of the K
+ *                 intervals lies below it is at most K alpha/K = alpha.
+ *                 This is the family-wise error of the old rule, which
+ *                 failed a claim when the geometric mean of those K
+ *                 intervals lay below BY, and it has more power: one pair
+ *                 clearly below BY fails the claim whatever the others
+ *                 say);
  *   inconclusive  otherwise: also whenever a pair's interval cannot reach
- *                 95% (too few repetitions: 3 and 3 reach 90%), which
- *                 keeps it from holding, and whenever the combined interval
- *                 cannot reach 95%, which keeps it from failing;
+ *                 its level (too few repetitions), which keeps the claim
+ *                 from holding (or that pair from failing it);
  *   no data       no pair of cells with measured values.
- * So a pair whose interval lies below 1 (reversed: the data say the other
- * way round there) makes the claim inconclusive at best, whatever the
- * geometric mean says; verify names every reversed pair in the note, and
- * every pair's ratio, interval and verdict is printed and written to the
- * TSV.
+ * A pair's own verdict says what it does to the claim: holds (its 1 -
+ * alpha interval at or above BY), fails (its 1 - alpha/K interval below
+ * BY: the claim fails), else inconclusive; it is reversed when its 1 -
+ * alpha interval lies below 1 (the data say the other way round there),
+ * and every reversed pair is named.  The claim's weakest pair (holds: the
+ * lowest lower bound) or blocking pair (fails: the one below BY with the
+ * lowest upper bound; inconclusive: the lowest lower bound among those
+ * that do not hold) is reported with its interval.
  *
- * Checks (verify_claim_check), against the experiment's own cells, before
- * any data is read: `where` keeps none of the cells faster (or slower)
- * selects;
- * faster and slower select the same cells; no cell selected by faster (or
- * by slower) measures the metric.  Each is an IPCLAB_ERROR_INPUT naming the
- * file, the group and the key; `ipclab verify` exits 2 on it and `ipclab
- * check` warns.
+ * The claim's ratio, the geometric mean of the K pairs' ratios (never an
+ * average of ratios), summarises; it decides nothing.  Beside it stands
+ * the geometric mean of the pairs' 1 - alpha/K intervals: it covers the
+ * geometric mean of the true ratios whenever all K intervals cover theirs,
+ * so with probability at least the coverage it states (1 - the sum of the
+ * K intervals' misses), whatever the correlation between pairs that share
+ * a cell.
+ *
+ * Sequential designs (repeat=auto with repeat_until=decided, experiment.h;
+ * the data's meta.ini records them as [repeat] looks=N1;N2;...): the
+ * claim is looked at only at the L repetition counts of the look schedule
+ * fixed in the file before measuring, and at each look its pairs'
+ * intervals are taken at alpha/L instead of alpha (holds: 1 - alpha/L;
+ * fails: 1 - alpha/(L K)), on the first Nj repetitions of every cell.
+ * The first look at which it holds or fails decides it; a look at which
+ * some compared cell has fewer than Nj repetitions (rows, failed ones
+ * included) ends the sequence.  Whatever rule chooses when to stop (claims
+ * decided, repeat_max, auto_cap), a wrong verdict needs a wrong decision at
+ * one of the L looks, and each has probability at most alpha/L: the
+ * family-wise error over all looks stays at most alpha (Bonferroni over
+ * looks; test-verify.c simulates it, and the naive rule, 95% at every look,
+ * which does not).  `ipclab verify` replays exactly this on the data, so
+ * its verdict is the one the run stopped on.
+ *
+ * Before measuring (verify_claim_design, called when an experiment file is
+ * loaded: `ipclab check`, `ipclab run` and `ipclab verify` refuse alike,
+ * exit 2, FILE:LINE: [claim NAME] KEY: message).  The claim is paired on a
+ * table of the experiment's own cells, one row each, in each environment
+ * it runs in (and on each machine a selector names), written by the same
+ * writer as samples.tsv and paired by the same code as the data.  Refused:
+ *   - `where` keeps none of the cells faster (or slower) selects;
+ *   - a side selects no cell in the environments the file runs in;
+ *   - faster and slower select the same cells;
+ *   - no cell a side selects measures the metric;
+ *   - the sides pair with nothing (no slower cell agrees with a faster one
+ *     on the axes neither names);
+ *   - and, for the file without a profile, a claim that cannot be decided
+ *     with the repetitions it gives every cell (repeat=N; with
+ *     repeat=auto, those it is sure of: the last look with
+ *     repeat_until=decided, else min(2 repeat_min, repeat_max)): it cannot
+ *     hold when N and N reach less than 1 - alpha/L, and cannot fail when
+ *     they reach less than 1 - alpha/(L K).
+ * A profile ([profile quick]) is exempt from the last check only: it runs
+ * the same cells with less work, and `ipclab check` says for each profile
+ * whether its claims can be decided or are informative only.  K is
+ * counted on one machine: data merged from several machines has more
+ * pairs, and verify takes the levels from the pairs the data has.
  *
  * Only "fails" makes `ipclab verify` exit 1.
  */
 #pragma once
 
 #include <glib.h>
+#include <stdbool.h>
 
 #include "experiment.h"
 #include "samples.h"
 
-#define VERIFY_LEVEL 0.95
+/* The family-wise error of every verdict. */
+#define VERIFY_ALPHA 0.05
+#define VERIFY_LEVEL (1 - VERIFY_ALPHA)
 
 typedef enum {
         VERIFY_NO_DATA,
@@ -115,31 +163,41 @@ typedef enum {
 /* "no data", "holds", "inconclusive", "fails". */
 const char *verify_verdict_name(VerifyVerdict v);
 
-/* The rule for one interval (one pair): VERIFY_HOLDS when LO >= BY,
- * VERIFY_FAILS when HI < BY, else VERIFY_INCONCLUSIVE; VERIFY_NO_DATA
- * when LO or HI is NaN. */
+/* The rule for one interval: VERIFY_HOLDS when LO >= BY, VERIFY_FAILS
+ * when HI < BY, else VERIFY_INCONCLUSIVE; VERIFY_NO_DATA when LO or HI is
+ * NaN. */
 VerifyVerdict verify_verdict(double lo, double hi, double by);
 
 /* One faster/slower pair of a claim. */
 typedef struct {
-        char *faster;       /* the cells, described ("pipe - bytes 64 ...") */
+        char *faster;       /* the cells, described ("pipe bytes 64 B roundtrip ...") */
         char *slower;
+        char *label;        /* what tells it from the claim's other pairs
+                             * ("string 512 B"); "" for a claim of one pair */
         guint n_faster;     /* repetitions with the metric */
         guint n_slower;
-        double ratio, lo, hi;   /* its ratio and 95% interval */
-        double coverage;        /* what the interval reaches (< 0.95: too few
-                                 * repetitions) */
-        VerifyVerdict verdict;  /* of this pair alone (inconclusive when
-                                 * coverage < 0.95) */
+        double ratio;
+        double lo, hi;          /* its interval at the holds level */
+        double coverage;        /* what that interval reaches (below the
+                                 * level: too few repetitions) */
+        double fail_lo, fail_hi;  /* its interval at the fails level */
+        double fail_coverage;
+        VerifyVerdict verdict;  /* what it does to the claim (above) */
         bool reversed;          /* hi < 1: the other way round */
 } VerifyPair;
 
 typedef struct {
         VerifyVerdict verdict;
-        double ratio, lo, hi;   /* geometric mean of the pair ratios, its
-                                 * combined interval; NaN without data */
+        double ratio, lo, hi;   /* geometric mean of the pair ratios, and of
+                                 * their fails-level intervals; NaN without data */
         double coverage;        /* what that interval reaches at least */
+        double level_holds;     /* the levels asked for: 1 - alpha/L and */
+        double level_fails;     /* 1 - alpha/(L K) */
         guint min_reps;         /* fewest repetitions in a compared cell */
+        guint clear;            /* pairs that hold */
+        int decisive;           /* the weakest or blocking pair (above), or -1 */
+        guint look, n_looks;    /* decided (or left) at look LOOK of N_LOOKS */
+        guint look_reps;        /* repetitions at that look; 0: all (one look) */
         char *reversed;         /* the reversed pairs, described, or NULL */
         GArray *pairs;          /* VerifyPair */
         char *note;             /* what was left out and why, or NULL */
@@ -148,22 +206,71 @@ typedef struct {
 /* Frees what RESULT holds (not RESULT itself) and zeroes it. */
 void verify_result_clear(VerifyResult *result);
 
-/* The checks above for CLAIM of EXP, on EXP's cells.  FALSE with
- * IPCLAB_ERROR_INPUT ("FILE: [claim NAME] KEY: ...") on the first problem. */
-gboolean verify_claim_check(const Experiment *exp, const Claim *claim, GError **error);
+/* What a claim asks of an experiment's repetitions (before measuring). */
+typedef struct {
+        guint pairs;            /* K, on one machine */
+        guint unpaired;         /* faster cells without a partner */
+        guint reps;             /* repetitions every cell is sure of (above) */
+        guint looks;            /* L: 1, or the looks of repeat_until=decided */
+        double level_holds;     /* 1 - alpha/L */
+        double level_fails;     /* 1 - alpha/(L K) */
+        guint need_holds;       /* repetitions a side that reach level_holds */
+        guint need_fails;       /* ... and level_fails */
+        double reach;           /* what REPS and REPS reach */
+        bool can_hold, can_fail;
+} VerifyDesign;
+
+/* The checks above for CLAIM of EXP, on EXP's cells, before any data:
+ * fills *DESIGN and returns TRUE when the claim can mean something; else
+ * FALSE with IPCLAB_ERROR_INPUT (the message only: the caller adds file,
+ * group and key) and *KEY the key to blame.  Whether it can be decided is
+ * DESIGN->can_hold and can_fail; verify_design_refusal words it.  A claim
+ * on a transport that cannot run here (experiment_selector_unavailable)
+ * is not checked: TRUE, with DESIGN->pairs 0. */
+gboolean verify_claim_design(const Experiment *exp, const Claim *claim, VerifyDesign *design,
+                             const char **key, GError **error);
+
+/* Why a claim of DESIGN cannot be decided, with what would let it (a
+ * sentence), or NULL when it can hold and fail.  Newly allocated. */
+char *verify_design_refusal(const VerifyDesign *design);
+
+/* One line for `ipclab check`: K pairs, the repetitions needed to hold
+ * and to fail, and whether the repetitions given can.  Newly allocated. */
+char *verify_design_describe(const VerifyDesign *design);
+
+/* Does CLAIM concern CELL: selected by faster or slower, kept by where,
+ * measuring the metric?  (repeat_until=decided: the cells that wait for
+ * the claim.) */
+bool verify_claim_covers(const Claim *claim, const Cell *cell);
 
 /* Evaluates CLAIM on SAMPLES (a samples.tsv read with table_read, named
  * PATH in messages), filling *RESULT (which the caller clears with
  * verify_result_clear).  Pure: no I/O, no printing.  Deterministic.
  * Returns FALSE with IPCLAB_ERROR_INPUT when SAMPLES lacks a column the
- * claim needs or the claim's selectors or filter are malformed. */
+ * claim needs, the claim's selectors or filter are malformed, or no cell a
+ * side selects measures the metric.  One look at every row, alpha 0.05. */
 gboolean verify_claim_table(const Claim *claim, const Table *samples, const char *path,
                             VerifyResult *result, GError **error);
 
-/* The same on DIR/samples.tsv.  A missing file gives VERIFY_NO_DATA with a
- * note; an unreadable or malformed one is an IPCLAB_ERROR_INPUT error. */
+/* The same for data measured in the sequential design of LOOKS (N_LOOKS
+ * increasing repetition counts; NULL, 0: one look at every row): looks 1
+ * to UPTO (<= N_LOOKS) are replayed as above, each at alpha/N_LOOKS, and
+ * the first that decides gives the verdict. */
+gboolean verify_claim_table_looks(const Claim *claim, const Table *samples, const char *path,
+                                  const guint *looks, guint n_looks, guint upto, VerifyResult *result,
+                                  GError **error);
+
+/* The same on DIR/samples.tsv, in the design DIR/meta.ini records.  A
+ * missing file gives VERIFY_NO_DATA with a note; an unreadable or
+ * malformed one is an IPCLAB_ERROR_INPUT error. */
 gboolean verify_claim_dir(const Claim *claim, const char *dir, VerifyResult *result,
                           GError **error);
+
+/* ROWS (char *: rows of samples.tsv as samples_append_row writes them,
+ * with or without their newline) as a Table with samples.tsv's header,
+ * for verify_claim_table on rows in memory.  The caller frees it with
+ * table_free. */
+Table *verify_rows_table(const GPtrArray *rows);
 
 /* "Array beats per-element" and "array-beats-per-element" give
  * "ArrayBeatsPerElement": the claim's name camel-cased, letters only (a
@@ -171,27 +278,60 @@ gboolean verify_claim_dir(const Claim *claim, const char *dir, VerifyResult *res
  * "PTwoP").  Newly allocated. */
 char *verify_macro_name(const char *claim);
 
-/* A number as the paper prints it (paper/scripts/lib.awk's fmt): three
+/* A number as the paper prints it, in tables and text alike: three
  * significant figures below 100, then 2, 1 or 0 decimals by magnitude,
  * digits grouped with "\," from 10000 on; "--" for NaN.  Newly
  * allocated. */
 char *verify_format_number(double x);
 
+/* A coverage as people read it, rounded down to 0.1% so that it never
+ * says more than it is, to 0.01% from 99% on: 0.9589 "95.8%", 0.99784
+ * "99.78%".  LATEX: "95.8\,\%".
+ * Newly allocated. */
+char *verify_format_coverage(double coverage, bool latex);
+
+/* X with exactly DIGITS decimals (a table's or a number's digits=), or
+ * verify_format_number(X) when DIGITS < 0.  Newly allocated. */
+char *verify_format_digits(double x, int digits);
+
+/* A number as written (a published one, quoted exactly): its characters
+ * kept, the integer digits grouped as verify_format_number() groups them
+ * ("55496" gives "55\\,496", "1.05127" stays); "--" for "-" or "";
+ * NULL when S is not a plain number (text: the caller escapes it).
+ * Newly allocated. */
+char *verify_format_written(const char *s);
+
 /* `ipclab verify [--data DIR] [--repro DIR] [--tsv FILE] [--macros FILE]
- * [--pairs] [EXPERIMENT.ini...]`: evaluates every claim of the given
- * experiment files (default: every experiments/NAME.ini) on
- * DIR/<experiment>/samples.tsv (DIR defaults to data) and, with --repro, on
- * the reproduction too; prints the table with every pair of a claim over
- * several pairs (--pairs: of every claim), writes it as TSV to FILE
- * (atomically) with --tsv, and with --macros writes FILE (atomically), for
- * the paper, per claim of the published data:
+ * [--latex FILE] [--pairs] [--stability N,N... [--draws D]]
+ * [EXPERIMENT.ini...]`: evaluates every claim of the given experiment
+ * files (default: every experiments/NAME.ini) on
+ * DIR/<experiment>/samples.tsv (DIR defaults to data: "this data") and,
+ * with --repro, on the reproduction too; prints the table (per claim:
+ * verdict, pairs that clear the factor of all, the ratio, the weakest or
+ * blocking pair with its interval and coverage), every pair of a claim
+ * over several pairs (--pairs: of every claim), writes it as TSV to FILE
+ * (atomically) with --tsv, as the paper's LaTeX table (a longtable that
+ * breaks across pages) with --latex, and with --macros writes FILE
+ * (atomically), for the paper, per claim of this data:
  *   \newcommand{\ClaimVerdictNAME}{holds}        holds, fails, inconclusive
  *                                                or no data
  *   \newcommand{\ClaimRatioNAME}{1.23}           the claim's ratio
- *   \newcommand{\ClaimLoNAME}{1.10} \ClaimHiNAME  its interval
- *   \newcommand{\ClaimIntervalNAME}{1.23 [1.10, 1.40]}
+ *   \newcommand{\ClaimLoNAME}{1.10} \ClaimHiNAME  its combined interval
+ *   \newcommand{\ClaimIntervalNAME}{...}         one pair: "1.23 [1.10,
+ *       1.40] at 95.9\,\%"; several: "11 of 12 pairs clear 1.25; blocking
+ *       LABEL: ..." (or "weakest", for a claim that holds)
  * with NAME from verify_macro_name() (two claims giving the same NAME are
- * an error: exit 2).  Returns the exit status: 0, 1 when a claim fails on
- * the data or on the reproduction, 2 on bad usage or input (nothing
- * written). */
+ * an error: exit 2).  --stability N,N...: instead, for every claim, how
+ * often a rerun with N repetitions a cell would reach this data's verdict
+ * (SAME), and how often two such reruns would reach the same verdict as
+ * each other (TWO, the sum of the squared shares of each verdict: a paper
+ * measured with N repetitions and its reviewer's rerun), estimated by
+ * drawing N repetitions of every cell with replacement from this data, D
+ * times (default 200, a fixed seed: the same data give the same table),
+ * and evaluating each draw with one look; printed, and written as TSV with
+ * --tsv.  Draws see only the spread within this run: above the measured
+ * repetitions they repeat values, and a rerun on another day (another
+ * load, another placement) can differ more.  Returns the exit status: 0, 1 when a claim
+ * fails on the data or on the reproduction, 2 on bad usage or input
+ * (nothing written). */
 int verify_command(int argc, char **argv);

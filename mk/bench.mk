@@ -10,7 +10,10 @@ bench-dbus: $(IPCLAB)
 	@bench/dbus-reference.sh
 
 # bench-window: the fixed cost of a one-way repetition, this tree's runner
-# beside the one before issue 9's window fix (WINDOW_ARGS='PAIRS BASE').
+# beside the one before issue 9's window fix (WINDOW_ARGS='PAIRS BASE'), and
+# the fixed_ns it measures per repetition; it prints the machine's load and
+# refuses to run on a loaded machine unless WINDOW_LOADED=1 (then every
+# line says LOADED).
 .PHONY: bench-window
 bench-window: $(IPCLAB)
 	@bench/window.sh $(WINDOW_ARGS)

@@ -5,7 +5,10 @@
 #                               study's Makefile (mk/standalone.mk)
 #   share/ipclab/plots/         common.gp, the house style of every figure, and
 #                               report-ratio.gp, a figure of the reviewer's report
-#   share/ipclab/paper/         ipclab.sty and scripts/methods.awk, escape.awk
+#   share/ipclab/paper/         ipclab.sty
+# The numbers a hand-written section quotes, the methods text and the data
+# of a hand-drawn figure are the binary's business (`ipclab numbers`,
+# `ipclab methods`, `ipclab select`): nothing else is needed for them.
 #   share/ipclab/template/      what `ipclab init DIR` copies into a new study
 # `ipclab init` finds share/ipclab beside the directory of its binary
 # (../share/ipclab), so PREFIX is never compiled in; DESTDIR only stages
@@ -24,13 +27,12 @@ INSTALL_MK_EXEC := mk/data-current.sh
 install: $(IPCLAB)
 	$(Q)test -n "$(PREFIX)" || { echo "make install: PREFIX is empty" >&2; exit 2; }
 	@echo "  INSTALL $(DESTDIR)$(PREFIX)"
-	$(Q)$(INSTALL) -d $(INSTALL_BIN) $(INSTALL_SHARE)/mk $(INSTALL_SHARE)/plots $(INSTALL_SHARE)/paper/scripts
+	$(Q)$(INSTALL) -d $(INSTALL_BIN) $(INSTALL_SHARE)/mk $(INSTALL_SHARE)/plots $(INSTALL_SHARE)/paper
 	$(Q)$(INSTALL) -m 755 $(IPCLAB) $(INSTALL_BIN)/ipclab
 	$(Q)$(INSTALL) -m 644 $(INSTALL_MK) $(INSTALL_SHARE)/mk/
 	$(Q)$(INSTALL) -m 755 $(INSTALL_MK_EXEC) $(INSTALL_SHARE)/mk/
-	$(Q)$(INSTALL) -m 644 plots/common.gp plots/report-ratio.gp $(wildcard plots/*.awk) $(INSTALL_SHARE)/plots/
+	$(Q)$(INSTALL) -m 644 plots/common.gp plots/report-ratio.gp $(INSTALL_SHARE)/plots/
 	$(Q)$(INSTALL) -m 644 paper/ipclab.sty $(INSTALL_SHARE)/paper/
-	$(Q)$(INSTALL) -m 644 paper/scripts/methods.awk paper/scripts/escape.awk $(INSTALL_SHARE)/paper/scripts/
 	$(Q)rm -rf $(INSTALL_SHARE)/template
 	$(Q)cd template && find . -type f | while read -r f; do \
 		$(INSTALL) -D -m 644 "$$f" "$(abspath $(INSTALL_SHARE))/template/$$f" || exit 1; done

@@ -15,11 +15,14 @@
 # ipclab's messages.
 #
 # A figure EXP-NAME is drawn by `ipclab plot` (a gnuplot script with its
-# data inlined, $(BUILD)/figures/EXP-NAME.gp) and gnuplot with the house
+# data inlined, $(BUILD)/figures/EXP-NAME.gp, and what its caption may
+# quote, EXP-NAME.facts.tex) and gnuplot with the house
 # style of $(PLOTDIR)/common.gp, unless plots/EXP-NAME.gp exists: a script
 # written by hand for what the renderer cannot draw, run with the gnuplot
 # variables plotdir, published, summary (its experiment's), also (the
-# summaries of its exp: inputs that have data, space-separated) and out.
+# summaries of its exp: inputs that have data, space-separated), ipclab
+# (the binary, whose `ipclab select` reads the rows it draws) and out; a
+# message of ipclab's or common.gp's (ERROR) in its log fails the rule.
 # A table EXP-NAME is paper/generated/table-EXP-NAME.tex by `ipclab table`.
 # Outputs of experiments not in EXPERIMENTS are left out; so are inputs
 # whose experiment has no data (or no latencies.tsv.gz).
@@ -61,6 +64,9 @@ $(OUTPUTS_MK): $(EXPERIMENT_FILES) $(IPCLAB_CODE) $(IPCLAB_SHARE)/mk/outputs.awk
 FIGURE_IDS := $(foreach f,$(OUTPUT_FIGURES),$(if $(filter $(OUT_EXP_figure_$f),$(EXPERIMENTS)),$f))
 TABLE_IDS := $(foreach t,$(OUTPUT_TABLES),$(if $(filter $(OUT_EXP_table_$t),$(EXPERIMENTS)),$t))
 PLOT_PDFS := $(FIGURE_IDS:%=$(BUILD)/figures/%.pdf)
+# What the captions of the figures `ipclab plot` draws may quote (not
+# those of hand-written scripts).
+PLOT_FACTS := $(foreach f,$(FIGURE_IDS),$(if $(wildcard plots/$f.gp),,$(BUILD)/figures/$f.facts.tex))
 TABLE_TEXS := $(TABLE_IDS:%=$(PAPERDIR)/generated/table-%.tex)
 SUMMARIES := $(EXPERIMENTS:%=$(BUILD)/summary/%.tsv)
 
@@ -105,11 +111,11 @@ fig_summary = $(BUILD)/summary/$(OUT_EXP_figure_$1).tsv
 fig_also = $(foreach e,$(call in_exps,$(OUT_INPUTS_figure_$1)),$(if $2,$(call report_summary,$e),$(BUILD)/summary/$e.tsv))
 define FIGURE_RULES
 ifeq ($(wildcard plots/$1.gp),)
-$2/$1.gp: $(EXPDIR)/$(OUT_EXP_figure_$1).ini $(call fig_summary,$1) $3 \
+$2/$1.gp $2/$1.facts.tex &: $(EXPDIR)/$(OUT_EXP_figure_$1).ini $(call fig_summary,$1) $3 \
 		$(call in_files,$(OUT_INPUTS_figure_$1)) $(IPCLAB_CODE) | $(IPCLAB)
 	$$(Q)mkdir -p $$(@D)
 	$$(Q)$(IPCLAB) plot $(EXPDIR)/$(OUT_EXP_figure_$1).ini $(OUT_NAME_figure_$1) --summary $(call fig_summary,$1) \
-		$(if $3,--compare $3) $(call in_args,$(OUT_INPUTS_figure_$1),latency) --out $$@
+		$(if $3,--compare $3) $(call in_args,$(OUT_INPUTS_figure_$1),latency) --facts $2/$1.facts.tex --out $2/$1.gp
 $2/$1.pdf: $2/$1.gp
 	$$(Q)mkdir -p $(BUILD)/logs
 	@echo "  PLOT    $$@"
@@ -117,12 +123,13 @@ $2/$1.pdf: $2/$1.gp
 		|| { cat $(BUILD)/logs/plot-$(if $3,repro-)$1.log >&2; rm -f $$@.tmp; exit 1; }
 	$$(Q)mv $$@.tmp $$@
 else
-$2/$1.pdf: plots/$1.gp $(or $3,$(call fig_summary,$1)) $(call fig_also,$1,$3) $(call in_pubs,$(OUT_INPUTS_figure_$1))
+$2/$1.pdf: plots/$1.gp $(or $3,$(call fig_summary,$1)) $(call fig_also,$1,$3) $(call in_pubs,$(OUT_INPUTS_figure_$1)) \
+		$(IPCLAB_CODE) | $(IPCLAB)
 	$$(Q)mkdir -p $$(@D) $(BUILD)/logs
 	@echo "  PLOT    $$@"
-	$$(Q)$(GNUPLOT) -e "plotdir='$(PLOTDIR)'; published='$(DATADIR)/published'; \
+	$$(Q)$(GNUPLOT) -e "plotdir='$(PLOTDIR)'; published='$(DATADIR)/published'; ipclab='$(IPCLAB)'; \
 		summary='$(or $3,$(call fig_summary,$1))'; also='$(strip $(call fig_also,$1,$3))'; out='$$@.tmp'" \
-		$$< > $(BUILD)/logs/plot-$(if $3,repro-)$1.log 2>&1 && ! grep -q 'ERROR' $(BUILD)/logs/plot-$(if $3,repro-)$1.log \
+		$$< > $(BUILD)/logs/plot-$(if $3,repro-)$1.log 2>&1 && ! grep -qE 'ERROR|^ipclab: ' $(BUILD)/logs/plot-$(if $3,repro-)$1.log \
 		|| { cat $(BUILD)/logs/plot-$(if $3,repro-)$1.log >&2; rm -f $$@.tmp; exit 1; }
 	$$(Q)mv $$@.tmp $$@
 endif

@@ -7,8 +7,8 @@
 #
 # Set before including it (the defaults are this repository's):
 #   IPCLAB        the ipclab binary                         (harness/ipclab)
-#   IPCLAB_SHARE  where mk/, plots/common.gp, paper/ipclab.sty and
-#                 paper/scripts/methods.awk are              (.)
+#   IPCLAB_SHARE  where mk/, plots/common.gp and paper/ipclab.sty
+#                 are                                       (.)
 #   IPCLAB_CODE   what ipclab's outputs depend on: its objects here, so
 #                 that a commit (a relinked binary) redoes nothing; the
 #                 binary itself in a study                   ($(IPCLAB))

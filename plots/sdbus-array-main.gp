@@ -37,7 +37,8 @@ set style fill solid 0.85 border rgb "#333333"
 set xrange [-0.6 : npub + nours - 0.4]
 set yrange [0:*]
 set ylabel "time (s)" offset 1, 0
-set xtics scale 0 font ",7.5" nomirror
+# Tic labels are values of the data: as written, not gnuplot markup.
+set xtics scale 0 font ",7.5" nomirror noenhanced
 set grid noxtics ytics
 set key top right Right noreverse samplen 1.5
 set lmargin at screen 0.08
@@ -57,12 +58,12 @@ buscpu = "#999999"
 if (npub + nvalid == 0) {
         @no_data
 } else {
-        plot selu(pub, "", "wall_s,cpu_s,variant,wall_bound,cpu_bound") \
+        plot sel(pub, "", "wall_s,cpu_s,variant,wall_bound,cpu_bound") \
                 using ($0 - 0.28):1 fill pattern 4 linecolor rgb wall notitle, \
              "" using ($0):2:xtic(variant(strcol(3))) fill pattern 5 linecolor rgb cpu notitle, \
              "" using ($0 - 0.28):1:(boundtext(strcol(4))) with labels offset 0, 0.5 font ",7" notitle, \
              "" using ($0):2:(boundtext(strcol(5))) with labels offset 0, 0.5 font ",7" notitle, \
-             selu(summary, where, "elapsed_ns,client_cpu_ns,server_cpu_ns,bus_cpu_ns,transport,marshal,bus,elapsed_ns_lo,elapsed_ns_hi,memcpy_MiBps,count,size_B") \
+             sel(summary, where, "elapsed_ns,client_cpu_ns,server_cpu_ns,bus_cpu_ns,transport,marshal,bus,elapsed_ns_lo,elapsed_ns_hi,memcpy_MiBps,count,size_B") \
                 using (npub + $0 - 0.28):($1 / 1e9) linecolor rgb wall title "wall clock (median and CI)", \
              "" using (npub + $0 - 0.28):($1 / 1e9):($8 / 1e9):($9 / 1e9) with yerrorbars \
                 linecolor rgb "#000000" pointtype 1 pointsize 0 notitle, \

@@ -35,3 +35,14 @@ wait_for() {
                 sleep 0.05
         done
 }
+# tsv_index NAME FILE: the field number of column NAME in TSV FILE's
+# header (nothing when it has none).
+tsv_index() { head -1 "$2" 2>/dev/null | tr '\t' '\n' | grep -nx "$1" | cut -d: -f1; }
+# tsv_cols FILE NAME...: the named columns of every row of TSV FILE, tab-
+# separated, one line per row.
+tsv_cols() {
+        local f=$1
+        shift
+        awk -F'\t' -v want="$*" 'NR == 1 { n = split(want, w, " "); for (i = 1; i <= NF; i++) c[$i] = i; next }
+                { s = ""; for (k = 1; k <= n; k++) s = s (k > 1 ? "\t" : "") $(c[w[k]]); print s }' "$f"
+}

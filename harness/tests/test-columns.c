@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "columns.h"
+#include "placement.h"
 #include "samples.h"
 #include "summarize.h"
 
@@ -26,7 +27,8 @@ static const char old_header[] =
         "cell\trep\tenv\tmachine\ttransport\tbus\tpayload\tsize_B\tpattern\treply\tmarshal\tcpus"
         "\tcount\tduration_ns\tstatus\telapsed_ns\tclient_cpu_ns"
         "\tserver_cpu_ns\tbus_cpu_ns\tmessages\tbytes_B\tlat_n"
-        "\tlat_min_ns\tlat_p50_ns\tlat_p90_ns\tlat_p99_ns\tlat_p999_ns\tlat_max_ns\twhy\n";
+        "\tlat_min_ns\tlat_p50_ns\tlat_p90_ns\tlat_p99_ns\tlat_p999_ns\tlat_max_ns"
+        "\tfixed_ns\tplacement\tclient_on_cpu\tserver_on_cpu\tbus_on_cpu\tmigrations\twhy\n";
 
 static Sample measured(void)
 {
@@ -34,7 +36,8 @@ static Sample measured(void)
                 .elapsed_ns = 123456789, .client_cpu_ns = 1001, .server_cpu_ns = 2002,
                 .bus_cpu_ns = 3003, .messages = 1000, .bytes = 64000, .lat_n = 1000,
                 .lat_min_ns = 11, .lat_p50_ns = 22, .lat_p90_ns = 33, .lat_p99_ns = 44,
-                .lat_p999_ns = 55, .lat_max_ns = 66,
+                .lat_p999_ns = 55, .lat_max_ns = 66, .fixed_ns = 777, .placement = PLACEMENT_SPLIT,
+                .client_on_cpu = 1, .server_on_cpu = 0, .bus_on_cpu = 0, .migrations = 0,
         };
         return s;
 }
@@ -79,22 +82,24 @@ static void test_samples_rows(void)
         } cases[] = {
                 { "host", &pipe, 2, &ok,
                   "3\t2\thost\tbox\tpipe\t-\tbytes\t64\troundtrip\techo\tarray\tnone\t1000\t-\tok\t123456789"
-                  "\t1001\t2002\t-\t1000\t64000\t1000\t11\t22\t33\t44\t55\t66\t-\n" },
+                  "\t1001\t2002\t-\t1000\t64000\t1000\t11\t22\t33\t44\t55\t66\t777\tsplit\t1\t0\t0\t0\t-\n" },
                 { "vm", &broker, 0, &oneway,
                   "0\t0\tvm\tbox\tlibdbus\tdbus-broker\tstring\t4096\toneway\t-\tper-element\tsplit\t-"
-                  "\t1000000000\tok\t123456789\t1001\t2002\t3003\t1000\t64000\t-\t-\t-\t-\t-\t-\t-\t-\n" },
+                  "\t1000000000\tok\t123456789\t1001\t2002\t3003\t1000\t64000\t-\t-\t-\t-\t-\t-\t-"
+                  "\t777\tsplit\t1\t0\t0\t0\t-\n" },
                 { "nspawn", &direct, 4, &calls,
                   "7\t4\tnspawn\tbox\tdirect\t-\tnone\t0\tcallrate\tshort\tarray\tsame\t5\t-\tok\t123456789"
-                  "\t1001\t-\t-\t1000\t64000\t0\t-\t-\t-\t-\t-\t-\t-\n" },
+                  "\t1001\t-\t-\t1000\t64000\t0\t-\t-\t-\t-\t-\t-\t777\tsplit\t1\t0\t0\t0\t-\n" },
                 { "host", &p2p, 1, &ok,
                   "1\t1\thost\tbox\tsd-bus\tp2p\tbytes\t1\troundtrip\tempty\tarray\tnone\t10\t-\tok\t123456789"
-                  "\t1001\t2002\t-\t1000\t64000\t1000\t11\t22\t33\t44\t55\t66\t-\n" },
+                  "\t1001\t2002\t-\t1000\t64000\t1000\t11\t22\t33\t44\t55\t66\t777\tsplit\t1\t0\t0\t0\t-\n" },
                 { "host", &broker, 9, &failed,
                   "0\t9\thost\tbox\tlibdbus\tdbus-broker\tstring\t4096\toneway\t-\tper-element\tsplit\t-"
-                  "\t1000000000\tfailed\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\ttimed out after 5 s\n" },
+                  "\t1000000000\tfailed\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-"
+                  "\ttimed out after 5 s\n" },
                 { "host", &pipe, 0, &silent,
                   "3\t0\thost\tbox\tpipe\t-\tbytes\t64\troundtrip\techo\tarray\tnone\t1000\t-\tfailed"
-                  "\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\tunknown\n" },
+                  "\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\tunknown\n" },
         };
 
         g_assert_cmpstr(samples_header(), ==, old_header);
@@ -130,12 +135,12 @@ static void test_samples_parse(void)
 
         g_autofree char *longer = g_strconcat(out->str, "\t-", NULL);
         g_assert_false(samples_parse_row(longer, "host", "box", cells, 5, &cell, &rep, &back, &why));
-        g_assert_cmpstr(why, ==, "30 fields, not 29");
+        g_assert_cmpstr(why, ==, "36 fields, not 35");
         g_clear_pointer(&why, g_free);
 
         g_autofree char *shorter = g_strndup(out->str, strrchr(out->str, '\t') - out->str);
         g_assert_false(samples_parse_row(shorter, "host", "box", cells, 5, &cell, &rep, &back, &why));
-        g_assert_cmpstr(why, ==, "28 fields, not 29");
+        g_assert_cmpstr(why, ==, "34 fields, not 35");
         g_clear_pointer(&why, g_free);
 
         /* bus_cpu_ns measured for a transport without a bus. */
@@ -399,6 +404,115 @@ static void test_summary_bad_input(void)
         g_assert_cmpuint(out->len, ==, 0);
 }
 
+/* The summary's column NAME on its line ROW (1: the first cell). */
+static char *summary_field(const char *summary, guint row, const char *name)
+{
+        g_auto(GStrv) lines = g_strsplit(summary, "\n", -1);
+        g_auto(GStrv) head = g_strsplit(lines[0], "\t", -1);
+        g_auto(GStrv) f = g_strsplit(lines[row], "\t", -1);
+
+        for (guint k = 0; head[k]; k++)
+                if (!strcmp(head[k], name))
+                        return g_strdup(f[k]);
+        g_assert_not_reached();
+}
+
+/* A cell whose repetitions ran in two placements is "mixed" with the
+ * count per mode, is named by summary_mixed_placements, and comes apart
+ * by placement; one of one mode is that mode; fixed_share is the median
+ * of fixed_ns / elapsed_ns. */
+static void test_summary_placement(void)
+{
+        Cell mixed = roundtrip_cell(0, "pipe"), pinned = roundtrip_cell(1, "pipe");
+        pinned.size = 4096;
+        g_autoptr(GString) rows = g_string_new(NULL);
+        const PlacementMode modes[] = { PLACEMENT_SAME, PLACEMENT_SPLIT, PLACEMENT_SAME };
+        for (guint rep = 0; rep < 3; rep++) {
+                Sample s = measured();
+                s.placement = modes[rep];
+                s.fixed_ns = s.elapsed_ns / (rep + 2);   /* shares 1/2, 1/3, 1/4 */
+                samples_append_row(rows, "host", "box", &mixed, rep, &s);
+                s.placement = PLACEMENT_SAME;
+                samples_append_row(rows, "host", "box", &pinned, rep, &s);
+        }
+        g_autofree char *dir = results_dir("placement", rows, NULL);
+        g_autoptr(GString) out = g_string_new(NULL);
+        g_autoptr(GError) e = NULL;
+        g_assert_cmpint(summarize_dir(dir, out, &e), ==, 0);
+        g_assert_no_error(e);
+        g_autofree char *p1 = summary_field(out->str, 1, "placement");
+        g_autofree char *m1 = summary_field(out->str, 1, "placement_modes");
+        g_autofree char *p2 = summary_field(out->str, 2, "placement");
+        g_autofree char *m2 = summary_field(out->str, 2, "placement_modes");
+        g_autofree char *share = summary_field(out->str, 1, "fixed_share");
+        g_assert_cmpstr(p1, ==, "mixed");
+        g_assert_cmpstr(m1, ==, "same:2,split:1");
+        g_assert_cmpstr(p2, ==, "same");
+        g_assert_cmpstr(m2, ==, "same:3");
+        g_assert_cmpstr(share, ==, "0.3333");
+
+        g_autoptr(GPtrArray) warn = g_ptr_array_new_with_free_func(g_free);
+        g_assert_true(summary_mixed_placements(dir, warn, &e));
+        g_assert_cmpuint(warn->len, ==, 1);
+        g_assert_cmpstr(warn->pdata[0], ==, "env=host,machine=box,transport=pipe,payload=bytes,size=64,"
+                                            "pattern=roundtrip,reply=echo,marshal=array,cpus=none,count=1000: "
+                                            "same:2,split:1");
+
+        g_autoptr(GString) apart = g_string_new(NULL);
+        g_assert_cmpint(summarize_dir_by_placement(dir, apart, &e), ==, 0);
+        g_autofree char *a1 = summary_field(apart->str, 1, "placement");
+        g_autofree char *n1 = summary_field(apart->str, 1, "n");
+        g_autofree char *a2 = summary_field(apart->str, 3, "placement");
+        g_autofree char *n2 = summary_field(apart->str, 3, "n");
+        g_assert_cmpstr(a1, ==, "same");
+        g_assert_cmpstr(n1, ==, "2");
+        g_assert_cmpstr(a2, ==, "split");   /* first seen after the 4 KiB cell */
+        g_assert_cmpstr(n2, ==, "1");
+}
+
+/* samples.tsv written before the placement and fixed-window columns
+ * reads as unobserved: "-" for placement, fixed_ns and fixed_share, and
+ * no warning. */
+static void test_summary_old_data(void)
+{
+        Cell c = roundtrip_cell(0, "pipe");
+        g_autoptr(GString) rows = g_string_new(NULL);
+        Sample s = measured();
+        for (guint rep = 0; rep < 3; rep++)
+                samples_append_row(rows, "host", "box", &c, rep, &s);
+        /* Cut the six new columns out of header and rows. */
+        g_autoptr(GString) old = g_string_new(old_header);
+        const char *cut = strstr(old->str, "\tfixed_ns"), *rest = strstr(old->str, "\twhy");
+        g_string_erase(old, cut - old->str, rest - cut);
+        g_auto(GStrv) lines = g_strsplit(rows->str, "\n", -1);
+        for (guint i = 0; lines[i] && *lines[i]; i++) {
+                g_auto(GStrv) f = g_strsplit(lines[i], "\t", -1);
+                guint n = g_strv_length(f);
+                for (guint k = 0; k < n; k++)
+                        if (k < n - 7 || k == n - 1)
+                                g_string_append_printf(old, "%s%s", f[k], k == n - 1 ? "\n" : "\t");
+        }
+        g_autofree char *dir = g_build_filename(tmp_dir, "old-data", NULL);
+        g_autofree char *path = g_build_filename(dir, "samples.tsv", NULL);
+        g_assert_cmpint(g_mkdir_with_parents(dir, 0755), ==, 0);
+        g_assert_true(g_file_set_contents(path, old->str, -1, NULL));
+        g_autoptr(GString) out = g_string_new(NULL);
+        g_autoptr(GError) e = NULL;
+        g_assert_cmpint(summarize_dir(dir, out, &e), ==, 0);
+        g_assert_no_error(e);
+        g_autofree char *p = summary_field(out->str, 1, "placement");
+        g_autofree char *m = summary_field(out->str, 1, "placement_modes");
+        g_autofree char *f = summary_field(out->str, 1, "fixed_ns");
+        g_autofree char *n = summary_field(out->str, 1, "n");
+        g_assert_cmpstr(p, ==, "-");
+        g_assert_cmpstr(m, ==, "-");
+        g_assert_cmpstr(f, ==, "-");
+        g_assert_cmpstr(n, ==, "3");
+        g_autoptr(GPtrArray) warn = g_ptr_array_new_with_free_func(g_free);
+        g_assert_true(summary_mixed_placements(dir, warn, &e));
+        g_assert_cmpuint(warn->len, ==, 0);
+}
+
 int main(int argc, char **argv)
 {
         g_test_init(&argc, &argv, NULL);
@@ -411,6 +525,8 @@ int main(int argc, char **argv)
         g_test_add_func("/columns/samples-parse", test_samples_parse);
         g_test_add_func("/columns/summary-failed-cell", test_summary_failed_cell);
         g_test_add_func("/columns/summary-bad-input", test_summary_bad_input);
+        g_test_add_func("/columns/summary-placement", test_summary_placement);
+        g_test_add_func("/columns/summary-old-data", test_summary_old_data);
         int r = g_test_run();
         samples_remove_dir(tmp_dir);
         g_free(tmp_dir);

@@ -260,7 +260,7 @@ INI
 faults=$((faults + 1))
 check "time limit: exit 1" [ "$rc" -eq 1 ]
 check "time limit: the failed row says so, the healthy one is ok" \
-        eval '[ "$(tail -n +2 "$out/limit/samples.tsv" | cut -f15,29 | sort | tr "\t\n" "| ")" = "failed|exceeded the time limit of 0.3 s ok|- " ]'
+        eval '[ "$(tail -n +2 "$out/limit/samples.tsv" | cut -f15,"$(tsv_index why "$out/limit/samples.tsv")" | sort | tr "\t\n" "| ")" = "failed|exceeded the time limit of 0.3 s ok|- " ]'
 check "time limit: nothing left running" nothing_running
 
 # ran PID...: every PID has used CPU time (utime + stime, in ticks).
@@ -313,7 +313,7 @@ kill_during() {
         check "$who SIGKILLed: found and killed" [ -n "$victim" ]
         check "$who SIGKILLed: exit 1" [ "$rc" -eq 1 ]
         local rows
-        rows=$(tail -n +2 "$out/$name/samples.tsv" 2>/dev/null | cut -f2,15,29)
+        rows=$(tail -n +2 "$out/$name/samples.tsv" 2>/dev/null | cut -f2,15,"$(tsv_index why "$out/$name/samples.tsv")")
         check "$who SIGKILLed: rep 0 failed, saying '$reason'" grep -qE "^0	failed	.*$reason" <<<"$rows"
         check "$who SIGKILLed: rep 1 measured" grep -q "^1	ok	" <<<"$rows"
         check "$who SIGKILLed: nothing left running" nothing_running

@@ -43,10 +43,12 @@ g=paper/generated f=build/figures
 check "tables: env-cost's and fifo-vs-socket's ratio columns" \
         'grep -q "ensuremath{\\\\times}host" $g/table-env-cost-main.tex && grep -q "ensuremath{\\\\times}fifo" $g/table-fifo-vs-socket-main.tex'
 check "dbus-pingpong: the published kdbus column and series, the queries test named" \
-        'grep -q "published (ARM 2010): kdbus" $g/table-dbus-pingpong-main.tex && grep -q "^60000 & ipc-performances & " $g/table-dbus-pingpong-main.tex &&
+        'grep -q "{published (ARM 2010)}" $g/table-dbus-pingpong-main.tex && grep -q " & kdbus & " $g/table-dbus-pingpong-main.tex &&
+         grep -q "^60\\\\,000 & ipc-performances & " $g/table-dbus-pingpong-main.tex &&
          grep -q "^# published (ARM 2010): kdbus$" $f/dbus-pingpong-main.gp'
-check "shell-calls: intervals in brackets and the in-process row; sdbus-array: the published rows" \
-        'grep -q "^dbus-send & [0-9.]* \[" $g/table-shell-calls-main.tex && grep -q "{in-process libdbus round trip}" $g/table-shell-calls-main.tex &&
+check "shell-calls: intervals beneath their values and the in-process row; sdbus-array: the published rows" \
+        'grep -q "^dbus-send & \\\\ipclabInterval{[0-9.]*}{\[" $g/table-shell-calls-main.tex &&
+         grep -q "{in-process\\\\\\\\libdbus round\\\\\\\\trip}" $g/table-shell-calls-main.tex &&
          grep -q "published (sdbus-c++): per-element}" $g/table-sdbus-array-main.tex'
 check "dbus-throughput: the call-rate table and the direct floor; the spectrum figures" \
         '[ -s $g/table-dbus-throughput-callrate.tex ] && grep -q "^# harness floor (direct), bytes$" $f/dbus-throughput-oneway.gp &&
@@ -152,7 +154,7 @@ check "make all with a new experiment file succeeds and measures only it" \
 text=$(pdftotext paper/paper.pdf - 2>/dev/null | tr -s ' \n' '  ')
 check "the new experiment has its figure, table and generated section in the paper" \
         '[ -s build/figures/zz-new-main.pdf ] && [ -s paper/generated/table-zz-new-main.tex ] &&
-         grep -qF "A new experiment in the shipped paper" <<<"$text" && grep -qE "Figure [0-9]+: .*\(experiment zz-new\)" <<<"$text"'
+         grep -qF "A new experiment in the shipped paper" <<<"$text" && grep -qE "Figure [0-9]+: .* of experiment zz-new" <<<"$text"'
 check "its section follows the listed ones, the listed ones in their order" \
         '[ "$(grep -o "input{[a-z/-]*}" paper/generated/config.tex | tr "\n" " ")" = "$(sed "s/#.*//" paper/sections.list | grep . | sed "s|.*|input{sections/&}|" | tr "\n" " ")input{generated/section-zz-new} " ]'
 printf '\\section{Written by hand}\nThe zz-new section, by hand: \\ipclabFigure{zz-new-main}\n' > paper/sections/zz-new.tex

@@ -45,6 +45,30 @@ static void test_median(void)
         g_assert_cmpfloat(stats_median(even, 0), ==, 0);
 }
 
+/* The coverage stated for a median's interval, and intervals apart: what
+ * declared numbers (numbers.h) say of "the fastest" and of two cells. */
+static void test_intervals(void)
+{
+        g_assert_cmpfloat(stats_median_ci_level(6, 0.95), ==, 0.95);
+        g_assert_cmpfloat(stats_median_ci_level(30, 0.95), ==, 0.95);
+        g_assert_cmpfloat(stats_median_ci_level(3, 0.95), ==, 0.75);
+        g_assert_cmpfloat(stats_median_ci_level(5, 0.95), ==, 0.9375);
+        g_assert_cmpfloat(stats_median_ci_level(0, 0.95), ==, 0);
+
+        g_assert_true(stats_intervals_disjoint(1, 2, 3, 4));
+        g_assert_true(stats_intervals_disjoint(3, 4, 1, 2));
+        g_assert_false(stats_intervals_disjoint(1, 3, 2, 4));
+        g_assert_false(stats_intervals_disjoint(1, 2, 2, 3));   /* touching */
+        g_assert_false(stats_intervals_disjoint(1, NAN, 3, 4)); /* unknown */
+
+        double lo[] = { 1, 5, 4.5, 10 }, hi[] = { 2, 6, 5.5, 11 };
+        g_assert_true(stats_interval_apart(lo, hi, 4, 0));
+        g_assert_false(stats_interval_apart(lo, hi, 4, 1));     /* overlaps [4.5, 5.5] */
+        g_assert_true(stats_interval_apart(lo, hi, 4, 3));
+        g_assert_false(stats_interval_apart(lo, hi, 4, 4));     /* no such interval */
+        g_assert_true(stats_interval_apart(lo, hi, 1, 0));      /* alone */
+}
+
 static void test_median_ci(void)
 {
         double v[20], lo, hi;
@@ -432,18 +456,44 @@ static void test_coverage_auto(void)
         g_assert_true(stats_auto_done(flat, 12, 6, 0.05, &narrowed, NULL));
 }
 
+/* What the exact interval can reach, and the repetitions a level needs:
+ * 1 - 2/C(2n, n) (C(6,3) = 20, C(8,4) = 70, C(12,6) = 924, C(14,7) =
+ * 3432), checked against stats_ratio_ci's own coverage. */
+static void test_ratio_ci_reach(void)
+{
+        g_assert_cmpfloat_with_epsilon(stats_ratio_ci_reach(3, 3), 0.9, 1e-12);
+        g_assert_cmpfloat_with_epsilon(stats_ratio_ci_reach(4, 4), 1 - 2.0 / 70, 1e-12);
+        g_assert_cmpfloat_with_epsilon(stats_ratio_ci_reach(6, 6), 1 - 2.0 / 924, 1e-12);
+        g_assert_cmpfloat_with_epsilon(stats_ratio_ci_reach(5, 6), 1 - 2.0 / 462, 1e-12);
+        g_assert_cmpfloat(stats_ratio_ci_reach(0, 6), ==, 0);
+        g_assert_cmpuint(stats_ratio_ci_reps(0.95), ==, 4);
+        g_assert_cmpuint(stats_ratio_ci_reps(1 - 0.05 / 9), ==, 6);
+        g_assert_cmpuint(stats_ratio_ci_reps(1 - 0.05 / 27), ==, 7);
+        g_assert_cmpuint(stats_ratio_ci_reps(1 - 0.05 / 85), ==, 7);
+        g_assert_cmpuint(stats_ratio_ci_reps(1 - 0.05 / 86), ==, 8);
+        g_assert_cmpuint(stats_ratio_ci_reps(1.5), ==, 0);
+        /* The interval itself reaches exactly that with k = 1. */
+        double a[7] = { 1, 2, 3, 4, 5, 6, 7 }, b[7] = { 2, 3, 4, 5, 6, 7, 8 }, r, lo, hi, cov;
+        for (size_t n = 2; n <= 7; n++) {
+                g_assert_cmpint(stats_ratio_ci(a, n, b, n, 1 - 1e-9, &r, &lo, &hi, &cov), ==, 0);
+                g_assert_cmpfloat_with_epsilon(cov, stats_ratio_ci_reach(n, n), 1e-12);
+        }
+}
+
 int main(int argc, char **argv)
 {
         g_test_init(&argc, &argv, NULL);
         g_test_add_func("/stats/quantiles", test_quantiles);
         g_test_add_func("/stats/median", test_median);
         g_test_add_func("/stats/median-ci", test_median_ci);
+        g_test_add_func("/stats/intervals", test_intervals);
         g_test_add_func("/stats/means", test_means);
         g_test_add_func("/stats/rng", test_rng);
         g_test_add_func("/stats/geometric-mean", test_geometric_mean);
         g_test_add_func("/stats/pooled-rate", test_pooled_rate);
         g_test_add_func("/stats/mann-whitney", test_mann_whitney);
         g_test_add_func("/stats/ratio-ci", test_ratio_ci);
+        g_test_add_func("/stats/ratio-ci-reach", test_ratio_ci_reach);
         g_test_add_func("/stats/coverage-one-pair", test_coverage_one_pair);
         g_test_add_func("/stats/coverage-claim", test_coverage_claim);
         g_test_add_func("/stats/coverage-auto", test_coverage_auto);

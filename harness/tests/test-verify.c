@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "samples.h"
+#include "stats.h"
 #include "verify.h"
 
 static char *tmp_dir;
@@ -197,15 +198,19 @@ static void test_geomean_and_where(void)
 
         /* Pairs 2 and 8: the geometric mean 4, not the average 5.  It
          * holds at 2, where both pairs do; at 4 the geometric mean would
-         * (the old rule), but the pair of 2 does not: inconclusive. */
+         * (the rule before issue 9), but the pair of 2 lies below 4: it
+         * fails (issue 22: one pair's 1 - 0.05/K interval below BY). */
         g_assert_cmpint(eval(t, "transport=pipe", "transport=fifo", "elapsed", NULL, 2, &r), ==, VERIFY_HOLDS);
         g_assert_cmpuint(r.pairs->len, ==, 2);
         g_assert_cmpfloat_with_epsilon(r.ratio, 4, 1e-12);
         g_assert_cmpfloat_with_epsilon(r.hi, 4, 1e-12);
         verify_result_clear(&r);
-        g_assert_cmpint(eval(t, "transport=pipe", "transport=fifo", "elapsed", NULL, 4, &r), ==, VERIFY_INCONCLUSIVE);
+        g_assert_cmpint(eval(t, "transport=pipe", "transport=fifo", "elapsed", NULL, 4, &r), ==, VERIFY_FAILS);
         g_assert_cmpfloat_with_epsilon(r.ratio, 4, 1e-12);
-        g_assert_nonnull(strstr(r.note, "1 of 2 pairs hold"));
+        g_assert_cmpuint(r.clear, ==, 1);
+        g_assert_nonnull(strstr(r.note, "1 of 2 pairs lie below 4 at 97.5%"));
+        g_assert_cmpint(r.decisive, ==, 0);
+        g_assert_cmpstr(g_array_index(r.pairs, VerifyPair, 0).label, ==, "64 B");
         verify_result_clear(&r);
         g_assert_cmpint(eval(t, "transport=pipe", "transport=fifo", "elapsed", NULL, 4.5, &r), ==, VERIFY_FAILS);
         verify_result_clear(&r);
@@ -256,8 +261,12 @@ static void test_pairing(void)
         g_assert_cmpfloat_with_epsilon(r.ratio, 4, 1e-12);   /* (1 * 8 * 8)^(1/3) */
         g_assert_nonnull(strstr(r.note, "1 cells match both selectors"));
         VerifyPair *p = &g_array_index(r.pairs, VerifyPair, 0);
-        g_assert_cmpstr(p->faster, ==, "pipe bytes 64B roundtrip reply=echo count=100");
-        g_assert_cmpstr(p->slower, ==, "pipe bytes 4096B roundtrip reply=echo count=100");
+        g_assert_cmpstr(p->faster, ==, "pipe bytes 64 B roundtrip reply=echo count=100");
+        g_assert_cmpstr(p->slower, ==, "pipe bytes 4 KiB roundtrip reply=echo count=100");
+        /* What tells the pairs apart: the faster cell's size, and the
+         * slower cell's transport where only it varies. */
+        g_assert_cmpstr(p->label, ==, "64 B vs pipe");
+        g_assert_cmpstr(g_array_index(r.pairs, VerifyPair, 2).label, ==, "4 KiB vs fifo");
         verify_result_clear(&r);
 }
 
@@ -328,7 +337,7 @@ static void test_left_out(void)
         g_assert_cmpint(eval(t1, "transport=pipe", "transport=fifo", "elapsed", NULL, 1.5, &r), ==, VERIFY_INCONCLUSIVE);
         g_assert_cmpfloat(r.ratio, ==, 2);
         g_assert_cmpuint(r.min_reps, ==, 1);
-        g_assert_nonnull(strstr(r.note, "too few repetitions for a 95% interval"));
+        g_assert_nonnull(strstr(r.note, "too few repetitions for a 95.0% interval"));
         verify_result_clear(&r);
         g_autoptr(GString) b3 = g_string_new(NULL);
         rows(b3, "host", &p64, e100, 3);
@@ -382,7 +391,8 @@ static void test_noisy(void)
         verify_result_clear(&r);
         verify_result_clear(&again);
         /* At 2.5 the geometric mean's interval [2.5, 3.30] would hold (the
-         * old rule); the 64 B pair does not: inconclusive. */
+         * old rule); the 64 B pair does not, and its 97.5% interval
+         * [1.71, 2.5] does not lie below 2.5 either: inconclusive. */
         g_assert_cmpint(eval(t, "transport=pipe", "transport=fifo", "elapsed", NULL, 2.5, &r), ==, VERIFY_INCONCLUSIVE);
         g_assert_nonnull(strstr(r.note, "1 of 2 pairs hold"));
         verify_result_clear(&r);
@@ -391,7 +401,8 @@ static void test_noisy(void)
 /* Issue 9, finding 4: a pair the other way round is not hidden by the
  * geometric mean.  pipe vs fifo: 0.8 at 64 B (fifo faster there), 4 at 4
  * KiB; the geometric mean 1.79 lies above 1, and the old rule said
- * "holds". */
+ * "holds".  Since issue 22 the pair's 97.5% interval [0.8, 0.8], below 1,
+ * fails the claim. */
 static void test_reversed_pair(void)
 {
         g_autoptr(GString) b = g_string_new(NULL);
@@ -407,56 +418,277 @@ static void test_reversed_pair(void)
         g_autoptr(Table) t = table_of(b, "reversed.tsv");
         VerifyResult r;
 
-        g_assert_cmpint(eval(t, "transport=pipe", "transport=fifo", "elapsed", NULL, 1, &r), ==, VERIFY_INCONCLUSIVE);
+        g_assert_cmpint(eval(t, "transport=pipe", "transport=fifo", "elapsed", NULL, 1, &r), ==, VERIFY_FAILS);
         g_assert_cmpfloat_with_epsilon(r.ratio, sqrt(0.8 * 4), 1e-12);
-        g_assert_cmpfloat(r.lo, >, 1);
+        g_assert_cmpfloat(r.lo, >, 1);    /* the geometric mean says nothing */
         g_assert_nonnull(r.reversed);
-        g_assert_nonnull(strstr(r.note, "reversed (the interval lies below 1): pipe bytes 64B"));
-        g_assert_nonnull(strstr(r.note, "vs fifo bytes 64B roundtrip reply=echo count=100 0.80 [0.80, 0.80]"));
-        g_assert_null(strstr(r.note, "4096B"));
+        g_assert_nonnull(strstr(r.note, "reversed (the interval lies below 1): pipe bytes 64 B"));
+        g_assert_nonnull(strstr(r.note, "vs fifo bytes 64 B roundtrip reply=echo count=100 0.80 [0.80, 0.80] 95.8%"));
+        g_assert_null(strstr(r.note, "4 KiB"));
         VerifyPair *p0 = &g_array_index(r.pairs, VerifyPair, 0), *p1 = &g_array_index(r.pairs, VerifyPair, 1);
         g_assert_true(p0->reversed);
         g_assert_cmpint(p0->verdict, ==, VERIFY_FAILS);
         g_assert_false(p1->reversed);
         g_assert_cmpint(p1->verdict, ==, VERIFY_HOLDS);
+        g_assert_cmpint(r.decisive, ==, 0);
         verify_result_clear(&r);
 }
 
-/* Issue 12: claims that cannot mean anything are refused before any data
- * is read, naming file, group and key. */
+/* Issue 22: "fails" when one pair's 1 - 0.05/K interval lies wholly below
+ * the factor.  A pair reversed at 95% whose 97.5% interval still reaches
+ * 1 is named, and does not fail the claim.  pipe 64 B: 100..104 us, fifo
+ * 64 B: 80, 85, 90, 95, 101.5 us: of the 25 ratios fifo/pipe two lie
+ * above 1 (1.015 and 1.00495), the third is 0.995.  With 5 and 5 the 95%
+ * interval is [r(3), r(23)] (coverage 1 - 2 * 4/252), the 97.5% one [r(2),
+ * r(24)] (1 - 2 * 2/252).  The 4 KiB pair holds at 8. */
+static void test_fails_rule(void)
+{
+        g_autoptr(GString) b = g_string_new(NULL);
+        Cell p64 = cell("pipe", 64, PATTERN_ROUNDTRIP), f64 = cell("fifo", 64, PATTERN_ROUNDTRIP);
+        Cell p4k = cell("pipe", 4096, PATTERN_ROUNDTRIP), f4k = cell("fifo", 4096, PATTERN_ROUNDTRIP);
+        static const guint64 pe[] = { 100000, 101000, 102000, 103000, 104000 };
+        static const guint64 fe[] = { 80000, 85000, 90000, 95000, 101500 };
+
+        rows(b, "host", &p64, pe, 5);
+        rows(b, "host", &f64, fe, 5);
+        rows(b, "host", &p4k, e100, 5);
+        rows(b, "host", &f4k, e800, 5);
+        g_autoptr(Table) t = table_of(b, "fails-rule.tsv");
+        VerifyResult r;
+
+        g_assert_cmpint(eval(t, "transport=pipe", "transport=fifo", "elapsed", NULL, 1, &r), ==, VERIFY_INCONCLUSIVE);
+        VerifyPair *p0 = &g_array_index(r.pairs, VerifyPair, 0);
+        g_assert_true(p0->reversed);
+        g_assert_cmpint(p0->verdict, ==, VERIFY_INCONCLUSIVE);
+        g_assert_cmpfloat_with_epsilon(p0->hi, 101500.0 / 102000, 1e-12);
+        g_assert_cmpfloat_with_epsilon(p0->coverage, 1 - 8.0 / 252, 1e-12);
+        g_assert_cmpfloat_with_epsilon(p0->fail_hi, 101500.0 / 101000, 1e-12);
+        g_assert_cmpfloat_with_epsilon(p0->fail_coverage, 1 - 4.0 / 252, 1e-12);
+        g_assert_cmpfloat_with_epsilon(r.level_fails, 0.975, 1e-12);
+        g_assert_nonnull(strstr(r.note, "reversed (the interval lies below 1): pipe bytes 64 B"));
+        g_assert_cmpint(r.decisive, ==, 0);
+        verify_result_clear(&r);
+
+        /* The old rule on the same kind of claim: pairs 0.5 and 8, the
+         * geometric mean of their 97.5% intervals [2, 2] lies above 1, so
+         * it never failed; the pair of 0.5 fails it now. */
+        g_autoptr(GString) b2 = g_string_new(NULL);
+        rows(b2, "host", &p64, e200, R);
+        rows(b2, "host", &f64, e100, R);
+        rows(b2, "host", &p4k, e100, R);
+        rows(b2, "host", &f4k, e800, R);
+        g_autoptr(Table) t2 = table_of(b2, "fails-rule-2.tsv");
+        g_assert_cmpint(eval(t2, "transport=pipe", "transport=fifo", "elapsed", NULL, 1, &r), ==, VERIFY_FAILS);
+        g_assert_cmpfloat_with_epsilon(r.lo, 2, 1e-12);
+        /* Each 97.5% interval of 6 and 6 reaches 1 - 2 * 7/924; the
+         * combined one 1 - the sum of the misses. */
+        g_assert_cmpfloat_with_epsilon(r.coverage, 1 - 2 * 14.0 / 924, 1e-12);
+        verify_result_clear(&r);
+}
+
+/* ---- Sequential designs (repeat_until=decided) --------------------------- */
+
+/* Replaying looks: the first look that decides gives the verdict,
+ * whatever later repetitions show; a look some cell has not reached ends
+ * the sequence.  pipe/fifo at 64 B: repetitions 0-4 give 2 (100 vs 200
+ * us), 5-9 give 0.5. */
+static void test_looks_replay(void)
+{
+        g_autoptr(GString) b = g_string_new(NULL);
+        Cell p = cell("pipe", 64, PATTERN_ROUNDTRIP), f = cell("fifo", 64, PATTERN_ROUNDTRIP);
+        static const guint64 pe[] = { 100000, 100000, 100000, 100000, 100000, 200000, 200000, 200000, 200000, 200000 };
+        static const guint64 fe[] = { 200000, 200000, 200000, 200000, 200000, 100000, 100000, 100000, 100000, 100000 };
+        rows(b, "host", &p, pe, 10);
+        rows(b, "host", &f, fe, 10);
+        g_autoptr(Table) t = table_of(b, "looks.tsv");
+        Claim c = claim("transport=pipe", "transport=fifo", "elapsed", NULL, 1.5);
+        VerifyResult r;
+        g_autoptr(GError) e = NULL;
+
+        /* One look at all ten: 2 and 0.5 mixed, inconclusive. */
+        g_assert_true(verify_claim_table(&c, t, "looks", &r, &e));
+        g_assert_cmpint(r.verdict, ==, VERIFY_INCONCLUSIVE);
+        verify_result_clear(&r);
+        /* Looks at 5 and 10, each at 97.5%: holds at look 1, on 5 and 5. */
+        static const guint looks[] = { 5, 10, 20 };
+        g_assert_true(verify_claim_table_looks(&c, t, "looks", looks, 2, 2, &r, &e));
+        g_assert_cmpint(r.verdict, ==, VERIFY_HOLDS);
+        g_assert_cmpuint(r.look, ==, 1);
+        g_assert_cmpuint(r.look_reps, ==, 5);
+        g_assert_cmpuint(r.min_reps, ==, 5);
+        g_assert_cmpfloat_with_epsilon(r.level_holds, 0.975, 1e-12);
+        g_assert_nonnull(strstr(r.note, "decided at look 1 of 2 (5 repetitions, each look at 97.5%)"));
+        verify_result_clear(&r);
+        /* Turned round (by 1.5, fifo faster): 0.5 at look 1 fails it. */
+        Claim cr = claim("transport=fifo", "transport=pipe", "elapsed", NULL, 1.5);
+        g_assert_true(verify_claim_table_looks(&cr, t, "looks", looks, 2, 2, &r, &e));
+        g_assert_cmpint(r.verdict, ==, VERIFY_FAILS);
+        g_assert_cmpuint(r.look, ==, 1);
+        verify_result_clear(&r);
+        /* Looks at 6, 10 and 20, by 1.2: look 1 on 6 and 6 has ratios 2, 1
+         * and 0.5, its interval [1, 2] decides nothing; look 2 on all ten
+         * neither; look 3 (20) is not reached: the sequence ends at look 2. */
+        Claim cm = claim("transport=pipe", "transport=fifo", "elapsed", NULL, 1.2);
+        static const guint late[] = { 6, 10, 20 };
+        g_assert_true(verify_claim_table_looks(&cm, t, "looks", late, 3, 3, &r, &e));
+        g_assert_cmpint(r.verdict, ==, VERIFY_INCONCLUSIVE);
+        g_assert_cmpuint(r.look, ==, 2);
+        g_assert_nonnull(strstr(r.note, "look 3 (20 repetitions) not reached"));
+        verify_result_clear(&r);
+}
+
+/* SIM claims over 2 pairs whose true ratios are exactly BY = 1 (lognormal
+ * noise, sigma 0.2): any verdict is an error ("holds" needs every ratio
+ * above, "fails" one below).  Each run draws 30 repetitions a cell and
+ * looks at them in turn.  Returns the share of runs with a verdict.
+ * LOOKS (N_LOOKS): the schedule; PER_LOOK_95: every look at 95%, the naive
+ * rule (one look at a time, as a fixed design would be read), instead of
+ * the sequential design's alpha/L. */
+static double sequential_errors(guint64 seed, const guint *looks, guint n_looks, bool per_look_95, int sim)
+{
+        enum { N = 30 };
+        StatsRng rng;
+        Cell cells[4] = { cell("pipe", 64, PATTERN_ROUNDTRIP), cell("fifo", 64, PATTERN_ROUNDTRIP),
+                          cell("pipe", 4096, PATTERN_ROUNDTRIP), cell("fifo", 4096, PATTERN_ROUNDTRIP) };
+        Claim c = claim("transport=pipe", "transport=fifo", "elapsed", NULL, 1);
+        int wrong = 0;
+
+        stats_rng_init(&rng, seed);
+        for (int s = 0; s < sim; s++) {
+                g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func(g_free);
+                for (guint k = 0; k < G_N_ELEMENTS(cells); k++)
+                        for (guint i = 0; i < N; i++) {
+                                double u1 = ((double) (stats_rng_next(&rng) >> 11) + 1) / 9007199254740993.0;
+                                double u2 = (double) (stats_rng_next(&rng) >> 11) / 9007199254740992.0;
+                                double z = sqrt(-2 * log(u1)) * cos(2 * G_PI * u2);
+                                Sample smp = { .elapsed_ns = (guint64) (1e6 * exp(0.2 * z)), .messages = 100,
+                                               .bytes = 100 * cells[k].size, .client_cpu_ns = 1, .server_cpu_ns = 1,
+                                               .lat_n = 1, .lat_p50_ns = 1 };
+                                GString *row = g_string_new(NULL);
+                                samples_append_row(row, "host", "m1", &cells[k], i, &smp);
+                                g_ptr_array_add(lines, g_string_free(row, FALSE));
+                        }
+                g_autoptr(Table) t = verify_rows_table(lines);
+                bool decided = false;
+                if (per_look_95) {
+                        for (guint j = 0; j < n_looks && !decided; j++) {
+                                VerifyResult r;
+                                g_assert_true(verify_claim_table_looks(&c, t, "sim", &looks[j], 1, 1, &r, NULL));
+                                decided = r.verdict == VERIFY_HOLDS || r.verdict == VERIFY_FAILS;
+                                verify_result_clear(&r);
+                        }
+                } else {
+                        VerifyResult r;
+                        g_assert_true(verify_claim_table_looks(&c, t, "sim", looks, n_looks, n_looks, &r, NULL));
+                        decided = r.verdict == VERIFY_HOLDS || r.verdict == VERIFY_FAILS;
+                        verify_result_clear(&r);
+                }
+                wrong += decided;
+        }
+        return (double) wrong / sim;
+}
+
+/* Issue 22: the sequential design keeps the family-wise error at or below
+ * 5% however the run stops; reading every look at 95% (stopping as soon
+ * as a claim looks decided: optional stopping) does not.  A fixed seed:
+ * the same numbers every time. */
+static void test_sequential_error(void)
+{
+        static const guint looks[] = { 5, 10, 20, 30 };
+        static const guint every[] = { 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
+                                       21, 22, 23, 24, 25, 26, 27, 28, 29, 30 };
+        int sim = g_test_slow() ? 4000 : 600;
+
+        double seq = sequential_errors(22, looks, G_N_ELEMENTS(looks), false, sim);
+        double naive = sequential_errors(22, every, G_N_ELEMENTS(every), true, sim);
+        double naive4 = sequential_errors(22, looks, G_N_ELEMENTS(looks), true, sim);
+        if (g_test_verbose())
+                g_printerr("# %d runs, 2 pairs at the boundary: wrong verdicts %.4f with looks 5;10;20;30 at "
+                           "alpha/4 each, %.4f at 95%% at each of those looks, %.4f at 95%% after every "
+                           "repetition from 5 to 30\n", sim, seq, naive4, naive);
+        g_assert_cmpfloat(seq, <=, 0.05);
+        g_assert_cmpfloat(naive, >, 0.05);
+        g_assert_cmpfloat(naive, >, 2 * seq);
+}
+
+/* Coverages are printed as reached, rounded down. */
+static void test_format_coverage(void)
+{
+        static const struct {
+                double c;
+                const char *s;
+        } cases[] = {
+                { 0.9589, "95.8%" }, { 0.942, "94.2%" }, { 0.95, "95.0%" }, { 0.94999, "94.9%" },
+                { 0.997835, "99.78%" }, { 0.998148, "99.81%" }, { 0.9, "90.0%" },
+        };
+        for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+                g_autofree char *s = verify_format_coverage(cases[i].c, false);
+                g_assert_cmpstr(s, ==, cases[i].s);
+        }
+        g_autofree char *l = verify_format_coverage(0.9589, true);
+        g_assert_cmpstr(l, ==, "95.8\\,\\%");
+}
+
+/* Loads TEXT as x/NAME.ini (with PROFILE); NULL with *E on a refusal. */
+static Experiment *load(const char *name, const char *text, const char *profile, GError **e)
+{
+        g_autofree char *file = g_strdup_printf("x/%s.ini", name);
+        return experiment_load_data(file, text, strlen(text), profile, e);
+}
+
+/* Issues 12 and 22: claims that cannot mean anything, or cannot be
+ * decided with the repetitions the file gives, are refused when the file
+ * is loaded (check, run and verify alike), at FILE:LINE: [claim c] KEY. */
 static void test_claim_check(void)
 {
         static const char head[] = "[experiment]\ntitle=t\ntransport=pipe;fifo\nsize=64;4KiB\n"
-                                   "pattern=roundtrip\ncount=100\n\n[claim c]\ntext=t\n";
+                                   "pattern=roundtrip\ncount=100\nenv=host;nspawn\n\n[claim c]\ntext=t\n";
         static const struct {
-                const char *claim, *key, *what;
+                const char *claim, *where, *what;
         } bad[] = {
-                { "faster=transport=pipe\nslower=transport=fifo\nmetric=callrate\n", "metric",
+                { "faster=transport=pipe\nslower=transport=fifo\nmetric=callrate\n", "x/check.ini:13: [claim c] metric: ",
                   "no cell that faster=transport=pipe selects measures callrate" },
-                { "faster=size=64\nslower=size=64B\nmetric=elapsed\n", "slower", "selects the same cells" },
-                { "faster=transport=pipe\nslower=transport=fifo\nmetric=elapsed\nwhere=size>=1MiB\n", "where",
-                  "keeps none of the cells" },
-                { "faster=size=4KiB\nslower=size=64\nmetric=elapsed\nwhere=size>=1KiB\n", "where",
+                { "faster=size=64\nslower=size=64B\nmetric=elapsed\n", "x/check.ini:12: [claim c] slower: ",
+                  "selects the same cells" },
+                { "faster=transport=pipe\nslower=transport=fifo\nmetric=elapsed\nwhere=size>=1MiB\n",
+                  "x/check.ini:14: [claim c] where: ", "keeps none of the cells" },
+                { "faster=size=4KiB\nslower=size=64\nmetric=elapsed\nwhere=size>=1KiB\n", "x/check.ini:14: [claim c] where: ",
                   "'size>=1KiB' keeps none of the cells slower=size=64 selects" },
+                /* env is no axis verify pairs on. */
+                { "faster=env=host,transport=pipe\nslower=env=nspawn,transport=pipe\nmetric=elapsed\n",
+                  "x/check.ini:12: [claim c] slower: ", "pairs with nothing: no cell it selects agrees with a cell "
+                  "faster=env=host,transport=pipe selects on the axes neither names (they differ in env (host "
+                  "against nspawn))" },
+                { "faster=env=vm\nslower=transport=pipe\nmetric=elapsed\n", "x/check.ini:11: [claim c] faster: ",
+                  "'env=vm' selects no cell where this file runs (host, nspawn)" },
         };
         for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {
                 g_autoptr(GError) e = NULL;
                 g_autofree char *text = g_strconcat(head, bad[i].claim, NULL);
-                g_autoptr(Experiment) exp = experiment_load_data("x/check.ini", text, strlen(text), NULL, &e);
-                g_assert_no_error(e);
-                g_assert_false(verify_claim_check(exp, exp->claims->pdata[0], &e));
+                g_autoptr(Experiment) exp = load("check", text, NULL, &e);
+                g_assert_null(exp);
                 g_assert_error(e, IPCLAB_ERROR, IPCLAB_ERROR_INPUT);
-                g_autofree char *want = g_strdup_printf("x/check.ini: [claim c] %s: ", bad[i].key);
-                g_assert_true(g_str_has_prefix(e->message, want));
-                g_assert_nonnull(strstr(e->message, bad[i].what));
+                if (!g_str_has_prefix(e->message, bad[i].where) || !strstr(e->message, bad[i].what))
+                        g_error("case %u: '%s'", i, e->message);
+                g_assert_null(strchr(e->message, '\n'));   /* one mistake, one line */
         }
         g_autoptr(GError) e = NULL;
         g_autofree char *ok = g_strconcat(head, "faster=transport=pipe\nslower=transport=fifo\nmetric=elapsed\n"
                                           "where=size>=4KiB\n", NULL);
-        g_autoptr(Experiment) exp = experiment_load_data("x/ok.ini", ok, strlen(ok), NULL, &e);
+        g_autoptr(Experiment) exp = load("ok", ok, NULL, &e);
         g_assert_no_error(e);
-        g_assert_true(verify_claim_check(exp, exp->claims->pdata[0], &e));
+        VerifyDesign d;
+        const char *key = NULL;
+        g_assert_true(verify_claim_design(exp, exp->claims->pdata[0], &d, &key, &e));
         g_assert_no_error(e);
+        /* One size, two environments: two pairs; 5 repetitions (the
+         * default) reach 99.2%, enough for 95% and for 97.5%. */
+        g_assert_cmpuint(d.pairs, ==, 2);
+        g_assert_cmpuint(d.reps, ==, 5);
+        g_assert_cmpuint(d.need_holds, ==, 4);
+        g_assert_cmpuint(d.need_fails, ==, 5);
+        g_assert_true(d.can_hold && d.can_fail);
+        g_assert_null(verify_design_refusal(&d));
 
         /* And on the data: callrate of round-trip cells is no call rate
          * (the old code reported "fails 0.51 [0.41, 0.66]"). */
@@ -466,7 +698,87 @@ static void test_claim_check(void)
         g_assert_false(verify_claim_table(&cr, t, "fixture", &r, &e));
         g_assert_error(e, IPCLAB_ERROR, IPCLAB_ERROR_INPUT);
         g_assert_nonnull(strstr(e->message, "measures callrate"));
-        verify_result_clear(&r);
+}
+
+/* Issue 22: a claim the file's repetitions cannot decide is refused, at
+ * its group's line, saying what would let it; a profile is exempt. */
+static void test_claim_power(void)
+{
+        static const char claim3[] = "[experiment]\ntitle=t\ntransport=pipe;fifo\nsize=64;4KiB\ncount=100\n"
+                                     "repeat=3\n\n[claim c]\ntext=t\nfaster=transport=pipe\n"
+                                     "slower=transport=fifo\nmetric=elapsed\n";
+        g_autoptr(GError) e = NULL;
+        g_autoptr(Experiment) exp = load("three", claim3, NULL, &e);
+        g_assert_null(exp);
+        g_assert_error(e, IPCLAB_ERROR, IPCLAB_ERROR_INPUT);
+        g_assert_true(g_str_has_prefix(e->message, "x/three.ini:8: [claim c]: cannot be decided with 3 repetitions "
+                                                   "a cell (3 and 3 reach 90.0%)"));
+        g_assert_nonnull(strstr(e->message, "give the cells 5"));
+        g_clear_error(&e);
+
+        /* 27 pairs (9 sizes, 3 counts) with 6 repetitions: 1 - 0.05/27 =
+         * 99.81% is out of reach of 6 and 6 (99.78%): it can hold, never
+         * fail. */
+        static const char claim27[] = "[experiment]\ntitle=t\ntransport=pipe;fifo\n"
+                                      "size=1;2;4;8;16;32;64;128;256\ncount=10;20;30\nrepeat=6\n"
+                                      "[profile quick]\nrepeat=2\n"
+                                      "[claim c]\ntext=t\nfaster=transport=pipe\nslower=transport=fifo\n"
+                                      "metric=elapsed\n";
+        g_autoptr(Experiment) e27 = load("many", claim27, NULL, &e);
+        g_assert_null(e27);
+        g_assert_true(g_str_has_prefix(e->message, "x/many.ini:9: [claim c]: cannot fail with 6 repetitions a cell "
+                                                   "(6 and 6 reach 99.78%): failing needs one of its 27 pairs' "
+                                                   "intervals at 1 - 0.05/27 = 99.81%, 7 repetitions a side"));
+        g_clear_error(&e);
+        /* With 7 it loads. */
+        g_autofree char *seven = g_strdup(claim27);
+        *strstr(seven, "repeat=6") = '\0';
+        g_autofree char *text7 = g_strconcat(seven, "repeat=7", strstr(claim27, "repeat=6") + 8, NULL);
+        g_autoptr(Experiment) e7 = load("many", text7, NULL, &e);
+        g_assert_no_error(e);
+        g_assert_nonnull(e7);
+        /* A profile is exempt: its verdicts are informative only. */
+        g_autoptr(Experiment) q = load("many", claim27, "quick", &e);
+        g_assert_no_error(e);
+        g_assert_nonnull(q);
+        VerifyDesign d;
+        const char *key;
+        g_assert_true(verify_claim_design(q, q->claims->pdata[0], &d, &key, &e));
+        g_assert_cmpuint(d.pairs, ==, 27);
+        g_assert_cmpuint(d.reps, ==, 2);
+        g_assert_false(d.can_hold);
+        g_assert_false(d.can_fail);
+        g_autofree char *why = verify_design_refusal(&d);
+        g_assert_nonnull(why);
+
+        /* repeat_until=decided: the schedule is repeat_min, doubling, up to
+         * repeat_max; the claim must be decidable at its last look, each
+         * look at alpha/L. */
+        static const char seq[] = "[experiment]\ntitle=t\ntransport=pipe;fifo\nsize=64;4KiB\ncount=10\n"
+                                  "repeat=auto\nrepeat_until=decided\n"
+                                  "[claim c]\ntext=t\nfaster=transport=pipe\nslower=transport=fifo\nmetric=elapsed\n";
+        g_autoptr(Experiment) es = load("seq", seq, NULL, &e);
+        g_assert_no_error(e);
+        g_assert_true(es->repeat_decide);
+        g_assert_cmpuint(es->n_looks, ==, 4);
+        static const guint want[] = { 5, 10, 20, 30 };
+        for (guint i = 0; i < 4; i++)
+                g_assert_cmpuint(es->looks[i], ==, want[i]);
+        g_assert_true(verify_claim_design(es, es->claims->pdata[0], &d, &key, &e));
+        g_assert_cmpuint(d.looks, ==, 4);
+        g_assert_cmpuint(d.reps, ==, 30);
+        g_assert_cmpfloat_with_epsilon(d.level_holds, 1 - 0.05 / 4, 1e-12);
+        g_assert_cmpfloat_with_epsilon(d.level_fails, 1 - 0.05 / 8, 1e-12);
+        /* A cell is over the claim when either side selects it. */
+        g_assert_true(verify_claim_covers(es->claims->pdata[0], es->cells->pdata[0]));
+
+        /* Claims across machines pair cells of two machines: every cell. */
+        static const char machines[] = "[experiment]\ntitle=t\ntransport=pipe\nsize=64;4KiB\ncount=10\n"
+                                       "[claim c]\ntext=t\nfaster=machine=a\nslower=machine=b\nmetric=elapsed\n";
+        g_autoptr(Experiment) em = load("machines", machines, NULL, &e);
+        g_assert_no_error(e);
+        g_assert_true(verify_claim_design(em, em->claims->pdata[0], &d, &key, &e));
+        g_assert_cmpuint(d.pairs, ==, 2);
 }
 
 static void test_macros(void)
@@ -480,7 +792,7 @@ static void test_macros(void)
                 g_autofree char *n = verify_macro_name(names[i][0]);
                 g_assert_cmpstr(n, ==, names[i][1]);
         }
-        /* lib.awk's fmt, worked by hand. */
+        /* The paper's format, worked by hand. */
         static const struct {
                 double x;
                 const char *s;
@@ -548,7 +860,12 @@ int main(int argc, char **argv)
         g_test_add_func("/verify/left-out", test_left_out);
         g_test_add_func("/verify/noisy", test_noisy);
         g_test_add_func("/verify/reversed-pair", test_reversed_pair);
+        g_test_add_func("/verify/fails-rule", test_fails_rule);
+        g_test_add_func("/verify/format-coverage", test_format_coverage);
+        g_test_add_func("/verify/looks-replay", test_looks_replay);
+        g_test_add_func("/verify/sequential-error", test_sequential_error);
         g_test_add_func("/verify/claim-check", test_claim_check);
+        g_test_add_func("/verify/claim-power", test_claim_power);
         g_test_add_func("/verify/macros", test_macros);
         g_test_add_func("/verify/bad-input", test_bad_input);
         int r = g_test_run();

@@ -104,6 +104,55 @@ cp -r "$tmp/data/real" "$tmp/data/real-count"
 out=$($ipclab verify --data "$tmp/data" "$tmp/exp/real-count.ini" 2>&1); rc=$?
 check "real: data from another measurement (count) is noted" 'grep -q "measured from another version of" <<<"$out"'
 
+# repeat=auto with repeat_until=decided: the cells of a claim go on from
+# look to look (5, 8, 12 repetitions) until every claim over them holds or
+# fails.  Whatever the verdicts, the run and verify must agree: each cell
+# stops at a look, the last look at which a claim over it was still
+# undecided, and verify replays the same looks from meta.ini.
+cat > "$tmp/exp/seq.ini" <<'INI'
+[experiment]
+title=verify test: a sequential design
+transport=pipe;unix-stream
+size=64;64KiB
+pattern=roundtrip
+count=200
+repeat=auto
+repeat_until=decided
+looks=5;8;12
+warmup=5
+
+[claim small-is-quicker]
+text=a 64 B round trip takes less time than a 64 KiB one
+faster=size=64
+slower=size=64KiB
+metric=roundtrip_latency
+
+[claim socket-slower]
+text=a pipe's round trip is faster than a Unix socket's
+faster=transport=pipe
+slower=transport=unix-stream
+metric=roundtrip_latency
+INI
+out=$($ipclab check "$tmp/exp/seq.ini" 2>&1); rc=$?
+check "decided: check states the looks" \
+        '[ $rc -eq 0 ] && grep -qF "12 repetitions at the last of 3 looks, each at alpha/3: can hold or fail" <<<"$out"'
+out=$($ipclab run --out "$tmp/data" "$tmp/exp/seq.ini" 2>&1); rc=$?
+check "decided: the run ends (exit 0)" '[ $rc -eq 0 ]' "$out"
+check "decided: meta.ini records the schedule verify replays" \
+        'grep -qx "until=decided" "$tmp/data/seq/meta.ini" && grep -qx "looks=5;8;12" "$tmp/data/seq/meta.ini"'
+out=$($ipclab verify --data "$tmp/data" --tsv "$tmp/seq.tsv" "$tmp/exp/seq.ini" 2>&1)
+# The repetitions each claim's verdict was reached at (the last look when
+# undecided), and the most of them: where every cell must have stopped.
+want=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+        { split($col["published_look"], l, "/"); n = split("5 8 12", at, " "); r = at[l[1]]; if (r > m) m = r }
+        END { print m }' "$tmp/seq.tsv")
+reps=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next } { n[$col["cell"]]++ }
+        END { for (c in n) print n[c] }' "$tmp/data/seq/samples.tsv" | sort -u | tr '\n' ' ')
+check "decided: every cell stopped at the look its claims were decided at ($reps= $want)" \
+        '[ -n "$want" ] && [ "$reps" = "$want " ]' "$out"
+check "decided: verify says at which look" \
+        'grep -qE "^seq/small-is-quicker, this data: .*(decided|undecided) at look [123] of 3 \((5|8|12) repetitions, each look at 98.3%\)" <<<"$out"'
+
 # ---- 2. Fixtures with known ratios ----------------------------------------
 header=$(head -n1 "$tmp/data/real/samples.tsv")
 # row KEY=VALUE...: a samples.tsv row; columns not given are "-".
@@ -187,68 +236,98 @@ where=size=64
 INI
 out=$($ipclab verify --data "$tmp/fx-data" --tsv "$tmp/fx.tsv" --macros "$tmp/fx.tex" "$tmp/exp/fx.ini" 2>&1); rc=$?
 check "fixture: exit 1 (a claim fails)" '[ $rc -eq 1 ]'
-check "fixture: 200 vs 100 with by=1.5 holds, ratio 2 [2, 2]" 'line double "$out" | grep -qE " holds +2.00 \[2.00, 2.00\] "'
-check "fixture: the same with by=3 fails" 'line triple "$out" | grep -qE " fails +2.00 \[2.00, 2.00\] "'
-check "fixture: pairs 2 and 8 combine to 4 (geometric mean), holds at by=2" 'line geomean "$out" | grep -qE " holds +4.00 \[4.00, 4.00\] "'
-# Pins issue 9 finding 4: the old rule said "holds 4.00 [4.00, 4.00]".
-check "fixture: at by=4 the pair of 2 keeps it from holding: inconclusive" 'line hidden "$out" | grep -qE " inconclusive +4.00 \[4.00, 4.00\] "'
-check "fixture: and the note says how many pairs hold" 'grep -q "^fx/hidden, published: .*1 of 2 pairs hold" <<<"$out"'
-check "fixture: every pair of a claim over several is printed with its verdict" \
-        'grep -qE "^    pipe bytes 64B roundtrip reply=echo count=100 \(n=6\) vs fifo bytes 64B roundtrip reply=echo count=100 \(n=6\): 2.00 \[2.00, 2.00\] fails$" <<<"$out" &&
-         grep -qE "^    pipe bytes 4096B .* \(n=6\): 8.00 \[8.00, 8.00\] holds$" <<<"$out"'
+check "fixture: 200 vs 100 with by=1.5 holds, ratio 2 [2, 2] with the coverage reached" \
+        'line double "$out" | grep -qE " holds +1/1 +2.00 +2.00 \[2.00, 2.00\] 95.8%$"'
+check "fixture: the same with by=3 fails" 'line triple "$out" | grep -qE " fails +0/1 +2.00 +2.00 \[2.00, 2.00\] 95.8%$"'
+check "fixture: pairs 2 and 8 combine to 4 (geometric mean), hold at by=2; the weakest pair is named" \
+        'line geomean "$out" | grep -qE " holds +2/2 +4.00 +weakest 64 B: 2.00 \[2.00, 2.00\] 95.8%$"'
+# Pins issue 9 finding 4 (the old rule said "holds 4.00 [4.00, 4.00]") and
+# issue 22 (a pair's 97.5% interval wholly below the factor fails it).
+check "fixture: at by=4 the pair of 2 fails it, whatever the geometric mean" \
+        'line hidden "$out" | grep -qE " fails +1/2 +4.00 +blocking 64 B: 2.00 \[2.00, 2.00\] 98.4%$"'
+check "fixture: and the note says how many pairs lie below" 'grep -q "^fx/hidden, this data: .*1 of 2 pairs lie below 4 at 97.5%" <<<"$out"'
+check "fixture: every pair of a claim over several is printed with both intervals and its verdict" \
+        'grep -qE "^    pipe bytes 64 B roundtrip reply=echo count=100 \(n=6\) vs fifo bytes 64 B roundtrip reply=echo count=100 \(n=6\): 2.00 \[2.00, 2.00\] 95.8%; to fail: 2.00 \[2.00, 2.00\] 98.4% fails$" <<<"$out" &&
+         grep -qE "^    pipe bytes 4 KiB .* \(n=6\): 8.00 \[8.00, 8.00\] 95.8%; to fail: .* holds$" <<<"$out"'
 check "fixture: overlapping latencies are inconclusive" 'line noisy "$out" | grep -q " inconclusive "'
-check "fixture: the tally" 'grep -q "^published: 2 hold, 2 inconclusive, 1 fail, 0 no data" <<<"$out"'
+check "fixture: the tally" 'grep -q "^this data: 2 hold, 1 inconclusive, 2 fail, 0 no data" <<<"$out"'
 check "fixture: the failed repetition is left out and said so" 'grep -q "1 failed repetitions left out" <<<"$out"'
-check "fixture: without --repro the reproduced column is empty" 'line double "$out" | grep -qE " - +-$"'
+check "fixture: the rule and how to read a ratio under the table" \
+        'grep -q "^a ratio above 1 points the claim.s way: slower/faster for times" <<<"$out" &&
+         grep -q "^holds: every pair.s 95% interval lies at or above BY; fails: some pair.s 1 - 0.05/K interval lies wholly below BY" <<<"$out"'
+check "fixture: without --repro no reproduction columns" '! grep -q REPRODUCTION <<<"$out" && grep -q "^EXPERIMENT .* THIS DATA " <<<"$out"'
 check "--tsv: a header and one row per claim" '[ "$(wc -l < "$tmp/fx.tsv")" -eq 6 ] && head -n1 "$tmp/fx.tsv" | grep -q "^experiment	claim	text	metric	by"'
-check "--tsv: the old columns first, in their order" \
-        'head -n1 "$tmp/fx.tsv" | grep -q "	published_note	reproduced	reproduced_ratio	reproduced_lo	reproduced_hi	reproduced_pairs	reproduced_min_reps	reproduced_note	published_pair_ratios	published_reversed	reproduced_pair_ratios	reproduced_reversed$"'
+check "--tsv: the old columns first, in their order, then the new" \
+        'head -n1 "$tmp/fx.tsv" | grep -q "	published_note	reproduced	reproduced_ratio	reproduced_lo	reproduced_hi	reproduced_pairs	reproduced_min_reps	reproduced_note	published_pair_ratios	published_reversed	reproduced_pair_ratios	reproduced_reversed	published_coverage	published_clear	published_decisive	published_look	reproduced_coverage	reproduced_clear	reproduced_decisive	reproduced_look$"'
 check "--tsv: verdicts and ratios" '[ "$(tsv double published "$tmp/fx.tsv")" = holds ] && [ "$(tsv double published_ratio "$tmp/fx.tsv")" = 2 ] && [ "$(tsv geomean published_lo "$tmp/fx.tsv")" = 4 ] && [ "$(tsv triple published "$tmp/fx.tsv")" = fails ]'
-check "--tsv: every pair's ratio, interval and verdict" \
-        '[ "$(tsv hidden published_pair_ratios "$tmp/fx.tsv")" = "pipe bytes 64B roundtrip reply=echo count=100 vs fifo bytes 64B roundtrip reply=echo count=100: 2 [2, 2] fails | pipe bytes 4096B roundtrip reply=echo count=100 vs fifo bytes 4096B roundtrip reply=echo count=100: 8 [8, 8] holds" ]'
+check "--tsv: pairs that clear the factor, the deciding pair, the look" \
+        '[ "$(tsv hidden published_clear "$tmp/fx.tsv")" = 1 ] && [ "$(tsv hidden published_decisive "$tmp/fx.tsv")" = "blocking 64 B: 2.00 [2.00, 2.00] 98.4%" ] &&
+         [ "$(tsv hidden published_look "$tmp/fx.tsv")" = 1/1 ]'
+check "--tsv: every pair's ratio, interval, coverage and verdict" \
+        '[ "$(tsv hidden published_pair_ratios "$tmp/fx.tsv")" = "pipe bytes 64 B roundtrip reply=echo count=100 vs fifo bytes 64 B roundtrip reply=echo count=100: 2 [2, 2] 95.8% fails | pipe bytes 4 KiB roundtrip reply=echo count=100 vs fifo bytes 4 KiB roundtrip reply=echo count=100: 8 [8, 8] 95.8% holds" ]'
 check "--tsv: no temporary file left" '[ -z "$(ls "$tmp" | grep "fx.tsv.tmp")" ]'
 check "--macros: a verdict, a ratio and an interval per claim" \
         'grep -qxF "\newcommand{\ClaimVerdictDouble}{holds}" "$tmp/fx.tex" && grep -qxF "\newcommand{\ClaimRatioDouble}{2.00}" "$tmp/fx.tex" &&
-         grep -qxF "\newcommand{\ClaimVerdictHidden}{inconclusive}" "$tmp/fx.tex" && grep -qxF "\newcommand{\ClaimIntervalGeomean}{4.00 [4.00, 4.00]}" "$tmp/fx.tex" &&
+         grep -qxF "\newcommand{\ClaimVerdictHidden}{fails}" "$tmp/fx.tex" &&
+         grep -qxF "\newcommand{\ClaimIntervalDouble}{2.00 [2.00, 2.00] (95.8\,\%)}" "$tmp/fx.tex" &&
+         grep -qxF "\newcommand{\ClaimIntervalGeomean}{2 of 2 pairs clear 2; weakest pair 64 B: 2.00 [2.00, 2.00] (95.8\,\%)}" "$tmp/fx.tex" &&
          [ "$(grep -c "^.newcommand{.ClaimVerdict" "$tmp/fx.tex")" -eq 5 ]'
 out2=$($ipclab verify --data "$tmp/fx-data" "$tmp/exp/fx.ini" 2>&1)
 out3=$($ipclab verify --data "$tmp/fx-data" "$tmp/exp/fx.ini" 2>&1)
 check "the same samples give the same table" '[ "$out2" = "$out3" ] && [ -n "$out2" ]'
 
 # Pins issue 9 finding 4: a pair the other way round (0.5 at 64 B) beside
-# one of 8 at 4 KiB: the geometric mean 2 [2, 2] held at by=2 before.
+# one of 8 at 4 KiB: the geometric mean 2 [2, 2] held at by=2 before; it
+# was inconclusive until issue 22, and fails now ("fails, reversed").
 fixture "$tmp/rev-data/fx" 200000 100000 100000 800000
-out=$($ipclab verify --data "$tmp/rev-data" --tsv "$tmp/rev.tsv" "$tmp/exp/fx.ini" 2>&1)
-check "reversed pair: inconclusive although the geometric mean is 2 [2, 2]" 'line geomean "$out" | grep -qE " inconclusive +2.00 \[2.00, 2.00\] "'
-[ -n "$(line geomean "$out" | grep " inconclusive ")" ] || sed 's/^/# /' <<<"$out"
+out=$($ipclab verify --data "$tmp/rev-data" --tsv "$tmp/rev.tsv" --latex "$tmp/rev-claims.tex" "$tmp/exp/fx.ini" 2>&1)
+check "reversed pair: fails although the geometric mean is 2" 'line geomean "$out" | grep -qE " fails +1/2 +2.00 +blocking 64 B: 0.50 \[0.50, 0.50\] 98.4%$"'
+[ -n "$(line geomean "$out" | grep " fails ")" ] || sed 's/^/# /' <<<"$out"
 check "reversed pair: verify names it" \
-        'grep -qF "reversed (the interval lies below 1): pipe bytes 64B roundtrip reply=echo count=100 vs fifo bytes 64B roundtrip reply=echo count=100 0.50 [0.50, 0.50]" <<<"$out"'
-check "reversed pair: in the TSV too" '[ "$(tsv geomean published_reversed "$tmp/rev.tsv")" = "pipe bytes 64B roundtrip reply=echo count=100 vs fifo bytes 64B roundtrip reply=echo count=100 0.50 [0.50, 0.50]" ]'
+        'grep -qF "reversed (the interval lies below 1): pipe bytes 64 B roundtrip reply=echo count=100 vs fifo bytes 64 B roundtrip reply=echo count=100 0.50 [0.50, 0.50] 95.8%" <<<"$out" &&
+         grep -qE "^    pipe bytes 64 B .*: 0.50 \[0.50, 0.50\] 95.8%; to fail: .* fails, reversed$" <<<"$out"'
+check "reversed pair: in the TSV too" '[ "$(tsv geomean published_reversed "$tmp/rev.tsv")" = "pipe bytes 64 B roundtrip reply=echo count=100 vs fifo bytes 64 B roundtrip reply=echo count=100 0.50 [0.50, 0.50] 95.8%" ]'
+check "reversed pair: and in the paper's table, named" \
+        'grep -qF "\textbf{fails}: 1 of 2 pairs clear 2; ratio 2.00\newline blocking 64 B: 0.500 [0.500, 0.500] (98.4\,\%)\newline reversed: 64 B 0.500 [0.500, 0.500] (95.8\,\%)" "$tmp/rev-claims.tex"'
 
 # Pins the repetitions rule: 3 and 3 repetitions reach 90%, not 95%; the
 # old bootstrap let "double" hold on them.
 mkdir -p "$tmp/three/fx"
 { echo "$header"; cell pipe 64 100000 1 2 3; cell fifo 64 200000 1 2 3; } > "$tmp/three/fx/samples.tsv"
 out=$($ipclab verify --data "$tmp/three" "$tmp/exp/fx.ini" 2>&1)
-check "three repetitions: at best inconclusive, and said so" \
-        'line double "$out" | grep -qE " inconclusive +2.00 \[2.00, 2.00\] " && grep -q "too few repetitions for a 95% interval" <<<"$out"'
+check "three repetitions: at best inconclusive, and said so, with the coverage they reach" \
+        'line double "$out" | grep -qE " inconclusive +0/1 +2.00 +2.00 \[2.00, 2.00\] 90.0%$" && grep -q "too few repetitions for a 95.0% interval" <<<"$out"'
 
 out=$($ipclab verify --data "$tmp/fx-data" --repro "$tmp/fx-repro" --tsv "$tmp/fx2.tsv" "$tmp/exp/fx.ini" 2>&1); rc=$?
-check "--repro: the reproduced verdict is its own (double fails there)" 'line double "$out" | grep -qE " holds +2.00 \[2.00, 2.00\] +fails +1.00 \[1.00, 1.00\]$"'
+check "--repro: the reproduced verdict is its own (double fails there)" \
+        'line double "$out" | grep -qE " holds +1/1 +2.00 +2.00 \[2.00, 2.00\] 95.8% +fails +0/1 +1.00 +1.00 \[1.00, 1.00\] 95.8%$"'
 check "--repro: in the TSV too" '[ "$(tsv double reproduced "$tmp/fx2.tsv")" = fails ] && [ "$(tsv double reproduced_ratio "$tmp/fx2.tsv")" = 1 ]'
-check "--repro: a tally for the reproduction" 'grep -q "^reproduced: " <<<"$out"'
+check "--repro: a tally for the reproduction" 'grep -q "^reproduction: " <<<"$out"'
 
 # Only claims that hold or are inconclusive: exit 0 on the data; a claim
 # failing only on the reproduction: exit 1.
-sed '/^\[claim triple\]/,/^$/d' "$tmp/exp/fx.ini" > "$tmp/exp/fx-ok.ini"
+sed -e '/^\[claim triple\]/,/^$/d' -e '/^\[claim hidden\]/,/^$/d' "$tmp/exp/fx.ini" > "$tmp/exp/fx-ok.ini"
 cp -r "$tmp/fx-data/fx" "$tmp/fx-data/fx-ok"; cp -r "$tmp/fx-repro/fx" "$tmp/fx-repro/fx-ok"
 out=$($ipclab verify --data "$tmp/fx-data" "$tmp/exp/fx-ok.ini" 2>&1); rc=$?
-check "holds and inconclusive only: exit 0" '[ $rc -eq 0 ] && grep -q "^published: 2 hold, 2 inconclusive, 0 fail, 0 no data" <<<"$out"'
+check "holds and inconclusive only: exit 0" '[ $rc -eq 0 ] && grep -q "^this data: 2 hold, 1 inconclusive, 0 fail, 0 no data" <<<"$out"'
 out=$($ipclab verify --data "$tmp/fx-data" --repro "$tmp/fx-repro" "$tmp/exp/fx-ok.ini" 2>&1); rc=$?
 check "a claim failing only on the reproduction: exit 1" '[ $rc -eq 1 ]'
 mkdir -p "$tmp/empty-repro"
 out=$($ipclab verify --data "$tmp/fx-data" --repro "$tmp/empty-repro" "$tmp/exp/fx-ok.ini" 2>&1); rc=$?
-check "an experiment not reproduced: no data there, exit 0" '[ $rc -eq 0 ] && grep -q "fx-ok, reproduced: not reproduced" <<<"$out"'
+check "an experiment not reproduced: no data there, exit 0" '[ $rc -eq 0 ] && grep -q "fx-ok, reproduction: not reproduced" <<<"$out"'
+
+# --stability: reruns drawn from the data.  Every repetition of the
+# fixture's cells is the same (but for the latency claim), so every draw
+# reaches the data's verdict: 100%, and the same table twice (fixed seed).
+out=$($ipclab verify --data "$tmp/fx-data" --stability 6,10 --draws 50 --tsv "$tmp/stab.tsv" "$tmp/exp/fx-ok.ini" 2>&1); rc=$?
+check "--stability: exit 0, a row per claim, N=6 and N=10" \
+        '[ $rc -eq 0 ] && grep -q "N=6: SAME TWO (H/I/F) .*N=10: SAME TWO (H/I/F)" <<<"$out" &&
+         grep -qE "^fx-ok +double +holds +6 +100% 100% \(100/0/0\) +100% 100% \(100/0/0\)" <<<"$out"'
+check "--stability: its TSV" \
+        'head -n1 "$tmp/stab.tsv" | grep -q "^experiment	claim	verdict	reps	agree_n6	two_agree_n6	holds_n6	inconclusive_n6	fails_n6	agree_n10" &&
+         [ "$(awk -F"\t" "\$2 == \"geomean\" { print \$5, \$6 }" "$tmp/stab.tsv")" = "1.0000 1.0000" ]'
+out2=$($ipclab verify --data "$tmp/fx-data" --stability 6,10 --draws 50 "$tmp/exp/fx-ok.ini" 2>&1)
+check "--stability: the same data give the same table" '[ "$out" = "$out2" ]'
 
 # Bad input: exit 2 and nothing written.
 bad() {
@@ -263,6 +342,7 @@ sed 's/^where=size=64$/where=size>>64/' "$tmp/exp/fx.ini" > "$tmp/exp/fx-bad.ini
 cp -r "$tmp/fx-data/fx" "$tmp/fx-data/fx-bad"
 bad where "size>>64" --data "$tmp/fx-data" "$tmp/exp/fx-bad.ini"
 check "bad where: the message names the file" 'grep -qF "$tmp/exp/fx-bad.ini" <<<"$out"'
+bad stability-counts "give repetition counts from 1 to 1000" --data "$tmp/fx-data" --stability 6,x "$tmp/exp/fx-ok.ini"
 # Claims that cannot mean anything (issue 12); before, the first two said
 # "no data" with exit 0 and the third computed a ratio.
 claimfile() {   # claimfile NAME CLAIM-LINES: fx.ini's experiment with one claim
@@ -277,14 +357,34 @@ bad same-cells "[claim c] slower: 'size=64B' selects the same cells as faster=si
 claimfile rate $'faster=transport=pipe\nslower=transport=fifo\nmetric=callrate'
 bad unmeasured-metric "[claim c] metric: no cell that faster=transport=pipe selects measures callrate" \
         --data "$tmp/fx-data" "$tmp/exp/rate.ini"
-check "bad unmeasured-metric: the message names the file" 'grep -qF "$tmp/exp/rate.ini: [claim c]" <<<"$out"'
-for f in nothing same rate; do
+check "bad unmeasured-metric: the message names the file and line" 'grep -qE "$tmp/exp/rate.ini:[0-9]+: \[claim c\]" <<<"$out"'
+# Issue 22: the sides pair with nothing; the claim cannot be decided with
+# the repetitions the file gives (3 reach 90%).
+claimfile unpaired $'faster=transport=pipe,env=host\nslower=transport=fifo,env=nspawn\nmetric=elapsed'
+sed -i 's/^count=100$/count=100\nenv=host;nspawn/' "$tmp/exp/unpaired.ini"
+bad unpaired "[claim c] slower: 'transport=fifo,env=nspawn' pairs with nothing" --data "$tmp/fx-data" "$tmp/exp/unpaired.ini"
+claimfile weak $'faster=transport=pipe\nslower=transport=fifo\nmetric=elapsed'
+sed -i 's/^count=100$/count=100\nrepeat=3/' "$tmp/exp/weak.ini"
+bad weak "[claim c]: cannot be decided with 3 repetitions a cell (3 and 3 reach 90.0%)" --data "$tmp/fx-data" "$tmp/exp/weak.ini"
+# ipclab check and ipclab run refuse them as verify does, before measuring.
+for f in nothing same rate unpaired weak; do
         out=$($ipclab check "$tmp/exp/$f.ini" 2>&1); rc=$?
-        check "ipclab check warns about $f.ini, naming file and group" \
-                '[ $rc -eq 0 ] && grep -qF "ipclab: warning: $tmp/exp/$f.ini: [claim c] " <<<"$out"'
+        check "ipclab check refuses $f.ini (exit 2), naming file, line and group" \
+                '[ $rc -eq 2 ] && grep -qE "^ipclab: $tmp/exp/$f.ini:[0-9]+: \[claim c\]" <<<"$out"'
+        out=$(cd "$tmp" && $ipclab run --out "$tmp/never" "$tmp/exp/$f.ini" 2>&1); rc=$?
+        check "ipclab run refuses $f.ini (exit 2), measuring nothing" '[ $rc -eq 2 ] && [ ! -e "$tmp/never" ]'
 done
-out=$($ipclab check "$tmp/exp/fx.ini" 2>&1)
-check "ipclab check has no warning for sound claims" '! grep -q warning <<<"$out"'
+out=$($ipclab check "$tmp/exp/fx.ini" 2>&1); rc=$?
+check "ipclab check states each claim's pairs and the repetitions it needs" \
+        '[ $rc -eq 0 ] && grep -qF "  claim geomean: 2 pairs; holding needs 4 repetitions a side (every pair at 95.0%), failing 5 (a pair at 97.5%); 5 repetitions a cell: can hold or fail" <<<"$out"'
+# A profile with too few repetitions is exempt, and said to be.
+printf '[profile quick]\nrepeat=2\n' >> "$tmp/exp/fx-ok.ini"
+out=$($ipclab check "$tmp/exp/fx-ok.ini" 2>&1); rc=$?
+check "a quick profile's claims are informative only, and check says so" \
+        '[ $rc -eq 0 ] && grep -qF "    with profile quick: 2 repetitions a cell: cannot be decided, its verdicts are informative only" <<<"$out"'
+out=$($ipclab check --profile quick "$tmp/exp/fx-ok.ini" 2>&1); rc=$?
+check "... and the file loads with it" '[ $rc -eq 0 ] && grep -q "(profile: its verdicts are informative only)" <<<"$out"'
+
 mkdir -p "$tmp/broken/fx"
 { echo "$header"; printf 'only\tthree\tfields\n'; } > "$tmp/broken/fx/samples.tsv"
 bad samples "line 2 has 3 fields" --data "$tmp/broken" "$tmp/exp/fx.ini"
@@ -341,7 +441,7 @@ mk verify > verify.log 2>&1; rc=$?
 harness/ipclab verify --repro build/repro > direct.log 2>&1; want=$?
 # make exits 2 for any failed recipe: it fails exactly when ipclab does.
 check "make verify checks build/repro too, failing exactly when ipclab does ($rc, $want)" \
-        '[ $((rc != 0)) -eq $((want != 0)) ] && grep -q "^harness/ipclab verify --repro build/repro" verify.log && grep -q "^reproduced: " verify.log'
+        '[ $((rc != 0)) -eq $((want != 0)) ] && grep -q "^harness/ipclab verify --repro build/repro" verify.log && grep -q "^reproduction: " verify.log'
 check "make verify prints the table" 'grep -q "^EXPERIMENT  *CLAIM  *METRIC" verify.log'
 
 # Only experiments whose data is current, so that nothing is measured here.
@@ -351,18 +451,26 @@ mk paper/generated/claims.tex EXPERIMENTS="$with_data" > claims.log 2>&1; rc=$?
 check "paper/generated/claims.tex is made" '[ $rc -eq 0 ] && [ -s paper/generated/claims.tex ]'
 [ $rc -eq 0 ] || tail -20 claims.log | sed 's/^/# /'
 nclaims=$(grep -c '^\[claim ' experiments/*.ini | awk -F: '{ s += $2 } END { print s }')
-check "claims.tex has a row per claim ($nclaims)" '[ "$(grep -c "newline{.footnotesize" paper/generated/claims.tex)" -eq "$nclaims" ]'
-check "claims.tex has the reproduction column" 'grep -q "Reproduction" paper/generated/claims.tex'
+check "claims.tex has a row per claim ($nclaims)" '[ "$(grep -c "^.* & .texttt{.*}, by " paper/generated/claims.tex)" -eq "$nclaims" ]'
+check "claims.tex has the reproduction column beside this data" 'grep -q "^Claim & Metric & This data & Reproduction" paper/generated/claims.tex'
+check "claims.tex is a longtable, its head repeated on every page" \
+        'grep -q "^.begin{longtable}" paper/generated/claims.tex && grep -q "^.endhead" paper/generated/claims.tex'
 mkdir -p latex && cat > latex/t.tex <<'TEX'
 \documentclass{article}
 \usepackage{booktabs}
 \usepackage{array}
+\usepackage{longtable}
 \begin{document}
 \input{../paper/generated/claims.tex}
 \end{document}
 TEX
-(cd latex && pdflatex -interaction=nonstopmode -halt-on-error t.tex > /dev/null 2>&1); rc=$?
+(cd latex && pdflatex -interaction=nonstopmode -halt-on-error t.tex > latex.log 2>&1); rc=$?
 check "claims.tex is valid LaTeX" '[ $rc -eq 0 ] && [ -s latex/t.pdf ]'
+# Every claim's name is in the PDF's text, however many pages it takes.
+names=$(grep -h '^\[claim ' experiments/*.ini | sed 's/^\[claim \(.*\)\]$/\1/')
+missing=$(pdftotext latex/t.pdf - 2>/dev/null | tr -d '\n' | { text=$(cat); for n in $names; do grep -qF -- "$n" <<<"$text" || echo "$n"; done; })
+check "every claim's name is in the PDF" '[ -n "$names" ] && [ -z "$missing" ]' "missing: $missing"
+check "no overfull line over 10 pt in the table" '! grep -E "Overfull .hbox \(([1-9][0-9]|[0-9]{3,})\." latex/latex.log'
 cd "$src"
 
 echo "1..$n"

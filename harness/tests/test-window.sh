@@ -5,7 +5,10 @@
 #      parsing 300 ms slow (an LD_PRELOAD shim around sscanf);
 #   2. no side of a single-threaded transport reports more CPU than the
 #      window, and an in-process transport reports no server CPU;
-#   3. under hyperfine the warm-up runs are a separate invocation, so the
+#   3. time-boxed windows hold: one-way within the duration, round trips
+#      (and in-process one-way) past it by at most one message, and every
+#      latency they keep is a message's;
+#   4. under hyperfine the warm-up runs are a separate invocation, so the
 #      server's and bus's CPU clocks are read around the timed runs only.
 set -u
 cd "$(dirname "$0")/../.."
@@ -13,7 +16,6 @@ ipclab=$PWD/harness/ipclab
 tmp=$(mktemp -d)
 trap "rm -rf \"\$tmp\"" EXIT
 . harness/tests/tap.sh
-col() { awk -F'\t' -v name="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) print i; exit }' "$2"; }
 
 # ---- 1. The ack is outside the one-way window ------------------------------
 ${CC:-cc} -shared -fPIC -O2 -o "$tmp/slow-scanf.so" harness/tests/shim/slow-scanf.c
@@ -30,7 +32,7 @@ INI
 LD_PRELOAD=$tmp/slow-scanf.so $ipclab run --out "$tmp/out" "$tmp/ack.ini" 2>"$tmp/ack.err"; rc=$?
 check "one-way run with a 300 ms ack parser exits 0" '[ $rc -eq 0 ]'
 f=$tmp/out/ack/samples.tsv
-e=$(col elapsed_ns "$f")
+e=$(tsv_index elapsed_ns "$f")
 check "4 rows measured" '[ "$(awk -F"\t" "NR > 1 && \$15 == \"ok\"" "$f" | wc -l)" -eq 4 ]'
 slow=$(awk -F'\t' -v e="$e" 'NR > 1 && $e >= 100000000' "$f" | wc -l)
 check "no one-way window holds the ack (every elapsed < 100 ms)" '[ "$slow" -eq 0 ]' \
@@ -54,7 +56,7 @@ INI
 $ipclab run --out "$tmp/out" "$tmp/cpu.ini" 2>/dev/null; rc=$?
 f=$tmp/out/cpu/samples.tsv
 check "CPU run exits 0" '[ $rc -eq 0 ]'
-e=$(col elapsed_ns "$f") cc=$(col client_cpu_ns "$f") sc=$(col server_cpu_ns "$f")
+e=$(tsv_index elapsed_ns "$f") cc=$(tsv_index client_cpu_ns "$f") sc=$(tsv_index server_cpu_ns "$f")
 over=$(awk -F'\t' -v e="$e" -v c="$cc" -v s="$sc" 'NR > 1 && $c + ($s == "-" ? 0 : $s) > $e' "$f")
 rows=$(($(wc -l < "$f") - 1))
 if [ -z "$over" ]; then ok "client + server CPU within the window on one CPU ($rows rows)"
@@ -66,7 +68,47 @@ check "direct (in process) has no server CPU of its own" \
 check "the other transports have one" \
         '[ -z "$(awk -F"\t" -v s="$sc" "NR > 1 && \$5 != \"direct\" && \$s == \"-\"" "$f")" ]'
 
-# ---- 3. hyperfine: warm-up apart from the timed runs -----------------------
+# ---- 3. Time boxes hold ---------------------------------------------------
+# One-way: the window ends at the last receipt by the duration, however much
+# the client's library queued (GDBus hands messages to a worker thread and
+# flushes every 4 MiB: before, its windows ran to 2.8 times the box);
+# one message at least.  Round trips: at the first reply at or past it.
+if command -v dbus-daemon > /dev/null; then
+        boxed="libdbus;gdbus;sd-bus;pipe;direct"
+        bus="bus=dbus-daemon;p2p"
+else
+        boxed="pipe;unix-stream;direct"
+        bus=""
+fi
+cat > "$tmp/box.ini" <<INI
+[experiment]
+title=time boxes
+transport=$boxed
+$bus
+payload=bytes
+size=1024
+pattern=oneway;roundtrip
+duration=100ms
+repeat=2
+warmup=10
+INI
+$ipclab run --out "$tmp/out" "$tmp/box.ini" 2> "$tmp/box.err"; rc=$?
+f=$tmp/out/box/samples.tsv
+check "time-boxed run exits 0" '[ $rc -eq 0 ]' || sed 's/^/# /' "$tmp/box.err"
+e=$(tsv_index elapsed_ns "$f") m=$(tsv_index messages "$f") p=$(tsv_index pattern "$f") t=$(tsv_index transport "$f") mx=$(tsv_index lat_max_ns "$f")
+over=$(awk -F'\t' -v e="$e" -v m="$m" -v p="$p" -v t="$t" \
+        'NR > 1 && $p == "oneway" && $t != "direct" && $e > 100000000 && $m > 1 { print $t, $e, $m }' "$f")
+check "every one-way window within its 100 ms box" '[ -s "$f" ] && [ -z "$over" ]' "$over"
+# In process (direct) a one-way message is handled before its send returns:
+# the client's clock ends the window, as for round trips.
+over=$(awk -F'\t' -v e="$e" -v p="$p" -v t="$t" -v mx="$mx" \
+        'NR > 1 && ($p == "roundtrip" || $t == "direct") && ($e < 100000000 || $e > 100000000 + $mx + 1000000) { print $t, $p, $e, $mx }' "$f")
+check "every round-trip (and in-process) window past it by at most its longest message (and 1 ms)" '[ -s "$f" ] && [ -z "$over" ]' "$over"
+lm=$(tsv_index lat_min_ns "$f")
+zero=$(awk -F'\t' -v lm="$lm" -v t="$t" -v p="$p" 'NR > 1 && $lm != "-" && $lm <= 0 { print $t, $p }' "$f")
+check "every latency a box kept is a message's (none left 0: lat_min_ns > 0)" '[ -z "$zero" ]' "$zero"
+
+# ---- 4. hyperfine: warm-up apart from the timed runs -----------------------
 if command -v hyperfine >/dev/null && command -v dbus-send >/dev/null && command -v dbus-daemon >/dev/null; then
         mkdir -p "$tmp/bin"
         real=$(command -v hyperfine)

@@ -1,0 +1,225 @@
+/* methods.c: the methods text from meta.ini (methods.h). */
+#include "methods.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "meta.h"
+#include "render.h"
+#include "verify.h"
+
+/* KEY of GROUP in KF, or "" (as the paper shows a fact that is missing). */
+static char *fact(GKeyFile *kf, const char *group, const char *key)
+{
+        char *v = g_key_file_get_string(kf, group, key, NULL);
+        return v ? v : g_strdup("");
+}
+
+/* The same, LaTeX-escaped. */
+static char *fact_tex(GKeyFile *kf, const char *group, const char *key)
+{
+        g_autofree char *v = fact(kf, group, key);
+        return render_latex_escape(v);
+}
+
+/* "hypervisor: kvm, container: docker", or, for data written before
+ * meta.ini kept the two apart, "virtualisation: docker". */
+static char *virt_text(GKeyFile *kf)
+{
+        g_autofree char *h = fact_tex(kf, "machine", "hypervisor");
+        g_autofree char *c = fact_tex(kf, "machine", "container");
+        g_autofree char *v = fact_tex(kf, "machine", "virtualisation");
+
+        if (g_key_file_has_key(kf, "machine", "hypervisor", NULL))
+                return g_strdup_printf("hypervisor: %s, container: %s", h, c);
+        return g_strdup_printf("virtualisation: %s", v);
+}
+
+/* The facts of the first meta.ini that the paragraph quotes, each a macro. */
+static const struct {
+        const char *group, *key;
+} facts[] = {
+        { "machine", "cpu_model" }, { "machine", "cpus_online" }, { "machine", "smt" },
+        { "machine", "governor" }, { "machine", "boost" }, { "machine", "clocksource" },
+        { "machine", "kernel" }, { "software", "glib" }, { "software", "libdbus" },
+        { "software", "libsystemd" }, { "software", "dbus_daemon" }, { "software", "dbus_broker" },
+        { "software", "compiler" }, { "software", "cflags" },
+};
+
+static void fact_macro(GString *out, GKeyFile *kf, const char *macro_key, const char *value_tex)
+{
+        g_autofree char *raw = g_strconcat("method ", macro_key, NULL);
+        g_autofree char *name = verify_macro_name(raw);
+        g_string_append_printf(out, "\\newcommand{\\%s}{%s}\n", name, value_tex);
+        (void) kf;
+}
+
+static bool differs(GKeyFile *a, GKeyFile *b, const char *key)
+{
+        g_autofree char *x = fact(a, "machine", key);
+        g_autofree char *y = fact(b, "machine", key);
+        return strcmp(x, y) != 0;
+}
+
+/* One kind of warning: its text, or the text around its number and the
+ * range of that number over the experiments. */
+typedef struct {
+        char *text;
+        char *before, *after;
+        double lo, hi;
+} Warning;
+
+static void warning_clear(Warning *w)
+{
+        g_free(w->text);
+        g_free(w->before);
+        g_free(w->after);
+}
+
+static void add_warnings(GArray *kinds, GKeyFile *kf)
+{
+        g_auto(GStrv) keys = g_key_file_get_keys(kf, "warnings", NULL, NULL);
+
+        for (guint k = 0; keys && keys[k]; k++) {
+                g_autofree char *w = g_key_file_get_string(kf, "warnings", keys[k], NULL);
+                g_autofree char *before = NULL, *after = NULL;
+                double v = NAN;
+                if (!w)
+                        continue;
+                bool numbered = meta_warning_number(w, &before, &after, &v);
+                bool seen = false;
+                for (guint i = 0; i < kinds->len && !seen; i++) {
+                        Warning *x = &g_array_index(kinds, Warning, i);
+                        if (numbered && x->before && !strcmp(x->before, before) && !strcmp(x->after, after)) {
+                                x->lo = MIN(x->lo, v);
+                                x->hi = MAX(x->hi, v);
+                                seen = true;
+                        } else if (!numbered && x->text && !strcmp(x->text, w)) {
+                                seen = true;
+                        }
+                }
+                if (seen)
+                        continue;
+                Warning x = { .lo = v, .hi = v };
+                if (numbered) {
+                        x.before = g_steal_pointer(&before);
+                        x.after = g_steal_pointer(&after);
+                } else {
+                        x.text = g_steal_pointer(&w);
+                }
+                g_array_append_val(kinds, x);
+        }
+}
+
+/* "2026-12-01T13:18:02.5Z" -> "2026-12-01 13:18" (minutes, UTC). */
+static char *started_text(GKeyFile *kf)
+{
+        g_autofree char *d = fact(kf, "run", "started");
+        char *t = strchr(d, 'T');
+        size_t n = strlen(d);
+
+        if (t)
+                *t = ' ';
+        /* Drop ":SS[.frac]Z": the last colon and what follows, when it ends in Z. */
+        char *colon = strrchr(d, ':');
+        if (n && d[n - 1] == 'Z' && colon && colon > d + 10)
+                *colon = '\0';
+        return render_latex_escape(d);
+}
+
+char *methods_tex(char *const *paths, GError **error)
+{
+        guint n = paths ? g_strv_length((char **) paths) : 0;
+        g_autoptr(GPtrArray) kfs = g_ptr_array_new_with_free_func((GDestroyNotify) g_key_file_unref);
+
+        if (!n)
+                return g_strdup("\\paragraph{Machine.} No experiment of this build has data.\n");
+        for (guint i = 0; i < n; i++) {
+                GKeyFile *kf = meta_read(paths[i], error);
+                if (!kf)
+                        return NULL;
+                g_ptr_array_add(kfs, kf);
+        }
+        GKeyFile *first = kfs->pdata[0];
+        GString *out = g_string_new("% generated from data/*/meta.ini by `ipclab methods`\n");
+
+        for (size_t i = 0; i < G_N_ELEMENTS(facts); i++) {
+                g_autofree char *v = fact_tex(first, facts[i].group, facts[i].key);
+                fact_macro(out, first, facts[i].key, v);
+        }
+        g_autofree char *virt = virt_text(first);
+        fact_macro(out, first, "virtualisation", virt);
+
+        g_string_append(out, "\\paragraph{Machine.}\n");
+        g_string_append(out, "The data were measured on \\MethodCpuModel{} (\\MethodCpusOnline{} CPUs online, "
+                        "SMT \\MethodSmt, frequency governor \\MethodGovernor, boost \\MethodBoost, clock source "
+                        "\\MethodClocksource, \\MethodVirtualisation) under Linux \\MethodKernel, ");
+        g_string_append(out, "with GLib \\MethodGlib, libdbus \\MethodLibdbus, libsystemd \\MethodLibsystemd, "
+                        "\\MethodDbusDaemon{} and \\MethodDbusBroker; the harness was compiled by "
+                        "\\MethodCompiler{} with \\texttt{\\MethodCflags}.\n");
+        for (guint i = 1; i < n; i++) {
+                GKeyFile *kf = kfs->pdata[i];
+                if (!differs(kf, first, "cpu_model") && !differs(kf, first, "kernel") &&
+                    !differs(kf, first, "hypervisor") && !differs(kf, first, "container"))
+                        continue;
+                g_autofree char *name = fact_tex(kf, "experiment", "name");
+                g_autofree char *cpu = fact_tex(kf, "machine", "cpu_model");
+                g_autofree char *kernel = fact_tex(kf, "machine", "kernel");
+                g_autofree char *v = virt_text(kf);
+                g_string_append_printf(out, "Experiment %s ran elsewhere: %s under Linux %s (%s).\n", name, cpu, kernel, v);
+        }
+        g_string_append(out, "\n\\begin{table}[htbp]\\centering\\small\n"
+                        "\\caption{Provenance of the data: when each experiment ran, with which profile, environment "
+                        "and commit of ipclab (stored in its meta.ini).}\n"
+                        "\\label{tab:provenance}\n"
+                        "\\begin{tabular}{@{}lllll@{}}\\toprule\n"
+                        "Experiment & Measured (UTC) & Profile & Environment & ipclab commit \\\\\\midrule\n");
+        guint dirty = 0;
+        for (guint i = 0; i < n; i++) {
+                GKeyFile *kf = kfs->pdata[i];
+                g_autofree char *commit = fact(kf, "software", "ipclab_commit");
+                g_autofree char *tree = fact(kf, "software", "ipclab_tree");
+                dirty += !strcmp(tree, "dirty");
+                g_autofree char *c = g_strdup_printf("%.10s%s", commit, !strcmp(tree, "dirty") ? "+" : "");
+                g_autofree char *ct = render_latex_escape(c);
+                g_autofree char *name = fact_tex(kf, "experiment", "name");
+                g_autofree char *date = started_text(kf);
+                g_autofree char *profile = fact_tex(kf, "experiment", "profile");
+                g_autofree char *env = fact_tex(kf, "run", "env");
+                g_string_append_printf(out, "%s & %s & %s & %s & \\texttt{%s} \\\\\n", name, date, profile, env, ct);
+        }
+        g_string_append(out, "\\bottomrule\\end{tabular}\n");
+        if (dirty)
+                g_string_append(out, "\\par\\footnotesize Commit hashes marked + were built from a tree with "
+                                "uncommitted changes.\n");
+        g_string_append(out, "\\end{table}\n\n");
+
+        g_autoptr(GArray) kinds = g_array_new(FALSE, TRUE, sizeof(Warning));
+        g_array_set_clear_func(kinds, (GDestroyNotify) warning_clear);
+        for (guint i = 0; i < n; i++)
+                add_warnings(kinds, kfs->pdata[i]);
+        if (!kinds->len) {
+                g_string_append(out, "\\paragraph{Conditions.} The harness found nothing known to bias the results.\n");
+                return g_string_free(out, FALSE);
+        }
+        g_string_append(out, "\\paragraph{Conditions that bias results.}\n"
+                        "The harness checks for conditions known to bias measurements and stores what it finds; "
+                        "for these data it reported:\n\\begin{itemize}\n");
+        for (guint i = 0; i < kinds->len; i++) {
+                const Warning *w = &g_array_index(kinds, Warning, i);
+                g_autofree char *text = NULL;
+                if (w->text) {
+                        text = g_strdup(w->text);
+                } else {
+                        char a[G_ASCII_DTOSTR_BUF_SIZE], b[G_ASCII_DTOSTR_BUF_SIZE];
+                        g_ascii_formatd(a, sizeof a, "%.2f", w->lo);
+                        g_ascii_formatd(b, sizeof b, "%.2f", w->hi);
+                        text = w->lo == w->hi ? g_strconcat(w->before, a, w->after, NULL)
+                                              : g_strconcat(w->before, a, " to ", b, w->after, NULL);
+                }
+                g_autofree char *t = render_latex_escape(text);
+                g_string_append_printf(out, "\\item %s\n", t);
+        }
+        g_string_append(out, "\\end{itemize}\n");
+        return g_string_free(out, FALSE);
+}

@@ -1,0 +1,24 @@
+/* methods.h: the paper's description of the machine and software the data
+ * were measured on, from each experiment's meta.ini (`ipclab methods`).
+ *
+ *   ipclab methods [--out FILE] DATA/EXP/meta.ini...
+ *
+ * writes LaTeX for the method section: a macro per fact of the first
+ * meta.ini (\MethodCpuModel, \MethodKernel, ...: "Method" and the key,
+ * camel-cased as verify_macro_name() does), a paragraph that uses them,
+ * a sentence for every experiment that ran on other hardware or another
+ * kernel, the provenance table (when each experiment ran, with which
+ * profile, environment and commit of ipclab) and the conditions the
+ * harness found that bias results, one line per kind, a number that
+ * varies given as its range over the experiments (meta_warning_number).
+ * Every value read from a meta.ini reaches LaTeX through
+ * render_latex_escape().  With no file: a sentence saying so.
+ */
+#pragma once
+
+#include <glib.h>
+
+/* The text described above for the meta.ini files PATHS (NULL-terminated,
+ * in the order the paper lists the experiments); NULL with
+ * IPCLAB_ERROR_INPUT naming a file that cannot be read.  Never prints. */
+char *methods_tex(char *const *paths, GError **error);

@@ -5,6 +5,7 @@
 #include "compare.h"
 #include "experiment.h"
 #include "render.h"
+#include "safefile.h"
 #include "stats.h"
 
 #define COMPARE_LEVEL 0.95
@@ -261,16 +262,14 @@ static char *machine_value_tex(const char *key, const char *value)
 
 bool compare_machines(const char *committed, const char *reproduced, GString *out, GError **error)
 {
-        g_autoptr(GKeyFile) kf0 = g_key_file_new();
-        g_autoptr(GKeyFile) kf1 = g_key_file_new();
+        g_autoptr(GKeyFile) kf0 = safefile_key_file(committed, error);
+        g_autoptr(GKeyFile) kf1 = kf0 ? safefile_key_file(reproduced, error) : NULL;
         GKeyFile *kf[2] = { kf0, kf1 };
-        const char *path[2] = { committed, reproduced };
 
-        for (int s = 0; s < 2; s++)
-                if (!g_key_file_load_from_file(kf[s], path[s], G_KEY_FILE_NONE, error)) {
-                        g_prefix_error(error, "compare: %s: ", path[s]);
-                        return false;
-                }
+        if (!kf1) {
+                g_prefix_error(error, "compare: ");
+                return false;
+        }
         g_string_append(out, "\\begin{tabular}{@{}l>{\\raggedright\\arraybackslash}p{0.36\\linewidth}"
                              ">{\\raggedright\\arraybackslash}p{0.36\\linewidth}@{}}\n\\toprule\n"
                              " & committed data & reproduction \\\\\n\\midrule\n");

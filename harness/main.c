@@ -40,6 +40,7 @@
 #include "remote.h"
 #include "run.h"
 #include "runner.h"
+#include "safefile.h"
 #include "samples.h"
 #include "summarize.h"
 #include "transport.h"
@@ -71,7 +72,9 @@ static int usage_error(GOptionContext *ctx, const char *msg)
  * file's mistakes come all at once, one a line). */
 static int report(GError *e)
 {
-        g_auto(GStrv) lines = g_strsplit(e->message, "\n", -1);
+        /* A message may quote a file's bytes: no terminal control in it. */
+        g_autofree char *shown = safefile_terminal_text(e->message, strlen(e->message));
+        g_auto(GStrv) lines = g_strsplit(shown, "\n", -1);
 
         for (guint i = 0; lines[i]; i++)
                 fprintf(stderr, "ipclab: %s\n", lines[i]);
@@ -206,18 +209,22 @@ static int cmd_check(int argc, char **argv)
                 return usage_error(ctx, e->message);
         if (argc < 2)
                 return usage_error(ctx, "check needs at least one experiment file");
+        /* Every file loaded, for what only all of them tell: two outputs
+         * of one name (figure_check_collisions). */
+        g_autoptr(GPtrArray) loaded = g_ptr_array_new_with_free_func((GDestroyNotify) experiment_free);
         for (int i = 1; i < argc; i++) {
                 g_autoptr(GError) err = NULL;
                 /* The outputs an experiment declares do not depend on
                  * what can run here: a reviewer without hyperfine still
                  * draws shell-calls from the committed data. */
-                g_autoptr(Experiment) exp = config_hash ? experiment_load_measured(argv[i], profile, &err)
-                                          : list_outputs && !profile ? experiment_load_anywhere(argv[i], &err)
-                                          : experiment_load(argv[i], profile, &err);
+                Experiment *exp = config_hash ? experiment_load_measured(argv[i], profile, &err)
+                                : list_outputs && !profile ? experiment_load_anywhere(argv[i], &err)
+                                : experiment_load(argv[i], profile, &err);
                 if (!exp) {
                         status = report(err);
                         continue;
                 }
+                g_ptr_array_add(loaded, exp);
                 if (config_hash) {
                         g_autofree char *h = experiment_config_sha256(exp);
                         printf("%s\n", h);
@@ -287,6 +294,12 @@ static int cmd_check(int argc, char **argv)
                        nspawn ? ", 1 s container start" : "",
                        vm ? (kvm ? ", 45 s VM boot, 1.2x under KVM" : ", 45 s VM boot, 30x emulated (TCG)") : "");
                 check_data(exp, data ? data : "data");
+        }
+        g_autoptr(GPtrArray) clashes = g_ptr_array_new_with_free_func(g_free);
+        if (!config_hash && !figure_check_collisions(loaded, clashes)) {
+                for (guint k = 0; k < clashes->len; k++)
+                        fprintf(stderr, "ipclab: %s\n", (char *) clashes->pdata[k]);
+                status = EXIT_USAGE;
         }
         g_free(profile);
         g_free(data);
@@ -738,8 +751,8 @@ static int cmd_compare(int argc, char **argv)
                 }
                 g_autofree char *a = g_build_filename(argv[1], name, "samples.tsv", NULL);
                 g_autofree char *b = g_build_filename(argv[2], name, "samples.tsv", NULL);
-                g_autoptr(Table) ta = table_read(a, &e);
-                g_autoptr(Table) tb = ta ? table_read(b, &e) : NULL;
+                g_autoptr(Table) ta = samples_table_read(a, &e);
+                g_autoptr(Table) tb = ta ? samples_table_read(b, &e) : NULL;
                 if (!tb || !compare_cells(name, ta, tb, out, &e))
                         return report(e);
         }

@@ -13,6 +13,7 @@
 #include "columns.h"
 #include "experiment.h"
 #include "figure.h"
+#include "meta.h"
 #include "samples.h"
 #include "select.h"
 #include "stats.h"
@@ -49,14 +50,14 @@ static char *where_at(const Experiment *exp, const Output *o)
         return o->line ? g_strdup_printf("%s:%u", exp->path, o->line) : g_strdup(exp->path);
 }
 
+/* S as a number, or NAN: a finite decimal number (samples_parse_number:
+ * no "inf", no hexadecimal, nothing beyond 1e300), so that what reaches
+ * a gnuplot expression (a range, a tic) is one. */
 static double number(const char *s)
 {
-        char *end;
+        double v;
 
-        if (!s || !s[0] || !strcmp(s, "-"))
-                return NAN;
-        double v = g_ascii_strtod(s, &end);
-        return *end ? NAN : v;
+        return s && samples_parse_number(s, &v) ? v : NAN;
 }
 
 /* The experiment of FILE and its output NAME (a table when TABLE). */
@@ -174,19 +175,53 @@ static char *column_label(const char *name, bool time_tics)
         return column_label_of(name, time_tics, NULL);
 }
 
-/* A string as a gnuplot double-quoted string. */
-static void gp_string(GString *out, const char *s)
+/* The characters of S as gnuplot reads them in a literal (QUOTED: a '
+ * doubled) or a comment: a control character becomes a space, since a
+ * newline or carriage return would end the line, and with it the literal
+ * or the comment. */
+static void gp_text(GString *out, const char *s, bool quoted)
 {
-        g_string_append_c(out, '"');
-        for (const char *p = s; *p; p++) {
-                if (*p == '"' || *p == '\\')
-                        g_string_append_c(out, '\\');
-                if (*p == '\n')
-                        g_string_append(out, " ");
+        for (const char *p = s ? s : ""; *p; p++) {
+                if (*p == '\'' && quoted)
+                        g_string_append(out, "''");
+                else if ((guchar) *p < 0x20 || *p == 0x7f)
+                        g_string_append_c(out, ' ');
                 else
                         g_string_append_c(out, *p);
         }
-        g_string_append_c(out, '"');
+}
+
+/* S as a gnuplot string literal: the one door of every value into a
+ * generated gnuplot script (titles, labels, tics, names, the arguments of
+ * common.gp's style functions), never a value inside an expression.
+ * Single-quoted: gnuplot 5.4 substitutes backquoted commands and expands
+ * @macros in double-quoted strings and nowhere in single-quoted ones,
+ * where only '' stands for a quote (its scanner); a backslash is itself.
+ * The literal ends with its closing quote, on the line it began. */
+static void gp_string(GString *out, const char *s)
+{
+        g_string_append_c(out, '\'');
+        gp_text(out, s, true);
+        g_string_append_c(out, '\'');
+}
+
+/* A comment line "# S": S's characters as gp_text() gives them, and a
+ * space after a last backslash, which would continue the comment onto
+ * the next line. */
+static void gp_comment(GString *out, const char *s)
+{
+        g_string_append(out, "# ");
+        gp_text(out, s, false);
+        if (g_str_has_suffix(out->str, "\\"))
+                g_string_append_c(out, ' ');
+        g_string_append_c(out, '\n');
+}
+
+char *render_gnuplot_string(const char *s)
+{
+        GString *out = g_string_new(NULL);
+        gp_string(out, s);
+        return g_string_free(out, FALSE);
 }
 
 static void gp_number(GString *out, double v)
@@ -801,7 +836,8 @@ static void write_blocks(GString *gp, Plot *p)
                         Line *l = panel->pdata[i];
                         g_autofree char *name = block_name(k, i);
                         g_array_sort(l->pts, point_cmp);
-                        g_string_append_printf(gp, "# %s\n%s << EOD\n", l->title ? l->title : "committed data (grey)", name);
+                        gp_comment(gp, l->title ? l->title : "committed data (grey)");
+                        g_string_append_printf(gp, "%s << EOD\n", name);
                         for (guint j = 0; j < l->pts->len; j++) {
                                 const Point *pt = &g_array_index(l->pts, Point, j);
                                 gp_number(gp, pt->x);
@@ -1094,8 +1130,11 @@ static void write_style_lines(GString *gp, const Plot *p)
                         const Line *l = panel->pdata[i];
                         if (!l->pts->len || l->grey)
                                 continue;
-                        g_autofree char *t = g_strdelimit(g_strdup(l->title ? l->title : "-"), "\t\n", ' ');
-                        g_string_append_printf(gp, "# style\t%u\t%s\t%s\t%d\t%s\n", k + 1, t, l->style.colour,
+                        /* The title as gp_comment() writes one: no
+                         * control character (a tab, a newline) in it. */
+                        g_autoptr(GString) t = g_string_new(NULL);
+                        gp_text(t, l->title ? l->title : "-", false);
+                        g_string_append_printf(gp, "# style\t%u\t%s\t%s\t%d\t%s\n", k + 1, t->str, l->style.colour,
                                                l->kind == LINE_MEMCPY || l->across ? 0 : l->style.point, l->style.dash);
                 }
         }
@@ -1116,15 +1155,18 @@ static char *plot_script(Plot *p, const char *file)
         g_autoptr(GArray) key = figure_key(p, heads, &rows, &bands);
         double legend_h = bands ? KEY_ROW_IN * rows * bands + 0.12 : 0, fig_h = 2.3 + legend_h;
 
-        g_string_append_printf(gp, "# %s-%s: generated by `ipclab plot %s %s`.\n"
-                               "# The data are inlined: this script alone redraws the figure,\n"
-                               "#     gnuplot -e \"plotdir='plots'; out='%s-%s.pdf'\" THIS.gp\n",
-                               p->exp->name, o->name, file, o->name, p->exp->name, o->name);
+        /* Every value below goes through gp_string or gp_comment. */
+        g_autofree char *id = g_strdup_printf("%s-%s", p->exp->name, o->name);
+        g_autofree char *pdf = g_strdup_printf("%s.pdf", id);
+        g_autofree char *head = g_strdup_printf("%s: generated by `ipclab plot %s %s`.", id, file, o->name);
+        gp_comment(gp, head);
+        g_string_append(gp, "# The data are inlined: this script alone redraws the figure,\n"
+                        "#     gnuplot -e \"plotdir='plots'; out='FIGURE.pdf'\" THIS.gp\n");
         write_style_lines(gp, p);
-        g_string_append_printf(gp, "if (!exists(\"plotdir\")) plotdir = \"plots\"\n"
-                               "if (!exists(\"out\")) out = \"%s-%s.pdf\"\n"
-                               "inline_data = 1\nfig_w = 6.0; fig_h = %.2f\nload plotdir.\"/common.gp\"\n\n",
-                               p->exp->name, o->name, fig_h);
+        g_string_append(gp, "if (!exists(\"plotdir\")) plotdir = \"plots\"\nif (!exists(\"out\")) out = ");
+        gp_string(gp, pdf);
+        g_string_append_printf(gp, "\ninline_data = 1\nfig_w = 6.0; fig_h = %.2f\nload plotdir.\"/common.gp\"\n\n",
+                               fig_h);
         write_blocks(gp, p);
         double bottom = (legend_h + 0.42) / fig_h, left = 0.1, right = 0.975, gap = share ? 0.09 : 0.12;
         double w = (right - left - gap * (np - 1)) / np;
@@ -2644,13 +2686,10 @@ char *render_section(const char *file, const RenderInputs *in, GError **error)
 {
         g_autoptr(Experiment) exp = experiment_load_anywhere(file, error);
         g_autoptr(Table) t = exp ? table_read(in->summary, error) : NULL;
-        g_autoptr(GKeyFile) meta = in->meta ? g_key_file_new() : NULL;
-
         if (!t)
                 return NULL;
-        if (meta && !g_key_file_load_from_file(meta, in->meta, G_KEY_FILE_NONE, error)) {
-                g_prefix_error(error, "%s: ", in->meta);
+        g_autoptr(GKeyFile) meta = in->meta ? meta_read(in->meta, error) : NULL;
+        if (in->meta && !meta)
                 return NULL;
-        }
         return section_tex(exp, t, meta);
 }

@@ -31,6 +31,10 @@
  * escaper of the paper's generated files.  Newly allocated. */
 char *render_latex_escape(const char *s);
 
+/* S as a gnuplot string literal, single-quoted (no backquote command,
+ * no @macro is expanded there), control characters as spaces: the one
+ * door of a value into a generated gnuplot script.  Newly allocated. */
+char *render_gnuplot_string(const char *s);
 /* UNIT (a table's unit=, or a column's: us, MiB/s) as the generated
  * tables print it (\ensuremath{\mu}s).  Newly allocated. */
 char *render_unit_latex(const char *unit);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "columns.h"
+#include "safefile.h"
 #include "render.h"
 #include "select.h"
 #include "stats.h"
@@ -853,10 +854,10 @@ gboolean verify_claim_table(const Claim *claim, const Table *samples, const char
 static guint meta_looks(const char *dir, guint *looks)
 {
         g_autofree char *path = g_build_filename(dir, "meta.ini", NULL);
-        g_autoptr(GKeyFile) kf = g_key_file_new();
+        g_autoptr(GKeyFile) kf = safefile_key_file(path, NULL);
         guint n = 0;
 
-        if (!g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, NULL))
+        if (!kf)
                 return 0;
         g_autofree char *v = g_key_file_get_string(kf, "repeat", "looks", NULL);
         g_auto(GStrv) parts = g_strsplit(v ? v : "", ";", -1);
@@ -1621,10 +1622,10 @@ static char *macros_tex(const GArray *rows, GError **error)
 static char *provenance_note(const Experiment *exp, const char *dir)
 {
         g_autofree char *path = g_build_filename(dir, "meta.ini", NULL);
-        g_autoptr(GKeyFile) kf = g_key_file_new();
+        g_autoptr(GKeyFile) kf = safefile_key_file(path, NULL);
         g_autoptr(GString) s = g_string_new(NULL);
 
-        if (!g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, NULL))
+        if (!kf)
                 return NULL;
         g_autofree char *sha = g_key_file_get_string(kf, "experiment", "sha256", NULL);
         g_autofree char *config = g_key_file_get_string(kf, "experiment", "config_sha256", NULL);

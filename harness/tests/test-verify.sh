@@ -401,7 +401,7 @@ check "unknown option: exit 2" '[ $rc -eq 2 ]'
 mkdir -p "$tmp/sum/x"
 { echo "$header"
   for b in 104857600 314572800; do
-          row cell=0 rep=0 env=host transport=pipe payload=bytes size_B=4096 pattern=oneway marshal=array \
+          row cell=0 rep=$((b / 104857600)) env=host transport=pipe payload=bytes size_B=4096 pattern=oneway marshal=array \
               cpus=none duration_ns=500000000 status=ok elapsed_ns=500000000 client_cpu_ns=1 messages=$((b / 4096)) \
               bytes_B=$b why=-
   done; } > "$tmp/sum/x/samples.tsv"

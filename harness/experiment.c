@@ -668,16 +668,23 @@ int experiment_cell_matches(const Cell *cell, const char *selector)
 }
 
 /* experiment.h */
-bool experiment_selector_unavailable(const char *selector)
+bool experiment_selector_unavailable(const Experiment *exp, const char *selector)
 {
         g_auto(GStrv) parts = g_strsplit(selector, ",", -1);
 
         for (guint i = 0; parts[i]; i++) {
                 const char *p = g_strstrip(parts[i]);
-                if (!g_str_has_prefix(p, "transport="))
-                        continue;
-                const Transport *t = transport_find(g_strstrip((char *) p + strlen("transport=")));
-                return t && t->unavailable && t->unavailable();
+                if (g_str_has_prefix(p, "transport=")) {
+                        const Transport *t = transport_find(p + strlen("transport="));
+                        if (t && t->unavailable && t->unavailable())
+                                return true;
+                } else if (exp && g_str_has_prefix(p, "env=")) {
+                        bool runs = false;
+                        for (guint e = 0; e < exp->n_envs; e++)
+                                runs |= !strcmp(env_name(exp->envs[e]), p + strlen("env="));
+                        if (!runs)
+                                return true;
+                }
         }
         return false;
 }
@@ -778,7 +785,7 @@ static gboolean parse_claim(const Ctx *c, Experiment *exp, const char *g)
                         return fail(c, g, sel_keys[s], "%s", se->message);
                 for (guint j = 0; j < exp->cells->len; j++)
                         matched += select_cell(sel, exp->cells->pdata[j]);
-                if (!matched && !experiment_selector_unavailable(sels[s]))
+                if (!matched && !experiment_selector_unavailable(exp, sels[s]))
                         return fail(c, g, sel_keys[s], "'%s' names no cell of this experiment", sels[s]);
         }
         return check_claim_design(c, exp, cl, g);

@@ -211,10 +211,11 @@ char *cell_describe(const Cell *cell);
 int experiment_cell_matches(const Cell *cell, const char *selector);
 
 /* Does SELECTOR name a transport that cannot run here (a library this
- * ipclab was built without)?  A claim about it then selects no cell on
- * this machine, which is no mistake in the file: it is kept, with no data
- * here. */
-bool experiment_selector_unavailable(const char *selector);
+ * ipclab was built without), or a place EXP (when not NULL) does not run
+ * in (env=vm in a profile that leaves the VM out)?  A claim about it then
+ * selects no cell, which is no mistake in the file: it is kept, with no
+ * data here. */
+bool experiment_selector_unavailable(const Experiment *exp, const char *selector);
 
 /* A line of exp->skipped (meta.ini's [skipped]: "DESCRIPTION: REASON")
  * read back: the transport (the description's first word), the size (its

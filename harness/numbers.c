@@ -443,7 +443,7 @@ static void check_cells(GroupParse *p, const Number *n, const Experiment *exp)
                 guint kept = 0;
                 for (guint i = 0; sel && i < exp->cells->len; i++)
                         kept += select_cell(sel, exp->cells->pdata[i]);
-                if (sel && !kept && !experiment_selector_unavailable(sels[s]))
+                if (sel && !kept && !experiment_selector_unavailable(exp, sels[s]))
                         group_bad(p, keys[s], "'%s' names no cell of this experiment", sels[s]);
         }
 }

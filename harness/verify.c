@@ -15,6 +15,7 @@
 #include "columns.h"
 #include "safefile.h"
 #include "render.h"
+#include "placement.h"
 #include "select.h"
 #include "stats.h"
 
@@ -286,12 +287,30 @@ typedef struct {
         guint failed;        /* rows whose status is not ok */
         guint unmeasured;    /* ok rows without the metric */
         bool nonpositive;    /* some value <= 0 */
+        PlacementCount placement; /* where its ok repetitions ran */
+        GArray *fixed_share; /* double: fixed_ns / elapsed_ns of each ok repetition that has it */
 } VCell;
 
 static void vcell_free(VCell *c)
 {
         g_array_unref(c->values);
+        g_array_unref(c->fixed_share);
         g_free(c);
+}
+
+/* A claim stands on no cell whose fixed part (the one-message window,
+ * fixed_ns) is more than this share of its window, the median over its
+ * repetitions: there the time per message is mostly the time of none. */
+#define VERIFY_MAX_FIXED_SHARE 0.10
+
+/* The median fixed share of C, or NAN when no repetition measured it. */
+static double vcell_fixed_share(const VCell *c)
+{
+        if (!c->fixed_share->len)
+                return NAN;
+        g_autofree double *v = g_memdup2(c->fixed_share->data, c->fixed_share->len * sizeof(double));
+        stats_sort_double(v, c->fixed_share->len);
+        return stats_median(v, c->fixed_share->len);
 }
 
 /* The value V of axis A, as people read it: "4 KiB", "count=1000". */
@@ -344,6 +363,7 @@ typedef struct {
         int axis_col[N_AXES], key_col[16], metric_col[7];
         guint n_key, n_metric;
         int status_col, pattern_col, rep_col, env_col;
+        int placement_col, fixed_col, elapsed_col; /* -1 in data older than them */
         bool machines;             /* the rows hold more than one machine */
         GPtrArray *cells;          /* VCell *, owned, in first-seen order */
         GPtrArray *fast, *slow;    /* the measured cells of each side */
@@ -353,7 +373,18 @@ typedef struct {
         guint measuring[2];        /* ... that measure the metric */
         guint differ;              /* kept cells on one side only */
         guint failed_rows, unmeasured_rows, empty_cells, nonpositive_cells, both, not_measuring, unpaired;
+        guint fixed_cells;         /* cells left out: fixed part over VERIFY_MAX_FIXED_SHARE */
+        double fixed_max;          /* ... the largest such share */
+        GString *mixed;            /* paired cells whose repetitions ran in several placements */
 } Pairing;
+
+/* Whether the faster or the slower selector of P names key column K (an
+ * axis, or env): such a column may differ within a pair. */
+static bool pairing_names_key(const Pairing *p, guint k)
+{
+        return select_names_column(p->fast_sel, samples_axis_columns[k]) ||
+               select_names_column(p->slow_sel, samples_axis_columns[k]);
+}
 
 static void pairing_clear(Pairing *p)
 {
@@ -370,6 +401,8 @@ static void pairing_clear(Pairing *p)
                 g_array_unref(p->pf);
         if (p->ps)
                 g_array_unref(p->ps);
+        if (p->mixed)
+                g_string_free(p->mixed, TRUE);
         memset(p, 0, sizeof *p);
 }
 
@@ -404,6 +437,9 @@ static gboolean pairing_build(const Claim *claim, const Table *samples, const ch
         p->pattern_col = table_column(samples, column_table[COL_PATTERN].name);
         p->rep_col = table_column(samples, column_table[COL_REP].name);
         p->env_col = table_column(samples, column_table[COL_ENV].name);
+        p->placement_col = table_column(samples, column_table[COL_PLACEMENT].name);
+        p->fixed_col = table_column(samples, column_table[COL_FIXED_NS].name);
+        p->elapsed_col = table_column(samples, column_table[COL_ELAPSED_NS].name);
         for (size_t a = 0; a < N_AXES; a++)
                 p->axis_col[a] = table_column(samples, axes[a].column->name);
         for (guint i = 0; samples_axis_columns[i] && p->n_key < G_N_ELEMENTS(p->key_col); i++)
@@ -446,6 +482,7 @@ static gboolean pairing_build(const Claim *claim, const Table *samples, const ch
                         c = g_new0(VCell, 1);
                         c->row = row;
                         c->values = g_array_new(FALSE, FALSE, sizeof(double));
+                        c->fixed_share = g_array_new(FALSE, FALSE, sizeof(double));
                         g_ptr_array_add(p->cells, c);
                         g_hash_table_insert(by_key, g_strdup(key->str), c);
                 }
@@ -453,6 +490,16 @@ static gboolean pairing_build(const Claim *claim, const Table *samples, const ch
                 if (strcmp(row[p->status_col], "ok") != 0) {
                         c->failed++;
                         continue;
+                }
+                if (p->placement_col >= 0)
+                        placement_count_add(&c->placement, row[p->placement_col]);
+                if (p->fixed_col >= 0 && p->elapsed_col >= 0 && strcmp(row[p->fixed_col], "-") != 0) {
+                        double fx = g_ascii_strtod(row[p->fixed_col], NULL);
+                        double el = g_ascii_strtod(row[p->elapsed_col], NULL);
+                        if (el > 0 && isfinite(fx)) {
+                                double share = fx / el;
+                                g_array_append_val(c->fixed_share, share);
+                        }
                 }
                 const char *f[7];
                 for (guint i = 0; i < p->n_metric; i++)
@@ -467,10 +514,6 @@ static gboolean pairing_build(const Claim *claim, const Table *samples, const ch
         }
 
         /* The faster and slower cells. */
-        bool named[N_AXES] = { 0 };
-        for (size_t a = 0; a < N_AXES; a++)
-                named[a] = select_names_column(p->fast_sel, axes[a].column->name) ||
-                           select_names_column(p->slow_sel, axes[a].column->name);
         p->fast = g_ptr_array_new();
         p->slow = g_ptr_array_new();
         for (guint i = 0; i < p->cells->len; i++) {
@@ -499,6 +542,12 @@ static gboolean pairing_build(const Claim *claim, const Table *samples, const ch
                         p->nonpositive_cells++;
                         continue;
                 }
+                double share = vcell_fixed_share(c);
+                if (share > VERIFY_MAX_FIXED_SHARE) {
+                        p->fixed_cells++;
+                        p->fixed_max = MAX(p->fixed_max, share);
+                        continue;
+                }
                 p->both += in[0] && in[1];
                 if (in[0])
                         g_ptr_array_add(p->fast, c);
@@ -508,6 +557,9 @@ static gboolean pairing_build(const Claim *claim, const Table *samples, const ch
 
         /* Pairs: equal on every axis column neither selector names (env
          * too), where the axis applies to both. */
+        bool named[G_N_ELEMENTS(p->key_col)] = { 0 };
+        for (guint k = 0; k < p->n_key; k++)
+                named[k] = pairing_names_key(p, k);
         p->pf = g_array_new(FALSE, FALSE, sizeof(guint));
         p->ps = g_array_new(FALSE, FALSE, sizeof(guint));
         for (guint f = 0; f < p->fast->len; f++) {
@@ -517,9 +569,7 @@ static gboolean pairing_build(const Claim *claim, const Table *samples, const ch
                         VCell *sc = p->slow->pdata[s];
                         bool same = sc != fc;
                         for (guint k = 0; k < p->n_key && same; k++) {
-                                bool skip = false;
-                                for (size_t a = 0; a < N_AXES; a++)
-                                        skip |= named[a] && p->axis_col[a] == p->key_col[k];
+                                bool skip = named[k];
                                 /* "-" (does not apply, e.g. the reply of a
                                  * one-way cell) constrains nothing. */
                                 const char *fv = fc->row[p->key_col[k]], *sv = sc->row[p->key_col[k]];
@@ -532,6 +582,24 @@ static gboolean pairing_build(const Claim *claim, const Table *samples, const ch
                         paired = true;
                 }
                 p->unpaired += !paired;
+        }
+
+        /* A pair stands on cells whose repetitions ran where their cpus=
+         * says (or, unpinned, all in one placement); name the others. */
+        g_autoptr(GHashTable) named_cells = g_hash_table_new(NULL, NULL);
+        for (guint i = 0; i < p->pf->len; i++) {
+                VCell *pc[2] = { p->fast->pdata[g_array_index(p->pf, guint, i)],
+                                 p->slow->pdata[g_array_index(p->ps, guint, i)] };
+                for (int k = 0; k < 2; k++) {
+                        if (!placement_count_mixed(&pc[k]->placement) ||
+                            !g_hash_table_add(named_cells, pc[k]))
+                                continue;
+                        g_autofree char *d = vcell_describe(pc[k], p->axis_col, p->env_col, p->machines);
+                        g_autofree char *m = placement_count_describe(&pc[k]->placement);
+                        if (!p->mixed)
+                                p->mixed = g_string_new(NULL);
+                        g_string_append_printf(p->mixed, "%s%s (%s)", p->mixed->len ? ", " : "", d, m);
+                }
         }
         return TRUE;
 }
@@ -554,6 +622,11 @@ static void pairing_note(const Pairing *p, const Claim *claim, GString *note)
                          claim->metric, metric_cells(p->m));
         if (p->unpaired && p->pf->len)
                 note_add(note, "%u faster cells without a slower partner", p->unpaired);
+        if (p->fixed_cells)
+                note_add(note, "%u cells whose fixed part exceeds %.0f%% of the window (up to %.0f%%) left out",
+                         p->fixed_cells, 100 * VERIFY_MAX_FIXED_SHARE, 100 * p->fixed_max);
+        if (p->mixed)
+                note_add(note, "pairs on cells whose repetitions ran in several placements: %s", p->mixed->str);
 }
 
 /* The side (0 faster, 1 slower) whose selected cells all fail to measure
@@ -1010,12 +1083,7 @@ static char *pairing_blocker(const Pairing *pg)
 
         for (guint k = 0; k < pg->n_key; k++) {
                 const char *fv = fc->row[pg->key_col[k]], *sv = sc->row[pg->key_col[k]];
-                bool named = false;
-                for (size_t a = 0; a < N_AXES; a++)
-                        named |= pg->axis_col[a] == pg->key_col[k] &&
-                                 (select_names_column(pg->fast_sel, axes[a].column->name) ||
-                                  select_names_column(pg->slow_sel, axes[a].column->name));
-                if (!named && strcmp(fv, sv) && strcmp(fv, "-") && strcmp(sv, "-"))
+                if (!pairing_names_key(pg, k) && strcmp(fv, sv) && strcmp(fv, "-") && strcmp(sv, "-"))
                         return g_strdup_printf("%s (%s against %s)", samples_axis_columns[k], fv, sv);
         }
         return g_strdup("an axis");
@@ -1026,7 +1094,7 @@ gboolean verify_claim_design(const Experiment *exp, const Claim *claim, VerifyDe
 {
         memset(d, 0, sizeof *d);
         *key = NULL;
-        if (experiment_selector_unavailable(claim->faster) || experiment_selector_unavailable(claim->slower))
+        if (experiment_selector_unavailable(exp, claim->faster) || experiment_selector_unavailable(exp, claim->slower))
                 return TRUE;
         g_autoptr(GPtrArray) machines = g_ptr_array_new_with_free_func(g_free);
         claim_machines(claim, machines);

@@ -19,6 +19,7 @@
 # TEST_TIME_LIMIT: seconds a test may run before it is stopped as hung
 # (a hang detector, not a performance test; run-tests --time-limit).
 CHECK_QUICK := test-columns test-compare test-experiment test-hist test-latency test-select test-stats test-verify \
+	test-style test-untar \
 	test-transports test-faults test-bus test-numbers.sh \
 	test-cli.sh test-readme-columns.sh test-latency.sh test-run.sh test-security.sh test-window.sh
 TEST_TIME_LIMIT ?= 1800

@@ -52,8 +52,8 @@ static void use(const Experiment *exp)
                         faster += (guint) f;
                         slower += (guint) s;
                 }
-                if ((!faster && !experiment_selector_unavailable(cl->faster)) ||
-                    (!slower && !experiment_selector_unavailable(cl->slower)))
+                if ((!faster && !experiment_selector_unavailable(exp, cl->faster)) ||
+                    (!slower && !experiment_selector_unavailable(exp, cl->slower)))
                         broken("a claim naming no cell was accepted", cl->name);
         }
         (void) total;

@@ -106,9 +106,14 @@ static char *flatten(const char *text)
                 if (g_ascii_isspace(*p)) {
                         bool after_hyphen = s->len && (s->str[s->len - 1] == '-' || s->str[s->len - 1] == '/') &&
                                             *p == '\n';
+                        bool newline = *p == '\n';
                         while (g_ascii_isspace(p[1]))
                                 p++;
-                        if (!after_hyphen && s->len && s->str[s->len - 1] != ' ')
+                        /* A name broken before one of its hyphens
+                         * ("oneway-outpaces" / "-roundtrip"). */
+                        bool before_hyphen = newline && p[1] == '-' && p[2] && !g_ascii_isspace(p[2]) && s->len &&
+                                             g_ascii_isalnum(s->str[s->len - 1]);
+                        if (!after_hyphen && !before_hyphen && s->len && s->str[s->len - 1] != ' ')
                                 g_string_append_c(s, ' ');
                         continue;
                 }

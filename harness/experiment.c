@@ -657,7 +657,7 @@ bool experiment_selector_unavailable(const char *selector)
                 if (!g_str_has_prefix(p, "transport="))
                         continue;
                 const Transport *t = transport_find(g_strstrip((char *) p + strlen("transport=")));
-                return t && t->unavailable && t->unavailable();
+                return t && transport_unavailable(t);
         }
         return false;
 }
@@ -860,19 +860,16 @@ gboolean experiment_skipped_parse(const char *line, char **transport, guint64 *s
  * available here (a library, a tool such as hyperfine) is not asked. */
 static bool cell_supported(const Transport *t, const Cell *cell, bool anywhere, char **why)
 {
-        const char *u = t->unavailable && !anywhere ? t->unavailable() : NULL;
+        const char *u = !anywhere ? transport_unavailable(t) : NULL;
 
         if (u) {
                 *why = g_strdup_printf("unavailable here: %s", u);
                 return false;
         }
-        if (t->max_size) {
-                size_t max = t->max_size(cell);
-                if (max && cell->size > max) {
-                        *why = g_strdup_printf("size %" G_GUINT64_FORMAT EXCEEDS_LIMIT "%zu bytes",
-                                               cell->size, max);
-                        return false;
-                }
+        size_t max = transport_max_size(t, cell);
+        if (max && cell->size > max) {
+                *why = g_strdup_printf("size %" G_GUINT64_FORMAT EXCEEDS_LIMIT "%zu bytes", cell->size, max);
+                return false;
         }
         return true;
 }
@@ -956,7 +953,7 @@ static const char *cell_refused(const Transport *t, const Cell *cell)
         }
         if (cell->reply == REPLY_SHORT && !(t->flags & TRANSPORT_SHORT_REPLY))
                 return "reply=short (the string OK) applies to gdbus only";
-        return t->refuses ? t->refuses(cell) : NULL;
+        return transport_refuses(t, cell);
 }
 
 /* Expands the axes into the filtered cartesian product. */

@@ -86,7 +86,7 @@ static int cmd_list(int argc, char **argv)
         printf("%-16s %-8s %-10s %s\n", "TRANSPORT", "FAMILY", "STATE", "WHAT");
         for (size_t i = 0; transport_table[i]; i++) {
                 const Transport *t = transport_table[i];
-                const char *why = t->unavailable ? t->unavailable() : NULL;
+                const char *why = transport_unavailable(t);
                 printf("%-16s %-8s %-10s %s\n", t->name, t->family, why ? "unavailable" : "ok", t->summary);
                 if (why)
                         printf("%-16s %-8s %-10s   why: %s\n", "", "", "", why);
@@ -97,8 +97,8 @@ static int cmd_list(int argc, char **argv)
                                 const Cell probe = { .transport = t->name, .bus = b, .payload = PAYLOAD_STRING,
                                                      .size = 64, .pattern = PATTERN_ROUNDTRIP };
                                 const char *bw = b == BUS_P2P ? NULL : bus_unavailable(b);
-                                if (!bw && !why && t->refuses)
-                                        bw = t->refuses(&probe);
+                                if (!bw && !why)
+                                        bw = transport_refuses(t, &probe);
                                 printf("%-16s %-8s %-10s   bus=%s%s%s\n", "", "", bw ? "unavailable" : "ok",
                                        bus_name(b), bw ? ": " : "", bw ? bw : "");
                         }

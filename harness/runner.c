@@ -124,6 +124,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/mman.h>
@@ -175,6 +176,7 @@ volatile sig_atomic_t runner_interrupted;
 #define ACK_SCAN "ipclab-ack %16" SCNx64 " %16" SCNx64 " %16" SCNx64 " %16" SCNx64 \
         " %16" SCNx64 " %16" SCNx64
 #define ACK_LEN (10 + 6 * 17)
+_Static_assert(ACK_LEN <= IPCLAB_TRANSPORT_ACK_MAX, "the ack is larger than ipclab/transport.h promises");
 #define READY_BYTE 'R'
 /* One-message windows before the main one (client_run): the last is
  * fixed_ns. */
@@ -1356,7 +1358,9 @@ static void run_command_cell(Runner *runner, const Cell *cell, Sample *out)
         srv_cell.transport = transport_libdbus.name;
         srv_cell.reply = REPLY_EMPTY;
         srv_cell.pattern = PATTERN_ROUNDTRIP;
-        endpoint_init(&ep, &srv_cell);
+        IpclabCell seen;
+        transport_cell(&srv_cell, &seen);
+        endpoint_init(&ep, &seen);
         c.req_size = cell->size;
         c.rep_size = 0;
         Bus *bus = runner_bus(runner, cell->bus, out);
@@ -1407,7 +1411,7 @@ reap:
         if (transport_libdbus.cleanup)
                 transport_libdbus.cleanup(&ep);
 done:
-        g_free(ep.buf);
+        free(ep.buf);   /* ipclab_endpoint_buffer() realloc()s it */
         samples_remove_dir(ep.dir);
         g_free(ep.dir);
 }
@@ -1472,7 +1476,9 @@ int runner_run(Runner *runner, const Cell *cell, guint rep, Sample *out)
                 runner->lat_n = out->status == 0 ? out->lat_n : 0;
                 return 0;
         }
-        endpoint_init(&ep, cell);
+        IpclabCell seen;
+        transport_cell(cell, &seen);
+        endpoint_init(&ep, &seen);
         c.req_size = request_size(t, cell);
         c.rep_size = reply_size(t, cell);
         c.untimed = runner->exp->warmup + FIXED_WINDOWS;
@@ -1603,7 +1609,7 @@ reap:
         if (t->cleanup)
                 t->cleanup(&ep);
 done:
-        g_free(ep.buf);
+        free(ep.buf);   /* ipclab_endpoint_buffer() realloc()s it */
         samples_remove_dir(ep.dir);
         g_free(ep.dir);
         return 0;

@@ -16,7 +16,7 @@ SDBUS_DEF = $(if $(HAVE_SDBUS),-DIPCLAB_HAVE_SDBUS -DIPCLAB_LIBSYSTEMD_VERSION='
 	-DIPCLAB_LIBSYSTEMD_VERSION='"not built in"')
 PKG_CFLAGS = $(eval PKG_CFLAGS := $$(shell pkg-config --cflags $$(PKGS)))$(PKG_CFLAGS)
 PKG_LIBS = $(eval PKG_LIBS := $$(shell pkg-config --libs $$(PKGS)))$(PKG_LIBS)
-ALL_CPPFLAGS = -D_GNU_SOURCE -Iharness -I$(BUILD)/gen -DIPCLAB_HAVE_LIBDBUS -DIPCLAB_HAVE_GIO \
+ALL_CPPFLAGS = -D_GNU_SOURCE -Iinclude -Iharness -I$(BUILD)/gen -DIPCLAB_HAVE_LIBDBUS -DIPCLAB_HAVE_GIO \
 	$(SDBUS_DEF) $(CXX_DEF) $(CPPFLAGS)
 ALL_CFLAGS = -std=c17 -Wall -Wextra $(WERROR) $(PKG_CFLAGS) $(CFLAGS)
 LDLIBS = $(PKG_LIBS) $(CXX_PKG_LIBS) -lrt -lm
@@ -49,7 +49,7 @@ CXX_DEF := -DIPCLAB_QTDBUS_VERSION='"$(QTDBUS_VERSION)"' -DIPCLAB_SDBUSCPP_VERSI
 CXX_PKG_CFLAGS := $(if $(CXX_PKGS),$(shell pkg-config --cflags $(CXX_PKGS)))
 CXX_PKG_LIBS := $(if $(CXX_PKGS),$(shell pkg-config --libs $(CXX_PKGS)) -lstdc++)
 HARNESS_OBJ += $(CXX_OBJ)
-HARNESS_HDR := $(wildcard harness/*.h harness/env/*.h)
+HARNESS_HDR := $(wildcard harness/*.h harness/env/*.h include/ipclab/*.h)
 TEST_SRC := $(wildcard harness/tests/test-*.c)
 TEST_BIN := $(patsubst harness/tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 # What the binary computes with: every object but meta.o, which only embeds

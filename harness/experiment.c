@@ -16,6 +16,7 @@
 
 #include "figure.h"
 #include "numbers.h"
+#include "plugin.h"
 #include "select.h"
 #include "transport.h"
 #include "verify.h"
@@ -486,11 +487,23 @@ static gboolean parse_option(const Ctx *c, const Option *o, Values *v)
                 guint64 num = 0;
 
                 switch (o->type) {
-                case OPT_TRANSPORTS:
-                        if (!transport_find(it))
-                                return fail(c, group, o->key,
-                                            "unknown transport '%s' (see `ipclab list`)", it);
+                case OPT_TRANSPORTS: {
+                        /* A name, or plugin:PATH (plugin.h), which the
+                         * cells know by its transport's name. */
+                        g_autoptr(GError) pe = NULL;
+                        const Transport *t = plugin_resolve(it, c->file, c->anywhere, &pe);
+                        if (!t)
+                                return fail(c, group, o->key, "%s", pe->message);
+                        for (guint j = 0; j < i; j++)
+                                if (!strcmp(items[j], t->name))
+                                        return fail(c, group, o->key, "'%s' is the transport '%s', listed twice",
+                                                    it, t->name);
+                        if (strcmp(it, t->name)) {
+                                g_free(items[i]);
+                                it = items[i] = g_strdup(t->name);
+                        }
                         break;
+                }
                 case OPT_ENUMS:
                         if (enum_index(o->values, it) < 0) {
                                 g_autofree char *allowed = g_strjoinv(", ", (char **) o->values);
@@ -1135,7 +1148,14 @@ static gboolean expand(const Ctx *c, Experiment *exp, Values *v)
                 copy->index = exp->cells->len;
                 g_ptr_array_add(exp->cells, copy);
         }
-        return TRUE;
+        /* A plugin whose refuses() or max_size() crashed cannot be
+         * trusted with the cells it let through. */
+        for (guint i = 0; i < nt; i++) {
+                const char *why = plugin_failure(transport_find(v->list[it][i]));
+                if (why)
+                        ok = fail(c, v->from[it] ? v->from[it] : "experiment", "transport", "%s", why);
+        }
+        return ok;
 }
 
 static void resolved_echo(Experiment *exp, Values *v)

@@ -5,6 +5,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include "plugin.h"
+
 /* The axis values of the ABI are experiment.h's, number for number: a
  * transport compares ep->cell->payload with either. */
 #define SAME(a, b) ((int) (a) == (int) (b))
@@ -93,6 +95,10 @@ const Transport *transport_find(const char *name)
 
 const char *transport_unavailable(const Transport *t)
 {
+        const char *why;
+
+        if (plugin_of(t, &why))
+                return why;
         return t->unavailable ? t->unavailable() : NULL;
 }
 
@@ -121,7 +127,7 @@ size_t transport_max_size(const Transport *t, const Cell *cell)
         if (!t->max_size)
                 return 0;
         transport_cell(cell, &c);
-        return t->max_size(&c);
+        return plugin_of(t, NULL) ? plugin_max_size(t, &c) : t->max_size(&c);
 }
 
 const char *transport_refuses(const Transport *t, const Cell *cell)
@@ -131,7 +137,7 @@ const char *transport_refuses(const Transport *t, const Cell *cell)
         if (!t->refuses)
                 return NULL;
         transport_cell(cell, &c);
-        return t->refuses(&c);
+        return plugin_of(t, NULL) ? plugin_refuses(t, &c) : t->refuses(&c);
 }
 
 void endpoint_init(Endpoint *ep, const IpclabCell *cell)

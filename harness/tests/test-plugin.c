@@ -11,14 +11,29 @@
  * the minor's descriptor size in plugin.c), so the change is made on
  * purpose.  The fields of each struct must fill it: no padding hole where
  * a new field could hide.  ipclab's own transports carry the header of
- * the version they were compiled with.
+ * the version they were compiled with, and pass the checks a plugin's
+ * descriptor must pass.
+ *
+ * Then plugins, loaded as an experiment file names them from a study of
+ * this test's own (a temporary directory whose transports/ links to the
+ * plugins built beside this program, in plugins/: mk/plugins.mk): one
+ * refusal for every way a plugin can be unfit, each naming the file and
+ * saying what is wrong (dlerror's text when it does not load); a plugin
+ * that cannot be loaded is unavailable, not a mistake, where a file is
+ * only listed; sound plugins measured by the runner beside pipe.
  */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <glib.h>
+#include <glib/gstdio.h>
 
+#include "experiment.h"
+#include "plugin.h"
+#include "runner.h"
+#include "samples.h"
 #include "transport.h"
 
 typedef struct {
@@ -209,10 +224,192 @@ static void test_builtins_versioned(void)
         }
 }
 
+/* ipclab's own transports pass the checks every plugin passes. */
+static void test_builtins_checked(void)
+{
+        for (size_t i = 0; transport_table[i]; i++) {
+                g_autofree char *why = plugin_check_descriptor(transport_table[i], true);
+                if (why)
+                        g_test_fail_printf("%s: %s", transport_table[i]->name, why);
+        }
+}
+
+/* ---- plugins in a study of our own ---- */
+
+static char *study;   /* a temporary study: experiments/, transports/ */
+
+static void study_make(void)
+{
+        g_autofree char *exe = g_file_read_link("/proc/self/exe", NULL);
+        g_autofree char *bindir = g_path_get_dirname(exe);
+        g_autofree char *built = g_build_filename(bindir, "plugins", NULL);
+        g_autoptr(GDir) d = g_dir_open(built, 0, NULL);
+        const char *name;
+
+        g_assert_nonnull(d);
+        study = g_dir_make_tmp("test-plugin-XXXXXX", NULL);
+        g_autofree char *exps = g_build_filename(study, "experiments", NULL);
+        g_autofree char *trs = g_build_filename(study, "transports", NULL);
+        g_assert_cmpint(g_mkdir(exps, 0755), ==, 0);
+        g_assert_cmpint(g_mkdir(trs, 0755), ==, 0);
+        while ((name = g_dir_read_name(d))) {
+                g_autofree char *from = g_build_filename(built, name, NULL);
+                g_autofree char *to = g_build_filename(trs, name, NULL);
+                g_assert_cmpint(symlink(from, to), ==, 0);
+        }
+}
+
+/* Loads experiment NAME whose [experiment] holds KEYS (and a title). */
+static Experiment *study_load(const char *name, const char *keys, bool anywhere, GError **error)
+{
+        g_autofree char *path = g_strdup_printf("%s/experiments/%s.ini", study, name);
+        g_autofree char *text = g_strdup_printf("[experiment]\ntitle=%s\n%s", name, keys);
+
+        g_assert_true(g_file_set_contents(path, text, -1, NULL));
+        return anywhere ? experiment_load_anywhere(path, error) : experiment_load(path, NULL, error);
+}
+
+/* The file of plugin FILE in the study, as messages name it. */
+static char *study_file(const char *file)
+{
+        return g_strdup_printf("%s/transports/%s", study, file);
+}
+
+typedef struct {
+        const char *transport;   /* the experiment's transport= */
+        const char *extra;       /* more keys */
+        const char *file;        /* the file the refusal names (in transports/) */
+        const char *says;        /* what it says */
+} Refusal;
+
+static const Refusal refusals[] = {
+        { "faulty-abi", "", "faulty-abi.so", "it is built for ABI 2.0 of ipclab/transport.h; this ipclab runs ABI 1.0" },
+        { "faulty-minor", "", "faulty-minor.so", "built for ABI 1.9 of ipclab/transport.h, newer than this ipclab's 1.0" },
+        { "faulty-size", "", "faulty-size.so", "its descriptor is 64 bytes, ABI 1.0's is" },
+        { "faulty-flags", "", "faulty-flags.so", "it sets flags 0x40000000, unknown to ABI 1.0" },
+        { "faulty-no-send", "", "faulty-no-send.so", "it has no send() hook" },
+        { "faulty-no-version", "", "faulty-no-version.so", "it has no version" },
+        { "plugin:transports/faulty-dup.so", "", "faulty-dup.so",
+          "its name 'pipe' is taken by one of ipclab's own transports" },
+        { "faulty-undefined", "", "faulty-undefined.so",
+          "it cannot be loaded: " /* dlerror's text: */ },
+        { "faulty-undefined", "", "faulty-undefined.so", "undefined symbol: ipclab_test_nothing_defines_this" },
+        { "faulty-no-symbol", "", "faulty-no-symbol.so", "it exports no ipclab_transport_v1" },
+        { "faulty-crash-unavailable", "", "faulty-crash-unavailable.so",
+          "killed by signal 11 (Segmentation fault) in its unavailable() hook" },
+        { "faulty-crash-refuses;pipe", "size=64;4KiB\n", "faulty-crash-refuses.so",
+          "its refuses() hook was killed by signal 11 (Segmentation fault)" },
+        { "other", "", "other.so", "its transport is named 'faulty-ok', but it was asked for as 'other'" },
+        { "faulty-ok;plugin:elsewhere/faulty-ok.so", "", "faulty-ok.so", "its name 'faulty-ok' is taken by the plugin" },
+};
+
+/* Every way a plugin is unfit, refused when the file is loaded (exit 2
+ * for ipclab), naming the file. */
+static void test_refusals(void)
+{
+        g_autofree char *ok = study_file("faulty-ok.so");
+        g_autofree char *other = study_file("other.so");
+        g_autofree char *elsewhere = g_build_filename(study, "elsewhere", NULL);
+        g_autofree char *copy = g_build_filename(elsewhere, "faulty-ok.so", NULL);
+        g_autofree char *bytes = NULL;
+        gsize len;
+
+        /* A copy under another name; a copy that is another file. */
+        g_assert_true(g_file_get_contents(ok, &bytes, &len, NULL));
+        g_assert_true(g_file_set_contents(other, bytes, (gssize) len, NULL));
+        g_assert_cmpint(g_mkdir(elsewhere, 0755), ==, 0);
+        g_assert_true(g_file_set_contents(copy, bytes, (gssize) len, NULL));
+        for (size_t i = 0; i < G_N_ELEMENTS(refusals); i++) {
+                const Refusal *r = &refusals[i];
+                g_autoptr(GError) e = NULL;
+                g_autofree char *keys = g_strdup_printf("transport=%s\n%scount=10\nrepeat=1\n", r->transport, r->extra);
+                g_autoptr(Experiment) exp = study_load("refused", keys, false, &e);
+                g_autofree char *file = g_str_has_prefix(r->file, "faulty-ok") ? g_strdup(copy) : study_file(r->file);
+                if (exp) {
+                        g_test_fail_printf("transport=%s: loaded, not refused", r->transport);
+                        continue;
+                }
+                g_assert_error(e, IPCLAB_ERROR, IPCLAB_ERROR_INPUT);
+                if (!strstr(e->message, file) || !strstr(e->message, r->says))
+                        g_test_fail_printf("transport=%s: '%s' does not name %s and say '%s'", r->transport,
+                                           e->message, file, r->says);
+        }
+}
+
+/* plugin:PATH stays in the study; a name that no plugin has is unknown. */
+static void test_paths(void)
+{
+        const char *const items[] = { "plugin:/tmp/x.so", "plugin:../x.so", "plugin:transports/../../x.so", "plugin:" };
+
+        for (size_t i = 0; i < G_N_ELEMENTS(items); i++) {
+                g_autoptr(GError) e = NULL;
+                g_autofree char *keys = g_strdup_printf("transport=%s\ncount=10\n", items[i]);
+                g_autoptr(Experiment) exp = study_load("paths", keys, false, &e);
+                g_assert_null(exp);
+                if (!strstr(e->message, "relative to the study's top directory"))
+                        g_test_fail_printf("%s: %s", items[i], e->message);
+        }
+        g_autoptr(GError) e = NULL;
+        g_autoptr(Experiment) exp = study_load("paths", "transport=nosuch\ncount=10\n", false, &e);
+        g_assert_null(exp);
+        g_autofree char *trs = g_build_filename(study, "transports", NULL);
+        if (!strstr(e->message, "unknown transport 'nosuch' (see `ipclab list`; no plugin nosuch.so in ") ||
+            !strstr(e->message, trs))
+                g_test_fail_printf("%s", e->message);
+}
+
+/* Listing what a file measures (no measurement here) keeps the cells of
+ * a plugin that is not there, unavailable. */
+static void test_anywhere(void)
+{
+        g_autoptr(GError) e = NULL;
+        g_autoptr(Experiment) exp = study_load("anywhere", "transport=notbuilt;pipe\ncount=10\n", true, &e);
+        const char *why = NULL;
+
+        g_assert_no_error(e);
+        g_assert_cmpuint(exp->cells->len, ==, 2);
+        const Transport *t = transport_find("notbuilt");
+        g_assert_nonnull(t);
+        g_assert_true(plugin_of(t, &why));
+        g_assert_nonnull(why);
+        g_assert_nonnull(strstr(why, "no plugin notbuilt.so"));
+}
+
+/* Sound plugins run through the runner beside pipe, named or by path,
+ * with every message checked (verify=true). */
+static void test_measure(void)
+{
+        g_autoptr(GError) e = NULL;
+        g_autoptr(Experiment) exp = study_load("measure",
+                "transport=faulty-ok;plugin:transports/seqpair.so;pipe\npattern=roundtrip;oneway\n"
+                "size=64;4KiB\ncount=200\nrepeat=1\nwarmup=5\nverify=true\n", false, &e);
+
+        g_assert_no_error(e);
+        g_assert_cmpuint(exp->cells->len, ==, 12);
+        g_autoptr(Runner) r = runner_new(exp);
+        for (guint i = 0; i < exp->cells->len; i++) {
+                const Cell *c = exp->cells->pdata[i];
+                Sample s;
+                g_assert_cmpint(runner_run(r, c, 0, &s), ==, 0);
+                if (s.status != 0 || s.messages != c->count)
+                        g_test_fail_printf("%s %s size %" G_GUINT64_FORMAT ": %s", c->transport,
+                                           pattern_name(c->pattern), c->size, s.status ? s.why : "messages lost");
+        }
+}
+
 int main(int argc, char **argv)
 {
         g_test_init(&argc, &argv, NULL);
+        study_make();
         g_test_add_func("/plugin/abi-layout", test_layout);
         g_test_add_func("/plugin/builtins-versioned", test_builtins_versioned);
-        return g_test_run();
+        g_test_add_func("/plugin/builtins-checked", test_builtins_checked);
+        g_test_add_func("/plugin/refusals", test_refusals);
+        g_test_add_func("/plugin/paths", test_paths);
+        g_test_add_func("/plugin/anywhere", test_anywhere);
+        g_test_add_func("/plugin/measure", test_measure);
+        int r = g_test_run();
+        samples_remove_dir(study);
+        g_free(study);
+        return r;
 }

@@ -1534,6 +1534,17 @@ char *experiment_config_sha256(const Experiment *exp)
                 g_autofree char *d = cell_describe(exp->cells->pdata[c]);
                 g_string_append_printf(s, "cell %u %s\n", ((const Cell *) exp->cells->pdata[c])->index, d);
         }
+        /* A plugin is what its file holds: another build is another
+         * measurement (none of this for ipclab's own transports, so their
+         * hashes are what they were). */
+        g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
+        for (guint c = 0; c < exp->cells->len; c++) {
+                const char *name = ((const Cell *) exp->cells->pdata[c])->transport;
+                const Transport *t = transport_find(name);
+                g_autofree char *id = t && g_hash_table_add(seen, (gpointer) name) ? plugin_identity(t) : NULL;
+                if (id)
+                        g_string_append_printf(s, "plugin %s\n", id);
+        }
         return g_compute_checksum_for_string(G_CHECKSUM_SHA256, s->str, (gssize) s->len);
 }
 

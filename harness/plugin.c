@@ -4,6 +4,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <link.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -492,6 +493,11 @@ static const Transport *plugin_load_checked(const char *path, const char *want, 
                                        want, pr.name);
                 return NULL;
         }
+        sha = file_sha256(canonical, &e);
+        if (!sha) {
+                *why = g_strdup_printf("plugin %s: %s", canonical, e->message);
+                return NULL;
+        }
         const Transport *other = transport_find(pr.name);
         Plugin *op = other ? plugin_by_transport(other) : NULL;
         if (other && !op) {
@@ -499,14 +505,11 @@ static const Transport *plugin_load_checked(const char *path, const char *want, 
                                        canonical, pr.name);
                 return NULL;
         }
+        if (op && !op->standin && !strcmp(op->sha256, sha))
+                return &op->t;   /* the same bytes elsewhere: the same plugin */
         if (op && !op->standin) {
-                *why = g_strdup_printf("plugin %s: its name '%s' is taken by the plugin %s", canonical, pr.name,
-                                       op->path);
-                return NULL;
-        }
-        sha = file_sha256(canonical, &e);
-        if (!sha) {
-                *why = g_strdup_printf("plugin %s: %s", canonical, e->message);
+                *why = g_strdup_printf("plugin %s: its name '%s' is taken by the plugin %s (another file)",
+                                       canonical, pr.name, op->path);
                 return NULL;
         }
         dlerror();
@@ -587,8 +590,6 @@ const Transport *plugin_resolve(const char *item, const char *file, bool anywher
         Plugin *p = t ? plugin_by_transport(t) : NULL;
         if (t && !p)
                 return t;   /* ipclab's own (or a test's) */
-        if (p && !p->standin)
-                return t;   /* loaded already */
         if (!name_valid(item)) {
                 g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "unknown transport '%s' (see `ipclab list`)",
                             item);
@@ -601,6 +602,8 @@ const Transport *plugin_resolve(const char *item, const char *file, bool anywher
                 if (g_file_test(path, G_FILE_TEST_EXISTS))
                         return plugin_load(path, item, anywhere, error);
         }
+        if (p && !p->standin)
+                return t;   /* loaded from elsewhere (plugin:PATH) */
         g_ptr_array_add(dirs, NULL);
         g_autofree char *where = g_strjoinv(", ", (char **) dirs->pdata);
         g_autofree char *why = g_strdup_printf("unknown transport '%s' (see `ipclab list`; no plugin %s in %s)", item,
@@ -698,6 +701,107 @@ size_t plugin_max_size(const Transport *t, const IpclabCell *cell)
         if (!a || !g_ascii_string_to_unsigned(a, 10, 0, G_MAXSIZE, &n, NULL))
                 return 0;
         return (size_t) n;
+}
+
+/* ---- identity and provenance ---- */
+
+char *plugin_identity(const Transport *t)
+{
+        Plugin *p = plugin_by_transport(t);
+
+        if (!p)
+                return NULL;
+        if (p->standin)
+                return g_strdup_printf("%s not loaded: %s", t->name, p->standin);
+        return g_strdup_printf("%s sha256=%s version=%s abi=%u.%u", t->name, p->sha256, t->version,
+                               t->abi_major, t->abi_minor);
+}
+
+/* The Debian package that holds FILE and its version ("libzmq5:amd64
+ * 4.3.4-6"), or NULL: dpkg knows a merged /usr's files under /lib too. */
+static char *package_of(const char *file)
+{
+        g_autofree char *alt = g_str_has_prefix(file, "/usr/") ? g_strdup(file + 4) : NULL;
+        const char *const files[] = { file, alt };
+
+        for (size_t i = 0; i < G_N_ELEMENTS(files) && files[i]; i++) {
+                const char *search[] = { "dpkg-query", "--search", files[i], NULL };
+                g_autofree char *out = NULL;
+                if (meta_command(search, META_COMMAND_TIMEOUT_MS, &out) != 0)
+                        continue;
+                char *colon = strstr(out, ": ");
+                if (!colon)
+                        continue;
+                *colon = '\0';
+                const char *show[] = { "dpkg-query", "--show", "--showformat=${Version}", out, NULL };
+                g_autofree char *version = NULL;
+                if (meta_command(show, META_COMMAND_TIMEOUT_MS, &version) != 0)
+                        continue;
+                return g_strdup_printf("%s %s", out, g_strstrip(version));
+        }
+        return NULL;
+}
+
+/* The libraries HANDLE's object links (its DT_NEEDED entries), each as
+ * "SONAME => FILE (PACKAGE VERSION)", joined by "; ". */
+static char *needed_libraries(void *handle)
+{
+        struct link_map *lm = NULL;
+        const char *strtab = NULL;
+        g_autoptr(GString) out = g_string_new(NULL);
+
+        if (dlinfo(handle, RTLD_DI_LINKMAP, &lm) != 0 || !lm || !lm->l_ld)
+                return g_strdup("unknown (no link map)");
+        /* The dynamic section's addresses are relocated in place by the
+         * dynamic linker on most targets, not where it is read-only. */
+        for (const ElfW(Dyn) *d = lm->l_ld; d->d_tag != DT_NULL; d++)
+                if (d->d_tag == DT_STRTAB)
+                        strtab = (const char *) (d->d_un.d_ptr < lm->l_addr ? lm->l_addr + d->d_un.d_ptr
+                                                                             : d->d_un.d_ptr);
+        for (const ElfW(Dyn) *d = lm->l_ld; strtab && d->d_tag != DT_NULL; d++) {
+                if (d->d_tag != DT_NEEDED)
+                        continue;
+                const char *soname = strtab + d->d_un.d_val;
+                void *h = dlopen(soname, RTLD_LAZY | RTLD_NOLOAD);
+                struct link_map *dep = NULL;
+                g_autofree char *file = NULL, *package = NULL;
+                if (h && dlinfo(h, RTLD_DI_LINKMAP, &dep) == 0 && dep && dep->l_name[0])
+                        file = realpath(dep->l_name, NULL);
+                if (h)
+                        dlclose(h);
+                if (file)
+                        package = package_of(file);
+                g_string_append_printf(out, "%s%s => %s", out->len ? "; " : "", soname, file ? file : "not found");
+                if (package)
+                        g_string_append_printf(out, " (%s)", package);
+        }
+        return g_strdup(out->len ? out->str : "none");
+}
+
+void plugin_provenance(const Transport *t, GKeyFile *kf, const char *group)
+{
+        Plugin *p = plugin_by_transport(t);
+
+        if (!p)
+                return;
+        if (p->standin) {
+                g_key_file_set_string(kf, group, "loaded", p->standin);
+                return;
+        }
+        g_autofree char *abi = g_strdup_printf("%u.%u", t->abi_major, t->abi_minor);
+        g_autofree char *flags = g_strdup_printf("0x%x", t->flags);
+        g_autofree char *needed = needed_libraries(p->handle);
+        g_key_file_set_string(kf, group, "path", p->path);
+        if (strcmp(p->path, p->real) != 0)
+                g_key_file_set_string(kf, group, "file", p->real);
+        g_key_file_set_string(kf, group, "sha256", p->sha256);
+        g_key_file_set_string(kf, group, "version", t->version);
+        g_key_file_set_string(kf, group, "abi", abi);
+        g_key_file_set_string(kf, group, "family", t->family);
+        g_key_file_set_string(kf, group, "flags", flags);
+        g_key_file_set_string(kf, group, "summary", t->summary);
+        g_key_file_set_string(kf, group, "libraries", p->libraries ? p->libraries : "not said (no libraries() hook)");
+        g_key_file_set_string(kf, group, "needed", needed);
 }
 
 /* ---- listing ---- */

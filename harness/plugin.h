@@ -65,15 +65,19 @@ const char *plugin_refuses(const Transport *t, const IpclabCell *cell);
  * answered nonsense), naming its file; NULL when it is sound. */
 const char *plugin_failure(const Transport *t);
 
-/* What makes the plugin T what it is, for the configuration hash: its
- * file's SHA-256 and its own version; NULL for ipclab's own transports. */
+/* What makes the plugin T what it is, for the configuration hash (what
+ * decides that data is measured again): its name, its file's SHA-256 and
+ * its own version, or, for a plugin that is not loaded here, why; NULL
+ * for ipclab's own transports. */
 char *plugin_identity(const Transport *t);
 
-/* The provenance of plugin T for meta.ini: each field of a [plugin NAME]
- * group as "key=value" lines (path, sha256, version, abi, family, flags,
- * libraries: what it says it uses, needed: the libraries it links, each
- * with the file it resolved to).  NULL for ipclab's own transports. */
-char *plugin_provenance(const Transport *t);
+/* The provenance of plugin T, for meta.ini: GROUP of KF gets its path (as
+ * found, and resolved), sha256, version, abi, family, flags, summary,
+ * libraries (what it says it uses, from its libraries()) and needed (the
+ * libraries its object links, each with the file it resolved to and,
+ * where dpkg knows the file, its package and version).  Nothing for
+ * ipclab's own transports. */
+void plugin_provenance(const Transport *t, GKeyFile *kf, const char *group);
 
 /* One plugin file found on the plugin path, as `ipclab list` shows it. */
 typedef struct {

@@ -20,7 +20,10 @@
  * refusal for every way a plugin can be unfit, each naming the file and
  * saying what is wrong (dlerror's text when it does not load); a plugin
  * that cannot be loaded is unavailable, not a mistake, where a file is
- * only listed; sound plugins measured by the runner beside pipe.
+ * only listed; sound plugins measured by the runner beside pipe; meta.ini
+ * records what each plugin is (its file, SHA-256, version, the libraries
+ * it links), and what a file measures (its configuration hash) changes
+ * when a plugin's file does.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -31,6 +34,7 @@
 #include <glib/gstdio.h>
 
 #include "experiment.h"
+#include "meta.h"
 #include "plugin.h"
 #include "runner.h"
 #include "samples.h"
@@ -314,11 +318,13 @@ static void test_refusals(void)
         g_autofree char *bytes = NULL;
         gsize len;
 
-        /* A copy under another name; a copy that is another file. */
+        /* A copy under another name; another build (a byte more). */
         g_assert_true(g_file_get_contents(ok, &bytes, &len, NULL));
         g_assert_true(g_file_set_contents(other, bytes, (gssize) len, NULL));
         g_assert_cmpint(g_mkdir(elsewhere, 0755), ==, 0);
-        g_assert_true(g_file_set_contents(copy, bytes, (gssize) len, NULL));
+        bytes = g_realloc(bytes, len + 1);
+        bytes[len] = '\n';
+        g_assert_true(g_file_set_contents(copy, bytes, (gssize) len + 1, NULL));
         for (size_t i = 0; i < G_N_ELEMENTS(refusals); i++) {
                 const Refusal *r = &refusals[i];
                 g_autoptr(GError) e = NULL;
@@ -397,6 +403,68 @@ static void test_measure(void)
         }
 }
 
+/* meta.ini says what each plugin is; another build of it is another
+ * configuration, the same file in another study the same one. */
+static void test_provenance(void)
+{
+        const char *keys = "transport=seqpair;pipe\ncount=10\nrepeat=1\n";
+        g_autoptr(GError) e = NULL;
+        g_autoptr(Experiment) exp = study_load("prov", keys, false, &e);
+        g_autofree char *so = study_file("seqpair.so");
+        g_autofree char *bytes = NULL;
+        gsize len;
+
+        g_assert_no_error(e);
+        g_assert_true(g_file_get_contents(so, &bytes, &len, NULL));
+        g_autofree char *sha = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *) bytes, len);
+        const char *argv[] = { "test-plugin", NULL };
+        g_autoptr(Meta) m = meta_begin(exp, argv);
+        g_autofree char *ini = meta_to_ini(m);
+        g_autoptr(GKeyFile) kf = g_key_file_new();
+        g_assert_true(g_key_file_load_from_data(kf, ini, (gsize) -1, G_KEY_FILE_NONE, NULL));
+        g_autofree char *path = g_key_file_get_string(kf, "plugin seqpair", "path", NULL);
+        g_autofree char *got = g_key_file_get_string(kf, "plugin seqpair", "sha256", NULL);
+        g_autofree char *version = g_key_file_get_string(kf, "plugin seqpair", "version", NULL);
+        g_autofree char *needed = g_key_file_get_string(kf, "plugin seqpair", "needed", NULL);
+        g_assert_cmpstr(path, ==, so);
+        g_assert_cmpstr(got, ==, sha);
+        g_assert_cmpstr(version, ==, "1.0");
+        g_assert_nonnull(needed);
+        if (!strstr(needed, "libc.so.6 => /"))
+                g_test_fail_printf("needed=%s names no libc.so.6 and its file", needed);
+        g_assert_false(g_key_file_has_group(kf, "plugin pipe"));
+
+        /* The same bytes in another study are the same plugin, measuring
+         * the same; another build of it (a byte more) cannot be loaded
+         * beside it (test-plugin.sh: in another process, it is another
+         * configuration). */
+        g_autofree char *first = experiment_config_sha256(exp);
+        g_autofree char *again = g_strdup(study);
+        g_autofree char *other = g_dir_make_tmp("test-plugin-XXXXXX", NULL);
+        g_autofree char *exps = g_build_filename(other, "experiments", NULL);
+        g_autofree char *trs = g_build_filename(other, "transports", NULL);
+        g_autofree char *copy = g_build_filename(trs, "seqpair.so", NULL);
+        g_assert_cmpint(g_mkdir(exps, 0755), ==, 0);
+        g_assert_cmpint(g_mkdir(trs, 0755), ==, 0);
+        g_assert_true(g_file_set_contents(copy, bytes, (gssize) len, NULL));
+        g_free(study);
+        study = g_strdup(other);
+        g_autoptr(Experiment) same = study_load("prov", keys, false, &e);
+        g_assert_no_error(e);
+        g_autofree char *same_hash = experiment_config_sha256(same);
+        g_assert_cmpstr(same_hash, ==, first);
+        g_autofree char *longer = g_malloc(len + 1);
+        memcpy(longer, bytes, len);
+        longer[len] = '\n';
+        g_assert_true(g_file_set_contents(copy, longer, (gssize) len + 1, NULL));
+        g_autoptr(Experiment) rebuilt = study_load("prov", keys, false, &e);
+        g_assert_null(rebuilt);
+        g_assert_nonnull(strstr(e->message, "its name 'seqpair' is taken by the plugin"));
+        samples_remove_dir(other);
+        g_free(study);
+        study = g_steal_pointer(&again);
+}
+
 int main(int argc, char **argv)
 {
         g_test_init(&argc, &argv, NULL);
@@ -408,6 +476,7 @@ int main(int argc, char **argv)
         g_test_add_func("/plugin/paths", test_paths);
         g_test_add_func("/plugin/anywhere", test_anywhere);
         g_test_add_func("/plugin/measure", test_measure);
+        g_test_add_func("/plugin/provenance", test_provenance);
         int r = g_test_run();
         samples_remove_dir(study);
         g_free(study);

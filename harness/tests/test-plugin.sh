@@ -4,8 +4,11 @@
 # the plugins mk/plugins.mk builds, build/tests/plugins/): `ipclab check`
 # and `ipclab run` refuse each unfit plugin with exit status 2, naming its
 # file and what is wrong (dlerror's text when it does not load), and `run`
-# writes nothing; `ipclab list` there shows every plugin of the path with
-# its state, a refused one with its reason, and exits 2.
+# writes nothing; sound ones are measured beside pipe; `ipclab list` there
+# shows every plugin of the path with its state, a refused one with its
+# reason, and exits 2; meta.ini says what each plugin was (file, SHA-256,
+# version, libraries), and one rebuilt with another version string makes
+# the data stale though the experiment file is the same.
 set -u
 cd "$(dirname "$0")/../.."
 . harness/tests/tap.sh
@@ -71,6 +74,23 @@ check "list shows the plugin path" 'grep -qF "plugin path: $study/transports" "$
 mkdir -p "$tmp/clean"
 (cd "$tmp/clean" && "$ipclab" list) > /dev/null 2>&1; rc=$?
 check "list without plugins exits 0 (status $rc)" '[ $rc -eq 0 ]'
+
+# What meta.ini says of a plugin, and a rebuilt plugin makes the data stale.
+meta=$study/data/good/meta.ini
+check "meta.ini records seqpair's file, SHA-256, version and the libraries it links" \
+        'grep -qxF "[plugin seqpair]" "$meta" && grep -qxF "path=$study/transports/seqpair.so" "$meta" &&
+         grep -qx "sha256=$(sha256sum < "$study/transports/seqpair.so" | cut -d" " -f1)" "$meta" &&
+         grep -qx "version=1.0" "$meta" && grep -q "^needed=libc.so.6 => /" "$meta"' ||
+        sed -n '/^\[plugin/,/^$/s/^/# /p' "$meta"
+current() { (cd "$study" && IPCLAB=$ipclab "$OLDPWD/mk/data-current.sh" experiments/good.ini data/good/meta.ini); }
+check "mk/data-current.sh finds the data current" current
+before=$("$ipclab" check --config-hash "$study/experiments/good.ini")
+rm "$study/transports/seqpair.so"
+sed 's/\.version = "1\.0"/.version = "1.1"/' examples/transports/seqpair.c > "$tmp/seqpair.c"
+cc -shared -fPIC -Iinclude -o "$study/transports/seqpair.so" "$tmp/seqpair.c"
+after=$("$ipclab" check --config-hash "$study/experiments/good.ini")
+check "seqpair rebuilt with version 1.1: another configuration hash" '[ -n "$after" ] && [ "$before" != "$after" ]'
+check "... and mk/data-current.sh finds the data stale, its experiment file unchanged" '! current'
 
 echo "1..$n"
 [ "$failed" -eq 0 ]

@@ -1,13 +1,14 @@
 #!/bin/bash
 # test-sanitize.sh: the fast test programs (test-experiment, test-stats,
-# test-transports, test-faults) built with AddressSanitizer and
+# test-transports, test-faults, test-plugin with its plugins built the same
+# way) built with AddressSanitizer and
 # UndefinedBehaviorSanitizer (build/asan/, see mk/fuzz.mk) and run: their
 # own TAP lines, renumbered and marked "asan", plus one line per program
 # saying that no sanitizer (ASan, LSan, UBSan) reported anything, in the
 # parent or in any of the server and client processes it forked.
 set -u
 cd "$(dirname "$0")/../.."
-tests=(test-experiment test-stats test-transports test-faults)
+tests=(test-experiment test-stats test-transports test-faults test-plugin)
 log=$(mktemp -d)
 trap 'rm -rf "$log"' EXIT
 . harness/tests/tap.sh

@@ -1,7 +1,13 @@
 # plugins: transport plugins built in this repository the way a study
 # builds its own, against include/ipclab/transport.h alone (they link
 # nothing of ipclab's):
-#   $(BUILD)/plugins/NAME.so              the examples, examples/transports/
+#   $(BUILD)/plugins/NAME.so              the examples: examples/transports/
+#                                         (seqpair, the README's; zeromq, where
+#                                         libzmq is), and the study template's
+#                                         template/transports/pipe-packet.c;
+#                                         make install puts all but pipe-packet
+#                                         (every study has its own) into
+#                                         PREFIX/lib/ipclab/transports/
 #   $(BUILD)/tests/plugins/faulty-KIND.so the test suite's plugins that go
 #                                         wrong, one way each (harness/tests/
 #                                         plugins/faulty.c), beside the examples
@@ -11,12 +17,21 @@
 
 PLUGIN_FLAGS = -O2 -g -fPIC -fvisibility=hidden -Iinclude $(WERROR)
 PLUGIN_CFLAGS = -std=c17 -Wall -Wextra $(PLUGIN_FLAGS)
-EXAMPLE_PLUGINS := $(BUILD)/plugins/seqpair.so
+# Decided when make reads this file: the list must be known then.
+HAVE_ZMQ := $(shell pkg-config --exists libzmq 2>/dev/null && echo yes)
+PLUGIN_LIBS_zeromq = $(shell pkg-config --cflags --libs libzmq)
+INSTALLED_PLUGINS := $(BUILD)/plugins/seqpair.so $(if $(HAVE_ZMQ),$(BUILD)/plugins/zeromq.so)
+EXAMPLE_PLUGINS := $(INSTALLED_PLUGINS) $(BUILD)/plugins/pipe-packet.so
+EXAMPLE_SOURCES := examples/transports/seqpair.c examples/transports/zeromq.c
 
 $(BUILD)/plugins/%.so: examples/transports/%.c include/ipclab/transport.h
 	$(Q)mkdir -p $(@D)
 	@$(if $(Q),echo "  PLUGIN  $@")
 	$(Q)$(CC) $(PLUGIN_CFLAGS) -shared -o $@.tmp.$$$$ $< $(PLUGIN_LIBS_$*) && mv $@.tmp.$$$$ $@
+$(BUILD)/plugins/%.so: template/transports/%.c include/ipclab/transport.h
+	$(Q)mkdir -p $(@D)
+	@$(if $(Q),echo "  PLUGIN  $@")
+	$(Q)$(CC) $(PLUGIN_CFLAGS) -shared -o $@.tmp.$$$$ $< && mv $@.tmp.$$$$ $@
 
 # Faults: see faulty.c.  "ok" is the sound one.
 PLUGIN_FAULTS := ok abi minor size flags no-send no-version dup undefined no-symbol crash-unavailable \
@@ -44,6 +59,11 @@ $(BUILD)/asan/plugins/%.so: examples/transports/%.c include/ipclab/transport.h
 	@$(if $(Q),echo "  PLUGIN  $@")
 	$(Q)$(FUZZ_CC) $(filter-out $(WERROR),$(PLUGIN_CFLAGS)) -O1 $(FUZZ_SANITIZE) -shared -o $@.tmp.$$$$ $< \
 		$(PLUGIN_LIBS_$*) && mv $@.tmp.$$$$ $@
+$(BUILD)/asan/plugins/%.so: template/transports/%.c include/ipclab/transport.h
+	$(Q)mkdir -p $(@D)
+	@$(if $(Q),echo "  PLUGIN  $@")
+	$(Q)$(FUZZ_CC) $(filter-out $(WERROR),$(PLUGIN_CFLAGS)) -O1 $(FUZZ_SANITIZE) -shared -o $@.tmp.$$$$ $< \
+		&& mv $@.tmp.$$$$ $@
 
 $(BUILD)/tests/test-plugin: $(TEST_PLUGINS)
 $(BUILD)/asan/test-plugin: $(ASAN_TEST_PLUGINS)

@@ -8,7 +8,14 @@
 # shows every plugin of the path with its state, a refused one with its
 # reason, and exits 2; meta.ini says what each plugin was (file, SHA-256,
 # version, libraries), and one rebuilt with another version string makes
-# the data stale though the experiment file is the same.
+# the data stale though the experiment file is the same.  Then a study
+# outside this tree as a user makes one: `make install PREFIX=...` (the
+# header, ipclab.pc, the example plugins), `ipclab init`, a plugin of the
+# user's own built with the installed pkg-config file beside the study's
+# example and the installed zeromq, measured beside pipe and libdbus with
+# a claim and a figure by `make all`, which gives the paper; a second
+# `make all` measures nothing, a plugin rebuilt to the same bytes neither,
+# one with another version string everything it measured.
 set -u
 cd "$(dirname "$0")/../.."
 . harness/tests/tap.sh
@@ -92,5 +99,87 @@ after=$("$ipclab" check --config-hash "$study/experiments/good.ini")
 check "seqpair rebuilt with version 1.1: another configuration hash" '[ -n "$after" ] && [ "$before" != "$after" ]'
 check "... and mk/data-current.sh finds the data stale, its experiment file unchanged" '! current'
 
-echo "1..$n"
-[ "$failed" -eq 0 ]
+# ---- A study outside this tree, as a user makes one ----
+prefix=$tmp/prefix
+make --no-print-directory install PREFIX="$prefix" > "$tmp/install.log" 2>&1; rc=$?
+check "make install PREFIX=... succeeds (status $rc)" '[ $rc -eq 0 ]' || tail -20 "$tmp/install.log" | sed 's/^/# /'
+abi=$(sed -n 's/^#define IPCLAB_TRANSPORT_ABI_MAJOR //p' include/ipclab/transport.h).$(sed -n \
+        's/^#define IPCLAB_TRANSPORT_ABI_MINOR //p' include/ipclab/transport.h)
+pc() { PKG_CONFIG_PATH=$prefix/lib/pkgconfig pkg-config "$@" ipclab; }
+check "it installs include/ipclab/transport.h as it is here" \
+        'cmp -s include/ipclab/transport.h "$prefix/include/ipclab/transport.h"'
+check "ipclab.pc: the installed header's directory, plugindir, version $abi (the ABI's)" \
+        '[ "$(pc --cflags | xargs)" = "-I$(cd "$prefix" && pwd -P)/include" ] &&
+         [ "$(pc --variable=plugindir)" = "$(cd "$prefix" && pwd -P)/lib/ipclab/transports" ] &&
+         [ "$(pc --modversion)" = "$abi" ]' || { pc --cflags; pc --variable=plugindir; pc --modversion; } 2>&1 | sed 's/^/# /'
+check "the source tree's mk/ipclab-uninstalled.pc has the same version" \
+        '[ "$(PKG_CONFIG_PATH=$PWD/mk pkg-config --modversion ipclab)" = "$abi" ]'
+check "it installs the examples' sources and the plugins built here" \
+        '[ -f "$prefix/share/ipclab/examples/transports/seqpair.c" ] && [ -f "$prefix/lib/ipclab/transports/seqpair.so" ] &&
+         [ -f "$prefix/share/ipclab/template/transports/pipe-packet.c" ]'
+pstudy=$tmp/pstudy
+"$prefix/bin/ipclab" init "$pstudy" > /dev/null 2>&1
+check "ipclab init gives the study transports/pipe-packet.c and the rule that builds it" \
+        '[ -f "$pstudy/transports/pipe-packet.c" ] && grep -q "^transports/%.so: transports/%.c" "$pstudy/Makefile" &&
+         grep -qF "pkg-config --cflags ipclab" "$pstudy/Makefile"'
+# A plugin of the user's own, from the installed example (the README's),
+# named after it; and ZeroMQ from the installed plugins, where built.
+cp "$prefix/share/ipclab/examples/transports/seqpair.c" "$pstudy/transports/"
+zmq=
+[ -f "$prefix/lib/ipclab/transports/zeromq.so" ] && zmq=";zeromq"
+cat > "$pstudy/experiments/plugins.ini" <<INI
+[experiment]
+title=Our own transports beside a pipe and libdbus
+transport=pipe-packet;seqpair${zmq};pipe;libdbus
+bus=p2p
+size=64
+pattern=roundtrip
+count=200
+repeat=5
+warmup=10
+
+[claim packets-beat-dbus]
+text=A packet pipe's round trip beats a libdbus call
+faster=transport=pipe-packet
+slower=transport=libdbus
+metric=roundtrip_latency
+by=2
+INI
+(cd "$pstudy" && nice make all > "$tmp/all.log" 2>&1); rc=$?
+check "make all in the study builds its plugins, measures and makes the paper (status $rc)" \
+        '[ $rc -eq 0 ] && [ -f "$pstudy/transports/pipe-packet.so" ] && [ -f "$pstudy/transports/seqpair.so" ] &&
+         [ -s "$pstudy/paper/paper.pdf" ]' || tail -30 "$tmp/all.log" | sed 's/^/# /'
+rows=$(tsv_cols "$pstudy/data/plugins/samples.tsv" transport status 2>/dev/null | sort | uniq -c |
+        awk '{print $2 ":" $3 "x" $1}' | LC_ALL=C sort | tr '\n' ' ')
+want=$(printf '%s:okx5\n' libdbus pipe-packet pipe seqpair ${zmq:+zeromq} | LC_ALL=C sort | tr '\n' ' ')
+check "every cell measured, the plugins' beside pipe and libdbus ($rows)" '[ "$rows" = "$want" ]'
+text=$(pdftotext "$pstudy/paper/paper.pdf" - 2>/dev/null | tr -s ' \n' '  ')
+check "the paper has the claim and the figure of the plugins' experiment" \
+        'grep -qF "A packet pipe" <<<"$text" && [ -s "$pstudy/build/figures/plugins-main.pdf" ] &&
+         grep -qE "Figure [0-9]+: [^:]*experiment plugins" <<<"$text"'
+pmeta=$pstudy/data/plugins/meta.ini
+check "meta.ini records both plugins of the study and where each came from" \
+        'grep -qxF "path=$pstudy/transports/pipe-packet.so" "$pmeta" && grep -qxF "path=$pstudy/transports/seqpair.so" "$pmeta" &&
+         grep -qx "sha256=$(sha256sum < "$pstudy/transports/pipe-packet.so" | cut -d" " -f1)" "$pmeta"'
+if [ -n "$zmq" ]; then
+        check "... and the installed zeromq, with the libzmq it links and says it uses" \
+                'grep -qxF "path=$(cd "$prefix" && pwd -P)/lib/ipclab/transports/zeromq.so" "$pmeta" &&
+                 grep -q "^libraries=libzmq [0-9]" "$pmeta" && grep -q "^needed=.*libzmq.so.5 => /" "$pmeta"' ||
+                sed -n '/^\[plugin zeromq/,/^$/s/^/# /p' "$pmeta"
+else
+        skip "the installed zeromq plugin in meta.ini" "libzmq is not installed (libzmq3-dev)"
+fi
+(cd "$pstudy" && make all > "$tmp/again.log" 2>&1); rc=$?
+check "a second make all measures nothing" '[ $rc -eq 0 ] && ! grep -q "^measuring" "$tmp/again.log"' ||
+        sed 's/^/# /' "$tmp/again.log"
+touch "$pstudy/transports/pipe-packet.c"
+(cd "$pstudy" && make all > "$tmp/touched.log" 2>&1); rc=$?
+check "a plugin rebuilt to the same bytes measures nothing" '[ $rc -eq 0 ] && ! grep -q "^measuring" "$tmp/touched.log"' ||
+        sed 's/^/# /' "$tmp/touched.log"
+sed -i 's/\.version = "1\.0"/.version = "1.1"/' "$pstudy/transports/pipe-packet.c"
+(cd "$pstudy" && nice make all > "$tmp/changed.log" 2>&1); rc=$?
+check "pipe-packet with another version string: make all measures its experiments again" \
+        '[ $rc -eq 0 ] && grep -q "^measuring plugins" "$tmp/changed.log" && grep -q "^measuring example" "$tmp/changed.log" &&
+         sed -n "/^\[plugin pipe-packet\]/,/^$/p" "$pmeta" | grep -qx "version=1.1"' || tail -10 "$tmp/changed.log" | sed 's/^/# /'
+
+done_testing

@@ -1463,6 +1463,7 @@ int runner_run(Runner *runner, const Cell *cell, guint rep, Sample *out)
         Child ch[2] = { { .pid = -1, .fd = -1, .role = "server" },
                         { .pid = -1, .fd = -1, .role = "client" } };
         bool inproc = (t->flags & TRANSPORT_INPROCESS) != 0;
+        bool server_early = false;   /* the server ended before it was ready */
         int cpu_server, cpu_client, r;
 
         (void) rep;
@@ -1536,8 +1537,10 @@ int runner_run(Runner *runner, const Cell *cell, guint rep, Sample *out)
                                 report_fail(out, EINTR, "interrupted");
                         else if (now_ns() >= deadline)
                                 report_fail(out, ETIMEDOUT, "the server did not become ready within the time limit");
-                        else
+                        else {
                                 report_fail(out, EIO, "the server ended before it was ready");
+                                server_early = true;
+                        }
                         goto reap;
                 }
         }
@@ -1571,6 +1574,14 @@ reap:
                         ;
                 if (ch[i].fd >= 0)
                         close(ch[i].fd);
+        }
+        /* A server that ended before it was ready, by a signal of its own
+         * (a crash in a transport's open(), say) rather than reap's
+         * SIGKILL: the signal is why. */
+        if (server_early && WIFSIGNALED(ch[0].status) && WTERMSIG(ch[0].status) != SIGKILL) {
+                char how[96];
+                describe_exit(ch[0].status, how, sizeof how);
+                snprintf(out->why, sizeof out->why, "the server %s before it was ready", how);
         }
         /* Why the cell failed, unless the time limit or an interrupt says
          * it: a side that died on its own (a crash, a signal) before it

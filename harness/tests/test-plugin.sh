@@ -8,7 +8,10 @@
 # shows every plugin of the path with its state, a refused one with its
 # reason, and exits 2; meta.ini says what each plugin was (file, SHA-256,
 # version, libraries), and one rebuilt with another version string makes
-# the data stale though the experiment file is the same.  Then a study
+# the data stale though the experiment file is the same; one that
+# crashes in a hook (send, the server's open) fails its cell with the
+# signal named, one that hangs is ended by the cell's time limit, and
+# the other cells are measured.  Then a study
 # outside this tree as a user makes one: `make install PREFIX=...` (the
 # header, ipclab.pc, the example plugins), `ipclab init`, a plugin of the
 # user's own built with the installed pkg-config file beside the study's
@@ -66,6 +69,24 @@ experiment good "faulty-ok;plugin:transports/seqpair.so;pipe"
 check "run measures faulty-ok and seqpair beside pipe (status $rc)" \
         '[ $rc -eq 0 ] && [ "$(tsv_cols "$study/data/good/samples.tsv" transport status | sort | tr "\t\n" ": ")" = \
          "faulty-ok:ok pipe:ok seqpair:ok " ]' || sed 's/^/# /' "$tmp/good.out"
+
+# Plugins that go wrong in a hook while measuring: each fails its own
+# cell, saying why (the signal of a crash, the cell's time limit of a
+# hang), and the other cells are measured; run exits 1 (cells failed).
+experiment broken "faulty-crash-send;faulty-crash-open;faulty-hang-recv;pipe" "timeout=1s
+"
+(cd "$study" && "$ipclab" run --out "$study/data" experiments/broken.ini) > "$tmp/broken.out" 2>&1; rc=$?
+why() { tsv_cols "$study/data/broken/samples.tsv" transport status why 2>/dev/null | awk -F'\t' -v t="$1" '$1 == t { print $2 ": " $3 }'; }
+check "run with crashing and hanging plugins exits 1, every cell in samples.tsv (status $rc)" \
+        '[ $rc -eq 1 ] && [ "$(tsv_cols "$study/data/broken/samples.tsv" transport | wc -l)" -eq 4 ]' ||
+        sed 's/^/# /' "$tmp/broken.out"
+check "a crash in send() fails its cell naming the signal ($(why faulty-crash-send))" \
+        '[ "$(why faulty-crash-send)" = "failed: the client killed by signal 11 (Segmentation fault) before reporting" ]'
+check "a crash in the server's open() fails its cell naming the signal ($(why faulty-crash-open))" \
+        '[ "$(why faulty-crash-open)" = "failed: the server killed by signal 11 (Segmentation fault) before it was ready" ]'
+check "a server hanging in recv() is ended by the cell's time limit ($(why faulty-hang-recv))" \
+        '[ "$(why faulty-hang-recv)" = "failed: exceeded the time limit of 1 s" ]'
+check "... and pipe, beside them, is measured ($(why pipe))" '[ "$(why pipe)" = "ok: -" ]'
 
 # ipclab list in the study.
 (cd "$study" && "$ipclab" list) > "$tmp/list.out" 2> "$tmp/list.err"; rc=$?

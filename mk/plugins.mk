@@ -3,7 +3,8 @@
 # nothing of ipclab's):
 #   $(BUILD)/plugins/NAME.so              the examples: examples/transports/
 #                                         (seqpair, the README's; zeromq, where
-#                                         libzmq is), and the study template's
+#                                         libzmq is; dgrampair, in C++), and the
+#                                         study template's
 #                                         template/transports/pipe-packet.c;
 #                                         make install puts all but pipe-packet
 #                                         (every study has its own) into
@@ -21,13 +22,20 @@ PLUGIN_CFLAGS = -std=c17 -Wall -Wextra $(PLUGIN_FLAGS)
 HAVE_ZMQ := $(shell pkg-config --exists libzmq 2>/dev/null && echo yes)
 PLUGIN_LIBS_zeromq = $(shell pkg-config --cflags --libs libzmq)
 INSTALLED_PLUGINS := $(BUILD)/plugins/seqpair.so $(if $(HAVE_ZMQ),$(BUILD)/plugins/zeromq.so)
-EXAMPLE_PLUGINS := $(INSTALLED_PLUGINS) $(BUILD)/plugins/pipe-packet.so
-EXAMPLE_SOURCES := examples/transports/seqpair.c examples/transports/zeromq.c
+# dgrampair (C++) is installed as a source only: test-plugin.sh builds it
+# in a study, with the template's rule for transports/NAME.cpp.
+EXAMPLE_PLUGINS := $(INSTALLED_PLUGINS) $(BUILD)/plugins/pipe-packet.so $(BUILD)/plugins/dgrampair.so
+EXAMPLE_SOURCES := examples/transports/seqpair.c examples/transports/zeromq.c examples/transports/dgrampair.cpp
+PLUGIN_CXXFLAGS = -std=c++17 -Wall -Wextra $(PLUGIN_FLAGS)
 
 $(BUILD)/plugins/%.so: examples/transports/%.c include/ipclab/transport.h
 	$(Q)mkdir -p $(@D)
 	@$(if $(Q),echo "  PLUGIN  $@")
 	$(Q)$(CC) $(PLUGIN_CFLAGS) -shared -o $@.tmp.$$$$ $< $(PLUGIN_LIBS_$*) && mv $@.tmp.$$$$ $@
+$(BUILD)/plugins/%.so: examples/transports/%.cpp include/ipclab/transport.h
+	$(Q)mkdir -p $(@D)
+	@$(if $(Q),echo "  PLUGIN  $@")
+	$(Q)$(CXX) $(PLUGIN_CXXFLAGS) -shared -o $@.tmp.$$$$ $< && mv $@.tmp.$$$$ $@
 $(BUILD)/plugins/%.so: template/transports/%.c include/ipclab/transport.h
 	$(Q)mkdir -p $(@D)
 	@$(if $(Q),echo "  PLUGIN  $@")
@@ -59,6 +67,11 @@ $(BUILD)/asan/plugins/%.so: examples/transports/%.c include/ipclab/transport.h
 	@$(if $(Q),echo "  PLUGIN  $@")
 	$(Q)$(FUZZ_CC) $(filter-out $(WERROR),$(PLUGIN_CFLAGS)) -O1 $(FUZZ_SANITIZE) -shared -o $@.tmp.$$$$ $< \
 		$(PLUGIN_LIBS_$*) && mv $@.tmp.$$$$ $@
+$(BUILD)/asan/plugins/%.so: examples/transports/%.cpp include/ipclab/transport.h
+	$(Q)mkdir -p $(@D)
+	@$(if $(Q),echo "  PLUGIN  $@")
+	$(Q)$(FUZZ_CC) -x c++ $(filter-out $(WERROR),$(PLUGIN_CXXFLAGS)) -O1 $(FUZZ_SANITIZE) -shared -o $@.tmp.$$$$ $< \
+		&& mv $@.tmp.$$$$ $@
 $(BUILD)/asan/plugins/%.so: template/transports/%.c include/ipclab/transport.h
 	$(Q)mkdir -p $(@D)
 	@$(if $(Q),echo "  PLUGIN  $@")

@@ -11,12 +11,13 @@
 # the data stale though the experiment file is the same; one that
 # crashes in a hook (send, the server's open) fails its cell with the
 # signal named, one that hangs is ended by the cell's time limit, and
-# the other cells are measured.  Then a study
-# outside this tree as a user makes one: `make install PREFIX=...` (the
-# header, ipclab.pc, the example plugins), `ipclab init`, a plugin of the
-# user's own built with the installed pkg-config file beside the study's
-# example and the installed zeromq, measured beside pipe and libdbus with
-# a claim and a figure by `make all`, which gives the paper; a second
+# the other cells are measured.  Then a study outside this tree as a user
+# makes one: `make install PREFIX=...` (the header, ipclab.pc, the example
+# plugins), `ipclab init`, a plugin of the user's own built with the
+# installed pkg-config file beside the study's example, a C++ one
+# (dgrampair.cpp, by the study's rule for NAME.cpp) and the installed
+# zeromq, measured beside pipe and libdbus with a claim and a figure by
+# `make all`, which gives the paper; a second
 # `make all` measures nothing, a plugin rebuilt to the same bytes neither,
 # one with another version string everything it measured.
 set -u
@@ -136,7 +137,8 @@ check "ipclab.pc: the installed header's directory, plugindir, version $abi (the
 check "the source tree's mk/ipclab-uninstalled.pc has the same version" \
         '[ "$(PKG_CONFIG_PATH=$PWD/mk pkg-config --modversion ipclab)" = "$abi" ]'
 check "it installs the examples' sources and the plugins built here" \
-        '[ -f "$prefix/share/ipclab/examples/transports/seqpair.c" ] && [ -f "$prefix/lib/ipclab/transports/seqpair.so" ] &&
+        '[ -f "$prefix/share/ipclab/examples/transports/seqpair.c" ] &&
+         [ -f "$prefix/share/ipclab/examples/transports/dgrampair.cpp" ] && [ -f "$prefix/lib/ipclab/transports/seqpair.so" ] &&
          [ -f "$prefix/share/ipclab/template/transports/pipe-packet.c" ]'
 pstudy=$tmp/pstudy
 "$prefix/bin/ipclab" init "$pstudy" > /dev/null 2>&1
@@ -146,12 +148,14 @@ check "ipclab init gives the study transports/pipe-packet.c and the rule that bu
 # A plugin of the user's own, from the installed example (the README's),
 # named after it; and ZeroMQ from the installed plugins, where built.
 cp "$prefix/share/ipclab/examples/transports/seqpair.c" "$pstudy/transports/"
+# The C++ example, built by the study's rule for transports/NAME.cpp.
+cp "$prefix/share/ipclab/examples/transports/dgrampair.cpp" "$pstudy/transports/"
 zmq=
 [ -f "$prefix/lib/ipclab/transports/zeromq.so" ] && zmq=";zeromq"
 cat > "$pstudy/experiments/plugins.ini" <<INI
 [experiment]
 title=Our own transports beside a pipe and libdbus
-transport=pipe-packet;seqpair${zmq};pipe;libdbus
+transport=pipe-packet;seqpair;dgrampair${zmq};pipe;libdbus
 bus=p2p
 size=64
 pattern=roundtrip
@@ -169,10 +173,10 @@ INI
 (cd "$pstudy" && nice make all > "$tmp/all.log" 2>&1); rc=$?
 check "make all in the study builds its plugins, measures and makes the paper (status $rc)" \
         '[ $rc -eq 0 ] && [ -f "$pstudy/transports/pipe-packet.so" ] && [ -f "$pstudy/transports/seqpair.so" ] &&
-         [ -s "$pstudy/paper/paper.pdf" ]' || tail -30 "$tmp/all.log" | sed 's/^/# /'
+         [ -f "$pstudy/transports/dgrampair.so" ] && [ -s "$pstudy/paper/paper.pdf" ]' || tail -30 "$tmp/all.log" | sed 's/^/# /'
 rows=$(tsv_cols "$pstudy/data/plugins/samples.tsv" transport status 2>/dev/null | sort | uniq -c |
         awk '{print $2 ":" $3 "x" $1}' | LC_ALL=C sort | tr '\n' ' ')
-want=$(printf '%s:okx5\n' libdbus pipe-packet pipe seqpair ${zmq:+zeromq} | LC_ALL=C sort | tr '\n' ' ')
+want=$(printf '%s:okx5\n' libdbus pipe-packet pipe seqpair dgrampair ${zmq:+zeromq} | LC_ALL=C sort | tr '\n' ' ')
 check "every cell measured, the plugins' beside pipe and libdbus ($rows)" '[ "$rows" = "$want" ]'
 text=$(pdftotext "$pstudy/paper/paper.pdf" - 2>/dev/null | tr -s ' \n' '  ')
 check "the paper has the claim and the figure of the plugins' experiment" \

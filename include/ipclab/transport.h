@@ -56,11 +56,12 @@
  *   cleanup()             in the forking process, after both children have
  *                         ended (or were killed): remove what prepare() made
  *
- * For a plugin, "the process that forks both sides" is a process ipclab
- * forks for the repetition, so that a crash in prepare(), close() or
- * cleanup() fails that repetition with the signal named and ipclab goes on
- * with the next cell.  A crash or a hang in a child fails the repetition
- * the same way (a hang when the cell's timeout= is up).  The describing
+ * "The process that forks both sides" is ipclab itself: a crash in
+ * prepare(), the parent's close() or cleanup() ends the run, so keep them
+ * to making and removing what both sides share.  A crash in a child (the
+ * server's or client's open(), send(), recv(), send_end(), close()) fails
+ * that repetition with the signal named and ipclab goes on with the next
+ * cell; a hang there is ended when the cell's timeout= is up.  The describing
  * hooks (unavailable, max_size, refuses, libraries) are called by ipclab
  * outside any measurement, for a plugin each in a short-lived process of
  * its own: a crash there refuses the plugin (exit 2) naming the hook.

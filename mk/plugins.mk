@@ -18,9 +18,10 @@
 
 PLUGIN_FLAGS = -O2 -g -fPIC -fvisibility=hidden -Iinclude $(WERROR)
 PLUGIN_CFLAGS = -std=c17 -Wall -Wextra $(PLUGIN_FLAGS)
-# Decided when make reads this file: the list must be known then.
-HAVE_ZMQ := $(shell pkg-config --exists libzmq 2>/dev/null && echo yes)
-PLUGIN_LIBS_zeromq = $(shell pkg-config --cflags --libs libzmq)
+# Whether libzmq is there: build/config.mk (mk/config.sh), whose change
+# (libzmq installed, removed, another version) rebuilds the plugin.
+PLUGIN_LIBS_zeromq = $(ZMQ_FLAGS)
+$(BUILD)/plugins/zeromq.so $(BUILD)/asan/plugins/zeromq.so: $(CONFIG)
 INSTALLED_PLUGINS := $(BUILD)/plugins/seqpair.so $(if $(HAVE_ZMQ),$(BUILD)/plugins/zeromq.so)
 # dgrampair (C++) is installed as a source only: test-plugin.sh builds it
 # in a study, with the template's rule for transports/NAME.cpp.

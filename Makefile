@@ -53,6 +53,7 @@ include mk/study.mk
 include mk/env.mk
 include mk/check.mk
 include mk/fuzz.mk
+include mk/plugins.mk
 include mk/bench.mk
 include mk/fresh.mk
 include mk/install.mk

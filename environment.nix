@@ -24,6 +24,8 @@ pkgs.mkShell {
     # the C++ transports (optional: without them qtdbus and sdbus-c++ are
     # listed unavailable; meta.ini records the versions built against)
     qt5.qtbase sdbus-cpp
+    # the example transport plugin examples/transports/zeromq.c
+    zeromq
   ];
   packages = with pkgs; [
     gnuplot

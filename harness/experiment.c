@@ -17,6 +17,7 @@
 #include "figure.h"
 #include "safefile.h"
 #include "numbers.h"
+#include "plugin.h"
 #include "select.h"
 #include "transport.h"
 #include "verify.h"
@@ -506,11 +507,23 @@ static gboolean parse_option(const Ctx *c, const Option *o, Values *v)
                 guint64 num = 0;
 
                 switch (o->type) {
-                case OPT_TRANSPORTS:
-                        if (!transport_find(it))
-                                return fail(c, group, o->key,
-                                            "unknown transport '%s' (see `ipclab list`)", it);
+                case OPT_TRANSPORTS: {
+                        /* A name, or plugin:PATH (plugin.h), which the
+                         * cells know by its transport's name. */
+                        g_autoptr(GError) pe = NULL;
+                        const Transport *t = plugin_resolve(it, c->file, c->anywhere, &pe);
+                        if (!t)
+                                return fail(c, group, o->key, "%s", pe->message);
+                        for (guint j = 0; j < i; j++)
+                                if (!strcmp(items[j], t->name))
+                                        return fail(c, group, o->key, "'%s' is the transport '%s', listed twice",
+                                                    it, t->name);
+                        if (strcmp(it, t->name)) {
+                                g_free(items[i]);
+                                it = items[i] = g_strdup(t->name);
+                        }
                         break;
+                }
                 case OPT_ENUMS:
                         if (enum_index(o->values, it) < 0) {
                                 g_autofree char *allowed = g_strjoinv(", ", (char **) o->values);
@@ -675,8 +688,8 @@ bool experiment_selector_unavailable(const Experiment *exp, const char *selector
         for (guint i = 0; parts[i]; i++) {
                 const char *p = g_strstrip(parts[i]);
                 if (g_str_has_prefix(p, "transport=")) {
-                        const Transport *t = transport_find(p + strlen("transport="));
-                        if (t && t->unavailable && t->unavailable())
+                        const Transport *t = transport_find(g_strstrip((char *) p + strlen("transport=")));
+                        if (t && transport_unavailable(t))
                                 return true;
                 } else if (exp && g_str_has_prefix(p, "env=")) {
                         bool runs = false;
@@ -922,19 +935,16 @@ gboolean experiment_skipped_parse(const char *line, char **transport, guint64 *s
  * available here (a library, a tool such as hyperfine) is not asked. */
 static bool cell_supported(const Transport *t, const Cell *cell, bool anywhere, char **why)
 {
-        const char *u = t->unavailable && !anywhere ? t->unavailable() : NULL;
+        const char *u = !anywhere ? transport_unavailable(t) : NULL;
 
         if (u) {
                 *why = g_strdup_printf("unavailable here: %s", u);
                 return false;
         }
-        if (t->max_size) {
-                size_t max = t->max_size(cell);
-                if (max && cell->size > max) {
-                        *why = g_strdup_printf("size %" G_GUINT64_FORMAT EXCEEDS_LIMIT "%zu bytes",
-                                               cell->size, max);
-                        return false;
-                }
+        size_t max = transport_max_size(t, cell);
+        if (max && cell->size > max) {
+                *why = g_strdup_printf("size %" G_GUINT64_FORMAT EXCEEDS_LIMIT "%zu bytes", cell->size, max);
+                return false;
         }
         return true;
 }
@@ -1018,7 +1028,7 @@ static const char *cell_refused(const Transport *t, const Cell *cell)
         }
         if (cell->reply == REPLY_SHORT && !(t->flags & TRANSPORT_SHORT_REPLY))
                 return "reply=short (the string OK) applies to gdbus only";
-        return t->refuses ? t->refuses(cell) : NULL;
+        return transport_refuses(t, cell);
 }
 
 /* Expands the axes into the filtered cartesian product. */
@@ -1200,7 +1210,14 @@ static gboolean expand(const Ctx *c, Experiment *exp, Values *v)
                 copy->index = exp->cells->len;
                 g_ptr_array_add(exp->cells, copy);
         }
-        return TRUE;
+        /* A plugin whose refuses() or max_size() crashed cannot be
+         * trusted with the cells it let through. */
+        for (guint i = 0; i < nt; i++) {
+                const char *why = plugin_failure(transport_find(v->list[it][i]));
+                if (why)
+                        ok = fail(c, v->from[it] ? v->from[it] : "experiment", "transport", "%s", why);
+        }
+        return ok;
 }
 
 static void resolved_echo(Experiment *exp, Values *v)
@@ -1558,6 +1575,17 @@ char *experiment_config_sha256(const Experiment *exp)
         for (guint c = 0; c < exp->cells->len; c++) {
                 g_autofree char *d = cell_describe(exp->cells->pdata[c]);
                 g_string_append_printf(s, "cell %u %s\n", ((const Cell *) exp->cells->pdata[c])->index, d);
+        }
+        /* A plugin is what its file holds: another build is another
+         * measurement (none of this for ipclab's own transports, so their
+         * hashes are what they were). */
+        g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
+        for (guint c = 0; c < exp->cells->len; c++) {
+                const char *name = ((const Cell *) exp->cells->pdata[c])->transport;
+                const Transport *t = transport_find(name);
+                g_autofree char *id = t && g_hash_table_add(seen, (gpointer) name) ? plugin_identity(t) : NULL;
+                if (id)
+                        g_string_append_printf(s, "plugin %s\n", id);
         }
         return g_compute_checksum_for_string(G_CHECKSUM_SHA256, s->str, (gssize) s->len);
 }

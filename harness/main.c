@@ -36,6 +36,7 @@
 #include "methods.h"
 #include "numbers.h"
 #include "papercheck.h"
+#include "plugin.h"
 #include "render.h"
 #include "remote.h"
 #include "run.h"
@@ -83,7 +84,7 @@ static int report(GError *e)
 
 static int cmd_list(int argc, char **argv)
 {
-        g_autoptr(GOptionContext) ctx = g_option_context_new("- list transports and why any is unavailable");
+        g_autoptr(GOptionContext) ctx = g_option_context_new("- list transports (plugins too) and why any is unavailable");
         g_autoptr(GError) e = NULL;
 
         if (!g_option_context_parse(ctx, &argc, &argv, &e))
@@ -91,7 +92,7 @@ static int cmd_list(int argc, char **argv)
         printf("%-16s %-8s %-10s %s\n", "TRANSPORT", "FAMILY", "STATE", "WHAT");
         for (size_t i = 0; transport_table[i]; i++) {
                 const Transport *t = transport_table[i];
-                const char *why = t->unavailable ? t->unavailable() : NULL;
+                const char *why = transport_unavailable(t);
                 printf("%-16s %-8s %-10s %s\n", t->name, t->family, why ? "unavailable" : "ok", t->summary);
                 if (why)
                         printf("%-16s %-8s %-10s   why: %s\n", "", "", "", why);
@@ -102,19 +103,50 @@ static int cmd_list(int argc, char **argv)
                                 const Cell probe = { .transport = t->name, .bus = b, .payload = PAYLOAD_STRING,
                                                      .size = 64, .pattern = PATTERN_ROUNDTRIP };
                                 const char *bw = b == BUS_P2P ? NULL : bus_unavailable(b);
-                                if (!bw && !why && t->refuses)
-                                        bw = t->refuses(&probe);
+                                if (!bw && !why)
+                                        bw = transport_refuses(t, &probe);
                                 printf("%-16s %-8s %-10s   bus=%s%s%s\n", "", "", bw ? "unavailable" : "ok",
                                        bus_name(b), bw ? ": " : "", bw ? bw : "");
                         }
                 }
         }
+        /* Plugins on the path of the study here (plugin.h): probed, not
+         * loaded; a refused one makes the exit status 2. */
+        int status = 0;
+        g_autoptr(GPtrArray) found = plugin_list(".");
+        g_autoptr(GPtrArray) dirs = plugin_path(".");
+        g_ptr_array_add(dirs, NULL);
+        g_autofree char *where = g_strjoinv(", ", (char **) dirs->pdata);
+        printf("\n%-16s %-8s %-10s %s\n", "PLUGIN", "FAMILY", "STATE", "WHAT");
+        if (!found->len)
+                printf("%-16s %-8s %-10s %s\n", "(none)", "", "", "no *.so in the plugin path");
+        for (guint i = 0; i < found->len; i++) {
+                const PluginEntry *pe = found->pdata[i];
+                const char *state = pe->refused ? "refused" : pe->shadowed_by ? "shadowed"
+                                  : pe->unavailable ? "unavailable" : "ok";
+                printf("%-16s %-8s %-10s %s\n", pe->name, pe->family ? pe->family : "-", state,
+                       pe->summary ? pe->summary : "");
+                printf("%-16s %-8s %-10s   from: %s", "", "", "", pe->path);
+                if (pe->version)
+                        printf(" (version %s, ABI %s)", pe->version, pe->abi);
+                printf("\n");
+                if (pe->refused || pe->unavailable)
+                        printf("%-16s %-8s %-10s   why: %s\n", "", "", "", pe->refused ? pe->refused : pe->unavailable);
+                if (pe->shadowed_by)
+                        printf("%-16s %-8s %-10s   transport=%s finds %s first\n", "", "", "", pe->name,
+                               pe->shadowed_by);
+                if (pe->refused) {
+                        fprintf(stderr, "ipclab: %s\n", pe->refused);
+                        status = EXIT_USAGE;
+                }
+        }
+        printf("%-16s %-8s %-10s   plugin path: %s\n", "", "", "", where);
         printf("\n%-16s %-10s %s\n", "ENVIRONMENT", "STATE", "WHY");
         for (EnvKind k = ENV_HOST; k <= ENV_VM; k++) {
                 const char *why = env_unavailable(k);
                 printf("%-16s %-10s %s\n", env_name(k), why ? "unavailable" : "ok", why ? why : "");
         }
-        return 0;
+        return status;
 }
 
 /* What each claim of EXP (loaded from FILE with PROFILE) asks of its

@@ -17,6 +17,7 @@
 #include <glib/gstdio.h>
 
 #include "bus.h"
+#include "plugin.h"
 #include "safefile.h"
 #include "samples.h"
 #include "transport.h"
@@ -140,6 +141,58 @@ static int kill_and_reap(pid_t pid, int r)
         return r;
 }
 
+int meta_child_output(pid_t pid, int fd, guint timeout_ms, GString *text, int *status)
+{
+        gint64 deadline = g_get_monotonic_time() + (gint64) timeout_ms * 1000;
+        int r = 0;
+
+        *status = 0;
+        for (;;) {
+                gint64 left = deadline - g_get_monotonic_time();
+                if (runner_interrupted) {
+                        r = -EINTR;
+                        break;
+                }
+                if (left <= 0) {
+                        r = -ETIMEDOUT;
+                        break;
+                }
+                /* Short polls, so that a signal that lands between the
+                 * check above and poll() is seen soon. */
+                struct pollfd pfd = { .fd = fd, .events = POLLIN };
+                int n = poll(&pfd, 1, (int) MIN(left / 1000 + 1, 100));
+                if (n < 0 && errno != EINTR) {
+                        r = -errno;
+                        break;
+                }
+                if (n <= 0)
+                        continue;
+                char buf[4096];
+                ssize_t k = read(fd, buf, sizeof buf);
+                if (k < 0 && errno == EINTR)
+                        continue;
+                if (k <= 0)
+                        break;   /* end of output: the child is done or closed it */
+                if (text->len < 65536)
+                        g_string_append_len(text, buf, MIN((gsize) k, 65536 - text->len));
+        }
+        close(fd);
+        if (r < 0)
+                return kill_and_reap(pid, r);
+        /* Output closed: wait for the exit, within what is left of the
+         * limit (a child may close its output and go on). */
+        for (;;) {
+                pid_t w = waitpid(pid, status, WNOHANG);
+                if (w == pid)
+                        return 0;
+                if (w < 0 && errno != EINTR)
+                        return -errno;
+                if (runner_interrupted || g_get_monotonic_time() >= deadline)
+                        return kill_and_reap(pid, runner_interrupted ? -EINTR : -ETIMEDOUT);
+                g_usleep(10000);
+        }
+}
+
 int meta_command(const char *const *argv, guint timeout_ms, char **out)
 {
         g_autofree char *program = g_find_program_in_path(argv[0]);
@@ -175,51 +228,9 @@ int meta_command(const char *const *argv, guint timeout_ms, char **out)
         }
         setpgid(pid, pid);
         close(p[1]);
-        gint64 deadline = g_get_monotonic_time() + (gint64) timeout_ms * 1000;
-        for (;;) {
-                gint64 left = deadline - g_get_monotonic_time();
-                if (runner_interrupted) {
-                        r = -EINTR;
-                        break;
-                }
-                if (left <= 0) {
-                        r = -ETIMEDOUT;
-                        break;
-                }
-                /* Short polls, so that a signal that lands between the
-                 * check above and poll() is seen soon. */
-                struct pollfd pfd = { .fd = p[0], .events = POLLIN };
-                int n = poll(&pfd, 1, (int) MIN(left / 1000 + 1, 100));
-                if (n < 0 && errno != EINTR) {
-                        r = -errno;
-                        break;
-                }
-                if (n <= 0)
-                        continue;
-                char buf[4096];
-                ssize_t k = read(p[0], buf, sizeof buf);
-                if (k < 0 && errno == EINTR)
-                        continue;
-                if (k <= 0)
-                        break;   /* end of output: the child is done or closed it */
-                if (text->len < 65536)
-                        g_string_append_len(text, buf, MIN((gsize) k, 65536 - text->len));
-        }
-        close(p[0]);
+        r = meta_child_output(pid, p[0], timeout_ms, text, &status);
         if (r < 0)
-                return kill_and_reap(pid, r);
-        /* Output closed: wait for the exit, within what is left of the
-         * limit (a child may close stdout and go on). */
-        for (;;) {
-                pid_t w = waitpid(pid, &status, WNOHANG);
-                if (w == pid)
-                        break;
-                if (w < 0 && errno != EINTR)
-                        return -errno;
-                if (runner_interrupted || g_get_monotonic_time() >= deadline)
-                        return kill_and_reap(pid, runner_interrupted ? -EINTR : -ETIMEDOUT);
-                g_usleep(10000);
-        }
+                return r;
         if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
                 return -EIO;
         *out = g_string_free(g_steal_pointer(&text), FALSE);
@@ -490,6 +501,16 @@ Meta *meta_begin(const Experiment *exp, const char *const *argv)
         for (guint i = 0; i < exp->skipped->len; i++) {
                 g_autofree char *k = g_strdup_printf("skipped_%u", i + 1);
                 set(m, "skipped", k, exp->skipped->pdata[i]);
+        }
+        /* Every plugin a cell uses: what it is, to the byte (plugin.h). */
+        g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
+        for (guint i = 0; i < exp->cells->len; i++) {
+                const Cell *c = exp->cells->pdata[i];
+                const Transport *t = transport_find(c->transport);
+                if (!t || !plugin_of(t, NULL) || !g_hash_table_add(seen, (gpointer) c->transport))
+                        continue;
+                g_autofree char *group = g_strconcat("plugin ", c->transport, NULL);
+                plugin_provenance(t, m->kf, group);
         }
         return m;
 }

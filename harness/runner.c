@@ -124,6 +124,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/mman.h>
@@ -175,6 +176,7 @@ volatile sig_atomic_t runner_interrupted;
 #define ACK_SCAN "ipclab-ack %16" SCNx64 " %16" SCNx64 " %16" SCNx64 " %16" SCNx64 \
         " %16" SCNx64 " %16" SCNx64
 #define ACK_LEN (10 + 6 * 17)
+_Static_assert(ACK_LEN <= IPCLAB_TRANSPORT_ACK_MAX, "the ack is larger than ipclab/transport.h promises");
 #define READY_BYTE 'R'
 /* One-message windows before the main one (client_run): the last is
  * fixed_ns. */
@@ -1356,7 +1358,9 @@ static void run_command_cell(Runner *runner, const Cell *cell, Sample *out)
         srv_cell.transport = transport_libdbus.name;
         srv_cell.reply = REPLY_EMPTY;
         srv_cell.pattern = PATTERN_ROUNDTRIP;
-        endpoint_init(&ep, &srv_cell);
+        IpclabCell seen;
+        transport_cell(&srv_cell, &seen);
+        endpoint_init(&ep, &seen);
         c.req_size = cell->size;
         c.rep_size = 0;
         Bus *bus = runner_bus(runner, cell->bus, out);
@@ -1407,7 +1411,7 @@ reap:
         if (transport_libdbus.cleanup)
                 transport_libdbus.cleanup(&ep);
 done:
-        g_free(ep.buf);
+        free(ep.buf);   /* ipclab_endpoint_buffer() realloc()s it */
         samples_remove_dir(ep.dir);
         g_free(ep.dir);
 }
@@ -1459,6 +1463,7 @@ int runner_run(Runner *runner, const Cell *cell, guint rep, Sample *out)
         Child ch[2] = { { .pid = -1, .fd = -1, .role = "server" },
                         { .pid = -1, .fd = -1, .role = "client" } };
         bool inproc = (t->flags & TRANSPORT_INPROCESS) != 0;
+        bool server_early = false;   /* the server ended before it was ready */
         int cpu_server, cpu_client, r;
 
         (void) rep;
@@ -1472,7 +1477,9 @@ int runner_run(Runner *runner, const Cell *cell, guint rep, Sample *out)
                 runner->lat_n = out->status == 0 ? out->lat_n : 0;
                 return 0;
         }
-        endpoint_init(&ep, cell);
+        IpclabCell seen;
+        transport_cell(cell, &seen);
+        endpoint_init(&ep, &seen);
         c.req_size = request_size(t, cell);
         c.rep_size = reply_size(t, cell);
         c.untimed = runner->exp->warmup + FIXED_WINDOWS;
@@ -1530,8 +1537,10 @@ int runner_run(Runner *runner, const Cell *cell, guint rep, Sample *out)
                                 report_fail(out, EINTR, "interrupted");
                         else if (now_ns() >= deadline)
                                 report_fail(out, ETIMEDOUT, "the server did not become ready within the time limit");
-                        else
+                        else {
                                 report_fail(out, EIO, "the server ended before it was ready");
+                                server_early = true;
+                        }
                         goto reap;
                 }
         }
@@ -1565,6 +1574,14 @@ reap:
                         ;
                 if (ch[i].fd >= 0)
                         close(ch[i].fd);
+        }
+        /* A server that ended before it was ready, by a signal of its own
+         * (a crash in a transport's open(), say) rather than reap's
+         * SIGKILL: the signal is why. */
+        if (server_early && WIFSIGNALED(ch[0].status) && WTERMSIG(ch[0].status) != SIGKILL) {
+                char how[96];
+                describe_exit(ch[0].status, how, sizeof how);
+                snprintf(out->why, sizeof out->why, "the server %s before it was ready", how);
         }
         /* Why the cell failed, unless the time limit or an interrupt says
          * it: a side that died on its own (a crash, a signal) before it
@@ -1603,7 +1620,7 @@ reap:
         if (t->cleanup)
                 t->cleanup(&ep);
 done:
-        g_free(ep.buf);
+        free(ep.buf);   /* ipclab_endpoint_buffer() realloc()s it */
         samples_remove_dir(ep.dir);
         g_free(ep.dir);
         return 0;

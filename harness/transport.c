@@ -1,11 +1,29 @@
-/* transport.c: the transport table and helpers shared by transports. */
+/* transport.c: the transport table, lookups, and what ipclab's code needs
+ * around the ABI of ipclab/transport.h. */
 #include "transport.h"
 
 #include <errno.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
-#include <unistd.h>
+
+#include "plugin.h"
+
+/* The axis values of the ABI are experiment.h's, number for number: a
+ * transport compares ep->cell->payload with either. */
+#define SAME(a, b) ((int) (a) == (int) (b))
+_Static_assert(SAME(IPCLAB_PAYLOAD_BYTES, PAYLOAD_BYTES) && SAME(IPCLAB_PAYLOAD_STRING, PAYLOAD_STRING) &&
+               SAME(IPCLAB_PAYLOAD_NONE, PAYLOAD_NONE), "payload values");
+_Static_assert(SAME(IPCLAB_PATTERN_ONEWAY, PATTERN_ONEWAY) && SAME(IPCLAB_PATTERN_ROUNDTRIP, PATTERN_ROUNDTRIP) &&
+               SAME(IPCLAB_PATTERN_CALLRATE, PATTERN_CALLRATE), "pattern values");
+_Static_assert(SAME(IPCLAB_REPLY_ECHO, REPLY_ECHO) && SAME(IPCLAB_REPLY_EMPTY, REPLY_EMPTY) &&
+               SAME(IPCLAB_REPLY_SHORT, REPLY_SHORT), "reply values");
+_Static_assert(SAME(IPCLAB_MARSHAL_ARRAY, MARSHAL_ARRAY) && SAME(IPCLAB_MARSHAL_PER_ELEMENT, MARSHAL_PER_ELEMENT) &&
+               SAME(IPCLAB_MARSHAL_APPEND_PER_ELEMENT, MARSHAL_APPEND_PER_ELEMENT) &&
+               SAME(IPCLAB_MARSHAL_COPY, MARSHAL_COPY), "marshal values");
+_Static_assert(SAME(IPCLAB_BUS_NONE, BUS_NONE) && SAME(IPCLAB_BUS_DBUS_DAEMON, BUS_DBUS_DAEMON) &&
+               SAME(IPCLAB_BUS_DBUS_BROKER, BUS_DBUS_BROKER) && SAME(IPCLAB_BUS_P2P, BUS_P2P), "bus values");
+_Static_assert(SAME(IPCLAB_CPUS_NONE, CPUS_NONE) && SAME(IPCLAB_CPUS_SAME, CPUS_SAME) &&
+               SAME(IPCLAB_CPUS_SPLIT, CPUS_SPLIT), "cpus values");
+#undef SAME
 
 /* The C++ transports where they were not built (see transport.h): listed,
  * unavailable with the reason.  Weak: the definitions in qtdbus.cpp and
@@ -14,14 +32,33 @@
 static int not_built_open(Endpoint *ep, Role role)
 {
         (void) role;
-        return endpoint_fail(ep, ENOTSUP, "%s", transport_find(ep->cell->transport)->unavailable());
+        return endpoint_fail(ep, ENOTSUP, "%s", transport_unavailable(transport_find(ep->cell->transport)));
+}
+
+static int not_built_io(Endpoint *ep)
+{
+        return endpoint_fail(ep, ENOTSUP, "not built");
+}
+
+static int not_built_send(Endpoint *ep, const void *data, size_t len, unsigned flags)
+{
+        (void) data, (void) len, (void) flags;
+        return not_built_io(ep);
+}
+
+static int not_built_recv(Endpoint *ep, const void **data, size_t *len, size_t expect)
+{
+        (void) data, (void) len, (void) expect;
+        return not_built_io(ep);
 }
 
 #define NOT_BUILT(id, NAME, SUMMARY, FLAGS, WHY) \
         static const char *id##_unavailable(void) { return WHY; } \
         __attribute__((weak)) const Transport transport_##id = { \
+                IPCLAB_TRANSPORT_HEADER, \
                 .name = NAME, .family = "dbus", .summary = SUMMARY, .flags = FLAGS, \
-                .unavailable = id##_unavailable, .open = not_built_open };
+                .unavailable = id##_unavailable, .open = not_built_open, .send = not_built_send, \
+                .recv = not_built_recv, .send_end = not_built_io };
 
 NOT_BUILT(qtdbus, "qtdbus", QTDBUS_SUMMARY, QTDBUS_FLAGS,
           "built without QtDBus 5 (Qt5DBus, qtbase5-dev; or CXX_TRANSPORTS=no)")
@@ -35,17 +72,14 @@ const Transport *const transport_table[] = {
 };
 #undef TRANSPORT_ENTRY
 
-static const Transport *extra[16];
+/* Transports added since: plugins, tests' wrappers. */
+static GPtrArray *extra;
 
 void transport_add_extra(const Transport *t)
 {
-        for (size_t i = 0; i < G_N_ELEMENTS(extra); i++) {
-                if (!extra[i]) {
-                        extra[i] = t;
-                        return;
-                }
-        }
-        g_error("transport_add_extra: no room for %s", t->name);
+        if (!extra)
+                extra = g_ptr_array_new();
+        g_ptr_array_add(extra, (gpointer) t);
 }
 
 const Transport *transport_find(const char *name)
@@ -53,86 +87,63 @@ const Transport *transport_find(const char *name)
         for (size_t i = 0; transport_table[i]; i++)
                 if (strcmp(transport_table[i]->name, name) == 0)
                         return transport_table[i];
-        for (size_t i = 0; i < G_N_ELEMENTS(extra) && extra[i]; i++)
-                if (strcmp(extra[i]->name, name) == 0)
-                        return extra[i];
+        for (guint i = 0; extra && i < extra->len; i++)
+                if (strcmp(((const Transport *) extra->pdata[i])->name, name) == 0)
+                        return extra->pdata[i];
         return NULL;
 }
 
-void endpoint_init(Endpoint *ep, const Cell *cell)
+const char *transport_unavailable(const Transport *t)
+{
+        const char *why;
+
+        if (plugin_of(t, &why))
+                return why;
+        return t->unavailable ? t->unavailable() : NULL;
+}
+
+void transport_cell(const Cell *cell, IpclabCell *out)
+{
+        *out = (IpclabCell) {
+                .struct_size = sizeof *out,
+                .index = cell->index,
+                .transport = cell->transport,
+                .size = cell->size,
+                .count = cell->count,
+                .duration_ns = cell->duration_ns,
+                .payload = cell->payload,
+                .pattern = cell->pattern,
+                .reply = cell->reply,
+                .marshal = cell->marshal,
+                .bus = cell->bus,
+                .cpus = cell->cpus,
+        };
+}
+
+size_t transport_max_size(const Transport *t, const Cell *cell)
+{
+        IpclabCell c;
+
+        if (!t->max_size)
+                return 0;
+        transport_cell(cell, &c);
+        return plugin_of(t, NULL) ? plugin_max_size(t, &c) : t->max_size(&c);
+}
+
+const char *transport_refuses(const Transport *t, const Cell *cell)
+{
+        IpclabCell c;
+
+        if (!t->refuses)
+                return NULL;
+        transport_cell(cell, &c);
+        return plugin_of(t, NULL) ? plugin_refuses(t, &c) : t->refuses(&c);
+}
+
+void endpoint_init(Endpoint *ep, const IpclabCell *cell)
 {
         memset(ep, 0, sizeof *ep);
         ep->cell = cell;
         for (size_t i = 0; i < G_N_ELEMENTS(ep->fd); i++)
                 ep->fd[i] = -1;
-}
-
-int endpoint_fail(Endpoint *ep, int err, const char *fmt, ...)
-{
-        va_list ap;
-
-        va_start(ap, fmt);
-        vsnprintf(ep->why, sizeof ep->why, fmt, ap);
-        va_end(ap);
-        if (err > 0) {
-                size_t n = strlen(ep->why);
-                snprintf(ep->why + n, sizeof ep->why - n, ": %s", g_strerror(err));
-        }
-        return err > 0 ? -err : -EIO;
-}
-
-void *endpoint_buffer(Endpoint *ep, size_t len)
-{
-        if (len > ep->buf_size) {
-                void *p = g_try_realloc(ep->buf, len);
-                if (!p)
-                        return NULL;
-                ep->buf = p;
-                ep->buf_size = len;
-        }
-        return ep->buf;
-}
-
-int io_write_all(int fd, const void *buf, size_t len)
-{
-        const char *p = buf;
-
-        while (len > 0) {
-                ssize_t n = write(fd, p, len);
-                if (n < 0) {
-                        if (errno == EINTR)
-                                continue;
-                        return -errno;
-                }
-                p += n;
-                len -= (size_t) n;
-        }
-        return 0;
-}
-
-int io_read_exact(int fd, void *buf, size_t len)
-{
-        char *p = buf;
-        size_t got = 0;
-
-        while (got < len) {
-                ssize_t n = read(fd, p + got, len - got);
-                if (n < 0) {
-                        if (errno == EINTR)
-                                continue;
-                        return -errno;
-                }
-                if (n == 0)
-                        return got == 0 ? 0 : -EPROTO;
-                got += (size_t) n;
-        }
-        return 1;
-}
-
-void io_close(int *fd)
-{
-        if (*fd >= 0) {
-                close(*fd);
-                *fd = -1;
-        }
 }

@@ -1,30 +1,15 @@
-/* transport.h: the ops table every transport implements.
+/* transport.h: ipclab's side of the transport ABI.
  *
- * A measurement has two roles.  The client sends requests; the server
- * receives them and, for round trips, answers.  The runner (runner.c) owns
- * the patterns: it calls these ops in loops and never knows how the bytes
- * travel.  A transport never prints; every op returns >= 0 on success or a
- * negative errno, and may leave a human-readable reason in ep->why.
- *
- * Life cycle of one repetition:
- *   parent:  prepare()                    create kernel objects, paths
- *   fork server child: open(SERVER) ... serve loop ... close()
- *   fork client child: open(CLIENT) ... pattern loop ... close()
- *   parent:  close()                      drop the parent's copies of what
- *                                         prepare() made (so that an end of
- *                                         stream is seen), right after forking
- *   parent:  cleanup()                    remove what prepare() made
- * A transport flagged TRANSPORT_INPROCESS runs both roles in one process:
- * open(SERVER) then open(CLIENT) on the same endpoint, no fork.
- *
- * Messages.  The client's send() carries one request of the cell's size.
- * The server's recv() returns it; recv() returns 0 (and no message) when
- * the client has called send_end(): the end of the stream.  The server then
- * answers with one final message (the ack) that the client reads with
- * recv().  Round trips: the server answers each request with send(); the
- * client reads it with recv(), or does both with call() when the transport
- * has one.  Stream transports rely on the receiver knowing the size it
- * expects: recv()'s `expect` argument.
+ * The ops table, the endpoint and the cell every transport sees are those
+ * of the installed header, include/ipclab/transport.h: the contract,
+ * documented hook by hook there (what lies inside the timed window, what
+ * runs in which process, what -errno means, who owns what).  ipclab's own
+ * transports include that header and fill the same table a plugin fills,
+ * so the ABI cannot drift from what ipclab runs.  This file adds what
+ * ipclab itself needs around it: the one list of built-in transports,
+ * lookups that also find loaded plugins (plugin.h), the cell a transport
+ * sees made from an experiment's cell, and the short names ipclab's own
+ * code has always used for the header's.
  */
 #pragma once
 
@@ -32,80 +17,31 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include <ipclab/transport.h>
+
 #include "experiment.h"
 
-typedef enum {
-        ROLE_SERVER,
-        ROLE_CLIENT,
-} Role;
+typedef IpclabTransport Transport;
+typedef IpclabEndpoint Endpoint;
+typedef IpclabRole Role;
 
-/* Transport flags. */
-enum {
-        TRANSPORT_INPROCESS = 1 << 0,   /* no fork: both roles in one process */
-        TRANSPORT_DBUS = 1 << 1,        /* takes the bus= axis */
-        TRANSPORT_MARSHAL = 1 << 2,     /* takes marshal=per-element and append-per-element */
-        TRANSPORT_VALIDATES = 1 << 3,   /* validates string payloads itself */
-        TRANSPORT_EMPTY_OK = 1 << 4,    /* can carry a message with no payload */
-        TRANSPORT_COMMAND = 1 << 5,     /* a whole command, run by hyperfine */
-        TRANSPORT_COPY_STRING = 1 << 6, /* takes marshal=copy: its own string path borrows */
-        TRANSPORT_SHORT_REPLY = 1 << 7, /* takes reply=short */
-};
-
-/* send() flags. */
-enum {
-        SEND_NO_REPLY = 1 << 0,   /* a one-way message: no answer will come */
-};
-
-typedef struct Endpoint {
-        const Cell *cell;
-        Role role;
-        char *dir;               /* private 0700 directory for this repetition */
-        const char *bus_address; /* D-Bus: the private bus, NULL for p2p */
-        pid_t bus_pid;           /* D-Bus: the bus daemon, 0 for p2p */
-        int fd[4];               /* transport-defined; -1 when unused */
-        void *priv;              /* transport-defined state */
-        void *buf;               /* endpoint_buffer(): freed by the runner */
-        size_t buf_size;
-        char why[256];           /* reason for the last failure, or "" */
-} Endpoint;
-
-typedef struct Transport {
-        const char *name;
-        const char *family;       /* "kernel", "dbus", "harness" */
-        const char *summary;      /* one line for `ipclab list` */
-        unsigned flags;
-
-        /* NULL when the transport can run here, else why not. */
-        const char *(*unavailable)(void);
-        /* Largest payload the transport carries on this system; 0: no limit. */
-        size_t (*max_size)(const Cell *cell);
-        /* Optional: why the transport cannot do CELL (a bus, or a marshal=
-         * value its library does not offer), or NULL when it can.  The cell
-         * is left out with the reason, as `ipclab check` lists. */
-        const char *(*refuses)(const Cell *cell);
-
-        int (*prepare)(Endpoint *ep);
-        int (*open)(Endpoint *ep, Role role);
-        /* Sends one message of LEN bytes (DATA is NUL-terminated for string
-         * payloads, one byte past LEN).  Returns 0 or -errno. */
-        int (*send)(Endpoint *ep, const void *data, size_t len, unsigned flags);
-        /* Receives the next message; *DATA stays valid until the next op on
-         * EP; for string payloads it is followed by a NUL byte (data[len] ==
-         * 0), byte arrays may point into the library's message.  Returns 1 with *DATA and *LEN set, 0 at the end of the stream, or
-         * -errno.  EXPECT is the size the runner expects (streams need it). */
-        int (*recv)(Endpoint *ep, const void **data, size_t *len, size_t expect);
-        /* Marks the end of the client's stream; the server's recv() returns 0. */
-        int (*send_end)(Endpoint *ep);
-        /* Optional: one request and its reply, as the library does best. */
-        int (*call)(Endpoint *ep, const void *data, size_t len,
-                    const void **reply, size_t *reply_len, size_t expect);
-        void (*close)(Endpoint *ep);
-        void (*cleanup)(Endpoint *ep);
-
-        /* TRANSPORT_COMMAND only: the command line that makes one call
-         * carrying PAYLOAD (letters) to ipclab's server at ADDRESS. */
-        char *(*command)(const char *address, const char *payload);
-} Transport;
+/* The header's names, as ipclab's code writes them. */
+#define ROLE_SERVER IPCLAB_ROLE_SERVER
+#define ROLE_CLIENT IPCLAB_ROLE_CLIENT
+#define TRANSPORT_INPROCESS IPCLAB_TRANSPORT_INPROCESS
+#define TRANSPORT_DBUS IPCLAB_TRANSPORT_DBUS
+#define TRANSPORT_MARSHAL IPCLAB_TRANSPORT_MARSHAL
+#define TRANSPORT_VALIDATES IPCLAB_TRANSPORT_VALIDATES
+#define TRANSPORT_EMPTY_OK IPCLAB_TRANSPORT_EMPTY_OK
+#define TRANSPORT_COMMAND IPCLAB_TRANSPORT_COMMAND
+#define TRANSPORT_COPY_STRING IPCLAB_TRANSPORT_COPY_STRING
+#define TRANSPORT_SHORT_REPLY IPCLAB_TRANSPORT_SHORT_REPLY
+#define SEND_NO_REPLY IPCLAB_SEND_NO_REPLY
+#define endpoint_fail ipclab_endpoint_fail
+#define endpoint_buffer ipclab_endpoint_buffer
+#define io_write_all ipclab_write_all
+#define io_read_exact ipclab_read_exact
+#define io_close ipclab_close_fd
 
 /* The one list of transports, in the order `ipclab list` shows them. */
 #define TRANSPORTS(X) \
@@ -144,32 +80,32 @@ typedef struct Transport {
 TRANSPORTS(TRANSPORT_DECLARE)
 #undef TRANSPORT_DECLARE
 
-/* NULL-terminated array of every transport, in TRANSPORTS order. */
+/* NULL-terminated array of every built-in transport, in TRANSPORTS order. */
 extern const Transport *const transport_table[];
 
 /* Looks a transport up by its experiment-file name ("unix-stream"): the
- * table first, then the extra transports. */
+ * table first, then the transports added since (plugins, tests' wrappers).
+ * NULL when none has that name: a plugin is found here only once it is
+ * loaded (plugin_resolve()). */
 const Transport *transport_find(const char *name);
 
-/* Adds a transport that is not in the table, for tests (fault injection
- * wrappers).  At most 16; the pointer must stay valid. */
+/* Adds a transport that is not in the table (a loaded plugin; a test's
+ * fault-injection wrapper).  The pointer must stay valid. */
 void transport_add_extra(const Transport *t);
 
-/* Initialises EP for CELL: fds to -1, the rest empty. */
-void endpoint_init(Endpoint *ep, const Cell *cell);
+/* Why T cannot run here, or NULL: its unavailable() (a plugin's as its
+ * probe found it when it was loaded, plugin.h). */
+const char *transport_unavailable(const Transport *t);
+/* T's max_size() and refuses() for CELL (0 and NULL without them); a
+ * plugin's each in a process of its own (plugin.h), where a crash makes
+ * the result the reason the plugin is refused. */
+size_t transport_max_size(const Transport *t, const Cell *cell);
+const char *transport_refuses(const Transport *t, const Cell *cell);
 
-/* Sets ep->why from a printf format and returns -ERR (ERR > 0), so that a
- * transport can write `return endpoint_fail(ep, EIO, "short read");`. */
-int endpoint_fail(Endpoint *ep, int err, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
+/* The cell a transport sees (ipclab/transport.h) made from CELL: OUT's
+ * transport points into CELL. */
+void transport_cell(const Cell *cell, IpclabCell *out);
 
-/* Helpers for fd-based transports. */
-/* Writes all LEN bytes; returns 0 or -errno (EPIPE when the peer is gone). */
-int io_write_all(int fd, const void *buf, size_t len);
-/* Reads exactly LEN bytes; returns 1, 0 at end of file before any byte, or
- * -errno (-EPROTO on a short read). */
-int io_read_exact(int fd, void *buf, size_t len);
-/* Closes *FD if open and sets it to -1. */
-void io_close(int *fd);
-
-/* A per-endpoint receive buffer that grows to the largest message. */
-void *endpoint_buffer(Endpoint *ep, size_t len);
+/* Initialises EP for CELL (which must outlive it): fds to -1, the rest
+ * empty. */
+void endpoint_init(Endpoint *ep, const IpclabCell *cell);

@@ -23,7 +23,7 @@ version() { pkg-config --modversion "$1" 2>/dev/null || echo absent; }
 
 echo "# The build configuration (mk/config.sh), compared on every make."
 pkgs="glib-2.0 gio-2.0 gio-unix-2.0 dbus-1 zlib"
-for p in $pkgs libsystemd Qt5Core Qt5DBus sdbus-c++; do
+for p in $pkgs libsystemd Qt5Core Qt5DBus sdbus-c++ libzmq; do
         put "VERSION_$p" "$(version "$p")"
 done
 put CXX_TRANSPORTS_BUILT "$cxx"
@@ -54,6 +54,12 @@ cxx_pkgs="${have_qt:+Qt5DBus Qt5Core} ${have_sdcpp:+sdbus-c++}"
 cxx_pkgs=$(echo $cxx_pkgs)
 put CXX_PKG_CFLAGS "$([ -n "$cxx_pkgs" ] && pkg-config --cflags $cxx_pkgs)"
 put CXX_PKG_LIBS "$([ -n "$cxx_pkgs" ] && echo "$(pkg-config --libs $cxx_pkgs) -lstdc++")"
+
+# libzmq: the example plugin examples/transports/zeromq.c (mk/plugins.mk).
+have_zmq=
+pkg-config --exists libzmq 2>/dev/null && have_zmq=yes
+put HAVE_ZMQ "$have_zmq"
+put ZMQ_FLAGS "$([ -n "$have_zmq" ] && pkg-config --cflags --libs libzmq)"
 
 exec >&3 3>&-
 cmp -s "$tmp" "$file" && exit 0

@@ -54,7 +54,7 @@ $(foreach e,$(DATA_STALE),$(eval $(DATADIR)/$e/samples.tsv: FORCE))
 $(DATADIR)/%/samples.tsv: | $(IPCLAB)
 	$(Q)mkdir -p $(BUILD)
 	$(Q)if ! $(DATA_CURRENT) $(EXPDIR)/$*.ini $(DATADIR)/$*/meta.ini; then \
-		echo "measuring $* (data missing or made from another version of $(EXPDIR)/$*.ini)"; \
+		echo "measuring $* (data missing or made from another version of $(EXPDIR)/$*.ini or of a plugin it uses)"; \
 		flock $(MEASURE_LOCK) $(DATA_WITH_$*) $(IPCLAB) run $(RUN_FLAGS) --out $(DATADIR) $(EXPDIR)/$*.ini; \
 	fi
 

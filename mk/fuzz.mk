@@ -30,7 +30,7 @@ FUZZ_CFLAGS = $(ALL_CPPFLAGS) $(filter-out -Werror -O%,$(ALL_CFLAGS)) -O1 -g $(F
 FUZZ_OBJ := $(patsubst harness/%.c,$(FUZZ)/obj/%.o,$(HARNESS_SRC))
 FUZZ_BIN := $(FUZZ)/fuzz-experiment
 FUZZ_SEEDS := harness/tests/corpus experiments
-ASAN_TESTS := test-experiment test-stats test-transports test-faults test-latency test-select test-hist
+ASAN_TESTS := test-experiment test-stats test-transports test-faults test-latency test-select test-hist test-plugin
 ASAN_TEST_BIN := $(addprefix $(BUILD)/asan/,$(ASAN_TESTS))
 # What the sanitizers do at run time: stop at the first report, find leaks,
 # and let GLib allocate with malloc so that leaks are seen.

@@ -43,7 +43,7 @@ $(CONFIG):
 PKGS = glib-2.0 gio-2.0 gio-unix-2.0 dbus-1 zlib $(if $(HAVE_SDBUS),libsystemd)
 SDBUS_DEF = $(if $(HAVE_SDBUS),-DIPCLAB_HAVE_SDBUS -DIPCLAB_LIBSYSTEMD_VERSION='"$(SDBUS_VERSION)"',\
 	-DIPCLAB_LIBSYSTEMD_VERSION='"not built in"')
-ALL_CPPFLAGS = -D_GNU_SOURCE -Iharness -I$(BUILD)/gen -DIPCLAB_HAVE_LIBDBUS -DIPCLAB_HAVE_GIO \
+ALL_CPPFLAGS = -D_GNU_SOURCE -Iinclude -Iharness -I$(BUILD)/gen -DIPCLAB_HAVE_LIBDBUS -DIPCLAB_HAVE_GIO \
 	$(SDBUS_DEF) $(CXX_DEF) $(CPPFLAGS)
 ALL_CFLAGS = -std=c17 -Wall -Wextra $(WERROR) $(PKG_CFLAGS) $(CFLAGS)
 LDLIBS = $(PKG_LIBS) $(CXX_PKG_LIBS) -lrt -lm
@@ -65,7 +65,7 @@ CXX_OBJ = $(if $(HAVE_QTDBUS),$(BUILD)/obj/transports/qtdbus.o) $(if $(HAVE_SDBU
 CXX_DEF = -DIPCLAB_QTDBUS_VERSION='"$(QTDBUS_VERSION)"' -DIPCLAB_SDBUSCPP_VERSION='"$(SDBUSCPP_VERSION)"' \
 	-DIPCLAB_SDBUSCPP_ARRAY=$(SDBUSCPP_ARRAY)
 HARNESS_OBJ += $(CXX_OBJ)
-HARNESS_HDR := $(wildcard harness/*.h harness/env/*.h)
+HARNESS_HDR := $(wildcard harness/*.h harness/env/*.h include/ipclab/*.h)
 TEST_SRC := $(wildcard harness/tests/test-*.c)
 TEST_BIN := $(patsubst harness/tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 # What the binary computes with: every object but meta.o, which only embeds

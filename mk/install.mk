@@ -10,24 +10,45 @@
 # of a hand-drawn figure are the binary's business (`ipclab numbers`,
 # `ipclab methods`, `ipclab select`): nothing else is needed for them.
 #   share/ipclab/template/      what `ipclab init DIR` copies into a new study
+#                               (transports/pipe-packet.c: a plugin of its own)
+#   include/ipclab/transport.h  the transport plugin ABI (mk/plugins.mk)
+#   lib/pkgconfig/ipclab.pc     pkg-config --cflags ipclab; its variable
+#                               plugindir is lib/ipclab/transports
+#   lib/ipclab/transports/      the example plugins built here, found by
+#                               `transport=NAME` in every study
+#   share/ipclab/examples/transports/   their sources
 # `ipclab init` finds share/ipclab beside the directory of its binary
-# (../share/ipclab), so PREFIX is never compiled in; DESTDIR only stages
-# the files (for packaging) and is not part of any path they name.
-# `make uninstall PREFIX=...` removes them again.
+# (../share/ipclab), and ipclab its plugins in ../lib/ipclab/transports,
+# so PREFIX is compiled into nothing (ipclab.pc names it, as pkg-config
+# needs); DESTDIR only stages the files (for packaging) and is not part
+# of any path they name.  `make uninstall PREFIX=...` removes them again.
 
 PREFIX ?= /usr/local
 DESTDIR ?=
 INSTALL ?= install
 INSTALL_BIN = $(DESTDIR)$(PREFIX)/bin
 INSTALL_SHARE = $(DESTDIR)$(PREFIX)/share/ipclab
-INSTALL_MK := mk/study.mk mk/standalone.mk mk/data.mk mk/plots.mk mk/paper.mk mk/verify.mk mk/outputs.awk
+INSTALL_INCLUDE = $(DESTDIR)$(PREFIX)/include/ipclab
+INSTALL_LIB = $(DESTDIR)$(PREFIX)/lib
+INSTALL_MK := mk/study.mk mk/standalone.mk mk/data.mk mk/transports.mk mk/plots.mk mk/paper.mk mk/verify.mk \
+	mk/outputs.awk
+# ipclab.pc's version: the ABI's, from the header.
+ABI_VERSION = $(shell sed -n 's/^\#define IPCLAB_TRANSPORT_ABI_MAJOR //p' include/ipclab/transport.h).$(shell \
+	sed -n 's/^\#define IPCLAB_TRANSPORT_ABI_MINOR //p' include/ipclab/transport.h)
 INSTALL_MK_EXEC := mk/data-current.sh
 
 .PHONY: install uninstall
-install: $(IPCLAB)
+install: $(IPCLAB) $(INSTALLED_PLUGINS)
 	$(Q)test -n "$(PREFIX)" || { echo "make install: PREFIX is empty" >&2; exit 2; }
 	@echo "  INSTALL $(DESTDIR)$(PREFIX)"
-	$(Q)$(INSTALL) -d $(INSTALL_BIN) $(INSTALL_SHARE)/mk $(INSTALL_SHARE)/plots $(INSTALL_SHARE)/paper
+	$(Q)$(INSTALL) -d $(INSTALL_BIN) $(INSTALL_SHARE)/mk $(INSTALL_SHARE)/plots $(INSTALL_SHARE)/paper \
+		$(INSTALL_INCLUDE) $(INSTALL_LIB)/pkgconfig $(INSTALL_LIB)/ipclab/transports \
+		$(INSTALL_SHARE)/examples/transports
+	$(Q)$(INSTALL) -m 644 include/ipclab/transport.h $(INSTALL_INCLUDE)/
+	$(Q)sed -e 's|@PREFIX@|$(abspath $(PREFIX))|' -e 's|@VERSION@|$(ABI_VERSION)|' mk/ipclab.pc.in \
+		> $(INSTALL_LIB)/pkgconfig/ipclab.pc.tmp && mv $(INSTALL_LIB)/pkgconfig/ipclab.pc.tmp $(INSTALL_LIB)/pkgconfig/ipclab.pc
+	$(Q)$(if $(INSTALLED_PLUGINS),$(INSTALL) -m 755 $(INSTALLED_PLUGINS) $(INSTALL_LIB)/ipclab/transports/)
+	$(Q)$(INSTALL) -m 644 $(EXAMPLE_SOURCES) $(INSTALL_SHARE)/examples/transports/
 	$(Q)$(INSTALL) -m 755 $(IPCLAB) $(INSTALL_BIN)/ipclab
 	$(Q)$(INSTALL) -m 644 $(INSTALL_MK) $(INSTALL_SHARE)/mk/
 	$(Q)$(INSTALL) -m 755 $(INSTALL_MK_EXEC) $(INSTALL_SHARE)/mk/
@@ -38,5 +59,5 @@ install: $(IPCLAB)
 		$(INSTALL) -D -m 644 "$$f" "$(abspath $(INSTALL_SHARE))/template/$$f" || exit 1; done
 
 uninstall:
-	rm -f $(INSTALL_BIN)/ipclab
-	rm -rf $(INSTALL_SHARE)
+	rm -f $(INSTALL_BIN)/ipclab $(INSTALL_LIB)/pkgconfig/ipclab.pc
+	rm -rf $(INSTALL_SHARE) $(INSTALL_INCLUDE) $(INSTALL_LIB)/ipclab

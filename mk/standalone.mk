@@ -7,7 +7,8 @@
 #   make check    every experiment file is valid, and every claim holds on data/
 #   make run EXP=name [PROFILE=quick]    measure one experiment again
 #   make reproduce, make verify          the reviewer's steps (mk/verify.mk)
-#   make clean    remove build/ and what the paper is made of
+#   make transports   the study's own transport plugins (transports/*.so)
+#   make clean    remove build/, the plugins and what the paper is made of
 # `make V=1` shows every command.
 
 .DEFAULT_GOAL := all
@@ -16,12 +17,18 @@ SHELL := /bin/bash
 PROFILE ?=
 ENV ?= host
 
+# `pkg-config --cflags ipclab` (the study's plugins, mk/transports.mk)
+# finds the header of this study's ipclab first: an installed one's
+# PREFIX/lib/pkgconfig/ipclab.pc, or a source tree's
+# mk/ipclab-uninstalled.pc.
+export PKG_CONFIG_PATH := $(IPCLAB_SHARE)/mk:$(abspath $(IPCLAB_SHARE)/../../lib/pkgconfig)$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
+
 include $(IPCLAB_SHARE)/mk/study.mk
 
 .PHONY: all check clean
 all: paper
 
-check: $(IPCLAB_CODE)
+check: $(IPCLAB_CODE) $(STUDY_TRANSPORTS)
 	$(Q)test -n "$(EXPERIMENT_FILES)" || { echo "make check: no $(EXPDIR)/*.ini yet" >&2; exit 2; }
 	$(Q)mkdir -p $(BUILD)/logs
 	$(Q)$(IPCLAB) check $(EXPERIMENT_FILES) > $(BUILD)/logs/check.log \
@@ -29,4 +36,4 @@ check: $(IPCLAB_CODE)
 	$(Q)$(MAKE) --no-print-directory verify
 
 clean:
-	rm -rf $(BUILD) $(PAPERDIR)/generated $(PAPERDIR)/paper.pdf
+	rm -rf $(BUILD) $(PAPERDIR)/generated $(PAPERDIR)/paper.pdf $(STUDY_TRANSPORTS)

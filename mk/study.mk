@@ -1,5 +1,6 @@
 # mk/study.mk: the pipeline of a study, from experiment files to its paper:
-# data (mk/data.mk), summaries and figures (mk/plots.mk), tables, sections
+# data (mk/data.mk) and the study's own transport plugins it is measured
+# with (mk/transports.mk), summaries and figures (mk/plots.mk), tables, sections
 # and the paper (mk/paper.mk), claims and the reviewer's steps
 # (mk/verify.mk).  This repository's Makefile includes it, and so does
 # the Makefile of a study made by `ipclab init` (through mk/standalone.mk,
@@ -42,6 +43,7 @@ deps-check:
 FORCE:
 
 include $(IPCLAB_SHARE)/mk/data.mk
+include $(IPCLAB_SHARE)/mk/transports.mk
 include $(IPCLAB_SHARE)/mk/plots.mk
 include $(IPCLAB_SHARE)/mk/paper.mk
 include $(IPCLAB_SHARE)/mk/verify.mk

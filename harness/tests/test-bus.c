@@ -617,7 +617,9 @@ static void serve_one(const Transport *t, const Cell *cell, char *dir, const gui
         size_t len = 0, used;
         int ok;
 
-        endpoint_init(&srv, cell);
+        IpclabCell seen;
+        transport_cell(cell, &seen);
+        endpoint_init(&srv, &seen);
         srv.dir = dir;
         if ((t->prepare && t->prepare(&srv) < 0) || t->open(&srv, ROLE_SERVER) < 0) {
                 fprintf(stderr, "%s server: %s\n", t->name, srv.why);
@@ -678,7 +680,9 @@ static size_t server_buffer_after_one(const char *transport, Marshal marshal, si
         g_assert_cmpint(client, >=, 0);
         if (client == 0) {
                 Endpoint cli;
-                endpoint_init(&cli, &cell);
+                IpclabCell seen;
+                transport_cell(&cell, &seen);
+                endpoint_init(&cli, &seen);
                 cli.dir = dir;
                 int ok = t->open(&cli, ROLE_CLIENT) == 0 && t->send(&cli, data, size, SEND_NO_REPLY) == 0 &&
                          t->send_end(&cli) == 0;
@@ -779,7 +783,9 @@ static void test_sdbus_no_lookups(void)
                 size_t len;
                 int r;
                 close(fds[0]);
-                endpoint_init(&srv, &cell);
+                IpclabCell seen;
+                transport_cell(&cell, &seen);
+                endpoint_init(&srv, &seen);
                 srv.dir = dir;
                 srv.bus_address = bus_get_address(bus);
                 if (t->open(&srv, ROLE_SERVER) < 0 || write(fds[1], "R", 1) != 1)
@@ -801,7 +807,9 @@ static void test_sdbus_no_lookups(void)
                 char data[64] = { 0 };
                 const void *reply;
                 size_t len;
-                endpoint_init(&cli, &cell);
+                IpclabCell seen;
+                transport_cell(&cell, &seen);
+                endpoint_init(&cli, &seen);
                 cli.dir = dir;
                 cli.bus_address = bus_get_address(bus);
                 int ok = t->open(&cli, ROLE_CLIENT) == 0;

@@ -38,7 +38,14 @@ check "DIR has experiments/ with an example, a Makefile, paper/paper.tex and a R
 check "its Makefile includes the installed steps and names the installed ipclab" \
         'grep -qx "IPCLAB_SHARE := $(cd "$prefix" && pwd -P)/share/ipclab" "$study/Makefile" &&
          grep -qx "IPCLAB := $(cd "$prefix" && pwd -P)/bin/ipclab" "$study/Makefile"'
-check "the example experiment is valid" '"$prefix/bin/ipclab" check "$study/experiments/example.ini" > /dev/null'
+check "it has the example plugin transports/pipe-packet.c, which the example experiment names" \
+        '[ -f "$study/transports/pipe-packet.c" ] && grep -q "^transport=.*pipe-packet" "$study/experiments/example.ini"'
+check "... so the example is invalid until the plugin is built" \
+        '! "$prefix/bin/ipclab" check "$study/experiments/example.ini" > /dev/null 2>&1'
+(cd "$study" && make transports > "$tmp/transports.log" 2>&1); rc=$?
+check "make transports builds it with the installed pkg-config file (status $rc)" \
+        '[ $rc -eq 0 ] && [ -f "$study/transports/pipe-packet.so" ]' || sed 's/^/# /' "$tmp/transports.log"
+check "the example experiment is then valid" '"$prefix/bin/ipclab" check "$study/experiments/example.ini" > /dev/null'
 
 before=$(cd "$study" && find . | sort)
 "$prefix/bin/ipclab" init "$study" > "$tmp/again.log" 2>&1; rc=$?

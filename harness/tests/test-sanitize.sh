@@ -1,13 +1,15 @@
 #!/bin/bash
 # test-sanitize.sh: the fast test programs (test-experiment, test-stats,
-# test-transports, test-faults) built with AddressSanitizer and
+# test-transports, test-faults, test-plugin with its plugins built the same
+# way) built with AddressSanitizer and
 # UndefinedBehaviorSanitizer (build/asan/, see mk/fuzz.mk) and run: their
 # own TAP lines, renumbered and marked "asan", plus one line per program
 # saying that no sanitizer (ASan, LSan, UBSan) reported anything, in the
-# parent or in any of the server and client processes it forked.
+# parent or in any of the server and client processes it forked; then a
+# plugin writing past its buffer, which ASan must report.
 set -u
 cd "$(dirname "$0")/../.."
-tests=(test-experiment test-stats test-transports test-faults)
+tests=(test-experiment test-stats test-transports test-faults test-plugin)
 log=$(mktemp -d)
 trap 'rm -rf "$log"' EXIT
 . harness/tests/tap.sh
@@ -49,4 +51,11 @@ for t in "${tests[@]}"; do
                 grep -E '^Bail out|^# .*(ERROR|error)' "$log/$t" | head -5 | sed 's/^/# /'
         fi
 done
+# A plugin that writes past its buffer is caught: the report names the
+# overflow in faulty.c, and the cell fails (test-plugin's /plugin/overflow,
+# skipped above).
+IPCLAB_TEST_OVERFLOW=1 build/asan/test-plugin -p /plugin/overflow --tap >"$log/overflow" 2>&1
+check "asan: faulty-overflow's write past its buffer is reported, its cell fails, pipe runs" \
+        'grep -q "^ok .* /plugin/overflow" "$log/overflow" && grep -q "ERROR: AddressSanitizer: heap-buffer-overflow" "$log/overflow" &&
+         grep -q "faulty.c" "$log/overflow"' || grep -E '^(not )?ok|ERROR|#' "$log/overflow" | head -20 | sed 's/^/# /'
 done_testing

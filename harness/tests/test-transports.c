@@ -204,7 +204,7 @@ static void test_long_stream(gconstpointer data)
 
 /* A transport's refuses() leaves the cells it names out, with its reason
  * in the list `ipclab check` prints, and keeps the others. */
-static const char *refuse_large(const Cell *cell)
+static const char *refuse_large(const IpclabCell *cell)
 {
         return cell->size > 100 ? "refused: more than 100 bytes" : NULL;
 }

@@ -10,6 +10,7 @@
  * bus address and a payload of letters: no value from an experiment file
  * reaches it, and hyperfine runs it without a shell (-N).
  */
+#include <ipclab/transport.h>
 #include "transport.h"
 
 #include <errno.h>
@@ -59,6 +60,7 @@ static char *busctl_call_command(const char *address, const char *payload)
 
 #define COMMAND_TRANSPORT(id, tool, what) \
         const Transport transport_##id = { \
+                IPCLAB_TRANSPORT_HEADER, \
                 .name = tool, \
                 .family = "command", \
                 .summary = what, \

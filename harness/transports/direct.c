@@ -1,6 +1,7 @@
 /* direct.c: an in-process "transport" that hands the payload over by
  * pointer.  It measures what the harness itself costs per message, the
  * floor under every other transport (fio's null engine plays this part). */
+#include <ipclab/transport.h>
 #include "transport.h"
 
 #include <errno.h>
@@ -73,6 +74,7 @@ static void direct_cleanup(Endpoint *ep)
 }
 
 const Transport transport_direct = {
+        IPCLAB_TRANSPORT_HEADER,
         .name = "direct",
         .family = "harness",
         .summary = "in-process hand-over by pointer: the harness's own cost per message",

@@ -14,6 +14,7 @@
  * exists, answers it in its first recv().  Either way the exchange happens
  * before the runner's clock starts, so only the channel is measured.
  */
+#include <ipclab/transport.h>
 #include "transport.h"
 
 #include <errno.h>
@@ -410,6 +411,7 @@ static void fdpass_close(Endpoint *ep)
 }
 
 const Transport transport_fdpass = {
+        IPCLAB_TRANSPORT_HEADER,
         .name = "fdpass",
         .family = "dbus",
         .summary = "a socketpair passed over D-Bus (OpenChannel -> h), then plain bytes",
@@ -436,6 +438,7 @@ static int fdpass_open(Endpoint *ep, Role role)
 }
 
 const Transport transport_fdpass = {
+        IPCLAB_TRANSPORT_HEADER,
         .name = "fdpass",
         .family = "dbus",
         .summary = "a socketpair passed over D-Bus (OpenChannel -> h), then plain bytes",

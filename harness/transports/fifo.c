@@ -28,6 +28,7 @@
  * lives on ext4, tmpfs or a noatime tmpfs.  Where a system call's entry
  * is cheap, that is most of a message's cost.
  */
+#include <ipclab/transport.h>
 #include "transport.h"
 
 #include <errno.h>
@@ -184,6 +185,7 @@ static void fifo_cleanup(Endpoint *ep)
 }
 
 const Transport transport_fifo = {
+        IPCLAB_TRANSPORT_HEADER,
         .name = "fifo",
         .family = "kernel",
         .summary = "two named FIFOs (mkfifo) in a private 0700 directory, one per direction",

@@ -28,6 +28,7 @@
  *
  * The wire protocol is the one libdbus.c describes.
  */
+#include <ipclab/transport.h>
 #include "transport.h"
 
 #include <errno.h>
@@ -71,7 +72,7 @@ typedef struct {
  * ack to End is text, `s` for string cells and `ay` otherwise.  They are
  * declared as out-arguments, which g_dbus_method_invocation_return_value()
  * checks. */
-static const char *reply_signature(const Cell *cell)
+static const char *reply_signature(const IpclabCell *cell)
 {
         if (cell->pattern == PATTERN_CALLRATE || cell->reply == REPLY_EMPTY)
                 return "";
@@ -80,13 +81,13 @@ static const char *reply_signature(const Cell *cell)
         return cell->payload == PAYLOAD_STRING ? "s" : "ay";
 }
 
-static const char *ack_signature(const Cell *cell)
+static const char *ack_signature(const IpclabCell *cell)
 {
         return cell->payload == PAYLOAD_STRING ? "s" : "ay";
 }
 
 /* Introspection data for CELL's server. */
-static char *bench_xml(const Cell *cell)
+static char *bench_xml(const IpclabCell *cell)
 {
         const char *reply = reply_signature(cell);
         g_autofree char *out = *reply
@@ -110,7 +111,7 @@ static const char *gdbus_unavailable(void)
 }
 
 /* The D-Bus specification caps arrays at 64 MiB (messages at 128 MiB). */
-static size_t gdbus_max_size(const Cell *cell)
+static size_t gdbus_max_size(const IpclabCell *cell)
 {
         (void) cell;
         return (size_t) 64 << 20;
@@ -636,6 +637,7 @@ static void gdbus_close(Endpoint *ep)
 }
 
 const Transport transport_gdbus = {
+        IPCLAB_TRANSPORT_HEADER,
         .name = "gdbus",
         .family = "dbus",
         .summary = "GDBus (GIO) method calls: worker thread plus a GMainContext",
@@ -665,6 +667,7 @@ static int gdbus_open(Endpoint *ep, Role role)
 }
 
 const Transport transport_gdbus = {
+        IPCLAB_TRANSPORT_HEADER,
         .name = "gdbus",
         .family = "dbus",
         .summary = "GDBus (GIO) method calls: worker thread plus a GMainContext",

@@ -15,6 +15,7 @@
  * is a string), or no argument at all when empty.  On a bus the server owns
  * org.ipclab.Bench; peer to peer it listens on unix:path=DIR/p2p.
  */
+#include <ipclab/transport.h>
 #include "transport.h"
 
 #include <errno.h>
@@ -48,7 +49,7 @@ static const char *libdbus_unavailable(void)
 }
 
 /* The D-Bus specification caps arrays at 64 MiB (messages at 128 MiB). */
-static size_t libdbus_max_size(const Cell *cell)
+static size_t libdbus_max_size(const IpclabCell *cell)
 {
         (void) cell;
         return (size_t) DBUS_MAXIMUM_ARRAY_LENGTH;
@@ -631,6 +632,7 @@ static void libdbus_close(Endpoint *ep)
 }
 
 const Transport transport_libdbus = {
+        IPCLAB_TRANSPORT_HEADER,
         .name = "libdbus",
         .family = "dbus",
         .summary = "libdbus-1 method calls, blocking, no main loop",
@@ -659,6 +661,7 @@ static int libdbus_open(Endpoint *ep, Role role)
 }
 
 const Transport transport_libdbus = {
+        IPCLAB_TRANSPORT_HEADER,
         .name = "libdbus",
         .family = "dbus",
         .summary = "libdbus-1 method calls, blocking, no main loop",

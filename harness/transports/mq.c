@@ -21,6 +21,7 @@
  * withhold CAP_SYS_RESOURCE (the VM ipclab was written in does, so mq stops
  * at 8 KiB there); max_size() asks the kernel which case holds.
  */
+#include <ipclab/transport.h>
 #include "transport.h"
 
 #include <errno.h>
@@ -106,7 +107,7 @@ static const char *mq_unavailable(void)
         return why[0] ? why : NULL;
 }
 
-static size_t mq_max_size(const Cell *cell)
+static size_t mq_max_size(const IpclabCell *cell)
 {
         struct rlimit rl;
         size_t max;
@@ -296,6 +297,7 @@ static void mq_cleanup(Endpoint *ep)
 }
 
 const Transport transport_mq = {
+        IPCLAB_TRANSPORT_HEADER,
         .name = "mq",
         .family = "kernel",
         .summary = "two POSIX message queues (mq_open), one per direction",

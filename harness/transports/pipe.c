@@ -1,4 +1,5 @@
 /* pipe.c: two anonymous pipes, one per direction, made before fork. */
+#include <ipclab/transport.h>
 #include "transport.h"
 
 #include <errno.h>
@@ -71,6 +72,7 @@ static void pipe_close(Endpoint *ep)
 }
 
 const Transport transport_pipe = {
+        IPCLAB_TRANSPORT_HEADER,
         .name = "pipe",
         .family = "kernel",
         .summary = "two anonymous pipes, one per direction",

@@ -66,6 +66,7 @@
 #include <QtDBus/QDBusServer>
 #include <QtDBus/QDBusVirtualObject>
 
+#include <ipclab/transport.h>
 extern "C" {
 #include "transport.h"
 }
@@ -266,7 +267,7 @@ int open_endpoint(Endpoint *ep, Role role, Qtdbus *p)
 {
         p->peer = ep->cell->bus == BUS_P2P;
         if (!p->peer && !ep->bus_address)
-                return endpoint_fail(ep, EINVAL, "no bus address for bus=%s", bus_name(ep->cell->bus));
+                return endpoint_fail(ep, EINVAL, "no bus address for bus=%s", bus_name((BusKind) ep->cell->bus));
         if (role == ROLE_SERVER && p->peer)
                 return server_listen(ep, p);
         p->name = QStringLiteral("ipclab-%1").arg(role == ROLE_SERVER ? "server" : "client");
@@ -421,7 +422,7 @@ const char *qtdbus_unavailable(void)
 
 /* The D-Bus specification caps arrays at 64 MiB (messages at 128 MiB);
  * QByteArray and QString sizes are ints. */
-size_t qtdbus_max_size(const Cell *cell)
+size_t qtdbus_max_size(const IpclabCell *cell)
 {
         (void) cell;
         return (size_t) 64 << 20;
@@ -513,11 +514,16 @@ void qtdbus_close(Endpoint *ep)
 
 } // namespace
 
+/* C++17: every field, in the order of ipclab/transport.h. */
 extern "C" const Transport transport_qtdbus = {
+        IPCLAB_TRANSPORT_ABI_MAJOR,
+        IPCLAB_TRANSPORT_ABI_MINOR,
+        sizeof(IpclabTransport),
+        QTDBUS_FLAGS,
         "qtdbus",
         "dbus",
         QTDBUS_SUMMARY "; this QtDBus " IPCLAB_QTDBUS_VERSION,
-        QTDBUS_FLAGS,
+        nullptr,   /* version: ipclab's */
         qtdbus_unavailable,
         qtdbus_max_size,
         nullptr,   /* refuses */
@@ -530,4 +536,5 @@ extern "C" const Transport transport_qtdbus = {
         qtdbus_close,
         nullptr,   /* cleanup */
         nullptr,   /* command */
+        nullptr,   /* libraries: meta.ini has QtDBus's version */
 };

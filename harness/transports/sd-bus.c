@@ -14,6 +14,7 @@
  * and reads the array whole with sd_bus_message_read_array() (004's server
  * never read it).  The wire protocol is the one libdbus.c describes.
  */
+#include <ipclab/transport.h>
 #include "transport.h"
 
 #include <errno.h>
@@ -50,7 +51,7 @@ static const char *sdbus_unavailable(void)
 }
 
 /* The D-Bus specification caps arrays at 64 MiB (messages at 128 MiB). */
-static size_t sdbus_max_size(const Cell *cell)
+static size_t sdbus_max_size(const IpclabCell *cell)
 {
         (void) cell;
         return (size_t) 64 << 20;
@@ -98,14 +99,14 @@ static int on_call(sd_bus_message *m, void *data, sd_bus_error *error)
  * the payload back, an empty reply (reply=empty, callrate) nothing; the
  * ack to End is text, `s` for string cells and `ay` otherwise.  sd-bus
  * checks every reply against the signature its vtable declares. */
-static const char *reply_signature(const Cell *cell)
+static const char *reply_signature(const IpclabCell *cell)
 {
         if (cell->pattern == PATTERN_CALLRATE || cell->reply == REPLY_EMPTY)
                 return "";
         return cell->payload == PAYLOAD_STRING ? "s" : "ay";
 }
 
-static const char *ack_signature(const Cell *cell)
+static const char *ack_signature(const IpclabCell *cell)
 {
         return cell->payload == PAYLOAD_STRING ? "s" : "ay";
 }
@@ -612,6 +613,7 @@ static void sdbus_close(Endpoint *ep)
 }
 
 const Transport transport_sd_bus = {
+        IPCLAB_TRANSPORT_HEADER,
         .name = "sd-bus",
         .family = "dbus",
         .summary = "sd-bus (libsystemd) method calls: vtable, sd_bus_process/sd_bus_call",
@@ -640,6 +642,7 @@ static int sdbus_open(Endpoint *ep, Role role)
 }
 
 const Transport transport_sd_bus = {
+        IPCLAB_TRANSPORT_HEADER,
         .name = "sd-bus",
         .family = "dbus",
         .summary = "sd-bus (libsystemd) method calls: vtable, sd_bus_process/sd_bus_call",

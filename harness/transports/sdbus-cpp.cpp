@@ -57,6 +57,7 @@
 #include <sdbus-c++/sdbus-c++.h>
 #include <systemd/sd-bus.h>
 
+#include <ipclab/transport.h>
 extern "C" {
 #include "transport.h"
 }
@@ -94,19 +95,19 @@ struct RawMessage : sdbus::Message {
 
 /* Does a receiver take byte arrays whole (append-per-element), rather than
  * with the library's `>>`? */
-bool takes_whole(const Cell *cell)
+bool takes_whole(const IpclabCell *cell)
 {
         return cell->marshal == MARSHAL_APPEND_PER_ELEMENT;
 }
 
-const char *reply_signature(const Cell *cell)
+const char *reply_signature(const IpclabCell *cell)
 {
         if (cell->pattern == PATTERN_CALLRATE || cell->reply == REPLY_EMPTY)
                 return "";
         return cell->payload == PAYLOAD_STRING ? "s" : "ay";
 }
 
-const char *ack_signature(const Cell *cell)
+const char *ack_signature(const IpclabCell *cell)
 {
         return cell->payload == PAYLOAD_STRING ? "s" : "ay";
 }
@@ -240,7 +241,7 @@ int open_endpoint(Endpoint *ep, Role role, Sdbuscpp *p)
         if (ep->cell->bus == BUS_P2P)
                 return endpoint_fail(ep, ENOTSUP, "sdbus-c++ " IPCLAB_SDBUSCPP_VERSION " has no peer-to-peer connection");
         if (!ep->bus_address)
-                return endpoint_fail(ep, EINVAL, "no bus address for bus=%s", bus_name(ep->cell->bus));
+                return endpoint_fail(ep, EINVAL, "no bus address for bus=%s", bus_name((BusKind) ep->cell->bus));
         p->conn = sdbus::createSessionBusConnectionWithAddress(ep->bus_address);
         if (role == ROLE_SERVER) {
                 register_methods(ep, p);
@@ -339,7 +340,7 @@ const char *sdbus_cpp_unavailable(void)
 
 /* The marshal= value this sdbus-c++ appends std::vector<uint8_t> with, and
  * no peer to peer before 1.4.0. */
-const char *sdbus_cpp_refuses(const Cell *cell)
+const char *sdbus_cpp_refuses(const IpclabCell *cell)
 {
         if (cell->bus == BUS_P2P)
                 return "sdbus-c++ " IPCLAB_SDBUSCPP_VERSION " has no peer-to-peer connection "
@@ -359,7 +360,7 @@ const char *sdbus_cpp_refuses(const Cell *cell)
 }
 
 /* The D-Bus specification caps arrays at 64 MiB (messages at 128 MiB). */
-size_t sdbus_cpp_max_size(const Cell *cell)
+size_t sdbus_cpp_max_size(const IpclabCell *cell)
 {
         (void) cell;
         return (size_t) 64 << 20;
@@ -443,7 +444,12 @@ void sdbus_cpp_close(Endpoint *ep)
 
 } // namespace
 
+/* C++17: every field, in the order of ipclab/transport.h. */
 extern "C" const Transport transport_sdbus_cpp = {
+        IPCLAB_TRANSPORT_ABI_MAJOR,
+        IPCLAB_TRANSPORT_ABI_MINOR,
+        sizeof(IpclabTransport),
+        SDBUSCPP_FLAGS,
         "sdbus-c++",
         "dbus",
         SDBUSCPP_SUMMARY "; this sdbus-c++ " IPCLAB_SDBUSCPP_VERSION " appends std::vector<uint8_t> "
@@ -452,7 +458,7 @@ extern "C" const Transport transport_sdbus_cpp = {
 #else
         "element by element (before 1.3.0)",
 #endif
-        SDBUSCPP_FLAGS,
+        nullptr,   /* version: ipclab's */
         sdbus_cpp_unavailable,
         sdbus_cpp_max_size,
         sdbus_cpp_refuses,
@@ -465,4 +471,5 @@ extern "C" const Transport transport_sdbus_cpp = {
         sdbus_cpp_close,
         nullptr,   /* cleanup */
         nullptr,   /* command */
+        nullptr,   /* libraries: meta.ini has sdbus-c++'s version */
 };

@@ -39,6 +39,7 @@
  * has exited without closing (through a pidfd): send() and recv() then
  * fail with EPIPE instead of waiting for ever.
  */
+#include <ipclab/transport.h>
 #include "transport.h"
 
 #include <errno.h>
@@ -436,6 +437,7 @@ static void shm_cleanup(Endpoint *ep)
 }
 
 const Transport transport_shm = {
+        IPCLAB_TRANSPORT_HEADER,
         .name = "shm",
         .family = "kernel",
         .summary = "a shared-memory ring per direction (memfd, MAP_SHARED), futex wake-ups",

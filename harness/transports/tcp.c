@@ -8,6 +8,7 @@
  * would configure it.  The receiver reads exactly the expected size; the
  * end of the stream is shutdown(SHUT_WR).  Only loopback is ever used.
  */
+#include <ipclab/transport.h>
 #include "transport.h"
 
 #include <arpa/inet.h>
@@ -174,6 +175,7 @@ static void tcp_cleanup(Endpoint *ep)
 }
 
 const Transport transport_tcp = {
+        IPCLAB_TRANSPORT_HEADER,
         .name = "tcp",
         .family = "kernel",
         .summary = "one TCP connection over loopback (127.0.0.1), TCP_NODELAY on both ends",

@@ -27,6 +27,7 @@
  * (capped at net.core.wmem_max) otherwise.  max_size() reports the largest
  * power of two that a probe could actually send on this system, once.
  */
+#include <ipclab/transport.h>
 #include "transport.h"
 
 #include <errno.h>
@@ -73,7 +74,7 @@ static int unix_address(Endpoint *ep, const char *path, struct sockaddr_un *sa, 
 }
 
 /* The largest message this cell sends in either direction. */
-static size_t unix_message_size(const Cell *cell)
+static size_t unix_message_size(const IpclabCell *cell)
 {
         return MAX((size_t) cell->size, (size_t) UNIX_MIN_MESSAGE);
 }
@@ -148,7 +149,7 @@ static size_t unix_probe_max(int type)
         return len;
 }
 
-static size_t unix_dgram_max_size(const Cell *cell)
+static size_t unix_dgram_max_size(const IpclabCell *cell)
 {
         static size_t max;
 
@@ -158,7 +159,7 @@ static size_t unix_dgram_max_size(const Cell *cell)
         return max;
 }
 
-static size_t unix_seqpacket_max_size(const Cell *cell)
+static size_t unix_seqpacket_max_size(const IpclabCell *cell)
 {
         static size_t max;
 
@@ -343,6 +344,7 @@ static int unix_stream_prepare(Endpoint *ep)
 }
 
 const Transport transport_unix_stream = {
+        IPCLAB_TRANSPORT_HEADER,
         .name = "unix-stream",
         .family = "kernel",
         .summary = "AF_UNIX SOCK_STREAM through a listening socket in a private directory",
@@ -382,6 +384,7 @@ static int seqpacket_recv(Endpoint *ep, const void **data, size_t *len, size_t e
 }
 
 const Transport transport_unix_seqpacket = {
+        IPCLAB_TRANSPORT_HEADER,
         .name = "unix-seqpacket",
         .family = "kernel",
         .summary = "AF_UNIX SOCK_SEQPACKET: connected, reliable, message boundaries kept",
@@ -488,6 +491,7 @@ static int unix_dgram_send_end(Endpoint *ep)
 }
 
 const Transport transport_unix_dgram = {
+        IPCLAB_TRANSPORT_HEADER,
         .name = "unix-dgram",
         .family = "kernel",
         .summary = "AF_UNIX SOCK_DGRAM between two bound addresses in a private directory",
@@ -528,6 +532,7 @@ static int socketpair_open(Endpoint *ep, Role role)
 }
 
 const Transport transport_socketpair = {
+        IPCLAB_TRANSPORT_HEADER,
         .name = "socketpair",
         .family = "kernel",
         .summary = "socketpair(AF_UNIX, SOCK_STREAM) made before fork, one end per process",

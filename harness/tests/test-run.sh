@@ -99,8 +99,8 @@ INI
 if command -v hyperfine >/dev/null; then
         $ipclab run --out "$tmp/out" "$tmp/shell.ini" 2>"$tmp/shell.err"; rc=$?
         check "hyperfine run exits 0" '[ $rc -eq 0 ]'
-        check "one ok row per command and bus" '[ "$(awk -F"\t" "NR > 1 && \$15 == \"ok\"" "$tmp/out/shell/samples.tsv" | wc -l)" -eq 6 ]'
-        check "3 calls per row, latencies from hyperfine" '[ "$(awk -F"\t" "NR > 1 { print \$20, \$22 }" "$tmp/out/shell/samples.tsv" | sort -u)" = "3 3" ]'
+        check "one ok row per command and bus" '[ "$(tsv_cols "$tmp/out/shell/samples.tsv" status | grep -cx ok)" -eq 6 ]'
+        check "3 calls per row, latencies from hyperfine" '[ "$(tsv_cols "$tmp/out/shell/samples.tsv" messages lat_n | sort -u)" = "$(printf "3\t3")" ]'
         check "no bus left behind" '! pgrep -f "ipclab-bus-.*bus.conf" >/dev/null || [ -z "$(ls -d /tmp/ipclab-bus-* 2>/dev/null | xargs -r -n1 stat -c %Y | awk -v t=$(date +%s) "\$1 > t - 2")" ]'
 else
         ok "hyperfine run # SKIP hyperfine not installed"

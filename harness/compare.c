@@ -5,6 +5,7 @@
 #include "compare.h"
 #include "experiment.h"
 #include "render.h"
+#include "safefile.h"
 #include "stats.h"
 
 #define COMPARE_LEVEL 0.95
@@ -204,7 +205,7 @@ static const struct {
         { "machine", "hypervisor", "hypervisor" },
         { "machine", "container", "container" },
         { "machine", "kernel", "kernel" },
-        { "machine", "memory_bytes", "memory (bytes)" },
+        { "machine", "memory_bytes", "memory" },
         { "software", "glib", "GLib" },
         { "software", "libdbus", "libdbus" },
         { "software", "libsystemd", "libsystemd" },
@@ -235,28 +236,53 @@ static char *meta_value(GKeyFile *kf, const char *group, const char *key)
         return v ? v : g_strdup("--");
 }
 
+/* VALUE of KEY as a reader reads it, in LaTeX: a load average to two
+ * decimals (meta.ini keeps every digit), memory in GiB, a commit by its
+ * first 12 hex digits, a time to the minute; the rest escaped.  What
+ * differs is judged on these. */
+static char *machine_value_tex(const char *key, const char *value)
+{
+        char buf[G_ASCII_DTOSTR_BUF_SIZE];
+        char *end;
+        double v = g_ascii_strtod(value, &end);
+        bool numeric = end != value && !*end;
+
+        if (numeric && g_str_has_prefix(key, "load_"))
+                return g_strdup(g_ascii_formatd(buf, sizeof buf, "%.2f", v));
+        if (numeric && !strcmp(key, "memory_bytes"))
+                return g_strdup_printf("%s~GiB", g_ascii_formatd(buf, sizeof buf, "%.1f", v / 1073741824.0));
+        if (!strcmp(key, "ipclab_commit") && strlen(value) > 12 && strspn(value, "0123456789abcdef") >= 12)
+                return g_strndup(value, 12);
+        if (!strcmp(key, "started") && strlen(value) >= 16 && value[10] == 'T') {
+                g_autofree char *t = g_strdup_printf("%.10s %.5s UTC", value, value + 11);
+                return render_latex_escape(t);
+        }
+        return render_latex_escape(value);
+}
+
 bool compare_machines(const char *committed, const char *reproduced, GString *out, GError **error)
 {
-        g_autoptr(GKeyFile) kf0 = g_key_file_new();
-        g_autoptr(GKeyFile) kf1 = g_key_file_new();
+        g_autoptr(GKeyFile) kf0 = safefile_key_file(committed, error);
+        g_autoptr(GKeyFile) kf1 = kf0 ? safefile_key_file(reproduced, error) : NULL;
         GKeyFile *kf[2] = { kf0, kf1 };
-        const char *path[2] = { committed, reproduced };
 
-        for (int s = 0; s < 2; s++)
-                if (!g_key_file_load_from_file(kf[s], path[s], G_KEY_FILE_NONE, error)) {
-                        g_prefix_error(error, "compare: %s: ", path[s]);
-                        return false;
-                }
+        if (!kf1) {
+                g_prefix_error(error, "compare: ");
+                return false;
+        }
         g_string_append(out, "\\begin{tabular}{@{}l>{\\raggedright\\arraybackslash}p{0.36\\linewidth}"
                              ">{\\raggedright\\arraybackslash}p{0.36\\linewidth}@{}}\n\\toprule\n"
                              " & committed data & reproduction \\\\\n\\midrule\n");
         for (size_t i = 0; i < G_N_ELEMENTS(machine_rows); i++) {
                 g_autofree char *a = meta_value(kf[0], machine_rows[i].group, machine_rows[i].key);
                 g_autofree char *b = meta_value(kf[1], machine_rows[i].group, machine_rows[i].key);
-                g_autofree char *ea = render_latex_escape(a), *eb = render_latex_escape(b);
+                g_autofree char *ea = machine_value_tex(machine_rows[i].key, a);
+                g_autofree char *eb = machine_value_tex(machine_rows[i].key, b);
+                /* Bold where the values differ as printed. */
+                bool differ = strcmp(ea, eb) != 0;
                 g_string_append_printf(out, "%s & %s%s%s & %s%s%s \\\\\n", machine_rows[i].label,
-                                       strcmp(a, b) ? "\\textbf{" : "", ea, strcmp(a, b) ? "}" : "",
-                                       strcmp(a, b) ? "\\textbf{" : "", eb, strcmp(a, b) ? "}" : "");
+                                       differ ? "\\textbf{" : "", ea, differ ? "}" : "",
+                                       differ ? "\\textbf{" : "", eb, differ ? "}" : "");
         }
         g_string_append(out, "\\bottomrule\n\\end{tabular}\n");
         return true;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "figure.h"
+#include "safefile.h"
 #include "numbers.h"
 #include "select.h"
 #include "transport.h"
@@ -61,6 +62,20 @@ static const char *const repeat_until_values[] = { "narrow", "decided", NULL };
 #define MAX_SIZE ((guint64) 256 << 20)      /* 256 MiB: D-Bus allows 128 MiB */
 #define MAX_COUNT ((guint64) 1000000000)    /* a billion messages */
 #define MAX_DURATION ((guint64) 3600 * G_USEC_PER_SEC * 1000)
+/* Repetitions of one cell: 10000 pin a median to a small fraction of its
+ * spread, and what is kept of each (a row, a latency histogram of up to
+ * 40 KiB) must fit what is read back: MAX_RUN_REPETITIONS in one run. */
+#define MAX_REPEAT ((guint64) 10000)
+/* Repetitions one run writes (cells x repeat, or repeat_max, x
+ * environments): 10000 histograms of at most 40 KiB fit the 512 MiB a
+ * latencies.tsv.gz may inflate to (latency.h), 10000 rows the 64 MiB of a
+ * samples.tsv many times over, and summarize takes them in a second. */
+#define MAX_RUN_REPETITIONS ((guint64) 10000)
+/* Latency values a run with store_latencies=raw keeps (a row of about
+ * 30 bytes each at most), within the same 512 MiB. */
+#define MAX_RUN_RAW_VALUES ((guint64) 16 << 20)
+/* The values one repetition keeps at most (runner.c: 32 MiB of them). */
+#define MAX_KEPT_PER_REPETITION ((guint64) 4194304)
 
 static const Option options[] = {
         { "title", OPT_STRING, NULL, NULL, true, 0, 0,
@@ -90,11 +105,11 @@ static const Option options[] = {
           "axis: messages per repetition (exactly one of count and duration)" },
         { "duration", OPT_DURATIONS, NULL, NULL, false, 1000, MAX_DURATION,
           "axis: time box per repetition, 500ms (exactly one of count and duration)" },
-        { "repeat", OPT_REPEAT, NULL, "5", false, 1, 100000,
+        { "repeat", OPT_REPEAT, NULL, "5", false, 1, MAX_REPEAT,
           "repetitions of every cell, or auto: until the median's 95% CI is narrow enough" },
-        { "repeat_min", OPT_UINT, NULL, "5", false, 2, 100000,
+        { "repeat_min", OPT_UINT, NULL, "5", false, 2, MAX_REPEAT,
           "repeat=auto: repetitions before the CI is first looked at" },
-        { "repeat_max", OPT_UINT, NULL, "30", false, 2, 100000,
+        { "repeat_max", OPT_UINT, NULL, "30", false, 2, MAX_REPEAT,
           "repeat=auto: the most repetitions of one cell" },
         { "ci_target", OPT_PERCENT, NULL, "2%", false, 1, 100,
           "repeat=auto: the CI half-width to reach, in per cent of the median" },
@@ -422,9 +437,14 @@ static gboolean parse_option(const Ctx *c, const Option *o, Values *v)
                 return fail(c, group, o->key, "empty value (%s)", o->help);
 
         switch (o->type) {
-        case OPT_STRING:
+        case OPT_STRING: {
+                /* The paper prints it: one line LaTeX can typeset. */
+                const char *why = figure_text_problem(value, strcmp(o->key, "description") ? 500 : 8000);
+                if (why)
+                        return fail(c, group, o->key, "%s", why);
                 v->text[k] = g_steal_pointer(&value);
                 return TRUE;
+        }
         case OPT_BOOL:
                 if (strcmp(value, "true") && strcmp(value, "false"))
                         return fail(c, group, o->key, "'%s' is not true or false", value);
@@ -662,6 +682,22 @@ bool experiment_selector_unavailable(const char *selector)
         return false;
 }
 
+/* A claim's text, as the claims table prints it: one line LaTeX can
+ * typeset (figure_text_problem), at most 500 bytes, and not beginning
+ * with '[', which LaTeX takes, right after the command before it (an
+ * \item), for an optional argument that runs on to a ']'. */
+static gboolean check_claim_text(const Ctx *c, const char *g, const char *text)
+{
+        const char *why = figure_text_problem(text, 500);
+
+        if (why)
+                return fail(c, g, "text", "%s", why);
+        if (text[0] == '[')
+                return fail(c, g, "text", "begins with '[', which LaTeX reads as the start of an optional argument: "
+                            "reword it");
+        return TRUE;
+}
+
 /* The checks of a claim before measuring (verify.h): refused when it
  * cannot mean anything on EXP's cells, or, without a profile, when the
  * repetitions EXP gives cannot decide it (a profile runs the same cells
@@ -708,6 +744,8 @@ static gboolean parse_claim(const Ctx *c, Experiment *exp, const char *g)
         } \
 } while (0)
         CLAIM_STR(text, "text", true);
+        if (!check_claim_text(c, g, cl->text))
+                return FALSE;
         CLAIM_STR(faster, "faster", true);
         CLAIM_STR(slower, "slower", true);
         CLAIM_STR(metric, "metric", true);
@@ -783,6 +821,22 @@ static char *published_dir(const char *file)
         return g_build_filename("data", "published", NULL);
 }
 
+/* also= of O names an experiment whose file is beside EXP's, as the build
+ * needs (its summary is made from data/ALSO when experiments/ALSO.ini is
+ * there).  Asked by `ipclab check` and `ipclab run`, not where a file is
+ * read to draw from data that exists (ANYWHERE: ipclab plot, table and
+ * --list-outputs, whose caller says what it has). */
+static void check_also_file(const Ctx *c, const Experiment *exp, const Output *o)
+{
+        g_autofree char *dir = g_path_get_dirname(exp->path);
+        g_autofree char *base = o->also ? g_strconcat(o->also, ".ini", NULL) : NULL;
+        g_autofree char *path = base ? g_build_filename(dir, base, NULL) : NULL;
+        struct stat st;
+
+        if (!c->anywhere && path && (stat(path, &st) < 0 || !S_ISREG(st.st_mode)))
+                fail(c, o->group, "also", "no experiment '%s' (no file %s)", o->also, path);
+}
+
 /* Every figure and table group, each checked whatever the others hold;
  * the defaults when there is none. */
 static void parse_outputs(const Ctx *c, Experiment *exp)
@@ -799,6 +853,7 @@ static void parse_outputs(const Ctx *c, Experiment *exp)
                 if (o) {
                         o->line = find_line(c->text, groups[i], NULL);
                         g_ptr_array_add(exp->outputs, o);
+                        check_also_file(c, exp, o);
                 }
         }
         if (!any)
@@ -1156,71 +1211,18 @@ static void resolved_echo(Experiment *exp, Values *v)
         exp->resolved = g_string_free(s, FALSE);
 }
 
-/* The largest experiment file read: far more than any real one, far less
- * than what a device or a runaway generator would hand us. */
-#define MAX_FILE_SIZE ((gsize) 1 << 20)
-
 static Experiment *load_data(const char *file, const char *data, gsize len, const char *profile,
                              bool anywhere, GError **error);
 
 static Experiment *load_file(const char *file, const char *profile, bool anywhere, GError **error)
 {
-        /* O_NONBLOCK: opening a FIFO must not wait for a writer.  What is
-         * not a regular file of sane size is refused before any read. */
-        int fd = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-        struct stat st;
-
-        if (fd < 0) {
-                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: cannot read: %s",
-                            file, g_strerror(errno));
-                return NULL;
-        }
-        if (fstat(fd, &st) < 0) {
-                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: cannot read: %s",
-                            file, g_strerror(errno));
-                close(fd);
-                return NULL;
-        }
-        if (!S_ISREG(st.st_mode) || (guint64) st.st_size > MAX_FILE_SIZE) {
-                const char *what = S_ISDIR(st.st_mode) ? "a directory"
-                                 : S_ISFIFO(st.st_mode) ? "a FIFO"
-                                 : S_ISCHR(st.st_mode) ? "a character device"
-                                 : S_ISBLK(st.st_mode) ? "a block device"
-                                 : S_ISSOCK(st.st_mode) ? "a socket" : NULL;
-                if (S_ISREG(st.st_mode))
-                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
-                                    "%s: %" G_GUINT64_FORMAT " bytes is too large for an experiment file (at most %zu)",
-                                    file, (guint64) st.st_size, (size_t) MAX_FILE_SIZE);
-                else
-                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
-                                    "%s: not a regular file%s%s", file, what ? ": it is " : "", what ? what : "");
-                close(fd);
-                return NULL;
-        }
-        g_autofree char *text = g_malloc((gsize) st.st_size + 1);
+        /* What is not a regular file of sane size, in its tree, is
+         * refused before any read (safefile.h). */
         gsize len = 0;
-        for (;;) {
-                /* Read one byte past the size: a file that grows while
-                 * it is read is refused as too large, never read forever. */
-                ssize_t n = read(fd, text + len, (gsize) st.st_size + 1 - len);
-                if (n < 0 && errno == EINTR)
-                        continue;
-                if (n < 0) {
-                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: cannot read: %s",
-                                    file, g_strerror(errno));
-                        close(fd);
-                        return NULL;
-                }
-                if (n == 0)
-                        break;
-                len += (gsize) n;
-                if (len > (gsize) st.st_size) {
-                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: changed while it was read", file);
-                        close(fd);
-                        return NULL;
-                }
-        }
-        close(fd);
+        g_autofree char *text = safefile_read(file, "an experiment file", SAFEFILE_MAX_EXPERIMENT, &len, error);
+
+        if (!text)
+                return NULL;
         return load_data(file, text, len, profile, anywhere, error);
 }
 
@@ -1281,6 +1283,37 @@ Experiment *experiment_load_measured(const char *file, const char *profile, GErr
         return load_file(file, profile, true, error);
 }
 
+/* What one run of EXP keeps must fit what is read back (see
+ * MAX_RUN_REPETITIONS and MAX_RUN_RAW_VALUES). */
+static gboolean check_repetitions(const Ctx *c, const Experiment *exp, const Values *v)
+{
+        guint64 per_cell = exp->repeat_auto ? exp->repeat_max : exp->repeat;
+        guint64 total = (guint64) exp->cells->len * per_cell * exp->n_envs;
+        const char *key = exp->repeat_auto ? "repeat_max" : "repeat";
+        const char *from = v->from[opt_index(key)] ? v->from[opt_index(key)] : "experiment";
+
+        if (total > MAX_RUN_REPETITIONS)
+                return fail(c, from, key, "%u cells x %" G_GUINT64_FORMAT " repetitions x %u environments = %"
+                            G_GUINT64_FORMAT " repetitions, more than the %" G_GUINT64_FORMAT " one run may keep "
+                            "(a latency histogram of up to 40 KiB each, and latencies.tsv.gz is read up to 512 MiB): "
+                            "fewer repetitions, or split the file", exp->cells->len, per_cell, exp->n_envs, total,
+                            MAX_RUN_REPETITIONS);
+        if (!exp->store_raw)
+                return TRUE;
+        guint64 values = 0;
+        for (guint i = 0; i < exp->cells->len; i++) {
+                const Cell *cell = exp->cells->pdata[i];
+                guint64 n = cell->count && cell->count < MAX_KEPT_PER_REPETITION ? cell->count : MAX_KEPT_PER_REPETITION;
+                values += n * per_cell * exp->n_envs;
+        }
+        if (values > MAX_RUN_RAW_VALUES)
+                return fail(c, v->from[opt_index("store_latencies")] ? v->from[opt_index("store_latencies")] : "experiment",
+                            "store_latencies", "raw keeps up to %" G_GUINT64_FORMAT " values in this run, more than the %"
+                            G_GUINT64_FORMAT " latencies.tsv.gz can hold (512 MiB): histogram, or fewer messages",
+                            values, MAX_RUN_RAW_VALUES);
+        return TRUE;
+}
+
 /* Resolves the keys of C's [experiment] and profile into EXP: its run
  * parameters and its matrix of cells.  Every mistake is recorded in C. */
 static gboolean resolve(const Ctx *c, Experiment *exp)
@@ -1318,6 +1351,8 @@ static gboolean resolve(const Ctx *c, Experiment *exp)
         exp->env = exp->envs[0];
 
         if (!expand(c, exp, &v))
+                ok = FALSE;
+        if (ok && !check_repetitions(c, exp, &v))
                 ok = FALSE;
         if (ok)
                 resolved_echo(exp, &v);

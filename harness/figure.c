@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <math.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "columns.h"
 #include "samples.h"
@@ -26,17 +27,19 @@ static const struct {
         { "where", FOR_BOTH, "which cells: a selector as in claims, transport=pipe|fifo,size>=4KiB" },
         { "type", FOR_FIGURE, "line (default), spectrum (latency against percentile, 1/(1-p) scale) "
           "or cdf (fraction against latency); spectrum and cdf read `ipclab latency`" },
-        { "y", FOR_FIGURE, "summary columns to draw; several (;) are panels side by side sharing "
-          "the y range (default: lat_p50_ns for round trips, throughput_MiBps one-way, rate_per_s callrate)" },
+        { "y", FOR_FIGURE, "summary columns to draw; several (;) are panels side by side, in one unit, sharing "
+          "the y range when they are one quantity (a latency's median and 99th percentile) "
+          "(default: lat_p50_ns for round trips, throughput_MiBps one-way, rate_per_s callrate)" },
         { "x", FOR_FIGURE, "the axis along x (default: the numeric axis with most values)" },
         { "series", FOR_FIGURE, "axes (;) whose values make the lines, or none "
           "(default: the other axes that vary)" },
-        { "logx", FOR_FIGURE, "true, false or auto (default: log where the values span > 2 decades)" },
+        { "logx", FOR_FIGURE, "true, false or auto (default: log where the values span more than about a decade)" },
         { "logy", FOR_FIGURE, "true, false or auto (as logx)" },
-        { "errorbars", FOR_FIGURE, "true (default) or false: the 95% interval of the median, "
+        { "errorbars", FOR_FIGURE, "true (default) or false: the 95% interval of the median (the range of the repetitions "
+          "with fewer than 6), "
           "where the column has one (NAME_lo, NAME_hi)" },
         { "bounds", FOR_FIGURE, "memcpy (the time or rate of memcpy for the message size; x=size) "
-          "and/or direct (transport=direct drawn as the black dash-dotted floor, one per payload "
+          "and/or direct (transport=direct drawn as the black dash-dot-dot floor, one per payload "
           "where payload makes lines; spectrum and cdf too)" },
         { "also", FOR_BOTH, "another experiment whose cells are drawn as a reference line "
           "(tables: a last row, its first value in each column, matched on the columns axis)" },
@@ -410,6 +413,106 @@ static double name_scale(const char *column, const char *ours)
         return strcmp(unit, c->unit) ? -1 : factor;
 }
 
+/* ---- what the build cannot make: refused here, by `ipclab check` ---------- */
+
+const char *figure_text_problem(const char *s, gsize max)
+{
+        static char why[128];
+
+        if (strlen(s) > max) {
+                g_snprintf(why, sizeof why, "%zu bytes, more than the %zu it may have", strlen(s), max);
+                return why;
+        }
+        if (!g_utf8_validate(s, -1, NULL))
+                return "not UTF-8";
+        for (const char *p = s; *p; p = g_utf8_next_char(p)) {
+                gunichar c = g_utf8_get_char(p);
+                if (c < 0x20 || (c >= 0x7f && c < 0xa0))
+                        return "a control character, which LaTeX cannot typeset";
+        }
+        return NULL;
+}
+
+/* The text keys of a figure or table, each to be one line LaTeX and
+ * gnuplot can print, of a sane length. */
+static void check_texts(Parse *p)
+{
+        static const struct { const char *key; gsize max; } texts[] = {
+                { "title", 500 }, { "caption", 4000 }, { "also_title", 200 }, { "published_title", 200 },
+                { "published_heads", 1000 },
+        };
+
+        for (gsize i = 0; i < G_N_ELEMENTS(texts); i++) {
+                g_autofree char *raw = g_key_file_get_value(p->kf, p->group, texts[i].key, NULL);
+                g_autofree char *v = raw ? experiment_clean_value(raw) : NULL;
+                const char *why = v ? figure_text_problem(v, texts[i].max) : NULL;
+                if (why)
+                        bad(p, texts[i].key, "%s", why);
+        }
+}
+
+/* Every list key but unit= (one unit per value column: the same one may
+ * well come twice) holds each value once: a column, axis, bound, ratio or
+ * head given twice is drawn or tabulated twice, or one of them silently
+ * not at all.  Axes are compared by their column (size and size_B are
+ * one). */
+static void check_lists_once(Parse *p)
+{
+        static const char *const lists[] = {
+                "y", "series", "rows", "columns", "value", "per_message", "ratio", "bounds", "published_y",
+                "published_heads", "published_rows", "published_value", "published_ratio", "published_columns",
+                "published_bounds",
+        };
+
+        for (gsize k = 0; k < G_N_ELEMENTS(lists); k++) {
+                g_autofree char *raw = g_key_file_get_value(p->kf, p->group, lists[k], NULL);
+                g_autofree char *v = raw ? experiment_clean_value(raw) : NULL;
+                g_auto(GStrv) items = v ? g_strsplit(v, ";", -1) : NULL;
+                g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
+                for (guint i = 0; items && items[i]; i++) {
+                        g_strstrip(items[i]);
+                        const Column *c = column_find_key(items[i]);
+                        const char *id = c ? c->name : items[i];
+                        if (!items[i][0])
+                                continue;
+                        if (g_hash_table_contains(seen, id)) {
+                                bad(p, lists[k], "'%s' is listed twice", items[i]);
+                                break;
+                        }
+                        g_hash_table_add(seen, (gpointer) id);
+                }
+        }
+}
+
+gboolean figure_check_collisions(GPtrArray *exps, GPtrArray *errors)
+{
+        g_autoptr(GHashTable) ids = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+        gboolean ok = TRUE;
+
+        for (guint e = 0; e < exps->len; e++) {
+                const Experiment *exp = exps->pdata[e];
+                for (guint k = 0; k < exp->outputs->len; k++) {
+                        const Output *o = exp->outputs->pdata[k];
+                        g_autofree char *id = g_strdup_printf("%s %s-%s", o->is_table ? "table" : "figure",
+                                                              exp->name, o->name);
+                        g_autofree char *where = o->line ? g_strdup_printf("%s:%u", exp->path, o->line)
+                                                         : g_strdup(exp->path);
+                        g_autofree char *what = g_strdup_printf("%s's [%s]%s", exp->path, o->group,
+                                                                o->is_default ? " (the default)" : "");
+                        const char *first = g_hash_table_lookup(ids, id);
+                        if (first) {
+                                g_ptr_array_add(errors, g_strdup_printf("%s: [%s]: its output is %s, as %s's: rename one "
+                                                                        "(a section would show the other's)", where,
+                                                                        o->group, id + strcspn(id, " ") + 1, first));
+                                ok = FALSE;
+                                continue;
+                        }
+                        g_hash_table_insert(ids, g_steal_pointer(&id), g_strdup(what));
+                }
+        }
+        return ok;
+}
+
 Output *figure_parse(GKeyFile *kf, const char *group, const Experiment *exp,
                      const char *published_dir, FigureReport report, void *ctx)
 {
@@ -442,6 +545,10 @@ Output *figure_parse(GKeyFile *kf, const char *group, const Experiment *exp,
                         g_string_free(allowed, TRUE);
                 }
         }
+
+        /* What the build cannot make (above). */
+        check_texts(&p);
+        check_lists_once(&p);
 
         o->title = get(&p, "title");
         o->caption = get(&p, "caption");
@@ -497,6 +604,7 @@ Output *figure_parse(GKeyFile *kf, const char *group, const Experiment *exp,
         if (o->also && (strspn(o->also, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
                         != strlen(o->also) || strlen(o->also) > 64))
                 bad(&p, "also", "'%s' is not an experiment's name", o->also);
+
         if (!o->also && (o->also_where || o->also_title))
                 bad(&p, o->also_where ? "also_where" : "also_title", "applies only with also=");
         if (o->also_where) {

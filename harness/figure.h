@@ -22,7 +22,7 @@ typedef enum {
 } FigureType;
 
 typedef enum {
-        SCALE_AUTO,       /* log where the values span more than 2 decades */
+        SCALE_AUTO,       /* log where the values span more than about a decade */
         SCALE_LINEAR,
         SCALE_LOG,
 } Scale;
@@ -44,7 +44,7 @@ typedef struct {
         Scale logx, logy;
         bool errorbars;       /* from NAME_lo/NAME_hi where the column has them */
         bool bound_memcpy;    /* the memcpy time or rate for the message size */
-        bool bound_direct;    /* transport=direct as the black dash-dotted floor */
+        bool bound_direct;    /* transport=direct as the black dash-dot-dot floor */
         char *also;           /* another experiment, drawn as a reference */
         char *also_where;
         char *also_title;
@@ -117,6 +117,19 @@ guint figure_cells_selected(const Experiment *exp, const Output *out);
  * main (default): lat_p50_ns against size_B, lines by transport".  Newly
  * allocated. */
 char *figure_describe(const Output *out);
+
+/* Why S (a title, a caption, a claim's text...) cannot be printed in the
+ * paper: longer than MAX bytes, not UTF-8, or holding a control character
+ * (which LaTeX cannot typeset and would end a line of gnuplot); NULL when
+ * it can.  A static string. */
+const char *figure_text_problem(const char *s, gsize max);
+
+/* Whether the outputs of EXPS (Experiment *) are each made once: a figure
+ * or table is a file named EXP-NAME, so x.ini's [figure y-main] and
+ * x-y.ini's [figure main] (or its default) would be one file, and a
+ * section would show the other's.  Adds "FILE:LINE: [group]: ..." to
+ * ERRORS for each that repeats an earlier one. */
+gboolean figure_check_collisions(GPtrArray *exps, GPtrArray *errors);
 
 /* The help of every [figure]/[table] key, one "KIND KEY: HELP" a line,
  * for `ipclab check --help` and the README. */

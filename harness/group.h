@@ -34,6 +34,9 @@ char *group_get(GroupParse *p, const char *key);
  * when absent.  Newly allocated. */
 char **group_get_list(GroupParse *p, const char *key);
 
-/* The published file NAME of DIR (a file name, no directory), read whole,
- * or NULL after a mistake in key published=. */
+/* The published file NAME of DIR (a file name, no directory, of letters,
+ * digits, '.', '_' and '-': make reads it), read by table_read(), every
+ * field UTF-8 text without control characters and every number one a
+ * table prints whole (under 1e50), or NULL after a mistake in key
+ * published=. */
 Table *group_read_published(GroupParse *p, const char *dir, const char *name);

@@ -6,16 +6,14 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "experiment.h"
+#include "safefile.h"
 #include "samples.h"
 #include "select.h"
 #include "stats.h"
-
-/* Far more than any experiment's file inflates to (a raw 60000-message
- * cell is about 1 MiB), far less than a hostile one would. */
-#define LATENCY_MAX_TEXT ((gsize) 1 << 30)
 
 static const char *const kind_names[] = { "roundtrip", "oneway", NULL };
 
@@ -71,8 +69,21 @@ static void part_free(LatencyPart *p)
 {
         g_free(p->env);
         g_free(p->machine);
-        g_free(p->hist);
+        g_array_unref(p->buckets);
         g_free(p);
+}
+
+void latency_part_add_to(const LatencyPart *p, Hist *h)
+{
+        if (!p->n)
+                return;
+        for (guint i = 0; i < p->buckets->len; i++) {
+                const LatencyBucket *b = &g_array_index(p->buckets, LatencyBucket, i);
+                h->count[b->index] += b->count;
+        }
+        h->min = h->n ? MIN(h->min, p->min) : p->min;
+        h->max = MAX(h->max, p->max);
+        h->n += p->n;
 }
 
 void latency_file_free(LatencyFile *f)
@@ -105,177 +116,335 @@ static gboolean parse_fail(GError **error, const char *path, guint line, const c
         return FALSE;
 }
 
+/* Adds COUNT values of bucket INDEX (bounds LO, HI) to PART. */
+static void part_add(LatencyPart *part, guint index, guint64 lo, guint64 hi, guint64 count)
+{
+        GArray *b = part->buckets;
+
+        if (b->len && g_array_index(b, LatencyBucket, b->len - 1).index == index) {
+                g_array_index(b, LatencyBucket, b->len - 1).count += count;
+        } else {
+                LatencyBucket nb = { index, count };
+                g_array_append_val(b, nb);
+        }
+        part->min = part->n ? MIN(part->min, lo) : lo;
+        part->max = MAX(part->max, hi);
+        part->n += count;
+}
+
 /* Adds row F (8 fields) to PART: an exact value (LOWER = UPPER) or one of
  * hist.h's buckets. */
 static gboolean part_add_row(LatencyPart *part, char **f, const char *path, guint line, GError **error)
 {
-        guint64 lo, hi, count;
+        guint64 lo, hi, count, blo, bhi;
 
         if (!parse_u64(f[5], G_MAXUINT64, &lo) || !parse_u64(f[6], G_MAXUINT64, &hi))
                 return parse_fail(error, path, line, "lower_ns '%s' and upper_ns '%s' must be whole numbers",
                                   f[5], f[6]);
         if (!parse_u64(f[7], G_MAXUINT64, &count) || count == 0)
                 return parse_fail(error, path, line, "count '%s' is not a whole number above 0", f[7]);
-        if (part->hist->n + count < part->hist->n)
+        if (part->n + count < part->n)
                 return parse_fail(error, path, line, "the counts overflow");
-        if (lo == hi && lo > HIST_MAX_NS) {
+        if (lo == hi && lo > HIST_MAX_NS)
                 return parse_fail(error, path, line, "value %" PRIu64 " ns is beyond the histograms' range (%" PRIu64 " ns)",
                                   lo, (guint64) HIST_MAX_NS);
-        } else if (lo == hi) {
+        guint index = hist_index(lo);
+        hist_bucket_bounds(index, &blo, &bhi);
+        if (lo == hi) {
                 /* An exact value: min and max stay exact. */
-                Hist *h = part->hist;
-                h->count[hist_index(lo)] += count;
-                h->min = h->n ? MIN(h->min, lo) : lo;
-                h->max = MAX(h->max, lo);
-                h->n += count;
-        } else if (!hist_add_bucket(part->hist, lo, hi, count)) {
+                part_add(part, index, lo, lo, count);
+                return TRUE;
+        }
+        if (lo > HIST_MAX_NS || blo != lo || bhi != hi)
                 return parse_fail(error, path, line, "[%s, %s] is not a histogram bucket (hist.h: the bucket of %s ns "
                                   "is another)", f[5], f[6], f[5]);
+        /* The exact extremes are not in the file: the bucket bounds are. */
+        part_add(part, index, lo, hi, count);
+        return TRUE;
+}
+
+/* latency_parse() one line at a time. */
+typedef struct {
+        const char *path;
+        LatencyFile *f;
+        GHashTable *seen;          /* "env\tmachine\tcell\trep\tkind" -> first line */
+        LatencyPart *part;
+        char *part_key;
+        guint line;                /* lines read, the header included */
+        gsize offset;              /* bytes read */
+} Parser;
+
+static void parser_init(Parser *ps, const char *path)
+{
+        memset(ps, 0, sizeof *ps);
+        ps->path = path;
+        ps->f = g_new0(LatencyFile, 1);
+        ps->f->path = g_strdup(path);
+        ps->f->parts = g_ptr_array_new_with_free_func((GDestroyNotify) part_free);
+        ps->seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+}
+
+/* The file parsed, or NULL (after an error); PS is cleared either way. */
+static LatencyFile *parser_end(Parser *ps, gboolean ok)
+{
+        g_hash_table_unref(ps->seen);
+        g_free(ps->part_key);
+        if (!ok) {
+                latency_file_free(ps->f);
+                return NULL;
         }
+        return ps->f;
+}
+
+/* One line ROW (LEN bytes, not NUL-terminated, its newline not counted)
+ * of the text. */
+static gboolean parser_line(Parser *ps, const char *row, gsize len, GError **error)
+{
+        const size_t hlen = strlen(LATENCY_HEADER) - 1;
+        gsize at = ps->offset;
+
+        ps->line++;
+        ps->offset += len + 1;
+        if (ps->line == 1) {
+                if (len != hlen || memcmp(row, LATENCY_HEADER, hlen) != 0) {
+                        g_autofree char *first = g_strndup(row, MIN(len, (gsize) 200));
+                        return parse_fail(error, ps->path, 1, "the header is '%s', not '%.*s'", first, (int) hlen,
+                                          LATENCY_HEADER);
+                }
+                return TRUE;
+        }
+        if (memchr(row, '\0', len))
+                return parse_fail(error, ps->path, ps->line, "a NUL byte in the row");
+        g_autofree char *text = g_strndup(row, len);
+        g_auto(GStrv) fields = g_strsplit(text, "\t", -1);
+        if (g_strv_length(fields) != 8)
+                return parse_fail(error, ps->path, ps->line, "%u fields, not 8 (%s)", g_strv_length(fields),
+                                  "env machine cell rep kind lower_ns upper_ns count");
+        guint64 cell, rep;
+        int kind = kind_find(fields[4]);
+        if (!fields[0][0] || !fields[1][0] || !parse_u64(fields[2], G_MAXUINT, &cell) ||
+            !parse_u64(fields[3], G_MAXUINT, &rep) || kind < 0)
+                return parse_fail(error, ps->path, ps->line, "'%.64s %.64s %.32s %.32s %.32s' is not env, machine, "
+                                  "cell, repetition and kind (roundtrip or oneway)", fields[0], fields[1], fields[2],
+                                  fields[3], fields[4]);
+        g_autofree char *key = g_strdup_printf("%s\t%s\t%s\t%s\t%s", fields[0], fields[1], fields[2], fields[3],
+                                               fields[4]);
+        if (!ps->part_key || strcmp(key, ps->part_key) != 0) {
+                gpointer first = g_hash_table_lookup(ps->seen, key);
+                if (first)
+                        return parse_fail(error, ps->path, ps->line, "the rows of env %.64s machine %.64s cell %s "
+                                          "repetition %s %s are not contiguous (they began at line %u)", fields[0],
+                                          fields[1], fields[2], fields[3], fields[4], GPOINTER_TO_UINT(first));
+                if (ps->f->parts->len >= LATENCY_MAX_PARTS)
+                        return parse_fail(error, ps->path, ps->line, "more than %u repetitions' latencies",
+                                          LATENCY_MAX_PARTS);
+                LatencyPart *part = g_new0(LatencyPart, 1);
+                /* Parts of one environment and machine share its names. */
+                const LatencyPart *prev = ps->part;
+                part->env = prev && !strcmp(prev->env, fields[0]) ? g_strdup(prev->env) : g_strdup(fields[0]);
+                part->machine = g_strdup(fields[1]);
+                part->cell = (guint) cell;
+                part->rep = (guint) rep;
+                part->kind = (LatencyKind) kind;
+                part->buckets = g_array_new(FALSE, FALSE, sizeof(LatencyBucket));
+                part->line = ps->line;
+                part->offset = at;
+                g_ptr_array_add(ps->f->parts, part);
+                g_hash_table_insert(ps->seen, g_strdup(key), GUINT_TO_POINTER(ps->line));
+                g_free(ps->part_key);
+                ps->part_key = g_steal_pointer(&key);
+                ps->part = part;
+        }
+        if (!part_add_row(ps->part, fields, ps->path, ps->line, error))
+                return FALSE;
+        ps->part->length = ps->offset - ps->part->offset;
         return TRUE;
 }
 
 LatencyFile *latency_parse(const char *path, const char *text, gsize len, GError **error)
 {
-        g_autoptr(LatencyFile) f = g_new0(LatencyFile, 1);
-        g_autoptr(GHashTable) seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+        Parser ps;
+        gboolean ok = TRUE;
         const char *end = text + len;
-        const size_t hlen = strlen(LATENCY_HEADER);
 
-        f->path = g_strdup(path);
-        f->parts = g_ptr_array_new_with_free_func((GDestroyNotify) part_free);
-        if (len < hlen || memcmp(text, LATENCY_HEADER, hlen) != 0) {
-                const char *nl = memchr(text, '\n', len);
-                g_autofree char *first = g_strndup(text, nl ? (gsize) (nl - text) : MIN(len, (gsize) 80));
-                parse_fail(error, path, 1, "the header is '%s', not '%.*s'", first, (int) hlen - 1, LATENCY_HEADER);
-                return NULL;
-        }
-        LatencyPart *part = NULL;
-        g_autofree char *part_key = NULL;
-        guint line = 1;
-        for (const char *p = text + hlen; p < end; line++) {
+        parser_init(&ps, path);
+        for (const char *p = text; ok && p < end;) {
                 const char *nl = memchr(p, '\n', (gsize) (end - p));
                 if (!nl) {
-                        parse_fail(error, path, line + 1, "the last line has no newline (cut short?)");
-                        return NULL;
+                        ok = parse_fail(error, path, ps.line + 1, "the last line has no newline (cut short?)");
+                        break;
                 }
-                g_autofree char *row = g_strndup(p, (gsize) (nl - p));
-                if (strlen(row) != (gsize) (nl - p)) {
-                        parse_fail(error, path, line + 1, "a NUL byte in the row");
-                        return NULL;
-                }
-                g_auto(GStrv) fields = g_strsplit(row, "\t", -1);
-                if (g_strv_length(fields) != 8) {
-                        parse_fail(error, path, line + 1, "%u fields, not 8 (%s)", g_strv_length(fields),
-                                   "env machine cell rep kind lower_ns upper_ns count");
-                        return NULL;
-                }
-                guint64 cell, rep;
-                int kind = kind_find(fields[4]);
-                if (!fields[0][0] || !fields[1][0] || !parse_u64(fields[2], G_MAXUINT, &cell) ||
-                    !parse_u64(fields[3], G_MAXUINT, &rep) || kind < 0) {
-                        parse_fail(error, path, line + 1, "'%s %s %s %s %s' is not env, machine, cell, repetition "
-                                   "and kind (roundtrip or oneway)", fields[0], fields[1], fields[2], fields[3], fields[4]);
-                        return NULL;
-                }
-                g_autofree char *key = g_strdup_printf("%s\t%s\t%s\t%s\t%s", fields[0], fields[1], fields[2],
-                                                       fields[3], fields[4]);
-                if (!part_key || strcmp(key, part_key) != 0) {
-                        gpointer first = g_hash_table_lookup(seen, key);
-                        if (first) {
-                                parse_fail(error, path, line + 1, "the rows of env %s machine %s cell %s repetition %s %s "
-                                           "are not contiguous (they began at line %u)", fields[0], fields[1], fields[2],
-                                           fields[3], fields[4], GPOINTER_TO_UINT(first));
-                                return NULL;
-                        }
-                        part = g_new0(LatencyPart, 1);
-                        part->env = g_strdup(fields[0]);
-                        part->machine = g_strdup(fields[1]);
-                        part->cell = (guint) cell;
-                        part->rep = (guint) rep;
-                        part->kind = (LatencyKind) kind;
-                        part->hist = g_new(Hist, 1);
-                        hist_init(part->hist);
-                        part->line = line + 1;
-                        part->offset = (gsize) (p - text);
-                        g_ptr_array_add(f->parts, part);
-                        g_hash_table_insert(seen, g_strdup(key), GUINT_TO_POINTER(line + 1));
-                        g_free(part_key);
-                        part_key = g_steal_pointer(&key);
-                }
-                if (!part_add_row(part, fields, path, line + 1, error))
-                        return NULL;
-                part->length = (gsize) (nl + 1 - text) - part->offset;
+                ok = parser_line(&ps, p, (gsize) (nl - p), error);
                 p = nl + 1;
         }
-        return g_steal_pointer(&f);
+        if (ok && ps.line == 0)
+                ok = parse_fail(error, path, 1, "the header is '', not '%.*s'", (int) strlen(LATENCY_HEADER) - 1,
+                                LATENCY_HEADER);
+        return parser_end(&ps, ok);
+}
+
+/* Called with each piece of the inflated text, in order; FALSE stops. */
+typedef gboolean (*InflateSink)(const char *data, gsize len, gpointer user, GError **error);
+
+/* Inflates the gzip file PATH (safefile_open: a regular file in its
+ * tree, at most SAFEFILE_MAX_LATENCY) piece by piece into SINK, at most
+ * LATENCY_MAX_TEXT bytes in all. */
+static gboolean inflate_file(const char *path, InflateSink sink, gpointer user, GError **error)
+{
+        guint64 gz_len = 0;
+        int fd = safefile_open(path, "a latencies.tsv.gz", SAFEFILE_MAX_LATENCY, &gz_len, error);
+        if (fd < 0)
+                return FALSE;
+        z_stream z = { 0 };
+        if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) {
+                close(fd);
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: zlib cannot start", path);
+                return FALSE;
+        }
+        guint8 in[65536], chunk[65536];
+        gsize total = 0, read_total = 0;
+        int r = Z_OK;
+        gboolean ok = TRUE, eof = FALSE;
+        while (ok && r != Z_STREAM_END) {
+                if (z.avail_in == 0 && !eof) {
+                        gssize n = read(fd, in, sizeof in);
+                        if (n < 0 && errno == EINTR)
+                                continue;
+                        if (n < 0) {
+                                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: cannot read: %s", path,
+                                            g_strerror(errno));
+                                ok = FALSE;
+                                break;
+                        }
+                        read_total += (gsize) n;
+                        if (read_total > SAFEFILE_MAX_LATENCY) {
+                                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: grew while it was read", path);
+                                ok = FALSE;
+                                break;
+                        }
+                        eof = n == 0;
+                        z.next_in = in;
+                        z.avail_in = (uInt) n;
+                }
+                z.next_out = chunk;
+                z.avail_out = sizeof chunk;
+                r = inflate(&z, Z_NO_FLUSH);
+                if (r == Z_DATA_ERROR || r == Z_NEED_DICT || r == Z_MEM_ERROR || r == Z_STREAM_ERROR) {
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: not a valid gzip file (%s)", path,
+                                    z.msg ? z.msg : "corrupt data");
+                        ok = FALSE;
+                        break;
+                }
+                gsize got = sizeof chunk - z.avail_out;
+                total += got;
+                if (total > LATENCY_MAX_TEXT) {
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: inflates to more than %zu MiB",
+                                    path, (size_t) (LATENCY_MAX_TEXT >> 20));
+                        ok = FALSE;
+                        break;
+                }
+                if (got && !sink((const char *) chunk, got, user, error)) {
+                        ok = FALSE;
+                        break;
+                }
+                if (r == Z_BUF_ERROR && eof && z.avail_in == 0) {
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                                    "%s: the gzip data ends too early (truncated after %" G_GUINT64_FORMAT " bytes)",
+                                    path, gz_len);
+                        ok = FALSE;
+                        break;
+                }
+        }
+        if (ok) {
+                /* Nothing may follow the gzip data. */
+                gsize trailing = z.avail_in;
+                for (;;) {
+                        gssize n = read(fd, in, sizeof in);
+                        if (n < 0 && errno == EINTR)
+                                continue;
+                        if (n <= 0)
+                                break;
+                        trailing += (gsize) n;
+                        if (trailing > SAFEFILE_MAX_LATENCY)
+                                break;
+                }
+                if (trailing) {
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                                    "%s: %zu bytes of something else after the gzip data", path, (size_t) trailing);
+                        ok = FALSE;
+                }
+        }
+        inflateEnd(&z);
+        close(fd);
+        return ok;
+}
+
+static gboolean sink_text(const char *data, gsize len, gpointer user, GError **error)
+{
+        (void) error;
+        g_byte_array_append(user, (const guint8 *) data, (guint) len);
+        return TRUE;
 }
 
 char *latency_read_text(const char *path, gsize *len, GError **error)
 {
-        g_autofree char *gz = NULL;
-        gsize gz_len = 0;
-        g_autoptr(GError) e = NULL;
-
-        if (!g_file_get_contents(path, &gz, &gz_len, &e)) {
-                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: %s", path, e->message);
-                return NULL;
-        }
-        z_stream z = { 0 };
-        if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) {
-                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: zlib cannot start", path);
-                return NULL;
-        }
         g_autoptr(GByteArray) out = g_byte_array_new();
-        z.next_in = (Bytef *) gz;
-        z.avail_in = (uInt) MIN(gz_len, (gsize) G_MAXUINT32);
-        int r = Z_OK;
-        while (r == Z_OK) {
-                guint8 chunk[65536];
-                z.next_out = chunk;
-                z.avail_out = sizeof chunk;
-                r = inflate(&z, Z_NO_FLUSH);
-                g_byte_array_append(out, chunk, (guint) (sizeof chunk - z.avail_out));
-                if (out->len > LATENCY_MAX_TEXT) {
-                        inflateEnd(&z);
-                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: inflates to more than %zu MiB",
-                                    path, (size_t) (LATENCY_MAX_TEXT >> 20));
-                        return NULL;
-                }
-                if (r == Z_BUF_ERROR && z.avail_out != 0)
-                        break;   /* no input left before the end of the stream */
-                if (r == Z_BUF_ERROR)
-                        r = Z_OK;
-        }
-        gsize trailing = z.avail_in;
-        const char *zmsg = z.msg;
-        inflateEnd(&z);
-        if (r == Z_DATA_ERROR || r == Z_NEED_DICT || r == Z_MEM_ERROR || r == Z_STREAM_ERROR) {
-                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: not a valid gzip file (%s)", path,
-                            zmsg ? zmsg : "corrupt data");
+
+        if (!inflate_file(path, sink_text, out, error))
                 return NULL;
-        }
-        if (r != Z_STREAM_END) {
-                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
-                            "%s: the gzip data ends too early (truncated after %zu bytes)", path, (size_t) gz_len);
-                return NULL;
-        }
-        if (trailing) {
-                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: %zu bytes of something else after the gzip data",
-                            path, (size_t) trailing);
-                return NULL;
-        }
         *len = out->len;
         g_byte_array_append(out, (const guint8 *) "", 1);
         return (char *) g_byte_array_free(g_steal_pointer(&out), FALSE);
 }
 
+/* latency_read(): lines to the parser as they inflate. */
+typedef struct {
+        Parser ps;
+        GString *pending;    /* a line not yet ended */
+} LineSink;
+
+static gboolean sink_lines(const char *data, gsize len, gpointer user, GError **error)
+{
+        LineSink *ls = user;
+        const char *end = data + len;
+
+        for (const char *p = data; p < end;) {
+                const char *nl = memchr(p, '\n', (gsize) (end - p));
+                if (!nl) {
+                        if (ls->pending->len + (gsize) (end - p) > SAFEFILE_MAX_LINE)
+                                return parse_fail(error, ls->ps.path, ls->ps.line + 1, "a line longer than %zu bytes",
+                                                  (size_t) SAFEFILE_MAX_LINE);
+                        g_string_append_len(ls->pending, p, end - p);
+                        break;
+                }
+                gboolean ok;
+                if (ls->pending->len) {
+                        g_string_append_len(ls->pending, p, nl - p);
+                        ok = parser_line(&ls->ps, ls->pending->str, ls->pending->len, error);
+                        g_string_truncate(ls->pending, 0);
+                } else {
+                        ok = parser_line(&ls->ps, p, (gsize) (nl - p), error);
+                }
+                if (!ok)
+                        return FALSE;
+                p = nl + 1;
+        }
+        return TRUE;
+}
+
 LatencyFile *latency_read(const char *path, GError **error)
 {
-        gsize len;
-        g_autofree char *text = latency_read_text(path, &len, error);
+        LineSink ls = { .pending = g_string_new(NULL) };
 
-        return text ? latency_parse(path, text, len, error) : NULL;
+        parser_init(&ls.ps, path);
+        gboolean ok = inflate_file(path, sink_lines, &ls, error);
+        if (ok && ls.pending->len)
+                ok = parse_fail(error, path, ls.ps.line + 1, "the last line has no newline (cut short?)");
+        if (ok && ls.ps.line == 0)
+                ok = parse_fail(error, path, 1, "the header is '', not '%.*s'", (int) strlen(LATENCY_HEADER) - 1,
+                                LATENCY_HEADER);
+        g_string_free(ls.pending, TRUE);
+        return parser_end(&ls.ps, ok);
 }
 
 int latency_write(const char *path, const char *text, gsize len)
@@ -323,7 +492,7 @@ Hist *latency_pool(const LatencyFile *f, const char *env, const char *machine, c
                         h = g_new(Hist, 1);
                         hist_init(h);
                 }
-                hist_merge(h, p->hist);
+                latency_part_add_to(p, h);
         }
         return h;
 }
@@ -389,16 +558,20 @@ static void print_percentile(const char *axes, const char *kind, double p, const
         printf("%s\t%s\t%s\t%" PRIu64 "\n", axes, kind, pbuf, v);
 }
 
+/* The percentiles of H the values support (stats_quantile_supported: at
+ * least STATS_TAIL_MIN of them beyond each; the minimum and maximum
+ * always), a row each. */
 static void print_cell(const char *axes, const char *kind, const Hist *h, gboolean spectrum)
 {
         if (!spectrum) {
                 for (size_t i = 0; i < G_N_ELEMENTS(fixed_percentiles); i++)
-                        print_percentile(axes, kind, fixed_percentiles[i], h);
+                        if (stats_quantile_supported((double) h->n, fixed_percentiles[i] / 100))
+                                print_percentile(axes, kind, fixed_percentiles[i], h);
                 return;
         }
         for (int k = 0;; k++) {
                 double tail = pow(10, -k / 10.0);   /* 1 - p */
-                if (1 / tail > (double) h->n * (1 + 1e-9))
+                if (!stats_quantile_supported((double) h->n, 1 - tail))
                         break;
                 print_percentile(axes, kind, 100 * (1 - tail), h);
         }
@@ -407,7 +580,8 @@ static void print_cell(const char *axes, const char *kind, const Hist *h, gboole
 
 static int latency_fail(GError *e)
 {
-        fprintf(stderr, "ipclab: %s\n", e->message);
+        g_autofree char *shown = safefile_terminal_text(e->message, strlen(e->message));
+        fprintf(stderr, "ipclab: %s\n", shown);
         return 2;
 }
 
@@ -443,7 +617,7 @@ int latency_command(int argc, char **argv)
         }
         g_autofree char *sp = g_build_filename(argv[1], "samples.tsv", NULL);
         g_autofree char *lp = g_build_filename(argv[1], LATENCY_FILE, NULL);
-        g_autoptr(Table) t = table_read(sp, &e);
+        g_autoptr(Table) t = samples_table_read(sp, &e);
         if (!t)
                 return latency_fail(e);
         /* The axis columns printed, then the columns of a Cell. */
@@ -474,7 +648,7 @@ int latency_command(int argc, char **argv)
                         "every latency; run the experiment again\n", lp);
                 return 2;
         }
-        g_autoptr(LatencyFile) lf = latency_read(lp, &e);
+        g_autoptr(LatencyFile) lf = samples_check_cells(t, sp, &e) ? latency_read(lp, &e) : NULL;
         if (!lf)
                 return latency_fail(e);
 

@@ -16,7 +16,8 @@
  * The rows of one (env, cell, rep, kind) are contiguous.
  *
  * Readable without ipclab: `zcat latencies.tsv.gz`.  Pure code apart from
- * latency_write(), latency_read_text() and latency_command().
+ * latency_write(), latency_read_text(), latency_read() and
+ * latency_command().
  */
 #pragma once
 
@@ -40,16 +41,30 @@ const char *latency_kind_name(LatencyKind kind);
 void latency_append_part(GString *out, const char *env, const char *machine, guint cell, guint rep, LatencyKind kind,
                          const guint64 *v, size_t n, gboolean raw);
 
-/* One (env, cell, rep, kind) read back. */
+/* One bucket of a part read back: hist.h's bucket INDEX, its COUNT. */
+typedef struct {
+        guint index;
+        guint64 count;
+} LatencyBucket;
+
+/* One (env, cell, rep, kind) read back: its rows' buckets only (a few
+ * bytes a row, not a whole Hist a part, so that memory goes with the
+ * file's size whatever its shape); latency_part_add_to() makes it a
+ * histogram. */
 typedef struct {
         char *env;
         char *machine;
         guint cell, rep;
         LatencyKind kind;
-        Hist *hist;               /* its values; exact rows keep min and max exact */
+        guint64 n;                /* values */
+        guint64 min, max;         /* exact rows keep them exact; else bucket bounds */
+        GArray *buckets;          /* LatencyBucket, in the file's order */
         guint line;               /* its first row's line in the file */
         gsize offset, length;     /* its rows' bytes in the text parsed */
 } LatencyPart;
+
+/* Adds P's values to H (hist_merge of P's histogram). */
+void latency_part_add_to(const LatencyPart *p, Hist *h);
 
 typedef struct {
         char *path;
@@ -59,18 +74,31 @@ typedef struct {
 void latency_file_free(LatencyFile *f);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(LatencyFile, latency_file_free)
 
+/* The most a latencies.tsv.gz may inflate to (and a resume file of
+ * latencies hold): 512 MiB, twenty times the largest real one and what
+ * the most repetitions a run may keep (experiment.c: 10000 histograms of
+ * up to 40 KiB) write; and the most parts (repetitions and kinds) a file
+ * may have: 2^20. */
+#define LATENCY_MAX_TEXT ((gsize) 512 << 20)
+#define LATENCY_MAX_PARTS ((guint) 1 << 20)
+
 /* Parses TEXT (LEN bytes of uncompressed TSV, header first), named PATH
  * in messages.  NULL with IPCLAB_ERROR_INPUT "PATH:LINE: ..." on a bad
- * header, a malformed row, a bucket that is not one of hist.h's, or rows
- * of one repetition that are not contiguous. */
+ * header, a malformed row, a bucket that is not one of hist.h's, rows
+ * of one repetition that are not contiguous, or more than
+ * LATENCY_MAX_PARTS parts. */
 LatencyFile *latency_parse(const char *path, const char *text, gsize len, GError **error);
 
-/* The uncompressed text of the gzip file PATH (*LEN bytes, NUL-terminated).
- * NULL with IPCLAB_ERROR_INPUT naming PATH when it cannot be read, is not
- * gzip, is corrupt (bad data, bad checksum) or truncated. */
+/* The uncompressed text of the gzip file PATH (*LEN bytes, NUL-terminated),
+ * opened by safefile_open() (a regular file of at most
+ * SAFEFILE_MAX_LATENCY) and inflated to at most LATENCY_MAX_TEXT.  NULL
+ * with IPCLAB_ERROR_INPUT naming PATH when it cannot be read, is not gzip,
+ * is corrupt (bad data, bad checksum), truncated or too large. */
 char *latency_read_text(const char *path, gsize *len, GError **error);
 
-/* latency_read_text() then latency_parse(). */
+/* The gzip file PATH read as latency_read_text() reads it and parsed as
+ * latency_parse() parses, line by line as it inflates: the text is never
+ * held whole. */
 LatencyFile *latency_read(const char *path, GError **error);
 
 /* Writes the gzip of LEN bytes of TEXT to PATH atomically
@@ -90,6 +118,8 @@ Hist *latency_pool(const LatencyFile *f, const char *env, const char *machine, c
  * syntax) selects and kind it measured, the axis columns, kind, percentile
  * and latency_ns of the pooled histogram: at 0 10 20 30 40 50 90 99 99.9
  * 99.99 99.999 100, or with --spectrum at 100 (1 - 10^(-k/10)), k = 0, 1,
- * ... while 1/(1 - p) is at most the values pooled, then 100.  Prints
+ * ..., then 100; only the percentiles the values pooled support (at
+ * least STATS_TAIL_MIN of them beyond it: 99.9 needs 10000; 0 and 100,
+ * the minimum and maximum, always).  Prints
  * errors; returns the exit status (0, or 2 on bad usage or input). */
 int latency_command(int argc, char **argv);

@@ -13,6 +13,7 @@
  *   ipclab latency DIR/<experiment> [--cell SELECTOR] [--spectrum]
  *   ipclab init DIR
  *   ipclab compare [--machines] [--experiment NAME]... DATA_DIR REPRO_DIR
+ *   ipclab paper-check --log PAPER.log --pdf PAPER.pdf [--figures DIR] [--sections DIR] EXP.ini...
  *
  * Exit status: 0 success, 1 a measurement failed, 2 bad usage or bad input.
  */
@@ -34,10 +35,12 @@
 #include "meta.h"
 #include "methods.h"
 #include "numbers.h"
+#include "papercheck.h"
 #include "render.h"
 #include "remote.h"
 #include "run.h"
 #include "runner.h"
+#include "safefile.h"
 #include "samples.h"
 #include "summarize.h"
 #include "transport.h"
@@ -69,7 +72,9 @@ static int usage_error(GOptionContext *ctx, const char *msg)
  * file's mistakes come all at once, one a line). */
 static int report(GError *e)
 {
-        g_auto(GStrv) lines = g_strsplit(e->message, "\n", -1);
+        /* A message may quote a file's bytes: no terminal control in it. */
+        g_autofree char *shown = safefile_terminal_text(e->message, strlen(e->message));
+        g_auto(GStrv) lines = g_strsplit(shown, "\n", -1);
 
         for (guint i = 0; lines[i]; i++)
                 fprintf(stderr, "ipclab: %s\n", lines[i]);
@@ -204,18 +209,22 @@ static int cmd_check(int argc, char **argv)
                 return usage_error(ctx, e->message);
         if (argc < 2)
                 return usage_error(ctx, "check needs at least one experiment file");
+        /* Every file loaded, for what only all of them tell: two outputs
+         * of one name (figure_check_collisions). */
+        g_autoptr(GPtrArray) loaded = g_ptr_array_new_with_free_func((GDestroyNotify) experiment_free);
         for (int i = 1; i < argc; i++) {
                 g_autoptr(GError) err = NULL;
                 /* The outputs an experiment declares do not depend on
                  * what can run here: a reviewer without hyperfine still
                  * draws shell-calls from the committed data. */
-                g_autoptr(Experiment) exp = config_hash ? experiment_load_measured(argv[i], profile, &err)
-                                          : list_outputs && !profile ? experiment_load_anywhere(argv[i], &err)
-                                          : experiment_load(argv[i], profile, &err);
+                Experiment *exp = config_hash ? experiment_load_measured(argv[i], profile, &err)
+                                : list_outputs && !profile ? experiment_load_anywhere(argv[i], &err)
+                                : experiment_load(argv[i], profile, &err);
                 if (!exp) {
                         status = report(err);
                         continue;
                 }
+                g_ptr_array_add(loaded, exp);
                 if (config_hash) {
                         g_autofree char *h = experiment_config_sha256(exp);
                         printf("%s\n", h);
@@ -285,6 +294,12 @@ static int cmd_check(int argc, char **argv)
                        nspawn ? ", 1 s container start" : "",
                        vm ? (kvm ? ", 45 s VM boot, 1.2x under KVM" : ", 45 s VM boot, 30x emulated (TCG)") : "");
                 check_data(exp, data ? data : "data");
+        }
+        g_autoptr(GPtrArray) clashes = g_ptr_array_new_with_free_func(g_free);
+        if (!config_hash && !figure_check_collisions(loaded, clashes)) {
+                for (guint k = 0; k < clashes->len; k++)
+                        fprintf(stderr, "ipclab: %s\n", (char *) clashes->pdata[k]);
+                status = EXIT_USAGE;
         }
         g_free(profile);
         g_free(data);
@@ -478,35 +493,43 @@ static GHashTable *render_pairs(char **args, const char *option, GError **error)
 
 typedef enum { RENDER_PLOT, RENDER_TABLE, RENDER_SECTION } RenderKind;
 
-/* ipclab plot|table|section (render.h): renders, then writes --out
- * atomically; nothing is written on any mistake. */
+/* ipclab plot|table|section (render.h): renders, then writes --out (and
+ * plot's --facts) atomically; nothing is written on any mistake. */
 static int cmd_render(int argc, char **argv, RenderKind kind)
 {
-        char *summary = NULL, *published = NULL, *compare = NULL, *out = NULL;
+        char *summary = NULL, *published = NULL, *compare = NULL, *out = NULL, *facts_out = NULL, *meta = NULL;
         char **also = NULL, **latency = NULL;
-        GOptionEntry all[] = {
-                { "summary", 0, 0, G_OPTION_ARG_FILENAME, &summary, "The experiment's summary (ipclab summarize)", "S.tsv" },
-                { "out", 0, 0, G_OPTION_ARG_FILENAME, &out, "The file to write", "FILE" },
-                { "also", 0, 0, G_OPTION_ARG_STRING_ARRAY, &also, "Another experiment's summary, for also=", "EXP=S.tsv" },
-                { "published", 0, 0, G_OPTION_ARG_FILENAME, &published, "Where published= files are (default data/published)", "DIR" },
-                { "latency", 0, 0, G_OPTION_ARG_STRING_ARRAY, &latency, "`ipclab latency` output, for spectrum and cdf", "EXP=L.tsv" },
-                { "compare", 0, 0, G_OPTION_ARG_FILENAME, &compare, "A reproduction's summary: drawn in colour, S.tsv in grey", "S2.tsv" },
-                { NULL },
+        enum { P = 1 << RENDER_PLOT, T = 1 << RENDER_TABLE, S = 1 << RENDER_SECTION };
+        const struct {
+                unsigned kinds;
+                GOptionEntry entry;
+        } options[] = {
+                { P | T | S, { "summary", 0, 0, G_OPTION_ARG_FILENAME, &summary, "The experiment's summary (ipclab summarize)", "S.tsv" } },
+                { P | T | S, { "out", 0, 0, G_OPTION_ARG_FILENAME, &out, "The file to write", "FILE" } },
+                { P | T, { "also", 0, 0, G_OPTION_ARG_STRING_ARRAY, &also, "Another experiment's summary, for also=", "EXP=S.tsv" } },
+                { P | T, { "published", 0, 0, G_OPTION_ARG_FILENAME, &published, "Where published= files are (default data/published)", "DIR" } },
+                { P, { "latency", 0, 0, G_OPTION_ARG_STRING_ARRAY, &latency, "`ipclab latency` output, for spectrum and cdf", "EXP=L.tsv" } },
+                { P, { "compare", 0, 0, G_OPTION_ARG_FILENAME, &compare, "A reproduction's summary: drawn in colour, S.tsv in grey", "S2.tsv" } },
+                { P, { "facts", 0, 0, G_OPTION_ARG_FILENAME, &facts_out, "Also write what its caption may quote (LaTeX: \\ipclabSetFact)", "FILE.tex" } },
+                { S, { "meta", 0, 0, G_OPTION_ARG_FILENAME, &meta, "The data's meta.ini: the profile, counts and repetitions measured", "META.ini" } },
         };
         static const char *const what[] = {
                 [RENDER_PLOT] = "FILE NAME - write the gnuplot script of [figure NAME], its data inlined",
                 [RENDER_TABLE] = "FILE NAME - write the LaTeX tabular of [table NAME]",
                 [RENDER_SECTION] = "FILE - write a LaTeX section for the experiment",
         };
-        /* plot takes every option, table all but the last two, section the first two. */
-        static const guint n_options[] = { [RENDER_PLOT] = 6, [RENDER_TABLE] = 4, [RENDER_SECTION] = 2 };
+        GOptionEntry entries[G_N_ELEMENTS(options) + 1];
+        guint n_entries = 0;
+        for (size_t i = 0; i < G_N_ELEMENTS(options); i++)
+                if (options[i].kinds & (1u << kind))
+                        entries[n_entries++] = options[i].entry;
+        entries[n_entries] = (GOptionEntry) { NULL };
         g_autoptr(GOptionContext) ctx = g_option_context_new(what[kind]);
         g_autoptr(GError) e = NULL;
         int status = 0;
         int n_args = kind == RENDER_SECTION ? 2 : 3;
 
-        all[n_options[kind]] = (GOptionEntry) { NULL };
-        g_option_context_add_main_entries(ctx, all, NULL);
+        g_option_context_add_main_entries(ctx, entries, NULL);
         if (!g_option_context_parse(ctx, &argc, &argv, &e)) {
                 status = usage_error(ctx, e->message);
         } else if (argc != n_args || !summary || !out) {
@@ -516,16 +539,21 @@ static int cmd_render(int argc, char **argv, RenderKind kind)
                 g_autoptr(GHashTable) also_files = render_pairs(also, "also", &e);
                 g_autoptr(GHashTable) latency_files = also_files ? render_pairs(latency, "latency", &e) : NULL;
                 RenderInputs in = { .summary = summary, .also = also_files, .latency = latency_files,
-                                    .published = published ? published : "data/published", .compare = compare };
+                                    .published = published ? published : "data/published", .compare = compare,
+                                    .meta = meta };
+                g_autofree char *facts = NULL;
                 g_autofree char *text = !latency_files ? NULL
-                        : kind == RENDER_PLOT ? render_plot(argv[1], argv[2], &in, &e)
+                        : kind == RENDER_PLOT ? render_plot(argv[1], argv[2], &in, facts_out ? &facts : NULL, &e)
                         : kind == RENDER_TABLE ? render_table(argv[1], argv[2], &in, &e)
                         : render_section(argv[1], &in, &e);
-                int r = text ? samples_write_atomic(out, text, strlen(text)) : 0;
+                int r = text && facts ? samples_write_atomic(facts_out, facts, strlen(facts)) : 0;
+                const char *failed = r < 0 ? facts_out : NULL;
+                if (text && r >= 0 && (r = samples_write_atomic(out, text, strlen(text))) < 0)
+                        failed = out;
                 if (!text) {
                         status = report(e);
                 } else if (r < 0) {
-                        fprintf(stderr, "ipclab: %s: %s\n", out, g_strerror(-r));
+                        fprintf(stderr, "ipclab: %s: %s\n", failed, g_strerror(-r));
                         status = EXIT_FAILED;
                 }
         }
@@ -533,6 +561,8 @@ static int cmd_render(int argc, char **argv, RenderKind kind)
         g_free(published);
         g_free(compare);
         g_free(out);
+        g_free(facts_out);
+        g_free(meta);
         g_strfreev(also);
         g_strfreev(latency);
         return status;
@@ -721,8 +751,8 @@ static int cmd_compare(int argc, char **argv)
                 }
                 g_autofree char *a = g_build_filename(argv[1], name, "samples.tsv", NULL);
                 g_autofree char *b = g_build_filename(argv[2], name, "samples.tsv", NULL);
-                g_autoptr(Table) ta = table_read(a, &e);
-                g_autoptr(Table) tb = ta ? table_read(b, &e) : NULL;
+                g_autoptr(Table) ta = samples_table_read(a, &e);
+                g_autoptr(Table) tb = ta ? samples_table_read(b, &e) : NULL;
                 if (!tb || !compare_cells(name, ta, tb, out, &e))
                         return report(e);
         }
@@ -732,6 +762,49 @@ static int cmd_compare(int argc, char **argv)
         }
         fputs(out->str, stdout);
         return 0;
+}
+
+/* ipclab paper-check (papercheck.h): prints each problem of the built
+ * paper; exit status 1 when there is one, 2 when it cannot be checked. */
+static int cmd_paper_check(int argc, char **argv)
+{
+        PaperCheck pc = { 0 };
+        char *log = NULL, *pdf = NULL, *figures = NULL, *sections = NULL;
+        GOptionEntry entries[] = {
+                { "log", 0, 0, G_OPTION_ARG_FILENAME, &log, "LaTeX's log (its .aux beside it)", "PAPER.log" },
+                { "pdf", 0, 0, G_OPTION_ARG_FILENAME, &pdf, "The paper", "PAPER.pdf" },
+                { "figures", 0, 0, G_OPTION_ARG_FILENAME, &figures, "Where `ipclab plot` wrote the figures' scripts", "DIR" },
+                { "sections", 0, 0, G_OPTION_ARG_FILENAME, &sections, "Where `ipclab section` wrote the sections", "DIR" },
+                { NULL },
+        };
+        g_autoptr(GOptionContext) ctx = g_option_context_new("EXP.ini... - check the built paper as a reader sees it");
+        g_autoptr(GError) e = NULL;
+        int status;
+
+        g_option_context_add_main_entries(ctx, entries, NULL);
+        g_option_context_set_description(ctx,
+                "Reads the log, the PDF's text (pdftotext), the generated figure scripts and\n"
+                "sections; prints one line per problem (papercheck.h says what is checked).\n");
+        if (!g_option_context_parse(ctx, &argc, &argv, &e)) {
+                status = usage_error(ctx, e->message);
+        } else if (!log || !pdf) {
+                status = usage_error(ctx, "paper-check needs --log and --pdf");
+        } else {
+                g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func(g_free);
+                pc = (PaperCheck) { log, pdf, figures, sections, argv + 1 };
+                if (!papercheck_run(&pc, problems, &e)) {
+                        status = report(e);
+                } else {
+                        for (guint i = 0; i < problems->len; i++)
+                                printf("%s\n", (char *) problems->pdata[i]);
+                        status = problems->len ? EXIT_FAILED : 0;
+                }
+        }
+        g_free(log);
+        g_free(pdf);
+        g_free(figures);
+        g_free(sections);
+        return status;
 }
 
 /* ipclab init DIR: a new study in DIR, whose Makefile uses this binary
@@ -778,7 +851,8 @@ int main(int argc, char **argv)
                 "  select FILE.tsv      rows (--where) and columns (--columns) of a TSV file, for gnuplot\n"
                 "  methods META.ini...  the paper's methods text from meta.ini\n"
                 "  init DIR             start a study in DIR (experiments/, Makefile, paper/)\n"
-                "  compare DATA REPRO   a reproduction beside the committed data, cell by cell\n\n"
+                "  compare DATA REPRO   a reproduction beside the committed data, cell by cell\n"
+                "  paper-check EXP...   the built paper: its log, its text, its figures' styles, its captions\n\n"
                 "`ipclab COMMAND --help` describes a command's options.\n"
                 "Exit status: 0 success, 1 a measurement failed, 2 bad usage or bad input.\n";
 
@@ -827,6 +901,8 @@ int main(int argc, char **argv)
                 return cmd_init(argc - 1, argv + 1);
         if (!strcmp(cmd, "compare"))
                 return cmd_compare(argc - 1, argv + 1);
+        if (!strcmp(cmd, "paper-check"))
+                return cmd_paper_check(argc - 1, argv + 1);
 #ifdef IPCLAB_HAVE_VERIFY
         if (!strcmp(cmd, "verify"))
                 return verify_command(argc - 1, argv + 1);

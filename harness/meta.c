@@ -17,6 +17,8 @@
 #include <glib/gstdio.h>
 
 #include "bus.h"
+#include "safefile.h"
+#include "samples.h"
 #include "transport.h"
 #include "version.h"
 
@@ -87,19 +89,8 @@ gboolean meta_warning_number(const char *warning, char **before, char **after, d
 
 GKeyFile *meta_read(const char *path, GError **error)
 {
-        g_autoptr(GKeyFile) kf = g_key_file_new();
-        g_autoptr(GError) e = NULL;
-        GStatBuf st;
-
-        if (g_stat(path, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > 16 * 1024 * 1024) {
-                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: not a readable meta.ini of sane size", path);
-                return NULL;
-        }
-        if (!g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, &e)) {
-                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: %s", path, e->message);
-                return NULL;
-        }
-        return g_steal_pointer(&kf);
+        /* The one door of a meta.ini (safefile.h). */
+        return safefile_key_file(path, error);
 }
 
 static char *cpu_model(void)
@@ -307,9 +298,48 @@ const char *meta_machine_name(void)
                 name[n] = g_ascii_isalnum(m[n]) || strchr("-_.", m[n]) ? m[n] : '_';
         }
         name[n] = '\0';
-        if (!n)
+        if (!n || !strcmp(name, "-"))
                 g_strlcpy(name, "unnamed", sizeof name);
         return name;
+}
+
+gboolean meta_machine_name_valid(const char *name)
+{
+        gsize n = name ? strlen(name) : 0;
+
+        return n >= 1 && n <= 64 && strcmp(name, "-") &&
+               strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.") == n;
+}
+
+/* Whether S is one line of printable UTF-8 of at most 16 KiB. */
+static bool printable(const char *s)
+{
+        return g_utf8_validate(s, -1, NULL) && strlen(s) <= 16384 && samples_plain_text(s);
+}
+
+gboolean meta_check_values(GKeyFile *kf, const char *path, GError **error)
+{
+        g_auto(GStrv) groups = g_key_file_get_groups(kf, NULL);
+
+        for (guint i = 0; groups[i]; i++) {
+                if (!printable(groups[i])) {
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                                    "%s: a group name that is not one line of printable text", path);
+                        return FALSE;
+                }
+                g_auto(GStrv) keys = g_key_file_get_keys(kf, groups[i], NULL, NULL);
+                for (guint k = 0; keys && keys[k]; k++) {
+                        g_autofree char *v = g_key_file_get_string(kf, groups[i], keys[k], NULL);
+                        if (!printable(keys[k]) || !v || !printable(v)) {
+                                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                                            "%s: [%s] %s: not one line of printable text (at most 16 KiB, "
+                                            "no control character)", path, groups[i],
+                                            printable(keys[k]) ? keys[k] : "(a key)");
+                                return FALSE;
+                        }
+                }
+        }
+        return TRUE;
 }
 
 void meta_add_machine_group(GKeyFile *kf)

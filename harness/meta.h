@@ -40,6 +40,19 @@ const char *meta_env_backend(void);
  * names and file names as it is.  Never empty ("unnamed"). */
 const char *meta_machine_name(void);
 
+/* Whether NAME is a machine name meta_machine_name() could have given:
+ * 1 to 64 letters, digits, '-', '_' and '.', and not "-" (which marks a
+ * missing value in samples.tsv).  What a target's results, samples.tsv
+ * and meta.ini are held to. */
+gboolean meta_machine_name_valid(const char *name);
+
+/* Checks every value of KF (a meta.ini named PATH, from elsewhere: a
+ * target, a container, a Slurm task) as g_key_file_get_string() gives
+ * it: valid UTF-8, one line, no control character, at most 16 KiB;
+ * and group names likewise.  FALSE with IPCLAB_ERROR_INPUT naming PATH,
+ * the group and the key. */
+gboolean meta_check_values(GKeyFile *kf, const char *path, GError **error);
+
 /* Adds [machine NAME] to KF, a meta.ini of one machine: the keys of its
  * [machine] and [software] groups and its load at the start and end of
  * the run, i.e. everything meta.ini says about where it ran; NAME is
@@ -57,9 +70,10 @@ void meta_add_machine_group(GKeyFile *kf);
 int meta_command(const char *const *argv, guint timeout_ms, char **out);
 #define META_COMMAND_TIMEOUT_MS 5000
 
-/* Reads the meta.ini at PATH (a regular file of at most 16 MiB), or
- * NULL with IPCLAB_ERROR_INPUT naming it.  The one reader of what
- * meta_to_ini() writes: the methods text and declared numbers quote it. */
+/* Reads the meta.ini at PATH (safefile_key_file(): a regular file in its
+ * tree, of at most 1 MiB), or NULL with IPCLAB_ERROR_INPUT naming it.
+ * The one reader of what meta_to_ini() writes: the methods text and
+ * declared numbers quote it. */
 GKeyFile *meta_read(const char *path, GError **error);
 
 /* Is WARNING one of the warnings meta.c writes with a number in it (the

@@ -174,10 +174,12 @@ char *methods_tex(char *const *paths, GError **error)
                         "\\label{tab:provenance}\n"
                         "\\begin{tabular}{@{}lllll@{}}\\toprule\n"
                         "Experiment & Measured (UTC) & Profile & Environment & ipclab commit \\\\\\midrule\n");
+        guint dirty = 0;
         for (guint i = 0; i < n; i++) {
                 GKeyFile *kf = kfs->pdata[i];
                 g_autofree char *commit = fact(kf, "software", "ipclab_commit");
                 g_autofree char *tree = fact(kf, "software", "ipclab_tree");
+                dirty += !strcmp(tree, "dirty");
                 g_autofree char *c = g_strdup_printf("%.10s%s", commit, !strcmp(tree, "dirty") ? "+" : "");
                 g_autofree char *ct = render_latex_escape(c);
                 g_autofree char *name = fact_tex(kf, "experiment", "name");
@@ -186,7 +188,11 @@ char *methods_tex(char *const *paths, GError **error)
                 g_autofree char *env = fact_tex(kf, "run", "env");
                 g_string_append_printf(out, "%s & %s & %s & %s & \\texttt{%s} \\\\\n", name, date, profile, env, ct);
         }
-        g_string_append(out, "\\bottomrule\\end{tabular}\n\\end{table}\n\n");
+        g_string_append(out, "\\bottomrule\\end{tabular}\n");
+        if (dirty)
+                g_string_append(out, "\\par\\footnotesize Commit hashes marked + were built from a tree with "
+                                "uncommitted changes.\n");
+        g_string_append(out, "\\end{table}\n\n");
 
         g_autoptr(GArray) kinds = g_array_new(FALSE, TRUE, sizeof(Warning));
         g_array_set_clear_func(kinds, (GDestroyNotify) warning_clear);
@@ -214,6 +220,6 @@ char *methods_tex(char *const *paths, GError **error)
                 g_autofree char *t = render_latex_escape(text);
                 g_string_append_printf(out, "\\item %s\n", t);
         }
-        g_string_append(out, "\\end{itemize}\nCommit hashes marked + were built from a tree with uncommitted changes.\n");
+        g_string_append(out, "\\end{itemize}\n");
         return g_string_free(out, FALSE);
 }

@@ -20,7 +20,9 @@
 #include "meta.h"
 #include "latency.h"
 #include "run.h"
+#include "safefile.h"
 #include "samples.h"
+#include "untar.h"
 
 extern volatile sig_atomic_t runner_interrupted;
 
@@ -210,7 +212,18 @@ typedef struct {
         GString *partial_lat;   /* the same for the target's resume file of
                                  * latencies (REMOTE_PARTIAL_LAT_MARK) */
         GString *line;     /* with PARTIAL: an incomplete line of stderr */
+        Untar *untar;      /* when set: OUT is a tar stream, unpacked here;
+                            * on a refusal OUT is closed, PID killed and
+                            * the reason kept in UNTAR_ERROR */
+        GError *untar_error;
 } Pump;
+
+/* Writes TEXT from elsewhere to our stderr, as safefile_terminal_text() makes it. */
+static void forward_text(const char *text, gsize len)
+{
+        g_autofree char *safe = safefile_terminal_text(text, len);
+        (void) !write(STDERR_FILENO, safe, strlen(safe));
+}
 
 /* What the run script puts before each line of the target's resume file
  * that it copies to stderr as the file grows (see run_script). */
@@ -240,7 +253,7 @@ static void pump_line(Pump *p, const char *line, gsize len)
         }
         g_string_append_len(p->log, line, (gssize) len);
         if (p->forward)
-                (void) !write(STDERR_FILENO, line, len);
+                forward_text(line, len);
 }
 
 /* Reads PUMP's pipes until both are closed; on an interrupt closes
@@ -282,6 +295,14 @@ static bool pump(Pump *p)
                                 *fd = -1;
                                 continue;
                         }
+                        if (i == 0 && p->untar && !p->untar_error &&
+                            !untar_feed(p->untar, buf, (gsize) k, &p->untar_error)) {
+                                /* Refused: the rest of the stream is not read. */
+                                close(*fd);
+                                *fd = -1;
+                                kill(p->pid, SIGKILL);
+                                continue;
+                        }
                         if (i == 0 && p->out_text)
                                 g_string_append_len(p->out_text, buf, k);
                         if (i == 1 && p->partial) {
@@ -296,7 +317,7 @@ static bool pump(Pump *p)
                         } else if (i == 1) {
                                 g_string_append_len(p->log, buf, k);
                                 if (p->forward)
-                                        (void) !write(STDERR_FILENO, buf, (size_t) k);
+                                        forward_text(buf, (gsize) k);
                         }
                 }
         }
@@ -327,14 +348,18 @@ static int ssh_simple(const RemoteTarget *t, const char *script, const char *con
         return status;
 }
 
-/* The last line of TEXT that says something, for an error message. */
+/* The last line of TEXT (from elsewhere) that says something, for an
+ * error message: as safefile_terminal_text() makes it, at most 300 bytes. */
 static char *last_line(const char *text)
 {
         g_auto(GStrv) lines = g_strsplit(text ? text : "", "\n", -1);
         for (int i = (int) g_strv_length(lines) - 1; i >= 0; i--) {
                 g_strstrip(lines[i]);
-                if (lines[i][0])
-                        return g_strdup(lines[i]);
+                if (lines[i][0]) {
+                        g_autofree char *safe = safefile_terminal_text(lines[i], MIN(strlen(lines[i]), (gsize) 300));
+                        g_strdelimit(safe, "\t", ' ');
+                        return g_steal_pointer(&safe);
+                }
         }
         return g_strdup("no message");
 }
@@ -545,51 +570,75 @@ static const char run_script[] =
         "wait $p; s=$?; kill $w 2>/dev/null; "
         "tar -cf - -C out . || exit 99; exit $s";
 
-/* The rows of STREAMED, the target's resume file as it came on stderr
- * (its header lines and whole rows; a torn last line was never added).
- * With PATH, writes it there (atomically) when it has a header and rows.
- * Returns the number of rows, 0 when there are none or no header. */
-static guint keep_streamed(const GString *streamed, const char *path)
+/* The rows of STREAMED, the target's resume file of EXP as it came on
+ * stderr (its header lines and whole rows; a torn last line was never
+ * added), that --resume would read (run_partial_checked: what is kept,
+ * and later carried back to a target, is never the stream as it came).
+ * With PATH, writes them there (atomically) when there are any.  Returns
+ * the number of rows, 0 when there are none or no header. */
+static guint keep_streamed(const Experiment *exp, const GString *streamed, const char *path)
 {
-        guint rows = 0;
+        g_autofree char *rows = run_partial_checked(exp, 0, streamed->str, streamed->len);
+        guint n = 0;
 
-        if (!g_str_has_prefix(streamed->str, "# ipclab partial "))
+        if (!rows)
                 return 0;
-        for (const char *p = streamed->str; (p = strchr(p, '\n')); p++)
-                rows += g_ascii_isdigit(p[1]);
-        if (rows && path && samples_write_atomic(path, streamed->str, streamed->len) < 0)
+        for (const char *p = rows; (p = strchr(p, '\n')); p++)
+                n += g_ascii_isdigit(p[1]);
+        if (n && path && samples_write_atomic(path, rows, strlen(rows)) < 0)
                 return 0;
-        return rows;
+        return n;
 }
 
 /* Writes STREAMED_LAT, the target's resume file of latencies as it came
- * (whole lines only), beside the resume file keep_streamed() wrote, when
- * it has its header: --resume keeps a streamed row only with all of its
- * latencies.  Returns true (nothing streamed is no error: those rows are
- * measured again). */
-static bool keep_streamed_latencies(const GString *streamed_lat, const char *out_dir, const char *name)
+ * (whole lines only), as run_partial_checked() keeps it, beside the
+ * resume file keep_streamed() wrote: --resume keeps a streamed row only
+ * with all of its latencies.  Returns true (nothing streamed is no error:
+ * those rows are measured again). */
+static bool keep_streamed_latencies(const Experiment *exp, const GString *streamed_lat, const char *out_dir)
 {
-        if (g_str_has_prefix(streamed_lat->str, LATENCY_HEADER)) {
-                g_autofree char *path = run_partial_path(out_dir, name, 1);
-                (void) samples_write_atomic(path, streamed_lat->str, streamed_lat->len);
+        g_autofree char *rows = run_partial_checked(exp, 1, streamed_lat->str, streamed_lat->len);
+
+        if (rows) {
+                g_autofree char *path = run_partial_path(out_dir, exp->name, 1);
+                (void) samples_write_atomic(path, rows, strlen(rows));
         }
         return true;
 }
 
-/* Takes the tar stream on FD into a new directory under PARENT; returns
- * it, or NULL when tar failed (a cut stream). */
-static char *receive_start(const char *parent, int fd, GPid *pid, int *err, GError **error)
+/* Copies the resume file WHICH of EXP from FROM_DIR to TO_DIR as
+ * run_partial_checked() keeps it (FROM_DIR's came from a target, or from
+ * whoever wrote data/): opened as safefile.h says, a link to anything
+ * else is refused, and what is written is only rows that check.  A
+ * missing or refused file is no error (those repetitions run again). */
+static void copy_partial(const Experiment *exp, guint which, const char *from_dir, const char *to_dir)
+{
+        g_autofree char *from = run_partial_path(from_dir, exp->name, which);
+        g_autofree char *to = run_partial_path(to_dir, exp->name, which);
+        struct stat st;
+        gsize len = 0;
+        g_autoptr(GError) e = NULL;
+
+        if (lstat(from, &st) < 0)
+                return;
+        g_autofree char *text = safefile_read(from, "a resume file", SAFEFILE_MAX_TABLE, &len, &e);
+        g_autofree char *rows = text ? run_partial_checked(exp, which, text, len) : NULL;
+        if (!rows) {
+                fprintf(stderr, "ipclab: warning: %s: %s; not carried over\n", exp->name,
+                        e ? e->message : "not a resume file of this experiment");
+                return;
+        }
+        (void) samples_write_atomic(to, rows, strlen(rows));
+}
+
+/* A new private directory (0700) under PARENT for the results of a
+ * target, which untar.h unpacks as untrusted input; NULL with ERROR. */
+static char *receive_dir(const char *parent, GError **error)
 {
         g_autofree char *tmpl = g_build_filename(parent, ".ipclab-remote-in-XXXXXX", NULL);
-        if (!g_mkdtemp_full(tmpl, 0755)) {
+        if (!g_mkdtemp_full(tmpl, 0700)) {
                 g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot create a directory in %s: %s", parent,
                             g_strerror(errno));
-                return NULL;
-        }
-        const char *argv[] = { "tar", "-xf", "-", "-C", tmpl, "--no-same-owner", NULL };
-        *pid = spawn(argv, fd, -1, NULL, err, error);
-        if (*pid < 0) {
-                samples_remove_dir(tmpl);
                 return NULL;
         }
         return g_steal_pointer(&tmpl);
@@ -599,7 +648,7 @@ static bool prepare_local(const Experiment *exp, const char *file, const char *s
                           const char *out_dir, bool resume, char **local, GError **error)
 {
         g_autofree char *tmpl = g_build_filename(out_dir, ".ipclab-remote-out-XXXXXX", NULL);
-        if (!g_mkdtemp_full(tmpl, 0755)) {
+        if (!g_mkdtemp_full(tmpl, 0700)) {
                 g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot create a directory in %s: %s", out_dir,
                             g_strerror(errno));
                 return false;
@@ -613,14 +662,12 @@ static bool prepare_local(const Experiment *exp, const char *file, const char *s
                 g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot create %s: %s", in, g_strerror(errno));
                 return false;
         }
-        if (!copy_file(file, ini, 0644, error))
+        gsize len = 0;
+        g_autofree char *text = safefile_read(file, "an experiment file", SAFEFILE_MAX_EXPERIMENT, &len, error);
+        if (!text || !g_file_set_contents_full(ini, text, (gssize) len, G_FILE_SET_CONTENTS_NONE, 0644, error))
                 return false;
-        for (guint k = 0; resume && k < RUN_N_PARTIALS; k++) {
-                g_autofree char *partial = run_partial_path(out_dir, exp->name, k);
-                g_autofree char *pcopy = run_partial_path(out, exp->name, k);
-                if (g_file_test(partial, G_FILE_TEST_IS_REGULAR) && !copy_file(partial, pcopy, 0644, error))
-                        return false;
-        }
+        for (guint k = 0; resume && k < RUN_N_PARTIALS; k++)
+                copy_partial(exp, k, out_dir, out);
         if (send_binary) {
                 g_autofree char *bin = g_build_filename(tmpl, "bin", NULL);
                 g_autofree char *exe = g_build_filename(bin, "ipclab", NULL);
@@ -656,63 +703,67 @@ static int run_there(const RemoteTarget *t, const Experiment *exp, const char *d
         g_autoptr(GPtrArray) argv = ssh_argv(t, run_script, (const char *const *) args->pdata, error);
         if (!argv)
                 return RUN_ERROR;
-        int watch[2], results[2];
+        int watch[2];
         if (pipe2(watch, O_CLOEXEC) < 0) {
                 g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "pipe: %s", g_strerror(errno));
                 return RUN_ERROR;
         }
-        if (pipe2(results, O_CLOEXEC) < 0) {
-                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "pipe: %s", g_strerror(errno));
+        g_autofree char *in = receive_dir(out_dir, error);
+        if (!in) {
                 close(watch[0]);
                 close(watch[1]);
                 return RUN_ERROR;
         }
-        int ssh_err = -1, tar_err = -1;
-        GPid spid = spawn((const char *const *) argv->pdata, watch[0], results[1], NULL, &ssh_err, error);
+        int ssh_out = -1, ssh_err = -1;
+        GPid spid = spawn((const char *const *) argv->pdata, watch[0], -1, &ssh_out, &ssh_err, error);
         close(watch[0]);
-        close(results[1]);
         if (spid < 0) {
                 close(watch[1]);
-                close(results[0]);
+                samples_remove_dir(in);
                 return RUN_ERROR;
         }
-        GPid tpid = 0;
-        g_autofree char *in = receive_start(out_dir, results[0], &tpid, &tar_err, error);
-        close(results[0]);
-        g_autoptr(GString) log = g_string_new(NULL), tlog = g_string_new(NULL);
+        /* The results come on ssh's stdout as tar, unpacked here as
+         * untrusted input (untar.h), never by tar(1). */
+        g_autofree char *what = g_strdup_printf("the results from %s", t->spec);
+        g_autoptr(Untar) untar = untar_new(in, what);
+        g_autoptr(GString) log = g_string_new(NULL);
         g_autoptr(GString) streamed = g_string_new(NULL), streamed_lat = g_string_new(NULL),
                            line = g_string_new(NULL);
-        Pump sp = { .out = -1, .err = ssh_err, .log = log, .stop_fd = &watch[1], .pid = spid, .forward = true,
-                    .partial = streamed, .partial_lat = streamed_lat, .line = line };
+        Pump sp = { .out = ssh_out, .err = ssh_err, .log = log, .stop_fd = &watch[1], .pid = spid, .forward = true,
+                    .partial = streamed, .partial_lat = streamed_lat, .line = line, .untar = untar };
         bool interrupted = pump(&sp);
         if (watch[1] >= 0)
                 close(watch[1]);
-        if (in) {
-                Pump tp = { .out = -1, .err = tar_err, .log = tlog, .pid = tpid };
-                pump(&tp);
-        }
-        int ss = wait_exit(spid), ts = in ? wait_exit(tpid) : -1;
-        if (!in) {
+        int ss = wait_exit(spid);
+        g_autoptr(GError) refused = sp.untar_error;
+        if (refused) {
+                /* Nothing of a refused stream is kept, not even its
+                 * resume rows. */
+                g_propagate_error(error, g_steal_pointer(&refused));
+                g_prefix_error(error, "%s: ", t->spec);
+                samples_remove_dir(in);
                 return RUN_ERROR;
         }
+        g_autoptr(GError) cut = NULL;
+        int ts = untar_finish(untar, &cut) ? 0 : 1;
         g_autofree char *name_dir = g_build_filename(in, exp->name, NULL);
-        g_autofree char *got_partial = run_partial_path(in, exp->name, 0);
         g_autofree char *partial = run_partial_path(out_dir, exp->name, 0);
         if (ts != 0 || ss == 255 || (ss >= 96 && ss <= 99)) {
                 /* mk/deps.sh's own words, when it named what is missing. */
                 const char *apt = ss == 97 || ss == 98 ? strstr(log->str, "apt-get install") : NULL;
                 while (apt && apt > log->str && apt[-1] != '\n')
                         apt--;
-                g_autofree char *l = apt ? g_strstrip(g_strndup(apt, strcspn(apt, "\n"))) : last_line(log->str);
+                g_autofree char *apt_line = apt ? g_strndup(apt, strcspn(apt, "\n")) : NULL;
+                g_autofree char *l = last_line(apt_line ? apt_line : ts != 0 && ss == 0 ? cut->message : log->str);
                 if (ss == 97 || ss == 98)
                         g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
                                     "%s cannot build the harness%s%s (its full output is above)", t->spec,
                                     apt ? "; as root there: " : ": ", l);
-                else if (keep_streamed(streamed, partial) > 0 && keep_streamed_latencies(streamed_lat, out_dir, exp->name))
+                else if (keep_streamed(exp, streamed, partial) > 0 && keep_streamed_latencies(exp, streamed_lat, out_dir))
                         g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_RUN,
                                     "%s: the connection was lost or the run there failed (ssh exit %d: %s); "
                                     "the %u repetitions it had finished are kept in %s: `ipclab run --resume` "
-                                    "continues from them", t->spec, ss, l, keep_streamed(streamed, NULL), partial);
+                                    "continues from them", t->spec, ss, l, keep_streamed(exp, streamed, NULL), partial);
                 else
                         g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_RUN,
                                     "%s: the connection was lost or the run there failed (ssh exit %d: %s); "
@@ -721,17 +772,17 @@ static int run_there(const RemoteTarget *t, const Experiment *exp, const char *d
                 samples_remove_dir(in);
                 return RUN_ERROR;
         }
-        /* Whole: the results, or the resume files of a stopped run. */
-        for (guint k = 0; k < RUN_N_PARTIALS; k++) {
-                g_autofree char *got = run_partial_path(in, exp->name, k);
-                g_autofree char *keep = run_partial_path(out_dir, exp->name, k);
-                if (g_file_test(got, G_FILE_TEST_IS_REGULAR))
-                        rename(got, keep);
-        }
-        if (g_file_test(name_dir, G_FILE_TEST_IS_DIR)) {
+        /* Whole: the results, or the resume files of a stopped run (the
+         * rows --resume would read of them). */
+        for (guint k = 0; k < RUN_N_PARTIALS; k++)
+                copy_partial(exp, k, in, out_dir);
+        struct stat st;
+        if (lstat(name_dir, &st) == 0 && S_ISDIR(st.st_mode)) {
                 g_autofree char *final = g_build_filename(out_dir, exp->name, NULL);
                 g_autofree char *console = g_build_filename(name_dir, "console.log", NULL);
-                samples_write_atomic(console, log->str, log->len);
+                g_autofree char *shown = safefile_terminal_text(log->str, log->len);
+                unlink(console);
+                samples_write_atomic(console, shown, strlen(shown));
                 int rr = samples_replace_dir(name_dir, final);
                 if (rr < 0) {
                         g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot put the results of %s in %s: %s",
@@ -832,8 +883,20 @@ static char *absolute(const char *path)
         return g_build_filename(cwd, path, NULL);
 }
 
+/* Whether VALUE may be written into a job script: quoted, any byte but a
+ * control character (a newline in a comment line, or anywhere, would end
+ * it and start a command of its own). */
+static bool script_value_ok(const char *value)
+{
+        for (const char *p = value; *p; p++)
+                if ((guchar) *p < 0x20 || *p == 0x7f)
+                        return false;
+        return true;
+}
+
 /* The job script: task ID runs `ipclab run` of its file into its
- * directory.  Every value in it is quoted by remote_quote_command(). */
+ * directory.  Every value in it is quoted by remote_quote_command(), and
+ * none holds a control character (script_value_ok, checked first). */
 static char *slurm_script(const char *self, const SlurmTask *tasks, guint n, const char *env,
                           const char *const *extra, const char *const *sbatch)
 {
@@ -887,14 +950,15 @@ static char *task_failure(const char *job_dir, const SlurmTask *t)
 {
         g_autofree char *lname = g_strdup_printf("task-%u.log", t->id);
         g_autofree char *lpath = g_build_filename(job_dir, lname, NULL);
-        g_autofree char *log = NULL;
         g_autofree char *node = NULL;
+        g_autofree char *log = safefile_read(lpath, "a task's log", SAFEFILE_MAX_LOG, NULL, NULL);
 
-        if (!g_file_get_contents(lpath, &log, NULL, NULL))
+        if (!log)
                 return g_strdup_printf("it left no log (%s): it never ran, or the node lost it", lpath);
         const char *on = strstr(log, "ipclab-task: ");
         if (on && (on = strstr(on, " on "))) {
-                node = g_strndup(on + 4, strcspn(on + 4, "\n"));
+                g_autofree char *raw = g_strndup(on + 4, MIN(strcspn(on + 4, "\n"), (gsize) 64));
+                node = safefile_terminal_text(raw, strlen(raw));
         }
         g_autofree char *l = last_line(log);
         return g_strdup_printf("on node %s: %s (log: %s)", node ? node : "unknown", l, lpath);
@@ -930,6 +994,27 @@ int remote_slurm(const char *partition, guint nodes, char **files, guint n_files
                 g_autofree char *base = g_strdup_printf("%.100s-%s", names->str, partition);
                 g_autofree char *rel = g_build_filename("build", "slurm", base, NULL);
                 jd = absolute(rel);
+        }
+        /* What the job script holds: quoted, and never a line break. */
+        const char *what[] = { "--job-dir", "the ipclab binary's path", "--profile", "--env" };
+        const char *value[] = { jd, self, profile, env };
+        for (gsize i = 0; i < G_N_ELEMENTS(value); i++)
+                if (value[i] && !script_value_ok(value[i])) {
+                        g_autofree char *shown = g_strescape(value[i], NULL);
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                                    "%s %s: a control character (a newline would end a line of the job script): "
+                                    "refused", what[i], shown);
+                        return RUN_ERROR;
+                }
+        for (guint f = 0; f < n_files; f++) {
+                g_autofree char *abs = absolute(files[f]);
+                if (!script_value_ok(abs)) {
+                        g_autofree char *shown = g_strescape(abs, NULL);
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                                    "%s: a control character in the path of an experiment file (a newline would end "
+                                    "a line of the job script): refused", shown);
+                        return RUN_ERROR;
+                }
         }
         if (!resume)
                 samples_remove_dir(jd);

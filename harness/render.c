@@ -13,8 +13,11 @@
 #include "columns.h"
 #include "experiment.h"
 #include "figure.h"
+#include "meta.h"
 #include "samples.h"
 #include "select.h"
+#include "stats.h"
+#include "style.h"
 #include "verify.h"
 
 /* ---- shared -------------------------------------------------------------- */
@@ -47,14 +50,14 @@ static char *where_at(const Experiment *exp, const Output *o)
         return o->line ? g_strdup_printf("%s:%u", exp->path, o->line) : g_strdup(exp->path);
 }
 
+/* S as a number, or NAN: a finite decimal number (samples_parse_number:
+ * no "inf", no hexadecimal, nothing beyond 1e300), so that what reaches
+ * a gnuplot expression (a range, a tic) is one. */
 static double number(const char *s)
 {
-        char *end;
+        double v;
 
-        if (!s || !s[0] || !strcmp(s, "-"))
-                return NAN;
-        double v = g_ascii_strtod(s, &end);
-        return *end ? NAN : v;
+        return s && samples_parse_number(s, &v) ? v : NAN;
 }
 
 /* The experiment of FILE and its output NAME (a table when TABLE). */
@@ -142,27 +145,6 @@ static double axis_rank(const Experiment *exp, const char *axis, const char *val
         return 1e12;
 }
 
-/* render.h */
-char *render_axis_text(const char *axis, const char *value, bool latex)
-{
-        double v = number(value);
-
-        if (!strcmp(value, "-"))
-                return g_strdup(latex ? "--" : "none");
-        if (!strcmp(axis, "size_B") && !isnan(v)) {
-                guint64 s = (guint64) v;
-                const char *sp = latex ? "~" : " ";
-                if (s >= 1048576 && s % 1048576 == 0)
-                        return g_strdup_printf("%" G_GUINT64_FORMAT "%sMiB", s / 1048576, sp);
-                if (s >= 1024 && s % 1024 == 0)
-                        return g_strdup_printf("%" G_GUINT64_FORMAT "%sKiB", s / 1024, sp);
-                return g_strdup_printf("%" G_GUINT64_FORMAT "%sB", s, sp);
-        }
-        if (!strcmp(axis, "duration_ns") && !isnan(v))
-                return g_strdup_printf("%g%sms", v / 1e6, latex ? "~" : " ");
-        return latex ? render_latex_escape(value) : g_strdup(value);
-}
-
 /* The label of column NAME with its unit, for an axis or a table head;
  * times (ns) are labelled without a unit, their tics carry it.  The
  * schema's latency columns hold round trips or one-way transit times,
@@ -193,19 +175,53 @@ static char *column_label(const char *name, bool time_tics)
         return column_label_of(name, time_tics, NULL);
 }
 
-/* A string as a gnuplot double-quoted string. */
-static void gp_string(GString *out, const char *s)
+/* The characters of S as gnuplot reads them in a literal (QUOTED: a '
+ * doubled) or a comment: a control character becomes a space, since a
+ * newline or carriage return would end the line, and with it the literal
+ * or the comment. */
+static void gp_text(GString *out, const char *s, bool quoted)
 {
-        g_string_append_c(out, '"');
-        for (const char *p = s; *p; p++) {
-                if (*p == '"' || *p == '\\')
-                        g_string_append_c(out, '\\');
-                if (*p == '\n')
-                        g_string_append(out, " ");
+        for (const char *p = s ? s : ""; *p; p++) {
+                if (*p == '\'' && quoted)
+                        g_string_append(out, "''");
+                else if ((guchar) *p < 0x20 || *p == 0x7f)
+                        g_string_append_c(out, ' ');
                 else
                         g_string_append_c(out, *p);
         }
-        g_string_append_c(out, '"');
+}
+
+/* S as a gnuplot string literal: the one door of every value into a
+ * generated gnuplot script (titles, labels, tics, names, the arguments of
+ * common.gp's style functions), never a value inside an expression.
+ * Single-quoted: gnuplot 5.4 substitutes backquoted commands and expands
+ * @macros in double-quoted strings and nowhere in single-quoted ones,
+ * where only '' stands for a quote (its scanner); a backslash is itself.
+ * The literal ends with its closing quote, on the line it began. */
+static void gp_string(GString *out, const char *s)
+{
+        g_string_append_c(out, '\'');
+        gp_text(out, s, true);
+        g_string_append_c(out, '\'');
+}
+
+/* A comment line "# S": S's characters as gp_text() gives them, and a
+ * space after a last backslash, which would continue the comment onto
+ * the next line. */
+static void gp_comment(GString *out, const char *s)
+{
+        g_string_append(out, "# ");
+        gp_text(out, s, false);
+        if (g_str_has_suffix(out->str, "\\"))
+                g_string_append_c(out, ' ');
+        g_string_append_c(out, '\n');
+}
+
+char *render_gnuplot_string(const char *s)
+{
+        GString *out = g_string_new(NULL);
+        gp_string(out, s);
+        return g_string_free(out, FALSE);
 }
 
 static void gp_number(GString *out, double v)
@@ -224,35 +240,43 @@ typedef struct {
         double x, y, lo, hi;
 } Point;
 
+typedef enum {
+        LINE_SERIES,     /* cells of the summary: one line per series values */
+        LINE_FLOOR,      /* transport=direct as the harness floor */
+        LINE_MEMCPY,     /* the memcpy bound */
+        LINE_PUBLISHED,  /* published numbers */
+        LINE_ALSO,       /* another experiment's cells, for reference */
+} LineKind;
+
 typedef struct {
-        char *key;          /* the series axes' values, tab-separated */
-        char *title;
-        char *color, *point, *dash;   /* gnuplot expressions */
-        char **vals;        /* the series axes' values, or NULL (a bound, a reference) */
+        LineKind kind;
+        char *key;          /* what makes it one line: its values, tab-separated */
+        char *title;        /* its key entry; NULL: none (a reproduction's committed data) */
+        char **vals;        /* LINE_SERIES: the values of the plot's series axes */
         double rank[12];
         guint n_rank;
         GArray *pts;        /* Point */
         bool errorbars;
-        bool lines_only;    /* a bound: no points */
-        const char *width;  /* "memwidth" or NULL */
+        bool grey;          /* --compare: the committed data, grey beneath the reproduction */
+        bool across;        /* a reference drawn edge to edge */
+        Style style;        /* set by style_figure() */
+        double width;       /* 0: the default */
 } Line;
 
 static void line_free(Line *l)
 {
         g_free(l->key);
         g_free(l->title);
-        g_free(l->color);
-        g_free(l->point);
-        g_free(l->dash);
         g_strfreev(l->vals);
         g_array_unref(l->pts);
         g_free(l);
 }
 
-static Line *line_new(const char *key)
+static Line *line_new(const char *key, LineKind kind)
 {
         Line *l = g_new0(Line, 1);
         l->key = g_strdup(key);
+        l->kind = kind;
         l->pts = g_array_new(FALSE, FALSE, sizeof(Point));
         return l;
 }
@@ -277,6 +301,8 @@ static int point_cmp(gconstpointer a, gconstpointer b)
 typedef struct {
         const Experiment *exp;
         const Output *out;
+        char **axes;           /* the series axes: the output's, and kind on a latency
+                                * figure that has both kinds */
         double y_scale;        /* ns -> s: 1e-9 */
         bool y_time;
         double x_scale;
@@ -284,8 +310,13 @@ typedef struct {
         GPtrArray *categories; /* char *: the x values of a text axis, in order */
         GPtrArray *panels;     /* GPtrArray of Line *, one per y column */
         double xmin, xmax, ymin, ymax;
+        double *pymin, *pymax; /* each panel's y range, of the first n_panels */
+        guint n_panels, cur;   /* panels with a range; the one being filled */
         double spectrum_max;   /* where a spectrum draws the maximum */
         char *pattern;         /* the pattern of every row drawn, "" when mixed */
+        guint n_min, n_max;    /* repetitions behind the error bars drawn */
+        guint left_out;        /* points of a percentile too few values support */
+        Encoding *enc;         /* how the series lines are told apart */
 } Plot;
 
 /* Notes the pattern of a row drawn (the pattern column PC of ROW). */
@@ -314,7 +345,32 @@ static void extend(Plot *p, double x, double y)
         if (!isnan(y) && y > 0) {
                 p->ymin = MIN(p->ymin, y);
                 p->ymax = MAX(p->ymax, y);
+                if (p->cur < p->n_panels) {
+                        p->pymin[p->cur] = MIN(p->pymin[p->cur], y);
+                        p->pymax[p->cur] = MAX(p->pymax[p->cur], y);
+                }
         }
+}
+
+/* Do the panels share their y axis?  When their columns are one
+ * quantity ("round-trip latency, median" and "..., 99th percentile"):
+ * then the label is what the columns' labels share before the comma,
+ * in *SHARED (newly allocated; else the first column's). */
+static bool panels_share_y(const Plot *p, char **shared)
+{
+        const Output *o = p->out;
+        bool share = true;
+
+        *shared = o->type == FIGURE_LINE ? column_label_of(o->y[0], p->y_time, plot_pattern(p)) : g_strdup("latency");
+        for (guint i = 1; o->type == FIGURE_LINE && o->y[i]; i++) {
+                g_autofree char *other = column_label_of(o->y[i], p->y_time, plot_pattern(p));
+                const char *comma = strchr(*shared, ',');
+                if (comma && !strncmp(*shared, other, (size_t) (comma - *shared)) && other[comma - *shared] == ',')
+                        (*shared)[comma - *shared] = '\0';
+                else if (strcmp(*shared, other))
+                        share = false;
+        }
+        return share;
 }
 
 /* The x position of ROW's x value. */
@@ -330,104 +386,77 @@ static double x_of(Plot *p, const char *value)
         return number(value) * p->x_scale;
 }
 
-/* Style and title of a line of series values VALS (the series axes). */
-static void style_line(Line *l, const Output *o, char **vals, guint index, bool grey)
+/* The values of row ROW at columns SC (N of them) as a key
+ * "PREFIX\tv1\tv2...". */
+static char *row_key(const char *prefix, char **row, const int *sc, guint n)
 {
-        const char *t = NULL, *b = NULL;
+        GString *key = g_string_new(prefix);
+
+        for (guint i = 0; i < n; i++)
+                g_string_append_printf(key, "\t%s", row[sc[i]]);
+        return g_string_free(key, FALSE);
+}
+
+/* A series line of the values VALS of AXES, titled by them all until
+ * style_figure() titles it by what varies. */
+static Line *series_line(Plot *p, const char *key, char **axes, char **vals)
+{
+        Line *l = line_new(key, LINE_SERIES);
         GString *title = g_string_new(NULL);
 
-        for (guint i = 0; o->series[i]; i++) {
-                if (!strcmp(o->series[i], "transport"))
-                        t = vals[i];
-                else if (!strcmp(o->series[i], "bus"))
-                        b = vals[i];
+        l->vals = g_strdupv(vals);
+        for (guint i = 0; axes[i]; i++) {
                 if (!strcmp(vals[i], "-"))
                         continue;
-                g_autofree char *v = render_axis_text(o->series[i], vals[i], false);
+                g_autofree char *v = style_value_text(axes[i], vals[i], false);
                 g_string_append_printf(title, "%s%s", title->len ? ", " : "", v);
+                if (l->n_rank < G_N_ELEMENTS(l->rank))
+                        l->rank[l->n_rank++] = axis_rank(p->exp, axes[i], vals[i]);
         }
-        l->vals = g_strdupv(vals);
-        if (t && !strcmp(t, "direct"))
-                g_string_assign(title, "harness floor (direct)");
-        if (!title->len)
-                g_string_assign(title, "measured");
         l->title = g_string_free(title, FALSE);
-        if (t) {
-                l->color = g_strdup_printf("tcolor(\"%s\")", t);
-                l->point = b && strcmp(b, "-") ? g_strdup_printf("bpoint(\"%s\")", b)
-                                               : g_strdup_printf("tpoint(\"%s\")", t);
-        } else {
-                l->color = g_strdup_printf("scolor(%u)", index);
-                l->point = g_strdup_printf("spoint(%u)", index);
-        }
-        l->dash = t && !strcmp(t, "direct") ? g_strdup("floordash")
-                : b ? g_strdup_printf("bdash(\"%s\")", b) : g_strdup("1");
-        if (grey) {
-                g_free(l->color);
-                l->color = g_strdup("comparecolor");
-        }
+        return l;
 }
 
-/* After sorting PANEL: lines that the series axes other than transport
- * and bus tell apart get the palette's points and dashes in that order
- * (the colour stays the transport's); without transport and bus in the
- * series, every line gets the next colour and point of the palette. */
-static void restyle(GPtrArray *panel, const Output *o)
+/* The quantile a percentile column holds (lat_p99_ns: 0.99), else NAN;
+ * *POOLED: of every message of the cell, not of one repetition. */
+static double column_quantile(const char *name, bool *pooled)
 {
-        bool has_tb = false, has_other = false, has_bus = false;
-        g_autoptr(GHashTable) index = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+        static const struct { const char *suffix; double q; } qs[] = {
+                { "_p50_ns", 0.5 }, { "_p90_ns", 0.9 }, { "_p99_ns", 0.99 }, { "_p999_ns", 0.999 },
+        };
 
-        for (guint i = 0; o->series[i]; i++) {
-                bool tb = !strcmp(o->series[i], "transport") || !strcmp(o->series[i], "bus");
-                has_tb |= tb;
-                has_other |= !tb;
-                has_bus |= !strcmp(o->series[i], "bus");
-        }
-        for (guint i = 0; i < panel->len; i++) {
-                Line *l = panel->pdata[i];
-                if (!l->vals)
-                        continue;
-                bool floor = !strcmp(l->dash, "floordash");
-                g_autoptr(GString) other = g_string_new(NULL);
-                for (guint k = 0; o->series[k]; k++)
-                        if (has_tb ? strcmp(o->series[k], "transport") && strcmp(o->series[k], "bus") : true)
-                                g_string_append_printf(other, "%s\t", l->vals[k]);
-                guint n = GPOINTER_TO_UINT(g_hash_table_lookup(index, other->str));
-                if (!n) {
-                        n = g_hash_table_size(index) + 1;
-                        g_hash_table_insert(index, g_strdup(other->str), GUINT_TO_POINTER(n));
-                }
-                if (floor) {
-                        /* A floor per payload: its points as the payload's
-                         * lines have them, black and dash-dotted still. */
-                        if (has_tb && has_other) {
-                                g_free(l->point);
-                                l->point = g_strdup_printf("spoint(%u)", n);
-                        }
-                        continue;
-                }
-                if (!has_tb) {
-                        if (strcmp(l->color, "comparecolor")) {
-                                g_free(l->color);
-                                l->color = g_strdup_printf("scolor(%u)", n);
-                        }
-                        g_free(l->point);
-                        l->point = g_strdup_printf("spoint(%u)", n);
-                } else if (has_other) {
-                        g_free(l->point);
-                        l->point = g_strdup_printf("spoint(%u)", n);
-                        if (!has_bus) {
-                                g_free(l->dash);
-                                l->dash = g_strdup_printf("%u", n);
-                        }
-                }
-        }
+        *pooled = g_str_has_prefix(name, "pooled_");
+        if (!*pooled && !g_str_has_prefix(name, "lat_"))
+                return NAN;
+        for (size_t i = 0; i < G_N_ELEMENTS(qs); i++)
+                if (g_str_has_suffix(name, qs[i].suffix))
+                        return qs[i].q;
+        return NAN;
 }
 
-/* Adds the rows of T (PATH) that SEL keeps to PANEL as lines by O's
- * series, plotting column Y; DIRECT_FLOOR: transport=direct rows become
- * the floor line only.  FALSE with ERROR when two rows of a line share an
- * x (the selection leaves an axis out). */
+/* Do the values behind percentile column NAME of summary row ROW of T
+ * support it (stats_quantile_supported)?  A repetition holds the
+ * latencies of its messages; the pooled columns hold every repetition's.
+ * TRUE for a column that is no percentile, or when the counts are not
+ * known. */
+static bool percentile_supported(const Table *t, char **row, const char *name)
+{
+        bool pooled;
+        double q = column_quantile(name, &pooled);
+        int mc = table_column(t, "messages"), nc = table_column(t, "n");
+        double m = mc >= 0 ? number(row[mc]) : NAN, n = nc >= 0 ? number(row[nc]) : NAN;
+
+        if (isnan(q) || isnan(m))
+                return true;
+        return stats_quantile_supported(pooled && !isnan(n) ? m * n : m, q);
+}
+
+/* Adds the rows of T (PATH) that SEL keeps to PANEL as lines by the
+ * plot's series, plotting column Y; with bounds=direct, transport=direct
+ * rows become the floor (one per value of the series axes other than
+ * transport and bus: the floor of byte arrays and that of strings).
+ * FALSE with ERROR when two rows of a line share an x (the selection
+ * leaves an axis out). */
 static gboolean add_rows(Plot *p, GPtrArray *panel, const Table *t, const char *path, const Selector *sel,
                          const char *y, bool grey, const char *prefix, GError **error)
 {
@@ -439,12 +468,12 @@ static gboolean add_rows(Plot *p, GPtrArray *panel, const Table *t, const char *
         g_autofree char *lo_name = g_strconcat(y, "_lo", NULL);
         g_autofree char *hi_name = g_strconcat(y, "_hi", NULL);
         const Column *ycol = column_find(y);
-        int loc = table_column(t, lo_name), hic = table_column(t, hi_name);
+        int loc = table_column(t, lo_name), hic = table_column(t, hi_name), nc = table_column(t, "n");
         bool bars = o->errorbars && ycol && (ycol->flags & COLUMN_HAS_CI) && loc >= 0 && hic >= 0;
-        guint ns = g_strv_length(o->series);
+        guint ns = g_strv_length(p->axes);
         g_autofree int *sc = g_new(int, ns + 1);
         for (guint i = 0; i < ns; i++)
-                if ((sc[i] = need_column(t, path, o->series[i], error)) < 0)
+                if ((sc[i] = need_column(t, path, p->axes[i], error)) < 0)
                         return FALSE;
         int tc = table_column(t, "transport");
         g_autoptr(GHashTable) by_key = g_hash_table_new(g_str_hash, g_str_equal);
@@ -456,49 +485,45 @@ static gboolean add_rows(Plot *p, GPtrArray *panel, const Table *t, const char *
                 if (!grey)
                         note_pattern(p, t, row);
                 bool floor = o->bound_direct && tc >= 0 && !strcmp(row[tc], "direct");
-                g_autoptr(GString) key = g_string_new(prefix);
                 g_autofree char **vals = g_new0(char *, ns + 1);
-                for (guint i = 0; i < ns; i++) {
+                for (guint i = 0; i < ns; i++)
                         vals[i] = row[sc[i]];
-                        g_string_append_printf(key, "\t%s", floor && strcmp(o->series[i], "transport") ? "-" : row[sc[i]]);
-                }
-                /* The floor: one line, or one per value of the series
-                 * axes other than transport and bus (payload: the floor
-                 * of byte arrays and that of strings). */
+                g_autofree char *key = row_key(prefix, row, sc, ns);
                 g_autoptr(GString) floor_of = g_string_new(NULL);
                 for (guint i = 0; floor && i < ns; i++)
-                        if (strcmp(o->series[i], "transport") && strcmp(o->series[i], "bus"))
+                        if (strcmp(p->axes[i], "transport") && strcmp(p->axes[i], "bus"))
                                 g_string_append_printf(floor_of, ", %s", row[sc[i]]);
-                if (floor)
-                        g_string_printf(key, "floor%s", floor_of->str);
-                Line *l = g_hash_table_lookup(by_key, key->str);
+                if (floor) {
+                        g_free(key);
+                        key = g_strdup_printf("floor%s", floor_of->str);
+                }
+                Line *l = g_hash_table_lookup(by_key, key);
                 if (!l) {
-                        l = line_new(key->str);
                         if (floor) {
+                                l = line_new(key, LINE_FLOOR);
                                 l->title = g_strdup_printf("harness floor (direct)%s", floor_of->str);
-                                l->color = g_strdup(grey ? "comparecolor" : "tcolor(\"direct\")");
-                                l->point = g_strdup("tpoint(\"direct\")");
-                                l->dash = g_strdup("floordash");
                                 l->rank[l->n_rank++] = -1;
-                                if (floor_of->len)
-                                        l->vals = g_strdupv(vals);
                         } else {
-                                style_line(l, o, vals, panel->len + 1, grey);
-                                for (guint i = 0; i < ns && l->n_rank < G_N_ELEMENTS(l->rank); i++)
-                                        l->rank[l->n_rank++] = axis_rank(p->exp, o->series[i], vals[i]);
+                                l = series_line(p, key, p->axes, vals);
                         }
-                        if (grey) {
-                                g_free(l->title);
-                                l->title = NULL;
-                        }
+                        l->grey = grey;
                         l->errorbars = bars;
                         g_ptr_array_add(panel, l);
                         g_hash_table_insert(by_key, l->key, l);
+                }
+                if (!percentile_supported(t, row, y)) {
+                        p->left_out += !grey;
+                        continue;
                 }
                 Point pt = { x_of(p, row[xc]), number(row[yc]) * p->y_scale, NAN, NAN };
                 if (bars) {
                         pt.lo = number(row[loc]) * p->y_scale;
                         pt.hi = number(row[hic]) * p->y_scale;
+                        double n = nc >= 0 ? number(row[nc]) : NAN;
+                        if (!grey && !isnan(pt.lo) && !isnan(pt.hi) && n >= 1) {
+                                p->n_min = p->n_min ? MIN(p->n_min, (guint) n) : (guint) n;
+                                p->n_max = MAX(p->n_max, (guint) n);
+                        }
                 }
                 for (guint i = 0; i < l->pts->len; i++)
                         if (g_array_index(l->pts, Point, i).x == pt.x) {
@@ -506,7 +531,7 @@ static gboolean add_rows(Plot *p, GPtrArray *panel, const Table *t, const char *
                                 g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
                                             "%s: [%s] series: %s has two rows of the line '%s' at %s=%s: add the "
                                             "axis in which they differ to series= or where=", at, o->group, path,
-                                            l->title ? l->title : key->str, o->x, row[xc]);
+                                            l->title ? l->title : key, o->x, row[xc]);
                                 return FALSE;
                         }
                 g_array_append_val(l->pts, pt);
@@ -552,12 +577,8 @@ static void add_memcpy(Plot *p, GPtrArray *panel, const Table *t, const Selector
                 const char *key = total ? row[nc] : "";
                 Line *l = g_hash_table_lookup(by, key);
                 if (!l) {
-                        l = line_new(key);
-                        l->color = g_strdup("memcolor");
-                        l->point = g_strdup("0");
-                        l->dash = g_strdup("memdash");
-                        l->width = "memwidth";
-                        l->lines_only = true;
+                        l = line_new(key, LINE_MEMCPY);
+                        l->width = 1.6;
                         g_ptr_array_add(panel, l);
                         g_hash_table_insert(by, l->key, l);
                 }
@@ -600,7 +621,7 @@ static gboolean add_published(Plot *p, GPtrArray *panel, const char *dir, GError
         g_autofree char *source = o->published_title ? g_strdup(o->published_title)
                                 : g_strndup(o->published, strcspn(o->published, "."));
         g_autoptr(GHashTable) by = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-        guint n = 0, ny = g_strv_length(o->published_y);
+        guint ny = g_strv_length(o->published_y);
         /* One line per published_y column and published_series value. */
         for (guint y = 0; y < ny; y++) {
                 int yc = need_column(t, path, o->published_y[y], error);
@@ -615,8 +636,7 @@ static gboolean add_published(Plot *p, GPtrArray *panel, const char *dir, GError
                         g_autofree char *key = g_strdup_printf("%u\t%s", y, k);
                         Line *l = g_hash_table_lookup(by, key);
                         if (!l) {
-                                l = line_new(key);
-                                n++;
+                                l = line_new(key, LINE_PUBLISHED);
                                 GString *title = g_string_new(NULL);
                                 g_string_printf(title, "published (%s)", source);
                                 if (ny > 1)
@@ -624,9 +644,6 @@ static gboolean add_published(Plot *p, GPtrArray *panel, const char *dir, GError
                                 if (sc >= 0)
                                         g_string_append_printf(title, "%s%s", ny > 1 ? ", " : ": ", k);
                                 l->title = g_string_free(title, FALSE);
-                                l->color = g_strdup("pubcolor");
-                                l->point = g_strdup_printf("pubpoint(%u)", n);
-                                l->dash = g_strdup("pubdash");
                                 g_ptr_array_add(panel, l);
                                 g_hash_table_insert(by, g_strdup(key), l);
                         }
@@ -643,14 +660,167 @@ static gboolean add_published(Plot *p, GPtrArray *panel, const char *dir, GError
         return TRUE;
 }
 
+/* Auto: log where the values span more than about a decade. */
 static bool log_scale(Scale s, double lo, double hi)
 {
         if (s == SCALE_LOG)
                 return lo > 0;
         if (s == SCALE_LINEAR)
                 return false;
-        return lo > 0 && hi / lo > 100;
+        return lo > 0 && hi / lo > 12;
 }
+
+/* ---- styles of a figure ---------------------------------------------------- */
+
+/* Every line's style: the series lines by style_encode() over the
+ * distinct values they have (a reproduction's committed lines as the
+ * reproduced ones, in grey), then the bounds and references, each kind
+ * in its own colour and dash and told apart by its point. */
+static void style_figure(Plot *p)
+{
+        guint na = g_strv_length(p->axes);
+        g_autoptr(GPtrArray) tuples = g_ptr_array_new();     /* char **: distinct values */
+        g_autoptr(GHashTable) index = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+        g_autoptr(GHashTable) extra = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+
+        for (guint k = 0; k < p->panels->len; k++) {
+                GPtrArray *panel = p->panels->pdata[k];
+                for (guint i = 0; i < panel->len; i++) {
+                        Line *l = panel->pdata[i];
+                        if (l->kind != LINE_SERIES)
+                                continue;
+                        g_autofree char *v = g_strjoinv("\t", l->vals);
+                        if (!g_hash_table_contains(index, v)) {
+                                g_hash_table_insert(index, g_steal_pointer(&v), GUINT_TO_POINTER(tuples->len));
+                                g_ptr_array_add(tuples, l->vals);
+                        }
+                }
+        }
+        g_autofree Style *styles = g_new0(Style, tuples->len + 1);
+        p->enc = style_encode(p->axes, na, (char *const *const *) tuples->pdata, tuples->len, styles);
+        for (guint k = 0; k < p->panels->len; k++) {
+                GPtrArray *panel = p->panels->pdata[k];
+                guint memcpys = 0;
+                for (guint i = 0; i < panel->len; i++) {
+                        Line *l = panel->pdata[i];
+                        /* Bounds and references: their number among their
+                         * kind in the figure, by what they are. */
+                        g_autofree char *ek = g_strdup_printf("%d\t%s", l->kind, l->key);
+                        if (l->kind != LINE_SERIES && !g_hash_table_contains(extra, ek)) {
+                                guint n = 0;
+                                GHashTableIter it;
+                                gpointer key, val;
+                                g_hash_table_iter_init(&it, extra);
+                                while (g_hash_table_iter_next(&it, &key, &val))
+                                        n += atoi(key) == (int) l->kind;
+                                g_hash_table_insert(extra, g_strdup(ek), GUINT_TO_POINTER(n));
+                        }
+                        guint n = GPOINTER_TO_UINT(g_hash_table_lookup(extra, ek));
+                        switch (l->kind) {
+                        case LINE_SERIES: {
+                                g_autofree char *v = g_strjoinv("\t", l->vals);
+                                l->style = styles[GPOINTER_TO_UINT(g_hash_table_lookup(index, v))];
+                                g_autofree char *all = l->title;
+                                l->title = l->grey ? NULL : style_line_title(p->enc, p->axes, na, l->vals,
+                                                                             all && all[0] ? all : "measured");
+                                break;
+                        }
+                        case LINE_FLOOR:
+                                l->style = (Style) { STYLE_FLOOR_COLOUR, style_extra_point(n), STYLE_FLOOR_DASH };
+                                break;
+                        case LINE_MEMCPY:
+                                l->style = (Style) { STYLE_MEMCPY_COLOUR, 0,
+                                                     memcpys++ ? style_dash(memcpys) : STYLE_MEMCPY_DASH };
+                                break;
+                        case LINE_PUBLISHED:
+                                l->style = (Style) { STYLE_PUBLISHED_COLOUR, style_extra_point(n + 3),
+                                                     STYLE_PUBLISHED_DASH };
+                                break;
+                        case LINE_ALSO:
+                                l->style = (Style) { STYLE_ALSO_COLOUR, style_extra_point(n + 1), STYLE_ALSO_DASH };
+                                break;
+                        }
+                        if (l->grey) {
+                                l->style.colour = STYLE_COMPARE_COLOUR;
+                                g_clear_pointer(&l->title, g_free);
+                        }
+                }
+        }
+}
+
+/* What the figure's encodings are, for its caption: the series'
+ * channels, then the bounds and references drawn. */
+static char *encoding_text(const Plot *p)
+{
+        GString *s = g_string_new(NULL);
+        g_autofree char *series = style_describe(p->enc);
+        bool floor = false, published = false, also = false, grey = false;
+        const char *memcpy_line = NULL;    /* what the memcpy line is */
+
+        for (guint k = 0; k < p->panels->len; k++) {
+                GPtrArray *panel = p->panels->pdata[k];
+                for (guint i = 0; i < panel->len; i++) {
+                        const Line *l = panel->pdata[i];
+                        if (!l->pts->len)
+                                continue;
+                        floor |= l->kind == LINE_FLOOR;
+                        if (l->kind == LINE_MEMCPY && !memcpy_line)
+                                memcpy_line = l->title;
+                        published |= l->kind == LINE_PUBLISHED;
+                        also |= l->kind == LINE_ALSO;
+                        grey |= l->grey;
+                }
+        }
+        if (series[0])
+                g_string_append(s, series);
+        if (floor)
+                g_string_append_printf(s, "%sblack dash-dot-dot: the harness floor (direct)", s->len ? "; " : "");
+        if (memcpy_line)
+                g_string_append_printf(s, "%sgrey dashed, no points: %s", s->len ? "; " : "", memcpy_line);
+        if (published) {
+                g_autofree char *src = p->out->published_title ? g_strdup(p->out->published_title)
+                                     : g_strndup(p->out->published, strcspn(p->out->published, "."));
+                g_string_append_printf(s, "%sgrey dash-dot, open points: published (%s)", s->len ? "; " : "", src);
+        }
+        if (also)
+                g_string_append_printf(s, "%sdark grey dotted: %s", s->len ? "; " : "",
+                                       p->out->also_title ? p->out->also_title : p->out->also);
+        if (grey)
+                g_string_append_printf(s, "%slight grey: the committed data beneath the reproduction",
+                                       s->len ? "; " : "");
+        return g_string_free(s, FALSE);
+}
+
+/* The error bars of cells with N_MIN to N_MAX repetitions, as a caption
+ * says it: the 95 % interval of the median where 6 or more give it,
+ * else the range of the repetitions, with the coverage they give
+ * (stats_median_ci); "" when no bar is drawn. */
+static char *interval_text(guint n_min, guint n_max)
+{
+        if (!n_max)
+                return g_strdup("");
+        double lo, hi;
+        g_autofree double *v = g_new0(double, MAX(n_max, 1));
+        double c_min = stats_median_ci(v, n_min, 0.95, &lo, &hi);
+        double c_max = stats_median_ci(v, n_max, 0.95, &lo, &hi);
+        /* Coverages as the claims print them: rounded down, never more
+         * than they are. */
+        g_autofree char *t_min = verify_format_coverage(c_min, false);
+        g_autofree char *t_max = verify_format_coverage(c_max, false);
+        if (c_min >= 0.95)
+                return g_strdup("error bars: the 95 % interval of the median");
+        if (n_min == n_max)
+                return n_min == 1 ? g_strdup("one repetition: no interval")
+                                  : g_strdup_printf("error bars: the range of the %u repetitions, a %s interval "
+                                                    "of the median", n_min, t_min);
+        if (c_max < 0.95)
+                return g_strdup_printf("error bars: the range of the repetitions (%u to %u), a %s to %s "
+                                       "interval of the median", n_min, n_max, t_min, t_max);
+        return g_strdup_printf("error bars: the 95 %% interval of the median where a cell has 6 repetitions or more, "
+                               "else the range of its repetitions (at %u, a %s interval)", n_min, t_min);
+}
+
+/* ---- the script ------------------------------------------------------------ */
 
 /* The data block name of line L of panel P. */
 static char *block_name(guint p, guint l)
@@ -666,7 +836,8 @@ static void write_blocks(GString *gp, Plot *p)
                         Line *l = panel->pdata[i];
                         g_autofree char *name = block_name(k, i);
                         g_array_sort(l->pts, point_cmp);
-                        g_string_append_printf(gp, "# %s\n%s << EOD\n", l->title ? l->title : "(committed)", name);
+                        gp_comment(gp, l->title ? l->title : "committed data (grey)");
+                        g_string_append_printf(gp, "%s << EOD\n", name);
                         for (guint j = 0; j < l->pts->len; j++) {
                                 const Point *pt = &g_array_index(l->pts, Point, j);
                                 gp_number(gp, pt->x);
@@ -685,100 +856,124 @@ static void write_blocks(GString *gp, Plot *p)
         }
 }
 
-/* The gnuplot style of line L ("with ... lc ... pt ... dt ..."). */
-static void line_style(GString *gp, const Line *l, bool legend)
+/* " linecolor rgb "C" pointtype P dashtype D [linewidth W]" of S. */
+static void style_args(GString *gp, const Style *s, bool points, double width)
 {
-        if (l->lines_only)
-                g_string_append(gp, " with lines");
-        else if (l->errorbars && !legend)
-                g_string_append(gp, " with yerrorlines");
-        else
-                g_string_append(gp, " with linespoints");
-        g_string_append_printf(gp, " linecolor rgb %s", l->color);
-        if (!l->lines_only)
-                g_string_append_printf(gp, " pointtype %s", l->point);
-        g_string_append_printf(gp, " dashtype %s", l->dash);
-        if (l->width)
-                g_string_append_printf(gp, " linewidth %s", l->width);
+        g_string_append(gp, " linecolor rgb ");
+        gp_string(gp, s->colour);
+        if (points)
+                g_string_append_printf(gp, " pointtype %d", s->point);
+        g_string_append_printf(gp, " dashtype %s", s->dash);
+        if (width > 0)
+                g_string_append_printf(gp, " linewidth %g", width);
+}
+
+/* "set xtics (...)": the tics TICS of AXIS ('x' or 'y'). */
+static void write_tics(GString *gp, char axis, GArray *tics)
+{
+        g_string_append_printf(gp, "set %ctics (", axis);
+        for (guint i = 0; i < tics->len; i++) {
+                const StyleTic *t = &g_array_index(tics, StyleTic, i);
+                g_string_append(gp, i ? ", " : "");
+                gp_string(gp, t->label);
+                g_string_append_c(gp, ' ');
+                gp_number(gp, t->at);
+                if (t->minor)
+                        g_string_append(gp, " 1");
+        }
+        g_string_append_printf(gp, ")\nset %ctics noenhanced\n", axis);
+}
+
+/* A numeric x or y axis of KIND from LO to HI: its scale, tics and range;
+ * a linear time axis's unit into *UNIT. */
+static void write_axis(GString *gp, char axis, StyleAxis kind, double lo, double hi, bool log, const char **unit)
+{
+        double from, to;
+        GArray *tics = style_tics(kind, lo, hi, log, &from, &to, unit);
+
+        if (log)
+                g_string_append_printf(gp, "set logscale %c %d\n", axis, kind == STYLE_AXIS_SIZE ? 2 : 10);
+        write_tics(gp, axis, tics);
+        g_string_append_printf(gp, "set m%ctics 1\nset %crange [", axis, axis);
+        gp_number(gp, from);
+        g_string_append_c(gp, ':');
+        gp_number(gp, to);
+        g_string_append(gp, "]\n");
+        style_tics_free(tics);
 }
 
 static void write_axes(GString *gp, Plot *p, bool logx, bool logy, guint panel, guint n_panels)
 {
         const Output *o = p->out;
+        const char *unit = NULL;
 
-        g_string_append(gp, "unset logscale\nset xtics autofreq\nset format x \"% h\"\nset format y \"% h\"\n");
+        g_string_append(gp, "unset logscale\nset xtics autofreq\nset ytics autofreq\n");
         if (o->type == FIGURE_SPECTRUM) {
                 static const char *const labels[] = { "0", "90", "99", "99.9", "99.99", "99.999",
                                                       "99.9999", "99.99999", "99.999999" };
                 g_string_append(gp, "set logscale x 10\nset xtics (");
                 int e = 0;
-                for (; pow(10, e) < p->spectrum_max * 0.99 && e < (int) G_N_ELEMENTS(labels); e++)
-                        g_string_append_printf(gp, "%s\"%s\" %g", e ? ", " : "", labels[e], pow(10, e));
-                g_string_append_printf(gp, "%s\"max\" %g)\nset xrange [0.8:%g]\n"
-                                       "set xlabel \"percentile\" offset 0, 0.4\n", e ? ", " : "",
-                                       p->spectrum_max, p->spectrum_max * 1.25);
+                for (; pow(10, e) < p->spectrum_max * 0.99 && e < (int) G_N_ELEMENTS(labels); e++) {
+                        g_string_append(gp, e ? ", " : "");
+                        gp_string(gp, labels[e]);
+                        g_string_append_printf(gp, " %g", pow(10, e));
+                }
+                g_string_append(gp, e ? ", " : "");
+                gp_string(gp, "max");
+                g_string_append_printf(gp, " %g)\nset mxtics 1\nset xrange [0.8:%g]\nset xlabel ", p->spectrum_max,
+                                       p->spectrum_max * 1.25);
+                gp_string(gp, "percentile (%)");
+                g_string_append(gp, " noenhanced offset 0, 0.4\n");
         } else if (o->type == FIGURE_CDF) {
-                g_string_append(gp, logx ? "set logscale x 10\n" : "");
-                g_string_append(gp, "set format x \"%.0s %cs\"\nset xlabel \"latency\" offset 0, 0.4\n");
+                write_axis(gp, 'x', STYLE_AXIS_TIME, p->xmin, p->xmax, logx, &unit);
+                g_string_append(gp, "set xlabel ");
+                g_autofree char *xl = unit ? g_strdup_printf("latency (%s)", unit) : g_strdup("latency");
+                gp_string(gp, xl);
+                g_string_append(gp, " noenhanced offset 0, 0.4\n");
+                unit = NULL;
         } else if (p->x_categorical) {
                 g_string_append(gp, "set xtics (");
                 for (guint i = 0; i < p->categories->len; i++) {
-                        g_autofree char *t = render_axis_text(o->x, p->categories->pdata[i], false);
+                        g_autofree char *t = style_value_text(o->x, p->categories->pdata[i], false);
                         if (i)
                                 g_string_append(gp, ", ");
                         gp_string(gp, t);
                         g_string_append_printf(gp, " %u", i + 1);
                 }
                 /* Names as they are: no _ subscripts. */
-                g_string_append_printf(gp, ")\nset xtics noenhanced\nset xrange [0.5:%u.5]\n", p->categories->len);
-        } else if (p->x_size && logx) {
-                double decades = log2(p->xmax / p->xmin);
-                g_string_append_printf(gp, "sizestep = %d\n@set_size_axis\neval padsize(%g, %g)\n",
-                                       MAX(1, (int) ceil(decades / 7)), p->xmin, p->xmax);
+                g_string_append_printf(gp, ")\nset xtics noenhanced\nset mxtics 1\nset xrange [0.5:%u.5]\n",
+                                       p->categories->len);
         } else {
-                if (logx)
-                        g_string_append(gp, "set logscale x 10\n");
-                if (p->x_time)
-                        g_string_append(gp, "set format x \"%.0s %cs\"\n");
+                StyleAxis kind = p->x_size ? STYLE_AXIS_SIZE : p->x_time ? STYLE_AXIS_TIME : STYLE_AXIS_NUMBER;
+                write_axis(gp, 'x', kind, p->xmin, p->xmax, logx, &unit);
         }
         if (o->type == FIGURE_LINE) {
-                g_autofree char *xl = column_label(o->x, p->x_time);
+                g_autofree char *xl = column_label(o->x, true);
+                g_autofree char *xu = unit ? g_strdup_printf("%s (%s)", xl, unit) : g_strdup(xl);
                 g_string_append(gp, "set xlabel ");
-                gp_string(gp, xl);
-                g_string_append(gp, " offset 0, 0.4\n");
+                gp_string(gp, xu);
+                g_string_append(gp, " noenhanced offset 0, 0.4\n");
         }
         if (o->type == FIGURE_CDF) {
-                g_string_append(gp, "set yrange [0:1]\nset ylabel \"fraction of messages\"\n");
+                g_string_append(gp, "set yrange [0:1]\nset ytics (\"0\" 0, \"0.25\" 0.25, \"0.5\" 0.5, \"0.75\" 0.75, "
+                                    "\"1\" 1)\nset ylabel \"fraction of messages\"\n");
                 return;
         }
-        if (p->y_time && logy)
-                g_string_append(gp, "@set_time_axis\n");
-        else if (logy)
-                g_string_append(gp, "set logscale y 10\n");
-        else if (p->y_time)
-                g_string_append(gp, "set format y \"%.0s %cs\"\n");
-        if (p->ymax >= p->ymin) {
-                if (logy)
-                        g_string_append_printf(gp, "set yrange [%g:%g]\n", p->ymin / 1.6, p->ymax * 1.6);
-                else
-                        g_string_append_printf(gp, "set yrange [0:%g]\n", p->ymax * 1.1);
-        }
+        unit = NULL;
+        /* One y range for panels of one quantity, else each its own. */
+        g_autofree char *shared = NULL;
+        bool share = panels_share_y(p, &shared);
+        double lo = share ? p->ymin : p->pymin[panel], hi = share ? p->ymax : p->pymax[panel];
+        if (hi >= lo)
+                write_axis(gp, 'y', p->y_time ? STYLE_AXIS_TIME : STYLE_AXIS_NUMBER, lo, hi,
+                           logy && (share || log_scale(o->logy, lo, hi)), &unit);
         const char *y = o->type == FIGURE_LINE ? o->y[panel] : "latency_ns";
         g_autofree char *yl = o->type == FIGURE_LINE ? column_label_of(y, p->y_time, plot_pattern(p)) : g_strdup("latency");
-        /* Panels share the y axis: its label is what their columns'
-         * labels share before a comma ("round-trip latency" of "...,
-         * median" and "..., 99th percentile"), else the first's. */
-        g_autofree char *shared = o->type == FIGURE_LINE ? column_label_of(o->y[0], p->y_time, plot_pattern(p))
-                                                         : g_strdup(yl);
-        for (guint i = 1; o->type == FIGURE_LINE && i < n_panels; i++) {
-                g_autofree char *other = column_label_of(o->y[i], p->y_time, plot_pattern(p));
-                const char *comma = strchr(shared, ',');
-                if (comma && !strncmp(shared, other, (size_t) (comma - shared)) && other[comma - shared] == ',')
-                        shared[comma - shared] = '\0';
-        }
+        g_autofree char *ylab = g_strdup_printf("%s%s%s%s", share ? shared : yl, unit ? " (" : "", unit ? unit : "",
+                                                unit ? ")" : "");
         g_string_append(gp, "set ylabel ");
-        gp_string(gp, panel == 0 ? shared : "");
-        g_string_append(gp, " offset 1, 0\n");
+        gp_string(gp, panel == 0 || !share ? ylab : "");
+        g_string_append(gp, " noenhanced offset 1, 0\n");
         if (n_panels > 1) {
                 g_autofree char *t = g_strdup_printf("(%c) %s", 'a' + panel, yl);
                 g_string_append(gp, "set title ");
@@ -787,40 +982,193 @@ static void write_axes(GString *gp, Plot *p, bool logx, bool logy, guint panel, 
         }
 }
 
+/* One entry of the key below the panels. */
+typedef struct {
+        const char *title;
+        Style style;
+        bool points, line;
+        double width;
+} KeyEntry;
+
+/* A column of the key: its entries (KeyEntry), where it goes. */
+typedef struct {
+        GArray *entries;
+        double width;       /* inches, estimated from its longest title */
+        double x;           /* its left edge, inches from the figure's */
+        guint band;         /* the row of columns it is in, from the top */
+} KeyColumn;
+
+static void key_column_clear(KeyColumn *c)
+{
+        g_array_unref(c->entries);
+}
+
+/* A new column of COLUMNS. */
+static KeyColumn *key_column(GArray *columns)
+{
+        KeyColumn c = { g_array_new(FALSE, FALSE, sizeof(KeyEntry)), 0, 0, 0 };
+        g_array_append_val(columns, c);
+        return &g_array_index(columns, KeyColumn, columns->len - 1);
+}
+
+/* Adds an entry to the last column of COLUMNS, or to a new one when that
+ * holds ROWS already. */
+static void key_add(GArray *columns, guint rows, const char *title, Style s, bool points, bool line, double width)
+{
+        KeyColumn *c = columns->len ? &g_array_index(columns, KeyColumn, columns->len - 1) : NULL;
+        if (!c || c->entries->len >= rows)
+                c = key_column(columns);
+        KeyEntry e = { title, s, points, line, width };
+        g_array_append_val(c->entries, e);
+}
+
+#define KEY_WIDTH_IN 5.9       /* what the key may span */
+#define KEY_ROW_IN 0.15        /* an entry's height at 8 pt */
+
+/* The key's columns (KeyColumn) and *ROWS, the entries of the longest:
+ * when the series are factored, each channel's values under the axis it
+ * encodes, a column each; else every series line's entry; then the
+ * bounds and references, each distinct title once.  Columns are placed
+ * left to right, in bands one below the other when they do not fit the
+ * width: *BANDS of them. */
+static GArray *figure_key(Plot *p, GPtrArray *heads, guint *rows, guint *bands)
+{
+        GArray *columns = g_array_new(FALSE, FALSE, sizeof(KeyColumn));
+        g_array_set_clear_func(columns, (GDestroyNotify) key_column_clear);
+        g_autoptr(GHashTable) titled = g_hash_table_new(g_str_hash, g_str_equal);
+        g_autoptr(GPtrArray) lines = g_ptr_array_new();
+        GPtrArray *groups[3] = { p->enc->colour_entries, p->enc->point_entries, p->enc->dash_entries };
+        bool grey = false;
+
+        for (guint k = 0; k < p->panels->len; k++) {
+                GPtrArray *panel = p->panels->pdata[k];
+                for (guint i = 0; i < panel->len; i++) {
+                        Line *l = panel->pdata[i];
+                        grey |= l->grey && l->pts->len;
+                        if (!l->title || !l->pts->len || (p->enc->factored && l->kind == LINE_SERIES) ||
+                            g_hash_table_contains(titled, l->title))
+                                continue;
+                        g_hash_table_add(titled, l->title);
+                        g_ptr_array_add(lines, l);
+                }
+        }
+        *rows = 1;
+        for (guint g = 0; p->enc->factored && g < 3; g++)
+                *rows = MAX(*rows, groups[g]->len + 1);
+        if (!p->enc->factored)
+                *rows = MAX(1, (lines->len + grey + 2) / 3);
+        for (guint g = 0; p->enc->factored && g < 3; g++) {
+                if (!groups[g]->len)
+                        continue;
+                /* The axis (or axes) of the channel, as a head. */
+                guint from = g == 0 ? 0 : g == 1 ? 1 : (p->enc->glyph ? 1 : 2);
+                guint to = g == 2 ? p->enc->n_axes : from + 1;
+                GString *h = g_string_new(NULL);
+                for (guint a = from; a < to; a++) {
+                        const Column *c = column_find(p->enc->axes[a]);
+                        g_string_append_printf(h, "%s%s", a > from ? ", " : "", c ? c->label : p->enc->axes[a]);
+                }
+                g_string_append_c(h, ':');
+                g_ptr_array_add(heads, g_string_free(h, FALSE));
+                key_column(columns);
+                key_add(columns, *rows, heads->pdata[heads->len - 1], (Style) { "#ffffff", 0, "1" }, false, true, 0);
+                for (guint i = 0; i < groups[g]->len; i++) {
+                        const StyleEntry *e = groups[g]->pdata[i];
+                        key_add(columns, *rows, e->text, e->style, e->style.point > 0, g != 1, g == 0 ? 1.5 : 0);
+                }
+        }
+        if (lines->len || grey)
+                key_column(columns);
+        for (guint i = 0; i < lines->len; i++) {
+                const Line *l = lines->pdata[i];
+                key_add(columns, *rows, l->title, l->style, l->style.point > 0 && !l->across && l->kind != LINE_MEMCPY,
+                        !p->x_categorical || l->kind == LINE_MEMCPY || l->across, l->width);
+        }
+        if (grey)
+                key_add(columns, *rows, "committed data (grey)", (Style) { STYLE_COMPARE_COLOUR, 0, "1" }, false, true, 0);
+        /* Left to right, a new band when the width is full. */
+        double x = 0;
+        *bands = columns->len ? 1 : 0;
+        for (guint i = 0; i < columns->len; i++) {
+                KeyColumn *c = &g_array_index(columns, KeyColumn, i);
+                glong longest = 0;
+                for (guint j = 0; j < c->entries->len; j++)
+                        longest = MAX(longest, g_utf8_strlen(g_array_index(c->entries, KeyEntry, j).title, -1));
+                c->width = 0.45 + 0.052 * (double) longest;
+                if (x > 0 && x + c->width > KEY_WIDTH_IN) {
+                        x = 0;
+                        (*bands)++;
+                }
+                c->x = x;
+                c->band = *bands - 1;
+                x += c->width;
+        }
+        return columns;
+}
+
+/* The horizontal offset of the I-th of N lines' points at one x: apart on
+ * a log axis (common.gp's dodge) up to 8 lines, beside each other on a
+ * text axis. */
+static void write_x(GString *gp, const Plot *p, bool logx, guint i, guint n)
+{
+        if (p->x_categorical && n > 1)
+                g_string_append_printf(gp, "($1 + %g)", (i - (n + 1) / 2.0) * MIN(0.12, 0.7 / n));
+        else if (logx && n > 1 && n <= 8 && !p->x_categorical)
+                g_string_append_printf(gp, "(dodge($1, %u, %u))", i, n);
+        else
+                g_string_append(gp, "1");
+}
+
+/* "# style" lines: what each line of every panel looks like, for the
+ * paper check (ipclab paper-check): PANEL, TITLE, COLOUR, POINT, DASH. */
+static void write_style_lines(GString *gp, const Plot *p)
+{
+        g_string_append(gp, "# Each line's look (for ipclab paper-check): panel, title, colour, point, dash\n");
+        for (guint k = 0; k < p->panels->len; k++) {
+                GPtrArray *panel = p->panels->pdata[k];
+                for (guint i = 0; i < panel->len; i++) {
+                        const Line *l = panel->pdata[i];
+                        if (!l->pts->len || l->grey)
+                                continue;
+                        /* The title as gp_comment() writes one: no
+                         * control character (a tab, a newline) in it. */
+                        g_autoptr(GString) t = g_string_new(NULL);
+                        gp_text(t, l->title ? l->title : "-", false);
+                        g_string_append_printf(gp, "# style\t%u\t%s\t%s\t%d\t%s\n", k + 1, t->str, l->style.colour,
+                                               l->kind == LINE_MEMCPY || l->across ? 0 : l->style.point, l->style.dash);
+                }
+        }
+}
+
 static char *plot_script(Plot *p, const char *file)
 {
         const Output *o = p->out;
         GString *gp = g_string_new(NULL);
         guint np = p->panels->len;
-        bool logx = o->type == FIGURE_SPECTRUM || log_scale(o->logx, p->xmin, p->xmax);
+        bool logx = o->type == FIGURE_SPECTRUM ||
+                    (!p->x_categorical && o->type != FIGURE_SPECTRUM && log_scale(o->logx, p->xmin, p->xmax));
         bool logy = o->type != FIGURE_CDF && log_scale(o->logy, p->ymin, p->ymax);
+        g_autofree char *shared = NULL;
+        bool share = panels_share_y(p, &shared);
+        g_autoptr(GPtrArray) heads = g_ptr_array_new_with_free_func(g_free);
+        guint rows = 0, bands = 0;
+        g_autoptr(GArray) key = figure_key(p, heads, &rows, &bands);
+        double legend_h = bands ? KEY_ROW_IN * rows * bands + 0.12 : 0, fig_h = 2.3 + legend_h;
 
-        /* The legend: every distinct title once, in the order drawn. */
-        g_autoptr(GPtrArray) legend = g_ptr_array_new();
-        g_autoptr(GHashTable) titled = g_hash_table_new(g_str_hash, g_str_equal);
-        for (guint k = 0; k < np; k++) {
-                GPtrArray *panel = p->panels->pdata[k];
-                for (guint i = 0; i < panel->len; i++) {
-                        Line *l = panel->pdata[i];
-                        if (l->title && !g_hash_table_contains(titled, l->title)) {
-                                g_hash_table_add(titled, l->title);
-                                g_ptr_array_add(legend, l);
-                        }
-                }
-        }
-        guint per_row = np > 1 ? 4 : 3, legend_rows = (legend->len + per_row - 1) / per_row;
-        double legend_h = legend_rows ? 0.16 * legend_rows + 0.12 : 0, fig_h = 2.3 + legend_h;
-
-        g_string_append_printf(gp, "# %s-%s: generated by `ipclab plot %s %s`.\n"
-                               "# The data are inlined: this script alone redraws the figure,\n"
-                               "#     gnuplot -e \"plotdir='plots'; out='%s-%s.pdf'\" THIS.gp\n",
-                               p->exp->name, o->name, file, o->name, p->exp->name, o->name);
-        g_string_append_printf(gp, "if (!exists(\"plotdir\")) plotdir = \"plots\"\n"
-                               "if (!exists(\"out\")) out = \"%s-%s.pdf\"\n"
-                               "inline_data = 1\nfig_w = 6.0; fig_h = %.2f\nload plotdir.\"/common.gp\"\n\n",
-                               p->exp->name, o->name, fig_h);
+        /* Every value below goes through gp_string or gp_comment. */
+        g_autofree char *id = g_strdup_printf("%s-%s", p->exp->name, o->name);
+        g_autofree char *pdf = g_strdup_printf("%s.pdf", id);
+        g_autofree char *head = g_strdup_printf("%s: generated by `ipclab plot %s %s`.", id, file, o->name);
+        gp_comment(gp, head);
+        g_string_append(gp, "# The data are inlined: this script alone redraws the figure,\n"
+                        "#     gnuplot -e \"plotdir='plots'; out='FIGURE.pdf'\" THIS.gp\n");
+        write_style_lines(gp, p);
+        g_string_append(gp, "if (!exists(\"plotdir\")) plotdir = \"plots\"\nif (!exists(\"out\")) out = ");
+        gp_string(gp, pdf);
+        g_string_append_printf(gp, "\ninline_data = 1\nfig_w = 6.0; fig_h = %.2f\nload plotdir.\"/common.gp\"\n\n",
+                               fig_h);
         write_blocks(gp, p);
-        double bottom = (legend_h + 0.42) / fig_h, left = 0.085, right = 0.975, gap = 0.09;
+        double bottom = (legend_h + 0.42) / fig_h, left = 0.1, right = 0.975, gap = share ? 0.09 : 0.12;
         double w = (right - left - gap * (np - 1)) / np;
         g_string_append_printf(gp, "\nset multiplot\nunset key\nset tmargin at screen %.3f\nset bmargin at screen %.3f\n",
                                np > 1 ? 0.93 : 0.97, bottom);
@@ -832,51 +1180,90 @@ static char *plot_script(Plot *p, const char *file)
                 for (guint i = 0; i < panel->len; i++)
                         drawn += ((Line *) panel->pdata[i])->pts->len > 0;
                 if (!drawn) {
-                        /* A frame that says so: no axes to set. */
-                        g_string_append(gp, "unset logscale\n@no_data\n");
+                        /* A frame that says so under its title: no axes to
+                         * set. */
+                        g_string_append(gp, "unset logscale\n");
+                        if (np > 1 && o->type == FIGURE_LINE) {
+                                g_autofree char *yl = column_label_of(o->y[k], p->y_time, plot_pattern(p));
+                                g_autofree char *t = g_strdup_printf("(%c) %s", 'a' + k, yl);
+                                g_string_append(gp, "set title ");
+                                gp_string(gp, t);
+                                g_string_append(gp, " noenhanced offset 0, -0.6\n");
+                        }
+                        g_string_append(gp, "@no_data\n");
                         continue;
                 }
                 write_axes(gp, p, logx, logy, k, np);
                 g_string_append(gp, "plot ");
-                /* Error bars at one x are set a little apart (common.gp's
-                 * dodge), up to 8 lines; beyond, the offsets would pass
-                 * for differences in x. */
-                guint nl = 0, n_dodge = 0, dodged = 0;
-                for (guint i = 0; i < panel->len; i++)
-                        n_dodge += ((Line *) panel->pdata[i])->errorbars && ((Line *) panel->pdata[i])->pts->len;
+                /* The points of several lines at one x are set a little
+                 * apart, so that their error bars do not hide each other. */
+                guint nl = 0, n_apart = 0, apart = 0;
+                for (guint i = 0; i < panel->len; i++) {
+                        const Line *l = panel->pdata[i];
+                        n_apart += l->pts->len && !l->across && l->kind != LINE_MEMCPY &&
+                                   (p->x_categorical || l->errorbars);
+                }
                 for (guint i = 0; i < panel->len; i++) {
                         Line *l = panel->pdata[i];
                         if (!l->pts->len)
                                 continue;
                         g_autofree char *name = block_name(k, i);
-                        g_string_append_printf(gp, "%s%s", nl++ ? ", \\\n     " : "", name);
-                        bool dodge = l->errorbars && logx && n_dodge > 1 && n_dodge <= 8 && !p->x_categorical;
-                        if (l->errorbars)
-                                g_string_append_printf(gp, dodge ? " using (dodge($1, %u, %u)):2:3:4" : " using 1:2:3:4",
-                                                       ++dodged, n_dodge);
-                        else
-                                g_string_append(gp, " using 1:2");
-                        line_style(gp, l, false);
-                        g_string_append(gp, " notitle");
+                        bool lines_only = l->kind == LINE_MEMCPY || l->across;
+                        bool points_only = p->x_categorical && !lines_only;
+                        bool moved = !lines_only && (p->x_categorical || l->errorbars);
+                        apart += moved;
+                        /* The line, solid or dashed; then its points, with
+                         * solid error bars. */
+                        if (!points_only) {
+                                g_string_append_printf(gp, "%s%s using 1:2 with %s", nl++ ? ", \\\n     " : "", name,
+                                                       lines_only || l->errorbars ? "lines" : "linespoints");
+                                style_args(gp, &l->style, !lines_only && !l->errorbars, l->width);
+                                g_string_append(gp, " notitle");
+                        }
+                        if (points_only || l->errorbars) {
+                                g_string_append_printf(gp, "%s%s using ", nl++ ? ", \\\n     " : "", name);
+                                write_x(gp, p, logx, moved ? apart : 0, moved ? n_apart : 0);
+                                g_string_append(gp, l->errorbars ? ":2:3:4 with yerrorbars" : ":2 with points");
+                                Style solid = l->style;
+                                solid.dash = "1";
+                                style_args(gp, &solid, true, 0);
+                                g_string_append(gp, " notitle");
+                        }
                 }
                 g_string_append_c(gp, '\n');
         }
-        if (legend->len) {
-                g_string_append_printf(gp, "\n# the legend, below the panels\nunset title\nunset xlabel\nunset ylabel\n"
+        if (key->len) {
+                /* Each column of the key is a plot of its own, placed where
+                 * figure_key() put it: columns of one key would all be as
+                 * wide as its longest entry. */
+                g_string_append_printf(gp, "\n# the key, below the panels\nunset title\nunset xlabel\nunset ylabel\n"
                                        "unset border\nunset tics\nunset grid\nunset logscale\nset xrange [0:1]\n"
                                        "set yrange [0:1]\nset tmargin at screen %.3f\nset bmargin at screen 0\n"
-                                       "set lmargin at screen 0.03\nset rmargin at screen 0.99\n"
-                                       "set key center top horizontal maxrows %u width 0 samplen 2.5 font \",8\"\nplot ",
-                                       legend_h / fig_h, legend_rows);
-                for (guint i = 0; i < legend->len; i++) {
-                        Line *l = legend->pdata[i];
-                        g_string_append_printf(gp, "%sNaN", i ? ", \\\n     " : "");
-                        line_style(gp, l, true);
-                        g_string_append(gp, " title ");
-                        gp_string(gp, l->title);
-                        g_string_append(gp, " noenhanced");
+                                       "set lmargin at screen 0.03\nset rmargin at screen 0.99\n", legend_h / fig_h);
+                double total = 0;
+                for (guint i = 0; i < key->len; i++) {
+                        const KeyColumn *c = &g_array_index(key, KeyColumn, i);
+                        if (!c->band)
+                                total = MAX(total, c->x + c->width);
                 }
-                g_string_append_c(gp, '\n');
+                double x0 = MAX(0.05, (6.0 - total) / 2);
+                for (guint i = 0; i < key->len; i++) {
+                        const KeyColumn *c = &g_array_index(key, KeyColumn, i);
+                        double top = legend_h - 0.06 - c->band * rows * KEY_ROW_IN;
+                        g_string_append_printf(gp, "set key at screen %.3f, screen %.3f left top vertical maxrows %u "
+                                               "width 0 samplen 2.5 font \",8\"\nplot ", (x0 + c->x) / 6.0, top / fig_h,
+                                               MAX(rows, 1));
+                        for (guint j = 0; j < c->entries->len; j++) {
+                                const KeyEntry *e = &g_array_index(c->entries, KeyEntry, j);
+                                g_string_append_printf(gp, "%sNaN with %s", j ? ", \\\n     " : "",
+                                                       e->points && e->line ? "linespoints" : e->points ? "points" : "lines");
+                                style_args(gp, &e->style, e->points, e->width);
+                                g_string_append(gp, " title ");
+                                gp_string(gp, e->title);
+                                g_string_append(gp, " noenhanced");
+                        }
+                        g_string_append_c(gp, '\n');
+                }
         }
         g_string_append(gp, "unset multiplot\n");
         return g_string_free(gp, FALSE);
@@ -893,12 +1280,11 @@ static gboolean add_also(Plot *p, GPtrArray *panel, const Table *t, const char *
 {
         const Output *o = p->out;
         g_autoptr(GPtrArray) series = g_ptr_array_new();
-        for (guint i = 0; o->series[i]; i++)
-                if (table_column(t, o->series[i]) >= 0)
-                        g_ptr_array_add(series, o->series[i]);
+        for (guint i = 0; p->axes[i]; i++)
+                if (table_column(t, p->axes[i]) >= 0)
+                        g_ptr_array_add(series, p->axes[i]);
         g_ptr_array_add(series, NULL);
         Output shape = *o;
-        shape.series = (char **) series->pdata;
         shape.bound_direct = false;
         int xc = need_column(t, path, o->x, error), yc = xc < 0 ? -1 : need_column(t, path, y, error);
         if (yc < 0)
@@ -912,8 +1298,12 @@ static gboolean add_also(Plot *p, GPtrArray *panel, const Table *t, const char *
         g_autoptr(GPtrArray) ref = g_ptr_array_new_with_free_func((GDestroyNotify) line_free);
         Plot pa = *p;
         pa.out = &shape;
+        pa.axes = (char **) series->pdata;
         if (!across) {
-                if (!add_rows(&pa, ref, t, path, sel, y, false, "also", error))
+                gboolean ok = add_rows(&pa, ref, t, path, sel, y, false, "also", error);
+                if (pa.pattern != p->pattern)
+                        g_free(pa.pattern);
+                if (!ok)
                         return FALSE;
         } else {
                 /* One value per line, drawn from edge to edge. */
@@ -921,14 +1311,15 @@ static gboolean add_also(Plot *p, GPtrArray *panel, const Table *t, const char *
                         char **row = t->rows->pdata[r];
                         if (!select_row(sel, t, row))
                                 continue;
-                        g_autoptr(GString) key = g_string_new("also");
                         g_autofree char **vals = g_new0(char *, series->len);
-                        for (guint i = 0; shape.series[i]; i++) {
-                                vals[i] = row[table_column(t, shape.series[i])];
-                                g_string_append_printf(key, "\t%s", vals[i]);
+                        g_autofree int *sc = g_new0(int, series->len);
+                        for (guint i = 0; pa.axes[i]; i++) {
+                                sc[i] = table_column(t, pa.axes[i]);
+                                vals[i] = row[sc[i]];
                         }
+                        g_autofree char *key = row_key("also", row, sc, series->len - 1);
                         for (guint i = 0; i < ref->len; i++)
-                                if (!strcmp(((Line *) ref->pdata[i])->key, key->str)) {
+                                if (!strcmp(((Line *) ref->pdata[i])->key, key)) {
                                         g_autofree char *at = where_at(p->exp, o);
                                         g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
                                                     "%s: [%s] also_where: '%s' keeps several cells of %s for one "
@@ -936,14 +1327,13 @@ static gboolean add_also(Plot *p, GPtrArray *panel, const Table *t, const char *
                                                     o->also_where ? o->also_where : "", path);
                                         return FALSE;
                                 }
-                        Line *l = line_new(key->str);
-                        style_line(l, &shape, vals, ref->len + 1, false);
+                        Line *l = series_line(&pa, key, pa.axes, vals);
                         double v = number(row[yc]) * p->y_scale;
                         Point a = { 0.5, v, NAN, NAN }, b = { p->categories->len + 0.5, v, NAN, NAN };
                         g_array_append_val(l->pts, a);
                         g_array_append_val(l->pts, b);
                         extend(&pa, NAN, v);
-                        l->lines_only = true;
+                        l->across = true;
                         g_ptr_array_add(ref, l);
                 }
         }
@@ -951,22 +1341,18 @@ static gboolean add_also(Plot *p, GPtrArray *panel, const Table *t, const char *
         p->xmax = pa.xmax;
         p->ymin = pa.ymin;
         p->ymax = pa.ymax;
+        p->left_out = pa.left_out;
         const char *title = o->also_title ? o->also_title : o->also;
         while (ref->len) {
                 Line *l = g_ptr_array_steal_index(ref, 0);
                 /* "in-process libdbus, dbus-daemon": the series values
                  * after the reference's own title. */
-                char *t2 = series->len > 1 && strcmp(l->title, "measured") ? g_strdup_printf("%s, %s", title, l->title)
-                                                                         : g_strdup(title);
+                char *t2 = series->len > 1 && l->title && l->title[0] ? g_strdup_printf("%s, %s", title, l->title)
+                                                                       : g_strdup(title);
                 g_free(l->title);
-                g_free(l->color);
-                g_free(l->point);
-                g_free(l->dash);
                 g_clear_pointer(&l->vals, g_strfreev);
                 l->title = t2;
-                l->color = g_strdup("alsocolor");
-                l->point = g_strdup("alsopoint");
-                l->dash = g_strdup("alsodash");
+                l->kind = LINE_ALSO;
                 l->errorbars = false;
                 g_ptr_array_add(panel, l);
         }
@@ -981,19 +1367,13 @@ static gboolean add_latency(Plot *p, GPtrArray *panel, const Table *t, const cha
         const Output *o = p->out;
         int pc = need_column(t, path, "percentile", error);
         int lc = pc < 0 ? -1 : need_column(t, path, "latency_ns", error);
-        int kc = table_column(t, "kind");
         if (lc < 0)
                 return FALSE;
-        guint ns = g_strv_length(o->series);
+        guint ns = g_strv_length(p->axes);
         g_autofree int *sc = g_new(int, ns + 1);
         for (guint i = 0; i < ns; i++)
-                if ((sc[i] = need_column(t, path, o->series[i], error)) < 0)
+                if ((sc[i] = need_column(t, path, p->axes[i], error)) < 0)
                         return FALSE;
-        /* The kind (roundtrip, oneway) makes lines of its own when both
-         * are there. */
-        bool kinds = false;
-        for (guint r = 1; kc >= 0 && r < t->rows->len; r++)
-                kinds |= strcmp(((char **) t->rows->pdata[r])[kc], ((char **) t->rows->pdata[0])[kc]) != 0;
         g_autoptr(GHashTable) by_key = g_hash_table_new(g_str_hash, g_str_equal);
         g_autoptr(GHashTable) percentiles = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
         int tc = table_column(t, "transport");
@@ -1003,44 +1383,27 @@ static gboolean add_latency(Plot *p, GPtrArray *panel, const Table *t, const cha
                 if (sel && !select_row(sel, t, row))
                         continue;
                 bool floor = o->bound_direct && tc >= 0 && !strcmp(row[tc], "direct");
-                g_autoptr(GString) key = g_string_new(kinds ? row[kc] : "");
+                g_autofree char *key = row_key("", row, sc, ns);
                 g_autofree char **vals = g_new0(char *, ns + 1);
-                for (guint i = 0; i < ns; i++) {
+                for (guint i = 0; i < ns; i++)
                         vals[i] = row[sc[i]];
-                        g_string_append_printf(key, "\t%s", row[sc[i]]);
-                }
-                Line *l = g_hash_table_lookup(by_key, key->str);
+                Line *l = g_hash_table_lookup(by_key, key);
                 if (!l) {
-                        l = line_new(key->str);
-                        style_line(l, o, vals, panel->len + 1, false);
                         if (floor) {
                                 /* The harness floor, as on line figures. */
-                                g_free(l->title);
-                                g_free(l->color);
-                                g_free(l->point);
-                                g_free(l->dash);
-                                g_clear_pointer(&l->vals, g_strfreev);
+                                l = line_new(key, LINE_FLOOR);
                                 l->title = g_strdup("harness floor (direct)");
-                                l->color = g_strdup("tcolor(\"direct\")");
-                                l->point = g_strdup("tpoint(\"direct\")");
-                                l->dash = g_strdup("floordash");
-                        }
-                        if (kinds) {
-                                char *t2 = g_strdup_printf("%s, %s", l->title, row[kc]);
-                                g_free(l->title);
-                                l->title = t2;
-                        }
-                        if (floor)
                                 l->rank[l->n_rank++] = -1;
-                        for (guint i = 0; i < ns && l->n_rank < G_N_ELEMENTS(l->rank); i++)
-                                l->rank[l->n_rank++] = axis_rank(p->exp, o->series[i], vals[i]);
+                        } else {
+                                l = series_line(p, key, p->axes, vals);
+                        }
                         g_ptr_array_add(panel, l);
                         g_hash_table_insert(by_key, l->key, l);
                 }
                 double pct = number(row[pc]), lat = number(row[lc]) * 1e-9;
                 if (isnan(pct) || isnan(lat))
                         continue;
-                g_autofree char *seen = g_strdup_printf("%s\t%s", key->str, row[pc]);
+                g_autofree char *seen = g_strdup_printf("%s\t%s", key, row[pc]);
                 if (g_hash_table_contains(percentiles, seen)) {
                         g_autofree char *at = where_at(p->exp, o);
                         g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
@@ -1081,7 +1444,63 @@ static gboolean add_latency(Plot *p, GPtrArray *panel, const Table *t, const cha
         return TRUE;
 }
 
-char *render_plot(const char *file, const char *name, const RenderInputs *in, GError **error)
+/* The series axes of a latency figure drawn from T: the output's, and
+ * the kind (roundtrip, oneway) when both are there. */
+static char **latency_axes(const Output *o, const Table *t)
+{
+        int kc = t ? table_column(t, "kind") : -1;
+        bool kinds = false;
+        GPtrArray *axes = g_ptr_array_new();
+
+        for (guint r = 1; kc >= 0 && r < t->rows->len; r++)
+                kinds |= strcmp(((char **) t->rows->pdata[r])[kc], ((char **) t->rows->pdata[0])[kc]) != 0;
+        for (guint i = 0; o->series[i]; i++)
+                g_ptr_array_add(axes, g_strdup(o->series[i]));
+        if (kinds)
+                g_ptr_array_add(axes, g_strdup("kind"));
+        g_ptr_array_add(axes, NULL);
+        return (char **) g_ptr_array_free(axes, FALSE);
+}
+
+/* The facts of figure ID that its caption may quote, as LaTeX
+ * (ipclab.sty's \ipclabFact{ID}{KEY}): encoding, intervals, panels,
+ * filter, left-out. */
+static char *plot_facts(const Plot *p)
+{
+        const Output *o = p->out;
+        GString *s = g_string_new(NULL);
+        g_autofree char *id = g_strdup_printf("%s-%s", p->exp->name, o->name);
+        g_autofree char *enc = encoding_text(p);
+        g_autofree char *bars = interval_text(p->n_min, p->n_max);
+        GString *panels = g_string_new(NULL);
+        g_autofree char *filter = o->where ? g_strdup_printf("cells where %s", o->where) : g_strdup("every cell");
+        g_autofree char *left = p->left_out ? g_strdup_printf("%u points left out: too few values beyond their "
+                                                              "percentile (fewer than %d)", p->left_out, STATS_TAIL_MIN)
+                                            : g_strdup("");
+        for (guint k = 0; o->type == FIGURE_LINE && k < p->panels->len && p->panels->len > 1; k++) {
+                g_autofree char *l = column_label_of(o->y[k], true, plot_pattern(p));
+                g_string_append_printf(panels, "%s(%c) %s", k ? ", " : "", 'a' + k, l);
+        }
+        const struct { const char *key; const char *text; } facts[] = {
+                { "encoding", enc }, { "intervals", bars }, { "panels", panels->str }, { "filter", filter },
+                { "left-out", left },
+        };
+        g_string_append_printf(s, "%% facts of figure %s, written by `ipclab plot` with its script\n", id);
+        for (size_t i = 0; i < G_N_ELEMENTS(facts); i++) {
+                /* Encoding, intervals and left-out as sentences. */
+                g_autofree char *text = g_strdup(facts[i].text);
+                if (text[0] && i != 2 && i != 3) {
+                        g_free(text);
+                        text = g_strdup_printf("%c%s.", g_ascii_toupper(facts[i].text[0]), facts[i].text + 1);
+                }
+                g_autofree char *e = render_latex_escape(text);
+                g_string_append_printf(s, "\\ipclabSetFact{%s}{%s}{%s}\n", id, facts[i].key, e);
+        }
+        g_string_free(panels, TRUE);
+        return g_string_free(s, FALSE);
+}
+
+char *render_plot(const char *file, const char *name, const RenderInputs *in, char **facts, GError **error)
 {
         const char *summary = in->summary, *compare = in->compare;
         char *result = NULL;
@@ -1108,14 +1527,21 @@ char *render_plot(const char *file, const char *name, const RenderInputs *in, GE
                 g_autoptr(Table) lt = lpath ? table_read(lpath, error) : NULL;
                 GPtrArray *panel = g_ptr_array_new_with_free_func((GDestroyNotify) line_free);
                 g_ptr_array_add(p.panels, panel);
+                p.axes = latency_axes(o, lt);
                 ok = !lpath || (lt && add_latency(&p, panel, lt, lpath, sel, error));
-                if (ok) {
+                if (ok)
                         g_ptr_array_sort(panel, line_cmp);
-                        restyle(panel, o);
-                }
         } else {
                 const Column *xc = column_find_key(o->x);
                 const Column *yc = column_find(o->y[0]);
+                p.axes = g_strdupv(o->series);
+                p.n_panels = g_strv_length(o->y);
+                p.pymin = g_new(double, p.n_panels);
+                p.pymax = g_new(double, p.n_panels);
+                for (guint k = 0; k < p.n_panels; k++) {
+                        p.pymin[k] = INFINITY;
+                        p.pymax[k] = -INFINITY;
+                }
                 p.x_size = !strcmp(o->x, "size_B");
                 p.x_time = !strcmp(o->x, "duration_ns");
                 p.x_scale = p.x_time ? 1e-9 : 1;
@@ -1148,23 +1574,13 @@ char *render_plot(const char *file, const char *name, const RenderInputs *in, GE
                 for (guint k = 0; ok && o->y[k]; k++) {
                         GPtrArray *panel = g_ptr_array_new_with_free_func((GDestroyNotify) line_free);
                         g_ptr_array_add(p.panels, panel);
+                        p.cur = k;
                         ok = add_rows(&p, panel, t, summary, sel, o->y[k], t2 != NULL, "", error);
                         if (ok && t2)
                                 ok = add_rows(&p, panel, t2, compare, sel, o->y[k], false, "repro", error);
                         if (!ok)
                                 break;
                         g_ptr_array_sort(panel, line_cmp);
-                        restyle(panel, o);
-                        if (t2 && panel->len) {
-                                /* One legend entry for the grey lines. */
-                                for (guint i = 0; i < panel->len; i++) {
-                                        Line *l = panel->pdata[i];
-                                        if (!l->title && !strcmp(l->color, "comparecolor")) {
-                                                l->title = g_strdup("committed data (grey)");
-                                                break;
-                                        }
-                                }
-                        }
                         if (o->bound_memcpy)
                                 add_memcpy(&p, panel, t, sel, o->y[k]);
                         if (o->also) {
@@ -1185,10 +1601,18 @@ char *render_plot(const char *file, const char *name, const RenderInputs *in, GE
                                 break;
                 }
         }
-        if (ok)
+        if (ok) {
+                style_figure(&p);
                 result = plot_script(&p, file);
+                if (facts)
+                        *facts = plot_facts(&p);
+        }
         g_ptr_array_unref(p.categories);
         g_ptr_array_unref(p.panels);
+        g_strfreev(p.axes);
+        g_free(p.pymin);
+        g_free(p.pymax);
+        style_encoding_free(p.enc);
         g_free(p.pattern);
         return result;
 }
@@ -1213,6 +1637,14 @@ static double unit_factor(const char *unit, const char **latex)
         return 1;
 }
 
+char *render_unit_latex(const char *unit)
+{
+        const char *latex;
+
+        unit_factor(unit, &latex);
+        return latex ? g_strdup(latex) : render_latex_escape(unit);
+}
+
 static char *format_value(double v, int digits)
 {
         if (isnan(v))
@@ -1232,6 +1664,76 @@ static bool in_list(char **list, const char *s)
                 if (!strcmp(list[i], s))
                         return true;
         return false;
+}
+
+/* How wide LaTeX text T prints, roughly, in characters: a command's
+ * name and the braces count for nothing, \, for nothing. */
+static gsize visible_len(const char *t)
+{
+        gsize n = 0;
+
+        for (const char *p = t; *p; p++) {
+                if (*p == '\\') {
+                        if (g_ascii_isalpha(p[1]))
+                                while (g_ascii_isalpha(p[1]))
+                                        p++;
+                        else if (p[1] == ',' || p[1] == ' ')
+                                p++;
+                        else if (p[1])
+                                p++, n++;
+                        continue;
+                }
+                n += *p != '{' && *p != '}' && (*p & 0xc0) != 0x80;
+        }
+        return n;
+}
+
+/* A cell (LaTeX) of more than a few words as lines of at most about
+ * WIDTH characters, broken at its blanks (never inside a braced group):
+ * \ipclabHead{round-trip\\latency, median\\(ns)}, or with TOP
+ * \ipclabRowHead (aligned at its first line, for a row's label). */
+static char *wrap_cell(const char *latex, gsize width, bool top)
+{
+        g_autoptr(GPtrArray) words = g_ptr_array_new_with_free_func(g_free);
+        const char *from = latex;
+        int depth = 0;
+
+        if (visible_len(latex) <= width)
+                return g_strdup(latex);
+        for (const char *p = latex;; p++) {
+                depth += *p == '{' ? 1 : *p == '}' ? -1 : 0;
+                if (!*p || (*p == ' ' && depth == 0)) {
+                        if (p > from)
+                                g_ptr_array_add(words, g_strndup(from, (gsize) (p - from)));
+                        from = p + 1;
+                        if (!*p)
+                                break;
+                }
+        }
+        GString *out = g_string_new(top ? "\\ipclabRowHead{" : "\\ipclabHead{");
+        gsize line = 0;
+        for (guint i = 0; i < words->len; i++) {
+                const char *w = words->pdata[i];
+                if (i && line + 1 + visible_len(w) > width) {
+                        g_string_append(out, "\\\\");
+                        line = 0;
+                } else if (i) {
+                        g_string_append_c(out, ' ');
+                        line++;
+                }
+                g_string_append(out, w);
+                line += visible_len(w);
+        }
+        g_string_append_c(out, '}');
+        return g_string_free(out, FALSE);
+}
+
+/* A column head of a table of N_COLUMNS, in lines of 10 to 16
+ * characters: narrower the more columns share the width (0: a row
+ * label's head, 16). */
+static char *head_cell(const char *latex, guint n_columns)
+{
+        return wrap_cell(latex, n_columns ? CLAMP(84 / n_columns, 10, 16) : 16, false);
 }
 
 /* A head: the column's label (PER_MESSAGE: per message), and its unit
@@ -1297,6 +1799,34 @@ static double our_value(const Output *o, char **row, const char *value, int vc, 
         if (in_list(o->per_message, value))
                 v = mc >= 0 ? v / number(row[mc]) : NAN;
         return v;
+}
+
+/* The display unit of value column I of table O drawn from the rows of T
+ * SEL keeps: unit= (one, or one per value), else, for a time, the unit
+ * in which the median of the values lies between 1 and 1000 (14 387 ns
+ * is shown as 14.4 us); else NULL, the column's own. */
+static const char *table_unit(const Output *o, guint i, const Table *t, const Selector *sel)
+{
+        char **values = o->columns_axis ? o->values : o->columns;
+        guint nunits = o->units ? g_strv_length(o->units) : 0;
+        const char *given = nunits > 1 ? o->units[i] : o->unit;
+        const Column *c = column_find(values[i]);
+        int vc = table_column(t, values[i]), mc = table_column(t, "messages");
+
+        if (given || !c || strcmp(c->unit, "ns") || vc < 0)
+                return given;
+        g_autoptr(GArray) v = g_array_new(FALSE, FALSE, sizeof(double));
+        for (guint r = 0; r < t->rows->len; r++) {
+                char **row = t->rows->pdata[r];
+                double x = sel && !select_row(sel, t, row) ? NAN : our_value(o, row, values[i], vc, mc);
+                if (x > 0)
+                        g_array_append_val(v, x);
+        }
+        if (!v->len)
+                return NULL;
+        stats_sort_double((double *) v->data, v->len);
+        double median = g_array_index(v, double, v->len / 2);
+        return median >= 1e9 ? "s" : median >= 1e6 ? "ms" : median >= 1e3 ? "us" : "ns";
 }
 
 /* The index of the "KEY=VALUE" pair KEY in LIST, or -1. */
@@ -1379,7 +1909,8 @@ static gboolean also_row(const Experiment *exp, const Output *o, const RenderInp
         int cc = o->columns_axis ? table_column(at, o->columns_axis) : -1;
         int mc = table_column(at, "messages");
         g_autofree char *title = render_latex_escape(o->also_title ? o->also_title : o->also);
-        g_string_append_printf(tex, "\\midrule\n\\multicolumn{%u}{@{}l}{%s}", nl, title);
+        g_autofree char *cell = wrap_cell(title, 16, true);
+        g_string_append_printf(tex, "\\midrule\n\\multicolumn{%u}{@{}l}{%s}", nl, cell);
         for (guint c = 0; c < cols->len; c++) {
                 const TableCol *x = &g_array_index(cols, TableCol, c);
                 char **found = NULL;
@@ -1478,7 +2009,7 @@ static char *table_tex(const Experiment *exp, const Output *o, const Table *t, c
         /* Our value columns: the values= at each value across, or the
          * columns=, each with its summary column, unit and interval. */
         char **values = o->columns_axis ? o->values : o->columns;
-        guint nvals = g_strv_length(values), nunits = o->units ? g_strv_length(o->units) : 0;
+        guint nvals = g_strv_length(values);
         g_autofree int *vc = g_new(int, nvals + 1);
         g_autofree int *loc = g_new(int, nvals + 1);
         g_autofree int *hic = g_new(int, nvals + 1);
@@ -1494,7 +2025,7 @@ static char *table_tex(const Experiment *exp, const Output *o, const Table *t, c
                 g_autofree char *hi = g_strconcat(values[i], "_hi", NULL);
                 loc[i] = o->intervals ? table_column(t, lo) : -1;
                 hic[i] = o->intervals ? table_column(t, hi) : -1;
-                vunit[i] = nunits > 1 ? o->units[i] : o->unit;
+                vunit[i] = table_unit(o, i, t, sel);
                 const char *ul;
                 factor[i] = unit_factor(vunit[i], &ul);
         }
@@ -1623,25 +2154,45 @@ static char *table_tex(const Experiment *exp, const Output *o, const Table *t, c
         for (guint i = 0; i < cols->len; i++)
                 g_string_append_c(tex, 'r');
         g_string_append(tex, "@{}}\n\\toprule\n");
-        if (o->columns_axis && nvals == 1) {
-                g_autofree char *head = value_head(o->value, o->unit, pattern, in_list(o->per_message, o->value));
-                g_autofree char *axis = column_label(o->columns_axis, false);
-                g_autofree char *ae = render_latex_escape(axis);
-                g_string_append_printf(tex, "\\multicolumn{%u}{@{}l}{} & \\multicolumn{%u}{c}{%s, by %s} \\\\\n"
-                                       "\\cmidrule(l){%u-%u}\n", nl, n_ours, head, ae, nl + 1, nl + n_ours);
-        } else if (o->columns_axis) {
-                /* Several values: a head per value across over its group. */
-                g_string_append_printf(tex, "\\multicolumn{%u}{@{}l}{}", nl);
+        /* Heads over groups of columns: ours (the value by the axis
+         * across, or each value across over its group), then the
+         * published ones under their source when there are several. */
+        guint n_pub = cols->len - n_ours;
+        g_autofree char *src = o->published ? render_latex_escape(o->published_title ? o->published_title : o->published)
+                                            : NULL;
+        if (o->columns_axis || n_pub > 1) {
                 GString *rules = g_string_new(NULL);
-                for (guint k = 0; k < n_ours;) {
-                        guint w = 1;
-                        const TableCol *x = &g_array_index(cols, TableCol, k);
-                        while (k + w < n_ours && g_array_index(cols, TableCol, k + w).group == x->group)
-                                w++;
-                        g_autofree char *h = render_axis_text(o->columns_axis, x->across, true);
-                        g_string_append_printf(tex, " & \\multicolumn{%u}{c}{%s}", w, h);
-                        g_string_append_printf(rules, "\\cmidrule(l){%u-%u}", nl + k + 1, nl + k + w);
-                        k += w;
+                g_string_append_printf(tex, "\\multicolumn{%u}{@{}l}{}", nl);
+                if (o->columns_axis && nvals == 1) {
+                        g_autofree char *head = value_head(o->value, vunit[0], pattern, in_list(o->per_message, o->value));
+                        g_autofree char *axis = column_label(o->columns_axis, false);
+                        g_autofree char *ae = render_latex_escape(axis);
+                        /* About as wide as the columns beneath it: the
+                         * head's lines, then "by AXIS" on one of its own. */
+                        g_autofree char *cell = wrap_cell(head, MAX(20, n_ours * 7), false);
+                        const char *open = "\\ipclabHead{";
+                        g_autofree char *lines = g_str_has_prefix(cell, open)
+                                ? g_strndup(cell + strlen(open), strlen(cell) - strlen(open) - 1) : g_strdup(cell);
+                        g_autofree char *span = g_strdup_printf("\\ipclabHead{%s\\\\by %s}", lines, ae);
+                        g_string_append_printf(tex, " & \\multicolumn{%u}{c}{%s}", n_ours, span);
+                        g_string_append_printf(rules, "\\cmidrule(l){%u-%u}", nl + 1, nl + n_ours);
+                } else if (o->columns_axis) {
+                        for (guint k = 0; k < n_ours;) {
+                                guint w = 1;
+                                const TableCol *x = &g_array_index(cols, TableCol, k);
+                                while (k + w < n_ours && g_array_index(cols, TableCol, k + w).group == x->group)
+                                        w++;
+                                g_autofree char *h = style_value_text(o->columns_axis, x->across, true);
+                                g_string_append_printf(tex, " & \\multicolumn{%u}{c}{%s}", w, h);
+                                g_string_append_printf(rules, "\\cmidrule(l){%u-%u}", nl + k + 1, nl + k + w);
+                                k += w;
+                        }
+                } else if (n_ours) {
+                        g_string_append_printf(tex, " & \\multicolumn{%u}{c}{}", n_ours);
+                }
+                if (n_pub > 1) {
+                        g_string_append_printf(tex, " & \\multicolumn{%u}{c}{published (%s)}", n_pub, src);
+                        g_string_append_printf(rules, "\\cmidrule(l){%u-%u}", nl + n_ours + 1, nl + cols->len);
                 }
                 g_string_append_printf(tex, " \\\\\n%s\n", rules->str);
                 g_string_free(rules, TRUE);
@@ -1649,39 +2200,44 @@ static char *table_tex(const Experiment *exp, const Output *o, const Table *t, c
         for (guint i = 0; i < nr; i++) {
                 g_autofree char *l = column_label(o->rows[i], false);
                 g_autofree char *le = render_latex_escape(l);
-                g_string_append_printf(tex, "%s%s", i ? " & " : "", le);
+                g_autofree char *lh = head_cell(le, 0);
+                g_string_append_printf(tex, "%s%s", i ? " & " : "", lh);
         }
         if (plc >= 0) {
                 g_autofree char *le = render_latex_escape(o->published_label);
                 g_string_append_printf(tex, "%s%s", nr ? " & " : "", le);
         }
-        g_autofree char *src = o->published ? render_latex_escape(o->published_title ? o->published_title : o->published)
-                                            : NULL;
         for (guint k = 0; k < cols->len; k++) {
                 const TableCol *x = &g_array_index(cols, TableCol, k);
                 g_autofree char *h = NULL;
                 if (x->kind == TC_RATIO || x->kind == TC_PUB_RATIO) {
-                        g_autofree char *d = x->kind == TC_RATIO ? render_axis_text(o->columns_axis, x->den_text, true)
+                        g_autofree char *d = x->kind == TC_RATIO ? style_value_text(o->columns_axis, x->den_text, true)
                                                                  : render_latex_escape(x->den_text);
                         h = g_strdup_printf("\\ensuremath{\\times}%s", d);
                 } else if (x->kind == TC_OURS) {
-                        h = o->columns_axis && nvals == 1 ? render_axis_text(o->columns_axis, x->across, true)
+                        h = o->columns_axis && nvals == 1 ? style_value_text(o->columns_axis, x->across, true)
                           : value_head(values[x->value], vunit[x->value], pattern, in_list(o->per_message, values[x->value]));
                 } else {
                         g_autofree char *sv = render_latex_escape(x->series);
                         const char *pv = o->published_value[x->value];
                         g_autofree char *ph = render_latex_escape(o->published_heads ? o->published_heads[x->value] : pv);
-                        h = g_strdup_printf("published (%s)%s%s%s%s", src, x->series[0] ? ": " : "", sv,
-                                            npv > 1 ? (x->series[0] ? ", " : ": ") : "", npv > 1 ? ph : "");
+                        /* Under "published (SRC)" when there are several. */
+                        if (n_pub > 1)
+                                h = g_strdup_printf("%s%s%s", sv, x->series[0] && npv > 1 ? ", " : "", npv > 1 ? ph : "");
+                        else
+                                h = g_strdup_printf("published (%s)%s%s%s%s", src, x->series[0] ? ": " : "", sv,
+                                                    npv > 1 ? (x->series[0] ? ", " : ": ") : "", npv > 1 ? ph : "");
                 }
-                g_string_append_printf(tex, " & %s", h);
+                g_autofree char *hc = head_cell(h, nl + cols->len);
+                g_string_append_printf(tex, " & %s", hc);
         }
         g_string_append(tex, " \\\\\n\\midrule\n");
         g_autofree double *cell = g_new(double, cols->len + 1);
+        bool unsupported = false;
         for (guint k = 0; k < keys->len; k++) {
                 char **key = keys->pdata[k];
                 for (guint i = 0; i < nr; i++) {
-                        g_autofree char *v = render_axis_text(o->rows[i], key[rc[i]], true);
+                        g_autofree char *v = style_value_text(o->rows[i], key[rc[i]], true);
                         g_string_append_printf(tex, "%s%s", i ? " & " : "", v);
                 }
                 /* The published label: from the first published row
@@ -1727,13 +2283,22 @@ static char *table_tex(const Experiment *exp, const Output *o, const Table *t, c
                                 guint j = x->value;
                                 cell[c] = found ? our_value(o, found, values[j], vc[j], mc) : NAN;
                                 text = format_value(cell[c] * factor[j], o->digits);
+                                /* A percentile too few values support, in
+                                 * parentheses (noted below the table). */
+                                if (found && !isnan(cell[c]) && !percentile_supported(t, found, values[j])) {
+                                        char *t2 = g_strdup_printf("(%s)", text);
+                                        g_free(text);
+                                        text = t2;
+                                        unsupported = true;
+                                }
                                 if (found && loc[j] >= 0 && hic[j] >= 0) {
                                         double lo = our_value(o, found, values[j], loc[j], mc) * factor[j];
                                         double hi = our_value(o, found, values[j], hic[j], mc) * factor[j];
                                         if (!isnan(lo) && !isnan(hi)) {
                                                 g_autofree char *l = format_value(lo, o->digits);
                                                 g_autofree char *h = format_value(hi, o->digits);
-                                                char *t2 = g_strdup_printf("%s [%s, %s]", text, l, h);
+                                                /* The interval under the value, smaller. */
+                                                char *t2 = g_strdup_printf("\\ipclabInterval{%s}{[%s, %s]}", text, l, h);
                                                 g_free(text);
                                                 text = t2;
                                         }
@@ -1774,6 +2339,14 @@ static char *table_tex(const Experiment *exp, const Output *o, const Table *t, c
                 g_string_free(tex, TRUE);
                 return NULL;
         }
+        if (unsupported) {
+                /* A note as wide as it is, the columns as they are. */
+                g_autofree char *note = g_strdup_printf("In parentheses: a percentile with fewer than %d values beyond "
+                                                        "it in a repetition, which says little.", STATS_TAIL_MIN);
+                g_autofree char *cell = wrap_cell(note, 56, true);
+                g_string_append_printf(tex, "\\midrule\n\\multicolumn{%u}{@{}l@{}}{\\makebox[0pt][l]{\\footnotesize %s}} "
+                                       "\\\\\n", nl + cols->len, cell);
+        }
         g_string_append(tex, "\\bottomrule\n\\end{tabular}\n");
         return g_string_free(tex, FALSE);
 }
@@ -1789,64 +2362,261 @@ char *render_table(const char *file, const char *name, const RenderInputs *in, G
 
 /* ---- section --------------------------------------------------------------- */
 
-/* The distinct values of AXIS among EXP's cells, in file order, as LaTeX. */
-static char *axis_values_tex(const Experiment *exp, const char *axis)
+/* The distinct values of column COL among the rows of T that SEL keeps
+ * (NULL: every row), "-" left out, in the experiment's order; the
+ * strings are T's. */
+static GPtrArray *data_values(const Experiment *exp, const Table *t, const Selector *sel, const char *col)
 {
-        g_autoptr(GPtrArray) vals = axis_order(exp, axis);
+        GPtrArray *vals = g_ptr_array_new();
+        int c = table_column(t, col);
+
+        for (guint r = 0; c >= 0 && r < t->rows->len; r++) {
+                char **row = t->rows->pdata[r];
+                bool seen = !strcmp(row[c], "-") || (sel && !select_row(sel, t, row));
+                for (guint i = 0; i < vals->len && !seen; i++)
+                        seen = !strcmp(vals->pdata[i], row[c]);
+                if (!seen)
+                        g_ptr_array_add(vals, row[c]);
+        }
+        for (guint i = 0; i < vals->len; i++)
+                for (guint j = i + 1; j < vals->len; j++)
+                        if (axis_rank(exp, col, vals->pdata[j]) < axis_rank(exp, col, vals->pdata[i])) {
+                                gpointer tmp = vals->pdata[i];
+                                vals->pdata[i] = vals->pdata[j];
+                                vals->pdata[j] = tmp;
+                        }
+        return vals;
+}
+
+/* VALS of AXIS as LaTeX: "64~B, 4~KiB". */
+static char *values_tex(const char *axis, GPtrArray *vals)
+{
         GString *s = g_string_new(NULL);
 
         for (guint i = 0; i < vals->len; i++) {
-                g_autofree char *v = render_axis_text(axis, vals->pdata[i], true);
+                g_autofree char *v = style_value_text(axis, vals->pdata[i], true);
                 g_string_append_printf(s, "%s%s", i ? ", " : "", v);
         }
         return g_string_free(s, FALSE);
 }
 
-/* The caption of O when it gives none: what is drawn against what. */
-static char *default_caption(const Experiment *exp, const Output *o)
+/* The fewest and most repetitions (the summary's n) of the rows of T that
+ * SEL keeps, and their failed repetitions. */
+static void data_repetitions(const Table *t, const Selector *sel, guint *lo, guint *hi, double *failed)
 {
-        GString *s = g_string_new(NULL);
+        int nc = table_column(t, "n"), fc = table_column(t, "failed");
 
-        if (o->is_table) {
-                const char *v = o->columns_axis ? o->value : o->columns[0];
-                g_autofree char *l = column_label(v, false);
-                g_string_append_printf(s, "%s", l);
-                if (o->columns_axis) {
-                        g_autofree char *a = column_label(o->columns_axis, false);
-                        g_string_append_printf(s, " by %s", a);
-                }
-        } else if (o->type != FIGURE_LINE) {
-                g_string_append(s, o->type == FIGURE_SPECTRUM ? "Latency against percentile" : "Distribution of latency");
-        } else {
-                for (guint i = 0; o->y[i]; i++) {
-                        g_autofree char *l = column_label(o->y[i], true);
-                        g_string_append_printf(s, "%s%s", i ? (o->y[i + 1] ? ", " : " and ") : "", l);
-                }
-                g_autofree char *x = column_label(o->x, false);
-                g_string_append_printf(s, " against %s", x);
+        *lo = *hi = 0;
+        *failed = 0;
+        for (guint r = 0; nc >= 0 && r < t->rows->len; r++) {
+                char **row = t->rows->pdata[r];
+                double n = number(row[nc]);
+                if ((sel && !select_row(sel, t, row)) || isnan(n))
+                        continue;
+                *lo = *lo && *lo <= n ? *lo : (guint) n;
+                *hi = MAX(*hi, (guint) n);
+                if (fc >= 0 && !isnan(number(row[fc])))
+                        *failed += number(row[fc]);
         }
-        if (o->series && o->series[0]) {
-                g_string_append(s, o->is_table ? "" : ", one line per ");
-                for (guint i = 0; !o->is_table && o->series[i]; i++) {
-                        g_autofree char *l = column_label(o->series[i], false);
-                        g_string_append_printf(s, "%s%s", i ? " and " : "", l);
-                }
-        }
-        g_string_append_printf(s, " (experiment %s): medians over the repetitions", exp->name);
-        if (!o->is_table && o->type == FIGURE_LINE && o->errorbars)
-                g_string_append(s, ", with their 95% intervals where the summary has them");
-        g_string_append_c(s, '.');
-        s->str[0] = g_ascii_toupper(s->str[0]);
-        char *t = render_latex_escape(s->str);
-        g_string_free(s, TRUE);
-        return t;
 }
 
-static char *section_tex(const Experiment *exp, const Table *t)
+/* The pattern every row of T that SEL keeps has, or NULL. */
+static const char *data_pattern(const Table *t, const Selector *sel)
+{
+        int pc = table_column(t, "pattern");
+        const char *pattern = NULL;
+        bool first = true;
+
+        for (guint r = 0; pc >= 0 && r < t->rows->len; r++) {
+                char **row = t->rows->pdata[r];
+                if (sel && !select_row(sel, t, row))
+                        continue;
+                if (first)
+                        pattern = row[pc];
+                else if (pattern && strcmp(pattern, row[pc]))
+                        pattern = NULL;
+                first = false;
+        }
+        return pattern;
+}
+
+/* The labels of COLUMNS (axes), escaped: "transport and message size". */
+static char *labels_tex(char **columns)
+{
+        GString *s = g_string_new(NULL);
+        guint n = columns ? g_strv_length(columns) : 0;
+
+        for (guint i = 0; i < n; i++) {
+                g_autofree char *l = column_label(columns[i], false);
+                g_autofree char *e = render_latex_escape(l);
+                g_string_append_printf(s, "%s%s", i ? (i + 1 < n ? ", " : " and ") : "", e);
+        }
+        return g_string_free(s, FALSE);
+}
+
+/* The caption of table O of EXP drawn from summary T, when the file gives
+ * none: its values with their units, what makes its rows and columns,
+ * the cells it shows, what its extra columns and rows are. */
+static char *table_caption(const Experiment *exp, const Output *o, const Table *t)
+{
+        g_autoptr(Selector) sel = select_parse(o->where, SELECT_AXES, NULL);
+        const char *pattern = data_pattern(t, sel);
+        char **values = o->columns_axis ? o->values : o->columns;
+        guint nvals = g_strv_length(values);
+        GString *s = g_string_new(NULL);
+
+        for (guint i = 0; i < nvals; i++) {
+                g_autofree char *h = value_head(values[i], table_unit(o, i, t, sel), pattern,
+                                                in_list(o->per_message, values[i]));
+                g_string_append_printf(s, "%s%s", i ? (i + 1 < nvals ? ", " : " and ") : "", h);
+        }
+        s->str[0] = g_ascii_toupper(s->str[0]);
+        g_autofree char *rows = labels_tex(o->rows);
+        g_string_append_printf(s, ": a row per %s", rows);
+        if (o->columns_axis) {
+                char *axis[] = { o->columns_axis, NULL };
+                g_autofree char *across = labels_tex(axis);
+                g_string_append_printf(s, ", a column per %s%s", across, nvals > 1 ? " (each a group of the values)" : "");
+        }
+        g_autofree char *name = render_latex_escape(exp->name);
+        g_autofree char *where = o->where ? render_latex_escape(o->where) : NULL;
+        g_string_append_printf(s, "; %s of experiment \\texttt{%s}", where ? "the cells" : "every cell", name);
+        if (where)
+                g_string_append_printf(s, " where \\texttt{%s}", where);
+        g_string_append(s, ": medians over the repetitions");
+        for (guint i = 0; o->per_message && o->per_message[i]; i++) {
+                g_autofree char *l = column_label(o->per_message[i], false);
+                g_autofree char *e = render_latex_escape(l);
+                g_string_append_printf(s, "%s%s", i ? ", " : " (per message: ", e);
+                if (!o->per_message[i + 1])
+                        g_string_append(s, ", over the messages delivered)");
+        }
+        if (o->intervals) {
+                guint lo, hi;
+                double failed;
+                data_repetitions(t, sel, &lo, &hi, &failed);
+                g_autofree char *bars = interval_text(lo, hi);
+                g_autofree char *e = render_latex_escape(bars + strlen("error bars: "));
+                g_string_append_printf(s, ", each with its interval beneath it: %s", g_str_has_prefix(bars, "error bars: ") ? e : "");
+        }
+        for (guint i = 0; o->ratio && o->ratio[i]; i++) {
+                g_auto(GStrv) nd = g_strsplit(o->ratio[i], "/", 2);
+                g_autofree char *num = render_latex_escape(g_strstrip(nd[0]));
+                g_autofree char *den = render_latex_escape(nd[1] ? g_strstrip(nd[1]) : "");
+                g_string_append_printf(s, "; \\ensuremath{\\times}%s: %s's value over %s's", den, num, den);
+        }
+        if (o->published) {
+                g_autofree char *src = render_latex_escape(o->published_title ? o->published_title : o->published);
+                g_string_append_printf(s, "; %s: the numbers published (%s), in our unit",
+                                       o->published_columns ? "rows below" : "last columns", src);
+        }
+        if (o->also) {
+                g_autofree char *title = render_latex_escape(o->also_title ? o->also_title : o->also);
+                g_autofree char *also = render_latex_escape(o->also);
+                g_autofree char *aw = o->also_where ? render_latex_escape(o->also_where) : NULL;
+                g_string_append_printf(s, "; last row: %s (experiment \\texttt{%s}%s%s%s)", title, also,
+                                       aw ? ", the cells where \\texttt{" : "", aw ? aw : "", aw ? "}" : "");
+        }
+        g_string_append_c(s, '.');
+        return g_string_free(s, FALSE);
+}
+
+/* The caption of figure O of EXP when the file gives none: what is drawn
+ * against what, which cells; then, from `ipclab plot`'s facts (ipclab.sty's
+ * \ipclabFact), what the encodings and error bars are. */
+static char *figure_caption(const Experiment *exp, const Output *o, const Table *t)
+{
+        g_autoptr(Selector) sel = select_parse(o->where, SELECT_AXES, NULL);
+        const char *pattern = data_pattern(t, sel);
+        GString *s = g_string_new(NULL);
+
+        if (o->type != FIGURE_LINE) {
+                g_string_append(s, o->type == FIGURE_SPECTRUM ? "Latency against percentile, every message of a cell's "
+                                                                "repetitions pooled"
+                                                              : "Distribution of latency, every message of a cell's "
+                                                                "repetitions pooled");
+        } else {
+                for (guint i = 0; o->y[i]; i++) {
+                        g_autofree char *l = column_label_of(o->y[i], true, pattern);
+                        g_autofree char *e = render_latex_escape(l);
+                        g_string_append_printf(s, "%s%s%s", i ? (o->y[i + 1] ? ", " : " and ") : "",
+                                               o->y[1] ? (char[]) { '(', (char) ('a' + i), ')', ' ', 0 } : "", e);
+                }
+                s->str[0] = g_ascii_toupper(s->str[0]);
+                g_autofree char *x = column_label(o->x, false);
+                g_autofree char *xe = render_latex_escape(x);
+                g_string_append_printf(s, " against %s", xe);
+        }
+        g_autofree char *name = render_latex_escape(exp->name);
+        g_autofree char *where = o->where ? render_latex_escape(o->where) : NULL;
+        g_string_append_printf(s, "; %s of experiment \\texttt{%s}", where ? "the cells" : "every cell", name);
+        if (where)
+                g_string_append_printf(s, " where \\texttt{%s}", where);
+        g_string_append(s, o->type == FIGURE_LINE ? ": medians over the repetitions." : ".");
+        return g_string_free(s, FALSE);
+}
+
+/* What the data of EXP (summary T, meta.ini META or NULL) hold, as the
+ * section says it: the profile measured, the messages of a repetition,
+ * the repetitions of the cells, the warm-up. */
+static void describe_run(GString *tex, const Experiment *exp, const Table *t, GKeyFile *meta)
+{
+        g_autofree char *profile = meta ? g_key_file_get_value(meta, "experiment", "profile", NULL) : NULL;
+        g_autofree char *warmup = meta ? g_key_file_get_value(meta, "resolved", "warmup", NULL) : NULL;
+        g_autofree char *repeat = meta ? g_key_file_get_value(meta, "resolved", "repeat", NULL) : NULL;
+        g_autoptr(GPtrArray) counts = data_values(exp, t, NULL, "count");
+        g_autoptr(GPtrArray) durations = data_values(exp, t, NULL, "duration_ns");
+        g_autoptr(GString) run = g_string_new(NULL);
+        guint lo, hi;
+        double failed;
+
+        if (profile && strcmp(profile, "default")) {
+                g_autofree char *p = render_latex_escape(profile);
+                g_string_append_printf(tex, "These data were measured with the file's profile \\texttt{%s}, "
+                                       "not its default.\n", p);
+        } else if (!meta) {
+                g_string_append(tex, "(Which profile measured these data is not known here: no meta.ini.)\n");
+        }
+        if (counts->len) {
+                g_autofree char *c = values_tex("count", counts);
+                g_string_append_printf(run, "a repetition exchanged %s messages", c);
+        }
+        if (durations->len) {
+                g_autofree char *d = values_tex("duration_ns", durations);
+                g_string_append_printf(run, "%sa repetition ran for %s", counts->len ? ", or " : "", d);
+        }
+        g_autofree char *w = warmup ? render_latex_escape(warmup) : g_strdup_printf("%u", exp->warmup);
+        g_string_append_printf(run, " after %s warm-up messages", w);
+        data_repetitions(t, NULL, &lo, &hi, &failed);
+        if (lo == hi)
+                g_string_append_printf(run, "; the data hold %u repetition%s of each of %u cells", lo, lo == 1 ? "" : "s",
+                                       t->rows->len);
+        else
+                g_string_append_printf(run, "; the data hold %u to %u repetitions of each of %u cells", lo, hi,
+                                       t->rows->len);
+        if (repeat && !strcmp(repeat, "auto"))
+                g_string_append(run, " (repeated until the median's 95\\,\\% interval was narrow enough)");
+        if (failed > 0)
+                g_string_append_printf(run, ", and %.0f repetitions failed", failed);
+        run->str[0] = g_ascii_toupper(run->str[0]);
+        g_string_append_printf(tex, "%s.\n", run->str);
+        if (hi && lo < 6) {
+                g_autofree char *bars = interval_text(lo, hi);
+                g_autofree char *e = render_latex_escape(bars + strlen("error bars: "));
+                if (g_str_has_prefix(bars, "error bars: "))
+                        g_string_append_printf(tex, "An interval here is %s (95\\,\\%% needs 6 repetitions).\n", e);
+        }
+}
+
+static char *section_tex(const Experiment *exp, const Table *t, GKeyFile *meta)
 {
         GString *tex = g_string_new(NULL);
         g_autofree char *title = render_latex_escape(exp->title);
-        g_autofree char *path = render_latex_escape(exp->path);
+        g_autofree char *escaped = render_latex_escape(exp->path);
+        /* A long path may break after a slash. */
+        g_auto(GStrv) parts = g_strsplit(escaped, "/", -1);
+        g_autofree char *path = g_strjoinv("/\\allowbreak{}", parts);
+        g_autofree char *ename = render_latex_escape(exp->name);
 
         g_string_append_printf(tex, "%% section-%s.tex: generated by `ipclab section` from %s.\n"
                                "%% Write paper/sections/%s.tex to replace it.\n", exp->name, exp->path, exp->name);
@@ -1855,69 +2625,48 @@ static char *section_tex(const Experiment *exp, const Table *t)
                 g_autofree char *src = render_latex_escape(exp->source);
                 g_string_append_printf(tex, "This experiment follows the published measurement \\texttt{%s}.\n", src);
         }
-        g_string_append_printf(tex, "Experiment \\texttt{%s} (\\texttt{%s}) measured %u cells", exp->name, path,
-                               exp->cells->len);
-        g_autoptr(GPtrArray) vary = figure_varying_axes(exp, NULL);
-        if (vary->len) {
-                g_string_append(tex, "; what varied:\n\\begin{itemize}\n");
-                for (guint i = 0; i < vary->len; i++) {
-                        g_autofree char *l = column_label(vary->pdata[i], false);
-                        g_autofree char *le = render_latex_escape(l);
-                        g_autofree char *v = !strcmp(vary->pdata[i], "env") ? NULL : axis_values_tex(exp, vary->pdata[i]);
-                        if (!v) {
-                                GString *envs = g_string_new(NULL);
-                                for (guint k = 0; k < exp->n_envs; k++)
-                                        g_string_append_printf(envs, "%s%s", k ? ", " : "", env_name(exp->envs[k]));
-                                v = g_string_free(envs, FALSE);
-                        }
-                        g_string_append_printf(tex, "\\item %s: %s\n", le, v);
-                }
-                g_string_append(tex, "\\end{itemize}\n");
-        } else {
-                g_string_append(tex, ".\n");
-        }
-        const Cell *c0 = exp->cells->pdata[0];
-        bool by_count = c0->count != 0;
-        g_autofree char *amount = by_count ? axis_values_tex(exp, "count") : axis_values_tex(exp, "duration_ns");
-        g_string_append_printf(tex, "A repetition %s %s%s; every cell was repeated %s%u times",
-                               by_count ? "exchanges" : "runs for", amount, by_count ? " messages" : "",
-                               exp->repeat_auto ? "at least " : "", exp->repeat);
-        if (exp->repeat_auto)
-                g_string_append_printf(tex, " (until the median's 95\\,\\%% interval was within %.0f\\,\\%%, at most %u)",
-                                       exp->ci_target * 100, exp->repeat_max);
-        g_string_append_printf(tex, ", after %u warm-up messages", exp->warmup);
-        int nc = t ? table_column(t, "n") : -1, fc = t ? table_column(t, "failed") : -1;
-        if (nc >= 0 && t->rows->len) {
-                double lo = INFINITY, hi = -INFINITY, failed = 0;
-                for (guint r = 0; r < t->rows->len; r++) {
-                        double n = number(((char **) t->rows->pdata[r])[nc]);
-                        lo = MIN(lo, n);
-                        hi = MAX(hi, n);
-                        if (fc >= 0)
-                                failed += number(((char **) t->rows->pdata[r])[fc]);
-                }
-                if (lo == hi)
-                        g_string_append_printf(tex, "; the data hold %.0f repetitions of each of %u cells", lo, t->rows->len);
+        g_string_append_printf(tex, "Experiment \\texttt{%s} (\\texttt{%s}) measured %u cells", ename, path,
+                               t->rows->len);
+        /* What varied among the cells measured, and what every cell (where
+         * the axis applies) had. */
+        GString *same = g_string_new(NULL);
+        guint n_vary = 0;
+        for (const Column *c = column_table; c->name; c++) {
+                if (c->kind != COLUMN_AXIS || !strcmp(c->name, "count") || !strcmp(c->name, "duration_ns"))
+                        continue;
+                g_autoptr(GPtrArray) vals = data_values(exp, t, NULL, c->name);
+                if (!vals->len)
+                        continue;
+                g_autofree char *l = render_latex_escape(c->label);
+                g_autofree char *v = values_tex(c->name, vals);
+                if (vals->len > 1)
+                        g_string_append_printf(tex, "%s\\item %s: %s\n", n_vary++ ? "" : "; what varied:\n\\begin{itemize}\n",
+                                               l, v);
                 else
-                        g_string_append_printf(tex, "; the data hold %.0f to %.0f repetitions of each of %u cells",
-                                               lo, hi, t->rows->len);
-                if (failed > 0)
-                        g_string_append_printf(tex, ", %.0f failed", failed);
+                        g_string_append_printf(same, "%s%s %s", same->len ? "; " : "", l, v);
         }
-        g_string_append(tex, ".\n\n");
+        g_string_append(tex, n_vary ? "\\end{itemize}\n" : ".\n");
+        if (same->len)
+                g_string_append_printf(tex, "Every cell had (where it applies): %s.\n", same->str);
+        g_string_free(same, TRUE);
+        describe_run(tex, exp, t, meta);
+        g_string_append_c(tex, '\n');
         for (guint i = 0; i < exp->outputs->len; i++) {
                 const Output *o = exp->outputs->pdata[i];
-                g_autofree char *body = o->caption ? render_latex_escape(o->caption) : default_caption(exp, o);
+                g_autofree char *body = o->caption ? render_latex_escape(o->caption)
+                                      : o->is_table ? table_caption(exp, o, t) : figure_caption(exp, o, t);
                 g_autofree char *head = o->title ? render_latex_escape(o->title) : NULL;
                 g_autofree char *cap = head ? g_strdup_printf("\\textbf{%s.} %s", head, body) : g_strdup(body);
                 if (o->is_table)
-                        g_string_append_printf(tex, "\\begin{table}[tbp]\n\\centering\n\\caption{%s}\n\\label{tab:%s-%s}\n"
+                        g_string_append_printf(tex, "\\begin{table}[htbp]\n\\centering\n\\caption{%s}\n\\label{tab:%s-%s}\n"
                                                "\\ipclabTable{%s-%s}\n\\end{table}\n\n", cap, exp->name, o->name,
                                                exp->name, o->name);
                 else
-                        g_string_append_printf(tex, "\\begin{figure}[tbp]\n\\centering\n\\ipclabFigure{%s-%s}\n"
-                                               "\\caption{%s}\n\\label{fig:%s-%s}\n\\end{figure}\n\n", exp->name, o->name,
-                                               cap, exp->name, o->name);
+                        g_string_append_printf(tex, "\\begin{figure}[htbp]\n\\centering\n\\ipclabFigure{%s-%s}\n"
+                                               "\\caption{%s \\ipclabFact{%s-%s}{encoding} \\ipclabFact{%s-%s}{intervals} "
+                                               "\\ipclabFact{%s-%s}{left-out}}\n\\label{fig:%s-%s}\n\\end{figure}\n\n",
+                                               exp->name, o->name, cap, exp->name, o->name, exp->name, o->name,
+                                               exp->name, o->name, exp->name, o->name);
         }
         if (exp->claims->len) {
                 g_string_append(tex, "\\paragraph{Claims.}\nWe asked before measuring whether:\n\\begin{itemize}\n");
@@ -1937,6 +2686,10 @@ char *render_section(const char *file, const RenderInputs *in, GError **error)
 {
         g_autoptr(Experiment) exp = experiment_load_anywhere(file, error);
         g_autoptr(Table) t = exp ? table_read(in->summary, error) : NULL;
-
-        return t ? section_tex(exp, t) : NULL;
+        if (!t)
+                return NULL;
+        g_autoptr(GKeyFile) meta = in->meta ? meta_read(in->meta, error) : NULL;
+        if (in->meta && !meta)
+                return NULL;
+        return section_tex(exp, t, meta);
 }

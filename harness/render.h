@@ -1,9 +1,9 @@
 /* render.h: one renderer for every figure, table and generated section.
  *
  *   ipclab plot FILE NAME --summary S.tsv [--also EXP=S.tsv]... [--latency EXP=L.tsv]...
- *               [--published DIR] [--compare S2.tsv] --out SCRIPT.gp
+ *               [--published DIR] [--compare S2.tsv] [--facts FACTS.tex] --out SCRIPT.gp
  *   ipclab table FILE NAME --summary S.tsv [--also EXP=S.tsv]... [--published DIR] --out T.tex
- *   ipclab section FILE --summary S.tsv --out SECTION.tex
+ *   ipclab section FILE --summary S.tsv [--meta META.ini] --out SECTION.tex
  *
  * FILE is an experiment file, NAME one of its [figure NAME] or [table
  * NAME] groups (or `main`, the default ones: figure.h).  `plot` writes a
@@ -31,10 +31,13 @@
  * escaper of the paper's generated files.  Newly allocated. */
 char *render_latex_escape(const char *s);
 
-/* The value VALUE (as samples.tsv holds it) of axis column AXIS as people
- * read it: sizes as 64 B, 4 KiB (LATEX: 64~B, escaped), durations in ms,
- * "-" as "none" ("--").  Newly allocated. */
-char *render_axis_text(const char *axis, const char *value, bool latex);
+/* S as a gnuplot string literal, single-quoted (no backquote command,
+ * no @macro is expanded there), control characters as spaces: the one
+ * door of a value into a generated gnuplot script.  Newly allocated. */
+char *render_gnuplot_string(const char *s);
+/* UNIT (a table's unit=, or a column's: us, MiB/s) as the generated
+ * tables print it (\ensuremath{\mu}s).  Newly allocated. */
+char *render_unit_latex(const char *unit);
 
 /* What a figure, table or section is drawn from. */
 typedef struct {
@@ -43,11 +46,19 @@ typedef struct {
         GHashTable *latency;    /* EXP -> its `ipclab latency` output, or NULL */
         const char *published;  /* the directory of published= files */
         const char *compare;    /* a reproduction's summary (--compare), or NULL */
+        const char *meta;       /* the data's meta.ini (section), or NULL */
 } RenderInputs;
 
 /* The gnuplot script of [figure NAME] of experiment FILE; NULL with
- * IPCLAB_ERROR_INPUT on a bad declaration or input.  Never prints. */
-char *render_plot(const char *file, const char *name, const RenderInputs *in, GError **error);
+ * IPCLAB_ERROR_INPUT on a bad declaration or input.  Never prints.  With
+ * FACTS, *FACTS gets what the figure's caption may quote, as LaTeX:
+ * \ipclabSetFact{EXP-NAME}{KEY}{TEXT} for the keys encoding (what
+ * colour, point and dash mean, and the bounds and references drawn),
+ * intervals (what the error bars cover, from the repetitions of the
+ * cells drawn), panels, filter (its where=) and left-out (points of a
+ * percentile too few values support).  The script starts with a
+ * "# style" line per line drawn (panel, title, colour, point, dash). */
+char *render_plot(const char *file, const char *name, const RenderInputs *in, char **facts, GError **error);
 /* The LaTeX tabular of [table NAME]; the same contract. */
 char *render_table(const char *file, const char *name, const RenderInputs *in, GError **error);
 /* The LaTeX section of experiment FILE; the same contract. */

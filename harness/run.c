@@ -45,6 +45,7 @@
 #include "meta.h"
 #include "remote.h"
 #include "runner.h"
+#include "safefile.h"
 #include "samples.h"
 #include "stats.h"
 #include "transport.h"
@@ -296,6 +297,15 @@ static GHashTable *lat_rows_new(void)
         return g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify) lat_rows_free);
 }
 
+/* Adds N values, without their rows, under KEY (taken). */
+static void lat_rows_add_key(GHashTable *lat, char *key, guint64 n)
+{
+        LatRows *l = g_new0(LatRows, 1);
+
+        l->n = n;
+        g_hash_table_replace(lat, key, l);
+}
+
 static void lat_rows_add(GHashTable *lat, guint cell, guint rep, guint64 n, char *rows)
 {
         LatRows *l = g_new(LatRows, 1);
@@ -312,13 +322,15 @@ static void lat_rows_add(GHashTable *lat, guint cell, guint rep, guint64 n, char
 static GHashTable *resume_latencies(const char *path, const Experiment *exp, const char *env)
 {
         GHashTable *lat = lat_rows_new();
-        g_autofree char *text = NULL;
         gsize len = 0;
         g_autoptr(GError) e = NULL;
+        struct stat st;
 
-        if (!g_file_get_contents(path, &text, &len, &e)) {
-                if (!g_error_matches(e, G_FILE_ERROR, G_FILE_ERROR_NOENT))
-                        fprintf(stderr, "ipclab: warning: %s: --resume: cannot read %s (%s)\n", exp->name, path, e->message);
+        if (lstat(path, &st) < 0 && errno == ENOENT)
+                return lat;
+        g_autofree char *text = safefile_read(path, "a resume file of latencies", LATENCY_MAX_TEXT, &len, &e);
+        if (!text) {
+                fprintf(stderr, "ipclab: warning: %s: --resume: %s\n", exp->name, e->message);
                 return lat;
         }
         const char *nl = memrchr(text, '\n', len);
@@ -335,9 +347,40 @@ static GHashTable *resume_latencies(const char *path, const Experiment *exp, con
         for (guint i = 0; i < f->parts->len; i++) {
                 const LatencyPart *p = f->parts->pdata[i];
                 if (!strcmp(p->env, env) && !strcmp(p->machine, meta_machine_name()))
-                        lat_rows_add(lat, p->cell, p->rep, p->hist->n, g_strndup(text + p->offset, p->length));
+                        lat_rows_add(lat, p->cell, p->rep, p->n, g_strndup(text + p->offset, p->length));
         }
         return lat;
+}
+
+/* ROW (a line of samples.tsv or a resume file, without its newline),
+ * measured in ENV on MACHINE, held to what --resume holds every row it
+ * keeps to, and a merge every row of another place's results: what this
+ * build writes for that cell of EXP and a repetition below its most
+ * (samples_parse_row), a repetition not in DONE already, and, when it
+ * measured latencies, all of them in LAT (LatRows by key; LAT_PATH names
+ * it in messages; NULL: not checked).  The key is PREFIX then "cell:rep".  Returns the key
+ * (newly allocated; not added to DONE) and fills *S, *CELL and *REP, or
+ * NULL with *WHY. */
+static char *row_check(const Experiment *exp, const char *row, const char *env, const char *machine,
+                       const char *prefix, GHashTable *done, GHashTable *lat, const char *lat_path, Sample *s,
+                       const Cell **cell, guint *rep, char **why)
+{
+        guint max_rep = exp->repeat_auto ? exp->repeat_max : exp->repeat;
+
+        if (!samples_parse_row(row, env, machine, exp->cells, max_rep, cell, rep, s, why))
+                return NULL;
+        g_autofree char *key = g_strdup_printf("%s%u:%u", prefix, (*cell)->index, *rep);
+        const LatRows *l = lat ? g_hash_table_lookup(lat, key) : NULL;
+        if (g_hash_table_contains(done, key)) {
+                *why = g_strdup_printf("repetition %u of cell %u is already there", *rep, (*cell)->index);
+                return NULL;
+        }
+        if (lat && s->status == 0 && s->lat_n && (!l || l->n != s->lat_n)) {
+                *why = g_strdup_printf("%s of its %" G_GUINT64_FORMAT " latencies are in %s", l ? "not all" : "none",
+                                       s->lat_n, lat_path);
+                return NULL;
+        }
+        return g_steal_pointer(&key);
 }
 
 /* Reads the rows of an interrupted run of EXP from PARTIAL into ROWS and
@@ -357,15 +400,15 @@ static GHashTable *resume_load(const char *partial, const Experiment *exp, GPtrA
         g_autoptr(GError) e = NULL;
         GHashTable *done = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
         const char *env = meta_env_backend();
-        guint max_rep = exp->repeat_auto ? exp->repeat_max : exp->repeat;
 
-        if (!g_file_get_contents(partial, &text, NULL, &e)) {
-                if (g_error_matches(e, G_FILE_ERROR, G_FILE_ERROR_NOENT))
-                        fprintf(stderr, "ipclab: %s: --resume: no interrupted run to continue (no %s); starting afresh\n",
-                                exp->name, partial);
-                else
-                        fprintf(stderr, "ipclab: %s: --resume: cannot read %s (%s); starting afresh\n",
-                                exp->name, partial, e->message);
+        struct stat st;
+        if (lstat(partial, &st) < 0 && errno == ENOENT) {
+                fprintf(stderr, "ipclab: %s: --resume: no interrupted run to continue (no %s); starting afresh\n",
+                        exp->name, partial);
+                return done;
+        }
+        if (!(text = safefile_read(partial, "a resume file", SAFEFILE_MAX_TABLE, NULL, &e))) {
+                fprintf(stderr, "ipclab: %s: --resume: %s; starting afresh\n", exp->name, e->message);
                 return done;
         }
         if (strlen(text) < strlen(want) && g_str_has_prefix(want, text)) {
@@ -395,31 +438,77 @@ static GHashTable *resume_load(const char *partial, const Experiment *exp, GPtrA
                 guint rep;
                 Sample s;
                 g_autofree char *why = NULL;
-                if (!samples_parse_row(p, env, meta_machine_name(), exp->cells, max_rep, &cell, &rep, &s, &why)) {
-                        fprintf(stderr, "ipclab: warning: %s:%u: dropped: %s\n", partial, line, why);
+                char *key = row_check(exp, p, env, meta_machine_name(), "", done, lat, lat_path, &s, &cell, &rep, &why);
+                if (!key) {
+                        g_autofree char *shown = safefile_terminal_text(why, strlen(why));
+                        fprintf(stderr, "ipclab: warning: %s:%u: dropped: %s\n", partial, line, shown);
                 } else {
-                        char *key = g_strdup_printf("%u:%u", cell->index, rep);
-                        LatRows *l = g_hash_table_lookup(lat, key);
-                        if (g_hash_table_contains(done, key)) {
-                                fprintf(stderr, "ipclab: warning: %s:%u: dropped: repetition %u of cell %u is already there\n",
-                                        partial, line, rep, cell->index);
-                                g_free(key);
-                        } else if (s.status == 0 && s.lat_n && (!l || l->n != s.lat_n)) {
-                                fprintf(stderr, "ipclab: warning: %s:%u: dropped: %s of its %" G_GUINT64_FORMAT
-                                        " latencies are in %s\n", partial, line, l ? "not all" : "none",
-                                        s.lat_n, lat_path);
-                                g_free(key);
-                        } else {
-                                bool ok = s.status == 0;
-                                double el = (double) s.elapsed_ns, m = (double) s.messages;
-                                state_add(exp, &states[cell->index], ok && m > 0, m > 0 ? el / m : 0, (guint64) el);
-                                g_hash_table_add(done, key);
-                                g_ptr_array_add(rows, g_strdup(p));
-                        }
+                        bool ok = s.status == 0;
+                        double el = (double) s.elapsed_ns, m = (double) s.messages;
+                        state_add(exp, &states[cell->index], ok && m > 0, m > 0 ? el / m : 0, (guint64) el);
+                        g_hash_table_add(done, key);
+                        g_ptr_array_add(rows, g_strdup(p));
                 }
                 p = nl + 1;
         }
         return done;
+}
+
+/* Whether NAME is one of EXP's environments. */
+static bool exp_env(const Experiment *exp, const char *name)
+{
+        for (guint i = 0; i < exp->n_envs; i++)
+                if (!strcmp(env_name(exp->envs[i]), name))
+                        return true;
+        return false;
+}
+
+char *run_partial_checked(const Experiment *exp, guint which, const char *text, gsize len)
+{
+        g_autofree char *copy = g_strndup(text, len);
+        GString *out;
+
+        if (which == 1) {
+                g_autoptr(LatencyFile) f = latency_parse("a resume file of latencies", text, len, NULL);
+                if (!f)
+                        return NULL;
+                out = g_string_new(LATENCY_HEADER);
+                for (guint i = 0; i < f->parts->len; i++) {
+                        const LatencyPart *p = f->parts->pdata[i];
+                        if (exp_env(exp, p->env) && meta_machine_name_valid(p->machine) && p->cell < exp->cells->len)
+                                g_string_append_len(out, text + p->offset, (gssize) p->length);
+                }
+                return g_string_free(out, FALSE);
+        }
+        g_autofree char *want = partial_header(exp);
+        if (!g_str_has_prefix(copy, want))
+                return NULL;
+        out = g_string_new(want);
+        g_autoptr(GHashTable) done = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+        g_autofree char *machine = NULL;
+        char *p = copy + strlen(want);
+        for (char *nl; (nl = strchr(p, '\n')); p = nl + 1) {
+                *nl = '\0';
+                /* Its own environment and machine, one machine in all. */
+                g_auto(GStrv) f = g_strsplit(p, "\t", 5);
+                if (g_strv_length(f) < 5 || !exp_env(exp, f[2]) || !meta_machine_name_valid(f[3]) ||
+                    (machine && strcmp(machine, f[3])))
+                        continue;
+                if (!machine)
+                        machine = g_strdup(f[3]);
+                const Cell *cell;
+                guint rep;
+                Sample s;
+                g_autofree char *why = NULL;
+                g_autofree char *prefix = g_strdup_printf("%s\t", f[2]);
+                /* Its latencies are the target's --resume's to check. */
+                char *key = row_check(exp, p, f[2], f[3], prefix, done, NULL, NULL, &s, &cell, &rep, &why);
+                if (key) {
+                        g_hash_table_add(done, key);
+                        g_string_append_printf(out, "%s\n", p);
+                }
+        }
+        return g_string_free(out, FALSE);
 }
 
 static int append_row(int fd, const char *row, size_t len)
@@ -758,9 +847,133 @@ static void merge_groups(GKeyFile *to, GKeyFile *from, const char *suffix, bool 
         }
 }
 
+/* The cells of ANY (every cell of the file: experiment_load_measured)
+ * that the rows of TEXT (samples.tsv) are of, indexed as the run that
+ * wrote them indexed them: a machine indexes the cells it can run, in the
+ * file's order, so one that cannot run some (a library missing there)
+ * numbers the rest otherwise than we would.  A row of no cell of ANY is
+ * left for row_check() to refuse.  A new array of new cells. */
+static GPtrArray *cells_as_run(const Experiment *any, const char *text)
+{
+        g_autoptr(GHashTable) by_axes = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+        g_autoptr(GHashTable) present = g_hash_table_new(g_direct_hash, g_direct_equal);
+        g_autofree const Cell **in_order = g_new0(const Cell *, any->cells->len);
+        Sample none = { .status = -EIO };
+        GPtrArray *cells = g_ptr_array_new_with_free_func(g_free);
+
+        for (guint i = 0; i < any->cells->len; i++) {
+                const Cell *c = any->cells->pdata[i];
+                g_autoptr(GString) row = g_string_new(NULL);
+                samples_append_row(row, "-", "-", c, 0, &none);
+                g_string_truncate(row, row->len - 1);
+                g_hash_table_insert(by_axes, samples_cell_axes(row->str), (gpointer) c);
+                if (c->index < any->cells->len)
+                        in_order[c->index] = c;
+        }
+        g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+        for (guint i = 1; lines[i]; i++) {
+                g_autofree char *axes = samples_cell_axes(lines[i]);
+                const Cell *c = axes ? g_hash_table_lookup(by_axes, axes) : NULL;
+                if (c)
+                        g_hash_table_add(present, (gpointer) c);
+        }
+        for (guint i = 0; i < any->cells->len; i++) {
+                if (!in_order[i] || !g_hash_table_contains(present, in_order[i]))
+                        continue;
+                Cell *copy = g_memdup2(in_order[i], sizeof(Cell));
+                copy->index = cells->len;
+                g_ptr_array_add(cells, copy);
+        }
+        return cells;
+}
+
+/* Checks the results of one place (WHO) before they are merged: every
+ * row of samples.tsv TEXT (at SP) as --resume checks a row (row_check),
+ * in ENV (or, when ENV is NULL, in one of EXP's environments) on
+ * MACHINE, and every part of the latencies LAT_TEXT (LAT_LEN bytes, at
+ * LP) a repetition of those rows.  DONE collects the rows' keys of every
+ * place.  FALSE with IPCLAB_ERROR_INPUT naming the file, the line and
+ * what is wrong: the results are refused whole. */
+static gboolean merge_check(const Experiment *exp, const Experiment *any, const char *who, const char *sp,
+                            const char *text, const char *lp, const char *lat_text, gsize lat_len, const char *env,
+                            const char *machine, GHashTable *done, GError **error)
+{
+        g_autoptr(GError) e = NULL;
+        g_autoptr(LatencyFile) f = latency_parse(lp, lat_text, lat_len, &e);
+        if (!f) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "results of %s from %s: %s", exp->name, who,
+                            e->message);
+                return FALSE;
+        }
+        g_autoptr(GHashTable) lat = lat_rows_new();
+        for (guint i = 0; i < f->parts->len; i++) {
+                const LatencyPart *p = f->parts->pdata[i];
+                if ((env ? strcmp(p->env, env) : !exp_env(exp, p->env)) || strcmp(p->machine, machine)) {
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                                    "results of %s from %s: %s:%u: env %.64s, machine %.64s: not where they ran (%s, %s)",
+                                    exp->name, who, lp, p->line, p->env, p->machine, env ? env : "its environments",
+                                    machine);
+                        return FALSE;
+                }
+                g_autofree char *key = g_strdup_printf("%s\t%s\t%u:%u", p->env, p->machine, p->cell, p->rep);
+                LatRows *l = g_hash_table_lookup(lat, key);
+                if (l)
+                        l->n += p->n;
+                else
+                        lat_rows_add_key(lat, g_steal_pointer(&key), p->n);
+        }
+        g_autoptr(GPtrArray) cells = cells_as_run(any, text);
+        Experiment as_run = *exp;
+        as_run.cells = cells;
+        g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+        for (guint i = 1; lines[i] && lines[i][0]; i++) {
+                g_auto(GStrv) fields = g_strsplit(lines[i], "\t", 5);
+                const char *row_env = g_strv_length(fields) >= 5 ? fields[2] : "";
+                const Cell *cell;
+                guint rep;
+                Sample s;
+                g_autofree char *why = NULL;
+                g_autofree char *prefix = g_strdup_printf("%s\t%s\t", row_env, machine);
+                char *key = NULL;
+                if (env ? strcmp(row_env, env) : !exp_env(exp, row_env))
+                        why = g_strdup_printf("env '%.64s' is not where it ran (%s)", row_env,
+                                              env ? env : "the experiment's environments");
+                else
+                        key = row_check(&as_run, lines[i], row_env, machine, prefix, done, lat, lp, &s, &cell, &rep,
+                                        &why);
+                if (!key) {
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                                    "results of %s from %s: %s:%u: %s: refused (a row --resume would drop)", exp->name,
+                                    who, sp, i + 1, why);
+                        return FALSE;
+                }
+                g_hash_table_add(done, key);
+        }
+        GHashTableIter it;
+        gpointer k;
+        g_hash_table_iter_init(&it, lat);
+        while (g_hash_table_iter_next(&it, &k, NULL))
+                if (!g_hash_table_contains(done, k)) {
+                        g_autofree char *shown = g_strescape(k, NULL);
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                                    "results of %s from %s: %s: latencies of %s, a repetition %s does not hold: refused",
+                                    exp->name, who, lp, shown, sp);
+                        return FALSE;
+                }
+        return TRUE;
+}
+
 int run_merge(const Experiment *exp, const char *out_dir, const char *const *dirs, const char *const *labels,
               bool machines, GError **error)
 {
+        g_autoptr(GHashTable) done = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+        g_autoptr(Experiment) any = experiment_load_measured(exp->path, exp->profile, error);
+        if (!any)
+                return RUN_ERROR;
+        if (strcmp(any->sha256, exp->sha256)) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s changed while it ran: not merged", exp->path);
+                return RUN_ERROR;
+        }
         g_autoptr(GString) rows = g_string_new(samples_header());
         g_autoptr(GString) lat_rows = g_string_new(LATENCY_HEADER);
         g_autoptr(GKeyFile) meta = g_key_file_new();
@@ -778,20 +991,27 @@ int run_merge(const Experiment *exp, const char *out_dir, const char *const *dir
                 g_autofree char *dir = g_build_filename(dirs[i], exp->name, NULL);
                 g_autofree char *sp = g_build_filename(dir, "samples.tsv", NULL);
                 g_autofree char *mp = g_build_filename(dir, "meta.ini", NULL);
-                g_autofree char *text = NULL;
-                g_autoptr(GKeyFile) m = g_key_file_new();
                 g_autoptr(GError) e = NULL;
-                if (!g_file_get_contents(sp, &text, NULL, &e) ||
-                    !g_key_file_load_from_file(m, mp, G_KEY_FILE_KEEP_COMMENTS, &e)) {
+                g_autofree char *text = safefile_read(sp, "a samples.tsv", SAFEFILE_MAX_TABLE, NULL, &e);
+                g_autoptr(GKeyFile) m = text ? safefile_key_file(mp, &e) : NULL;
+                if (!m) {
                         g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "results of %s from %s: %s",
                                     exp->name, labels ? labels[i] : dirs[i], e->message);
                         samples_remove_dir(staging);
                         return RUN_ERROR;
                 }
-                /* A machine is named by what its own run recorded. */
+                /* A machine is named by what its own run recorded, as
+                 * IPCLAB_MACHINE may name one; every value is one line. */
+                const char *who = labels ? labels[i] : dirs[i];
                 char *label = machines ? g_key_file_get_string(m, "run", "machine", NULL) : g_strdup(labels[i]);
-                if (!label || !*label) {
-                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "%s names no machine ([run] machine)", mp);
+                if (!meta_check_values(m, mp, error) || (machines && !meta_machine_name_valid(label))) {
+                        if (!(error && *error))
+                                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                                            "results of %s from %s: %s: [run] machine is %s, not a machine name (1 to "
+                                            "64 letters, digits, '-', '_', '.')", exp->name, who, mp,
+                                            label ? "not one" : "missing");
+                        else
+                                g_prefix_error(error, "results of %s from %s: ", exp->name, who);
                         g_free(label);
                         samples_remove_dir(staging);
                         return RUN_ERROR;
@@ -815,8 +1035,6 @@ int run_merge(const Experiment *exp, const char *out_dir, const char *const *dir
                         samples_remove_dir(staging);
                         return RUN_ERROR;
                 }
-                char *body = strchr(text, '\n');
-                g_string_append(rows, body ? body + 1 : "");
                 /* The latencies likewise: each environment's rows say
                  * which it is. */
                 g_autofree char *lp = g_build_filename(dir, LATENCY_FILE, NULL);
@@ -828,6 +1046,14 @@ int run_merge(const Experiment *exp, const char *out_dir, const char *const *dir
                         samples_remove_dir(staging);
                         return RUN_ERROR;
                 }
+                /* Nothing is merged that --resume would not keep. */
+                if (!merge_check(exp, any, who, sp, text, lp, lat_text, lat_len, machines ? NULL : labels[i],
+                                 machines ? label : meta_machine_name(), done, error)) {
+                        samples_remove_dir(staging);
+                        return RUN_ERROR;
+                }
+                char *body = strchr(text, '\n');
+                g_string_append(rows, body ? body + 1 : "");
                 g_string_append_len(lat_rows, lat_text + strlen(LATENCY_HEADER),
                                     (gssize) (lat_len - strlen(LATENCY_HEADER)));
                 merge_groups(meta, m, i == 0 ? NULL : label, machines);
@@ -835,12 +1061,13 @@ int run_merge(const Experiment *exp, const char *out_dir, const char *const *dir
                  * console-REST.log console-LABEL-REST.log. */
                 g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
                 for (const char *f; d && (f = g_dir_read_name(d));) {
-                        if (!g_str_has_prefix(f, "console") || !g_str_has_suffix(f, ".log"))
+                        if (!g_str_has_prefix(f, "console") || !g_str_has_suffix(f, ".log") ||
+                            strspn(f, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") != strlen(f))
                                 continue;
-                        g_autofree char *log = NULL;
                         gsize log_len = 0;
                         g_autofree char *from = g_build_filename(dir, f, NULL);
-                        if (!g_file_get_contents(from, &log, &log_len, NULL))
+                        g_autofree char *log = safefile_read(from, "a console log", SAFEFILE_MAX_LOG, &log_len, NULL);
+                        if (!log)
                                 continue;
                         g_autofree char *lname = g_strdup_printf("console-%s%s", label, f + strlen("console"));
                         if (!strcmp(f, "console.log")) {

@@ -87,3 +87,13 @@ void run_unlock_out(const char *out_dir, int fd);
 char *run_partial_path(const char *dir, const char *name, guint which);
 
 void run_format_duration(char *buf, size_t len, double seconds);
+
+/* TEXT (LEN bytes), a resume file WHICH (as run_partial_path()) of EXP
+ * that came from elsewhere (a target), with only what --resume would
+ * read: the header of this version of EXP, then every row that is what
+ * this build writes for a cell of EXP (samples_parse_row) in one of its
+ * environments on one machine, once; or the latencies' rows that parse,
+ * of those environments and valid machine names.  NULL when it is not a
+ * resume file of EXP at all.  What is carried back to a target for
+ * --resume is this, never the file as it came. */
+char *run_partial_checked(const Experiment *exp, guint which, const char *text, gsize len);

@@ -5,12 +5,15 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "columns.h"
+#include "meta.h"
+#include "safefile.h"
 #include "placement.h"
 #include "transport.h"
 
@@ -382,6 +385,22 @@ gboolean samples_parse_row(const char *row, const char *env, const char *machine
         return TRUE;
 }
 
+char *samples_cell_axes(const char *row)
+{
+        const Layout *l = layout();
+        g_auto(GStrv) f = g_strsplit(row, "\t", -1);
+
+        if (g_strv_length(f) != l->n)
+                return NULL;
+        GString *axes = g_string_new(NULL);
+        for (guint i = 0; i < l->n; i++) {
+                ColumnId id = l->ids[i];
+                if (column_table[id].kind == COLUMN_AXIS && id != COL_ENV && id != COL_MACHINE)
+                        g_string_append_printf(axes, "%s%s", axes->len ? "\t" : "", f[i]);
+        }
+        return g_string_free(axes, FALSE);
+}
+
 static int fsync_dir_of(const char *path)
 {
         g_autofree char *dir = g_path_get_dirname(path);
@@ -481,20 +500,20 @@ int samples_replace_dir(const char *staging, const char *final)
 
 Table *table_read(const char *path, GError **error)
 {
-        g_autofree char *text = NULL;
+        g_autoptr(SafeLines) in = safefile_lines_open(path, "a table", SAFEFILE_MAX_TABLE, error);
+        const char *line;
+        gsize len;
         g_autoptr(GError) e = NULL;
 
-        if (!g_file_get_contents(path, &text, NULL, &e)) {
-                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: %s", path, e->message);
+        if (!in)
                 return NULL;
-        }
         g_autoptr(Table) t = g_new0(Table, 1);
         t->rows = g_ptr_array_new_with_free_func((GDestroyNotify) g_strfreev);
-        g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
-        for (guint i = 0; lines[i]; i++) {
-                if (lines[i][0] == '\0' || lines[i][0] == '#')
+        t->lines = g_array_new(FALSE, FALSE, sizeof(guint));
+        while ((line = safefile_lines_next(in, &len, &e))) {
+                if (line[0] == '\0' || line[0] == '#')
                         continue;
-                char **fields = g_strsplit(lines[i], "\t", -1);
+                char **fields = g_strsplit(line, "\t", -1);
                 if (!t->columns) {
                         t->columns = fields;
                         t->n_columns = g_strv_length(fields);
@@ -502,12 +521,18 @@ Table *table_read(const char *path, GError **error)
                 }
                 if (g_strv_length(fields) != t->n_columns) {
                         g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
-                                    "%s: line %u has %u fields, the header has %u", path, i + 1,
-                                    g_strv_length(fields), t->n_columns);
+                                    "%s: line %u has %u fields, the header has %u", path,
+                                    safefile_lines_number(in), g_strv_length(fields), t->n_columns);
                         g_strfreev(fields);
                         return NULL;
                 }
                 g_ptr_array_add(t->rows, fields);
+                guint at = safefile_lines_number(in);
+                g_array_append_val(t->lines, at);
+        }
+        if (e) {
+                g_propagate_error(error, g_steal_pointer(&e));
+                return NULL;
         }
         if (!t->columns) {
                 g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: no header line", path);
@@ -516,23 +541,224 @@ Table *table_read(const char *path, GError **error)
         return g_steal_pointer(&t);
 }
 
+gboolean samples_parse_whole(const char *s, guint64 *v)
+{
+        gsize n = strspn(s, "0123456789");
+
+        if (!n || s[n] || n > 16)
+                return FALSE;
+        *v = g_ascii_strtoull(s, NULL, 10);
+        return *v <= (guint64) 1 << 53;
+}
+
+gboolean samples_parse_number(const char *s, double *v)
+{
+        const char *p = s + (*s == '-');
+        gsize whole = strspn(p, "0123456789"), frac = 0;
+
+        p += whole;
+        if (*p == '.') {
+                frac = strspn(p + 1, "0123456789");
+                p += 1 + frac;
+        }
+        if (!whole && !frac)
+                return FALSE;
+        if (*p == 'e' || *p == 'E') {
+                p += 1 + (p[1] == '+' || p[1] == '-');
+                gsize exp = strspn(p, "0123456789");
+                if (!exp)
+                        return FALSE;
+                p += exp;
+        }
+        if (*p)
+                return FALSE;
+        *v = g_ascii_strtod(s, NULL);
+        return isfinite(*v) && fabs(*v) <= 1e300;
+}
+
+gboolean samples_plain_text(const char *s)
+{
+        for (const char *p = s; *p; p++)
+                if ((guchar) *p < 0x20 || *p == 0x7f)
+                        return false;
+        return true;
+}
+
+/* Whether S is a name ipclab writes as an axis value (pipe, sd-bus,
+ * dbus-daemon, qtdbus, sdbus-c++). */
+static bool axis_name(const char *s)
+{
+        return s[0] && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._+-") == strlen(s);
+}
+
+/* Checks field F of column NAME; NULL when it is one samples_append_row()
+ * could write, else what it should be. */
+static const char *field_problem(const char *name, const char *f)
+{
+        const Column *c = column_find(name);
+        ColumnId id = c ? (ColumnId) (c - column_table) : COL_N_COLUMNS;
+        guint64 u;
+        Sample s;
+
+        if (!c || !(c->flags & COLUMN_IN_SAMPLES))
+                return samples_plain_text(f) ? NULL : "text without control characters";
+        switch (id) {
+        case COL_CELL:
+        case COL_REP:
+                return samples_parse_whole(f, &u) && u <= G_MAXUINT ? NULL : "a whole number";
+        case COL_STATUS:
+                return !strcmp(f, "ok") || !strcmp(f, "failed") ? NULL : "ok or failed";
+        case COL_WHY:
+                return samples_plain_text(f) ? NULL : "text without control characters";
+        case COL_MACHINE:
+                return !strcmp(f, "-") || meta_machine_name_valid(f) ? NULL
+                     : "a machine name (1 to 64 letters, digits, '-', '_', '.') or -";
+        case COL_SIZE_B:
+        case COL_COUNT:
+        case COL_DURATION_NS:
+                return !strcmp(f, "-") || samples_parse_whole(f, &u) ? NULL : "a whole number up to 2^53, or -";
+        default:
+                break;
+        }
+        if (c->kind == COLUMN_AXIS)
+                return axis_name(f) ? NULL : "a name (letters, digits, '.', '_', '+', '-')";
+        if (sample_number(&s, id))
+                return !strcmp(f, "-") || samples_parse_whole(f, &u) ? NULL : "a whole number up to 2^53, or -";
+        return samples_plain_text(f) ? NULL : "text without control characters";
+}
+
+/* The axis values of ROW of T, "name=value " each. */
+static char *row_axes(const Table *t, char **row)
+{
+        GString *axes = g_string_new(NULL);
+
+        for (guint i = 0; i < t->n_columns; i++) {
+                const Column *c = column_find(t->columns[i]);
+                if (c && c->kind == COLUMN_AXIS)
+                        g_string_append_printf(axes, "%s=%s ", c->name, row[i]);
+        }
+        return g_string_free(axes, FALSE);
+}
+
+gboolean samples_check_cells(const Table *t, const char *path, GError **error)
+{
+        int cell = table_column(t, "cell"), env = table_column(t, "env"), machine = table_column(t, "machine");
+        g_autoptr(GHashTable) axes_of = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+
+        for (guint r = 0; cell >= 0 && r < t->rows->len; r++) {
+                char **row = t->rows->pdata[r];
+                g_autofree char *axes = row_axes(t, row);
+                g_autofree char *key = g_strdup_printf("%s\t%s\t%s", env >= 0 ? row[env] : "-",
+                                                       machine >= 0 ? row[machine] : "-", row[cell]);
+                const char *had = g_hash_table_lookup(axes_of, key);
+                if (had && strcmp(had, axes)) {
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                                    "%s:%u: cell %s has the axes %sthere and %searlier: its latencies cannot be told "
+                                    "apart", path, g_array_index(t->lines, guint, r), row[cell], axes, had);
+                        return FALSE;
+                }
+                if (!had)
+                        g_hash_table_insert(axes_of, g_steal_pointer(&key), g_steal_pointer(&axes));
+        }
+        return TRUE;
+}
+
+/* Checks every field and row of samples.tsv T (PATH): see samples.h. */
+static gboolean samples_check(const Table *t, const char *path, GError **error)
+{
+        int status = table_column(t, "status"), elapsed = table_column(t, "elapsed_ns");
+        int cell = table_column(t, "cell"), rep = table_column(t, "rep");
+        int env = table_column(t, "env"), machine = table_column(t, "machine");
+        static const char *const lat[] = { "lat_min_ns", "lat_p50_ns", "lat_p90_ns", "lat_p99_ns", "lat_p999_ns",
+                                           "lat_max_ns" };
+        int lc[G_N_ELEMENTS(lat)];
+        g_autoptr(GHashTable) seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+
+        for (gsize k = 0; k < G_N_ELEMENTS(lat); k++)
+                lc[k] = table_column(t, lat[k]);
+        for (guint i = 0; i < t->n_columns; i++)
+                for (guint j = 0; j < i; j++)
+                        if (!strcmp(t->columns[i], t->columns[j])) {
+                                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: the column %s is there twice",
+                                            path, t->columns[i]);
+                                return FALSE;
+                        }
+        for (guint r = 0; r < t->rows->len; r++) {
+                char **row = t->rows->pdata[r];
+                guint line = g_array_index(t->lines, guint, r);
+                for (guint i = 0; i < t->n_columns; i++) {
+                        const char *want = field_problem(t->columns[i], row[i]);
+                        if (want) {
+                                g_autofree char *shown = g_strescape(row[i], NULL);
+                                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                                            "%s:%u: column %u (%s) is '%.80s', not %s", path, line, i + 1,
+                                            t->columns[i], shown, want);
+                                return FALSE;
+                        }
+                }
+                if (status >= 0 && !strcmp(row[status], "ok") && elapsed >= 0) {
+                        guint64 el = 0, prev = 0, v;
+                        if (!samples_parse_whole(row[elapsed], &el) || el == 0) {
+                                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                                            "%s:%u: column %d (elapsed_ns) is '%s': an ok repetition takes time", path,
+                                            line, elapsed + 1, row[elapsed]);
+                                return FALSE;
+                        }
+                        for (gsize k = 0; k < G_N_ELEMENTS(lat); k++) {
+                                if (lc[k] < 0 || !samples_parse_whole(row[lc[k]], &v))
+                                        continue;
+                                if (v < prev) {
+                                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                                                    "%s:%u: column %d (%s) is %s, below the percentile before it: "
+                                                    "the latency percentiles are out of order", path, line, lc[k] + 1,
+                                                    lat[k], row[lc[k]]);
+                                        return FALSE;
+                                }
+                                prev = v;
+                        }
+                }
+                if (cell < 0 || rep < 0)
+                        continue;
+                /* One repetition once: the same cell, repetition and axes
+                 * on one machine in one environment. */
+                const char *e = env >= 0 ? row[env] : "-", *m = machine >= 0 ? row[machine] : "-";
+                g_autofree char *axes = row_axes(t, row);
+                g_autofree char *key = g_strdup_printf("%s\t%s\t%s\t%s\t%s", e, m, row[cell], row[rep], axes);
+                gpointer first = g_hash_table_lookup(seen, key);
+                if (first) {
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                                    "%s:%u: repetition %s of cell %s (env %s, machine %s) is there twice, first at "
+                                    "line %u", path, line, row[rep], row[cell], e, m, GPOINTER_TO_UINT(first));
+                        return FALSE;
+                }
+                g_hash_table_insert(seen, g_steal_pointer(&key), GUINT_TO_POINTER(line));
+        }
+        return TRUE;
+}
+
 Table *samples_table_read(const char *path, GError **error)
 {
         g_autoptr(Table) t = table_read(path, error);
 
-        if (!t || table_column(t, "machine") >= 0)
-                return g_steal_pointer(&t);
+        if (!t)
+                return NULL;
+        if (table_column(t, "machine") >= 0)
+                return samples_check(t, path, error) ? g_steal_pointer(&t) : NULL;
         /* Written before the machine column: one machine, the one its
          * meta.ini names, if it is there. */
         g_autofree char *dir = g_path_get_dirname(path);
         g_autofree char *meta_path = g_build_filename(dir, "meta.ini", NULL);
-        g_autoptr(GKeyFile) meta = g_key_file_new();
         g_autofree char *host = NULL;
-        if (g_key_file_load_from_file(meta, meta_path, G_KEY_FILE_NONE, NULL))
+        struct stat st;
+        if (lstat(meta_path, &st) == 0) {
+                g_autoptr(GKeyFile) meta = safefile_key_file(meta_path, error);
+                if (!meta)
+                        return NULL;
                 host = g_key_file_get_string(meta, "machine", "hostname", NULL);
+        }
         if (host)
-                host[strcspn(host, ".\t\n")] = '\0';
-        const char *machine = host && *host ? host : "-";
+                host[strcspn(host, ".")] = '\0';
+        const char *machine = host && meta_machine_name_valid(host) ? host : "-";
         int env = table_column(t, "env");
         guint at = env >= 0 ? (guint) env + 1 : t->n_columns;
         GStrvBuilder *b = g_strv_builder_new();
@@ -558,7 +784,7 @@ Table *samples_table_read(const char *path, GError **error)
                 t->rows->pdata[r] = row;
         }
         t->n_columns++;
-        return g_steal_pointer(&t);
+        return samples_check(t, path, error) ? g_steal_pointer(&t) : NULL;
 }
 
 int table_column(const Table *t, const char *name)
@@ -576,5 +802,7 @@ void table_free(Table *t)
         g_strfreev(t->columns);
         if (t->rows)
                 g_ptr_array_unref(t->rows);
+        if (t->lines)
+                g_array_unref(t->lines);
         g_free(t);
 }

@@ -30,6 +30,13 @@ void samples_append_row(GString *out, const char *env, const char *machine, cons
 gboolean samples_parse_row(const char *row, const char *env, const char *machine, GPtrArray *cells,
                            guint max_rep, const Cell **cell, guint *rep, Sample *s, char **why);
 
+/* The fields of ROW (a line of samples.tsv as this build writes it) that
+ * say which cell it is of, less env and machine: the axes a Cell has,
+ * tab-separated.  NULL when ROW has not the fields samples_header()
+ * names.  Rows of one cell, and samples_append_row()'s row of that cell,
+ * give the same. */
+char *samples_cell_axes(const char *row);
+
 /* Writes LEN bytes of DATA to PATH atomically: a temp file beside it,
  * fsync, rename, fsync of the directory.  Returns 0 or -errno; on failure
  * PATH is untouched and no temp file is left. */
@@ -49,16 +56,46 @@ typedef struct {
         char **columns;       /* NULL-terminated */
         guint n_columns;
         GPtrArray *rows;      /* char ** per row, n_columns each */
+        GArray *lines;        /* guint per row: its line in the file */
 } Table;
 
-/* Reads a TSV file with a header line.  Lines starting with '#' are
- * skipped.  NULL with ERROR set (naming the file and line) on failure. */
+/* Reads a TSV file with a header line, line by line (safefile.h: a
+ * regular file in its tree, at most SAFEFILE_MAX_TABLE).  Lines starting
+ * with '#' are skipped.  NULL with ERROR set (naming the file and line)
+ * on failure. */
 Table *table_read(const char *path, GError **error);
-/* Reads samples.tsv at PATH like table_read().  One written before the
- * machine column (all of one machine, then) gets it, after env, each
- * row's value the host name its meta.ini names (up to the first dot), or
- * "-" without one: old data reads like new. */
+/* Reads samples.tsv at PATH like table_read(), and checks every field by
+ * its column's name (columns.h), as samples_append_row() writes it: the
+ * cell, the repetition and every number a whole number up to 2^53 (no
+ * sign, no exponent, no hexadecimal), "-" where a number may be missing;
+ * status ok or failed, an ok row with an elapsed time above 0 and its
+ * latency percentiles in order; axis values names (letters, digits, '.',
+ * '_', '-', '+') or numbers, machine names by meta_machine_name_valid();
+ * a column it does not know, text without control characters.  A
+ * repetition (env, machine, cell, rep and axes) given twice is an error
+ * too.  Every error names the file, the line and the column.  One written before the machine column (all
+ * of one machine, then) gets it, after env, each row's value the host
+ * name its meta.ini names (up to the first dot), or "-" without one: old
+ * data reads like new. */
 Table *samples_table_read(const char *path, GError **error);
+
+/* Whether every cell index of T (samples.tsv at PATH) has one set of axes
+ * on each machine in each environment, as it must for its latencies
+ * (latencies.tsv.gz names cells by index) to be its own.  FALSE with
+ * ERROR naming the line. */
+gboolean samples_check_cells(const Table *t, const char *path, GError **error);
+
+/* Whether S is text a field may hold, whatever it is: no control
+ * character (no tab, newline, escape...). */
+gboolean samples_plain_text(const char *s);
+
+/* S as a whole number up to 2^53 (exact in a double): decimal digits
+ * only.  FALSE for anything else ("", "-", "-5", "+5", "1e3", "0x10"). */
+gboolean samples_parse_whole(const char *s, guint64 *v);
+/* S as a finite decimal number of magnitude at most 1e300: an optional
+ * '-', digits with an optional fraction, an optional exponent.  FALSE
+ * for anything else ("", "-", "inf", "nan", "0x10", " 5", "1e999"). */
+gboolean samples_parse_number(const char *s, double *v);
 /* Index of column NAME, or -1. */
 int table_column(const Table *t, const char *name);
 void table_free(Table *t);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #define MAX_D(a, b) ((a) > (b) ? (a) : (b))
+#define MIN_D(a, b) ((a) < (b) ? (a) : (b))
 
 static int cmp_u64(const void *a, const void *b)
 {
@@ -70,6 +71,13 @@ static double binom_half_cdf(size_t n, size_t k)
         return sum > 1 ? 1 : sum;
 }
 
+bool stats_quantile_supported(double n, double q)
+{
+        if (q <= 0 || q >= 1 || q == 0.5)
+                return n >= 1;
+        return n * fmin(q, 1 - q) >= STATS_TAIL_MIN * (1 - 1e-9);
+}
+
 double stats_median_ci(const double *sorted, size_t n, double level, double *lo, double *hi)
 {
         double alpha = 1 - level;
@@ -80,13 +88,18 @@ double stats_median_ci(const double *sorted, size_t n, double level, double *lo,
         }
         /* The interval [x(j), x(n-j+1)] (1-based) covers the median with
          * probability 1 - 2 P(X <= j-1).  Take the largest j that still
-         * reaches LEVEL. */
+         * reaches LEVEL: P(X <= j-1) summed once, term by term as
+         * binom_half_cdf() sums it (the same values), so that the search
+         * takes time linear in N, not quadratic. */
         size_t j = 0;
+        double cdf = 0, cdf_j = 0, ln2n = (double) n * log(2.0);
         for (size_t cand = 1; cand <= (n + 1) / 2; cand++) {
-                if (2 * binom_half_cdf(n, cand - 1) <= alpha)
-                        j = cand;
-                else
+                size_t i = cand - 1;
+                cdf += exp(lgamma((double) n + 1) - lgamma((double) i + 1) - lgamma((double) (n - i) + 1) - ln2n);
+                if (2 * MIN_D(cdf, 1) > alpha)
                         break;
+                j = cand;
+                cdf_j = MIN_D(cdf, 1);
         }
         if (j == 0) {
                 *lo = sorted[0];
@@ -95,7 +108,7 @@ double stats_median_ci(const double *sorted, size_t n, double level, double *lo,
         }
         *lo = sorted[j - 1];
         *hi = sorted[n - j];
-        return 1 - 2 * binom_half_cdf(n, j - 1);
+        return 1 - 2 * cdf_j;
 }
 
 double stats_median_ci_level(size_t n, double level)

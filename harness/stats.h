@@ -14,6 +14,13 @@ void stats_sort_double(double *v, size_t n);
 uint64_t stats_quantile_u64(const uint64_t *sorted, size_t n, double q);
 double stats_quantile_double(const double *sorted, size_t n, double q);
 
+/* Does the Q-quantile (0 <= Q <= 1) of N values say something of its own?
+ * Only when at least STATS_TAIL_MIN of them lie beyond it: the 99th
+ * percentile needs 1000 values, the 99.9th 10000.  The minimum (Q 0) and
+ * the maximum (Q 1) of any values are measured, and so is the median. */
+#define STATS_TAIL_MIN 10
+bool stats_quantile_supported(double n, double q);
+
 /* The median of sorted V (the mean of the two middle values when N is even). */
 double stats_median(const double *sorted, size_t n);
 

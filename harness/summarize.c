@@ -4,9 +4,11 @@
 #include <errno.h>
 #include <math.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "experiment.h"
 #include "latency.h"
+#include "safefile.h"
 #include "stats.h"
 
 /* What a field of the summary shows of its column. */
@@ -116,6 +118,7 @@ void summary_free(Summary *summary)
                 g_ptr_array_unref(summary->cells);
         table_free(summary->samples);
         g_free(summary->experiment);
+        g_free(summary->path);
         g_free(summary);
 }
 
@@ -131,15 +134,34 @@ static void set_value(SummaryStat *st, double v)
         st->value = v;
 }
 
-/* A field that may be "-" (then 0, as the statistics count it). */
-static double number_or_zero(const char *f)
+/* The number in field COL of ROW (samples.tsv's line LINE, at PATH): a
+ * whole number, as samples_table_read() checked; "-" is 0 where OPTIONAL
+ * (a CPU time a cell does not have: no server, no bus), else an error
+ * naming the file, the line and the column. */
+static gboolean field_number(const Summary *s, char **row, int col, guint line, bool optional, double *v,
+                             GError **error)
 {
-        return strcmp(f, "-") ? g_ascii_strtod(f, NULL) : 0;
+        guint64 u;
+
+        if (optional && !strcmp(row[col], "-")) {
+                *v = 0;
+                return TRUE;
+        }
+        if (!samples_parse_whole(row[col], &u)) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                            "%s:%u: column %d (%s) of an ok repetition is '%s', not a whole number", s->path, line,
+                            col + 1, s->samples->columns[col], row[col]);
+                return FALSE;
+        }
+        *v = (double) u;
+        return TRUE;
 }
 
-/* The statistics of cell C from its ok rows ROWS; COL holds the columns
- * of inputs[]. */
-static void cell_compute(SummaryCell *c, GPtrArray *rows, const int *col)
+/* The statistics of cell C from its rows ROWS (their lines LINES); COL
+ * holds the columns of inputs[].  FALSE with ERROR when an ok row lacks
+ * a number. */
+static gboolean cell_compute(const Summary *s, SummaryCell *c, GPtrArray *rows, GArray *lines, const int *col,
+                             GError **error)
 {
         guint len = rows->len, n = 0, nlat = 0;
         g_autofree double *el = g_new0(double, len), *tp = g_new0(double, len),
@@ -154,16 +176,19 @@ static void cell_compute(SummaryCell *c, GPtrArray *rows, const int *col)
                 c->stat[id].value = c->stat[id].lo = c->stat[id].hi = NAN;
         for (guint i = 0; i < len; i++) {
                 char **row = rows->pdata[i];
+                guint line = g_array_index(lines, guint, i);
                 if (strcmp(row[col[0]], "ok") != 0) {
                         c->failed++;
                         continue;
                 }
-                double elapsed = g_ascii_strtod(row[col[1]], NULL);
-                double m = g_ascii_strtod(row[col[2]], NULL);
-                double b = g_ascii_strtod(row[col[3]], NULL);
-                double cc = g_ascii_strtod(row[col[4]], NULL);
-                double sc = number_or_zero(row[col[5]]);
-                double bc = number_or_zero(row[col[6]]);
+                double elapsed, m, b, cc, sc, bc;
+                if (!field_number(s, row, col[1], line, false, &elapsed, error) ||
+                    !field_number(s, row, col[2], line, false, &m, error) ||
+                    !field_number(s, row, col[3], line, false, &b, error) ||
+                    !field_number(s, row, col[4], line, false, &cc, error) ||
+                    !field_number(s, row, col[5], line, true, &sc, error) ||
+                    !field_number(s, row, col[6], line, true, &bc, error))
+                        return FALSE;
                 have_bus |= strcmp(row[col[6]], "-") != 0;
                 el[n] = elapsed;
                 secs[n] = elapsed / 1e9;
@@ -178,14 +203,15 @@ static void cell_compute(SummaryCell *c, GPtrArray *rows, const int *col)
                 cpm[n] = m > 0 ? (cc + sc + bc) / m : 0;
                 if (strcmp(row[col[7]], "-") != 0) {
                         for (int q = 0; q < 4; q++)
-                                lat[q * len + nlat] = g_ascii_strtod(row[col[7 + q]], NULL);
+                                if (!field_number(s, row, col[7 + q], line, false, &lat[q * len + nlat], error))
+                                        return FALSE;
                         nlat++;
                 }
                 n++;
         }
         c->n = n;
         if (n == 0)
-                return;
+                return TRUE;
         set_median(&c->stat[COL_ELAPSED_NS], el, n);
         stats_sort_double(msgs, n);
         set_value(&c->stat[COL_MESSAGES], stats_median(msgs, n));
@@ -210,6 +236,7 @@ static void cell_compute(SummaryCell *c, GPtrArray *rows, const int *col)
         if (tp_h > 0)
                 set_value(&c->stat[COL_THROUGHPUT_MIBPS_HMEAN], tp_h);
         set_value(&c->stat[COL_RATE_PER_S_HMEAN], stats_pooled_rate(sent, secs, n));
+        return TRUE;
 }
 
 /* The pooled percentiles of cell C (rows ROWS) from LAT: the histograms
@@ -276,20 +303,34 @@ static void cell_window(SummaryCell *c, GPtrArray *rows, const Table *t)
 /* meta.ini's memcpy bound for a cell of SIZE measured in ENV on MACHINE:
  * each environment and machine measured its own; a merged meta.ini has
  * "[bounds ENV MACHINE]", "[bounds MACHINE]" or "[bounds ENV]" (the first
- * machine's and environment's have no name: run_merge), else "[bounds]". */
-static char *bound_of(GKeyFile *meta, const char *env, const char *machine, const char *size)
+ * machine's and environment's have no name: run_merge), else "[bounds]".
+ * *BOUND gets it as written there, or NULL; a value that is not a
+ * positive number is an error naming META_PATH, the group and the key. */
+static gboolean bound_of(GKeyFile *meta, const char *meta_path, const char *env, const char *machine,
+                         const char *size, char **bound, GError **error)
 {
         g_autofree char *key = g_strdup_printf("memcpy_MiBps_%s", size);
         char *groups[] = { g_strdup_printf("bounds %s %s", env, machine), g_strdup_printf("bounds %s", machine),
                            g_strdup_printf("bounds %s", env), g_strdup("bounds") };
-        char *bound = NULL;
+        gboolean ok = TRUE;
+        double v;
 
+        *bound = NULL;
         for (gsize k = 0; meta && k < G_N_ELEMENTS(groups); k++) {
-                if (!bound && g_key_file_has_group(meta, groups[k]))
-                        bound = g_key_file_get_value(meta, groups[k], key, NULL);
+                if (!*bound && g_key_file_has_group(meta, groups[k])) {
+                        *bound = g_key_file_get_value(meta, groups[k], key, NULL);
+                        if (*bound && !(samples_parse_number(*bound, &v) && v > 0)) {
+                                g_autofree char *shown = g_strescape(*bound, NULL);
+                                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                                            "%s: [%s] %s: '%.80s' is not a positive number", meta_path, groups[k],
+                                            key, shown);
+                                g_clear_pointer(bound, g_free);
+                                ok = FALSE;
+                        }
+                }
                 g_free(groups[k]);
         }
-        return bound;
+        return ok;
 }
 
 /* summary_load(), or with BY_PLACEMENT summary_load_by_placement(). */
@@ -301,18 +342,23 @@ static Summary *summary_load_full(const char *dir, bool by_placement, GError **e
         s->samples = samples_table_read(path, error);
         if (!s->samples)
                 return NULL;
+        s->path = g_strdup(path);
         s->experiment = g_path_get_basename(dir);
         s->cells = g_ptr_array_new_with_free_func((GDestroyNotify) cell_free);
         /* The upper bounds measured with the data, when there are any. */
         g_autofree char *meta_path = g_build_filename(dir, "meta.ini", NULL);
-        g_autoptr(GKeyFile) meta = g_key_file_new();
-        bool have_meta = g_key_file_load_from_file(meta, meta_path, G_KEY_FILE_NONE, NULL);
+        g_autoptr(GKeyFile) meta = NULL;
+        struct stat st;
+        if (lstat(meta_path, &st) == 0 && !(meta = safefile_key_file(meta_path, error)))
+                return NULL;
         /* Every message's latency, when the run kept them. */
         g_autofree char *lat_path = g_build_filename(dir, LATENCY_FILE, NULL);
         g_autoptr(LatencyFile) lat = NULL;
-        if (g_file_test(lat_path, G_FILE_TEST_EXISTS) && !(lat = latency_read(lat_path, error)))
+        if (lstat(lat_path, &st) == 0 && !(lat = latency_read(lat_path, error)))
                 return NULL;
         int cell_col = table_column(s->samples, column_table[COL_CELL].name);
+        if (lat && !samples_check_cells(s->samples, path, error))
+                return NULL;
         if (lat && cell_col < 0) {
                 g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: no column %s", path,
                             column_table[COL_CELL].name);
@@ -346,6 +392,8 @@ static Summary *summary_load_full(const char *dir, bool by_placement, GError **e
         int placement_col = by_placement ? table_column(s->samples, column_table[COL_PLACEMENT].name) : -1;
         g_autoptr(GHashTable) groups = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
         g_autoptr(GPtrArray) order = g_ptr_array_new_with_free_func((GDestroyNotify) g_ptr_array_unref);
+        g_autoptr(GHashTable) lines_of = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
+                                                               (GDestroyNotify) g_array_unref);
         for (guint r = 0; r < s->samples->rows->len; r++) {
                 char **row = s->samples->rows->pdata[r];
                 g_autoptr(GString) key = g_string_new(NULL);
@@ -357,22 +405,26 @@ static Summary *summary_load_full(const char *dir, bool by_placement, GError **e
                 if (!g) {
                         g = g_ptr_array_new();
                         g_hash_table_insert(groups, g_strdup(key->str), g);
+                        g_hash_table_insert(lines_of, g, g_array_new(FALSE, FALSE, sizeof(guint)));
                         g_ptr_array_add(order, g);
                 }
                 g_ptr_array_add(g, row);
+                g_array_append_val(g_hash_table_lookup(lines_of, g), g_array_index(s->samples->lines, guint, r));
         }
         for (guint gi = 0; gi < order->len; gi++) {
                 GPtrArray *g = order->pdata[gi];
                 SummaryCell *c = g_new0(SummaryCell, 1);
                 c->first = g->pdata[0];
-                cell_compute(c, g, col);
+                g_ptr_array_add(s->cells, c);
+                if (!cell_compute(s, c, g, g_hash_table_lookup(lines_of, g), col, error))
+                        return NULL;
                 cell_window(c, g, s->samples);
                 if (lat)
                         cell_pool(c, g, lat, cell_col, s->axis_col[COL_ENV], s->axis_col[COL_MACHINE],
                                   s->axis_col[COL_PATTERN]);
-                c->memcpy_MiBps = bound_of(have_meta ? meta : NULL, c->first[s->axis_col[COL_ENV]],
-                                           c->first[s->axis_col[COL_MACHINE]], c->first[s->axis_col[COL_SIZE_B]]);
-                g_ptr_array_add(s->cells, c);
+                if (!bound_of(meta, meta_path, c->first[s->axis_col[COL_ENV]], c->first[s->axis_col[COL_MACHINE]],
+                              c->first[s->axis_col[COL_SIZE_B]], &c->memcpy_MiBps, error))
+                        return NULL;
         }
         return g_steal_pointer(&s);
 }

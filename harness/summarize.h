@@ -43,6 +43,7 @@ typedef struct {
 
 typedef struct {
         char *experiment;    /* the directory's name */
+        char *path;          /* its samples.tsv, for messages */
         Table *samples;      /* its samples.tsv */
         int axis_col[COL_N_COLUMNS];       /* by ColumnId: the column in samples, or -1 */
         GPtrArray *cells;    /* SummaryCell *, in the order of their first rows */

@@ -5,6 +5,7 @@
  * that prints.
  */
 #include "verify.h"
+#include "style.h"
 
 #include <errno.h>
 #include <math.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 
 #include "columns.h"
+#include "safefile.h"
 #include "render.h"
 #include "select.h"
 #include "stats.h"
@@ -296,7 +298,7 @@ static void vcell_free(VCell *c)
 static char *axis_value_text(const Axis *a, const char *v)
 {
         g_autofree char *t = a->kind == KIND_SIZE || a->kind == KIND_DURATION
-                ? render_axis_text(a->column->name, v, false) : g_strdup(v);
+                ? style_value_text(a->column->name, v, false) : g_strdup(v);
         return a->labelled ? g_strdup_printf("%s=%s", a->column->key, t) : g_steal_pointer(&t);
 }
 
@@ -852,10 +854,10 @@ gboolean verify_claim_table(const Claim *claim, const Table *samples, const char
 static guint meta_looks(const char *dir, guint *looks)
 {
         g_autofree char *path = g_build_filename(dir, "meta.ini", NULL);
-        g_autoptr(GKeyFile) kf = g_key_file_new();
+        g_autoptr(GKeyFile) kf = safefile_key_file(path, NULL);
         guint n = 0;
 
-        if (!g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, NULL))
+        if (!kf)
                 return 0;
         g_autofree char *v = g_key_file_get_string(kf, "repeat", "looks", NULL);
         g_auto(GStrv) parts = g_strsplit(v ? v : "", ";", -1);
@@ -1620,10 +1622,10 @@ static char *macros_tex(const GArray *rows, GError **error)
 static char *provenance_note(const Experiment *exp, const char *dir)
 {
         g_autofree char *path = g_build_filename(dir, "meta.ini", NULL);
-        g_autoptr(GKeyFile) kf = g_key_file_new();
+        g_autoptr(GKeyFile) kf = safefile_key_file(path, NULL);
         g_autoptr(GString) s = g_string_new(NULL);
 
-        if (!g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, NULL))
+        if (!kf)
                 return NULL;
         g_autofree char *sha = g_key_file_get_string(kf, "experiment", "sha256", NULL);
         g_autofree char *config = g_key_file_get_string(kf, "experiment", "config_sha256", NULL);

@@ -9,6 +9,24 @@
 # the data and editing a count, size, repeat or seed measures again.  Measurements hold a lock so that `make -j` never runs two at
 # once on the same CPUs.
 
+# Experiment names make reads (study.mk's wildcard of $(EXPDIR)/*.ini)
+# are letters, digits, '-' and '_', as `ipclab check` requires: a name
+# holding anything else ($(shell ...), ';', a space, a quote) stops make
+# here, before any $(shell), $(eval) or recipe sees it (`make clean`
+# too: the data rules below run a shell as make reads them).  Checked by
+# taking every allowed character out of each name (no shell, no regex in
+# make): what is left is what make must not read.
+IPCLAB_NAME_CHARS := a b c d e f g h i j k l m n o p q r s t u v w x y z \
+	A B C D E F G H I J K L M N O P Q R S T U V W X Y Z 0 1 2 3 4 5 6 7 8 9 - _
+ipclab_strip = $(if $2,$(call ipclab_strip,$(subst $(firstword $2),,$1),$(wordlist 2,$(words $2),$2)),$1)
+BAD_EXPERIMENT_FILES := $(filter-out $(EXPDIR)/%.ini,$(EXPERIMENT_FILES)) \
+	$(foreach f,$(filter $(EXPDIR)/%.ini,$(EXPERIMENT_FILES)),$(if \
+		$(call ipclab_strip,$(patsubst $(EXPDIR)/%.ini,%,$f),$(IPCLAB_NAME_CHARS)),$f))
+ifneq ($(strip $(BAD_EXPERIMENT_FILES)),)
+$(error $(EXPDIR)/ has files whose names make cannot read (shown split where they have spaces): \
+	$(BAD_EXPERIMENT_FILES); an experiment file is NAME.ini, NAME of letters, digits, '-' and '_': rename them)
+endif
+
 MEASURE_LOCK := $(BUILD)/.measure.lock
 # Whether data is current (mk/data-current.sh, asking this IPCLAB).
 DATA_CURRENT := IPCLAB=$(IPCLAB) $(IPCLAB_SHARE)/mk/data-current.sh

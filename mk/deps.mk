@@ -2,25 +2,27 @@
 # installed with apt-get; otherwise the exact command is printed.  Nix
 # users: `nix-shell environment.nix` gives the same toolchain.
 
-# Building the harness and the paper from committed data.  The paper's
-# claims table loads every experiment file, so the tools an experiment runs
-# (hyperfine for shell-calls) are here too; without one, that experiment's
-# claims are left out and reported (mk/verify.mk), the paper still builds.
+# Building the harness and the paper from committed data, and rerunning
+# the paper's own experiments (`make reproduce`): the paper's claims table
+# loads every experiment file, and its cells are measured with hyperfine
+# (shell-calls), QtDBus 5 (qtbase5-dev) and sdbus-c++ (libsdbus-c++-dev),
+# so these are here too; mk/harness.mk builds the C++ transports after
+# deps-check has installed them (build/config.mk).  With CXX_TRANSPORTS=no
+# they are not built, `ipclab list` says so, and the paper is still built
+# from the committed data, which holds their cells.
 # DEPS_HARNESS is what building and running the harness alone needs: what
 # an SSH target of `ipclab run --host` must have (harness/remote.c reads
 # this line there, so it stays one line).
 DEPS_HARNESS := build-essential pkg-config libglib2.0-dev libdbus-1-dev libsystemd-dev zlib1g-dev dbus dbus-broker
-DEPS_BUILD := $(DEPS_HARNESS) hyperfine gnuplot-nox latexmk texlive-latex-base texlive-latex-recommended \
-	texlive-fonts-recommended
-# Running the whole test suite and the benchmarks against reference tools,
-# and measuring with the C++ transports: QtDBus 5 (qtbase5-dev) and
-# sdbus-c++ (libsdbus-c++-dev, also seed 004's peer program).  They are
-# optional: without them ipclab builds and lists qtdbus and sdbus-c++ as
-# unavailable, and the paper is built from the committed data, which
-# holds their cells; only measuring those cells again needs them.
-# test-ssh.sh and test-slurm.sh start a real sshd and a one-node Slurm.
-DEPS_CHECK := $(DEPS_BUILD) dbus-tests linux-perf util-linux clang libclang-rt-14-dev libsdbus-c++-dev \
-	qtbase5-dev openssh-server openssh-client slurmctld slurmd slurm-client munge
+DEPS_BUILD := $(DEPS_HARNESS) qtbase5-dev libsdbus-c++-dev hyperfine gnuplot-nox latexmk texlive-latex-base \
+	texlive-latex-recommended texlive-fonts-recommended
+# Running the whole test suite and the benchmarks against reference tools:
+# dbus-test-tool, perf, clang for the fuzzer and the sanitizers,
+# pdftotext (poppler-utils) to read the paper back, stress-ng for `make
+# check-busy`; test-ssh.sh and test-slurm.sh start a real sshd and a
+# one-node Slurm.
+DEPS_CHECK := $(DEPS_BUILD) dbus-tests linux-perf util-linux clang libclang-rt-14-dev poppler-utils stress-ng \
+	openssh-server openssh-client slurmctld slurmd slurm-client munge
 
 .PHONY: deps deps-check deps-check-test
 deps:
@@ -31,9 +33,12 @@ deps:
 # (it prints the command even as root), DEPS_FOR=harness checks only
 # DEPS_HARNESS: how an SSH target builds (`make DEPS_MODE=check
 # DEPS_FOR=harness harness`), where installing is its owner's decision.
+# mk/harness.mk runs the same check while make reads its files (before the
+# build configuration is decided); then this target has nothing to do.
 DEPS_MODE ?= ensure
+DEPS_CHECK_CMD = mk/deps.sh $(DEPS_MODE) $(if $(filter harness,$(DEPS_FOR)),$(DEPS_HARNESS),$(DEPS_BUILD))
 deps-check:
-	$(Q)mk/deps.sh $(DEPS_MODE) $(if $(filter harness,$(DEPS_FOR)),$(DEPS_HARNESS),$(DEPS_BUILD))
+	$(if $(DEPS_CHECKED),,$(Q)$(DEPS_CHECK_CMD))
 
 deps-check-test:
 	$(Q)mk/deps.sh ensure $(sort $(DEPS_CHECK) $(DEPS_ENV))

@@ -99,8 +99,38 @@ define fuzz_run
 	fi
 endef
 
-.PHONY: fuzz fuzz-check fuzz-build check-sanitize sanitize-build
+# fuzz-render: no value lets itself out of its string in the gnuplot and
+# make text ipclab generates (harness/tests/fuzz-render.c).  A fixed number
+# of inputs (FUZZ_RENDER_RUNS), not a time: seeded with
+# harness/tests/corpus-render/ (hostile values and experiment files);
+# harness/tests/test-fuzz-render.sh runs it in `make check`.
+FUZZ_RENDER_BIN := $(FUZZ)/fuzz-render
+FUZZ_RENDER_RUNS ?= 2000
+$(FUZZ_RENDER_BIN): harness/tests/fuzz-render.c $(FUZZ_OBJ) $(HARNESS_HDR) $(FUZZ)/lsan.supp
+	@$(if $(Q),echo "  LINK    $@")
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(LDFLAGS) -o $@.tmp $< $(FUZZ_OBJ) $(LDLIBS) && mv $@.tmp $@
+
+.PHONY: fuzz fuzz-check fuzz-build check-sanitize sanitize-build fuzz-render-build fuzz-render-check
 fuzz-build: $(FUZZ_BIN) $(FUZZ)/experiment.dict
+fuzz-render-build: $(FUZZ_RENDER_BIN) $(FUZZ)/experiment.dict
+
+# One TAP line, as fuzz-check prints it; the log and any crash stay in
+# build/fuzz/ (crash-render-*).
+fuzz-render-check: fuzz-render-build
+	$(Q)mkdir -p $(FUZZ)/corpus-render
+	$(Q)rm -f $(FUZZ)/crash-render-* $(FUZZ)/leak-render-* $(FUZZ)/timeout-render-* $(FUZZ)/oom-render-*
+	$(Q)$(SANITIZE_ENV) $(FUZZ_RENDER_BIN) -runs=$(FUZZ_RENDER_RUNS) -timeout=20 -rss_limit_mb=2048 \
+		-max_len=4096 -dict=$(FUZZ)/experiment.dict -print_final_stats=1 -artifact_prefix=$(FUZZ)/crash-render- \
+		$(FUZZ)/corpus-render harness/tests/corpus-render > $(FUZZ)/fuzz-render.log 2>&1; \
+	rc=$$?; found=$$(ls $(FUZZ)/crash-render-* 2>/dev/null); \
+	if [ $$rc -eq 0 ] && [ -z "$$found" ]; then \
+		echo "ok 1 - fuzz-render: $(FUZZ_RENDER_RUNS) inputs, no value out of its string in gnuplot or make text, no sanitizer report"; \
+	else \
+		echo "not ok 1 - fuzz-render: exit status $$rc (log: $(FUZZ)/fuzz-render.log)"; \
+		grep -E 'ERROR|SUMMARY|runtime error|fuzz-render:|Test unit written' $(FUZZ)/fuzz-render.log | head -20 | sed 's/^/# /'; \
+		for f in $$found; do echo "# reproduce: $(FUZZ_RENDER_BIN) $$f"; done; \
+		exit 1; \
+	fi
 sanitize-build: $(ASAN_TEST_BIN)
 
 fuzz-check: fuzz-build

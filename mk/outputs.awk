@@ -7,7 +7,11 @@
 #   OUTPUT_NUMBERS                  EXP of every experiment with [number] groups
 #   OUT_INPUTS_numbers_EXP          what its numbers read besides its summary
 #   EXP_INPUTS_EXP                  the same for all of EXP's outputs, each once
-# A name make cannot carry (space, colon, $, ...) is refused.
+# A name make cannot carry (space, colon, $, ...) is refused, here where
+# make reads it (ipclab check refuses it too): experiment and output names,
+# and each input (exp:NAME, latency:NAME, published:data/published/FILE),
+# before any of them is printed into a make variable.  So is a figure or
+# table made twice (x.ini's [figure y-main] and x-y.ini's main).
 # Each input of experiment E once in EXP_INPUTS_E.
 function add_inputs(e, inputs,    n, i, in_list)
 {
@@ -29,6 +33,16 @@ $2 !~ /^[A-Za-z0-9._-]+$/ || $3 !~ /^[A-Za-z0-9._-]+$/ {
         bad = 1
         exit 2
 }
+{
+        n = split($4, words, " ")
+        for (i = 1; i <= n; i++)
+                if (words[i] != "-" && words[i] !~ /^(exp|latency):[A-Za-z0-9_-]+$/ &&
+                    words[i] !~ /^published:data\/published\/[A-Za-z0-9._-]+$/) {
+                        printf "mk/outputs.awk: %s %s of %s: input '%s' is not exp:NAME, latency:NAME or published:data/published/FILE of letters, digits, '.', '_' and '-'\n", $1, $3, $2, words[i] > "/dev/stderr"
+                        bad = 1
+                        exit 2
+                }
+}
 $1 == "numbers" {
         inputs = $4 == "-" ? "" : $4
         print "OUTPUT_NUMBERS += " $2
@@ -38,6 +52,13 @@ $1 == "numbers" {
 }
 {
         id = $2 "-" $3
+        if (($1, id) in made) {
+                printf "mk/outputs.awk: %s %s is made twice: by %s's %s and by %s's %s; rename one\n", $1, id, made[$1, id], made_name[$1, id], $2, $3 > "/dev/stderr"
+                bad = 1
+                exit 2
+        }
+        made[$1, id] = $2
+        made_name[$1, id] = $3
         print "OUTPUT_" ($1 == "figure" ? "FIGURES" : "TABLES") " += " id
         print "OUT_EXP_" $1 "_" id " := " $2
         print "OUT_NAME_" $1 "_" id " := " $3

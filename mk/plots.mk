@@ -15,7 +15,8 @@
 # ipclab's messages.
 #
 # A figure EXP-NAME is drawn by `ipclab plot` (a gnuplot script with its
-# data inlined, $(BUILD)/figures/EXP-NAME.gp) and gnuplot with the house
+# data inlined, $(BUILD)/figures/EXP-NAME.gp, and what its caption may
+# quote, EXP-NAME.facts.tex) and gnuplot with the house
 # style of $(PLOTDIR)/common.gp, unless plots/EXP-NAME.gp exists: a script
 # written by hand for what the renderer cannot draw, run with the gnuplot
 # variables plotdir, published, summary (its experiment's), also (the
@@ -37,7 +38,7 @@ AWK ?= awk
 OUTPUTS_MK := $(BUILD)/outputs.mk
 # Goals that need no outputs do not make them (`make clean` compiles
 # nothing, `make -n -B build/obj/x.o` builds nothing).
-OUTPUTS_NOT_NEEDED := clean %-clean deps deps-check deps-check-test env env-% check check-fresh \
+OUTPUTS_NOT_NEEDED := clean %-clean deps deps-check deps-check-test env env-% check check-% \
 	install uninstall harness tests verify run fuzz% bench-% $(IPCLAB) $(BUILD)/obj/% $(BUILD)/tests/% \
 	$(BUILD)/gen/% $(BUILD)/summary/%
 ifneq ($(IPCLAB_OUTPUTS),none)
@@ -63,6 +64,9 @@ $(OUTPUTS_MK): $(EXPERIMENT_FILES) $(IPCLAB_CODE) $(IPCLAB_SHARE)/mk/outputs.awk
 FIGURE_IDS := $(foreach f,$(OUTPUT_FIGURES),$(if $(filter $(OUT_EXP_figure_$f),$(EXPERIMENTS)),$f))
 TABLE_IDS := $(foreach t,$(OUTPUT_TABLES),$(if $(filter $(OUT_EXP_table_$t),$(EXPERIMENTS)),$t))
 PLOT_PDFS := $(FIGURE_IDS:%=$(BUILD)/figures/%.pdf)
+# What the captions of the figures `ipclab plot` draws may quote (not
+# those of hand-written scripts).
+PLOT_FACTS := $(foreach f,$(FIGURE_IDS),$(if $(wildcard plots/$f.gp),,$(BUILD)/figures/$f.facts.tex))
 TABLE_TEXS := $(TABLE_IDS:%=$(PAPERDIR)/generated/table-%.tex)
 SUMMARIES := $(EXPERIMENTS:%=$(BUILD)/summary/%.tsv)
 
@@ -107,11 +111,11 @@ fig_summary = $(BUILD)/summary/$(OUT_EXP_figure_$1).tsv
 fig_also = $(foreach e,$(call in_exps,$(OUT_INPUTS_figure_$1)),$(if $2,$(call report_summary,$e),$(BUILD)/summary/$e.tsv))
 define FIGURE_RULES
 ifeq ($(wildcard plots/$1.gp),)
-$2/$1.gp: $(EXPDIR)/$(OUT_EXP_figure_$1).ini $(call fig_summary,$1) $3 \
+$2/$1.gp $2/$1.facts.tex &: $(EXPDIR)/$(OUT_EXP_figure_$1).ini $(call fig_summary,$1) $3 \
 		$(call in_files,$(OUT_INPUTS_figure_$1)) $(IPCLAB_CODE) | $(IPCLAB)
 	$$(Q)mkdir -p $$(@D)
 	$$(Q)$(IPCLAB) plot $(EXPDIR)/$(OUT_EXP_figure_$1).ini $(OUT_NAME_figure_$1) --summary $(call fig_summary,$1) \
-		$(if $3,--compare $3) $(call in_args,$(OUT_INPUTS_figure_$1),latency) --out $$@
+		$(if $3,--compare $3) $(call in_args,$(OUT_INPUTS_figure_$1),latency) --facts $2/$1.facts.tex --out $2/$1.gp
 $2/$1.pdf: $2/$1.gp
 	$$(Q)mkdir -p $(BUILD)/logs
 	@echo "  PLOT    $$@"

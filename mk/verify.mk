@@ -183,8 +183,8 @@ $(REPORT_DIR)/report.tex: $(REPORT_DIR)/machines.tex $(REPORT_DIR)/figures/ratio
 		$(REPORT_FIGS:%=$(REPORT_DIR)/figures/%.pdf) FORCE
 	$(Q)test -n "$(REPORT_EXPS)" || { echo "make report: nothing reproduced in $(REPRO_DIR)/ (make reproduce)" >&2; exit 2; }
 	$(Q)printf '%s\n' "$$REPORT_TEX_TEXT" > $@.tmp && { cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@; }
-# report.tex is rewritten only when its text changes: the PDF depends on
-# what it inputs too (a claims table of another verdict, a redrawn figure).
+# What report.tex \inputs and includes, too: report.tex is rewritten only
+# when its own text changes.
 $(REPORT_PDF): $(REPORT_DIR)/report.tex $(REPORT_DIR)/machines.tex $(REPORT_DIR)/figures/ratio.pdf $(CLAIMS_TEX) \
 		$(REPORT_FIGS:%=$(REPORT_DIR)/figures/%.pdf)
 	$(Q)mkdir -p $(REPORT_DIR)/latex $(BUILD)/logs

@@ -82,7 +82,11 @@ pubfile(n) = system(sprintf("ls '%s'/%s-*.tsv 2>/dev/null | head -n 1", publishe
 require_pub = 'if (pub eq "") { print sprintf("common.gp: ERROR: no published numbers in %s", published); exit status 1 }'
 
 # ---- styles: one colour and point per transport, one dash per bus ----------
-# Kernel transports and the harness baseline.
+# The same colours and points as the figures `ipclab plot` draws
+# (harness/style.c's table of transports; test-render.sh checks that the
+# two agree), so that a transport looks alike in every figure, hand-drawn
+# or not.  Transports that appear together have distinct colours; a
+# command (dbus-send ...) has its library's colour and another point.
 tcolor(t) = \
         t eq "direct"         ? "#000000" : \
         t eq "pipe"           ? "#0072B2" : \
@@ -94,10 +98,15 @@ tcolor(t) = \
         t eq "tcp"            ? "#009E73" : \
         t eq "mq"             ? "#999933" : \
         t eq "shm"            ? "#332288" : \
-        t eq "libdbus"        ? "#0072B2" : \
-        t eq "gdbus"          ? "#009E73" : \
-        t eq "sd-bus"         ? "#D55E00" : \
-        t eq "fdpass"         ? "#CC79A7" : \
+        t eq "libdbus"        ? "#44AA99" : \
+        t eq "gdbus"          ? "#AA4499" : \
+        t eq "sd-bus"         ? "#117733" : \
+        t eq "qtdbus"         ? "#B8860B" : \
+        t eq "sdbus-c++"      ? "#661100" : \
+        t eq "fdpass"         ? "#6699CC" : \
+        t eq "dbus-send"      ? "#44AA99" : \
+        t eq "gdbus-call"     ? "#AA4499" : \
+        t eq "busctl-call"    ? "#117733" : \
         "#444444"
 tpoint(t) = \
         t eq "direct"         ? 3 : \
@@ -113,26 +122,22 @@ tpoint(t) = \
         t eq "libdbus"        ? 7 : \
         t eq "gdbus"          ? 5 : \
         t eq "sd-bus"         ? 9 : \
-        t eq "fdpass"         ? 13 : \
+        t eq "qtdbus"         ? 13 : \
+        t eq "sdbus-c++"      ? 11 : \
+        t eq "fdpass"         ? 15 : \
+        t eq "dbus-send"      ? 5 : \
+        t eq "gdbus-call"     ? 7 : \
+        t eq "busctl-call"    ? 13 : \
         1
 # Buses: dash type and, for D-Bus figures where colour is the library,
-# the point shape.
+# the point shape; as `ipclab plot` gives them (a bus's rank in
+# style.c's lists: no bus 0, dbus-daemon 1, dbus-broker 2, p2p 3).
 nobus(b) = (b eq "" || b eq "-" || b eq "none")
-bdash(b) = nobus(b) ? 1 : b eq "dbus-daemon" ? 1 : b eq "dbus-broker" ? 2 : b eq "p2p" ? 3 : 4
-bpoint(b) = nobus(b) ? 3 : b eq "dbus-daemon" ? 7 : b eq "dbus-broker" ? 5 : b eq "p2p" ? 9 : 1
-# Published numbers: grey, dashed, open points.
+bdash(b) = nobus(b) ? 1 : b eq "dbus-daemon" ? 2 : b eq "dbus-broker" ? 3 : b eq "p2p" ? 4 : 1
+bpoint(b) = nobus(b) ? 7 : b eq "dbus-daemon" ? 5 : b eq "dbus-broker" ? 9 : b eq "p2p" ? 11 : 1
+# Published numbers: grey, dash-dot, open points.
 pubcolor = "#777777"
 pubdash = 4
-pubpoint(i) = i == 1 ? 6 : i == 2 ? 4 : i == 3 ? 8 : 10
-
-# Style of a key "transport:bus": colour from the transport; on a bus, the
-# dash and point from the bus, otherwise the transport's own point.
-kcolor(k) = tcolor(kt(k))
-kpoint(k) = nobus(kb(k)) ? tpoint(kt(k)) : bpoint(kb(k))
-kdash(k) = kt(k) eq "direct" ? floordash : bdash(kb(k))
-
-# Legend text for a key "transport:bus[:...]".
-ktitle(k) = kt(k) eq "direct" ? floortitle : nobus(kb(k)) ? kt(k) : kt(k).", ".kb(k)
 
 # ---- reference bounds (Hoefler & Belli, rule 11) ----------------------------
 # Two bounds measured in the same run as the data: the harness's own floor,
@@ -141,8 +146,9 @@ ktitle(k) = kt(k) eq "direct" ? floortitle : nobus(kb(k)) ? kt(k) : kt(k).", ".k
 # and memcpy bandwidth at each message size (meta.ini [bounds], the
 # summary's memcpy_MiBps: grey, dashed, no points).  A figure draws them
 # where its experiment has them; data measured before the harness recorded
-# memcpy has none, and the legend then leaves the entry out.
-floortitle = "harness floor (direct)"
+# memcpy has none, and the legend then leaves the entry out.  (The
+# figures of `ipclab plot` carry these styles themselves, from
+# harness/style.h; these are for hand-written scripts.)
 floordash = 5
 memcolor = "#8c8c8c"
 memdash = 2
@@ -151,46 +157,16 @@ memwidth = 1.6
 havemem(f, where) = nrows(f, (where eq "" ? "" : where.",")."memcpy_MiBps!=-") > 0
 # Bytes at memcpy speed: seconds to copy B bytes at M MiB/s.
 memsec(b, m) = b / (m * 1048576.0)
-# Style of a transport line: the direct transport is the dashed floor.
-tdash(t) = t eq "direct" ? floordash : 1
-
-# Lines of `ipclab plot` whose series has no transport: the I-th colour
-# and point of a palette that colour-blind readers can tell apart.
-scolor(i) = word("#0072B2 #D55E00 #009E73 #CC79A7 #E69F00 #56B4E9 #882255 #999933 #332288 #444444", (i - 1) % 10 + 1)
-spoint(i) = word("7 5 9 13 11 4 6 8 10 12", (i - 1) % 10 + 1) + 0
-# --compare: the committed data in grey beneath the reproduction in colour.
-comparecolor = "#b8b8b8"
-# also=: another experiment's cells as a reference line.
-alsocolor = "#555555"
-alsopoint = 2
-alsodash = 3
 
 # Small horizontal offsets so that the error bars of several lines at the
 # same x do not hide each other: the I-th of N lines on a log x axis.
 dodgew = 0.035
 dodge(x, i, n) = x * 2**(dodgew * (i - (n + 1) / 2.0))
 
-# A size for titles: 64 B, 4 KiB, 1 MiB.
-sizetext(s) = s >= 1048576 && s % 1048576 == 0 ? sprintf("%d MiB", s / 1048576) : \
-        s >= 1024 && s % 1024 == 0 ? sprintf("%d KiB", s / 1024) : sprintf("%d B", s)
-
 # ---- axes -------------------------------------------------------------------
-# Message sizes double: log2 axis labelled 64 B, 4 KiB, 1 MiB, one tic
-# every sizestep powers of two; padsize() leaves a margin at either end.
-sizestep = 1
-padsize(lo, hi) = sprintf("set xrange [%g:%g]", lo / 1.3, hi * 1.3)
-set_size_axis = 'unset logscale x; set logscale x 2; set xtics (); do for [i = 0:40:sizestep] { set xtics add (sizetext(2**i) 2**i) }; set mxtics default'
+# (`ipclab plot` writes every tic of its figures itself: harness/style.c.)
 # Times in seconds, labelled with SI prefixes (100 µs, 1 ms, 10 s).
 set_time_axis = 'set logscale y 10; set autoscale y; set ytics autofreq; set mytics default; set format y "%.0s %cs"'
-# The same with the range fixed to whole decades around [LO:HI] seconds
-# and one tic per decade labelled in plain units (1000 s, never "1 ks"):
-# `eval set_time_range(lo, hi)` after @set_time_axis.
-timetext(v) = v < 0.99e-6 ? sprintf("%.0f ns", v * 1e9) : v < 0.99e-3 ? sprintf("%.0f µs", v * 1e6) : \
-        v < 0.99 ? sprintf("%.0f ms", v * 1e3) : sprintf("%.0f s", v)
-set_time_range(lo, hi) = sprintf("set yrange [%g:%g]; set ytics (); do for [e = %d:%d] { set ytics add (timetext(10.0**e) 10.0**e) }", \
-        10.0**floor(log10(lo) + 1e-9), 10.0**ceil(log10(hi) - 1e-9), floor(log10(lo) + 1e-9), ceil(log10(hi) - 1e-9))
-# Powers of ten as plain numbers on a log axis (100, 1000, 10^4 ...).
-set_count_axis = 'unset logscale x; set logscale x 10; set xtics autofreq; set mxtics default; set format x "10^{%T}"'
 # A panel with nothing to plot still draws its frame and says so.  It
 # leaves the axes without tics: a figure sets its axes anew for every panel.
 no_data = 'set label 99 "no data" at graph 0.5, 0.5 center textcolor rgb "#aa0000"; unset xtics; unset ytics; plot [1:2] [1:2] NaN notitle; unset label 99; set xtics nomirror out scale 0.6; set ytics nomirror out scale 0.6'

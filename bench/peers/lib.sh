@@ -18,16 +18,15 @@ bus_down() {
 }
 
 # server_up PROGRAM ARGS...: starts a peer server and returns once it has
-# printed "ready"; returns 1 if it has not within 10 s.
+# printed "ready" (status 0), or has ended without (status 1).
 server_up() {
         : > "$tmp/server.out"
         "$@" > "$tmp/server.out" &
         server_pid=$!
-        for _ in $(seq 200); do
-                grep -qx ready "$tmp/server.out" && return 0
-                sleep 0.05
+        until grep -qx ready "$tmp/server.out"; do
+                kill -0 "$server_pid" 2>/dev/null || return 1
+                sleep 0.02
         done
-        return 1
 }
 server_down() {
         kill "$server_pid" 2>/dev/null || true

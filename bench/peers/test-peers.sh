@@ -38,16 +38,20 @@ command -v dbus-monitor >/dev/null || { echo "1..0 # skip dbus-monitor is missin
 
 bus_up
 daemon=$daemon_pid
-# monitor_up / monitor_down: dbus-monitor on the bus into $tmp/mon.
+# monitor_up / monitor_down: dbus-monitor on the bus into $tmp/mon.  Up
+# once it has its name; down once it has written a last signal, sent after
+# everything it must have seen (so routed after it), rather than after a
+# guessed while.
 monitor_up() {
         dbus-monitor --address "$addr" > "$tmp/mon" 2>&1 &
         mon_pid=$!
-        for _ in $(seq 100); do
-                grep -q NameAcquired "$tmp/mon" 2>/dev/null && return 0
-                sleep 0.05
-        done
+        wait_until 'grep -q NameAcquired "$tmp/mon" 2>/dev/null || ! kill -0 $mon_pid 2>/dev/null'
 }
-monitor_down() { sleep 0.2; kill "$mon_pid"; wait "$mon_pid" 2>/dev/null; mon_pid=; }
+monitor_down() {
+        dbus-send --address="$addr" --type=signal /ipclab/test org.ipclab.Test.IpclabTestEnd
+        wait_until 'grep -q "member=IpclabTestEnd$" "$tmp/mon" || ! kill -0 $mon_pid 2>/dev/null'
+        kill "$mon_pid"; wait "$mon_pid" 2>/dev/null; mon_pid=
+}
 # count_member [IFACE.]MEMBER: how many messages the monitor saw for it.
 count_member() {
         local iface=${1%.*} member=${1##*.}

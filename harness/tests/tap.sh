@@ -2,7 +2,16 @@
 # Prints TAP lines, "ok N - what" or "not ok N - what" (followed by "# ..."
 # lines for any further arguments), or "ok N - what # SKIP why" for a test
 # that could not run here, which harness/tests/run-tests counts apart; the
-# test ends with `echo "1..$n"` and exits non-zero when $failed > 0.
+# test ends with `done_testing`, which prints the plan "1..N" and exits
+# non-zero when a check failed.  A test that stops before it (set -e, a
+# crash, a kill) prints no plan, and run-tests counts that as a failure.
+#
+# Tests wait for events, never for durations: wait_until polls a condition
+# (a file, a socket, a line in a log, a process state) with no time limit
+# of its own; run-tests ends a test that hangs (IPCLAB_TEST_TIME_LIMIT) and
+# names it.  Conditions should also end when what they wait for can no
+# longer happen (`... || ! kill -0 $pid`), so that a failure is reported at
+# once, by the check that follows, rather than as a hang.
 n=0
 failed=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
@@ -15,25 +24,84 @@ not_ok() {
 }
 # skip WHAT WHY: WHAT did not run here, because WHY (never empty).
 skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP ${2:?skip needs a reason}"; }
-# check WHAT 'SHELL CONDITION': ok when the condition, evaluated, holds;
-# status 1 when it does not, so that `check ... || show-why` works.
-check() { if eval "$2"; then ok "$1"; else not_ok "$1"; return 1; fi; }
+# check WHAT 'SHELL CONDITION' [NOTE...]: ok when the condition, evaluated,
+# holds; otherwise not ok followed by the NOTE lines, and status 1, so that
+# `check ... || show-why` works.  The condition sees the caller's $?.
+check() {
+        local _tap_rc=$? _tap_what=$1 _tap_cond=$2
+        shift 2
+        tap_status "$_tap_rc"
+        if eval "$_tap_cond"; then ok "$_tap_what"; else not_ok "$_tap_what" "$@"; return 1; fi
+}
+tap_status() { return "$1"; }
 # check_run WHAT COMMAND...: the same, from COMMAND's exit status (no eval:
 # the arguments reach COMMAND as given).
 check_run() {
-        local what=$1
+        local _tap_what=$1
         shift
-        if "$@"; then ok "$what"; else not_ok "$what"; return 1; fi
+        if "$@"; then ok "$_tap_what"; else not_ok "$_tap_what"; return 1; fi
 }
-# wait_for SECONDS 'SHELL CONDITION': polls the condition every 50 ms until
-# it holds (status 0) or SECONDS have passed (status 1).  For a state a
-# process reaches sooner or later: a generous bound, no guessed sleep.
-wait_for() {
-        local end=$((SECONDS + $1))
-        until eval "$2"; do
-                [ "$SECONDS" -lt "$end" ] || return 1
-                sleep 0.05
+# done_testing: the plan, then exit 0 when every check passed, else 1.
+done_testing() {
+        echo "1..$n"
+        exit $((failed > 0))
+}
+# wait_until 'SHELL CONDITION': polls the condition every 20 ms until it
+# holds.  No time limit: see above.
+wait_until() {
+        until eval "$1"; do
+                sleep 0.02
         done
+}
+# wait_for SECONDS 'SHELL CONDITION': the older form; SECONDS is ignored
+# (a test waits for the event, however long it takes).  Use wait_until.
+wait_for() { wait_until "$2"; }
+# stopped PID: PID exists and is stopped (state T, as SIGSTOP leaves it).
+stopped() { [ "$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1)" = T ]; }
+# gone PID: PID has ended (it is not there, or a zombie that no one has
+# reaped yet: an orphan's new parent may take its time).
+gone() {
+        local st
+        st=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1)
+        [ -z "$st" ] || [ "$st" = Z ] || [ "$st" = X ]
+}
+# pids_with_env NAME=VALUE: the processes (not this shell) whose environment
+# holds exactly NAME=VALUE.  A test names its own processes this way (a
+# value only it uses, such as its temporary directory), never by a pattern
+# another run could match.
+pids_with_env() {
+        local p
+        for p in $(grep -lzxF -- "$1" /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3); do
+                [ "$p" != "$$" ] && ! gone "$p" && echo "$p"
+        done
+}
+# owned DIR PROGRAM: makes DIR/owned/NAME, a wrapper that runs PROGRAM with
+# IPCLAB_TEST_OWNER=DIR in its environment, and prints its path.  What
+# PROGRAM starts inherits the variable (ipclab passes IPCLAB_* on to the
+# runs inside its containers too), so `owned_pids DIR` finds them all, and
+# nothing of another test or of the test's own shell.
+owned() {
+        mkdir -p "$1/owned"
+        printf '#!/bin/sh\nIPCLAB_TEST_OWNER=%s exec %s "$@"\n' "$1" "$2" > "$1/owned/${2##*/}" &&
+                chmod +x "$1/owned/${2##*/}" && echo "$1/owned/${2##*/}"
+}
+owned_pids() { pids_with_env "IPCLAB_TEST_OWNER=$1"; }
+# for_others DIR BIN: a copy of BIN (the ipclab binary), with the harness/env/
+# it reads beside it, in DIR/harness/, for a run as another user, who may
+# not reach the tree (a clone in /root); prints the copy's path.  DIR and
+# its parents must let that user through.
+for_others() {
+        mkdir -p "$1/harness" && install -m 0755 "$2" "$1/harness/ipclab" &&
+                cp -r harness/env "$1/harness/" && chmod -R a+rX "$1/harness" && echo "$1/harness/ipclab"
+}
+# stop_shim DIR: builds harness/tests/shim/stop-after-rows.c into
+# DIR/stop-after-rows.so and prints its path.  With it in LD_PRELOAD and
+# IPCLAB_TEST_STOP_ROWS=K, `ipclab run` stops itself (SIGSTOP) right after
+# the K-th row of its resume file is on disk: the test sees that state
+# (`wait_until "stopped $pid"`), acts, and continues it with SIGCONT.
+stop_shim() {
+        ${CC:-cc} -shared -fPIC -O2 -Wall -Werror -o "$1/stop-after-rows.so" harness/tests/shim/stop-after-rows.c -ldl &&
+                echo "$1/stop-after-rows.so"
 }
 # tsv_index NAME FILE: the field number of column NAME in TSV FILE's
 # header (nothing when it has none).

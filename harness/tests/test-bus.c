@@ -35,7 +35,6 @@
 #define PAYLOAD_SIZE (1024 * 1024)
 #define TEST_NAME "org.ipclab.Test"
 #define TEST_PATH "/org/ipclab/Test"
-#define TIMEOUT_US (10 * G_USEC_PER_SEC)
 
 typedef struct {
         BusKind kind;
@@ -76,17 +75,12 @@ static gboolean process_gone(pid_t pid)
         return kill(pid, 0) < 0 && errno == ESRCH;
 }
 
-/* Waits up to SECONDS for PID to be gone and DIR to be removed. */
-static gboolean wait_cleaned_up(pid_t pid, const char *dir, int seconds)
+/* Waits for PID to be gone and DIR to be removed, however long it takes:
+ * the tests wait for events, and run-tests stops a test that hangs. */
+static void wait_cleaned_up(pid_t pid, const char *dir)
 {
-        gint64 deadline = g_get_monotonic_time() + seconds * G_USEC_PER_SEC;
-
-        while (g_get_monotonic_time() < deadline) {
-                if (process_gone(pid) && !g_file_test(dir, G_FILE_TEST_EXISTS))
-                        return TRUE;
+        while (!process_gone(pid) || g_file_test(dir, G_FILE_TEST_EXISTS))
                 g_usleep(10000);
-        }
-        return FALSE;
 }
 
 static void assert_cleaned_up(pid_t pid, const char *dir)
@@ -191,8 +185,6 @@ static void disconnect_bus(DBusConnection *c)
 /* The next message of TYPE (and MEMBER, or replying to SERIAL) on C. */
 static DBusMessage *wait_message(DBusConnection *c, int type, const char *member, dbus_uint32_t serial)
 {
-        gint64 deadline = g_get_monotonic_time() + TIMEOUT_US;
-
         for (;;) {
                 DBusMessage *m;
 
@@ -203,7 +195,6 @@ static DBusMessage *wait_message(DBusConnection *c, int type, const char *member
                                 return m;
                         dbus_message_unref(m);
                 }
-                g_assert_cmpint(g_get_monotonic_time(), <, deadline);
                 g_assert_true(dbus_connection_read_write(c, 100));
         }
 }
@@ -350,7 +341,6 @@ static void test_daemon_killed(gconstpointer data)
         const Case *c = data;
         g_autoptr(GError) error = NULL;
         g_autofree char *dir = NULL;
-        gint64 deadline;
         Bus *bus;
         pid_t pid;
 
@@ -363,12 +353,10 @@ static void test_daemon_killed(gconstpointer data)
         g_assert_true(bus_is_alive(bus));
 
         g_assert_cmpint(kill(pid, SIGKILL), ==, 0);
-        deadline = g_get_monotonic_time() + 2 * G_USEC_PER_SEC;
-        while (bus_is_alive(bus) && g_get_monotonic_time() < deadline)
+        while (bus_is_alive(bus))
                 g_usleep(5000);
-        g_assert_false(bus_is_alive(bus));
         /* The guardian notices on its own and removes the directory. */
-        g_assert_true(wait_cleaned_up(pid, dir, 5));
+        wait_cleaned_up(pid, dir);
 
         bus_stop(bus);
         assert_cleaned_up(pid, dir);
@@ -432,19 +420,13 @@ static void test_guardian(gconstpointer data)
         {
                 g_autofree char *dir = address_dir(space + 1);
 
-                g_assert_true(wait_cleaned_up(pid, dir, 5));
+                wait_cleaned_up(pid, dir);
                 assert_cleaned_up(pid, dir);
         }
-        /* We are a subreaper: collect the orphaned guardian. */
-        for (gint64 deadline = g_get_monotonic_time() + 2 * G_USEC_PER_SEC;
-             g_get_monotonic_time() < deadline;) {
-                pid_t r = waitpid(-1, NULL, WNOHANG);
-
-                if (r < 0)
-                        break;
-                if (r == 0)
-                        g_usleep(5000);
-        }
+        /* We are a subreaper: collect the orphaned guardian, which ends
+         * once it has cleaned up. */
+        while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
+                ;
 }
 
 /* The guardian must not keep ipclab's inherited fds: a pipe that ipclab
@@ -779,9 +761,9 @@ static void test_sdbus_no_lookups(void)
                 execlp("dbus-monitor", "dbus-monitor", "--address", bus_get_address(bus), (char *) NULL);
                 _exit(127);
         }
-        for (int i = 0; i < 200 && !count_member(mon, "NameAcquired"); i++)
+        /* The monitor is in place once it has its name (it prints that). */
+        while (!count_member(mon, "NameAcquired"))
                 g_usleep(25000);
-        g_assert_cmpuint(count_member(mon, "NameAcquired"), >, 0);
 
         Cell cell = { .transport = "sd-bus", .bus = BUS_DBUS_DAEMON, .payload = PAYLOAD_BYTES, .size = 64,
                       .pattern = PATTERN_ROUNDTRIP, .reply = REPLY_EMPTY, .marshal = MARSHAL_ARRAY,
@@ -831,7 +813,17 @@ static void test_sdbus_no_lookups(void)
         }
         wait_ok(client, "the sd-bus client");
         wait_ok(server, "the sd-bus server");
-        g_usleep(200000);   /* let the monitor write what it saw */
+        /* A last signal, sent after every call was answered, so routed
+         * after them: once the monitor has written it, it has written
+         * everything before it. */
+        DBusConnection *last = connect_bus(bus_get_address(bus));
+        DBusMessage *m = dbus_message_new_signal("/ipclab/test", "org.ipclab.Test", "IpclabTestEnd");
+        g_assert_true(dbus_connection_send(last, m, NULL));
+        dbus_connection_flush(last);
+        dbus_message_unref(m);
+        while (!count_member(mon, "IpclabTestEnd"))
+                g_usleep(25000);
+        disconnect_bus(last);
         kill(monitor, SIGTERM);
         waitpid(monitor, NULL, 0);
         g_assert_cmpuint(count_member(mon, "SendBytes"), ==, calls);

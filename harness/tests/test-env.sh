@@ -6,7 +6,10 @@
 # container and in a QEMU VM, and checks that the samples came back intact
 # and that meta.ini names the environment.  Then the failures: no image, no
 # root, a hung container or guest, an interrupted image build; each must
-# say what is wrong and leave the results directory as it was.
+# say what is wrong and leave the results directory as it was.  Every wait
+# is for an event (a row in a resume file, a process stopped, a directory
+# made), and the processes checked are the test's own (IPCLAB_TEST_OWNER,
+# which the inner runs inherit), never a pattern over the machine.
 #
 # Needs root (debootstrap, systemd-nspawn); without root every test is
 # skipped.  Prints TAP lines.  IPCLAB_BIN: the binary to test (default
@@ -24,10 +27,7 @@ build=$repo/harness/env/build-image.sh
 unset IPCLAB_ENV_TIMEOUT IPCLAB_VM_ACCEL
 
 source "$here/tap.sh"
-finish() {
-        echo "1..$n"
-        exit $((failed > 0))
-}
+finish() { done_testing; }
 
 tmp=$(mktemp -d /tmp/ipclab-test-env.XXXXXX)
 cleanup() {
@@ -40,16 +40,24 @@ cleanup() {
 }
 trap cleanup EXIT
 chmod 0755 "$tmp"
+# Every ipclab this test starts, what it starts and the runs inside its
+# containers (ipclab passes IPCLAB_* variables on) carry IPCLAB_TEST_OWNER
+# (tap.sh's owned): how the test finds its own processes.
+ipclab_bin=$ipclab
+ipclab=$(owned "$tmp" "$ipclab")
+ours() { owned_pids "$tmp"; }
 
 if [ "$(id -u)" != 0 ]; then
         skip "env tests" "they need root (debootstrap, systemd-nspawn)"
         finish
 fi
-if [ ! -x "$ipclab" ]; then
-        not_ok "no ipclab binary at $ipclab (make harness/ipclab)"
+if [ ! -x "$ipclab_bin" ]; then
+        not_ok "no ipclab binary at $ipclab_bin (make harness/ipclab)"
         finish
 fi
 
+# (an hour's limit per repetition: however slow an emulated guest on a busy
+# machine is, these 100 round trips are not failed for it)
 cat > "$tmp/env-smoke.ini" << 'EOF'
 [experiment]
 title=ipclab env smoke test
@@ -60,7 +68,7 @@ pattern=roundtrip
 count=100
 repeat=2
 warmup=10
-timeout=20s
+timeout=3600s
 EOF
 cat > "$tmp/env-slow.ini" << 'EOF'
 [experiment]
@@ -73,12 +81,13 @@ repeat=1
 EOF
 cat > "$tmp/env-resume.ini" << 'EOF'
 [experiment]
-title=ipclab env resume test (cell 0 quick, cell 1 killed, then resumed)
+title=ipclab env resume test (cell 0 quick, cell 1 stopped and killed, then resumed)
 transport=unix-stream
-size=64;128
+size=64
 pattern=roundtrip
-duration=4s
+duration=200ms;20s
 repeat=1
+seed=0
 EOF
 chmod 0644 "$tmp"/*.ini
 rows_expected=8 # 4 cells (unix-stream, tcp, libdbus x 2 buses) x 2 repetitions
@@ -163,8 +172,10 @@ if command -v setpriv > /dev/null; then
         chmod 0711 "$tmp"
         mkdir -m 0777 "$tmp/noroot"
         install -m 0644 "$tmp/env-smoke.ini" "$tmp/noroot/env-smoke.ini"
+        # (a copy 65534 can reach: the tree may be in /root)
         setpriv --reuid=65534 --regid=65534 --clear-groups \
-                "$ipclab" run --env nspawn --out "$tmp/noroot/out" "$tmp/noroot/env-smoke.ini" > "$tmp/noroot.log" 2>&1
+                "$(for_others "$tmp/noroot" "$ipclab_bin")" run --env nspawn --out "$tmp/noroot/out" \
+                "$tmp/noroot/env-smoke.ini" > "$tmp/noroot.log" 2>&1
         rc=$?
         check_run "nspawn without root: exit 2, says it needs root" \
                 eval 'test $rc = 2 && grep -q "needs root" "$tmp/noroot.log"'
@@ -172,35 +183,55 @@ else
         skip "nspawn without root" "setpriv (util-linux) not found"
 fi
 
-start=$(date +%s)
+# A container or guest that outlives the time limit: a 20 s cell under a
+# limit of 2 (3) s, started or not by then, is killed at it.
 IPCLAB_ENV_TIMEOUT=2 "$ipclab" run --env nspawn --out "$out" "$tmp/env-slow.ini" \
         > "$tmp/hang.log" 2>&1
 rc=$?
-check_run "hung container killed at the time limit: exit 1 ($(($(date +%s) - start)) s)" \
+check_run "hung container killed at the time limit: exit 1" \
         eval 'test $rc = 1 && grep -q "did not finish within 2 s" "$tmp/hang.log"'
-check_run "no process of the killed container is left" \
-        eval '! pgrep -f "^/ipclab/in/ipclab run" > /dev/null'
+check "no process of the killed container is left" '[ -z "$(ours)" ]' "left: $(ours | tr '\n' ' ')"
 
-start=$(date +%s)
-IPCLAB_ENV_TIMEOUT=3 "$ipclab" run --env vm --out "$out" "$tmp/env-smoke.ini" \
+IPCLAB_ENV_TIMEOUT=3 "$ipclab" run --env vm --out "$out" "$tmp/env-slow.ini" \
         > "$tmp/hang-vm.log" 2>&1
 rc=$?
-check_run "hung guest killed at the time limit: exit 1 ($(($(date +%s) - start)) s)" \
+check_run "hung guest killed at the time limit: exit 1" \
         eval 'test $rc = 1 && grep -q "did not finish within 3 s" "$tmp/hang-vm.log"'
 check_run "the failed run's log is kept and named" \
         eval 'f=$(grep -o "log: [^ ]*\.log" "$tmp/hang-vm.log" | cut -c6-); test -f "$f" && rm -f "$f"'
+check "no process of the killed guest is left" '[ -z "$(ours)" ]' "left: $(ours | tr '\n' ' ')"
 
 check_run "results unchanged by the failures" test "$(tree_sum "$out/env-smoke")" = "$before"
-check_run "a killed run leaves its resume file, as on the host" test -f "$out/.env-slow.partial.tsv"
 check_run "failures leave no staging directory" eval '! leftovers "$out"'
 
 # --resume through nspawn: a killed run leaves the cells it finished in
-# its resume file; the resumed run keeps them and measures the rest.
+# its resume file; the resumed run keeps them and measures the rest.  The
+# first run: once cell 0 (200 ms) has its row, the inner ipclab is stopped
+# (SIGSTOP, from here: it is one of ours) while cell 1 (20 s) runs, so no
+# second row can come; then the run is killed (SIGTERM).
 out=$tmp/out-resume
-IPCLAB_ENV_TIMEOUT=6 "$ipclab" run --env nspawn --out "$out" "$tmp/env-resume.ini" \
-        > "$tmp/resume1.log" 2>&1
+"$ipclab" run --env nspawn --out "$out" "$tmp/env-resume.ini" > "$tmp/resume1.log" 2>&1 &
+pid=$!
+inner_partial() { cat "$out"/.ipclab-env-env-resume-*/out/.env-resume.partial.tsv 2>/dev/null; }
+# the inner run: a process of ours whose command line is ipclab run --env host
+inner_run() {
+        local p
+        for p in $(ours); do
+                [ "$(tr '\0' ' ' < /proc/$p/cmdline 2>/dev/null | cut -d' ' -f2-4)" = "run --env host" ] && echo "$p"
+        done
+}
+wait_until '[ -n "$(inner_partial | grep -P "^0\t")" ] || ! kill -0 $pid 2>/dev/null'
+inner=$(inner_run | head -1)
+[ -n "$inner" ] && kill -STOP "$inner"
+check "killed run: stopped in cell 1, after cell 0's row" \
+        '[ -n "$inner" ] && [ "$(inner_partial | grep -c "^[0-9]")" -eq 1 ]' "$(tail -5 "$tmp/resume1.log")"
+kill -TERM "$pid"
+wait "$pid"; rc=$?
 done_row=$(grep -m 1 -P '^0\t' "$out/.env-resume.partial.tsv" 2> /dev/null)
-check_run "killed run: the finished cell is in the resume file" test -n "$done_row"
+check "killed run: exit 130, the finished cell's row in the resume file, kept beside the results" \
+        '[ $rc -eq 130 ] && [ -n "$done_row" ] && [ "$(grep -c "^[0-9]" "$out/.env-resume.partial.tsv")" -eq 1 ]' \
+        "exit $rc" "$(tail -3 "$tmp/resume1.log")"
+check "killed run: nothing of it left running" '[ -z "$(ours)" ]' "left: $(ours | tr '\n' ' ')"
 "$ipclab" run --env nspawn --resume --out "$out" "$tmp/env-resume.ini" > "$tmp/resume2.log" 2>&1
 rc=$?
 check_run "resumed run exits 0 and keeps the finished cell's row" \
@@ -231,13 +262,18 @@ want=$(awk -F= -v k="memcpy_MiBps_$size" '/^\[/ { g = $0 } g == "[bounds nspawn]
 got=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["env"] == "nspawn" { print $c["memcpy_MiBps"]; exit }' "$tmp/both.tsv")
 check_run "summarize takes the container's own memcpy bound" eval 'test -n "$want" && test "$got" = "$want"'
 
-# An interrupted image build must never be taken for an image.
+# An interrupted image build must never be taken for an image: killed
+# once debootstrap has begun to fill the build's temporary directory.
 export IPCLAB_CACHE=$tmp/cache
 setsid "$build" build nspawn > "$tmp/interrupted.log" 2>&1 &
 pid=$!
-sleep 3
+wait_until 'compgen -G "$tmp/cache/images/*/.nspawn.*/rootfs/debootstrap" > /dev/null || ! kill -0 $pid 2>/dev/null'
+check "the build was under way (debootstrap writing into its temporary directory)" \
+        'kill -0 $pid 2>/dev/null && compgen -G "$tmp/cache/images/*/.nspawn.*/rootfs/debootstrap" > /dev/null' \
+        "$(tail -3 "$tmp/interrupted.log")"
 kill -TERM -- -"$pid" 2> /dev/null
 wait "$pid"
+check "the interrupted build removed its temporary directory" '! compgen -G "$tmp/cache/images/*/.nspawn.*" > /dev/null'
 check_run "interrupted build leaves no complete image" \
         eval 'test ! -e "$("$build" dir nspawn)/complete"'
 "$ipclab" run --env nspawn --out "$out" "$tmp/env-smoke.ini" > "$tmp/interrupted-run.log" 2>&1

@@ -454,13 +454,13 @@ static void test_special_files(void)
         g_assert_cmpint(mkdir(dir, 0700), ==, 0);
         for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
                 g_autoptr(GError) e = NULL;
-                gint64 t0 = g_get_monotonic_time();
+                /* (a FIFO opened would wait for a writer: a hang, which
+                 * run-tests reports, rather than a time limit here) */
                 g_assert_null(experiment_load(cases[i].path, NULL, &e));
                 g_assert_error(e, IPCLAB_ERROR, IPCLAB_ERROR_INPUT);
                 g_assert_true(g_str_has_prefix(e->message, cases[i].path));
                 if (!strstr(e->message, cases[i].expect))
                         g_error("'%s' lacks '%s'", e->message, cases[i].expect);
-                g_assert_cmpint(g_get_monotonic_time() - t0, <, G_USEC_PER_SEC);
         }
         unlink(fifo);
         unlink(dev);

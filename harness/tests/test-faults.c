@@ -329,12 +329,12 @@ static char *leftover_files(void)
         return g_string_free(s, FALSE);
 }
 
-/* Waits up to 10 s for every descendant to be gone (reaping the zombies
- * that orphans leave with us) and the private directory to be empty. */
+/* Waits for every descendant to be gone (reaping the zombies that orphans
+ * leave with us) and the private directory to be empty, however long that
+ * takes: what is left for good makes the test hang, and run-tests stops a
+ * hung test and names it. */
 static void assert_nothing_left(void)
 {
-        gint64 deadline = g_get_monotonic_time() + 10 * G_USEC_PER_SEC;
-
         for (;;) {
                 while (waitpid(-1, NULL, WNOHANG) > 0)
                         ;
@@ -342,13 +342,6 @@ static void assert_nothing_left(void)
                 g_autofree char *files = leftover_files();
                 if (procs->len == 0 && files[0] == '\0')
                         return;
-                if (g_get_monotonic_time() > deadline) {
-                        g_ptr_array_add(procs, NULL);
-                        g_autofree char *list = g_strjoinv(", ", (char **) procs->pdata);
-                        g_test_fail_printf("left behind: processes [%s], files in %s [%s]",
-                                           list, tmp_dir, files);
-                        return;
-                }
                 g_usleep(20000);
         }
 }
@@ -379,8 +372,8 @@ static bool skip_unavailable(const Transport *t)
 /* Runs every cell of an experiment over FAULT's wrapper and then the real
  * transport; the faulty cells must fail with a reason containing one of
  * the |-separated EXPECT strings, the healthy ones must succeed.  EXTRA
- * holds more [experiment] lines.  Returns the seconds it took. */
-static double run_fault(const Fault *f, const char *extra, const char *expect)
+ * holds more [experiment] lines. */
+static void run_fault(const Fault *f, const char *extra, const char *expect)
 {
         g_autofree char *text = g_strdup_printf(
                 "[experiment]\ntitle=fault %s\ntransport=%s;%s\nsize=100\ncount=50\nwarmup=3\n"
@@ -388,7 +381,6 @@ static double run_fault(const Fault *f, const char *extra, const char *expect)
         g_autoptr(Experiment) exp = load_text(text);
         g_autoptr(Runner) runner = runner_new(exp);
         g_auto(GStrv) expects = g_strsplit(expect, "|", -1);
-        gint64 t0 = g_get_monotonic_time();
         guint faulty = 0, healthy = 0;
 
         for (guint i = 0; i < exp->cells->len; i++) {
@@ -425,7 +417,6 @@ static double run_fault(const Fault *f, const char *extra, const char *expect)
         assert_nothing_left();
         faults_injected += faulty;
         cells_survived += healthy;
-        return (double) (g_get_monotonic_time() - t0) / 1e6;
 }
 
 static const Fault *fault(const char *name)
@@ -453,19 +444,18 @@ static void test_kill_before_ready(void)
         run_fault(fault("fault-kill-open"), "pattern=roundtrip\n", "server");
 }
 
-/* A peer that stops answering: the time limit ends the cell, promptly. */
+/* A peer that stops answering: the time limit ends the cell (were it not
+ * enforced, the test would hang).  The healthy cells run under the same
+ * limit: 5 s, which 50 round trips do not reach on a busy machine (with
+ * 1 s, two CPU hogs beside them came close). */
 static void test_hang_server(void)
 {
-        double s = run_fault(fault("fault-hang-server"), "pattern=roundtrip\ntimeout=1s\n",
-                             "time limit");
-        g_assert_cmpfloat(s, <, 8);
+        run_fault(fault("fault-hang-server"), "pattern=roundtrip\ntimeout=5s\n", "time limit");
 }
 
 static void test_hang_client(void)
 {
-        double s = run_fault(fault("fault-hang-client"), "pattern=oneway;roundtrip\ntimeout=1s\n",
-                             "time limit");
-        g_assert_cmpfloat(s, <, 10);
+        run_fault(fault("fault-hang-client"), "pattern=oneway;roundtrip\ntimeout=5s\n", "time limit");
 }
 
 static void test_fail_recv(void)
@@ -535,25 +525,22 @@ static void test_kill_bus(gconstpointer data)
                 g_test_skip(why);
                 return;
         }
-        g_autofree char *extra = g_strdup_printf("bus=%s\npattern=roundtrip\ntimeout=20s\n",
+        /* An hour's limit: the death must end the cell, not the limit. */
+        g_autofree char *extra = g_strdup_printf("bus=%s\npattern=roundtrip\ntimeout=3600s\n",
                                                  bus_name(k->bus));
-        double s = run_fault(f, extra, "died during the cell");
-        g_assert_cmpfloat(s, <, 30);
+        run_fault(f, extra, "died during the cell");
 }
 
 /* A client killed on a bus: the server, which sees no end of stream on a
- * bus, must not keep the cell waiting for its whole time limit. */
+ * bus, must not keep the cell waiting for its time limit (an hour here:
+ * the test would hang, and the reason would be the limit). */
 static void test_kill_client_on_bus(void)
 {
         const Fault *f = fault("fault-kill-client-libdbus");
 
         if (skip_unavailable(f->inner))
                 return;
-        double s = run_fault(f, "bus=dbus-daemon;p2p\npattern=roundtrip\ntimeout=30s\n",
-                             "the client killed by signal 9");
-        if (s > 15)
-                g_test_fail_printf("a killed client kept its cells waiting %.1f s (the time limit is 30 s)",
-                                   s);
+        run_fault(f, "bus=dbus-daemon;p2p\npattern=roundtrip\ntimeout=3600s\n", "the client killed by signal 9");
 }
 
 static void test_flip_on_bus(void)

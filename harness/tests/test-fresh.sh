@@ -14,11 +14,18 @@
 #      needs and produce paper/paper.pdf in one run, changing no tracked
 #      file;
 #   3. the line printed in 1 must then run as printed, and the user's
-#      `make deps-check` pass: it named the packages `make all` needs.
+#      `make deps-check` pass: it named the packages `make all` needs;
+#   4. with IPCLAB_FRESH_SUITE=1 (make check-fresh-full), the README's
+#      second command there too: `make check` as root in the clone where
+#      `make all` ran, which must end with 0 failed (its skips are listed,
+#      each with its reason), then IPCLAB_FRESH_BUSY=N times `make
+#      check-busy`.  Inside, test-fresh.sh itself is skipped (no fresh
+#      machine inside the fresh machine).
 # Downloaded packages are kept in the cache (apt-archives/, bound into the
 # container), so they are fetched once.
 #
-# Skipped, with the reason, without root, debootstrap or systemd-nspawn.
+# Skipped, with the reason, without root, debootstrap or systemd-nspawn, and
+# inside the fresh machine of make check-fresh-full (IPCLAB_IN_FRESH).
 # Prints TAP lines.  Tests the committed HEAD, not the work tree.
 # IPCLAB_FRESH_KEEP=1 keeps the copy (its path is printed).
 set -u
@@ -28,13 +35,12 @@ cd "$here/../.."
 . harness/tests/tap.sh
 cache=${IPCLAB_CACHE:-$HOME/.cache/ipclab}
 
-finish() {
-        echo "1..$n"
-        exit $((failed > 0))
-}
+finish() { done_testing; }
 
 why=
-if [ "$(id -u)" -ne 0 ]; then
+if [ -n "${IPCLAB_IN_FRESH-}" ]; then
+        why="this is the fresh machine of make check-fresh-full: no fresh machine inside it"
+elif [ "$(id -u)" -ne 0 ]; then
         why="needs root (debootstrap, systemd-nspawn)"
 elif ! command -v debootstrap > /dev/null; then
         why="debootstrap not installed (apt-get install debootstrap)"
@@ -74,6 +80,8 @@ trap 'exit 130' INT TERM
 cp -a --reflink=auto "$image/rootfs" "$machine"
 
 # in_machine USER DIR COMMAND: COMMAND run by bash as USER in DIR.
+# $in_machine_env: more --setenv=NAME=VALUE options.
+in_machine_env=()
 in_machine() {
         local user=$1 dir=$2
         shift 2
@@ -82,7 +90,7 @@ in_machine() {
                 --directory="$machine" --user="$user" --chdir="$dir" \
                 --bind="$cache/fresh/apt-archives:/var/cache/apt/archives" \
                 --setenv=LANG=C.UTF-8 --setenv=HOME="$([ "$user" = root ] && echo /root || echo "/home/$user")" \
-                -- /bin/bash -c "$*"
+                "${in_machine_env[@]}" -- /bin/bash -c "$*"
 }
 # clone_into DIR OWNER: a fresh clone of HEAD at DIR inside the machine.
 clone_into() {
@@ -138,6 +146,26 @@ if [ -n "$line" ]; then
         check "after it, the non-root deps-check passes" '[ "$rc" -eq 0 ]'
 else
         skip "the printed line runs as root" "no line was printed"
+fi
+
+# 5: the whole suite there (make check-fresh-full)
+if [ -n "${IPCLAB_FRESH_SUITE-}" ]; then
+        in_machine_env=(--setenv=IPCLAB_IN_FRESH=1)
+        # suite LOG TARGET: make TARGET as root in the clone; its last line
+        suite() {
+                local t0=$SECONDS
+                in_machine root /root/ipclab "make $2" > "$log_dir/$1.log" 2>&1
+                local rc=$? last
+                last=$(tail -n 1 "$log_dir/$1.log")
+                check "make $2 on the fresh machine: $last ($((SECONDS - t0)) s)" \
+                        '[ $rc -eq 0 ] && [[ $last =~ ^[0-9]+\ passed,\ 0\ failed,\ [0-9]+\ skipped$ ]]' \
+                        "see $log_dir/$1.log" "$(grep -E '^ +not ok|^[a-z].* [1-9][0-9]* failed' "$log_dir/$1.log" | head -20)"
+                sed -n '/^skipped, by reason:$/,$p' "$log_dir/$1.log" | sed '$d' | sed 's/^/# /'
+        }
+        suite check check
+        for i in $(seq "${IPCLAB_FRESH_BUSY:-0}"); do
+                suite "check-busy-$i" check-busy
+        done
 fi
 echo "# fresh machine: $((SECONDS - start)) s in all; logs in $log_dir"
 finish

@@ -100,11 +100,11 @@ missing=$(for w in $words; do grep -qF -- "$w" <<<"$text" || echo "$w"; done)
 check "the paper has the experiment's figure (words: $(echo $words | head -c 80); missing: ${missing:-none})" \
         '[ -s "$fig" ] && [ -n "$words" ] && [ -z "$missing" ] &&
          grep -qF "\ipclabFigure{pipe-rt-main}" "$study/paper/generated/section-pipe-rt.tex" &&
-         grep -qE "Figure [0-9]+: .*\(experiment pipe-rt\)" <<<"$text"'
+         grep -qE "Figure [0-9]+: .* of experiment pipe-rt" <<<"$text"'
 check "the paper has the experiment's table" \
         '[ -s "$study/paper/generated/table-pipe-rt-main.tex" ] &&
          grep -qF "\ipclabTable{pipe-rt-main}" "$study/paper/generated/section-pipe-rt.tex" &&
-         grep -qE "Table [0-9]+: .*\(experiment pipe-rt\)" <<<"$text"'
+         grep -qE "Table [0-9]+: .* of experiment pipe-rt" <<<"$text"'
 check "the paper describes the machine (methods from meta.ini)" 'grep -qF "The data were measured on" <<<"$text"'
 us=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
         $c["transport"] == "pipe" && $c["size_B"] == 64 { print $c["lat_p50_ns"] / 1000 }' "$study/build/summary/example.tsv")

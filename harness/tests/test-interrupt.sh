@@ -2,8 +2,9 @@
 # test-interrupt.sh: `ipclab run` interrupted, killed, starved of disk and
 # hit by faults from outside, seen from the command line.
 #
-#   - SIGINT, SIGTERM and SIGKILL at random points of a small multi-cell
-#     experiment (kernel transports and libdbus through a private
+#   - SIGINT, SIGTERM and SIGKILL at random points (after K rows, K drawn
+#     at random; the run stops itself there, the stop shim, so the signal
+#     always finds it running) of a small multi-cell experiment (kernel transports and libdbus through a private
 #     dbus-daemon): the results directory holds exactly the files of the
 #     previous complete run (same checksums) or a complete new set, never a
 #     mixture; SIGINT/SIGTERM exit 130 and leave no staging or temp file;
@@ -17,8 +18,11 @@
 #     exit 1, a message naming the directory and the errno, the previous
 #     data intact, no temp files (skipped when mount is not permitted);
 #   - faults from outside: a cell past its time limit, a server or client
-#     process SIGKILLed, the bus daemon SIGKILLed: the repetition is a failed
-#     row with its reason, the others are measured, the exit status is 1.
+#     process SIGKILLed, the bus daemon SIGKILLed (in a cell that does not
+#     end by itself): the cell is a failed row with its reason, the next
+#     cell is measured, the exit status is 1.
+# Waits are for events (rows in the partial file, a process stopped or
+# gone), never for a duration.
 set -u
 cd "$(dirname "$0")/../.."
 root=$PWD
@@ -34,8 +38,8 @@ export XDG_RUNTIME_DIR=$tmp/run TMPDIR=$tmp/run
 mkdir -p "$tmp/run" "$tmp/out"
 . harness/tests/tap.sh
 faults=0
-check() { local what=$1; shift; if "$@"; then ok "$what"; else not_ok "$what"; fi; }
 note() { echo "# $*"; }
+shim=$(stop_shim "$tmp")
 
 exp=$tmp/intr.ini
 out=$tmp/out
@@ -83,11 +87,8 @@ ours() {
                         echo "${p#/proc/} $(tr '\0' ' ' 2>/dev/null < "$p/cmdline" | cut -c1-80)"
         done
 }
-nothing_running() {
-        wait_for 5 '[ -z "$(ours)" ]' && return 0
-        note "still running: $(ours | tr '\n' ';')"
-        return 1
-}
+# (what a run started goes when it does: waits for that, however long)
+nothing_running() { wait_until '[ -z "$(ours)" ]'; }
 # Stray files in the output directory: staging directories, temp files.
 strays() { find "$1" -maxdepth 2 \( -name '*.new' -o -name '*.tmp*' -o -name '*.old' \) | head -5; }
 
@@ -95,42 +96,45 @@ strays() { find "$1" -maxdepth 2 \( -name '*.new' -o -name '*.tmp*' -o -name '*.
 "$ipclab" run --out "$out" "$exp" 2>"$tmp/err"; rc=$?
 header=$(head -1 "$out/intr/samples.tsv")
 clean_shape=$(shape "$out/intr")
-check "clean run exits 0" [ "$rc" -eq 0 ]
-check "clean run: 24 rows, all ok" [ "$(tsv_cols "$out/intr/samples.tsv" status | grep -c '^ok$')" -eq 24 ]
+check_run "clean run exits 0" [ "$rc" -eq 0 ]
+check_run "clean run: 24 rows, all ok" [ "$(tsv_cols "$out/intr/samples.tsv" status | grep -c '^ok$')" -eq 24 ]
 prev=$(sums "$out/intr")
 
 # The rows of the partial file of a run in progress (0 before it exists).
 partial_rows() { grep -v '^#' "$out/.intr.partial.tsv" 2>/dev/null | grep -vc '^cell	'; }
-# until_rows PID K: waits (60 s at most) until the run PID has written K
-# rows, or has ended; fails when it ended first.
-until_rows() {
-        local run=$1 rows=$2
-        wait_for 60 '[ "$(partial_rows)" -ge "$rows" ] || ! kill -0 "$run" 2>/dev/null'
-        kill -0 "$run" 2>/dev/null
+# stopped_after PID K: waits until the run PID (started with the stop
+# shim) has stopped itself after its K-th row, or ended; fails when it
+# ended, or stopped elsewhere.
+stopped_after() {
+        wait_until "stopped $1 || ! kill -0 $1 2>/dev/null"
+        stopped "$1" && [ "$(partial_rows)" -eq "$2" ]
 }
 
 # ---- interrupted at random points, then resumed ----
 # A random point: after K of the 24 rows (K <= 12, so that half the run
-# is left to interrupt), found by watching the partial file, not by timing.
+# is left to interrupt), where the run stops itself (the stop shim).
 RANDOM=$(( $(date +%s) % 32768 ))
 interrupts=0 finished_first=0 signals=0
 for sig in INT TERM KILL INT TERM KILL; do
         k=$(( 1 + RANDOM % 12 ))
-        "$ipclab" run --out "$out" "$exp" 2>"$tmp/err" &
+        LD_PRELOAD=$shim IPCLAB_TEST_STOP_ROWS=$k "$ipclab" run --out "$out" "$exp" 2>"$tmp/err" &
         pid=$!
-        until_rows "$pid" "$k" && kill -"$sig" "$pid" 2>/dev/null && signals=$((signals + 1))
+        if stopped_after "$pid" "$k"; then
+                kill -"$sig" "$pid" && signals=$((signals + 1))
+                kill -CONT "$pid" 2>/dev/null
+        fi
         { wait "$pid"; } 2>/dev/null; rc=$?
         now=$(sums "$out/intr")
         what="SIG$sig after $k rows"
         if [ "$rc" -eq 0 ]; then
                 finished_first=$((finished_first + 1))
-                check "$what: finished first; a complete new set" eval 'complete "$out/intr" && [ "$now" != "$prev" ]'
+                check_run "$what: finished first; a complete new set" eval 'complete "$out/intr" && [ "$now" != "$prev" ]'
                 prev=$now
                 continue
         fi
         interrupts=$((interrupts + 1))
         if [ "$sig" = KILL ]; then want=137; else want=130; fi
-        check "$what: exit status $want" [ "$rc" -eq "$want" ]
+        check_run "$what: exit status $want" [ "$rc" -eq "$want" ]
         # Both files the previous ones, or both new and complete.
         if [ "$now" = "$prev" ]; then
                 ok "$what: $out/intr holds the previous files (checksums)"
@@ -140,13 +144,13 @@ for sig in INT TERM KILL INT TERM KILL; do
         else
                 not_ok "$what: $out/intr holds the previous files or a complete new set" "previous: $prev" "now: $now"
         fi
-        check "$what: no process of ours left" nothing_running
+        check_run "$what: no process of ours left" nothing_running
         if [ "$sig" != KILL ]; then
-                check "$what: says it was interrupted" grep -q "interrupted" "$tmp/err"
-                check "$what: no staging or temp file" [ -z "$(strays "$out")" ]
-                check "$what: private directories removed" [ -z "$(ls -A "$tmp/run")" ]
+                check_run "$what: says it was interrupted" grep -q "interrupted" "$tmp/err"
+                check_run "$what: no staging or temp file" [ -z "$(strays "$out")" ]
+                check_run "$what: private directories removed" [ -z "$(ls -A "$tmp/run")" ]
         else
-                check "$what: the bus directory removed by its guardian" [ -z "$(ls -d "$tmp/run"/ipclab-bus-* 2>/dev/null)" ]
+                check_run "$what: the bus directory removed by its guardian" [ -z "$(ls -d "$tmp/run"/ipclab-bus-* 2>/dev/null)" ]
                 left=$(ls -A "$tmp/run")
                 [ -n "$left" ] && note "SIGKILL left in \$XDG_RUNTIME_DIR: $left"
                 rm -rf "${tmp:?}/run/"*
@@ -161,30 +165,32 @@ for sig in INT TERM KILL INT TERM KILL; do
                 [ -n "$(tail -c1 "$partial")" ] && sed -i '$d' "$kept"
         fi
         "$ipclab" run --resume --out "$out" "$exp" 2>"$tmp/err"; rc=$?
-        check "$what: --resume exits 0" [ "$rc" -eq 0 ]
-        check "$what: --resume gives the clean run's header and rows, all ok" complete "$out/intr"
+        check_run "$what: --resume exits 0" [ "$rc" -eq 0 ]
+        check_run "$what: --resume gives the clean run's header and rows, all ok" complete "$out/intr"
         missing=$(grep -vxFf "$out/intr/samples.tsv" "$kept" | head -3)
-        check "$what: the $(wc -l < "$kept") rows measured before are kept as they were" [ -z "$missing" ]
-        check "$what: --resume leaves no partial, staging or temp file" \
+        check "$what: the $k rows measured before are kept as they were" \
+                '[ -z "$missing" ] && [ "$(wc -l < "$kept")" -eq "$k" ]' "kept: $(wc -l < "$kept"), missing: $missing"
+        check_run "$what: --resume leaves no partial, staging or temp file" \
                 eval '[ -z "$(strays "$out")" ] && [ ! -e "$partial" ]'
         prev=$(sums "$out/intr")
 done
 note "interrupts: $interrupts (runs that finished before the signal: $finished_first)"
 check "every run was interrupted: $signals signals sent, $interrupts runs interrupted" \
-        eval '[ "$signals" -eq 6 ] && [ "$interrupts" -eq 6 ]'
+        '[ "$signals" -eq 6 ] && [ "$interrupts" -eq 6 ]'
 
 # ---- --resume of another version of the experiment ----
-"$ipclab" run --out "$out" "$exp" 2>/dev/null &
+LD_PRELOAD=$shim IPCLAB_TEST_STOP_ROWS=1 "$ipclab" run --out "$out" "$exp" 2>/dev/null &
 pid=$!
-until_rows "$pid" 1
-kill -INT "$pid"; wait "$pid"; rc=$?
-check "--resume of a changed experiment: its first run interrupted (exit $rc)" [ "$rc" -eq 130 ]
+stopped_after "$pid" 1 && kill -INT "$pid"
+kill -CONT "$pid"
+wait "$pid"; rc=$?
+check_run "--resume of a changed experiment: its first run interrupted (exit $rc)" [ "$rc" -eq 130 ]
 prev=$(sums "$out/intr")
 sed -i 's/^count=2000$/count=2001/' "$exp"
 "$ipclab" run --resume --out "$out" "$exp" 2>"$tmp/err"; rc=$?
-check "--resume of a changed experiment: refused (exit $rc), told to start again" \
+check_run "--resume of a changed experiment: refused (exit $rc), told to start again" \
         eval '[ $rc -eq 1 -o $rc -eq 2 ] && grep -q "without --resume" "$tmp/err"'
-check "--resume of a changed experiment: data unchanged" [ "$(sums "$out/intr")" = "$prev" ]
+check_run "--resume of a changed experiment: data unchanged" [ "$(sums "$out/intr")" = "$prev" ]
 sed -i 's/^count=2001$/count=2000/' "$exp"
 rm -f "$out/.intr.partial.tsv"
 
@@ -192,8 +198,8 @@ rm -f "$out/.intr.partial.tsv"
 e=$(basename "$(ls experiments/*.ini | head -1)" .ini)
 with=$(make -n --no-print-directory run EXP="$e" RESUME=1 2>&1)
 without=$(make -n --no-print-directory run EXP="$e" 2>&1)
-check "make -n run EXP=$e RESUME=1 passes --resume" grep -q -- "ipclab run .*--resume.*experiments/$e.ini" <<<"$with"
-check "make -n run EXP=$e does not" eval '! grep -q -- "--resume" <<<"$without" && grep -q "ipclab run" <<<"$without"'
+check_run "make -n run EXP=$e RESUME=1 passes --resume" grep -q -- "ipclab run .*--resume.*experiments/$e.ini" <<<"$with"
+check_run "make -n run EXP=$e does not" eval '! grep -q -- "--resume" <<<"$without" && grep -q "ipclab run" <<<"$without"'
 
 # ---- a full disk and a read-only one ----
 small=$tmp/small.ini
@@ -203,7 +209,7 @@ if mount -t tmpfs -o size=256k,mode=0755 ipclab-test "$tmp/full" 2>/dev/null; th
         mnt=$tmp/full
         "$ipclab" run --out "$mnt" "$small" 2>/dev/null
         prev=$(sums "$mnt/small")
-        check "full disk: a previous run" [ -f "$mnt/small/samples.tsv" ]
+        check_run "full disk: a previous run" [ -f "$mnt/small/samples.tsv" ]
         # Fill the disk, then free K pages: at some K the partial file fits
         # but samples.tsv and meta.ini do not, at a larger one all fits.
         refused=0
@@ -213,34 +219,34 @@ if mount -t tmpfs -o size=256k,mode=0755 ipclab-test "$tmp/full" 2>/dev/null; th
                 truncate -s $((size - k * 4096 > 0 ? size - k * 4096 : 0)) "$mnt/filler"
                 "$ipclab" run --out "$mnt" "$small" 2>"$tmp/err"; rc=$?
                 if [ "$rc" -eq 0 ]; then
-                        check "full disk: with $k pages free the run fits, complete" \
+                        check_run "full disk: with $k pages free the run fits, complete" \
                                 eval '[ "$(tail -n +2 "$mnt/small/samples.tsv" | wc -l)" -eq 4 ]'
                         break
                 fi
                 refused=$((refused + 1))
                 faults=$((faults + 1))
                 msg=$(grep -F "$mnt" "$tmp/err" | head -1)
-                check "full disk, $k pages free: exit 1" [ "$rc" -eq 1 ]
-                check "full disk, $k pages free: the message names the directory and the errno" \
+                check_run "full disk, $k pages free: exit 1" [ "$rc" -eq 1 ]
+                check_run "full disk, $k pages free: the message names the directory and the errno" \
                         eval '[ -n "$msg" ] && grep -q "No space left on device" <<<"$msg"'
-                check "full disk, $k pages free: previous data intact" [ "$(sums "$mnt/small")" = "$prev" ]
-                check "full disk, $k pages free: no staging or temp file" [ -z "$(strays "$mnt")" ]
+                check_run "full disk, $k pages free: previous data intact" [ "$(sums "$mnt/small")" = "$prev" ]
+                check_run "full disk, $k pages free: no staging or temp file" [ -z "$(strays "$mnt")" ]
                 [ -z "$msg" ] && note "stderr: $(head -3 "$tmp/err")"
         done
-        check "full disk: at least one run was refused" [ "$refused" -gt 0 ]
+        check_run "full disk: at least one run was refused" [ "$refused" -gt 0 ]
         rm -f "$mnt/filler"
         "$ipclab" run --out "$mnt" "$small" 2>/dev/null
         prev=$(sums "$mnt/small")
         if mount -o remount,ro "$mnt" 2>/dev/null; then
                 "$ipclab" run --out "$mnt" "$small" 2>"$tmp/err"; rc=$?
                 faults=$((faults + 1))
-                check "read-only --out: exit 2 (bad usage), names the directory and the errno" \
+                check_run "read-only --out: exit 2 (bad usage), names the directory and the errno" \
                         eval '[ $rc -eq 2 ] && grep -F "$mnt" "$tmp/err" | grep -q "Read-only file system"'
-                check "read-only --out: previous data intact" [ "$(sums "$mnt/small")" = "$prev" ]
+                check_run "read-only --out: previous data intact" [ "$(sums "$mnt/small")" = "$prev" ]
         fi
         umount "$mnt" && mnt=
 else
-        n=$((n + 1)); echo "ok $n # SKIP full disk: cannot mount a tmpfs here (not root?)"
+        skip "full disk" "cannot mount a tmpfs here (not root?)"
 fi
 
 # ---- faults from outside ----
@@ -254,14 +260,14 @@ pattern=oneway
 count=100;1000000000
 repeat=1
 warmup=1
-timeout=300ms
+timeout=3s
 INI
 "$ipclab" run --out "$out" "$tmp/limit.ini" 2>"$tmp/err"; rc=$?
 faults=$((faults + 1))
-check "time limit: exit 1" [ "$rc" -eq 1 ]
-check "time limit: the failed row says so, the healthy one is ok" \
-        eval '[ "$(tsv_cols "$out/limit/samples.tsv" status why | sort | tr "\t\n" "| ")" = "failed|exceeded the time limit of 0.3 s ok|- " ]'
-check "time limit: nothing left running" nothing_running
+check_run "time limit: exit 1" [ "$rc" -eq 1 ]
+check_run "time limit: the failed row says so, the healthy one is ok" \
+        eval '[ "$(tsv_cols "$out/limit/samples.tsv" status why | sort | tr "\t\n" "| ")" = "failed|exceeded the time limit of 3 s ok|- " ]'
+check_run "time limit: nothing left running" nothing_running
 
 # ran PID...: every PID has used CPU time (utime + stime, in ticks).
 ran() {
@@ -272,28 +278,22 @@ ran() {
 }
 # The runner's server and client under ipclab PID (forks of ipclab that
 # kept its name, unlike the bus guardian "ipclab-bus" and the commands meta
-# capture runs), in the order they were forked, once both have run a while.
+# capture runs), in the order they were forked, once both have run (used
+# CPU time).
 workers() {
-        local i c w
-        for i in $(seq 100); do
-                w=
-                for c in $(pgrep -P "$1"); do
+        local run=$1 c w
+        wait_until 'w=; for c in $(pgrep -P "$run"); do
                         [ "$(cat /proc/$c/comm 2>/dev/null)" = ipclab ] &&
                                 [ "$(readlink /proc/$c/exe 2>/dev/null)" = "$ipclab" ] && w+="$c "
-                done
-                if [ "$(wc -w <<<"$w")" -eq 2 ]; then
-                        # "a while": both have been given CPU time
-                        wait_for 10 'ran $w' || return 1
-                        echo "$w"
-                        return 0
-                fi
-                sleep 0.05
-        done
-        return 1
+                done; [ "$(wc -w <<<"$w")" -eq 2 ] || ! kill -0 "$run" 2>/dev/null'
+        [ "$(wc -w <<<"$w")" -eq 2 ] || return 1
+        wait_until 'ran $w || ! kill -0 "$run" 2>/dev/null'
+        echo "$w"
 }
 # Runs EXP in the background, SIGKILLs what $1 names (server, client, bus)
-# in repetition 0, and checks that rep 0 failed with a reason matching $2
-# and rep 1 was measured.
+# in its first cell, which does not end by itself (50 minutes), and checks
+# that this cell failed with a reason matching $2 and the next one, short,
+# was measured.
 kill_during() {
         local who=$1 reason=$2 name=$3 victim=
         "$ipclab" run --out "$out" "$tmp/$name.ini" 2>"$tmp/err" &
@@ -308,24 +308,27 @@ kill_during() {
                         tr '\0' ' ' 2>/dev/null < /proc/$p/cmdline | grep -qF "$tmp/run" && echo "$p"; done | head -1) ;;
         esac
         [ -n "$victim" ] && kill -KILL "$victim"
+        [ -z "$victim" ] && kill "$pid"
         wait "$pid"; rc=$?
         faults=$((faults + 1))
-        check "$who SIGKILLed: found and killed" [ -n "$victim" ]
-        check "$who SIGKILLed: exit 1" [ "$rc" -eq 1 ]
+        check_run "$who SIGKILLed: found and killed" [ -n "$victim" ]
+        check_run "$who SIGKILLed: exit 1" [ "$rc" -eq 1 ]
         local rows
-        rows=$(tsv_cols "$out/$name/samples.tsv" rep status why 2>/dev/null)
-        check "$who SIGKILLed: rep 0 failed, saying '$reason'" grep -qE "^0	failed	.*$reason" <<<"$rows"
-        check "$who SIGKILLed: rep 1 measured" grep -q "^1	ok	" <<<"$rows"
-        check "$who SIGKILLed: nothing left running" nothing_running
-        note "rows (rep, status, why): $(tr '\t\n' ' ;' <<<"$rows")"
+        rows=$(tsv_cols "$out/$name/samples.tsv" cell status why 2>/dev/null)
+        check_run "$who SIGKILLed: the cell failed, saying '$reason'" grep -qE "^0	failed	.*$reason" <<<"$rows"
+        check_run "$who SIGKILLed: the next cell measured" grep -q "^1	ok	" <<<"$rows"
+        check_run "$who SIGKILLed: nothing left running" nothing_running
+        note "rows (cell, status, why): $(tr '\t\n' ' ;' <<<"$rows")"
 }
-printf '[experiment]\ntitle=kill\ntransport=pipe\npattern=roundtrip\nduration=1s\nrepeat=2\nwarmup=2\n' > "$tmp/kill.ini"
+# Cell 0 runs for 50 minutes unless killed; cell 1 a moment (seed=0: in
+# this order).
+endless='duration=3000s;200ms\ntimeout=3600s\nseed=0\nrepeat=1\nwarmup=2\n'
+printf "[experiment]\ntitle=kill\ntransport=pipe\npattern=roundtrip\n$endless" > "$tmp/kill.ini"
 kill_during server "the server killed by signal 9" kill
 kill_during client "the client killed by signal 9" kill
-printf '[experiment]\ntitle=bus\ntransport=libdbus\nbus=dbus-daemon\npattern=roundtrip\nduration=1s\nrepeat=2\nwarmup=2\n' > "$tmp/bus.ini"
+printf "[experiment]\ntitle=bus\ntransport=libdbus\nbus=dbus-daemon\npattern=roundtrip\n$endless" > "$tmp/bus.ini"
 kill_during bus "dbus-daemon" bus
-check "no private directory left" [ -z "$(ls -A "$tmp/run")" ]
+check_run "no private directory left" [ -z "$(ls -A "$tmp/run")" ]
 
 note "faults injected from outside: $faults; interrupts: $interrupts"
-echo "1..$n"
-[ "$failed" -eq 0 ]
+done_testing

@@ -342,7 +342,7 @@ expect() {
         check "\\$1 is $2 ($3)" '[ "$got" = "$want" ]' || echo "# got: $got"
 }
 
-check_run "ipclab check accepts every [number] form" "$ipclab" check "$tmp/experiments/nx.ini" >/dev/null
+check "ipclab check accepts every [number] form" '"$ipclab" check "$tmp/experiments/nx.ini" >/dev/null'
 out=$(numbers nx --also ot="$tmp/ot.tsv" --meta "$tmp/data/nx/meta.ini" --out "$tmp/m.tex" 2>&1)
 check "ipclab numbers writes every macro" '[ $? -eq 0 ] && [ -s "$tmp/m.tex" ]' || echo "# $out"
 check "one macro per group, in the file's order" \

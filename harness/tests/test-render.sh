@@ -90,6 +90,8 @@ columns=lat_p50_ns;lat_p99_ns
 where=size=64
 EOF
 } > "$tmp/experiments/decl.ini"
+# also=other needs an experiment file of that name beside it (ipclab check).
+printf '[experiment]\ntitle=other\ntransport=libdbus\nbus=p2p;dbus-daemon\ncount=10\n' > "$tmp/experiments/other.ini"
 
 out=$("$ipclab" run --out "$tmp/data" "$tmp/experiments/rt.ini" 2>&1) ||
         not_ok "the experiment runs" "$out"
@@ -114,7 +116,8 @@ draw() {
 figure() {
         local out=$1 what=$2 file=$3 name=$4
         shift 4
-        "$ipclab" plot "$tmp/experiments/$file.ini" "$name" "$@" --out "$tmp/$out.gp" || not_ok "$what: ipclab plot"
+        "$ipclab" plot "$tmp/experiments/$file.ini" "$name" "$@" --facts "$tmp/$out.facts.tex" --out "$tmp/$out.gp" ||
+                not_ok "$what: ipclab plot"
         draw "$out.gp" "$out.pdf" "$what"
 }
 # The data rows of the line titled $2 in script $1.
@@ -169,9 +172,16 @@ check "default figure: its median at 4 KiB is the summary's, in seconds" \
         '[ "$(awk -F"\t" "\$1 == 4096 { print \$2 }" <<<"$rows")" = "$want" ]'
 check "default figure: error bars from lat_p50_ns_lo/_hi" \
         '[ "$(awk -F"\t" "\$1 == 4096 { print \$3 }" <<<"$rows")" = "$(awk -v v="$(field pipe 4096 lat_p50_ns_lo)" "BEGIN { printf \"%.9g\", v / 1e9 }")" ]'
-check "default figure: house style from common.gp" \
-        'grep -q "load plotdir.\"/common.gp\"" "$tmp/main.gp" && grep -q "tcolor(\"unix-stream\")" "$tmp/main.gp" &&
-         grep -q "@set_time_axis" "$tmp/main.gp" && grep -q "@set_size_axis" "$tmp/main.gp"'
+check "default figure: house style from common.gp, unix-stream in its colour, sizes on a log2 axis" \
+        'grep -q "load plotdir.\"/common.gp\"" "$tmp/main.gp" && grep -q "linecolor rgb \"#D55E00\"" "$tmp/main.gp" &&
+         grep -qx "set logscale x 2" "$tmp/main.gp" && grep -q ".4 KiB. 4096" "$tmp/main.gp"'
+check "default figure: a log time axis labelled with its units, one formatter" \
+        'grep -qx "set logscale y 10" "$tmp/main.gp" && grep "^set ytics (" "$tmp/main.gp" | grep -q " µs. " &&
+         ! grep "^set ytics (" "$tmp/main.gp" | grep -q "x10\|e+0\|.0 s."'
+check "default figure: its facts, the range of 5 repetitions a 93.7 % interval" \
+        'grep -qF "\ipclabSetFact{rt-main}{intervals}{Error bars: the range of the 5 repetitions, a 93.7\% interval of the median.}" "$tmp/main.facts.tex" &&
+         grep -qF "\ipclabSetFact{rt-main}{encoding}{Colour and point: transport.}" "$tmp/main.facts.tex" &&
+         grep -qF "\ipclabSetFact{rt-main}{filter}{every cell}" "$tmp/main.facts.tex"'
 check "default figure: the script reads no file (data inlined)" \
         '! grep -Eq "(< *awk|\.tsv)" <(grep -v "^#" "$tmp/main.gp")'
 
@@ -180,8 +190,8 @@ figure tails "two panels, bounds, also" decl tails --summary "$tmp/rt.tsv" --als
 check "two panels: (a) and (b), one y range" \
         '[ "$(grep -c "^# panel" "$tmp/tails.gp")" -eq 2 ] && [ "$(grep "^set yrange" "$tmp/tails.gp" | grep -vF "[0:1]" | sort -u | wc -l)" -eq 1 ]'
 check "two panels: the y label they share, each panel's own as its title" \
-        'grep -qx "set ylabel \"round-trip latency\" offset 1, 0" "$tmp/tails.gp" &&
-         grep -q "^set title \"(b) round-trip latency, 99th percentile\"" "$tmp/tails.gp"'
+        'grep -qx "set ylabel .round-trip latency. noenhanced offset 1, 0" "$tmp/tails.gp" &&
+         grep -q "^set title .(b) round-trip latency, 99th percentile." "$tmp/tails.gp"'
 check "bounds: the direct floor and memcpy" \
         'grep -q "harness floor (direct)" "$tmp/tails.gp" && grep -q "memcpy of request + reply" "$tmp/tails.gp"'
 check "also: the reference line from the other summary, named with its series" 'grep -q "^# pipes before, pipe$" "$tmp/tails.gp"'
@@ -189,17 +199,26 @@ figure pick "where, no error bars, linear y" decl pick --summary "$tmp/rt.tsv"
 check "where: only pipe and unix-stream at 64 B and 4 KiB" \
         '[ "$(grep -c " << EOD" "$tmp/pick.gp")" -eq 2 ] && ! grep -q "65536" "$tmp/pick.gp" && ! grep -q yerrorlines "$tmp/pick.gp"'
 check "logy=false: a linear y axis from 0" 'grep -q "^set yrange \[0:" "$tmp/pick.gp"'
+check "logy=false: the unit in the label, plain numbers as tics, no 0 s" \
+        'grep -qx "set ylabel .round-trip latency, median (µs). noenhanced offset 1, 0" "$tmp/pick.gp" &&
+         grep -q "^set ytics (.0. 0, .[0-9.]*. " "$tmp/pick.gp" && ! grep -q ".0 s." "$tmp/pick.gp"'
+check "facts: the cells a figure draws (its where=)" \
+        'grep -qF "\ipclabSetFact{decl-pick}{filter}{cells where transport=pipe|unix-stream,size\textless{}=4KiB}" "$tmp/pick.facts.tex"'
 figure cmp "--compare" decl pick --summary "$tmp/rt.tsv" --compare "$tmp/rt.tsv"
 check "--compare: the committed lines grey, the reproduced ones in colour" \
-        '[ "$(grep -c "comparecolor" "$tmp/cmp.gp")" -ge 3 ] && grep -q "committed data (grey)" "$tmp/cmp.gp" &&
-         grep -q "tcolor(\"pipe\")" "$tmp/cmp.gp"'
+        '[ "$(grep -c "#b8b8b8" "$tmp/cmp.gp")" -ge 3 ] && grep -q "committed data (grey)" "$tmp/cmp.gp" &&
+         grep -q "linecolor rgb .#0072B2." "$tmp/cmp.gp"'
 
 # also= with a text x whose values the other experiment does not share: a
 # horizontal line across the panel per reference cell.
 printf 'transport\tbus\tsize_B\tlat_p50_ns\nlibdbus\tp2p\t64\t50000\nlibdbus\tdbus-daemon\t64\t90000\n' > "$tmp/other.tsv"
 figure cat "text x, reference across" decl cat --summary "$tmp/rt.tsv" --also other="$tmp/other.tsv"
 check "text x: the transports as tics, in the file's order" \
-        'grep -qF "set xtics (\"direct\" 1, \"pipe\" 2, \"unix-stream\" 3)" "$tmp/cat.gp" && grep -qx "set xtics noenhanced" "$tmp/cat.gp"'
+        'grep -q "set xtics (.direct. 1, .pipe. 2, .unix-stream. 3)" "$tmp/cat.gp" && grep -qx "set xtics noenhanced" "$tmp/cat.gp"'
+check "text x: categories as points (with their error bars), never joined by lines" \
+        'grep -q "^plot \$p1s1 using 1:2:3:4 with yerrorbars" "$tmp/cat.gp" &&
+         [ "$(grep -c "^\(plot\|    \) \$p1s[0-9]* using 1:2 with lines" "$tmp/cat.gp")" -eq 1 ] &&
+         grep -q "^     \$p1s2 using 1:2 with lines linecolor rgb .#555555." "$tmp/cat.gp"'
 check "also across a text x: one horizontal line from edge to edge" \
         '[ "$(titled "$tmp/cat.gp" "libdbus p2p" | tr "\t\n" ",,")" = "0.5,5e-05,3.5,5e-05," ]'
 err=$("$ipclab" plot "$tmp/experiments/decl.ini" cat2 --summary "$tmp/rt.tsv" --also other="$tmp/other.tsv" \
@@ -233,7 +252,7 @@ check "spectrum: one line per transport and size, no direct" \
 figure specf "spectrum with the floor" specf sf --summary "$tmp/rt.tsv" --latency specf="$lat"
 check "spectrum: bounds=direct draws direct as the harness floor, first" \
         '[ "$(grep -c " << EOD" "$tmp/specf.gp")" -eq 3 ] && grep -A1 "^# harness floor (direct)$" "$tmp/specf.gp" | grep -q "^\$p1s1 << EOD" &&
-         grep -q "linecolor rgb tcolor(\"direct\") pointtype tpoint(\"direct\") dashtype floordash" "$tmp/specf.gp" &&
+         grep -q "with linespoints linecolor rgb .#000000. pointtype 3 dashtype 5" "$tmp/specf.gp" &&
          ! grep -q "^# direct$" "$tmp/specf.gp"'
 "$ipclab" plot "$tmp/experiments/decl.ini" dist --summary "$tmp/rt.tsv" --latency decl="$lat" \
         --out "$tmp/dist.gp" 2>"$tmp/err"
@@ -259,7 +278,44 @@ figure fl "floor per payload" fl f --summary "$tmp/fl.tsv"
 check "bounds=direct: one floor per payload, titled so, at the direct rows' values" \
         'titled "$tmp/fl.gp" "harness floor (direct), bytes" | grep -qx "$(printf "4096\t40960")" &&
          titled "$tmp/fl.gp" "harness floor (direct), string" | grep -qx "$(printf "64\t640")" &&
-         ! grep -q "^# direct" "$tmp/fl.gp" && [ "$(grep -c "dashtype floordash" "$tmp/fl.gp")" -eq 4 ]'
+         ! grep -q "^# direct" "$tmp/fl.gp" && [ "$(grep -c "^# style.1.harness floor (direct), .*.#000000.[0-9]*.5$" "$tmp/fl.gp")" -eq 2 ]'
+
+# Many series: 4 libraries x 3 buses x 2 payloads.  Each channel keys one
+# axis (colour the transport, point the bus, dash the payload), no two
+# lines alike, and the key lists each channel's values under its axis
+# instead of 24 lines.  A transport keeps its colour from figure to
+# figure (libdbus here and in the floor figure above).
+printf '[experiment]\ntitle=t\ntransport=libdbus;gdbus;sd-bus;qtdbus\nbus=dbus-daemon;dbus-broker;p2p\npayload=bytes;string\nsize=64;4KiB\npattern=oneway\ncount=10\n[figure f]\ny=throughput_MiBps\nx=size\nseries=transport;bus;payload\n' \
+        > "$tmp/experiments/many.ini"
+{
+        printf 'transport\tbus\tpayload\tsize_B\tpattern\tn\tthroughput_MiBps\n'
+        i=0
+        for t in libdbus gdbus sd-bus qtdbus; do for b in dbus-daemon dbus-broker p2p; do for p in bytes string; do
+                i=$((i + 1))
+                printf '%s\t%s\t%s\t64\toneway\t3\t%s\n%s\t%s\t%s\t4096\toneway\t3\t%s\n' $t $b $p $i $t $b $p $((i * 50))
+        done; done; done
+} > "$tmp/many.tsv"
+figure many "many series" many f --summary "$tmp/many.tsv"
+check "many series: 24 lines, no two drawn alike" \
+        '[ "$(grep -c "^# style" "$tmp/many.gp")" -eq 24 ] &&
+         [ "$(grep "^# style" "$tmp/many.gp" | cut -f2,4- | sort -u | wc -l)" -eq 24 ]'
+check "many series: the caption's facts say what colour, point and dash are" \
+        'grep -qF "\ipclabSetFact{many-f}{encoding}{Colour: transport; point: bus; dash: payload type.}" "$tmp/many.facts.tex"'
+check "many series: the key lists each channel's values under its axis, not every line" \
+        'grep -q "title .transport:." "$tmp/many.gp" && grep -q "title .bus:." "$tmp/many.gp" &&
+         grep -q "title .payload type:." "$tmp/many.gp" &&
+         [ "$(sed -n "/^# the key/,\$p" "$tmp/many.gp" | grep -c " title .[^ ]")" -le 13 ]'
+check "a transport keeps its colour in every figure (libdbus)" \
+        '[ "$(grep "^# style.1.libdbus, " "$tmp/many.gp" | cut -f4 | sort -u)" = "#44AA99" ] &&
+         grep -q "^# style.1.libdbus, bytes.#44AA99" "$tmp/fl.gp"'
+# A machine whose name is a word an environment also is (vm): named so.
+awk -F'\t' -v OFS='\t' 'NR == 1 { print; next } { $3 = "vm"; print; $3 = "board"; print }' "$tmp/rt.tsv" > "$tmp/mach.tsv"
+{ sed -n '1,/^$/p' "$tmp/experiments/rt.ini"; printf '[figure m]\nseries=machine;transport\nwhere=transport!=direct\n'; } \
+        > "$tmp/experiments/mach.ini"
+figure mach "two machines" mach m --summary "$tmp/mach.tsv"
+check "machines: a line is titled machine NAME, never the bare name (vm)" \
+        'grep -q "^# style.1.pipe, machine vm.#0072B2" "$tmp/mach.gp" && grep -q "^# style.1.pipe, machine board.#0072B2" "$tmp/mach.gp" &&
+         ! grep -q "^# style.1.vm" "$tmp/mach.gp"'
 
 # ---- published numbers -------------------------------------------------------------
 printf '# numbers as published\nimplementation\tsize_B\tcount\telapsed_us\nsocket\t64\t100\t90\nsocket\t4096\t100\t200\npipe\t64\t100\t50\npipe\t4096\t100\t120\npipe\t4096\t1000\t999\n' \
@@ -315,13 +371,13 @@ else
         skip "memcpy: the bound's value" "this run recorded no memcpy bound in meta.ini"
 fi
 check "published: its own lines, open points, in our unit (s)" \
-        'grep -q "^# published (FreeBSD 2009): pipe$" "$tmp/pub.gp" && grep -q "pubpoint(" "$tmp/pub.gp" &&
+        'grep -q "^# published (FreeBSD 2009): pipe$" "$tmp/pub.gp" && grep -q "linecolor rgb .#777777. pointtype [0-9]* dashtype 4" "$tmp/pub.gp" &&
          titled "$tmp/pub.gp" "published (FreeBSD 2009): pipe" |
          grep -qx "$(printf "4096\t0.00012")"'
 "$ipclab" table "$tmp/experiments/ow.ini" pub --summary "$tmp/ow.tsv" --published "$tmp/data/published" \
         --out "$tmp/pub.tex" || not_ok "table published"
 check "table: the published column's unit from its name (elapsed_us), shown in us, -- where it has none" \
-        'grep -q "published (FreeBSD 2009)" "$tmp/pub.tex" && grep -q "^pipe & 4~KiB & .* & 120 \\\\\\\\$" "$tmp/pub.tex" &&
+        'grep -q "(FreeBSD 2009)" "$tmp/pub.tex" && grep -q "^pipe & 4~KiB & .* & 120 \\\\\\\\$" "$tmp/pub.tex" &&
          grep -q "^unix-stream & 64~B & .* & -- \\\\\\\\$" "$tmp/pub.tex"'
 ours=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["transport"] == "pipe" && $c["size_B"] == 64 { print $c["elapsed_ns"] / 1000 }' "$tmp/ow.tsv")
 sed -e 's/^published_rows=transport=implementation;size=size_B$/published_rows=size=size_B\npublished_series=implementation/' \
@@ -329,7 +385,7 @@ sed -e 's/^published_rows=transport=implementation;size=size_B$/published_rows=s
 "$ipclab" table "$tmp/experiments/ows.ini" pub --summary "$tmp/ow.tsv" --published "$tmp/data/published" \
         --out "$tmp/pubs.tex" || not_ok "table published_series"
 check "table: published_series= makes one published column per value, in the file's order" \
-        'grep -qF "published (FreeBSD 2009): socket & published (FreeBSD 2009): pipe" "$tmp/pubs.tex" &&
+        'grep -qF "\multicolumn{2}{c}{published (FreeBSD 2009)}" "$tmp/pubs.tex" && grep -qF "socket & pipe \\\\" "$tmp/pubs.tex" &&
          grep "^unix-stream & 4~KiB & " "$tmp/pubs.tex" | grep -qF " & 200 & 120 "'
 check "table: our value converted to us" \
         'grep "^pipe & 64~B" "$tmp/pub.tex" | grep -qF " & $(printf "%.3g" "$ours" | sed "s/^\([0-9]\{1,2\}\)$/\1.0/") & " || grep "^pipe & 64~B" "$tmp/pub.tex" | grep -q " & [0-9]"'
@@ -375,15 +431,17 @@ EOF
 } > "$tmp/experiments/owp.ini"
 "$ipclab" table "$tmp/experiments/owp.ini" two --summary "$tmp/ow.tsv" --published "$tmp/data/published" \
         --out "$tmp/two.tex" || not_ok "table two"
-check "published_value: several columns, each headed published (TITLE): HEAD" \
-        'grep -qF "size & test & pipe & unix-stream & published (T): fast & published (T): slow & published (T): gain (\%) \\\\" "$tmp/two.tex"'
+check "published_value: several columns under published (TITLE), each headed by its HEAD" \
+        'grep -qF "\multicolumn{3}{c}{published (T)}" "$tmp/two.tex" &&
+         grep -qF "size & test & pipe & unix-stream & fast & slow & gain (\%) \\\\" "$tmp/two.tex"'
 check "published_label: the matched row's test first; a unitless column as published (40.0)" \
         'grep -q "^64~B & small & .* & 50.0 & 90.0 & 44.44 \\\\\\\\$" "$tmp/two.tex" &&
          grep -q "^4~KiB & large & .* & 120 & 200 & 40.0 \\\\\\\\$" "$tmp/two.tex"'
 "$ipclab" table "$tmp/experiments/owp.ini" ratio --summary "$tmp/ow.tsv" --published "$tmp/data/published" \
         --out "$tmp/pratio.tex" || not_ok "table published ratio"
 check "published_ratio: socket over pipe after the socket column (the file's order)" \
-        'grep -qF "published (000-test.tsv): socket & \ensuremath{\times}pipe & published (000-test.tsv): pipe \\\\" "$tmp/pratio.tex" &&
+        'grep -qF "\multicolumn{3}{c}{published (000-test.tsv)}" "$tmp/pratio.tex" &&
+         grep -qF "socket & \ensuremath{\times}pipe & pipe \\\\" "$tmp/pratio.tex" &&
          grep -q "^4~KiB & .* & 200 & 1.67 & 120 \\\\\\\\$" "$tmp/pratio.tex"'
 figure two "published_y: two columns" owp two --summary "$tmp/ow.tsv" --published "$tmp/data/published"
 check "published_y: a line per column, titled by its head, in our unit" \
@@ -412,8 +470,11 @@ us=$(awk -v v="$(field pipe 65536 lat_p50_ns)" 'BEGIN { printf "%.1f", v / 1000 
 check "unit=us digits=1: the pipe's median at 64 KiB in microseconds" \
         'grep "^pipe & " "$tmp/wide.tex" | grep -qF " & $us \\\\"'
 "$ipclab" table "$tmp/experiments/decl.ini" cols --summary "$tmp/rt.tsv" --out "$tmp/cols.tex" || not_ok "table cols"
-check "columns= value columns: one head each, with the unit" \
-        'grep -q "round-trip latency, median (ns) & round-trip latency, 99th percentile (ns)" "$tmp/cols.tex"'
+check "columns= value columns: one head each, with the unit (times in the unit of their median: us), in lines" \
+        'grep -qF "\ipclabHead{round-trip\\\\latency, median\\\\(\ensuremath{\mu}s)} & \ipclabHead{round-trip\\\\latency, 99th\\\\percentile (\ensuremath{\mu}s)}" "$tmp/cols.tex"'
+check "a percentile of too few values: in parentheses, and said so below" \
+        'grep -q "^pipe & 64~B & [0-9\\,.]* & ([0-9\\,.]*) \\\\\\\\$" "$tmp/cols.tex" &&
+         grep -qF "In parentheses: a percentile with fewer than 10 values" "$tmp/cols.tex"'
 
 # Ratio columns, several values across, per message, intervals, a
 # reference row (also=).
@@ -454,9 +515,9 @@ lo=$(awk -v v="$(field pipe 4096 lat_p50_ns_lo)" 'BEGIN { print v / 1000 }')
 cpu=$(awk -v v="$(field pipe 4096 client_cpu_ns)" -v m="$(field pipe 4096 messages)" 'BEGIN { print v / m / 1e6 }')
 check "several values: a group per transport, each value headed with its unit, per message" \
         'grep -qF "& \multicolumn{2}{c}{pipe} & \multicolumn{2}{c}{unix-stream} \\\\" "$tmp/multi.tex" &&
-         grep -qF "size & round-trip latency, median (\ensuremath{\mu}s) & client CPU time per message (ms) & " "$tmp/multi.tex"'
+         grep -qF "\ipclabHead{round-trip\\\\latency, median\\\\(\ensuremath{\mu}s)} & \ipclabHead{client CPU time\\\\per message (ms)}" "$tmp/multi.tex"'
 check "intervals: the median with [lo, hi] from the summary" \
-        'cellof "$tmp/multi.tex" 2 "4~KiB" | grep -q "^[0-9.]* \[[0-9.]*, [0-9.]*\]$" &&
+        'cellof "$tmp/multi.tex" 2 "4~KiB" | grep -q "^\\\\ipclabInterval{[0-9.]*}{\[[0-9.]*, [0-9.]*\]}$" &&
          near "$(cellof "$tmp/multi.tex" 2 "4~KiB" | sed "s/.*\[\([^,]*\),.*/\1/")" "$lo"'
 check "per_message: client CPU time over the messages, in ms" 'near "$(cellof "$tmp/multi.tex" 3 "4~KiB")" "$cpu"'
 want=$(awk -v v="$(field pipe 64 lat_p50_ns)" 'BEGIN { print v / 1000 }')
@@ -469,10 +530,30 @@ check "ratio: a value the axis has not is refused, exit 2" \
         '[ $? -eq 2 ] && grep -qF "[table ratio] ratio: '"'"'tcp/pipe'"'"' is not NUM/DEN" <<<"$err"' || echo "# $err"
 
 # ---- section ------------------------------------------------------------------------
-"$ipclab" section "$tmp/experiments/rt.ini" --summary "$tmp/rt.tsv" --out "$tmp/sec.tex" || not_ok "section"
+"$ipclab" section "$tmp/experiments/rt.ini" --summary "$tmp/rt.tsv" --meta "$tmp/data/rt/meta.ini" --out "$tmp/sec.tex" ||
+        not_ok "section"
 check "section: title escaped, source, what varied" \
         'grep -qF "\section{Round trips \& 50\% of\_them}" "$tmp/sec.tex" && grep -qF "\texttt{002\_987a43d70dd26995.txt}" "$tmp/sec.tex" &&
          grep -qF "\item message size: 64~B, 4~KiB, 64~KiB" "$tmp/sec.tex" && grep -qF "200 messages" "$tmp/sec.tex"'
+check "section: what the data hold, and what their intervals cover" \
+        'grep -qF "A repetition exchanged 200 messages after 10 warm-up messages; the data hold 5 repetitions of each of 9 cells." "$tmp/sec.tex" &&
+         grep -qF "a 93.7\% interval of the median" "$tmp/sec.tex" && ! grep -q "profile" "$tmp/sec.tex"'
+check "section: an axis with one value is no variation (bus only none)" \
+        '! grep -q "^\\\\item bus" "$tmp/sec.tex" && grep -qF "Every cell had (where it applies): " "$tmp/sec.tex"'
+# The data of a quick run: the section says so, and what they hold, not
+# the file's defaults.
+mkdir -p "$tmp/quick"
+sed -e 's/^profile=.*/profile=quick/' -e 's/^warmup=.*/warmup=3/' "$tmp/data/rt/meta.ini" > "$tmp/quick/meta.ini"
+awk -F'\t' -v OFS='\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next } { $c["count"] = 50; print }' \
+        "$tmp/rt.tsv" > "$tmp/quick/s.tsv"
+"$ipclab" section "$tmp/experiments/rt.ini" --summary "$tmp/quick/s.tsv" --meta "$tmp/quick/meta.ini" --out "$tmp/secq.tex" ||
+        not_ok "section quick"
+check "section: a quick run's data are described as they are (profile, counts, warm-up)" \
+        'grep -qF "These data were measured with the file'"'"'s profile \texttt{quick}, not its default." "$tmp/secq.tex" &&
+         grep -qF "A repetition exchanged 50 messages after 3 warm-up messages" "$tmp/secq.tex" &&
+         ! grep -q "200 messages" "$tmp/secq.tex"'
+check "section: a generated caption says which cells, with the unit of the table" \
+        'grep -qF "\caption{Round-trip latency, median (\ensuremath{\mu}s): a row per transport, a column per message size; every cell of experiment \texttt{rt}: medians over the repetitions.}" "$tmp/sec.tex"'
 # Every character LaTeX treats specially, escaped by the one escaper
 # (render_latex_escape), which the declared numbers' text goes through too.
 hostile='a\b{c}$d&e#f%g_h^i~j<k>l'
@@ -489,7 +570,8 @@ check "section: the figure and the table" \
 check "section: the claim with its verdict macro, its text escaped" \
         'grep -qF "\item Pipes beat Unix streams \& co \ipclabClaim{PipeVsUnix}{pipe\_vs\_unix}." "$tmp/sec.tex"'
 "$ipclab" section "$tmp/experiments/decl.ini" --summary "$tmp/rt.tsv" --out "$tmp/sec2.tex"
-check "section: a declared title and caption, escaped" 'grep -qF "\caption{\textbf{Tails \& floors.} Median and tail\_1}" "$tmp/sec2.tex"'
+check "section: a declared title and caption, escaped, then what the figure's facts say" \
+        'grep -qF "\caption{\textbf{Tails \& floors.} Median and tail\_1 \ipclabFact{decl-tails}{encoding} \ipclabFact{decl-tails}{intervals}" "$tmp/sec2.tex"'
 
 # The section, its figure and table in a document with the paper's own
 # macros (paper/ipclab.sty): LaTeX takes what the escaper made of the
@@ -498,20 +580,21 @@ if command -v pdflatex >/dev/null; then
         mkdir -p "$tmp/tex/generated" "$tmp/tex/figures"
         cp "$tmp/main.tex" "$tmp/tex/generated/table-rt-main.tex"
         cp "$tmp/main.pdf" "$tmp/tex/figures/rt-main.pdf"
+        cp "$tmp/main.facts.tex" "$tmp/tex/generated/facts.tex"
         {
                 printf '\\documentclass{article}\n\\usepackage[T1]{fontenc}\n\\usepackage[text={16cm,24.5cm}]{geometry}\n'
-                printf '\\usepackage{graphicx}\n\\usepackage{booktabs}\n\\newcommand{\\ipclabFigDir}{figures/}\n'
-                sed -n '/^\\newcommand{\\ipclabClaim}/,/not generated: run/p' paper/ipclab.sty
+                printf '\\usepackage{ipclab}\n\\renewcommand{\\ipclabFigDir}{figures/}\n'
                 printf '\\begin{document}\n\\input{sec.tex}\n\\end{document}\n'
         } > "$tmp/tex/doc.tex"
         cp "$tmp/sec.tex" "$tmp/tex/sec.tex"
-        (cd "$tmp/tex" && pdflatex -interaction=nonstopmode -halt-on-error doc.tex > log.txt 2>&1)
+        (cd "$tmp/tex" && TEXINPUTS=.:$src/paper: pdflatex -interaction=nonstopmode -halt-on-error doc.tex > log.txt 2>&1)
         check "section: LaTeX builds it with the paper's macros" '[ $? -eq 0 ] && [ -s "$tmp/tex/doc.pdf" ]' ||
                 tail -20 "$tmp/tex/log.txt" | sed 's/^/# /'
         text=$(pdftotext "$tmp/tex/doc.pdf" - 2>/dev/null | tr '\n' ' ')
         check "section: its title, the claim, the table and the figure in the PDF" \
                 'grep -qF "Round trips & 50% of_them" <<<"$text" && grep -qF "claim pipe_vs_unix: not checked in this build" <<<"$text" &&
-                 grep -qF "unix-stream" <<<"$text" && ! grep -q "not built\|not generated" <<<"$text"' ||
+                 grep -qF "unix-stream" <<<"$text" && ! grep -q "not built\|not generated" <<<"$text" &&
+                 grep -qF "Error bars: the range of the 5 repetitions, a 93.7% interval of the median." <<<"$text"' ||
                 echo "# ${text:0:800}"
 else
         skip "section: LaTeX builds it" "pdflatex is not installed"

@@ -49,7 +49,7 @@ check "ipclab compare with a missing directory fails (status $rc)" '[ $rc -ne 0 
 # The tree as a clone has it, with the harness built here.
 git ls-files -co --exclude-standard -z | xargs -0 cp -a --parents -t "$tmp/tree" 2>/dev/null ||
         { mkdir -p "$tmp/tree" && git ls-files -co --exclude-standard -z | xargs -0 cp -a --parents -t "$tmp/tree"; }
-mkdir -p "$tmp/tree/build" && cp -a build/obj build/gen "$tmp/tree/build/" && cp -a harness/ipclab "$tmp/tree/harness/"
+mkdir -p "$tmp/tree/build" && cp -a build/obj build/gen build/config.mk "$tmp/tree/build/" && cp -a harness/ipclab "$tmp/tree/harness/"
 cd "$tmp/tree"
 
 nice make --no-print-directory reproduce FIG=kernel-latency PROFILE=quick > repro.log 2>&1; rc=$?

@@ -17,10 +17,16 @@
 # local --host ssh://...` whose connection is cut mid-run (the sshd
 # session process killed): the data here stays as it was, the target
 # cleans up after itself, and --resume keeps the machine already measured
-# and finishes the other.  Last, the same through a systemd-nspawn
+# and finishes the other.  The cut comes at an exact point: the target's
+# run stops itself after its third row (the stop shim, preloaded into the
+# sessions of our sshd) and the test cuts once the rows and their
+# latencies have passed the ssh client here (a tee on its stderr), so they
+# reach ipclab however late it reads them.  The target's directories are
+# in the test's own directory (sshd's SetEnv TMPDIR), its processes found
+# by that variable: nothing machine-wide.  Last, the same through a systemd-nspawn
 # container of the cached image reached over SSH (harness/env/
 # ssh-container.sh), when there is one.  Skips with the reason where sshd,
-# ssh, unshare or the image is missing or cannot run.  About 30 s.
+# ssh, unshare or the image is missing or cannot run.
 set -u
 cd "$(dirname "$0")/../.."
 ipclab=$PWD/harness/ipclab
@@ -85,18 +91,24 @@ if [ -z "$why" ]; then
                 why="ssh-keygen failed"
         cp "$tmp/user_key.pub" "$tmp/authorized_keys"
         mkdir -p /run/sshd   # its privilege-separation directory
+        shim=$(stop_shim "$tmp") || why="the stop shim does not build"
+        mkdir -p "$tmp/target"
 fi
 port=
 for try in 1 2 3 4 5; do
         [ -n "$why" ] && break
         p=$((20000 + RANDOM % 40000))
-        harness/env/ssh-container.sh config "$p" "$tmp" > "$tmp/sshd_config"
+        { harness/env/ssh-container.sh config "$p" "$tmp"
+          # the sessions' temporary directories are ours; a run there stops
+          # itself where IPCLAB_TEST_STOP_ROWS (sent by the client) says
+          echo "SetEnv TMPDIR=$tmp/target LD_PRELOAD=$shim"
+          echo "AcceptEnv IPCLAB_TEST_STOP_ROWS"; } > "$tmp/sshd_config"
         unshare --uts sh -c 'hostname ipclab-target && exec "$0" -D -e -f "$1"' "$sshd_bin" "$tmp/sshd_config" \
                 2>"$tmp/sshd.log" &
         sshd_pid=$!
         echo "[127.0.0.1]:$p $(cut -d' ' -f1,2 "$tmp/host_key.pub")" > "$tmp/known_hosts"
-        export IPCLAB_SSH_OPTS="-F /dev/null -i '$tmp/user_key' -o IdentitiesOnly=yes -o StrictHostKeyChecking=yes -o UserKnownHostsFile='$tmp/known_hosts' -o ConnectTimeout=5"
-        if wait_for 10 'grep -q "Server listening" "$tmp/sshd.log" || ! kill -0 $sshd_pid 2>/dev/null' &&
+        export IPCLAB_SSH_OPTS="-F /dev/null -i '$tmp/user_key' -o IdentitiesOnly=yes -o StrictHostKeyChecking=yes -o UserKnownHostsFile='$tmp/known_hosts' -o ConnectTimeout=5 -o SendEnv=IPCLAB_TEST_STOP_ROWS"
+        if wait_until 'grep -q "Server listening" "$tmp/sshd.log" || ! kill -0 $sshd_pid 2>/dev/null' &&
            kill -0 $sshd_pid 2>/dev/null; then
                 port=$p
                 break
@@ -107,17 +119,28 @@ done
 [ -z "$why" ] && [ -z "$port" ] && why="sshd did not start: $(tail -1 "$tmp/sshd.log")"
 if [ -n "$why" ]; then
         skip "ipclab run --host ssh://" "$why"
-        echo "1..$n"
-        [ "$failed" -eq 0 ]
-        exit
+        done_testing
 fi
 target=ssh://root@127.0.0.1:$port
 # shellcheck disable=SC2086
 eval "ssh_opts=($IPCLAB_SSH_OPTS)"
 check "the target answers, as ipclab-target" \
         '[ "$(ssh "${ssh_opts[@]}" -p $port root@127.0.0.1 hostname 2>&1)" = ipclab-target ]'
-remote_dirs() { ls -d /tmp/ipclab.* 2>/dev/null | wc -l; }
+# The target's private directories, and its processes: ours alone.
+remote_dirs() { ls -d "$tmp"/target/ipclab.* 2>/dev/null | wc -l; }
 before=$(remote_dirs)
+target_procs() { pids_with_env "TMPDIR=$tmp/target"; }
+# The target's `ipclab run` that stopped itself (the stop shim), if any.
+remote_stopped_run() {
+        local p
+        for p in $(target_procs); do
+                [ "$(cat /proc/$p/comm 2>/dev/null)" = ipclab ] && stopped "$p" && echo "$p"
+        done
+}
+# Lines of the target's resume files ($1: partial, partial-latencies).
+remote_lines() { cat "$tmp"/target/ipclab.*/out/.cut."$1".tsv 2>/dev/null | wc -l; }
+# ... and those that passed the ssh client here, marked by the run script.
+passed_lines() { grep -c "^ipclab-$1: " "$tmp/ssh-stderr.log" 2>/dev/null; }
 
 # ---- 3. A run through it ---------------------------------------------------
 "$ipclab" run --host "$target" --out "$tmp/out" "$tmp/tiny.ini" 2>"$tmp/ssh.err"; rc=$?
@@ -129,7 +152,7 @@ check "every row names the target's machine" '[ "$(tail -n +2 "$s" | cut -f4 | s
 check "meta.ini has [machine ipclab-target] and [run] machines=ipclab-target" \
         'grep -qx "\[machine ipclab-target\]" "$tmp/out/tiny/meta.ini" && grep -qx "machines=ipclab-target" "$tmp/out/tiny/meta.ini"'
 check "the target's output is kept as console-ipclab-target.log" '[ -s "$tmp/out/tiny/console-ipclab-target.log" ]'
-check "nothing is left on the target" 'wait_for 5 "[ \$(remote_dirs) -eq $before ]"'
+check "nothing is left on the target" 'wait_until "[ \$(remote_dirs) -eq $before ]"'
 check "no staging directory is left here" '[ -z "$(ls -A "$tmp/out" | grep -v "^tiny$\|^\.ipclab.lock$")" ]' "$(ls -A "$tmp/out")"
 
 # Built there from the sources sent (as for a target whose libraries
@@ -139,7 +162,7 @@ check "built on the target from the sources: exits 0" '[ $rc -eq 0 ]' "$(tail -5
 check "... it says so" 'grep -q "building there from the sources (IPCLAB_REMOTE_BUILD=1)" "$tmp/built.err"'
 check "... and its rows came back" '[ "$(tsv_cols "$tmp/built/tiny/samples.tsv" status | grep -c "^ok$")" -eq 4 ]'
 check "... the built binary recorded the build's provenance" 'grep -q "^ipclab_commit=" "$tmp/built/tiny/meta.ini"'
-check "... and nothing is left on the target" 'wait_for 5 "[ \$(remote_dirs) -eq $before ]"'
+check "... and nothing is left on the target" 'wait_until "[ \$(remote_dirs) -eq $before ]"'
 
 # A hostile path: quotes, spaces and a command substitution in the
 # directory of the experiment file reach no shell, here or there.
@@ -167,31 +190,43 @@ repeat=3
 INI
 mkdir -p "$tmp/cutout/cut"
 echo "the data from before" > "$tmp/cutout/cut/samples.tsv"
-"$ipclab" run --host local --host "$target" --out "$tmp/cutout" "$tmp/cut.ini" 2>"$tmp/cut.err" &
+# An ssh that copies its stderr (the target's streamed rows, in order)
+# to a log, after ipclab's pipe has them.
+mkdir -p "$tmp/sshwrap"
+printf '#!/bin/bash\nexec %q "$@" 2> >(tee -a %q >&2)\n' "$(command -v ssh)" "$tmp/ssh-stderr.log" > "$tmp/sshwrap/ssh"
+chmod +x "$tmp/sshwrap/ssh"
+PATH=$tmp/sshwrap:$PATH IPCLAB_TEST_STOP_ROWS=3 "$ipclab" run --host local --host "$target" --out "$tmp/cutout" "$tmp/cut.ini" \
+        2>"$tmp/cut.err" &
 pid=$!
-# Once the target's run has a finished repetition, kill its sshd session.
-if wait_for 60 'pgrep -f "run --env host --out /tmp/ipclab\..*/out" >/dev/null &&
-                [ -n "$(ls /tmp/ipclab.*/out/.cut.partial.tsv 2>/dev/null)" ] &&
-                [ "$(cat /tmp/ipclab.*/out/.cut.partial.tsv 2>/dev/null | grep -c "^[0-9]")" -ge 3 ]'; then
+# The target's run stopped after its third row; then every line of its
+# resume files has passed the ssh client.
+wait_until '[ -n "$(remote_stopped_run)" ] || ! kill -0 $pid 2>/dev/null'
+remote=$(remote_stopped_run)
+wait_until '[ -z "$remote" ] || ! kill -0 $pid 2>/dev/null ||
+            { [ "$(passed_lines partial)" -eq "$(remote_lines partial)" ] &&
+              [ "$(passed_lines partial-latencies)" -eq "$(remote_lines partial-latencies)" ]; }'
+if check "the target's run stopped after 3 rows, which came back with their latencies" \
+        '[ -n "$remote" ] && [ "$(grep -c "^ipclab-partial: [0-9]" "$tmp/ssh-stderr.log")" -eq 3 ]' "$(tail -5 "$tmp/cut.err")"; then
         pkill -KILL -P "$sshd_pid"
+        kill -CONT "$remote"
         wait "$pid"; rc=$?
         check "a cut connection fails the run (exit 1)" '[ $rc -eq 1 ]' "$(tail -3 "$tmp/cut.err")"
         check "... saying the connection was lost, and how many repetitions it keeps for --resume" \
-                'grep -q "connection was lost.*the [0-9]* repetitions it had finished are kept in .*--resume. continues from them" "$tmp/cut.err"' \
-                || grep "connection" "$tmp/cut.err" | sed 's/^/# /'
+                'grep -q "connection was lost.*the 3 repetitions it had finished are kept in .*--resume. continues from them" "$tmp/cut.err"' \
+                "$(grep "connection" "$tmp/cut.err")"
         grep "connection was lost" "$tmp/cut.err" | sed 's/^/# what it said: /'
         grep -h "^[0-9]" "$tmp/cutout/.cut.machines/root@127.0.0.1_$port/.cut.partial.tsv" > "$tmp/cut-kept" 2>/dev/null
-        check "... the rows streamed before the cut are kept here" '[ -s "$tmp/cut-kept" ]'
+        check "... the 3 rows streamed before the cut are kept here" '[ "$(wc -l < "$tmp/cut-kept")" -eq 3 ]'
         check "... the data here is as it was" '[ "$(cat "$tmp/cutout/cut/samples.tsv")" = "the data from before" ]'
         check "... the machine measured first is kept for --resume" '[ -s "$tmp/cutout/.cut.machines/local/cut/samples.tsv" ]'
         check "... the target stops its run and removes its directory" \
-                'wait_for 20 "! pgrep -f \"run --env host --out /tmp/ipclab\\..*/out\" >/dev/null && [ \$(remote_dirs) -eq $before ]"'
+                'wait_until "[ -z \"\$(target_procs)\" ]" && [ "$(remote_dirs)" -eq "$before" ]'
         "$ipclab" run --resume --host local --host "$target" --out "$tmp/cutout" "$tmp/cut.ini" 2>"$tmp/resume.err"; rc=$?
         s=$tmp/cutout/cut/samples.tsv
         check "--resume finishes (exit 0)" '[ $rc -eq 0 ]' "$(tail -3 "$tmp/resume.err")"
         check "... keeping the machine already measured" 'grep -q "local already measured, kept" "$tmp/resume.err"'
         check "... and the cut machine's repetitions from before the cut, byte for byte" \
-                '[ -z "$(grep -vxF -f "$s" "$tmp/cut-kept")" ]'
+                '[ -z "$(grep -vxF -f "$s" "$tmp/cut-kept")" ]' "$(grep -vxF -f "$s" "$tmp/cut-kept")"
         check "... and merges two machines, 12 rows each" \
                 '[ "$(tail -n +2 "$s" | cut -f4 | sort | uniq -c | awk "{ print \$2 \"=\" \$1 }" | tr "\n" " ")" = "ipclab-target=12 $me=12 " ] ||
                  [ "$(tail -n +2 "$s" | cut -f4 | sort | uniq -c | awk "{ print \$2 \"=\" \$1 }" | tr "\n" " ")" = "$me=12 ipclab-target=12 " ]' \
@@ -211,21 +246,29 @@ if wait_for 60 'pgrep -f "run --env host --out /tmp/ipclab\..*/out" >/dev/null &
         check "a claim can compare machines (machine= in selectors and pairs)" \
                 'grep -q "machine=$me (n=3) vs .* machine=ipclab-target (n=3)" <<<"$v"' "$v"
 else
+        [ -n "$remote" ] && kill -CONT "$remote"
         kill "$pid" 2>/dev/null; wait "$pid"
-        not_ok "the target's run started" "$(tail -5 "$tmp/cut.err")"
 fi
 
 # ---- 4b. An interrupt (Ctrl-C) stops the target's run and keeps its rows --
-"$ipclab" run --host "$target" --out "$tmp/intout" "$tmp/cut.ini" 2>"$tmp/int.err" &
+# The target's run stops itself after 2 rows; SIGINT here closes its stdin,
+# its watcher sends it SIGTERM, and once that is pending it goes on.
+IPCLAB_TEST_STOP_ROWS=2 "$ipclab" run --host "$target" --out "$tmp/intout" "$tmp/cut.ini" 2>"$tmp/int.err" &
 pid=$!
-if wait_for 60 '[ "$(cat /tmp/ipclab.*/out/.cut.partial.tsv 2>/dev/null | grep -c "^[0-9]")" -ge 2 ]'; then
+wait_until '[ -n "$(remote_stopped_run)" ] || ! kill -0 $pid 2>/dev/null'
+remote=$(remote_stopped_run)
+# SIGTERM (15) among the signals pending for the process.
+term_pending() { [ $(( 0x$(awk '/^ShdPnd:/ { print $2 }' /proc/$1/status 2>/dev/null || echo 0) & (1 << 14) )) -ne 0 ]; }
+if check "the target's run stopped after 2 rows (for SIGINT)" '[ -n "$remote" ]' "$(tail -5 "$tmp/int.err")"; then
         kill -INT "$pid"
+        wait_until 'term_pending $remote || gone $remote'
+        kill -CONT "$remote"
         wait "$pid"; rc=$?
         kept=$tmp/intout/.cut.machines/root@127.0.0.1_$port/.cut.partial.tsv
         check "SIGINT: exit 130" '[ $rc -eq 130 ]' "$(tail -3 "$tmp/int.err")"
-        check "... the target's finished repetitions came back for --resume" \
-                '[ "$(grep -c "^[0-9]" "$kept" 2>/dev/null)" -ge 2 ]' "$(ls -A "$tmp/intout" "$tmp/intout"/.cut.machines/* 2>&1)"
-        check "... and nothing is left on the target" 'wait_for 20 "[ \$(remote_dirs) -eq $before ]"'
+        check "... the target's 2 finished repetitions came back for --resume" \
+                '[ "$(grep -c "^[0-9]" "$kept" 2>/dev/null)" -eq 2 ]' "$(ls -A "$tmp/intout" "$tmp/intout"/.cut.machines/* 2>&1)"
+        check "... and nothing is left on the target" 'wait_until "[ -z \"\$(target_procs)\" ]" && [ "$(remote_dirs)" -eq "$before" ]'
         grep "^[0-9]" "$kept" > "$tmp/kept-rows"
         "$ipclab" run --resume --host "$target" --out "$tmp/intout" "$tmp/cut.ini" 2>"$tmp/int2.err"; rc=$?
         check "--resume continues on the target: 12 rows" \
@@ -234,7 +277,6 @@ if wait_for 60 '[ "$(cat /tmp/ipclab.*/out/.cut.partial.tsv 2>/dev/null | grep -
                 '[ -s "$tmp/kept-rows" ] && [ -z "$(grep -vxF -f "$tmp/intout/cut/samples.tsv" "$tmp/kept-rows")" ]'
 else
         kill "$pid" 2>/dev/null; wait "$pid"
-        not_ok "the target's run started (for SIGINT)" "$(tail -5 "$tmp/int.err")"
 fi
 
 # ---- 5. A container reached over SSH (harness/env/ssh-container.sh) ------
@@ -268,5 +310,4 @@ else
                 'sed -n "/^\[machine ipclab-ct\]/,/^\[/p" "$tmp/ctout/tiny/meta.ini" | grep -qx "container=systemd-nspawn"'
 fi
 
-echo "1..$n"
-[ "$failed" -eq 0 ]
+done_testing

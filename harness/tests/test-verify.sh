@@ -401,7 +401,7 @@ check "unknown option: exit 2" '[ $rc -eq 2 ]'
 mkdir -p "$tmp/sum/x"
 { echo "$header"
   for b in 104857600 314572800; do
-          row cell=0 rep=0 env=host transport=pipe payload=bytes size_B=4096 pattern=oneway marshal=array \
+          row cell=0 rep=$((b / 104857600)) env=host transport=pipe payload=bytes size_B=4096 pattern=oneway marshal=array \
               cpus=none duration_ns=500000000 status=ok elapsed_ns=500000000 client_cpu_ns=1 messages=$((b / 4096)) \
               bytes_B=$b why=-
   done; } > "$tmp/sum/x/samples.tsv"
@@ -414,7 +414,7 @@ check "summarize: a duration-boxed cell's rate is total over total ($got)" '[ "$
 copy=$tmp/tree
 mkdir -p "$copy"
 git ls-files -co --exclude-standard -z | xargs -0 cp -a --parents -t "$copy" 2>/dev/null
-mkdir -p "$copy/build" && cp -a build/obj build/gen "$copy/build/" && cp -a harness/ipclab "$copy/harness/"
+mkdir -p "$copy/build" && cp -a build/obj build/gen build/config.mk "$copy/build/" && cp -a harness/ipclab "$copy/harness/"
 cd "$copy"
 find . -path ./build -prune -o -type f -exec touch -d '2020-01-01 00:00' {} +
 # The top Makefile may or may not include mk/verify.mk yet; it is guarded.

@@ -1,6 +1,6 @@
 /* slow-scanf.c: an LD_PRELOAD shim for test-window.sh.  Every sscanf()
- * sleeps 300 ms first.  The runner parses the server's ack with sscanf, so
- * a timed window that still held the ack would grow by 300 ms. */
+ * sleeps a second first.  The runner parses the server's ack with sscanf,
+ * so a timed window that still held the ack would last at least a second. */
 #include <stdarg.h>
 #include <time.h>
 
@@ -10,7 +10,7 @@ int sscanf(const char *s, const char *format, ...);
 
 static int slow_vsscanf(const char *s, const char *format, va_list ap)
 {
-        struct timespec nap = { 0, 300000000 };
+        struct timespec nap = { 1, 0 };
 
         nanosleep(&nap, NULL);
         return vsscanf(s, format, ap);

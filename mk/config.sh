@@ -1,0 +1,61 @@
+#!/bin/bash
+# mk/config.sh CXX_TRANSPORTS FILE: writes the build configuration of this
+# machine to FILE (build/config.mk) as make variables: which optional
+# libraries pkg-config finds, their versions, and the flags to compile and
+# link with them.  FILE is replaced (atomically) only when a line changed,
+# and the changed versions are said on stderr; nothing goes to stdout.
+# mk/harness.mk runs it on every make, after deps-check has installed what
+# was missing, and every object depends on FILE, so that a library that
+# appeared, went or changed version is built in or left out, and "built
+# without X" means X is not installed.
+set -u
+cxx=${1:-yes} file=$2
+mkdir -p "$(dirname "$file")"
+tmp=$file.tmp.$$
+trap 'rm -f "$tmp"' EXIT
+exec 3>&1 > "$tmp"
+# A value as make reads it: `$` doubled, `#` escaped.
+mk_value() { sed -e 's/\$/$$/g' -e 's/#/\\#/g' <<<"$1"; }
+# NAME := VALUE
+put() { printf '%s := %s\n' "$1" "$(mk_value "$2")"; }
+# The installed version of each package pkg-config knows, or "absent".
+version() { pkg-config --modversion "$1" 2>/dev/null || echo absent; }
+
+echo "# The build configuration (mk/config.sh), compared on every make."
+pkgs="glib-2.0 gio-2.0 gio-unix-2.0 dbus-1 zlib"
+for p in $pkgs libsystemd Qt5Core Qt5DBus sdbus-c++; do
+        put "VERSION_$p" "$(version "$p")"
+done
+put CXX_TRANSPORTS_BUILT "$cxx"
+
+have_sdbus=
+pkg-config --exists libsystemd 2>/dev/null && have_sdbus=yes
+put HAVE_SDBUS "$have_sdbus"
+put SDBUS_VERSION "$([ -n "$have_sdbus" ] && version libsystemd)"
+[ -n "$have_sdbus" ] && pkgs="$pkgs libsystemd"
+put PKG_CFLAGS "$(pkg-config --cflags $pkgs 2>/dev/null)"
+put PKG_LIBS "$(pkg-config --libs $pkgs 2>/dev/null)"
+
+have_qt= have_sdcpp=
+if [ "$cxx" = yes ]; then
+        pkg-config --exists Qt5DBus Qt5Core 2>/dev/null && have_qt=yes
+        pkg-config --exists sdbus-c++ libsystemd 2>/dev/null && have_sdcpp=yes
+fi
+put HAVE_QTDBUS "$have_qt"
+put HAVE_SDBUSCPP "$have_sdcpp"
+put QTDBUS_VERSION "$([ -n "$have_qt" ] && version Qt5DBus || echo "not built in")"
+put SDBUSCPP_VERSION "$([ -n "$have_sdcpp" ] && version sdbus-c++ || echo "not built in")"
+# Before 1.3.0 (its PR #340) sdbus-c++ appends a std::vector<uint8_t>
+# element by element, from 1.3.0 as one array.
+array=0
+[ -n "$have_sdcpp" ] && pkg-config --atleast-version=1.3.0 sdbus-c++ && array=1
+put SDBUSCPP_ARRAY "$array"
+cxx_pkgs="${have_qt:+Qt5DBus Qt5Core} ${have_sdcpp:+sdbus-c++}"
+cxx_pkgs=$(echo $cxx_pkgs)
+put CXX_PKG_CFLAGS "$([ -n "$cxx_pkgs" ] && pkg-config --cflags $cxx_pkgs)"
+put CXX_PKG_LIBS "$([ -n "$cxx_pkgs" ] && echo "$(pkg-config --libs $cxx_pkgs) -lstdc++")"
+
+exec >&3 3>&-
+cmp -s "$tmp" "$file" && exit 0
+[ -f "$file" ] && diff "$file" "$tmp" | sed -n 's/^> \(VERSION_[^ ]*\|CXX_TRANSPORTS_BUILT\) := /  config: \1 now /p' >&2
+mv "$tmp" "$file"

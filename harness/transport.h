@@ -17,6 +17,14 @@
  * A transport flagged TRANSPORT_INPROCESS runs both roles in one process:
  * open(SERVER) then open(CLIENT) on the same endpoint, no fork.
  *
+ * roles=threads (TRANSPORT_THREADS only): one child is forked, and the
+ * two roles run as two threads of it.  Each thread gets an Endpoint of
+ * its own, a copy of the prepared one in which every fd of ep->fd[] is a
+ * duplicate (so each role closes its own, as after fork), but ep->priv
+ * is the same pointer for both: a transport flagged TRANSPORT_THREADS
+ * keeps what open() and the ops change per role (indexed by ep->role, or
+ * in ep->fd[]), and its close() releases only what that role made.
+ *
  * Messages.  The client's send() carries one request of the cell's size.
  * The server's recv() returns it; recv() returns 0 (and no message) when
  * the client has called send_end(): the end of the stream.  The server then
@@ -49,6 +57,7 @@ enum {
         TRANSPORT_COMMAND = 1 << 5,     /* a whole command, run by hyperfine */
         TRANSPORT_COPY_STRING = 1 << 6, /* takes marshal=copy: its own string path borrows */
         TRANSPORT_SHORT_REPLY = 1 << 7, /* takes reply=short */
+        TRANSPORT_THREADS = 1 << 8,     /* takes roles=threads (see above) */
 };
 
 /* send() flags. */
@@ -138,7 +147,7 @@ typedef struct Transport {
 #define SDBUSCPP_SUMMARY "sdbus-c++ proxy and object API (createProxy/callMethod, registerMethod)"
 /* TRANSPORT_MARSHAL: sdbus-c++ takes the marshal= value its version
  * appends std::vector<uint8_t> with (its refuses() says which). */
-#define SDBUSCPP_FLAGS (TRANSPORT_DBUS | TRANSPORT_MARSHAL | TRANSPORT_VALIDATES | TRANSPORT_EMPTY_OK)
+#define SDBUSCPP_FLAGS (TRANSPORT_DBUS | TRANSPORT_MARSHAL | TRANSPORT_VALIDATES | TRANSPORT_EMPTY_OK | TRANSPORT_THREADS)
 
 #define TRANSPORT_DECLARE(id) extern const Transport transport_##id;
 TRANSPORTS(TRANSPORT_DECLARE)

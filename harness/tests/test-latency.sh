@@ -58,7 +58,7 @@ check "one-way rows have lat_* percentiles" \
 
 $ipclab latency "$d" > "$tmp/pooled.tsv" 2>"$tmp/err"
 check "ipclab latency succeeds" '[ $? -eq 0 ]' || cat "$tmp/err"
-check "its header" '[ "$(head -1 "$tmp/pooled.tsv")" = "$(printf "env\tmachine\ttransport\tbus\tpayload\tsize_B\tpattern\treply\tmarshal\tcpus\tcount\tduration_ns\tkind\tpercentile\tlatency_ns")" ]'
+check "its header" '[ "$(head -1 "$tmp/pooled.tsv")" = "$(printf "env\tmachine\ttransport\tbus\tpayload\tsize_B\tpattern\treply\tmarshal\tcpus\troles\tcount\tduration_ns\tkind\tpercentile\tlatency_ns")" ]'
 # kind, percentile and latency_ns of every row, by name.
 tsv_cols "$tmp/pooled.tsv" kind percentile latency_ns > "$tmp/kpl"
 # 6000 values a cell: every percentile with at least 10 of them beyond

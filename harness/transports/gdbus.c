@@ -635,6 +635,17 @@ static void gdbus_close(Endpoint *ep)
         ep->priv = NULL;
 }
 
+/* roles=threads is refused: GDBus does the socket I/O of every
+ * connection of a process in one worker thread, which two roles in one
+ * process would share; neither role's thread CPU clock would hold it. */
+static const char *gdbus_refuses(const Cell *cell)
+{
+        return cell->roles == ROLES_THREADS
+               ? "roles=threads: GDBus does every connection's I/O in one worker thread per process, "
+                 "which the two roles would share (and neither role's thread CPU clock holds)"
+               : NULL;
+}
+
 const Transport transport_gdbus = {
         .name = "gdbus",
         .family = "dbus",
@@ -643,6 +654,7 @@ const Transport transport_gdbus = {
                  TRANSPORT_COPY_STRING | TRANSPORT_SHORT_REPLY,
         .unavailable = gdbus_unavailable,
         .max_size = gdbus_max_size,
+        .refuses = gdbus_refuses,
         .open = gdbus_open,
         .send = gdbus_send,
         .recv = gdbus_recv,

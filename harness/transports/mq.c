@@ -299,6 +299,7 @@ const Transport transport_mq = {
         .name = "mq",
         .family = "kernel",
         .summary = "two POSIX message queues (mq_open), one per direction",
+        .flags = TRANSPORT_THREADS,
         .unavailable = mq_unavailable,
         .max_size = mq_max_size,
         .prepare = mq_prepare,

@@ -511,6 +511,18 @@ void qtdbus_close(Endpoint *ep)
         ep->priv = nullptr;
 }
 
+/* roles=threads is refused: QtDBus does every connection's I/O in one
+ * thread of its own per process and wants one QCoreApplication per
+ * process; two roles in one process would share both. */
+const char *qtdbus_refuses(const Cell *cell)
+{
+        return cell->roles == ROLES_THREADS
+               ? "roles=threads: QtDBus does every connection's I/O in one thread per process and has one "
+                 "QCoreApplication per process, which the two roles would share (and neither role's thread "
+                 "CPU clock holds)"
+               : nullptr;
+}
+
 } // namespace
 
 extern "C" const Transport transport_qtdbus = {
@@ -520,7 +532,7 @@ extern "C" const Transport transport_qtdbus = {
         QTDBUS_FLAGS,
         qtdbus_unavailable,
         qtdbus_max_size,
-        nullptr,   /* refuses */
+        qtdbus_refuses,
         nullptr,   /* prepare */
         qtdbus_open,
         qtdbus_send,

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -79,6 +80,16 @@ int endpoint_fail(Endpoint *ep, int err, const char *fmt, ...)
                 snprintf(ep->why + n, sizeof ep->why - n, ": %s", g_strerror(err));
         }
         return err > 0 ? -err : -EIO;
+}
+
+long transport_sysctl(const char *path, long fallback)
+{
+        g_autofree char *text = NULL;
+
+        if (!g_file_get_contents(path, &text, NULL, NULL))
+                return fallback;
+        long v = strtol(text, NULL, 10);
+        return v > 0 ? v : fallback;
 }
 
 void *endpoint_buffer(Endpoint *ep, size_t len)

@@ -127,6 +127,7 @@ typedef struct Transport {
         X(socketpair) \
         X(tcp) \
         X(mq) \
+        X(sysv_msg) \
         X(shm) \
         X(libdbus) \
         X(gdbus) \
@@ -179,6 +180,10 @@ int io_write_all(int fd, const void *buf, size_t len);
 int io_read_exact(int fd, void *buf, size_t len);
 /* Closes *FD if open and sets it to -1. */
 void io_close(int *fd);
+
+/* The number in /proc/sys file PATH (a kernel limit), or FALLBACK where it
+ * cannot be read or is not above 0. */
+long transport_sysctl(const char *path, long fallback);
 
 /* A per-endpoint receive buffer that grows to the largest message. */
 void *endpoint_buffer(Endpoint *ep, size_t len);

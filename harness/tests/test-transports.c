@@ -265,14 +265,20 @@ static void test_long_stream(gconstpointer data)
                 t->name, (t->flags & TRANSPORT_MARSHAL) && t->refuses ? "array;append-per-element" : "array");
 }
 
-/* *W: the pipe transport called NAME, added to those an experiment file
- * can name, for a test to change an op of. */
-static Transport *pipe_variant(Transport *w, const char *name)
+/* *W: transport BASE called NAME, added to those an experiment file can
+ * name, for a test to change an op of. */
+static Transport *variant(Transport *w, const Transport *base, const char *name)
 {
-        *w = transport_pipe;
+        *w = *base;
         w->name = name;
         transport_add_extra(w);
         return w;
+}
+
+/* The same of the pipe transport. */
+static Transport *pipe_variant(Transport *w, const char *name)
+{
+        return variant(w, &transport_pipe, name);
 }
 
 /* Runs CELL once with R, which must measure it. */
@@ -538,6 +544,60 @@ static void test_threads_one_process(void)
                         g_assert_cmpuint(s.placement, ==, PLACEMENT_SAME);
                 }
         }
+        g_unlink(whose_path);
+}
+
+/* Where a wrapped sysv-msg's open() writes its process id. */
+static char *sysv_pids_path;
+
+static int sysv_pids_open(Endpoint *ep, Role role)
+{
+        int fd = open(sysv_pids_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+        if (fd >= 0) {
+                dprintf(fd, "%d\n", (int) getpid());
+                close(fd);
+        }
+        return transport_sysv_msg.open(ep, role);
+}
+
+/* sysv-msg's queues have no name to unlink: once the runner is done, no
+ * queue is left that the cell's processes sent to or received from
+ * (lspid, lrpid in /proc/sysvipc/msg; only those processes' own queues
+ * are looked at, never other programs'). */
+static void test_sysv_removed(void)
+{
+        static Transport t;
+        if (skip_unavailable(&transport_sysv_msg))
+                return;
+        variant(&t, &transport_sysv_msg, "sysv-pids")->open = sysv_pids_open;
+        sysv_pids_path = g_build_filename(tmp_dir, "sysv-pids", NULL);
+        {
+                g_autoptr(Experiment) exp = load_text("sysv",
+                        "[experiment]\ntitle=sysv\ntransport=sysv-pids\npattern=oneway;roundtrip\ncount=20\n"
+                        "repeat=1\nwarmup=2\nverify=true\n");
+                run_all(exp);
+        }
+        g_autofree char *pids = NULL, *queues = NULL;
+        g_assert_true(g_file_get_contents(sysv_pids_path, &pids, NULL, NULL));
+        g_unlink(sysv_pids_path);
+        g_assert_true(g_file_get_contents("/proc/sysvipc/msg", &queues, NULL, NULL));
+        g_auto(GStrv) ours = g_strsplit(g_strstrip(pids), "\n", -1);
+        g_assert_cmpuint(g_strv_length(ours), ==, 4);   /* two cells, two roles */
+        g_auto(GStrv) lines = g_strsplit(queues, "\n", -1);
+        for (guint i = 1; lines[i]; i++) {
+                g_auto(GStrv) f = g_strsplit_set(g_strstrip(lines[i]), " ", -1);
+                g_autoptr(GPtrArray) v = g_ptr_array_new();
+                for (guint k = 0; f[k]; k++)
+                        if (*f[k])
+                                g_ptr_array_add(v, f[k]);
+                if (v->len < 7)
+                        continue;
+                /* key msqid perms cbytes qnum lspid lrpid ... */
+                for (guint k = 0; ours[k]; k++) {
+                        g_assert_cmpstr(v->pdata[5], !=, ours[k]);
+                        g_assert_cmpstr(v->pdata[6], !=, ours[k]);
+                }
+        }
 }
 
 /* roles=threads reads each thread's own CPU clock: a server that burns
@@ -618,6 +678,7 @@ int main(int argc, char **argv)
         g_test_add_func("/transports/time-limit", test_time_limit);
         g_test_add_func("/transports/threads/one-process", test_threads_one_process);
         g_test_add_func("/transports/threads/cpu-clocks", test_threads_cpu_clocks);
+        g_test_add_func("/transports/sysv-msg/removed", test_sysv_removed);
         g_test_add_func("/transports/refuses", test_refuses);
         g_test_add_func("/transports/claim-unavailable", test_claim_unavailable);
         g_test_add_func("/transports/sdbus-c++/cells", test_sdbus_cpp_cells);

@@ -47,17 +47,6 @@ typedef struct {
         long maxmsg;        /* mq_maxmsg of both queues */
 } Mq;
 
-/* Reads a number from a /proc/sys file; FALLBACK when it cannot. */
-static long mq_sysctl(const char *path, long fallback)
-{
-        g_autofree char *text = NULL;
-
-        if (!g_file_get_contents(path, &text, NULL, NULL))
-                return fallback;
-        long v = strtol(text, NULL, 10);
-        return v > 0 ? v : fallback;
-}
-
 /* May this process exceed fs.mqueue.msgsize_max and msg_max?  The kernel
  * allows it with CAP_SYS_RESOURCE in the initial user namespace, which
  * /proc/self/status cannot tell inside a user-namespaced container, so ask
@@ -114,7 +103,7 @@ static size_t mq_max_size(const Cell *cell)
         (void) cell;
         if (mq_beyond_sysctl())
                 return MQ_HARD_MSGSIZEMAX;
-        max = (size_t) mq_sysctl("/proc/sys/fs/mqueue/msgsize_max", 8192);
+        max = (size_t) transport_sysctl("/proc/sys/fs/mqueue/msgsize_max", 8192);
         /* Two queues of one message each must fit the hard RLIMIT_MSGQUEUE. */
         if (getrlimit(RLIMIT_MSGQUEUE, &rl) == 0 && rl.rlim_max != RLIM_INFINITY &&
             rl.rlim_max / 2 < max + MQ_OVERHEAD)
@@ -169,7 +158,7 @@ static int mq_prepare(Endpoint *ep)
                 .mq_msgsize = (long) MAX(ep->cell->size, (guint64) MQ_MIN_MESSAGE),
         };
         if (!mq_beyond_sysctl())
-                attr.mq_maxmsg = MIN(attr.mq_maxmsg, mq_sysctl("/proc/sys/fs/mqueue/msg_max", MQ_DEPTH));
+                attr.mq_maxmsg = MIN(attr.mq_maxmsg, transport_sysctl("/proc/sys/fs/mqueue/msg_max", MQ_DEPTH));
         for (;;) {
                 int r = mq_create(m, C2S, &attr);
                 if (r == 0) {

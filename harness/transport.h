@@ -126,6 +126,7 @@ typedef struct Transport {
         X(unix_seqpacket) \
         X(socketpair) \
         X(tcp) \
+        X(udp) \
         X(mq) \
         X(sysv_msg) \
         X(shm) \

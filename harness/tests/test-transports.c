@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "experiment.h"
@@ -600,6 +601,47 @@ static void test_sysv_removed(void)
         }
 }
 
+/* udp: a datagram the receiver's full buffer dropped fails the receive
+ * of the next one queued after it, saying so; it does not go unnoticed.
+ * Both roles in this process, the server's receive buffer at the
+ * kernel's least, and nothing read until the client has sent 50. */
+static void test_udp_loss(void)
+{
+        const Transport *t = &transport_udp;
+        const Cell cell = { .transport = t->name, .payload = PAYLOAD_BYTES, .size = 4096,
+                            .pattern = PATTERN_ONEWAY, .count = 50 };
+        Endpoint srv, cli;
+        char payload[4096] = { 0 };
+        const void *data;
+        size_t len;
+        int tiny = 1, r = 0;
+
+        if (skip_unavailable(t))
+                return;
+        endpoint_init(&srv, &cell);
+        g_assert_cmpint(t->prepare(&srv), ==, 0);
+        cli = srv;
+        for (size_t i = 0; i < G_N_ELEMENTS(cli.fd); i++)
+                cli.fd[i] = srv.fd[i] >= 0 ? fcntl(srv.fd[i], F_DUPFD_CLOEXEC, 0) : -1;
+        g_assert_cmpint(t->open(&srv, ROLE_SERVER), ==, 0);
+        g_assert_cmpint(t->open(&cli, ROLE_CLIENT), ==, 0);
+        g_assert_cmpint(setsockopt(srv.fd[0], SOL_SOCKET, SO_RCVBUF, &tiny, sizeof tiny), ==, 0);
+        for (guint i = 0; i < cell.count; i++)
+                g_assert_cmpint(t->send(&cli, payload, sizeof payload, 0), ==, 0);
+        /* What was queued before the drops arrives as it was; the next
+         * datagram, queued once there is room, carries the count. */
+        g_assert_cmpint(t->recv(&srv, &data, &len, sizeof payload), ==, 1);
+        g_assert_cmpint(t->send(&cli, payload, sizeof payload, 0), ==, 0);
+        r = t->recv(&srv, &data, &len, sizeof payload);
+        g_test_message("the server's receive: %d, %s", r, srv.why);
+        g_assert_cmpint(r, ==, -EPROTO);
+        g_assert_nonnull(strstr(srv.why, "lost (the receive buffer was full): a lost datagram fails the repetition"));
+        t->close(&cli);
+        t->cleanup(&srv);
+        g_free(cli.buf);
+        g_free(srv.buf);
+}
+
 /* roles=threads reads each thread's own CPU clock: a server that burns
  * BURN_NS of CPU on every message shows it in server_cpu_ns, and the
  * client, waiting on the same CPU, does not (a process-wide clock would
@@ -679,6 +721,7 @@ int main(int argc, char **argv)
         g_test_add_func("/transports/threads/one-process", test_threads_one_process);
         g_test_add_func("/transports/threads/cpu-clocks", test_threads_cpu_clocks);
         g_test_add_func("/transports/sysv-msg/removed", test_sysv_removed);
+        g_test_add_func("/transports/udp/loss", test_udp_loss);
         g_test_add_func("/transports/refuses", test_refuses);
         g_test_add_func("/transports/claim-unavailable", test_claim_unavailable);
         g_test_add_func("/transports/sdbus-c++/cells", test_sdbus_cpp_cells);

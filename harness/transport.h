@@ -130,6 +130,7 @@ typedef struct Transport {
         X(mq) \
         X(sysv_msg) \
         X(shm) \
+        X(eventfd_shm) \
         X(libdbus) \
         X(gdbus) \
         X(sd_bus) \

@@ -69,7 +69,7 @@ $(FUZZ)/experiment.dict: mk/fuzz.mk
 	        marshal= cpus= roles= count= duration= repeat= repeat_min= repeat_max= ci_target= \
 	        auto_cap= warmup= timeout= verify= seed= runner= env= text= faster= slower= \
 	        metric= by= where= pipe fifo unix-stream unix-dgram unix-seqpacket socketpair \
-	        tcp udp mq sysv-msg shm direct libdbus gdbus sd-bus fdpass dbus-send gdbus-call busctl-call \
+	        tcp udp mq sysv-msg shm eventfd-shm direct libdbus gdbus sd-bus fdpass dbus-send gdbus-call busctl-call \
 	        dbus-daemon dbus-broker p2p none bytes string oneway roundtrip callrate echo \
 	        empty array per-element same split processes threads auto hyperfine harness host nspawn vm true \
 	        false KiB MiB GiB ms us ns 2% roundtrip_latency elapsed throughput cpu \

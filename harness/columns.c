@@ -22,6 +22,10 @@ const Column column_table[] = {
         [COL_REPLY] = { "reply", COLUMN_AXIS, "", "reply", "reply", S | M },
         [COL_MARSHAL] = { "marshal", COLUMN_AXIS, "", "marshalling", "marshal", S | M },
         [COL_CPUS] = { "cpus", COLUMN_AXIS, "", "CPU placement", "cpus", S | M },
+        /* Client and server as two processes or as two threads of one
+         * (runner.c); data written before the column reads as processes
+         * (samples_table_read). */
+        [COL_ROLES] = { "roles", COLUMN_AXIS, "", "client and server as", "roles", S | M },
         [COL_COUNT] = { "count", COLUMN_AXIS, "", "messages per repetition", "count", S | M },
         [COL_DURATION_NS] = { "duration_ns", COLUMN_AXIS, "ns", "duration of a repetition", "duration", S | M },
 

@@ -59,6 +59,7 @@ typedef enum {
         COL_REPLY,
         COL_MARSHAL,
         COL_CPUS,
+        COL_ROLES,
         COL_COUNT,
         COL_DURATION_NS,
         COL_STATUS,

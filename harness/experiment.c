@@ -55,6 +55,7 @@ static const char *const pattern_values[] = { "oneway", "roundtrip", "callrate",
 static const char *const reply_values[] = { "echo", "empty", "short", NULL };
 static const char *const marshal_values[] = { "array", "per-element", "append-per-element", "copy", NULL };
 static const char *const cpus_values[] = { "none", "same", "split", NULL };
+static const char *const roles_values[] = { "processes", "threads", NULL };
 static const char *const env_values[] = { "host", "nspawn", "vm", NULL };
 static const char *const runner_values[] = { "harness", "hyperfine", NULL };
 static const char *const store_latencies_values[] = { "histogram", "raw", NULL };
@@ -102,6 +103,11 @@ static const Option options[] = {
           "(append per byte, read whole) for D-Bus ay; copy (gdbus strings built with g_variant_new)" },
         { "cpus", OPT_ENUMS, cpus_values, "none", false, 0, 0,
           "axis: none (unpinned), same (one CPU), split (two CPUs)" },
+        /* No default value: a file without the key keeps the
+         * config_sha256 it had before the key existed (processes). */
+        { "roles", OPT_ENUMS, roles_values, NULL, false, 0, 0,
+          "axis: processes (client and server each a forked process; the default) or threads "
+          "(two threads of one forked process), for the transports that can (see `ipclab check`)" },
         { "count", OPT_UINTS, NULL, NULL, false, 1, MAX_COUNT,
           "axis: messages per repetition (exactly one of count and duration)" },
         { "duration", OPT_DURATIONS, NULL, NULL, false, 1000, MAX_DURATION,
@@ -156,6 +162,7 @@ const char *payload_name(PayloadType p) { return payload_values[p]; }
 const char *reply_name(ReplyKind r) { return reply_values[r]; }
 const char *marshal_name(Marshal m) { return marshal_values[m]; }
 const char *cpus_name(CpuPlacement c) { return cpus_values[c]; }
+const char *roles_name(Roles r) { return roles_values[r]; }
 const char *bus_name(BusKind b) { return bus_values[b]; }
 const char *env_name(EnvKind e) { return env_values[e]; }
 
@@ -964,6 +971,8 @@ char *cell_describe(const Cell *cell)
                 g_string_append_printf(s, " marshal=%s", marshal_name(cell->marshal));
         if (cell->cpus != CPUS_NONE)
                 g_string_append_printf(s, " cpus=%s", cpus_name(cell->cpus));
+        if (cell->roles != ROLES_PROCESSES)
+                g_string_append_printf(s, " roles=%s", roles_name(cell->roles));
         if (cell->count)
                 g_string_append_printf(s, " count=%" G_GUINT64_FORMAT, cell->count);
         else
@@ -1000,9 +1009,40 @@ guint64 cell_estimate_ns(const Cell *cell, guint warmup)
 
 static char *cell_key(const Cell *c)
 {
-        return g_strdup_printf("%s|%d|%d|%" G_GUINT64_FORMAT "|%d|%d|%d|%d|%" G_GUINT64_FORMAT "|%" G_GUINT64_FORMAT,
+        return g_strdup_printf("%s|%d|%d|%" G_GUINT64_FORMAT "|%d|%d|%d|%d|%d|%" G_GUINT64_FORMAT "|%" G_GUINT64_FORMAT,
                                c->transport, c->bus, c->payload, c->size, c->pattern, c->reply,
-                               c->marshal, c->cpus, c->count, c->duration_ns);
+                               c->marshal, c->cpus, c->roles, c->count, c->duration_ns);
+}
+
+/* Why T cannot run its two roles as threads of one process at all
+ * (roles=threads), or NULL when it can.  A transport that does not say it
+ * can (TRANSPORT_THREADS) is refused them; its refuses() says why where
+ * it knows better. */
+static const char *threads_refused(const Transport *t)
+{
+        /* ipclab's transports whose library keeps its I/O per process
+         * (what the transport's own refuses() cannot say: the cell a
+         * transport sees has no roles, ipclab/transport.h). */
+        static const struct {
+                const char *name, *why;
+        } per_process[] = {
+                { "gdbus", "roles=threads: GDBus does every connection's I/O in one worker thread per process, "
+                           "which the two roles would share (and neither role's thread CPU clock holds)" },
+                { "qtdbus", "roles=threads: QtDBus does every connection's I/O in one thread per process and has "
+                            "one QCoreApplication per process, which the two roles would share (and neither "
+                            "role's thread CPU clock holds)" },
+        };
+
+        if (t->flags & TRANSPORT_THREADS)
+                return NULL;
+        for (size_t i = 0; i < G_N_ELEMENTS(per_process); i++)
+                if (!strcmp(t->name, per_process[i].name))
+                        return per_process[i].why;
+        if (t->flags & TRANSPORT_INPROCESS)
+                return "roles=threads: it runs both roles in one thread already";
+        if (t->flags & TRANSPORT_COMMAND)
+                return "roles=threads: every call is a command of its own, a process";
+        return "roles=threads: the transport keeps state per process that its two roles would share in one";
 }
 
 /* Why T cannot do CELL's marshal= or reply= value, or NULL when it can. */
@@ -1028,7 +1068,8 @@ static const char *cell_refused(const Transport *t, const Cell *cell)
         }
         if (cell->reply == REPLY_SHORT && !(t->flags & TRANSPORT_SHORT_REPLY))
                 return "reply=short (the string OK) applies to gdbus only";
-        return transport_refuses(t, cell);
+        const char *no = transport_refuses(t, cell);
+        return no || cell->roles != ROLES_THREADS ? no : threads_refused(t);
 }
 
 /* Expands the axes into the filtered cartesian product. */
@@ -1037,7 +1078,7 @@ static gboolean expand(const Ctx *c, Experiment *exp, Values *v)
         guint it = opt_index("transport"), ib = opt_index("bus"), ip = opt_index("payload"),
               is = opt_index("size"), ipt = opt_index("pattern"), ir = opt_index("reply"),
               im = opt_index("marshal"), ic = opt_index("cpus"), icn = opt_index("count"),
-              idu = opt_index("duration");
+              idu = opt_index("duration"), iro = opt_index("roles");
         bool have_count = v->list[icn] != NULL, have_dur = v->list[idu] != NULL;
         bool any_dbus = false, any_marshal = false, any_copy = false, any_short = false;
         g_autoptr(GHashTable) seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
@@ -1082,6 +1123,26 @@ static gboolean expand(const Ctx *c, Experiment *exp, Values *v)
                         ok = fail(c, FROM(im), "marshal",
                                   "copy applies only to a transport whose own strings borrow the buffer (gdbus), "
                                   "and none is listed");
+        }
+        /* roles=threads that no transport listed can run: say why each
+         * cannot, rather than leave every such cell out. */
+        for (guint i = 0; v->list[iro] && v->list[iro][i]; i++) {
+                if (v->nums[iro][i] != ROLES_THREADS)
+                        continue;
+                g_autoptr(GString) why = g_string_new(NULL);
+                bool can = false;
+                for (guint k = 0; k < nt && !can; k++) {
+                        const Transport *t = transport_find(v->list[it][k]);
+                        const char *no = threads_refused(t);
+                        can = no == NULL;
+                        if (no)
+                                g_string_append_printf(why, "%s%s (%s)", k ? "; " : "", t->name,
+                                                       no + strlen("roles=threads: "));
+                }
+                if (!can)
+                        ok = fail(c, FROM(iro), "roles",
+                                  "threads: no transport listed can run its client and server as two threads of one "
+                                  "process: %s", why->str);
         }
         for (guint i = 0; v->list[ir][i]; i++)
                 if (v->nums[ir][i] == REPLY_SHORT && !any_short)
@@ -1136,6 +1197,9 @@ static gboolean expand(const Ctx *c, Experiment *exp, Values *v)
               ns = g_strv_length(v->list[is]), npt = g_strv_length(v->list[ipt]),
               nr = g_strv_length(v->list[ir]), nm = g_strv_length(v->list[im]),
               nc = g_strv_length(v->list[ic]);
+        /* roles= has no default (the config hash of a file without it
+         * stays): processes. */
+        guint nro = v->list[iro] ? g_strv_length(v->list[iro]) : 1;
         guint nq = have_count ? g_strv_length(v->list[icn]) : g_strv_length(v->list[idu]);
 
         for (guint a = 0; a < nt; a++)
@@ -1146,6 +1210,7 @@ static gboolean expand(const Ctx *c, Experiment *exp, Values *v)
         for (guint r = 0; r < nr; r++)
         for (guint m = 0; m < nm; m++)
         for (guint cp = 0; cp < nc; cp++)
+        for (guint ro = 0; ro < nro; ro++)
         for (guint q = 0; q < nq; q++) {
                 const Transport *t = transport_find(v->list[it][a]);
                 Cell cell = {
@@ -1157,6 +1222,7 @@ static gboolean expand(const Ctx *c, Experiment *exp, Values *v)
                         .reply = (ReplyKind) v->nums[ir][r],
                         .marshal = (Marshal) v->nums[im][m],
                         .cpus = (CpuPlacement) v->nums[ic][cp],
+                        .roles = v->list[iro] ? (Roles) v->nums[iro][ro] : ROLES_PROCESSES,
                         .count = have_count ? v->nums[icn][q] : 0,
                         .duration_ns = have_dur ? v->nums[idu][q] : 0,
                 };

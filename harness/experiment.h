@@ -72,6 +72,13 @@ typedef enum {
         CPUS_SPLIT,  /* client and server on two different CPUs */
 } CpuPlacement;
 
+/* How the two roles run (roles=): each in a forked process of its own,
+ * or as two threads of one forked process (runner.c). */
+typedef enum {
+        ROLES_PROCESSES,
+        ROLES_THREADS,
+} Roles;
+
 typedef enum {
         BUS_NONE,          /* not a D-Bus transport */
         BUS_DBUS_DAEMON,
@@ -96,6 +103,7 @@ typedef struct {
         ReplyKind reply;
         Marshal marshal;
         CpuPlacement cpus;
+        Roles roles;
         guint64 count;            /* messages, or 0 when duration_ns is set */
         guint64 duration_ns;      /* time box, or 0 when count is set */
 } Cell;
@@ -191,6 +199,7 @@ const char *payload_name(PayloadType p);
 const char *reply_name(ReplyKind r);
 const char *marshal_name(Marshal m);
 const char *cpus_name(CpuPlacement c);
+const char *roles_name(Roles r);
 const char *bus_name(BusKind b);
 const char *env_name(EnvKind e);
 

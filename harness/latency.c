@@ -510,7 +510,7 @@ Hist *latency_pool(const LatencyFile *f, const char *env, const char *machine, c
 
 /* The samples.tsv columns a Cell is made of, in cell_from_row()'s order. */
 static const char *const cell_columns[] = {
-        "transport", "bus", "payload", "size_B", "pattern", "reply", "marshal", "cpus", "count", "duration_ns",
+        "transport", "bus", "payload", "size_B", "pattern", "reply", "marshal", "cpus", "roles", "count", "duration_ns",
 };
 #define N_CELL_COLUMNS G_N_ELEMENTS(cell_columns)
 
@@ -520,8 +520,8 @@ static const char *const cell_columns[] = {
  * ipclab writes. */
 static gboolean cell_from_row(char **row, const int *col, Cell *cell)
 {
-        const char *bus = row[col[1]], *reply = row[col[5]], *count = row[col[8]], *dur = row[col[9]];
-        int b = BUS_NONE, pl, pt, r = REPLY_ECHO, m, cp;
+        const char *bus = row[col[1]], *reply = row[col[5]], *count = row[col[9]], *dur = row[col[10]];
+        int b = BUS_NONE, pl, pt, r = REPLY_ECHO, m, cp, ro;
 
         if (strcmp(bus, "-"))
                 ENUM_FIND(b, bus_name, BUS_P2P, bus);
@@ -531,10 +531,11 @@ static gboolean cell_from_row(char **row, const int *col, Cell *cell)
                 ENUM_FIND(r, reply_name, REPLY_SHORT, reply);
         ENUM_FIND(m, marshal_name, MARSHAL_COPY, row[col[6]]);
         ENUM_FIND(cp, cpus_name, CPUS_SPLIT, row[col[7]]);
+        ENUM_FIND(ro, roles_name, ROLES_THREADS, row[col[8]]);
 
         memset(cell, 0, sizeof *cell);
         cell->transport = row[col[0]];
-        if (b < 0 || pl < 0 || pt < 0 || r < 0 || m < 0 || cp < 0 || !parse_u64(row[col[3]], G_MAXUINT64, &cell->size) ||
+        if (b < 0 || pl < 0 || pt < 0 || r < 0 || m < 0 || cp < 0 || ro < 0 || !parse_u64(row[col[3]], G_MAXUINT64, &cell->size) ||
             (strcmp(count, "-") && !parse_u64(count, G_MAXUINT64, &cell->count)) ||
             (strcmp(dur, "-") && !parse_u64(dur, G_MAXUINT64, &cell->duration_ns)))
                 return FALSE;
@@ -544,6 +545,7 @@ static gboolean cell_from_row(char **row, const int *col, Cell *cell)
         cell->reply = (ReplyKind) r;
         cell->marshal = (Marshal) m;
         cell->cpus = (CpuPlacement) cp;
+        cell->roles = (Roles) ro;
         return TRUE;
 }
 

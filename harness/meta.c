@@ -490,6 +490,16 @@ Meta *meta_begin(const Experiment *exp, const char *const *argv)
         set(m, "experiment", "profile", exp->profile ? exp->profile : "default");
         g_key_file_set_uint64(m->kf, "experiment", "seed", exp->seed);
         g_key_file_set_integer(m->kf, "experiment", "cells", (gint) exp->cells->len);
+        /* How the cells ran their two roles (roles=; processes where the
+         * file does not say), for the methods text. */
+        bool roles[ROLES_THREADS + 1] = { false };
+        for (guint i = 0; i < exp->cells->len; i++)
+                roles[((const Cell *) exp->cells->pdata[i])->roles] = true;
+        g_autoptr(GString) ran = g_string_new(NULL);
+        for (int r = ROLES_PROCESSES; r <= ROLES_THREADS; r++)
+                if (roles[r])
+                        g_string_append_printf(ran, "%s%s", ran->len ? ";" : "", roles_name((Roles) r));
+        set(m, "experiment", "roles", ran->len ? ran->str : roles_name(ROLES_PROCESSES));
         g_auto(GStrv) resolved = g_strsplit(exp->resolved, "\n", -1);
         for (guint i = 0; resolved[i]; i++) {
                 char *eq = strchr(resolved[i], '=');

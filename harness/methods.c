@@ -168,6 +168,26 @@ char *methods_tex(char *const *paths, GError **error)
                 g_autofree char *v = virt_text(kf);
                 g_string_append_printf(out, "Experiment %s ran elsewhere: %s under Linux %s (%s).\n", name, cpu, kernel, v);
         }
+        /* How client and server ran: processes, unless an experiment's
+         * meta.ini says threads too (roles=; none said so before the key). */
+        g_autoptr(GString) threads = g_string_new(NULL);
+        guint n_threads = 0;
+        for (guint i = 0; i < n; i++) {
+                g_autofree char *roles = fact(kfs->pdata[i], "experiment", "roles");
+                g_auto(GStrv) each = g_strsplit(roles, ";", -1);
+                if (!g_strv_contains((const char *const *) each, "threads"))
+                        continue;
+                g_autofree char *name = fact_tex(kfs->pdata[i], "experiment", "name");
+                g_string_append_printf(threads, "%s%s", n_threads++ ? ", " : "", name);
+        }
+        if (!n_threads)
+                g_string_append(out, "In every experiment the client and the server ran as two processes forked by "
+                                "the harness.\n");
+        else
+                g_string_append_printf(out, "The client and the server ran as two processes forked by the harness; "
+                                       "in experiment%s %s also as two threads of one forked process "
+                                       "(\\texttt{roles=threads}), each thread's CPU time and placement its own.\n",
+                                       n_threads > 1 ? "s" : "", threads->str);
         g_string_append(out, "\n\\begin{table}[htbp]\\centering\\small\n"
                         "\\caption{Provenance of the data: when each experiment ran, with which profile, environment "
                         "and commit of ipclab (stored in its meta.ini).}\n"

@@ -173,6 +173,20 @@ int placement_snap(pid_t pid, PlacementProc *p)
         return p->ok ? 0 : -ESRCH;
 }
 
+int placement_snap_thread(pid_t tid, PlacementProc *p)
+{
+        memset(p, 0, sizeof *p);
+        p->pid = tid;
+        if (tid <= 0)
+                return -EINVAL;
+        p->have_migrations = true;
+        /* /proc/TID/task/TID names the thread whichever thread leads. */
+        int r = snap_thread(tid, tid, &p->t[0], &p->have_migrations);
+        p->n = r == 0;
+        p->ok = r == 0;
+        return r;
+}
+
 static const PlacementThread *find_thread(const PlacementProc *p, pid_t tid)
 {
         for (guint i = 0; i < p->n; i++)

@@ -105,6 +105,11 @@ typedef struct {
  * -errno (P->ok false) when the process cannot be read. */
 int placement_snap(pid_t pid, PlacementProc *p);
 
+/* Reads thread TID alone into *P, as if it were a process of one thread
+ * (P->pid = TID): a role that runs as a thread of a process it shares
+ * with the other (roles=threads).  0, or -errno (P->ok false). */
+int placement_snap_thread(pid_t tid, PlacementProc *p);
+
 /* What one repetition's snapshots say. */
 typedef struct {
         PlacementMode mode;

@@ -24,6 +24,13 @@
  * records every layout). */
 static const size_t descriptor_size[IPCLAB_TRANSPORT_ABI_MINOR + 1] = {
         [0] = sizeof(IpclabTransport),
+        [1] = sizeof(IpclabTransport),
+};
+
+/* The flags each minor knows: 1.1 added IPCLAB_TRANSPORT_THREADS. */
+static const uint32_t flags_known[IPCLAB_TRANSPORT_ABI_MINOR + 1] = {
+        [0] = 0xffu,
+        [1] = IPCLAB_TRANSPORT_FLAGS_KNOWN,
 };
 
 /* How long loading a plugin (its constructors, its libraries', its
@@ -118,10 +125,9 @@ char *plugin_check_descriptor(const IpclabTransport *d, bool builtin)
                 return g_strdup_printf("its descriptor is %u bytes, ABI %u.%u's is %zu (it does not start with "
                                        "IPCLAB_TRANSPORT_HEADER, or was built for another layout)", d->struct_size,
                                        d->abi_major, d->abi_minor, descriptor_size[d->abi_minor]);
-        if (d->flags & ~(uint32_t) IPCLAB_TRANSPORT_FLAGS_KNOWN)
-                return g_strdup_printf("it sets flags 0x%x, unknown to ABI %d.%d",
-                                       d->flags & ~(uint32_t) IPCLAB_TRANSPORT_FLAGS_KNOWN,
-                                       IPCLAB_TRANSPORT_ABI_MAJOR, IPCLAB_TRANSPORT_ABI_MINOR);
+        if (d->flags & ~flags_known[d->abi_minor])
+                return g_strdup_printf("it sets flags 0x%x, unknown to ABI %u.%u", d->flags & ~flags_known[d->abi_minor],
+                                       d->abi_major, d->abi_minor);
         if (!d->name)
                 return g_strdup("it has no name");
         if (!name_valid(d->name)) {

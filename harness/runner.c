@@ -16,6 +16,17 @@
  * window's end, the server's placement) goes through a page of memory
  * shared by the runner and both children (Shared).
  *
+ * roles=threads (transports flagged TRANSPORT_THREADS, transport.h): the
+ * parent forks one child instead of two; in it the server runs as a
+ * thread and, once open, the client as a second one (pair_run), each with
+ * its own context, endpoint (fds duplicated) and report pipe, each pinned
+ * as its process would be.  Everything below holds with "thread" for
+ * "process": each side's CPU clock is its thread's (CLOCK_THREAD_CPUTIME_ID,
+ * the server's read by the client through pthread_getcpuclockid()), its
+ * placement its thread's alone (placement_snap_thread), and the windows
+ * are read exactly as between processes.  The time limit and a failed
+ * side kill the one process, and with it both roles.
+ *
  * The timed window.  It opens when the client reads CLOCK_MONOTONIC after
  * the warm-up and the fixed windows (t0).  Round trips: it closes when the
  * client reads the clock after the last reply.  One-way: it closes when the
@@ -121,6 +132,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -200,12 +212,6 @@ static guint64 clock_ns(clockid_t clk)
 static guint64 now_ns(void)
 {
         return clock_ns(CLOCK_MONOTONIC);
-}
-
-/* This process's CPU time, every thread, in ns: exact, not tick-sampled. */
-static guint64 self_cpu_ns(void)
-{
-        return clock_ns(CLOCK_PROCESS_CPUTIME_ID);
 }
 
 /* CPU time process PID (every thread) has used, in ns, from its CPU clock;
@@ -327,6 +333,8 @@ static void report_fail(Sample *s, int err, const char *fmt, ...)
         va_end(ap);
 }
 
+typedef struct Pair Pair;
+
 typedef struct {
         const Experiment *exp;
         const Transport *t;
@@ -341,7 +349,9 @@ typedef struct {
                                    * messages before the main window */
         /* server state, for TRANSPORT_INPROCESS also used inline */
         guint64 srv_messages, srv_bytes, srv_checksum;
-        pid_t srv_pid;            /* the server process, for its CPU clock; 0 in process */
+        pid_t srv_pid;            /* the server process, for its CPU clock; 0 in process
+                                   * and with roles=threads */
+        Pair *pair;               /* roles=threads: the process of both threads, else NULL */
         guint64 srv_last;         /* untimed + count: the last timed message; 0 if unknown */
         guint64 srv_cpu1, srv_end_ns, srv_bus1;   /* one-way: where the window closed */
         guint64 srv_deadline;     /* duration-boxed one-way: t0 + duration, once known */
@@ -352,13 +362,45 @@ typedef struct {
         char srv_ack[ACK_LEN + 1];
 } Ctx;
 
+/* roles=threads (see the top of the file): one forked process, its two
+ * roles each a thread with a context and an endpoint of its own. */
+struct Pair {
+        Ctx srv, cli;
+        Endpoint srv_ep, cli_ep;
+        int srv_fd, cli_fd;       /* each role's report pipe */
+        int cpu_server, cpu_client;
+        pthread_mutex_t lock;
+        pthread_cond_t cond;
+        bool srv_up;              /* the server is open: srv_tid and srv_clk are set */
+        bool srv_over;            /* the server thread has reported */
+        pid_t srv_tid;
+        clockid_t srv_clk;        /* the server thread's CPU clock ... */
+        bool srv_clk_ok;          /* ... where pthread_getcpuclockid() gave it */
+};
+
+/* The CPU time of the side C runs, in ns: its process's (every thread),
+ * or with roles=threads its own thread's.  Exact, not tick-sampled. */
+static guint64 side_cpu_ns(const Ctx *c)
+{
+        return clock_ns(c->pair ? CLOCK_THREAD_CPUTIME_ID : CLOCK_PROCESS_CPUTIME_ID);
+}
+
+/* The server's CPU time, read by the client: the server process's, or
+ * with roles=threads the server thread's; 0 in process. */
+static guint64 server_cpu_ns(const Ctx *c)
+{
+        if (c->pair)
+                return c->pair->srv_clk_ok ? clock_ns(c->pair->srv_clk) : 0;
+        return proc_cpu_ns(c->srv_pid);
+}
+
 /* Where a one-way window closes (see the top of the file): the server's
  * CPU clock, then, when LAST says this was the last timed message, the
  * clock that closes it, then the bus's CPU clock; then (outside) the CPU
  * the server is on, a read of the rseq area. */
 static void server_window_end(Ctx *c, bool last)
 {
-        c->srv_cpu1 = self_cpu_ns();
+        c->srv_cpu1 = side_cpu_ns(c);
         if (last)
                 c->srv_end_ns = now_ns();
         c->srv_bus1 = proc_cpu_ns(c->ep->bus_pid);
@@ -370,7 +412,7 @@ static void server_window_end(Ctx *c, bool last)
  * window's end is (a CPU clock, then the clock). */
 static void server_fixed_end(Ctx *c)
 {
-        (void) self_cpu_ns();
+        (void) side_cpu_ns(c);
         c->sh->fixed_end_ns = now_ns();
 }
 
@@ -380,7 +422,10 @@ static void server_snap(Ctx *c)
 {
         if (c->cell->pattern != PATTERN_ONEWAY || (c->t->flags & TRANSPORT_INPROCESS))
                 return;
-        placement_snap(getpid(), &c->sh->srv_after);
+        if (c->pair)
+                placement_snap_thread(gettid(), &c->sh->srv_after);
+        else
+                placement_snap(getpid(), &c->sh->srv_after);
         if (c->ep->bus_pid > 0)
                 placement_snap(c->ep->bus_pid, &c->sh->bus_after);
 }
@@ -616,8 +661,8 @@ static int client_window(Ctx *c, char *buf, guint64 count, guint64 duration, boo
         w->t0 = now_ns();
         if (!fixed)
                 c->sh->t0 = w->t0;   /* the server's deadline, duration-boxed one-way */
-        w->cpu0 = self_cpu_ns();
-        w->srv0 = proc_cpu_ns(c->srv_pid);
+        w->cpu0 = side_cpu_ns(c);
+        w->srv0 = server_cpu_ns(c);
         guint64 t1 = w->t0;
         guint64 deadline = count ? 0 : w->t0 + duration;
 
@@ -655,11 +700,11 @@ static int client_window(Ctx *c, char *buf, guint64 count, guint64 duration, boo
                         n++;
                 }
         }
-        w->cpu1 = self_cpu_ns();
+        w->cpu1 = side_cpu_ns(c);
         /* One-way to another process, the window closes at the server; an
          * in-process server has handled every message by now. */
         if (!oneway || (c->t->flags & TRANSPORT_INPROCESS)) {
-                w->srv1 = proc_cpu_ns(c->srv_pid);
+                w->srv1 = server_cpu_ns(c);
                 w->t1 = now_ns();
                 w->bus1 = proc_cpu_ns(c->ep->bus_pid);
         } else {
@@ -681,11 +726,17 @@ static int client_window(Ctx *c, char *buf, guint64 count, guint64 duration, boo
         return 0;
 }
 
-/* The placement snapshot of every process of the repetition. */
+/* The placement snapshot of every process of the repetition; with
+ * roles=threads, of the client's and the server's thread. */
 static void snap_all(const Ctx *c, PlacementProc p[PLACE_N_ROLES])
 {
         memset(p, 0, sizeof(PlacementProc) * PLACE_N_ROLES);
-        placement_snap(getpid(), &p[PLACE_CLIENT]);
+        if (c->pair) {
+                placement_snap_thread(gettid(), &p[PLACE_CLIENT]);
+                placement_snap_thread(c->pair->srv_tid, &p[PLACE_SERVER]);
+        } else {
+                placement_snap(getpid(), &p[PLACE_CLIENT]);
+        }
         if (c->srv_pid > 0)
                 placement_snap(c->srv_pid, &p[PLACE_SERVER]);
         if (c->ep->bus_pid > 0)
@@ -868,54 +919,198 @@ static void child_setup(int cpu, pid_t parent)
         pin(cpu);
 }
 
-static void child_report(int fd, const Sample *s)
+static void report_write(int fd, const Sample *s)
 {
         (void) !write(fd, s, sizeof *s);
         close(fd);
+}
+
+static void child_report(int fd, const Sample *s)
+{
+        report_write(fd, s);
         _exit(0);
+}
+
+static void pair_server_up(Pair *p);
+
+/* The server's part: open, the READY byte on REPORT_FD, every message
+ * until the end of the stream, close; *S is its report. */
+static void server_role(Ctx *c, int report_fd, Sample *s)
+{
+        char ready = READY_BYTE;
+
+        sample_init(s);
+        int r = c->t->open(c->ep, ROLE_SERVER);
+        if (r < 0) {
+                report_fail(s, r, "server open: %s", c->ep->why);
+                return;
+        }
+        if (c->lat && c->stamp_len)
+                memset(c->lat, 0, c->lat_cap * sizeof *c->lat);   /* fault the pages in now */
+        c->sh->srv_end_cpu = -1;   /* the shared page too */
+        if (c->pair)
+                pair_server_up(c->pair);
+        if (write(report_fd, &ready, 1) != 1)
+                _exit(1);
+        while ((r = server_step(c, s)) > 0)
+                ;
+        s->messages = c->srv_messages;
+        if (c->t->close)
+                c->t->close(c->ep);
+}
+
+/* The client's part: open, the pattern, close; *S is its report. */
+static void client_role(Ctx *c, Sample *s)
+{
+        sample_init(s);
+        if (c->t->flags & TRANSPORT_INPROCESS)
+                (void) c->t->open(c->ep, ROLE_SERVER);
+        int r = c->t->open(c->ep, ROLE_CLIENT);
+        if (r < 0) {
+                report_fail(s, r, "client open: %s", c->ep->why);
+                return;
+        }
+        client_run(c, s);
+        if (c->t->close)
+                c->t->close(c->ep);
 }
 
 static void server_child(Ctx *c, int report_fd)
 {
         Sample s;
-        char ready = READY_BYTE;
 
-        sample_init(&s);
-        int r = c->t->open(c->ep, ROLE_SERVER);
-        if (r < 0) {
-                report_fail(&s, r, "server open: %s", c->ep->why);
-                child_report(report_fd, &s);
-        }
-        if (c->lat && c->stamp_len)
-                memset(c->lat, 0, c->lat_cap * sizeof *c->lat);   /* fault the pages in now */
-        c->sh->srv_end_cpu = -1;   /* the shared page too */
-        if (write(report_fd, &ready, 1) != 1)
-                _exit(1);
-        while ((r = server_step(c, &s)) > 0)
-                ;
-        s.messages = c->srv_messages;
-        if (c->t->close)
-                c->t->close(c->ep);
+        server_role(c, report_fd, &s);
         child_report(report_fd, &s);
 }
 
 static void client_child(Ctx *c, int report_fd)
 {
         Sample s;
+
+        client_role(c, &s);
+        child_report(report_fd, &s);
+}
+
+/* ---- roles=threads: both roles as threads of one forked process ---- */
+
+/* The server thread is open: the client may start, and read its clock. */
+static void pair_server_up(Pair *p)
+{
+        pthread_mutex_lock(&p->lock);
+        p->srv_tid = gettid();
+        p->srv_clk_ok = pthread_getcpuclockid(pthread_self(), &p->srv_clk) == 0;
+        p->srv_up = true;
+        pthread_cond_broadcast(&p->cond);
+        pthread_mutex_unlock(&p->lock);
+}
+
+static void *pair_server(void *arg)
+{
+        Pair *p = arg;
+        Sample s;
+
+        pin(p->cpu_server);
+        server_role(&p->srv, p->srv_fd, &s);
+        report_write(p->srv_fd, &s);
+        pthread_mutex_lock(&p->lock);
+        p->srv_over = true;
+        pthread_cond_broadcast(&p->cond);
+        pthread_mutex_unlock(&p->lock);
+        return NULL;
+}
+
+static void *pair_client(void *arg)
+{
+        Pair *p = arg;
+        Sample s;
+
+        pin(p->cpu_client);
+        client_role(&p->cli, &s);
+        report_write(p->cli_fd, &s);
+        return NULL;
+}
+
+/* DST: a copy of the prepared endpoint SRC for one role's thread, every
+ * fd of fd[] duplicated (close-on-exec), so that each role closes its
+ * own as it would after fork (transport.h).  0 or -errno. */
+static int endpoint_for_thread(const Endpoint *src, Endpoint *dst)
+{
+        *dst = *src;
+        dst->buf = NULL;
+        dst->buf_size = 0;
+        dst->why[0] = '\0';
+        for (size_t i = 0; i < G_N_ELEMENTS(dst->fd); i++) {
+                if (src->fd[i] < 0)
+                        continue;
+                dst->fd[i] = fcntl(src->fd[i], F_DUPFD_CLOEXEC, 0);
+                if (dst->fd[i] < 0) {
+                        int e = errno;
+                        for (size_t j = 0; j < i; j++)
+                                if (src->fd[j] >= 0)
+                                        io_close(&dst->fd[j]);
+                        return -e;
+                }
+        }
+        return 0;
+}
+
+/* The forked process of roles=threads: the server thread, once it is
+ * open the client thread, each pinned as the processes would be and
+ * reporting on its own pipe; returns when both are done. */
+static void pair_run(Ctx *c, int srv_fd, int cli_fd, int cpu_server, int cpu_client)
+{
+        static Pair p;   /* one per process, and large: not on the stack */
+        pthread_t srv_thread, cli_thread;
+        Sample s;
         int r;
 
-        sample_init(&s);
-        if (c->t->flags & TRANSPORT_INPROCESS)
-                (void) c->t->open(c->ep, ROLE_SERVER);
-        r = c->t->open(c->ep, ROLE_CLIENT);
-        if (r < 0) {
-                report_fail(&s, r, "client open: %s", c->ep->why);
-                child_report(report_fd, &s);
+        p.srv_fd = srv_fd;
+        p.cli_fd = cli_fd;
+        p.cpu_server = cpu_server;
+        p.cpu_client = cpu_client;
+        pthread_mutex_init(&p.lock, NULL);
+        pthread_cond_init(&p.cond, NULL);
+        r = endpoint_for_thread(c->ep, &p.srv_ep);
+        if (r == 0) {
+                r = endpoint_for_thread(c->ep, &p.cli_ep);
+                if (r < 0)
+                        for (size_t i = 0; i < G_N_ELEMENTS(p.srv_ep.fd); i++)
+                                io_close(&p.srv_ep.fd[i]);
         }
-        client_run(c, &s);
-        if (c->t->close)
-                c->t->close(c->ep);
-        child_report(report_fd, &s);
+        /* Each role holds its own duplicates now. */
+        for (size_t i = 0; i < G_N_ELEMENTS(c->ep->fd); i++)
+                io_close(&c->ep->fd[i]);
+        p.srv = *c;
+        p.srv.ep = &p.srv_ep;
+        p.srv.pair = &p;
+        p.cli = *c;
+        p.cli.ep = &p.cli_ep;
+        p.cli.pair = &p;
+        if (r == 0)
+                r = -pthread_create(&srv_thread, NULL, pair_server, &p);
+        if (r < 0) {
+                sample_init(&s);
+                report_fail(&s, r, "roles=threads: cannot start the server thread: %s", g_strerror(-r));
+                report_write(srv_fd, &s);
+                close(cli_fd);
+                return;
+        }
+        pthread_mutex_lock(&p.lock);
+        while (!p.srv_up && !p.srv_over)
+                pthread_cond_wait(&p.cond, &p.lock);
+        bool up = p.srv_up;
+        pthread_mutex_unlock(&p.lock);
+        r = up ? -pthread_create(&cli_thread, NULL, pair_client, &p) : -ECANCELED;
+        if (r < 0 && up) {
+                sample_init(&s);
+                report_fail(&s, r, "roles=threads: cannot start the client thread: %s", g_strerror(-r));
+                report_write(cli_fd, &s);
+        } else if (r < 0) {
+                close(cli_fd);   /* the server failed, and says why */
+        }
+        pthread_join(srv_thread, NULL);
+        if (r == 0)
+                pthread_join(cli_thread, NULL);
 }
 
 /* The longest name a transport gives a socket in its private directory
@@ -1037,33 +1232,55 @@ typedef struct {
         const char *role;
 } Child;
 
-static pid_t spawn_child(Ctx *c, Child *ch, int cpu, bool server)
-{
-        int p[2];
-        pid_t parent = getpid();
+typedef enum {
+        SPAWN_SERVER,
+        SPAWN_CLIENT,
+        SPAWN_PAIR,     /* roles=threads: both, as threads of one process */
+} SpawnKind;
 
-        if (pipe2(p, O_CLOEXEC) < 0)
-                return -errno;
-        fflush(NULL);
-        pid_t pid = fork();
-        if (pid < 0) {
-                int e = errno;
-                close(p[0]);
-                close(p[1]);
+/* Forks the server's or the client's process, or (roles=threads) the one
+ * process of both (pair_run), pinned to CPU (the pair's client thread to
+ * CPU_CLIENT).  CH[0] gets its pid and report pipe; the pair's CH[0] and
+ * CH[1] get its pid and the server's and the client's report pipes. */
+static pid_t spawn(Ctx *c, Child *ch, SpawnKind kind, int cpu, int cpu_client)
+{
+        int p[2][2] = { { -1, -1 }, { -1, -1 } };
+        size_t n = kind == SPAWN_PAIR ? 2 : 1;
+        pid_t parent = getpid(), pid = -1;
+        int e = 0;
+
+        for (size_t i = 0; i < n && !e; i++)
+                if (pipe2(p[i], O_CLOEXEC) < 0)
+                        e = errno;
+        if (!e) {
+                fflush(NULL);
+                if ((pid = fork()) < 0)
+                        e = errno;
+        }
+        if (e) {
+                for (size_t i = 0; i < n; i++)
+                        for (size_t j = 0; j < 2; j++)
+                                if (p[i][j] >= 0)
+                                        close(p[i][j]);
                 return -e;
         }
         if (pid == 0) {
-                close(p[0]);
+                for (size_t i = 0; i < n; i++)
+                        close(p[i][0]);
                 child_setup(cpu, parent);
-                if (server)
-                        server_child(c, p[1]);
+                if (kind == SPAWN_SERVER)
+                        server_child(c, p[0][1]);
+                else if (kind == SPAWN_CLIENT)
+                        client_child(c, p[0][1]);
                 else
-                        client_child(c, p[1]);
+                        pair_run(c, p[0][1], p[1][1], cpu, cpu_client);
                 _exit(0);
         }
-        close(p[1]);
-        ch->pid = pid;
-        ch->fd = p[0];
+        for (size_t i = 0; i < n; i++) {
+                close(p[i][1]);
+                ch[i].pid = pid;
+                ch[i].fd = p[i][0];
+        }
         return pid;
 }
 
@@ -1387,7 +1604,7 @@ static void run_command_cell(Runner *runner, const Cell *cell, Sample *out)
                 report_fail(out, r, "prepare: %s", ep.why);
                 goto done;
         }
-        r = spawn_child(&c, &srv, cpu_server, true);
+        r = spawn(&c, &srv, SPAWN_SERVER, cpu_server, -1);
         if (r < 0) {
                 report_fail(out, r, "fork: %s", g_strerror(-r));
                 goto done;
@@ -1464,6 +1681,7 @@ int runner_run(Runner *runner, const Cell *cell, guint rep, Sample *out)
                         { .pid = -1, .fd = -1, .role = "client" } };
         bool inproc = (t->flags & TRANSPORT_INPROCESS) != 0;
         bool server_early = false;   /* the server ended before it was ready */
+        bool threads = cell->roles == ROLES_THREADS;
         int cpu_server, cpu_client, r;
 
         (void) rep;
@@ -1524,7 +1742,7 @@ int runner_run(Runner *runner, const Cell *cell, guint rep, Sample *out)
 
         guint64 deadline = now_ns() + runner->exp->timeout_ns;
         if (!inproc) {
-                r = spawn_child(&c, &ch[0], cpu_server, true);
+                r = spawn(&c, ch, threads ? SPAWN_PAIR : SPAWN_SERVER, cpu_server, cpu_client);
                 if (r < 0) {
                         report_fail(out, r, "fork: %s", g_strerror(-r));
                         goto reap;
@@ -1544,8 +1762,8 @@ int runner_run(Runner *runner, const Cell *cell, guint rep, Sample *out)
                         goto reap;
                 }
         }
-        c.srv_pid = inproc ? 0 : ch[0].pid;
-        r = spawn_child(&c, &ch[1], cpu_client, false);
+        c.srv_pid = inproc || threads ? 0 : ch[0].pid;
+        r = threads ? 0 : spawn(&c, &ch[1], SPAWN_CLIENT, cpu_client, -1);
         if (r < 0) {
                 report_fail(out, r, "fork: %s", g_strerror(-r));
                 goto reap;
@@ -1566,6 +1784,14 @@ reap:
         for (size_t i = 0; i < 2; i++) {
                 if (ch[i].pid <= 0)
                         continue;
+                if (i == 1 && ch[1].pid == ch[0].pid) {
+                        /* roles=threads: one process, reaped once. */
+                        ch[1].killed = ch[0].killed;
+                        ch[1].status = ch[0].status;
+                        if (ch[1].fd >= 0)
+                                close(ch[1].fd);
+                        continue;
+                }
                 if (out->status < 0) {
                         kill(ch[i].pid, SIGKILL);
                         ch[i].killed = true;

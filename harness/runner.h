@@ -1,8 +1,8 @@
 /* runner.h: runs one repetition of one cell in real processes.
  *
- * The runner forks a server and a client process, pins them to CPUs as the
- * cell says, warms up, times the pattern and collects what both sides
- * measured.  It never prints; a failed cell is a Sample with status < 0 and
+ * The runner forks a server and a client process (or, roles=threads, one
+ * process of two threads), pins them to CPUs as the cell says, warms up,
+ * times the pattern and collects what both sides measured.  It never prints; a failed cell is a Sample with status < 0 and
  * a reason, not an error of the runner.
  */
 #pragma once
@@ -18,8 +18,9 @@ typedef struct {
         guint64 failed_ns;        /* CLOCK_MONOTONIC time of that failure */
         guint64 elapsed_ns;       /* the timed window, CLOCK_MONOTONIC (see runner.c) */
         /* CPU time of each side over the timed window, in ns, from the
-         * kernel's per-process CPU clocks (exact, not tick-sampled): no
-         * user/system split, which the kernel only samples at ticks. */
+         * kernel's per-process CPU clocks (per-thread with roles=threads;
+         * exact, not tick-sampled): no user/system split, which the
+         * kernel only samples at ticks. */
         guint64 client_cpu_ns;
         guint64 server_cpu_ns;    /* 0 for in-process transports: counted in the client's */
         guint64 bus_cpu_ns;       /* the bus daemon's CPU time, 0 without one */

@@ -116,6 +116,7 @@ static guint64 *sample_number(Sample *s, ColumnId id)
         case COL_REPLY:
         case COL_MARSHAL:
         case COL_CPUS:
+        case COL_ROLES:
         case COL_COUNT:
         case COL_DURATION_NS:
         case COL_STATUS:
@@ -227,6 +228,9 @@ static void append_field(GString *out, ColumnId id, const char *env, const char 
                 return;
         case COL_CPUS:
                 g_string_append(out, cpus_name(cell->cpus));
+                return;
+        case COL_ROLES:
+                g_string_append(out, roles_name(cell->roles));
                 return;
         case COL_COUNT:
                 append_u64(out, cell->count, cell->count != 0);
@@ -736,12 +740,47 @@ static gboolean samples_check(const Table *t, const char *path, GError **error)
         return TRUE;
 }
 
+/* Inserts column NAME after column AFTER (at the end when there is none)
+ * into T, VALUE in every row. */
+static void table_insert_column(Table *t, const char *name, const char *after, const char *value)
+{
+        int prev = table_column(t, after);
+        guint at = prev >= 0 ? (guint) prev + 1 : t->n_columns;
+        GStrvBuilder *b = g_strv_builder_new();
+
+        for (guint i = 0; i <= t->n_columns; i++) {
+                if (i == at)
+                        g_strv_builder_add(b, name);
+                if (i < t->n_columns)
+                        g_strv_builder_add(b, t->columns[i]);
+        }
+        g_strfreev(t->columns);
+        t->columns = g_strv_builder_end(b);
+        g_strv_builder_unref(b);
+        for (guint r = 0; r < t->rows->len; r++) {
+                char **old = t->rows->pdata[r];
+                char **row = g_new0(char *, t->n_columns + 2);
+                for (guint i = 0, j = 0; i <= t->n_columns; i++) {
+                        if (i == at)
+                                row[j++] = g_strdup(value);
+                        if (i < t->n_columns)
+                                row[j++] = old[i];
+                }
+                g_free(old);
+                t->rows->pdata[r] = row;
+        }
+        t->n_columns++;
+}
+
 Table *samples_table_read(const char *path, GError **error)
 {
         g_autoptr(Table) t = table_read(path, error);
 
         if (!t)
                 return NULL;
+        /* Written before the roles column: every cell ran in two processes. */
+        if (table_column(t, "roles") < 0 && table_column(t, "cpus") >= 0)
+                table_insert_column(t, "roles", "cpus", roles_name(ROLES_PROCESSES));
         if (table_column(t, "machine") >= 0)
                 return samples_check(t, path, error) ? g_steal_pointer(&t) : NULL;
         /* Written before the machine column: one machine, the one its
@@ -758,32 +797,7 @@ Table *samples_table_read(const char *path, GError **error)
         }
         if (host)
                 host[strcspn(host, ".")] = '\0';
-        const char *machine = host && meta_machine_name_valid(host) ? host : "-";
-        int env = table_column(t, "env");
-        guint at = env >= 0 ? (guint) env + 1 : t->n_columns;
-        GStrvBuilder *b = g_strv_builder_new();
-        for (guint i = 0; i <= t->n_columns; i++) {
-                if (i == at)
-                        g_strv_builder_add(b, "machine");
-                if (i < t->n_columns)
-                        g_strv_builder_add(b, t->columns[i]);
-        }
-        g_strfreev(t->columns);
-        t->columns = g_strv_builder_end(b);
-        g_strv_builder_unref(b);
-        for (guint r = 0; r < t->rows->len; r++) {
-                char **old = t->rows->pdata[r];
-                char **row = g_new0(char *, t->n_columns + 2);
-                for (guint i = 0, j = 0; i <= t->n_columns; i++) {
-                        if (i == at)
-                                row[j++] = g_strdup(machine);
-                        if (i < t->n_columns)
-                                row[j++] = old[i];
-                }
-                g_free(old);
-                t->rows->pdata[r] = row;
-        }
-        t->n_columns++;
+        table_insert_column(t, "machine", "env", host && meta_machine_name_valid(host) ? host : "-");
         return samples_check(t, path, error) ? g_steal_pointer(&t) : NULL;
 }
 

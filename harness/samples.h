@@ -75,8 +75,9 @@ Table *table_read(const char *path, GError **error);
  * repetition (env, machine, cell, rep and axes) given twice is an error
  * too.  Every error names the file, the line and the column.  One written before the machine column (all
  * of one machine, then) gets it, after env, each row's value the host
- * name its meta.ini names (up to the first dot), or "-" without one: old
- * data reads like new. */
+ * name its meta.ini names (up to the first dot), or "-" without one; one written before the roles column gets it, after
+ * cpus, as "processes" (every cell forked both roles then): old data
+ * reads like new. */
 Table *samples_table_read(const char *path, GError **error);
 
 /* Whether every cell index of T (samples.tsv at PATH) has one set of axes

@@ -35,6 +35,7 @@ static const struct {
         { "reply", KIND_TEXT, "echo" },
         { "marshal", KIND_TEXT, NULL },
         { "cpus", KIND_TEXT, NULL },
+        { "roles", KIND_TEXT, NULL },
         { "count", KIND_COUNT, "0" },
         { "duration", KIND_DURATION, "0" },
 };
@@ -196,7 +197,7 @@ Selector *select_parse(const char *text, SelectFlags flags, GError **error)
                 if (axis < 0 && !(flags & SELECT_COLUMNS)) {
                         g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
                                     "'%s' is not axis=value[,axis=value]: unknown axis '%s' (allowed: transport, "
-                                    "bus, payload, size, pattern, reply, marshal, cpus, count, duration, env, machine)",
+                                    "bus, payload, size, pattern, reply, marshal, cpus, roles, count, duration, env, machine)",
                                     text, key);
                         return NULL;
                 }
@@ -288,6 +289,8 @@ char *select_cell_value(const Cell *cell, const char *axis)
                 return g_strdup(marshal_name(cell->marshal));
         if (!strcmp(key, "cpus"))
                 return g_strdup(cpus_name(cell->cpus));
+        if (!strcmp(key, "roles"))
+                return g_strdup(roles_name(cell->roles));
         if (!strcmp(key, "count"))
                 return cell->count ? g_strdup_printf("%" G_GUINT64_FORMAT, cell->count) : g_strdup("-");
         if (!strcmp(key, "duration"))

@@ -11,7 +11,7 @@
  * hold; the empty selector holds everywhere.  A condition is KEY OP VALUE:
  *
  *   KEY    an axis by its selector key (transport, bus, payload, size,
- *          pattern, reply, marshal, cpus, count, duration, env) or by its
+ *          pattern, reply, marshal, cpus, roles, count, duration, env) or by its
  *          column name (size_B, duration_ns); with SELECT_COLUMNS also any
  *          other column of the table it is matched against (lat_p50_ns,
  *          a published file's `implementation`).

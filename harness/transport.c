@@ -3,6 +3,7 @@
 #include "transport.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "plugin.h"
@@ -146,4 +147,14 @@ void endpoint_init(Endpoint *ep, const IpclabCell *cell)
         ep->cell = cell;
         for (size_t i = 0; i < G_N_ELEMENTS(ep->fd); i++)
                 ep->fd[i] = -1;
+}
+
+long transport_sysctl(const char *path, long fallback)
+{
+        g_autofree char *text = NULL;
+
+        if (!g_file_get_contents(path, &text, NULL, NULL))
+                return fallback;
+        long v = strtol(text, NULL, 10);
+        return v > 0 ? v : fallback;
 }

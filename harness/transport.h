@@ -10,6 +10,10 @@
  * lookups that also find loaded plugins (plugin.h), the cell a transport
  * sees made from an experiment's cell, and the short names ipclab's own
  * code has always used for the header's.
+ *
+ * roles=threads (TRANSPORT_THREADS only): one child is forked, and the
+ * two roles run as two threads of it (runner.c; the installed header
+ * says what a transport flagged so must do).
  */
 #pragma once
 
@@ -42,6 +46,7 @@ typedef IpclabRole Role;
 #define io_write_all ipclab_write_all
 #define io_read_exact ipclab_read_exact
 #define io_close ipclab_close_fd
+#define TRANSPORT_THREADS IPCLAB_TRANSPORT_THREADS
 
 /* The one list of transports, in the order `ipclab list` shows them. */
 #define TRANSPORTS(X) \
@@ -53,8 +58,11 @@ typedef IpclabRole Role;
         X(unix_seqpacket) \
         X(socketpair) \
         X(tcp) \
+        X(udp) \
         X(mq) \
+        X(sysv_msg) \
         X(shm) \
+        X(eventfd_shm) \
         X(libdbus) \
         X(gdbus) \
         X(sd_bus) \
@@ -74,7 +82,7 @@ typedef IpclabRole Role;
 #define SDBUSCPP_SUMMARY "sdbus-c++ proxy and object API (createProxy/callMethod, registerMethod)"
 /* TRANSPORT_MARSHAL: sdbus-c++ takes the marshal= value its version
  * appends std::vector<uint8_t> with (its refuses() says which). */
-#define SDBUSCPP_FLAGS (TRANSPORT_DBUS | TRANSPORT_MARSHAL | TRANSPORT_VALIDATES | TRANSPORT_EMPTY_OK)
+#define SDBUSCPP_FLAGS (TRANSPORT_DBUS | TRANSPORT_MARSHAL | TRANSPORT_VALIDATES | TRANSPORT_EMPTY_OK | TRANSPORT_THREADS)
 
 #define TRANSPORT_DECLARE(id) extern const Transport transport_##id;
 TRANSPORTS(TRANSPORT_DECLARE)
@@ -109,3 +117,7 @@ void transport_cell(const Cell *cell, IpclabCell *out);
 /* Initialises EP for CELL (which must outlive it): fds to -1, the rest
  * empty. */
 void endpoint_init(Endpoint *ep, const IpclabCell *cell);
+
+/* The number in /proc/sys file PATH (a kernel limit), or FALLBACK where it
+ * cannot be read or is not above 0. */
+long transport_sysctl(const char *path, long fallback);

@@ -50,6 +50,7 @@ static const Axis axes[] = {
         { &column_table[COL_REPLY], KIND_TEXT, true },
         { &column_table[COL_MARSHAL], KIND_TEXT, true },
         { &column_table[COL_CPUS], KIND_TEXT, true },
+        { &column_table[COL_ROLES], KIND_TEXT, true },
         { &column_table[COL_COUNT], KIND_COUNT, true },
         { &column_table[COL_DURATION_NS], KIND_DURATION, true },
         /* Last, so that a pair's description names it last. */
@@ -322,8 +323,8 @@ static char *axis_value_text(const Axis *a, const char *v)
 }
 
 /* "pipe bytes 64 B roundtrip reply=echo count=1000": the axis values that
- * apply, defaults (array marshalling, unpinned, host) left out, and the
- * machine only when MACHINES (the rows hold more than one). */
+ * apply, defaults (array marshalling, unpinned, processes, host) left
+ * out, and the machine only when MACHINES (the rows hold more than one). */
 static char *vcell_describe(const VCell *c, const int *axis_col, int env_col, bool machines)
 {
         GString *s = g_string_new(NULL);
@@ -332,7 +333,8 @@ static char *vcell_describe(const VCell *c, const int *axis_col, int env_col, bo
                 const char *v = c->row[axis_col[a]];
                 if (!strcmp(v, "-") || (axes[a].column == &column_table[COL_MACHINE] && !machines) ||
                     (axes[a].column == &column_table[COL_MARSHAL] && !strcmp(v, "array")) ||
-                    (axes[a].column == &column_table[COL_CPUS] && !strcmp(v, "none")))
+                    (axes[a].column == &column_table[COL_CPUS] && !strcmp(v, "none")) ||
+                    (axes[a].column == &column_table[COL_ROLES] && !strcmp(v, "processes")))
                         continue;
                 g_autofree char *t = axis_value_text(&axes[a], v);
                 g_string_append_printf(s, "%s%s", s->len ? " " : "", t);

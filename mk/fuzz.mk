@@ -66,12 +66,12 @@ $(FUZZ)/experiment.dict: mk/fuzz.mk
 	$(Q)mkdir -p $(@D)
 	$(Q)for w in '[experiment]' '[profile quick]' '[claim c]' '[profile ' '[claim ' \
 	        title= source= description= transport= bus= payload= size= pattern= reply= \
-	        marshal= cpus= count= duration= repeat= repeat_min= repeat_max= ci_target= \
+	        marshal= cpus= roles= count= duration= repeat= repeat_min= repeat_max= ci_target= \
 	        auto_cap= warmup= timeout= verify= seed= runner= env= text= faster= slower= \
 	        metric= by= where= pipe fifo unix-stream unix-dgram unix-seqpacket socketpair \
-	        tcp mq shm direct libdbus gdbus sd-bus fdpass dbus-send gdbus-call busctl-call \
+	        tcp udp mq sysv-msg shm eventfd-shm direct libdbus gdbus sd-bus fdpass dbus-send gdbus-call busctl-call \
 	        dbus-daemon dbus-broker p2p none bytes string oneway roundtrip callrate echo \
-	        empty array per-element same split auto hyperfine harness host nspawn vm true \
+	        empty array per-element same split processes threads auto hyperfine harness host nspawn vm true \
 	        false KiB MiB GiB ms us ns 2% roundtrip_latency elapsed throughput cpu \
 	        'transport=pipe' 'size>=4096' 'size=64' ';' '#' '='; do \
 	        printf '"%s"\n' "$$w" | sed 's/\\/\\\\/g'; \

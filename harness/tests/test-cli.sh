@@ -11,7 +11,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 # list names every transport and says why one is unavailable
 out=$($ipclab list)
-for t in direct pipe fifo unix-stream unix-dgram unix-seqpacket socketpair tcp mq shm libdbus gdbus sd-bus \
+for t in direct pipe fifo unix-stream unix-dgram unix-seqpacket socketpair tcp udp mq sysv-msg shm eventfd-shm libdbus gdbus sd-bus \
          qtdbus sdbus-c++ fdpass; do
         check "list shows $t" 'grep -q "^$t " <<<"$out"'
 done
@@ -77,7 +77,7 @@ INI
 $ipclab run --out "$tmp/out" "$tmp/small.ini" 2>"$tmp/err"; rc=$?
 check "run exits 0" '[ $rc -eq 0 ]'
 check "samples.tsv has a header and 2x2x2x2x3 rows" '[ "$(wc -l < "$tmp/out/small/samples.tsv")" -eq 49 ]'
-check "every row ok" '[ "$(cut -f15 "$tmp/out/small/samples.tsv" | grep -c "^ok$")" -eq 48 ]'
+check "every row ok" '[ "$(tsv_cols "$tmp/out/small/samples.tsv" status | grep -c "^ok$")" -eq 48 ]'
 check "header names units" 'head -1 "$tmp/out/small/samples.tsv" | grep -q "elapsed_ns.*bytes_B.*lat_p99_ns"'
 check "meta.ini records the file hash" 'grep -qx "sha256=$(sha256sum < "$tmp/small.ini" | cut -d" " -f1)" "$tmp/out/small/meta.ini"'
 check "meta.ini records kernel and cpu" 'grep -q "^kernel=" "$tmp/out/small/meta.ini" && grep -q "^cpu_model=" "$tmp/out/small/meta.ini"'
@@ -85,7 +85,7 @@ check "no partial or staging files left" '[ "$(ls -A "$tmp/out")" = small ]'
 sum=$($ipclab summarize "$tmp/out/small"); rc=$?
 check "summarize exits 0" '[ $rc -eq 0 ]'
 check "summarize: one row per cell plus header" '[ "$(wc -l <<<"$sum")" -eq 17 ]'
-check "summarize: n=3 everywhere" '[ "$(cut -f14 <<<"$sum" | tail -n +2 | sort -u)" = 3 ]'
+check "summarize: n=3 everywhere" '[ "$(tsv_cols <(printf "%s\n" "$sum") n | sort -u)" = 3 ]'
 
 # rerun: the directory is replaced whole (new meta.ini), never merged
 # (started= is to the microsecond: two runs never share it)

@@ -10,7 +10,8 @@
  * samples.tsv: rows written for known cells and samples are byte for byte
  * what the writer wrote before it took its columns from the schema (the
  * expected strings are that writer's output, with the machine column
- * after env), and read back to the same sample.
+ * after env and the roles column after cpus), and read back to the same
+ * sample; data written before the roles column reads as processes.
  *
  * The summary: every row has the header's fields, a cell whose every
  * repetition failed too. */
@@ -24,7 +25,7 @@
 #include "summarize.h"
 
 static const char old_header[] =
-        "cell\trep\tenv\tmachine\ttransport\tbus\tpayload\tsize_B\tpattern\treply\tmarshal\tcpus"
+        "cell\trep\tenv\tmachine\ttransport\tbus\tpayload\tsize_B\tpattern\treply\tmarshal\tcpus\troles"
         "\tcount\tduration_ns\tstatus\telapsed_ns\tclient_cpu_ns"
         "\tserver_cpu_ns\tbus_cpu_ns\tmessages\tbytes_B\tlat_n"
         "\tlat_min_ns\tlat_p50_ns\tlat_p90_ns\tlat_p99_ns\tlat_p999_ns\tlat_max_ns"
@@ -64,7 +65,7 @@ static void test_samples_rows(void)
                         .marshal = MARSHAL_ARRAY, .cpus = CPUS_SAME, .count = 5 };
         Cell p2p = { .index = 1, .transport = "sd-bus", .bus = BUS_P2P, .payload = PAYLOAD_BYTES,
                      .size = 1, .pattern = PATTERN_ROUNDTRIP, .reply = REPLY_EMPTY,
-                     .marshal = MARSHAL_ARRAY, .cpus = CPUS_NONE, .count = 10 };
+                     .marshal = MARSHAL_ARRAY, .cpus = CPUS_NONE, .roles = ROLES_THREADS, .count = 10 };
         Sample ok = measured();
         Sample oneway = measured();
         oneway.lat_n = 0;
@@ -81,24 +82,24 @@ static void test_samples_rows(void)
                 const char *row;
         } cases[] = {
                 { "host", &pipe, 2, &ok,
-                  "3\t2\thost\tbox\tpipe\t-\tbytes\t64\troundtrip\techo\tarray\tnone\t1000\t-\tok\t123456789"
+                  "3\t2\thost\tbox\tpipe\t-\tbytes\t64\troundtrip\techo\tarray\tnone\tprocesses\t1000\t-\tok\t123456789"
                   "\t1001\t2002\t-\t1000\t64000\t1000\t11\t22\t33\t44\t55\t66\t777\tsplit\t1\t0\t0\t0\t-\n" },
                 { "vm", &broker, 0, &oneway,
-                  "0\t0\tvm\tbox\tlibdbus\tdbus-broker\tstring\t4096\toneway\t-\tper-element\tsplit\t-"
+                  "0\t0\tvm\tbox\tlibdbus\tdbus-broker\tstring\t4096\toneway\t-\tper-element\tsplit\tprocesses\t-"
                   "\t1000000000\tok\t123456789\t1001\t2002\t3003\t1000\t64000\t-\t-\t-\t-\t-\t-\t-"
                   "\t777\tsplit\t1\t0\t0\t0\t-\n" },
                 { "nspawn", &direct, 4, &calls,
-                  "7\t4\tnspawn\tbox\tdirect\t-\tnone\t0\tcallrate\tshort\tarray\tsame\t5\t-\tok\t123456789"
+                  "7\t4\tnspawn\tbox\tdirect\t-\tnone\t0\tcallrate\tshort\tarray\tsame\tprocesses\t5\t-\tok\t123456789"
                   "\t1001\t-\t-\t1000\t64000\t0\t-\t-\t-\t-\t-\t-\t777\tsplit\t1\t0\t0\t0\t-\n" },
                 { "host", &p2p, 1, &ok,
-                  "1\t1\thost\tbox\tsd-bus\tp2p\tbytes\t1\troundtrip\tempty\tarray\tnone\t10\t-\tok\t123456789"
+                  "1\t1\thost\tbox\tsd-bus\tp2p\tbytes\t1\troundtrip\tempty\tarray\tnone\tthreads\t10\t-\tok\t123456789"
                   "\t1001\t2002\t-\t1000\t64000\t1000\t11\t22\t33\t44\t55\t66\t777\tsplit\t1\t0\t0\t0\t-\n" },
                 { "host", &broker, 9, &failed,
-                  "0\t9\thost\tbox\tlibdbus\tdbus-broker\tstring\t4096\toneway\t-\tper-element\tsplit\t-"
+                  "0\t9\thost\tbox\tlibdbus\tdbus-broker\tstring\t4096\toneway\t-\tper-element\tsplit\tprocesses\t-"
                   "\t1000000000\tfailed\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-"
                   "\ttimed out after 5 s\n" },
                 { "host", &pipe, 0, &silent,
-                  "3\t0\thost\tbox\tpipe\t-\tbytes\t64\troundtrip\techo\tarray\tnone\t1000\t-\tfailed"
+                  "3\t0\thost\tbox\tpipe\t-\tbytes\t64\troundtrip\techo\tarray\tnone\tprocesses\t1000\t-\tfailed"
                   "\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\t-\tunknown\n" },
         };
 
@@ -135,12 +136,12 @@ static void test_samples_parse(void)
 
         g_autofree char *longer = g_strconcat(out->str, "\t-", NULL);
         g_assert_false(samples_parse_row(longer, "host", "box", cells, 5, &cell, &rep, &back, &why));
-        g_assert_cmpstr(why, ==, "36 fields, not 35");
+        g_assert_cmpstr(why, ==, "37 fields, not 36");
         g_clear_pointer(&why, g_free);
 
         g_autofree char *shorter = g_strndup(out->str, strrchr(out->str, '\t') - out->str);
         g_assert_false(samples_parse_row(shorter, "host", "box", cells, 5, &cell, &rep, &back, &why));
-        g_assert_cmpstr(why, ==, "34 fields, not 35");
+        g_assert_cmpstr(why, ==, "35 fields, not 36");
         g_clear_pointer(&why, g_free);
 
         /* bus_cpu_ns measured for a transport without a bus. */
@@ -455,7 +456,7 @@ static void test_summary_placement(void)
         g_assert_true(summary_mixed_placements(dir, warn, &e));
         g_assert_cmpuint(warn->len, ==, 1);
         g_assert_cmpstr(warn->pdata[0], ==, "env=host,machine=box,transport=pipe,payload=bytes,size=64,"
-                                            "pattern=roundtrip,reply=echo,marshal=array,cpus=none,count=1000: "
+                                            "pattern=roundtrip,reply=echo,marshal=array,cpus=none,roles=processes,count=1000: "
                                             "same:2,split:1");
 
         g_autoptr(GString) apart = g_string_new(NULL);
@@ -513,6 +514,47 @@ static void test_summary_old_data(void)
         g_assert_cmpuint(warn->len, ==, 0);
 }
 
+/* samples.tsv written before the roles column: every cell forked its
+ * two processes, and reads so (roles=processes), in the summary and in
+ * selectors over it. */
+static void test_old_data_roles(void)
+{
+        Cell c = roundtrip_cell(0, "pipe");
+        Sample s = measured();
+        g_autoptr(GString) rows = g_string_new(NULL);
+        for (guint rep = 0; rep < 3; rep++)
+                samples_append_row(rows, "host", "box", &c, rep, &s);
+        g_autoptr(GString) old = g_string_new(NULL);
+        g_autofree char *all = g_strconcat(old_header, rows->str, NULL);
+        g_auto(GStrv) lines = g_strsplit(all, "\n", -1);
+        for (guint i = 0; lines[i] && *lines[i]; i++) {
+                g_auto(GStrv) f = g_strsplit(lines[i], "\t", -1);
+                for (guint k = 0; f[k]; k++)
+                        if (k != 12)   /* roles */
+                                g_string_append_printf(old, "%s%s", f[k], f[k + 1] ? "\t" : "\n");
+        }
+        g_assert_null(strstr(old->str, "roles"));
+        g_assert_null(strstr(old->str, "processes"));
+        g_autofree char *dir = g_build_filename(tmp_dir, "old-roles", NULL);
+        g_autofree char *path = g_build_filename(dir, "samples.tsv", NULL);
+        g_assert_cmpint(g_mkdir_with_parents(dir, 0755), ==, 0);
+        g_assert_true(g_file_set_contents(path, old->str, -1, NULL));
+        g_autoptr(GError) e = NULL;
+        g_autoptr(Table) t = samples_table_read(path, &e);
+        g_assert_no_error(e);
+        g_assert_cmpint(table_column(t, "roles"), ==, table_column(t, "cpus") + 1);
+        g_assert_cmpuint(t->rows->len, ==, 3);
+        for (guint r = 0; r < t->rows->len; r++)
+                g_assert_cmpstr(((char **) t->rows->pdata[r])[table_column(t, "roles")], ==, "processes");
+        g_autoptr(GString) out = g_string_new(NULL);
+        g_assert_cmpint(summarize_dir(dir, out, &e), ==, 0);
+        g_assert_no_error(e);
+        g_autofree char *roles = summary_field(out->str, 1, "roles");
+        g_autofree char *n = summary_field(out->str, 1, "n");
+        g_assert_cmpstr(roles, ==, "processes");
+        g_assert_cmpstr(n, ==, "3");
+}
+
 int main(int argc, char **argv)
 {
         g_test_init(&argc, &argv, NULL);
@@ -527,6 +569,7 @@ int main(int argc, char **argv)
         g_test_add_func("/columns/summary-bad-input", test_summary_bad_input);
         g_test_add_func("/columns/summary-placement", test_summary_placement);
         g_test_add_func("/columns/summary-old-data", test_summary_old_data);
+        g_test_add_func("/columns/old-data-roles", test_old_data_roles);
         int r = g_test_run();
         samples_remove_dir(tmp_dir);
         g_free(tmp_dir);

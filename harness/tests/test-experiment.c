@@ -507,6 +507,65 @@ static void test_format_duration(void)
         }
 }
 
+/* roles= is an axis like cpus=.  A file without it keeps the config hash
+ * ipclab computed before the axis existed (the constant is that build's
+ * `ipclab check --config-hash` of this text, whatever its title), and
+ * its cells run as processes; threads cells are described and selected
+ * apart; a transport that cannot run as threads is left out, with why. */
+static void test_roles(void)
+{
+        g_autoptr(GError) e = NULL;
+        const char *before = "[experiment]\ntitle=roles\ntransport=pipe;unix-stream;direct\nsize=64;4KiB\n"
+                             "pattern=oneway;roundtrip\ncpus=same;split\ncount=1000\nrepeat=3\n";
+        g_autoptr(Experiment) old = load(before, NULL, &e);
+        g_assert_no_error(e);
+        g_autofree char *h = experiment_config_sha256(old);
+        g_assert_cmpstr(h, ==, "83a03828f15922053b2ffddd54d2e40f78621d42a741c7b0fe740b03ec9642c5");
+        for (guint i = 0; i < old->cells->len; i++)
+                g_assert_cmpint(((const Cell *) old->cells->pdata[i])->roles, ==, ROLES_PROCESSES);
+
+        g_autoptr(Experiment) both = load("[experiment]\ntitle=t\ntransport=pipe;direct;gdbus\nbus=p2p\n"
+                                          "roles=processes;threads\ncount=10\n", NULL, &e);
+        g_assert_no_error(e);
+        guint threads = 0;
+        for (guint i = 0; i < both->cells->len; i++) {
+                const Cell *c = both->cells->pdata[i];
+                g_autofree char *d = cell_describe(c);
+                g_assert_cmpint(experiment_cell_matches(c, "roles=threads"), ==, c->roles == ROLES_THREADS);
+                g_assert_true((strstr(d, " roles=threads") != NULL) == (c->roles == ROLES_THREADS));
+                threads += c->roles == ROLES_THREADS;
+        }
+        g_assert_cmpuint(both->cells->len, ==, 4);   /* pipe twice, direct and gdbus forked */
+        g_assert_cmpuint(threads, ==, 1);
+        g_assert_cmpuint(both->skipped->len, ==, 2);
+        g_assert_nonnull(strstr(both->skipped->pdata[0], "direct "));
+        g_assert_nonnull(strstr(both->skipped->pdata[0], "roles=threads: it runs both roles in one thread already"));
+        g_assert_nonnull(strstr(both->skipped->pdata[1], "gdbus "));
+        g_assert_nonnull(strstr(both->skipped->pdata[1], "one worker thread per process"));
+        g_autofree char *h2 = experiment_config_sha256(both);
+        g_autoptr(Experiment) one = load("[experiment]\ntitle=t\ntransport=pipe;direct;gdbus\nbus=p2p\n"
+                                         "roles=processes\ncount=10\n", NULL, &e);
+        g_assert_no_error(e);
+        g_autofree char *h3 = experiment_config_sha256(one);
+        g_assert_cmpstr(h2, !=, h3);
+
+        g_autoptr(Experiment) bad = load("[experiment]\ntitle=t\ntransport=pipe\nroles=fibers\ncount=10\n", NULL, &e);
+        g_assert_null(bad);
+        g_assert_error(e, IPCLAB_ERROR, IPCLAB_ERROR_INPUT);
+        g_assert_nonnull(strstr(e->message, "[experiment] roles: unknown value 'fibers' (allowed: processes, threads)"));
+        g_clear_error(&e);
+
+        /* threads where no transport listed can: refused at load, each
+         * transport with its reason. */
+        g_autoptr(Experiment) none = load("[experiment]\ntitle=t\ntransport=direct;gdbus\nbus=p2p\n"
+                                          "roles=processes;threads\ncount=10\n", NULL, &e);
+        g_assert_null(none);
+        g_assert_error(e, IPCLAB_ERROR, IPCLAB_ERROR_INPUT);
+        g_assert_nonnull(strstr(e->message, ":5: [experiment] roles: threads: no transport listed can run its client "
+                                            "and server as two threads of one process: direct (it runs both roles "
+                                            "in one thread already); gdbus (GDBus does every connection's I/O"));
+}
+
 int main(int argc, char **argv)
 {
         g_test_init(&argc, &argv, NULL);
@@ -523,6 +582,7 @@ int main(int argc, char **argv)
         g_test_add_func("/experiment/bad-files", test_bad_files);
         g_test_add_func("/experiment/bad-names", test_bad_names);
         g_test_add_func("/experiment/format-duration", test_format_duration);
+        g_test_add_func("/experiment/roles", test_roles);
         int r = g_test_run();
         GDir *d = g_dir_open(tmp_dir, 0, NULL);
         const char *n;

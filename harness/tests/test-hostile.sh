@@ -151,14 +151,17 @@ check "a header cut short: says so, starts afresh" '[ $rc -eq 0 ] && grep -q "cu
 # its cell's; a row with an ok status and no numbers; a torn last line.
 rows=$(tail -n +2 "$good")
 r1=$(sed -n 1p <<<"$rows") r4=$(sed -n 4p <<<"$rows")
+# elapsed_ns and lat_max_ns, the first and the last number of an ok row's
+# window, by name.
+el=$(tsv_index elapsed_ns "$good") lmax=$(tsv_index lat_max_ns "$good")
 {
         cat "$tmp/header"
         sed -n 1,3p <<<"$rows"
-        awk -F'\t' -v OFS='\t' '{ $16 = "BANANA"; print }' <<<"$r4"
+        awk -F'\t' -v OFS='\t' -v el="$el" '{ $el = "BANANA"; print }' <<<"$r4"
         echo "$r1"
         awk -F'\t' -v OFS='\t' '{ $1 = 7; print }' <<<"$r1"
         awk -F'\t' -v OFS='\t' '{ $5 = "fifo"; $2 = 2; print }' <<<"$r1"
-        awk -F'\t' -v OFS='\t' '{ for (i = 16; i <= 28; i++) $i = "-"; $2 = 1; print }' <<<"$r1"
+        awk -F'\t' -v OFS='\t' -v el="$el" -v lmax="$lmax" '{ for (i = el; i <= lmax; i++) $i = "-"; $2 = 1; print }' <<<"$r1"
         printf '%s' "$(sed -n 5p <<<"$rows" | cut -c1-20)"
 } > "$partial"
 # The good rows' latencies, as the interrupted run would have left them
@@ -174,7 +177,7 @@ check "the ok row without numbers dropped, named" 'grep -q "partial.tsv:10: drop
 check "the torn line dropped, named" 'grep -q "partial.tsv:11: dropped a torn last line" <<<"$out"'
 check "samples.tsv: 6 rows, each repetition once, every number a number" \
         '[ "$(tail -n +2 "$good" | cut -f1,2 | sort -u | wc -l)" -eq 6 ] && [ "$(wc -l < "$good")" -eq 7 ] &&
-         ! grep -q BANANA "$good" && [ -z "$(awk -F"\t" "NR > 1 && \$16 !~ /^[0-9]+\$/" "$good")" ]'
+         ! grep -q BANANA "$good" && [ -z "$(tsv_cols "$good" elapsed_ns | grep -vx "[0-9][0-9]*")" ]'
 check "the three good rows were kept, not measured again" \
         '[ "$(grep -cxF -f <(sed -n 1,3p <<<"$rows") "$good")" -eq 3 ]'
 check "no partial file left" '[ ! -e "$partial" ]'
@@ -221,7 +224,7 @@ INI
 out=$(TMPDIR=$long XDG_RUNTIME_DIR=$long "$ipclab" run --out "$tmp/out" "$tmp/sockets.ini" 2>&1); rc=$?
 check "106-character TMPDIR and XDG_RUNTIME_DIR (${#long}): exit 0" '[ $rc -eq 0 ] && [ ${#long} -eq 106 ]'
 check "unix-stream, unix-dgram, unix-seqpacket, libdbus p2p: all ok" \
-        '[ "$(awk -F"\t" "NR > 1 && \$15 == \"ok\"" "$tmp/out/sockets/samples.tsv" | wc -l)" -eq 4 ]'
+        '[ "$(tsv_cols "$tmp/out/sockets/samples.tsv" status | grep -cx ok)" -eq 4 ]'
 check "long paths: nothing left in them" '[ -z "$(find "$long" -mindepth 1)" ]'
 # Neither fits a socket path, so the sockets went to /tmp: the same run in
 # a mount namespace whose /tmp is a directory of ours, which must be left
@@ -235,7 +238,7 @@ if [ -n "$shm" ] && command -v unshare >/dev/null && unshare -m true 2>/dev/null
                 'mount --bind "$3" /tmp && exec "$0" run --out "$1" "$2"' \
                 "$root/harness/ipclab" "$shm/out" "$shm/sockets.ini" "$shm/tmp" 2>&1); rc=$?
         check "long paths, /tmp a directory of ours: the sockets went there, and nothing is left in it" \
-                '[ $rc -eq 0 ] && [ "$(awk -F"\t" "NR > 1 && \$15 == \"ok\"" "$shm/out/sockets/samples.tsv" | wc -l)" -eq 4 ] &&
+                '[ $rc -eq 0 ] && [ "$(tsv_cols "$shm/out/sockets/samples.tsv" status | grep -cx ok)" -eq 4 ] &&
                  [ -z "$(ls -A "$shm/tmp")" ]' "$out" "$(ls -A "$shm/tmp")"
         rm -rf "$shm"
 else

@@ -73,7 +73,7 @@ complete() {
         [ "$(ls -A "$d" 2>/dev/null | sort | tr '\n' ' ')" = "latencies.tsv.gz meta.ini samples.tsv " ] || return 1
         [ "$(head -1 "$d/samples.tsv")" = "$header" ] || return 1
         [ "$(shape "$d")" = "$clean_shape" ] || return 1
-        [ "$(tail -n +2 "$d/samples.tsv" | cut -f15 | sort -u)" = ok ] || return 1
+        [ "$(tsv_cols "$d/samples.tsv" status | sort -u)" = ok ] || return 1
         grep -qx "rows=$(( $(wc -l < "$d/samples.tsv") - 1 ))" "$d/meta.ini"
 }
 
@@ -97,7 +97,7 @@ strays() { find "$1" -maxdepth 2 \( -name '*.new' -o -name '*.tmp*' -o -name '*.
 header=$(head -1 "$out/intr/samples.tsv")
 clean_shape=$(shape "$out/intr")
 check_run "clean run exits 0" [ "$rc" -eq 0 ]
-check_run "clean run: 24 rows, all ok" [ "$(tail -n +2 "$out/intr/samples.tsv" | cut -f15 | grep -c '^ok$')" -eq 24 ]
+check_run "clean run: 24 rows, all ok" [ "$(tsv_cols "$out/intr/samples.tsv" status | grep -c '^ok$')" -eq 24 ]
 prev=$(sums "$out/intr")
 
 # The rows of the partial file of a run in progress (0 before it exists).
@@ -266,7 +266,7 @@ INI
 faults=$((faults + 1))
 check_run "time limit: exit 1" [ "$rc" -eq 1 ]
 check_run "time limit: the failed row says so, the healthy one is ok" \
-        eval '[ "$(tail -n +2 "$out/limit/samples.tsv" | cut -f15,"$(tsv_index why "$out/limit/samples.tsv")" | sort | tr "\t\n" "| ")" = "failed|exceeded the time limit of 3 s ok|- " ]'
+        eval '[ "$(tsv_cols "$out/limit/samples.tsv" status why | sort | tr "\t\n" "| ")" = "failed|exceeded the time limit of 3 s ok|- " ]'
 check_run "time limit: nothing left running" nothing_running
 
 # ran PID...: every PID has used CPU time (utime + stime, in ticks).
@@ -314,7 +314,7 @@ kill_during() {
         check_run "$who SIGKILLed: found and killed" [ -n "$victim" ]
         check_run "$who SIGKILLed: exit 1" [ "$rc" -eq 1 ]
         local rows
-        rows=$(tail -n +2 "$out/$name/samples.tsv" 2>/dev/null | cut -f1,15,"$(tsv_index why "$out/$name/samples.tsv")")
+        rows=$(tsv_cols "$out/$name/samples.tsv" cell status why 2>/dev/null)
         check_run "$who SIGKILLed: the cell failed, saying '$reason'" grep -qE "^0	failed	.*$reason" <<<"$rows"
         check_run "$who SIGKILLed: the next cell measured" grep -q "^1	ok	" <<<"$rows"
         check_run "$who SIGKILLed: nothing left running" nothing_running

@@ -54,19 +54,21 @@ awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 check "every repetition's values are there, as many as lat_n" 'cmp -s "$tmp/counts" "$tmp/want" && [ "$(wc -l < "$tmp/want")" -eq 6 ]' ||
         diff "$tmp/counts" "$tmp/want" | head
 check "one-way rows have lat_* percentiles" \
-        '[ "$(awk -F"\t" "NR > 1 && \$9 == \"oneway\" && \$22 == 2000 && \$24 != \"-\"" "$d/samples.tsv" | wc -l)" -eq 3 ]'
+        '[ "$(tsv_cols "$d/samples.tsv" pattern lat_n lat_p50_ns | awk -F"\t" "\$1 == \"oneway\" && \$2 == 2000 && \$3 != \"-\"" | wc -l)" -eq 3 ]'
 
 $ipclab latency "$d" > "$tmp/pooled.tsv" 2>"$tmp/err"
 check "ipclab latency succeeds" '[ $? -eq 0 ]' || cat "$tmp/err"
-check "its header" '[ "$(head -1 "$tmp/pooled.tsv")" = "$(printf "env\tmachine\ttransport\tbus\tpayload\tsize_B\tpattern\treply\tmarshal\tcpus\tcount\tduration_ns\tkind\tpercentile\tlatency_ns")" ]'
+check "its header" '[ "$(head -1 "$tmp/pooled.tsv")" = "$(printf "env\tmachine\ttransport\tbus\tpayload\tsize_B\tpattern\treply\tmarshal\tcpus\troles\tcount\tduration_ns\tkind\tpercentile\tlatency_ns")" ]'
+# kind, percentile and latency_ns of every row, by name.
+tsv_cols "$tmp/pooled.tsv" kind percentile latency_ns > "$tmp/kpl"
 # 6000 values a cell: every percentile with at least 10 of them beyond
 # it, so not 99.9, 99.99 or 99.999 (which would be the 6th, 1st or no
 # largest value).
 check "9 percentiles for each of the two cells: only those 6000 values support" \
         '[ "$(tail -n +2 "$tmp/pooled.tsv" | wc -l)" -eq 18 ] &&
-         [ "$(cut -f14 "$tmp/pooled.tsv" | tail -n +2 | sort -un | tr "\n" " ")" = "0 10 20 30 40 50 90 99 100 " ]'
+         [ "$(cut -f2 "$tmp/kpl" | sort -un | tr "\n" " ")" = "0 10 20 30 40 50 90 99 100 " ]'
 for kind in roundtrip oneway; do
-        med=$(awk -F'\t' -v k=$kind '$13 == k && $14 == 50 { print $15 }' "$tmp/pooled.tsv")
+        med=$(awk -F'\t' -v k=$kind '$1 == k && $2 == 50 { print $3 }' "$tmp/kpl")
         range=$(awk -F'\t' -v k=$kind 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
                 $c["pattern"] == k { v = $c["lat_p50_ns"]; if (lo == "" || v < lo) lo = v; if (v > hi) hi = v }
                 END { print lo, hi }' "$d/samples.tsv")
@@ -79,7 +81,7 @@ $ipclab summarize "$d" > "$tmp/summary.tsv" 2>"$tmp/err"
 check "summarize succeeds" '[ $? -eq 0 ]' || cat "$tmp/err"
 for kind in roundtrip oneway; do
         for pq in 50:pooled_p50_ns 99:pooled_p99_ns 100:pooled_max_ns; do
-                want=$(awk -F'\t' -v k=$kind -v p=${pq%%:*} '$13 == k && $14 == p { print $15 }' "$tmp/pooled.tsv")
+                want=$(awk -F'\t' -v k=$kind -v p=${pq%%:*} '$1 == k && $2 == p { print $3 }' "$tmp/kpl")
                 got=$(awk -F'\t' -v k=$kind -v c=${pq#*:} 'NR == 1 { for (i = 1; i <= NF; i++) f[$i] = i; next }
                         $f["pattern"] == k { print $f[c] }' "$tmp/summary.tsv")
                 check "$kind: the summary's ${pq#*:} ($got) is ipclab latency's ($want)" '[ -n "$want" ] && [ "$got" = "$want" ]'
@@ -89,7 +91,7 @@ done
 # ipclab latency's (from the histogram of the same values): rank
 # ceil(p / 100 * n), as hist_quantile() computes it.
 awk -F'\t' 'NR > 1 { for (i = 0; i < $8; i++) print $5, $6 }' "$tmp/lat.tsv" | sort -k1,1 -k2,2n > "$tmp/raw"
-worst=$(awk -F'\t' 'NR > 1 { print $13, $14, $15 }' "$tmp/pooled.tsv" | awk '
+worst=$(awk -F'\t' '{ print $1, $2, $3 }' "$tmp/kpl" | awk '
         NR == FNR { v[$1, ++n[$1]] = $2; next }
         { k = $1; p = $2; x = p / 100 * n[k]; r = x == int(x) ? x : int(x) + 1; if (r < 1) r = 1; if (r > n[k]) r = n[k]
           e = ($3 - v[k, r]) / v[k, r]; if (e < 0) e = -e; if (e > w) { w = e; at = k " p" p ": " $3 " vs " v[k, r] } }
@@ -100,12 +102,13 @@ check "every pooled percentile is within 1% of the raw values' ($worst)" \
 
 $ipclab latency --cell pattern=oneway "$d" > "$tmp/sel.tsv"
 check "--cell pattern=oneway selects the one-way cell" \
-        '[ "$(tail -n +2 "$tmp/sel.tsv" | cut -f7,13 | sort -u)" = "$(printf "oneway\toneway")" ]'
+        '[ "$(tsv_cols "$tmp/sel.tsv" pattern kind | sort -u)" = "$(printf "oneway\toneway")" ]'
 $ipclab latency --cell transport=pipe --spectrum "$d" > "$tmp/spec.tsv"
+tsv_cols "$tmp/spec.tsv" kind percentile > "$tmp/spec.kp"
 check "--spectrum: from 0, ending in 100, the last but one with 10 of the 6000 values beyond it" '
-        [ "$(awk -F"\t" "\$13 == \"roundtrip\"" "$tmp/spec.tsv" | head -1 | cut -f14)" = 0 ] &&
-        [ "$(awk -F"\t" "\$13 == \"roundtrip\"" "$tmp/spec.tsv" | tail -1 | cut -f14)" = 100 ] &&
-        awk -F"\t" "\$13 == \"roundtrip\" { p[++n] = \$14 } END { exit !(n > 20 && 1 / (1 - p[n - 1] / 100) <= 600 && 1 / (1 - p[n - 1] / 100) > 600 / 1.3) }" "$tmp/spec.tsv"'
+        [ "$(awk -F"\t" "\$1 == \"roundtrip\"" "$tmp/spec.kp" | head -1 | cut -f2)" = 0 ] &&
+        [ "$(awk -F"\t" "\$1 == \"roundtrip\"" "$tmp/spec.kp" | tail -1 | cut -f2)" = 100 ] &&
+        awk -F"\t" "\$1 == \"roundtrip\" { p[++n] = \$2 } END { exit !(n > 20 && 1 / (1 - p[n - 1] / 100) <= 600 && 1 / (1 - p[n - 1] / 100) > 600 / 1.3) }" "$tmp/spec.kp"'
 out=$($ipclab latency --cell colour=red "$d" 2>&1 >/dev/null); rc=$?
 check "a bad selector: exit 2 with a message" '[ $rc -eq 2 ] && [[ $out == *colour=red* ]]'
 
@@ -144,7 +147,8 @@ if $ipclab list | awk '$1 == "nspawn" && $2 == "ok" { found = 1 } END { exit !fo
         $ipclab run --out "$tmp/out" "$tmp/envs.ini" 2>"$tmp/envs.log"
         check "env=host;nspawn: both environments' latencies in the merged file" '[ $? -eq 0 ] &&
                 [ "$(zcat "$tmp/out/envs/latencies.tsv.gz" | tail -n +2 | cut -f1-4 | sort -u | wc -l)" -eq 8 ] &&
-                [ "$($ipclab latency "$tmp/out/envs" | awk -F"\t" "\$14 == 50" | cut -f1 | sort | uniq -c | tr -s " ")" = "$(printf " 2 host\n 2 nspawn")" ]' ||
+                $ipclab latency "$tmp/out/envs" > "$tmp/envs.tsv" &&
+                [ "$(tsv_cols "$tmp/envs.tsv" env percentile | awk -F"\t" "\$2 == 50" | cut -f1 | sort | uniq -c | tr -s " ")" = "$(printf " 2 host\n 2 nspawn")" ]' ||
                 tail -5 "$tmp/envs.log"
 else
         skip "env=host;nspawn: latencies merged" "systemd-nspawn cannot run here ($($ipclab list | awk '$1 == "nspawn" { $1 = $2 = ""; print }'))"

@@ -552,13 +552,19 @@ warning_1=the machine was loaded at the start (load average 1.20)
 warning_2=swap in use (5 KiB)
 EOF
 sed -e 's/^cpu_model=.*/cpu_model=Other/' -e 's/1\.20/1.56/' -e 's/^name=a_x/name=b/' \
-        -e 's/^ipclab_tree=dirty/ipclab_tree=clean/' "$tmp/m/a/meta.ini" > "$tmp/m/b/meta.ini"
+        -e 's/^ipclab_tree=dirty/ipclab_tree=clean/' -e 's/^profile=default/&\nroles=processes;threads/' \
+        "$tmp/m/a/meta.ini" > "$tmp/m/b/meta.ini"
 "$ipclab" methods --out "$tmp/methods.tex" "$tmp/m/a/meta.ini" "$tmp/m/b/meta.ini"
 check "methods: a macro per fact, escaped" 'grep -qxF "\\newcommand{\\MethodCpuModel}{CPU \\& Co}" "$tmp/methods.tex"'
 check "methods: the paragraph quotes the macros" 'grep -qF "measured on \\MethodCpuModel{} (\\MethodCpusOnline{} CPUs online" "$tmp/methods.tex"'
 check "methods: an experiment on other hardware is named" 'grep -qxF "Experiment b ran elsewhere: Other under Linux 6.1 (hypervisor: kvm, container: none)." "$tmp/methods.tex"'
 check "methods: provenance, escaped, minutes, + for a dirty tree" 'grep -qxF "a\\_x & 2026-12-01 13:18 & default & host & \\texttt{0123456789+} \\\\" "$tmp/methods.tex"'
 check "methods: a warning with a number once, with its range" 'grep -qxF "\\item the machine was loaded at the start (load average 1.20 to 1.56)" "$tmp/methods.tex"'
+check "methods: client and server as processes, and as threads where a meta.ini says so (a's, older, does not)" \
+        'grep -qxF "The client and the server ran as two processes forked by the harness; in experiment b also as two threads of one forked process (\\texttt{roles=threads}), each thread'"'"'s CPU time and placement its own." "$tmp/methods.tex"'
+"$ipclab" methods --out "$tmp/methods-a.tex" "$tmp/m/a/meta.ini"
+check "methods: processes only, said so" \
+        'grep -qxF "In every experiment the client and the server ran as two processes forked by the harness." "$tmp/methods-a.tex"'
 check "methods: another warning once" '[ "$(grep -c "swap in use" "$tmp/methods.tex")" -eq 1 ]'
 check "methods: with no data, a sentence says so" \
         '[ "$("$ipclab" methods)" = "\\paragraph{Machine.} No experiment of this build has data." ]'

@@ -97,8 +97,29 @@ static const Constant constants_1_0[] = {
         { "IPCLAB_SEND_NO_REPLY", 1 }, { NULL, 0 },
 };
 
+/* ---- ABI 1.1: the flag IPCLAB_TRANSPORT_THREADS (roles=threads); the
+ * structs as in 1.0 ---- */
+
+static const Constant constants_1_1[] = {
+        { "IPCLAB_TRANSPORT_ACK_MAX", 128 }, { "IPCLAB_TRANSPORT_NAME_MAX", 32 },
+        { "IPCLAB_PAYLOAD_BYTES", 0 }, { "IPCLAB_PAYLOAD_STRING", 1 }, { "IPCLAB_PAYLOAD_NONE", 2 },
+        { "IPCLAB_PATTERN_ONEWAY", 0 }, { "IPCLAB_PATTERN_ROUNDTRIP", 1 }, { "IPCLAB_PATTERN_CALLRATE", 2 },
+        { "IPCLAB_REPLY_ECHO", 0 }, { "IPCLAB_REPLY_EMPTY", 1 }, { "IPCLAB_REPLY_SHORT", 2 },
+        { "IPCLAB_MARSHAL_ARRAY", 0 }, { "IPCLAB_MARSHAL_PER_ELEMENT", 1 },
+        { "IPCLAB_MARSHAL_APPEND_PER_ELEMENT", 2 }, { "IPCLAB_MARSHAL_COPY", 3 },
+        { "IPCLAB_BUS_NONE", 0 }, { "IPCLAB_BUS_DBUS_DAEMON", 1 }, { "IPCLAB_BUS_DBUS_BROKER", 2 },
+        { "IPCLAB_BUS_P2P", 3 }, { "IPCLAB_CPUS_NONE", 0 }, { "IPCLAB_CPUS_SAME", 1 }, { "IPCLAB_CPUS_SPLIT", 2 },
+        { "IPCLAB_ROLE_SERVER", 0 }, { "IPCLAB_ROLE_CLIENT", 1 },
+        { "IPCLAB_TRANSPORT_INPROCESS", 1 }, { "IPCLAB_TRANSPORT_DBUS", 2 }, { "IPCLAB_TRANSPORT_MARSHAL", 4 },
+        { "IPCLAB_TRANSPORT_VALIDATES", 8 }, { "IPCLAB_TRANSPORT_EMPTY_OK", 16 },
+        { "IPCLAB_TRANSPORT_COMMAND", 32 }, { "IPCLAB_TRANSPORT_COPY_STRING", 64 },
+        { "IPCLAB_TRANSPORT_SHORT_REPLY", 128 }, { "IPCLAB_TRANSPORT_THREADS", 256 },
+        { "IPCLAB_TRANSPORT_FLAGS_KNOWN", 0x1ff }, { "IPCLAB_SEND_NO_REPLY", 1 }, { NULL, 0 },
+};
+
 static const Layout layouts[] = {
         { 1, 0, transport_1_0, cell_1_0, endpoint_1_0, 152, 64, 328, constants_1_0 },
+        { 1, 1, transport_1_0, cell_1_0, endpoint_1_0, 152, 64, 328, constants_1_1 },
 };
 
 /* ---- the header as compiled ---- */
@@ -145,7 +166,7 @@ static const Constant constants_now[] = {
         C(IPCLAB_TRANSPORT_INPROCESS), C(IPCLAB_TRANSPORT_DBUS), C(IPCLAB_TRANSPORT_MARSHAL),
         C(IPCLAB_TRANSPORT_VALIDATES), C(IPCLAB_TRANSPORT_EMPTY_OK),
         C(IPCLAB_TRANSPORT_COMMAND), C(IPCLAB_TRANSPORT_COPY_STRING),
-        C(IPCLAB_TRANSPORT_SHORT_REPLY), C(IPCLAB_TRANSPORT_FLAGS_KNOWN),
+        C(IPCLAB_TRANSPORT_SHORT_REPLY), C(IPCLAB_TRANSPORT_THREADS), C(IPCLAB_TRANSPORT_FLAGS_KNOWN),
         C(IPCLAB_SEND_NO_REPLY), { NULL, 0 },
 };
 
@@ -287,10 +308,10 @@ typedef struct {
 } Refusal;
 
 static const Refusal refusals[] = {
-        { "faulty-abi", "", "faulty-abi.so", "it is built for ABI 2.0 of ipclab/transport.h; this ipclab runs ABI 1.0" },
-        { "faulty-minor", "", "faulty-minor.so", "built for ABI 1.9 of ipclab/transport.h, newer than this ipclab's 1.0" },
-        { "faulty-size", "", "faulty-size.so", "its descriptor is 64 bytes, ABI 1.0's is" },
-        { "faulty-flags", "", "faulty-flags.so", "it sets flags 0x40000000, unknown to ABI 1.0" },
+        { "faulty-abi", "", "faulty-abi.so", "it is built for ABI 2.0 of ipclab/transport.h; this ipclab runs ABI 1.1" },
+        { "faulty-minor", "", "faulty-minor.so", "built for ABI 1.9 of ipclab/transport.h, newer than this ipclab's 1.1" },
+        { "faulty-size", "", "faulty-size.so", "its descriptor is 64 bytes, ABI 1.1's is" },
+        { "faulty-flags", "", "faulty-flags.so", "it sets flags 0x40000000, unknown to ABI 1.1" },
         { "faulty-no-send", "", "faulty-no-send.so", "it has no send() hook" },
         { "faulty-no-version", "", "faulty-no-version.so", "it has no version" },
         { "plugin:transports/faulty-dup.so", "", "faulty-dup.so",

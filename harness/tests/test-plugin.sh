@@ -94,7 +94,7 @@ check "... and pipe, beside them, is measured ($(why pipe))" '[ "$(why pipe)" = 
 check "list there exits 2: some plugin of the path is refused (status $rc)" '[ $rc -eq 2 ]'
 check "list shows seqpair ok, with its file, version and ABI" \
         'grep -qE "^seqpair +kernel +ok " "$tmp/list.out" &&
-         grep -qF "from: $study/transports/seqpair.so (version 1.0, ABI 1.0)" "$tmp/list.out"' ||
+         grep -qF "from: $study/transports/seqpair.so (version 1.0, ABI 1.1)" "$tmp/list.out"' ||
         sed 's/^/# /' "$tmp/list.out"
 check "list shows faulty-abi refused, saying why, also on stderr" \
         'grep -qE "^faulty-abi +- +refused" "$tmp/list.out" && grep -qF "built for ABI 2.0" "$tmp/list.out" &&

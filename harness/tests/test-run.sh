@@ -89,6 +89,38 @@ check "the order of cells changes between rounds" '[ "$k" -ge 3 ] && [ "$(cut -d
 $ipclab run --resume --out "$tmp/out" "$tmp/order.ini" 2>/dev/null
 check "samples.tsv is sorted by cell and repetition" '[ "$(tail -n +2 "$tmp/out/order/samples.tsv" | cut -f1,2 | sort -k1,1n -k2,2n)" = "$(tail -n +2 "$tmp/out/order/samples.tsv" | cut -f1,2)" ]'
 
+# roles=: client and server as two processes or as two threads of one;
+# the column in samples.tsv and the summary, the roles run in meta.ini.
+# gdbus cannot run as threads: its cells are left out, saying why.
+cat > "$tmp/roles.ini" <<'INI'
+[experiment]
+title=roles
+transport=pipe;libdbus;gdbus
+bus=p2p
+size=64
+pattern=roundtrip
+roles=processes;threads
+count=50
+repeat=1
+warmup=2
+verify=true
+INI
+$ipclab run --out "$tmp/out" "$tmp/roles.ini" 2>"$tmp/roles.err"; rc=$?
+check "roles run exits 0" '[ $rc -eq 0 ]' "$(cat "$tmp/roles.err")"
+check "roles: pipe and libdbus as processes and as threads, gdbus as processes, all ok" \
+        '[ "$(tsv_cols "$tmp/out/roles/samples.tsv" transport roles status | sort | tr "\t\n" ": ")" = "gdbus:processes:ok libdbus:processes:ok libdbus:threads:ok pipe:processes:ok pipe:threads:ok " ]'
+$ipclab summarize "$tmp/out/roles" > "$tmp/roles-summary.tsv"
+check "roles: the summary keeps them apart" \
+        '[ "$(tsv_cols "$tmp/roles-summary.tsv" transport roles | sort | tr "\t\n" ": ")" = "gdbus:processes libdbus:processes libdbus:threads pipe:processes pipe:threads " ]'
+check "roles: meta.ini says which ran, and why gdbus did not as threads" \
+        'grep -qx "roles=processes;threads" "$tmp/out/roles/meta.ini" &&
+         grep -q "^skipped_1=gdbus bus=p2p roundtrip .* roles=threads .*one worker thread per process" "$tmp/out/roles/meta.ini"'
+printf '[experiment]\ntitle=t\ntransport=direct\nroles=threads\ncount=5\n' > "$tmp/nothreads.ini"
+out=$($ipclab run --out "$tmp/out" "$tmp/nothreads.ini" 2>&1); rc=$?
+check "roles=threads that no transport listed can run: exit 2, naming the file, group, key and why" \
+        '[ $rc -eq 2 ] && [[ $out == *"nothreads.ini:4: [experiment] roles: threads: no transport listed can run"*"direct (it runs both roles in one thread already)"* ]]' "$out"
+check "roles: a file without the key runs as processes and says so" 'grep -qx "roles=processes" "$tmp/out/easy/meta.ini"'
+
 # runner=hyperfine: whole commands against ipclab's server.
 cat > "$tmp/shell.ini" <<'INI'
 [experiment]
@@ -106,8 +138,8 @@ INI
 if command -v hyperfine >/dev/null; then
         $ipclab run --out "$tmp/out" "$tmp/shell.ini" 2>"$tmp/shell.err"; rc=$?
         check "hyperfine run exits 0" '[ $rc -eq 0 ]'
-        check "one ok row per command and bus" '[ "$(awk -F"\t" "NR > 1 && \$15 == \"ok\"" "$tmp/out/shell/samples.tsv" | wc -l)" -eq 6 ]'
-        check "3 calls per row, latencies from hyperfine" '[ "$(awk -F"\t" "NR > 1 { print \$20, \$22 }" "$tmp/out/shell/samples.tsv" | sort -u)" = "3 3" ]'
+        check "one ok row per command and bus" '[ "$(tsv_cols "$tmp/out/shell/samples.tsv" status | grep -cx ok)" -eq 6 ]'
+        check "3 calls per row, latencies from hyperfine" '[ "$(tsv_cols "$tmp/out/shell/samples.tsv" messages lat_n | sort -u)" = "$(printf "3\t3")" ]'
         check "no bus left behind (nor any private directory)" '[ -z "$(ls -A "$tmp/run")" ]'
 else
         skip "hyperfine run" "hyperfine is not installed (apt-get install hyperfine)"

@@ -58,7 +58,8 @@ static void test_cells(void)
         Cell pipe = { .transport = "pipe", .bus = BUS_NONE, .payload = PAYLOAD_BYTES, .size = 4096,
                       .pattern = PATTERN_ONEWAY, .reply = REPLY_ECHO, .count = 1000 };
         Cell dbus = { .transport = "libdbus", .bus = BUS_P2P, .payload = PAYLOAD_STRING, .size = 64,
-                      .pattern = PATTERN_ROUNDTRIP, .reply = REPLY_EMPTY, .duration_ns = 500000000 };
+                      .pattern = PATTERN_ROUNDTRIP, .reply = REPLY_EMPTY, .roles = ROLES_THREADS,
+                      .duration_ns = 500000000 };
 
         g_assert_true(cell_is("", &pipe));
         g_assert_true(cell_is("transport=pipe,size=4KiB", &pipe));
@@ -78,6 +79,11 @@ static void test_cells(void)
         g_assert_true(cell_is("count!=1000", &dbus));
         g_assert_true(cell_is("count=-", &dbus));
         g_assert_false(cell_is("count=-", &pipe));
+        /* roles: processes unless the cell says threads. */
+        g_assert_true(cell_is("roles=processes", &pipe));
+        g_assert_false(cell_is("roles=threads", &pipe));
+        g_assert_true(cell_is("roles=threads,bus=p2p", &dbus));
+        g_assert_true(cell_is("roles!=processes", &dbus));
         /* env is not a cell's: it holds for every cell. */
         g_assert_true(cell_is("env=vm", &pipe));
         /* experiment_cell_matches is the same engine. */

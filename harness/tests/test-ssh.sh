@@ -147,7 +147,7 @@ passed_lines() { grep -c "^ipclab-$1: " "$tmp/ssh-stderr.log" 2>/dev/null; }
 s=$tmp/out/tiny/samples.tsv
 check "ipclab run --host $target exits 0" '[ $rc -eq 0 ]' || sed 's/^/# /' "$tmp/ssh.err"
 check "it says how it decided to send the binary" 'grep -q "sending the binary ($(uname -m), glibc" "$tmp/ssh.err"' "$(grep "$target" "$tmp/ssh.err")"
-check "4 rows came back, all ok" '[ "$(tail -n +2 "$s" | cut -f15 | grep -c "^ok$")" -eq 4 ]'
+check "4 rows came back, all ok" '[ "$(tsv_cols "$s" status | grep -c "^ok$")" -eq 4 ]'
 check "every row names the target's machine" '[ "$(tail -n +2 "$s" | cut -f4 | sort -u)" = ipclab-target ]'
 check "meta.ini has [machine ipclab-target] and [run] machines=ipclab-target" \
         'grep -qx "\[machine ipclab-target\]" "$tmp/out/tiny/meta.ini" && grep -qx "machines=ipclab-target" "$tmp/out/tiny/meta.ini"'
@@ -160,7 +160,7 @@ check "no staging directory is left here" '[ -z "$(ls -A "$tmp/out" | grep -v "^
 IPCLAB_REMOTE_BUILD=1 "$ipclab" run --host "$target" --out "$tmp/built" "$tmp/tiny.ini" 2>"$tmp/built.err"; rc=$?
 check "built on the target from the sources: exits 0" '[ $rc -eq 0 ]' "$(tail -5 "$tmp/built.err")"
 check "... it says so" 'grep -q "building there from the sources (IPCLAB_REMOTE_BUILD=1)" "$tmp/built.err"'
-check "... and its rows came back" '[ "$(tail -n +2 "$tmp/built/tiny/samples.tsv" | cut -f15 | grep -c "^ok$")" -eq 4 ]'
+check "... and its rows came back" '[ "$(tsv_cols "$tmp/built/tiny/samples.tsv" status | grep -c "^ok$")" -eq 4 ]'
 check "... the built binary recorded the build's provenance" 'grep -q "^ipclab_commit=" "$tmp/built/tiny/meta.ini"'
 check "... and nothing is left on the target" 'wait_until "[ \$(remote_dirs) -eq $before ]"'
 

@@ -8,17 +8,22 @@
  * Each cell runs with verify=true: the server checks every message's size
  * and a running checksum of every payload, echoes are compared byte for
  * byte, and the client compares the server's counts with what it sent. */
+#include <errno.h>
+#include <fcntl.h>
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "experiment.h"
+#include "placement.h"
 #include "runner.h"
 #include "transport.h"
 
@@ -43,6 +48,14 @@ static gboolean skip_unavailable(const Transport *t)
         if (why)
                 g_test_skip(why);
         return why != NULL;
+}
+
+/* Can this process run on two CPUs (cpus=split)? */
+static bool two_cpus(void)
+{
+        cpu_set_t set;
+
+        return sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) >= 2;
 }
 
 /* What is wrong with sample S of cell C, or NULL when it is as expected. */
@@ -116,49 +129,100 @@ static void run_text(const char *name, const char *fmt, ...)
         run_all(exp);
 }
 
+/* Why T refuses a string round trip with cpus=CPUS (busy polling refuses
+ * all but split), or NULL. */
+static const char *refuses_cpus(const Transport *t, CpuPlacement cpus)
+{
+        const Cell probe = { .transport = t->name, .bus = (t->flags & TRANSPORT_DBUS) ? BUS_DBUS_DAEMON : BUS_NONE,
+                             .payload = PAYLOAD_STRING, .size = 64, .pattern = PATTERN_ROUNDTRIP, .cpus = cpus,
+                             .count = 1 };
+
+        return transport_refuses(t, &probe);
+}
+
+/* The cpus= value for T's cells: WANT, or split where T refuses WANT;
+ * NULL, with the test skipped and why, where split needs two CPUs this
+ * process does not have. */
+static const char *cpus_for(const Transport *t, CpuPlacement want)
+{
+        const char *cpus = refuses_cpus(t, want) ? "split" : cpus_name(want);
+
+        if (!strcmp(cpus, "split") && !two_cpus()) {
+                g_test_skip("one CPU to run on: cpus=split needs two");
+                return NULL;
+        }
+        return cpus;
+}
+
+/* Every payload type and pattern of T through every bus BUSES (D-Bus),
+ * with the axes AXES, verify=true: data intact. */
+static void run_intact(const Transport *t, const char *name, const char *buses, const char *axes, ...)
+        G_GNUC_PRINTF(4, 5);
+
+static void run_intact(const Transport *t, const char *name, const char *buses, const char *axes, ...)
+{
+        va_list ap;
+
+        va_start(ap, axes);
+        g_autofree char *more = g_strdup_vprintf(axes, ap);
+        va_end(ap);
+        run_text(name,
+                "[experiment]\ntitle=%s: %s\ntransport=%s\n%s%s%s%s"
+                "payload=bytes;string\npattern=oneway;roundtrip;callrate\n"
+                "repeat=1\nwarmup=3\ntimeout=3600s\nverify=true\n",
+                t->name, name, t->name, (t->flags & TRANSPORT_DBUS) ? "bus=" : "",
+                (t->flags & TRANSPORT_DBUS) ? buses : "", (t->flags & TRANSPORT_DBUS) ? "\n" : "", more);
+}
+
 static void test_transport(gconstpointer data)
 {
         const Transport *t = data;
+        const char *cpus;
 
-        if (skip_unavailable(t))
+        if (skip_unavailable(t) || !(cpus = cpus_for(t, CPUS_NONE)))
                 return;
-        bool dbus = (t->flags & TRANSPORT_DBUS) != 0;
-        run_text("intact",
-                "[experiment]\ntitle=%s moves data intact\ntransport=%s\n%s"
-                "payload=bytes;string\nsize=1;1000;65536\npattern=oneway;roundtrip;callrate\n"
-                "reply=echo;empty\ncount=40\nrepeat=1\nwarmup=3\ntimeout=3600s\nverify=true\n",
-                t->name, t->name, dbus ? "bus=dbus-daemon;dbus-broker;p2p\n" : "");
+        run_intact(t, "intact", "dbus-daemon;dbus-broker;p2p",
+                   "size=1;1000;65536\nreply=echo;empty\ncount=40\ncpus=%s\n", cpus);
 }
 
 /* A time box instead of a count, on one CPU (cpus=same) or two (split:
  * skipped, and said so, where this process may run on one CPU only);
  * D-Bus transports peer to peer and through a bus (sdbus-c++ before 1.4.0
- * has only the bus). */
-static void test_boxed(gconstpointer data, const char *cpus)
+ * has only the bus); both roles as processes, or as threads. */
+static void run_boxed(const Transport *t, const char *cpus, const char *roles)
+{
+        run_text("boxed",
+                "[experiment]\ntitle=boxed\ntransport=%s\n%spayload=string\nsize=64\n"
+                "pattern=oneway;roundtrip\ncpus=%s\nroles=%s\nduration=20ms\nrepeat=1\nwarmup=2\nverify=true\n",
+                t->name, (t->flags & TRANSPORT_DBUS) ? "bus=p2p;dbus-daemon\n" : "", cpus, roles);
+}
+
+static void test_boxed(gconstpointer data, CpuPlacement cpus)
 {
         const Transport *t = data;
+        const char *no = refuses_cpus(t, cpus);
 
         if (skip_unavailable(t))
                 return;
-        cpu_set_t set;
-        if (!strcmp(cpus, "split") && (sched_getaffinity(0, sizeof set, &set) < 0 || CPU_COUNT(&set) < 2)) {
+        if (no) {
+                g_test_skip(no);
+                return;
+        }
+        if (cpus == CPUS_SPLIT && !two_cpus()) {
                 g_test_skip("one CPU to run on: cpus=split needs two");
                 return;
         }
-        run_text("boxed",
-                "[experiment]\ntitle=boxed\ntransport=%s\n%spayload=string\nsize=64\n"
-                "pattern=oneway;roundtrip\ncpus=%s\nduration=20ms\nrepeat=1\nwarmup=2\nverify=true\n",
-                t->name, (t->flags & TRANSPORT_DBUS) ? "bus=p2p;dbus-daemon\n" : "", cpus);
+        run_boxed(t, cpus_name(cpus), "processes");
 }
 
 static void test_boxed_same(gconstpointer data)
 {
-        test_boxed(data, "same");
+        test_boxed(data, CPUS_SAME);
 }
 
 static void test_boxed_split(gconstpointer data)
 {
-        test_boxed(data, "split");
+        test_boxed(data, CPUS_SPLIT);
 }
 
 /* A per-element `ay` must arrive as intact as the fixed array. */
@@ -199,7 +263,31 @@ static void test_long_stream(gconstpointer data)
         run_text("long-stream",
                 "[experiment]\ntitle=long stream\ntransport=%s\nbus=dbus-daemon;p2p\npayload=bytes;string\n"
                 "size=64KiB\nmarshal=%s\npattern=oneway\ncount=96\nrepeat=1\nwarmup=2\nverify=true\n",
-                t->name, t->refuses ? "array;append-per-element" : "array");
+                t->name, (t->flags & TRANSPORT_MARSHAL) && t->refuses ? "array;append-per-element" : "array");
+}
+
+/* *W: transport BASE called NAME, added to those an experiment file can
+ * name, for a test to change an op of. */
+static Transport *variant(Transport *w, const Transport *base, const char *name)
+{
+        *w = *base;
+        w->name = name;
+        transport_add_extra(w);
+        return w;
+}
+
+/* The same of the pipe transport. */
+static Transport *pipe_variant(Transport *w, const char *name)
+{
+        return variant(w, &transport_pipe, name);
+}
+
+/* Runs CELL once with R, which must measure it. */
+static void run_cell(Runner *r, const Cell *cell, Sample *s)
+{
+        g_assert_cmpint(runner_run(r, cell, 0, s), ==, 0);
+        g_assert_cmpstr(s->why, ==, "");
+        g_assert_cmpint(s->status, ==, 0);
 }
 
 /* A transport's refuses() leaves the cells it names out, with its reason
@@ -212,10 +300,7 @@ static const char *refuse_large(const IpclabCell *cell)
 static void test_refuses(void)
 {
         static Transport picky;
-        picky = transport_pipe;
-        picky.name = "picky-pipe";
-        picky.refuses = refuse_large;
-        transport_add_extra(&picky);
+        pipe_variant(&picky, "picky-pipe")->refuses = refuse_large;
         g_autoptr(Experiment) exp = load_text("refuses",
                 "[experiment]\ntitle=refuses\ntransport=picky-pipe\nsize=64;4096\npattern=roundtrip\n"
                 "count=5\nrepeat=1\n");
@@ -238,10 +323,7 @@ static const char *never_here(void)
 static void test_claim_unavailable(void)
 {
         static Transport absent;
-        absent = transport_pipe;
-        absent.name = "absent-pipe";
-        absent.unavailable = never_here;
-        transport_add_extra(&absent);
+        pipe_variant(&absent, "absent-pipe")->unavailable = never_here;
         const char *head = "[experiment]\ntitle=claims\ntransport=pipe;absent-pipe\nsize=64\npattern=roundtrip\n"
                            "count=5\nrepeat=1\n[claim c]\ntext=t\nmetric=elapsed\n";
         g_autofree char *ok_text = g_strconcat(head, "faster=transport=pipe\nslower=transport=absent-pipe\n", NULL);
@@ -375,6 +457,220 @@ static void test_left_behind(gconstpointer data)
         g_assert_cmpstr(entry_name, ==, NULL);
 }
 
+/* roles=threads: every payload and pattern intact, counted and time-boxed,
+ * with both roles as threads of one process, on one CPU and on two. */
+static void test_threads(gconstpointer data)
+{
+        const Transport *t = data;
+        const char *cpus;
+
+        if (skip_unavailable(t) || !(cpus = cpus_for(t, CPUS_SAME)))
+                return;
+        run_intact(t, "threads", "dbus-daemon;p2p", "roles=threads\ncpus=%s\nsize=1;65536\ncount=20\n", cpus);
+        run_boxed(t, !strcmp(cpus, "same") && two_cpus() ? "same;split" : cpus, "threads");
+}
+
+/* Where a wrapped pipe's open() writes "ROLE PID TID" (whose-pipe). */
+static char *whose_path;
+
+static int whose_open(Endpoint *ep, Role role)
+{
+        int fd = open(whose_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+        if (fd >= 0) {
+                dprintf(fd, "%d %d %d\n", (int) role, (int) getpid(), (int) gettid());
+                close(fd);
+        }
+        return transport_pipe.open(ep, role);
+}
+
+/* The CPU time a burn-pipe server spends on every message it receives. */
+#define BURN_NS 200000
+
+static int burn_recv(Endpoint *ep, const void **data, size_t *len, size_t expect)
+{
+        int r = transport_pipe.recv(ep, data, len, expect);
+        struct timespec a, b;
+
+        if (r <= 0 || ep->role != ROLE_SERVER || clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a) < 0)
+                return r;
+        do {
+                clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
+        } while ((b.tv_sec - a.tv_sec) * 1000000000L + (b.tv_nsec - a.tv_nsec) < BURN_NS);
+        return r;
+}
+
+/* roles=threads puts both roles into one process (one pid, two threads,
+ * not the test's own), roles=processes into two; with cpus=split each
+ * thread's placement is its own, and the cell's is split. */
+static void test_threads_one_process(void)
+{
+        static Transport whose;
+        pipe_variant(&whose, "whose-pipe")->open = whose_open;
+        whose_path = g_build_filename(tmp_dir, "whose", NULL);
+        bool two = two_cpus();
+        g_autoptr(Experiment) exp = load_text("whose",
+                two ? "[experiment]\ntitle=whose\ntransport=whose-pipe\nroles=processes;threads\ncpus=split\n"
+                      "pattern=roundtrip\ncount=50\nrepeat=1\nwarmup=2\n"
+                    : "[experiment]\ntitle=whose\ntransport=whose-pipe\nroles=processes;threads\ncpus=same\n"
+                      "pattern=roundtrip\ncount=50\nrepeat=1\nwarmup=2\n");
+        g_autoptr(Runner) r = runner_new(exp);
+
+        g_assert_cmpuint(exp->cells->len, ==, 2);
+        for (guint i = 0; i < exp->cells->len; i++) {
+                const Cell *c = exp->cells->pdata[i];
+                Sample s;
+                g_unlink(whose_path);
+                run_cell(r, c, &s);
+                g_autofree char *text = NULL;
+                g_assert_true(g_file_get_contents(whose_path, &text, NULL, NULL));
+                int role[2], pid[2], tid[2];
+                g_assert_cmpint(sscanf(text, "%d %d %d\n%d %d %d", &role[0], &pid[0], &tid[0],
+                                       &role[1], &pid[1], &tid[1]), ==, 6);
+                g_assert_cmpint(role[0], ==, ROLE_SERVER);
+                g_assert_cmpint(role[1], ==, ROLE_CLIENT);
+                g_assert_cmpint(pid[0], !=, getpid());
+                g_assert_cmpint(pid[1], !=, getpid());
+                if (c->roles == ROLES_THREADS) {
+                        g_assert_cmpint(pid[0], ==, pid[1]);
+                        g_assert_cmpint(tid[0], !=, tid[1]);
+                        g_assert_cmpint(tid[0], !=, pid[0]);   /* neither is the process's main thread */
+                        g_assert_cmpint(tid[1], !=, pid[0]);
+                } else {
+                        g_assert_cmpint(pid[0], !=, pid[1]);
+                }
+                if (two) {
+                        g_assert_cmpuint(s.placement, ==, PLACEMENT_SPLIT);
+                        g_assert_cmpuint(s.client_on_cpu, !=, s.server_on_cpu);
+                } else {
+                        g_assert_cmpuint(s.placement, ==, PLACEMENT_SAME);
+                }
+        }
+        g_unlink(whose_path);
+}
+
+/* Where a wrapped sysv-msg's open() writes its process id. */
+static char *sysv_pids_path;
+
+static int sysv_pids_open(Endpoint *ep, Role role)
+{
+        int fd = open(sysv_pids_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+        if (fd >= 0) {
+                dprintf(fd, "%d\n", (int) getpid());
+                close(fd);
+        }
+        return transport_sysv_msg.open(ep, role);
+}
+
+/* sysv-msg's queues have no name to unlink: once the runner is done, no
+ * queue is left that the cell's processes sent to or received from
+ * (lspid, lrpid in /proc/sysvipc/msg; only those processes' own queues
+ * are looked at, never other programs'). */
+static void test_sysv_removed(void)
+{
+        static Transport t;
+        if (skip_unavailable(&transport_sysv_msg))
+                return;
+        variant(&t, &transport_sysv_msg, "sysv-pids")->open = sysv_pids_open;
+        sysv_pids_path = g_build_filename(tmp_dir, "sysv-pids", NULL);
+        {
+                g_autoptr(Experiment) exp = load_text("sysv",
+                        "[experiment]\ntitle=sysv\ntransport=sysv-pids\npattern=oneway;roundtrip\ncount=20\n"
+                        "repeat=1\nwarmup=2\nverify=true\n");
+                run_all(exp);
+        }
+        g_autofree char *pids = NULL, *queues = NULL;
+        g_assert_true(g_file_get_contents(sysv_pids_path, &pids, NULL, NULL));
+        g_unlink(sysv_pids_path);
+        g_assert_true(g_file_get_contents("/proc/sysvipc/msg", &queues, NULL, NULL));
+        g_auto(GStrv) ours = g_strsplit(g_strstrip(pids), "\n", -1);
+        g_assert_cmpuint(g_strv_length(ours), ==, 4);   /* two cells, two roles */
+        g_auto(GStrv) lines = g_strsplit(queues, "\n", -1);
+        for (guint i = 1; lines[i]; i++) {
+                g_auto(GStrv) f = g_strsplit_set(g_strstrip(lines[i]), " ", -1);
+                g_autoptr(GPtrArray) v = g_ptr_array_new();
+                for (guint k = 0; f[k]; k++)
+                        if (*f[k])
+                                g_ptr_array_add(v, f[k]);
+                if (v->len < 7)
+                        continue;
+                /* key msqid perms cbytes qnum lspid lrpid ... */
+                for (guint k = 0; ours[k]; k++) {
+                        g_assert_cmpstr(v->pdata[5], !=, ours[k]);
+                        g_assert_cmpstr(v->pdata[6], !=, ours[k]);
+                }
+        }
+}
+
+/* udp: a datagram the receiver's full buffer dropped fails the receive
+ * of the next one queued after it, saying so; it does not go unnoticed.
+ * Both roles in this process, the server's receive buffer at the
+ * kernel's least, and nothing read until the client has sent 50. */
+static void test_udp_loss(void)
+{
+        const Transport *t = &transport_udp;
+        const Cell cell = { .transport = t->name, .payload = PAYLOAD_BYTES, .size = 4096,
+                            .pattern = PATTERN_ONEWAY, .count = 50 };
+        Endpoint srv, cli;
+        char payload[4096] = { 0 };
+        const void *data;
+        size_t len;
+        int tiny = 1, r = 0;
+
+        if (skip_unavailable(t))
+                return;
+        IpclabCell tcell;
+        transport_cell(&cell, &tcell);
+        endpoint_init(&srv, &tcell);
+        g_assert_cmpint(t->prepare(&srv), ==, 0);
+        cli = srv;
+        for (size_t i = 0; i < G_N_ELEMENTS(cli.fd); i++)
+                cli.fd[i] = srv.fd[i] >= 0 ? fcntl(srv.fd[i], F_DUPFD_CLOEXEC, 0) : -1;
+        g_assert_cmpint(t->open(&srv, ROLE_SERVER), ==, 0);
+        g_assert_cmpint(t->open(&cli, ROLE_CLIENT), ==, 0);
+        g_assert_cmpint(setsockopt(srv.fd[0], SOL_SOCKET, SO_RCVBUF, &tiny, sizeof tiny), ==, 0);
+        for (guint i = 0; i < cell.count; i++)
+                g_assert_cmpint(t->send(&cli, payload, sizeof payload, 0), ==, 0);
+        /* What was queued before the drops arrives as it was; the next
+         * datagram, queued once there is room, carries the count. */
+        g_assert_cmpint(t->recv(&srv, &data, &len, sizeof payload), ==, 1);
+        g_assert_cmpint(t->send(&cli, payload, sizeof payload, 0), ==, 0);
+        r = t->recv(&srv, &data, &len, sizeof payload);
+        g_test_message("the server's receive: %d, %s", r, srv.why);
+        g_assert_cmpint(r, ==, -EPROTO);
+        g_assert_nonnull(strstr(srv.why, "lost (the receive buffer was full): a lost datagram fails the repetition"));
+        t->close(&cli);
+        t->cleanup(&srv);
+        g_free(cli.buf);
+        g_free(srv.buf);
+}
+
+/* roles=threads reads each thread's own CPU clock: a server that burns
+ * BURN_NS of CPU on every message shows it in server_cpu_ns, and the
+ * client, waiting on the same CPU, does not (a process-wide clock would
+ * give the client the server's time too). */
+static void test_threads_cpu_clocks(void)
+{
+        static Transport burn;
+        pipe_variant(&burn, "burn-pipe")->recv = burn_recv;
+        g_autoptr(Experiment) exp = load_text("burn",
+                "[experiment]\ntitle=burn\ntransport=burn-pipe\nroles=threads;processes\ncpus=same\n"
+                "pattern=roundtrip\ncount=30\nrepeat=1\nwarmup=2\n");
+        g_autoptr(Runner) r = runner_new(exp);
+
+        g_assert_cmpuint(exp->cells->len, ==, 2);
+        for (guint i = 0; i < exp->cells->len; i++) {
+                const Cell *c = exp->cells->pdata[i];
+                Sample s;
+                run_cell(r, c, &s);
+                g_test_message("%s: client %" G_GUINT64_FORMAT " ns, server %" G_GUINT64_FORMAT " ns of CPU",
+                               roles_name(c->roles), (guint64) s.client_cpu_ns, (guint64) s.server_cpu_ns);
+                g_assert_cmpuint(s.server_cpu_ns, >=, 30 * (guint64) BURN_NS);
+                g_assert_cmpuint(s.server_cpu_ns, <=, s.elapsed_ns);
+                g_assert_cmpuint(s.client_cpu_ns, >, 0);
+                g_assert_cmpuint(s.client_cpu_ns, <, s.server_cpu_ns / 4);
+        }
+}
+
 /* A cell that cannot finish in its time limit fails with the reason, and
  * the next cell still runs. */
 static void test_time_limit(void)
@@ -412,6 +708,10 @@ int main(int argc, char **argv)
                         g_autofree char *own = g_strdup_printf("/transports/own-marshal/%s", t->name);
                         g_test_add_data_func(own, t, test_own_marshal);
                 }
+                if (t->flags & TRANSPORT_THREADS) {
+                        g_autofree char *th = g_strdup_printf("/transports/threads/%s", t->name);
+                        g_test_add_data_func(th, t, test_threads);
+                }
                 if (t->flags & TRANSPORT_DBUS) {
                         g_autofree char *ls = g_strdup_printf("/transports/long-stream/%s", t->name);
                         g_test_add_data_func(ls, t, test_long_stream);
@@ -420,6 +720,10 @@ int main(int argc, char **argv)
                 }
         }
         g_test_add_func("/transports/time-limit", test_time_limit);
+        g_test_add_func("/transports/threads/one-process", test_threads_one_process);
+        g_test_add_func("/transports/threads/cpu-clocks", test_threads_cpu_clocks);
+        g_test_add_func("/transports/sysv-msg/removed", test_sysv_removed);
+        g_test_add_func("/transports/udp/loss", test_udp_loss);
         g_test_add_func("/transports/refuses", test_refuses);
         g_test_add_func("/transports/claim-unavailable", test_claim_unavailable);
         g_test_add_func("/transports/sdbus-c++/cells", test_sdbus_cpp_cells);

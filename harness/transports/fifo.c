@@ -43,7 +43,8 @@ enum { RX, TX };
 typedef struct {
         char *c2s;        /* path of the client -> server FIFO */
         char *s2c;        /* path of the server -> client FIFO */
-        bool connected;   /* this process has seen its peer */
+        bool connected[2];   /* each role has seen its peer (by role: roles=threads
+                              * shares this) */
 } Fifo;
 
 static int fifo_set_blocking(int fd)
@@ -74,7 +75,7 @@ static int fifo_open(Endpoint *ep, Role role)
         Fifo *f = ep->priv;
 
         ep->role = role;
-        f->connected = false;
+        f->connected[ep->role] = false;
         if (role == ROLE_SERVER) {
                 ep->fd[RX] = open(f->c2s, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
                 if (ep->fd[RX] < 0)
@@ -101,7 +102,7 @@ static int fifo_connect(Endpoint *ep)
         struct pollfd pfd = { .fd = ep->fd[RX], .events = POLLIN };
         int r;
 
-        if (f->connected)
+        if (f->connected[ep->role])
                 return 0;
         while ((r = poll(&pfd, 1, -1)) < 0 && errno == EINTR)
                 ;
@@ -118,7 +119,7 @@ static int fifo_connect(Endpoint *ep)
                 if (r < 0)
                         return endpoint_fail(ep, -r, "fcntl");
         }
-        f->connected = true;
+        f->connected[ep->role] = true;
         return 0;
 }
 
@@ -189,6 +190,7 @@ const Transport transport_fifo = {
         .name = "fifo",
         .family = "kernel",
         .summary = "two named FIFOs (mkfifo) in a private 0700 directory, one per direction",
+        .flags = TRANSPORT_THREADS,
         .prepare = fifo_prepare,
         .open = fifo_open,
         .send = fifo_send,

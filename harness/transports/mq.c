@@ -48,17 +48,6 @@ typedef struct {
         long maxmsg;        /* mq_maxmsg of both queues */
 } Mq;
 
-/* Reads a number from a /proc/sys file; FALLBACK when it cannot. */
-static long mq_sysctl(const char *path, long fallback)
-{
-        g_autofree char *text = NULL;
-
-        if (!g_file_get_contents(path, &text, NULL, NULL))
-                return fallback;
-        long v = strtol(text, NULL, 10);
-        return v > 0 ? v : fallback;
-}
-
 /* May this process exceed fs.mqueue.msgsize_max and msg_max?  The kernel
  * allows it with CAP_SYS_RESOURCE in the initial user namespace, which
  * /proc/self/status cannot tell inside a user-namespaced container, so ask
@@ -115,7 +104,7 @@ static size_t mq_max_size(const IpclabCell *cell)
         (void) cell;
         if (mq_beyond_sysctl())
                 return MQ_HARD_MSGSIZEMAX;
-        max = (size_t) mq_sysctl("/proc/sys/fs/mqueue/msgsize_max", 8192);
+        max = (size_t) transport_sysctl("/proc/sys/fs/mqueue/msgsize_max", 8192);
         /* Two queues of one message each must fit the hard RLIMIT_MSGQUEUE. */
         if (getrlimit(RLIMIT_MSGQUEUE, &rl) == 0 && rl.rlim_max != RLIM_INFINITY &&
             rl.rlim_max / 2 < max + MQ_OVERHEAD)
@@ -170,7 +159,7 @@ static int mq_prepare(Endpoint *ep)
                 .mq_msgsize = (long) MAX(ep->cell->size, (guint64) MQ_MIN_MESSAGE),
         };
         if (!mq_beyond_sysctl())
-                attr.mq_maxmsg = MIN(attr.mq_maxmsg, mq_sysctl("/proc/sys/fs/mqueue/msg_max", MQ_DEPTH));
+                attr.mq_maxmsg = MIN(attr.mq_maxmsg, transport_sysctl("/proc/sys/fs/mqueue/msg_max", MQ_DEPTH));
         for (;;) {
                 int r = mq_create(m, C2S, &attr);
                 if (r == 0) {
@@ -301,6 +290,7 @@ const Transport transport_mq = {
         .name = "mq",
         .family = "kernel",
         .summary = "two POSIX message queues (mq_open), one per direction",
+        .flags = TRANSPORT_THREADS,
         .unavailable = mq_unavailable,
         .max_size = mq_max_size,
         .prepare = mq_prepare,

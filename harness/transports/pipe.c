@@ -76,6 +76,7 @@ const Transport transport_pipe = {
         .name = "pipe",
         .family = "kernel",
         .summary = "two anonymous pipes, one per direction",
+        .flags = TRANSPORT_THREADS,
         .prepare = pipe_prepare,
         .open = pipe_open,
         .send = pipe_send,

@@ -84,16 +84,22 @@ typedef struct {
 _Static_assert(sizeof(ShmShared) <= SHM_HEADER_PAGE, "the shared header fits its page");
 _Static_assert(sizeof(_Atomic uint32_t) == sizeof(uint32_t), "futex words are plain 32-bit words");
 
-/* Each process's view (a copy after fork). */
+/* What one role changes: its rings, how it waits, its peer. */
+typedef struct {
+        ShmRing *tx, *rx;             /* after open(): this side's rings */
+        unsigned char *txd, *rxd;
+        unsigned spin_ns;             /* 0: sleep at once */
+        int peer_pidfd;
+} ShmSide;
+
+/* Each process's view (a copy after fork; with roles=threads, one for
+ * both threads, each role writing only its own side[]). */
 typedef struct {
         ShmShared *shared;
         size_t map_size;
         uint32_t cap;                 /* bytes per ring, a power of two */
         unsigned char *data[2];       /* C2S, S2C ring bytes */
-        ShmRing *tx, *rx;             /* after open(): this side's rings */
-        unsigned char *txd, *rxd;
-        unsigned spin_ns;             /* 0: sleep at once */
-        int peer_pidfd;
+        ShmSide side[2];              /* by Role */
 } Shm;
 
 static inline void shm_cpu_relax(void)
@@ -163,13 +169,14 @@ static bool shm_peer_gone(Endpoint *ep, bool check_process)
         if (!check_process || pid <= 0)
                 return false;   /* the client may not exist yet */
 #ifdef SYS_pidfd_open
-        if (s->peer_pidfd < 0) {
-                s->peer_pidfd = (int) syscall(SYS_pidfd_open, pid, 0);
-                if (s->peer_pidfd < 0 && errno == ESRCH)
+        ShmSide *me = &s->side[ep->role];
+        if (me->peer_pidfd < 0) {
+                me->peer_pidfd = (int) syscall(SYS_pidfd_open, pid, 0);
+                if (me->peer_pidfd < 0 && errno == ESRCH)
                         return true;
         }
-        if (s->peer_pidfd >= 0) {
-                struct pollfd p = { .fd = s->peer_pidfd, .events = POLLIN };
+        if (me->peer_pidfd >= 0) {
+                struct pollfd p = { .fd = me->peer_pidfd, .events = POLLIN };
                 return poll(&p, 1, 0) > 0;
         }
 #endif
@@ -184,13 +191,15 @@ static int shm_wait(Endpoint *ep, _Atomic uint32_t *word, _Atomic uint32_t *wait
         Shm *s = ep->priv;
         bool slept_long = false;
 
-        if (s->spin_ns) {
+        unsigned spin_ns = s->side[ep->role].spin_ns;
+
+        if (spin_ns) {
                 uint64_t start = shm_now_ns();
                 for (unsigned i = 1;; i++) {
                         if (atomic_load_explicit(word, memory_order_acquire) != old)
                                 return 0;
                         shm_cpu_relax();
-                        if (i % 64 == 0 && shm_now_ns() - start > s->spin_ns)
+                        if (i % 64 == 0 && shm_now_ns() - start > spin_ns)
                                 break;
                 }
         }
@@ -251,7 +260,7 @@ static int shm_prepare(Endpoint *ep)
         int fd;
 
         ep->priv = s;
-        s->peer_pidfd = -1;
+        s->side[ROLE_SERVER].peer_pidfd = s->side[ROLE_CLIENT].peer_pidfd = -1;
         s->map_size = SHM_HEADER_PAGE + 2 * cap;
         fd = memfd_create("ipclab-shm", MFD_CLOEXEC);
         if (fd < 0)
@@ -279,16 +288,17 @@ static int shm_open_role(Endpoint *ep, Role role)
 
         if (!s || !s->shared)
                 return endpoint_fail(ep, EBADF, "shm: not prepared");
+        ShmSide *me = &s->side[role];
         ep->role = role;
-        s->tx = &s->shared->ring[out];
-        s->txd = s->data[out];
-        s->rx = &s->shared->ring[!out];
-        s->rxd = s->data[!out];
-        s->peer_pidfd = -1;
+        me->tx = &s->shared->ring[out];
+        me->txd = s->data[out];
+        me->rx = &s->shared->ring[!out];
+        me->rxd = s->data[!out];
+        me->peer_pidfd = -1;
         /* Poll only when the peer is known to run on another CPU: on a
          * shared CPU, or wherever the scheduler puts both (cpus=none),
          * polling keeps the peer from running. */
-        s->spin_ns = ep->cell->cpus == CPUS_SPLIT ? SHM_SPIN_NS : 0;
+        me->spin_ns = ep->cell->cpus == CPUS_SPLIT ? SHM_SPIN_NS : 0;
         atomic_store(&s->shared->pid[role], (int32_t) getpid());
         return 0;
 }
@@ -297,7 +307,7 @@ static int shm_open_role(Endpoint *ep, Role role)
 static int shm_put(Endpoint *ep, const void *data, size_t len, uint32_t flags)
 {
         Shm *s = ep->priv;
-        ShmRing *r = s->tx;
+        ShmRing *r = s->side[ep->role].tx;
         uint32_t cap = s->cap, head, tail;
         uint32_t header[2] = { (uint32_t) len, flags };
         size_t padded = shm_pad(len), done = 0;
@@ -315,12 +325,13 @@ static int shm_put(Endpoint *ep, const void *data, size_t len, uint32_t flags)
                         return endpoint_fail(ep, -e, "shm: waiting for room in the ring");
                 tail = atomic_load_explicit(&r->tail, memory_order_acquire);
         }
-        shm_copy_in(s->txd, cap, head, header, sizeof header);
+        shm_copy_in(s->side[ep->role].txd, cap, head, header, sizeof header);
         head += SHM_FRAME;
         for (;;) {
                 size_t n = MIN((size_t) (cap - (head - tail)), padded - done);
                 if (done < len)
-                        shm_copy_in(s->txd, cap, head, (const unsigned char *) data + done, MIN(n, len - done));
+                        shm_copy_in(s->side[ep->role].txd, cap, head, (const unsigned char *) data + done,
+                            MIN(n, len - done));
                 head += (uint32_t) n;
                 done += n;
                 atomic_store_explicit(&r->head, head, memory_order_release);
@@ -352,7 +363,8 @@ static int shm_send_end(Endpoint *ep)
 static int shm_recv(Endpoint *ep, const void **data, size_t *len, size_t expect)
 {
         Shm *s = ep->priv;
-        ShmRing *r = s->rx;
+        const unsigned char *rxd = s->side[ep->role].rxd;
+        ShmRing *r = s->side[ep->role].rx;
         uint32_t cap = s->cap;
         uint32_t tail, head, header[2];
         size_t msg, padded, done = 0;
@@ -370,7 +382,7 @@ static int shm_recv(Endpoint *ep, const void **data, size_t *len, size_t expect)
                         return endpoint_fail(ep, -e, "shm: waiting for a message");
                 head = atomic_load_explicit(&r->head, memory_order_acquire);
         }
-        shm_copy_out(header, s->rxd, cap, tail, sizeof header);
+        shm_copy_out(header, rxd, cap, tail, sizeof header);
         tail += SHM_FRAME;
         if (header[1] & SHM_END) {
                 atomic_store_explicit(&r->tail, tail, memory_order_release);
@@ -385,7 +397,7 @@ static int shm_recv(Endpoint *ep, const void **data, size_t *len, size_t expect)
         for (;;) {
                 size_t n = MIN((size_t) (head - tail), padded - done);
                 if (done < msg)
-                        shm_copy_out(buf + done, s->rxd, cap, tail, MIN(n, msg - done));
+                        shm_copy_out(buf + done, rxd, cap, tail, MIN(n, msg - done));
                 tail += (uint32_t) n;
                 done += n;
                 if (done == padded)
@@ -408,31 +420,35 @@ static int shm_recv(Endpoint *ep, const void **data, size_t *len, size_t expect)
         return 1;
 }
 
+/* Closes this role's side (the mapping stays: with roles=threads the
+ * other role may still use it; cleanup() unmaps it, and a child's goes
+ * with the child). */
 static void shm_close(Endpoint *ep)
 {
         Shm *s = ep->priv;
 
         if (!s)
                 return;
-        if (s->shared && s->tx) {
+        ShmSide *me = &s->side[ep->role];
+        if (s->shared && me->tx) {
                 atomic_store(&s->shared->closed[ep->role], 1);
                 for (int d = C2S; d <= S2C; d++) {
                         shm_futex(&s->shared->ring[d].head, FUTEX_WAKE, INT_MAX, NULL);
                         shm_futex(&s->shared->ring[d].tail, FUTEX_WAKE, INT_MAX, NULL);
                 }
         }
-        s->tx = s->rx = NULL;
-        s->txd = s->rxd = NULL;
-        io_close(&s->peer_pidfd);
-        if (s->shared) {
-                munmap(s->shared, s->map_size);
-                s->shared = NULL;
-        }
+        me->tx = me->rx = NULL;
+        me->txd = me->rxd = NULL;
+        io_close(&me->peer_pidfd);
 }
 
 static void shm_cleanup(Endpoint *ep)
 {
+        Shm *s = ep->priv;
+
         shm_close(ep);
+        if (s && s->shared)
+                munmap(s->shared, s->map_size);
         g_clear_pointer(&ep->priv, g_free);
 }
 
@@ -441,6 +457,7 @@ const Transport transport_shm = {
         .name = "shm",
         .family = "kernel",
         .summary = "a shared-memory ring per direction (memfd, MAP_SHARED), futex wake-ups",
+        .flags = TRANSPORT_THREADS,
         .unavailable = shm_unavailable,
         .prepare = shm_prepare,
         .open = shm_open_role,

@@ -179,6 +179,7 @@ const Transport transport_tcp = {
         .name = "tcp",
         .family = "kernel",
         .summary = "one TCP connection over loopback (127.0.0.1), TCP_NODELAY on both ends",
+        .flags = TRANSPORT_THREADS,
         .unavailable = tcp_unavailable,
         .prepare = tcp_prepare,
         .open = tcp_open,

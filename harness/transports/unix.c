@@ -54,7 +54,8 @@ typedef struct {
         int type;            /* SOCK_STREAM, SOCK_DGRAM or SOCK_SEQPACKET */
         char *path;          /* listening socket, or the server's dgram address */
         char *client_path;   /* unix-dgram: the client's address */
-        bool connected;      /* server: accepted (stream, seqpacket) or connected back (dgram) */
+        bool connected[2];   /* server: accepted (stream, seqpacket) or connected back
+                              * (dgram); by role, as roles=threads shares this */
 } Unix;
 
 /* ---- helpers ---- */
@@ -174,7 +175,7 @@ static int unix_accept(Endpoint *ep)
 {
         Unix *u = ep->priv;
 
-        if (ep->role != ROLE_SERVER || (u && u->connected) || ep->fd[CONN] >= 0)
+        if (ep->role != ROLE_SERVER || (u && u->connected[ep->role]) || ep->fd[CONN] >= 0)
                 return 0;
         for (;;) {
                 ep->fd[CONN] = accept4(ep->fd[AUX], NULL, NULL, SOCK_CLOEXEC);
@@ -185,7 +186,7 @@ static int unix_accept(Endpoint *ep)
         }
         io_close(&ep->fd[AUX]);
         if (u)
-                u->connected = true;
+                u->connected[ep->role] = true;
         if (u && u->type != SOCK_STREAM) {
                 /* An accepted socket starts from the defaults, not from
                  * the listener's options. */
@@ -317,7 +318,7 @@ static int listen_open(Endpoint *ep, Role role)
         int fd, r;
 
         ep->role = role;
-        u->connected = false;
+        u->connected[ep->role] = false;
         r = unix_address(ep, u->path, &sa, &sl);
         if (r < 0)
                 return r;
@@ -348,6 +349,7 @@ const Transport transport_unix_stream = {
         .name = "unix-stream",
         .family = "kernel",
         .summary = "AF_UNIX SOCK_STREAM through a listening socket in a private directory",
+        .flags = TRANSPORT_THREADS,
         .prepare = unix_stream_prepare,
         .open = listen_open,
         .send = stream_send,
@@ -388,6 +390,7 @@ const Transport transport_unix_seqpacket = {
         .name = "unix-seqpacket",
         .family = "kernel",
         .summary = "AF_UNIX SOCK_SEQPACKET: connected, reliable, message boundaries kept",
+        .flags = TRANSPORT_THREADS,
         .max_size = unix_seqpacket_max_size,
         .prepare = unix_seqpacket_prepare,
         .open = listen_open,
@@ -420,7 +423,7 @@ static int unix_dgram_open(Endpoint *ep, Role role)
         int r;
 
         ep->role = role;
-        u->connected = false;
+        u->connected[ep->role] = false;
         r = unix_address(ep, own_path, &own, &own_len);
         if (r < 0)
                 return r;
@@ -449,14 +452,14 @@ static int unix_dgram_connect_back(Endpoint *ep)
         socklen_t sl;
         int r;
 
-        if (ep->role != ROLE_SERVER || u->connected)
+        if (ep->role != ROLE_SERVER || u->connected[ep->role])
                 return 0;
         r = unix_address(ep, u->client_path, &sa, &sl);
         if (r < 0)
                 return r;
         if (connect(ep->fd[CONN], (struct sockaddr *) &sa, sl) < 0)
                 return endpoint_fail(ep, errno, "connect to %s", u->client_path);
-        u->connected = true;
+        u->connected[ep->role] = true;
         return 0;
 }
 
@@ -495,6 +498,7 @@ const Transport transport_unix_dgram = {
         .name = "unix-dgram",
         .family = "kernel",
         .summary = "AF_UNIX SOCK_DGRAM between two bound addresses in a private directory",
+        .flags = TRANSPORT_THREADS,
         .max_size = unix_dgram_max_size,
         .prepare = unix_dgram_prepare,
         .open = unix_dgram_open,
@@ -536,6 +540,7 @@ const Transport transport_socketpair = {
         .name = "socketpair",
         .family = "kernel",
         .summary = "socketpair(AF_UNIX, SOCK_STREAM) made before fork, one end per process",
+        .flags = TRANSPORT_THREADS,
         .prepare = socketpair_prepare,
         .open = socketpair_open,
         .send = stream_send,

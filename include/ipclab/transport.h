@@ -68,7 +68,14 @@
  * IPCLAB_TRANSPORT_INPROCESS puts both roles in one process: open(SERVER)
  * then open(CLIENT) on the same endpoint, no fork, no close() between.
  * Threads: start them in open(), never in prepare() (a process that has
- * threads must not fork).  A transport never prints, never calls exit(),
+ * threads must not fork).  roles=threads (only with
+ * IPCLAB_TRANSPORT_THREADS) forks one child in which the two roles run as
+ * two threads: each thread gets an endpoint of its own, a copy of the
+ * prepared one in which every fd of ep->fd[] is a duplicate (so each role
+ * closes its own, as after fork), but ep->priv is the same pointer for
+ * both; a transport flagged so keeps what open() and the ops change per
+ * role (indexed by ep->role, or in ep->fd[]), and its close() releases
+ * only what that role made.  A transport never prints, never calls exit(),
  * never installs a signal handler and never changes the CPU affinity:
  * ipclab pins both sides as the cell's cpus= says.
  *
@@ -134,7 +141,7 @@ extern "C" {
 #endif
 
 #define IPCLAB_TRANSPORT_ABI_MAJOR 1
-#define IPCLAB_TRANSPORT_ABI_MINOR 0
+#define IPCLAB_TRANSPORT_ABI_MINOR 1
 /* The one symbol a plugin exports: an IpclabTransport. */
 #define IPCLAB_TRANSPORT_SYMBOL "ipclab_transport_v1"
 /* The server's final message, the ack, is at most this many bytes: a
@@ -239,9 +246,11 @@ enum {
                                                 * is called, against ipclab's libdbus server */
         IPCLAB_TRANSPORT_COPY_STRING = 1 << 6, /* takes marshal=copy (string payloads) */
         IPCLAB_TRANSPORT_SHORT_REPLY = 1 << 7, /* takes reply=short */
+        IPCLAB_TRANSPORT_THREADS = 1 << 8,     /* takes roles=threads: see "Threads" above
+                                                * (ABI 1.1) */
 };
 /* Every flag this header defines; ipclab refuses a plugin with another. */
-#define IPCLAB_TRANSPORT_FLAGS_KNOWN 0xffu
+#define IPCLAB_TRANSPORT_FLAGS_KNOWN 0x1ffu
 
 /* send() flags. */
 enum {

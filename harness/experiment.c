@@ -698,7 +698,7 @@ bool experiment_selector_unavailable(const Experiment *exp, const char *selector
                         const Transport *t = transport_find(g_strstrip((char *) p + strlen("transport=")));
                         if (t && transport_unavailable(t))
                                 return true;
-                } else if (exp && g_str_has_prefix(p, "env=")) {
+                } else if (exp && exp->profile && g_str_has_prefix(p, "env=")) {
                         bool runs = false;
                         for (guint e = 0; e < exp->n_envs; e++)
                                 runs |= !strcmp(env_name(exp->envs[e]), p + strlen("env="));

@@ -220,8 +220,9 @@ char *cell_describe(const Cell *cell);
 int experiment_cell_matches(const Cell *cell, const char *selector);
 
 /* Does SELECTOR name a transport that cannot run here (a library this
- * ipclab was built without), or a place EXP (when not NULL) does not run
- * in (env=vm in a profile that leaves the VM out)?  A claim about it then
+ * ipclab was built without), or a place EXP's profile (when EXP is not
+ * NULL and has one) leaves out (env=vm in a quick profile without the VM;
+ * without a profile, a place the file does not run in is a mistake)?  A claim about it then
  * selects no cell, which is no mistake in the file: it is kept, with no
  * data here. */
 bool experiment_selector_unavailable(const Experiment *exp, const char *selector);

@@ -205,7 +205,13 @@ char *methods_tex(char *const *paths, GError **error)
                 g_autofree char *name = fact_tex(kf, "experiment", "name");
                 g_autofree char *date = started_text(kf);
                 g_autofree char *profile = fact_tex(kf, "experiment", "profile");
-                g_autofree char *env = fact_tex(kf, "run", "env");
+                /* Every place an experiment ran in (envs=, a run of several),
+                 * else the one. */
+                g_autofree char *envs = fact(kf, "run", "envs");
+                g_autofree char *one = fact(kf, "run", "env");
+                g_auto(GStrv) each = g_strsplit(envs[0] ? envs : one, ";", -1);
+                g_autofree char *joined = g_strjoinv(", ", each);
+                g_autofree char *env = render_latex_escape(joined);
                 g_string_append_printf(out, "%s & %s & %s & %s & \\texttt{%s} \\\\\n", name, date, profile, env, ct);
         }
         g_string_append(out, "\\bottomrule\\end{tabular}\n");

@@ -720,17 +720,19 @@ static void test_claim_check(void)
         g_assert_null(verify_design_refusal(&d));
 
         /* Two places named by the claim pair with each other, size by size
-         * (once the refusal of a claim across env=; a place a profile
+         * (once the refusal of a claim across env=); a place a profile
          * leaves out, env=vm here, is kept with no data, as an
-         * unavailable transport is). */
+         * unavailable transport is (without a profile it is refused:
+         * the corpus's claim-env-not-run.ini). */
         static const char *const places[] = {
                 "faster=env=host,transport=pipe\nslower=env=nspawn,transport=pipe\nmetric=elapsed\n",
-                "faster=env=host,transport=pipe\nslower=env=vm,transport=pipe\nmetric=elapsed\n",
+                "faster=env=host,transport=pipe\nslower=env=vm,transport=pipe\nmetric=elapsed\n"
+                "[profile p]\nenv=host;nspawn\n",
         };
         for (guint i = 0; i < G_N_ELEMENTS(places); i++) {
                 g_autoptr(GError) pe = NULL;
                 g_autofree char *text = g_strconcat(head, places[i], NULL);
-                g_autoptr(Experiment) pexp = load("places", text, NULL, &pe);
+                g_autoptr(Experiment) pexp = load("places", text, i ? "p" : NULL, &pe);
                 g_assert_no_error(pe);
                 VerifyDesign pd;
                 g_assert_true(verify_claim_design(pexp, pexp->claims->pdata[0], &pd, &key, &pe));

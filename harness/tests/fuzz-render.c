@@ -9,7 +9,8 @@
  *      writes with V is tokenized as gnuplot 5.4 reads it (gp_skeleton:
  *      single- and double-quoted strings, comments, line continuations,
  *      inline data blocks) and must have exactly the code, outside string
- *      literals and comments, of the script written with a harmless value
+ *      literals, comments and numeric literals (a key placed by the
+ *      length of its titles), of the script written with a harmless value
  *      instead: V changed no command, no expression, no line;
  *   2. as a value alone, render_gnuplot_string(V) after "x = ": the same
  *      comparison, without the renderer around it;
@@ -104,6 +105,16 @@ static char *gp_skeleton(const char *s)
                                         p++;
                                 g_string_append(out, "#C");
                                 break;
+                        } else if (g_ascii_isdigit(*p) && !(out->len && (g_ascii_isalnum(out->str[out->len - 1]) ||
+                                                                         out->str[out->len - 1] == '_'))) {
+                                /* A number ipclab computed (where the key
+                                 * goes depends on how long its titles
+                                 * are): its value is no code. */
+                                while (g_ascii_isdigit(p[1]) || p[1] == '.' ||
+                                       ((p[1] == 'e' || p[1] == 'E') && (g_ascii_isdigit(p[2]) || p[2] == '-')) ||
+                                       ((p[1] == '-') && (*p == 'e' || *p == 'E')))
+                                        p++;
+                                g_string_append_c(out, 'N');
                         } else {
                                 g_string_append_c(out, *p);
                         }
@@ -185,7 +196,8 @@ static char *render_with(const char *v)
         const char *names[] = { "f1", "f2" };
         for (guint i = 0; i < G_N_ELEMENTS(names); i++) {
                 g_autoptr(GError) e = NULL;
-                g_autofree char *gp = render_plot(file, names[i], &in, &e);
+                g_autofree char *facts = NULL;   /* the caption's facts: LaTeX, not gnuplot */
+                g_autofree char *gp = render_plot(file, names[i], &in, &facts, &e);
                 if (!gp) {
                         if (!e || e->domain != IPCLAB_ERROR || e->code != IPCLAB_ERROR_INPUT)
                                 broken("refused without an input error", e ? e->message : NULL);

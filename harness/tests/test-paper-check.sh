@@ -40,7 +40,7 @@ transport=pipe;unix-stream
 size=64;4KiB
 pattern=roundtrip
 count=100
-repeat=2
+repeat=5
 warmup=5
 
 [claim fast-pipe]

@@ -55,7 +55,7 @@ while IFS='|' read -r kind item says; do
                 sed 's/^/# /' "$tmp/run.err"
 done <<'LIST'
 abi|faulty-abi|it is built for ABI 2.0 of ipclab/transport.h
-minor|faulty-minor|newer than this ipclab's 1.0
+minor|faulty-minor|newer than this ipclab's 1.1
 no-send|faulty-no-send|it has no send() hook
 dup|plugin:transports/faulty-dup.so|its name 'pipe' is taken by one of ipclab's own transports
 undefined|faulty-undefined|it cannot be loaded: /

@@ -65,7 +65,7 @@ check "the report has the two machines side by side (CPU $cpu, kernel $kernel, b
          grep -qF "reproduction" <<<"$text" && grep -qF "$cpu" <<<"$text" && grep -qF "$kernel" <<<"$text" &&
          grep -qF "load average at start" <<<"$text"'
 check "the report has the claims on both (a Reproduction column)" \
-        'grep -qF "Claims" <<<"$text" && grep -qF "Published data Reproduction" <<<"$text"'
+        'grep -qF "Claims" <<<"$text" && grep -qF "This data Reproduction" <<<"$text"'
 check "the report has reproduced/committed per cell (the ratio plot, from compare.tsv)" \
         '[ -s build/repro/report/figures/ratio.pdf ] && grep -qF "reproduced / committed" <<<"$text" &&
          [ "$(($(wc -l < build/repro/report/compare.tsv) - 1))" -eq "$cells" ]'

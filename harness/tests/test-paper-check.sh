@@ -170,7 +170,7 @@ transport=pipe;fifo;unix-stream;unix-dgram;unix-seqpacket;socketpair;tcp;shm
 size=64;1KiB;16KiB
 pattern=roundtrip
 count=100
-repeat=3
+repeat=5
 warmup=10
 
 [figure main]

@@ -492,6 +492,7 @@ static char *upload(const RemoteTarget *t, const char *local, const char *root, 
                 g_ptr_array_add(tar, (gpointer) root);
                 g_ptr_array_add(tar, (gpointer) "Makefile");
                 g_ptr_array_add(tar, (gpointer) "mk");
+                g_ptr_array_add(tar, (gpointer) "include");   /* ipclab/transport.h */
                 g_ptr_array_add(tar, (gpointer) "harness");
         }
         g_ptr_array_add(tar, NULL);

@@ -28,6 +28,8 @@ mkdir -p "$tmp/bin" "$tmp/fake" "$tmp/elsewhere" "$tmp/exp"
 secret=$tmp/secret.txt
 echo "SECRET-$$-not-for-the-target" > "$secret"
 export FAKE_DIR=$tmp/fake FAKE_SECRET=$secret FAKE_ELSEWHERE=$tmp/elsewhere
+FAKE_SHIM=$(stop_shim "$tmp") || { echo "Bail out! cannot build the stop shim"; exit 1; }
+export FAKE_SHIM
 
 # ssh HOST... COMMAND: the command run here by sh, as a target's sshd runs
 # it; the run step (the script that streams ipclab-partial lines) turned
@@ -53,9 +55,19 @@ case $cmd in
                 printf 'before \033]0;retitled\007\033[2J\033[31mred\033[0m after\n' >&2
                 exec sh -c "$cmd" ;;
         stream)
-                # The real run, its stderr replayed with hostile resume rows
-                # after it, then a lost connection (255).
-                sh -c "$cmd" > /dev/null 2> "$FAKE_DIR/err"
+                # The real run, cut once its first repetition has been
+                # streamed (it stops itself there: FAKE_SHIM; waiting for
+                # the line, not for a while, since a run that ends first
+                # removes its resume file before tail has read it), its
+                # stderr replayed with hostile resume rows after it, then
+                # a lost connection (255).
+                LD_PRELOAD=$FAKE_SHIM IPCLAB_TEST_STOP_ROWS=1 setsid sh -c "$cmd" <&0 > /dev/null 2> "$FAKE_DIR/err" &
+                run=$!
+                until grep -q '^ipclab-partial: [0-9]' "$FAKE_DIR/err" || ! kill -0 "$run" 2>/dev/null; do
+                        sleep 0.05
+                done
+                kill -KILL -- -"$run" 2>/dev/null
+                wait "$run" 2>/dev/null
                 grep -v '^ipclab-partial' "$FAKE_DIR/err" >&2
                 grep '^ipclab-partial: ' "$FAKE_DIR/err" | head -4 >&2
                 grep '^ipclab-partial-latencies: ' "$FAKE_DIR/err" >&2

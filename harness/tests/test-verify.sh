@@ -358,16 +358,14 @@ claimfile rate $'faster=transport=pipe\nslower=transport=fifo\nmetric=callrate'
 bad unmeasured-metric "[claim c] metric: no cell that faster=transport=pipe selects measures callrate" \
         --data "$tmp/fx-data" "$tmp/exp/rate.ini"
 check "bad unmeasured-metric: the message names the file and line" 'grep -qE "$tmp/exp/rate.ini:[0-9]+: \[claim c\]" <<<"$out"'
-# Issue 22: the sides pair with nothing; the claim cannot be decided with
-# the repetitions the file gives (3 reach 90%).
-claimfile unpaired $'faster=transport=pipe,env=host\nslower=transport=fifo,env=nspawn\nmetric=elapsed'
-sed -i 's/^count=100$/count=100\nenv=host;nspawn/' "$tmp/exp/unpaired.ini"
-bad unpaired "[claim c] slower: 'transport=fifo,env=nspawn' pairs with nothing" --data "$tmp/fx-data" "$tmp/exp/unpaired.ini"
+# Issue 22: the claim cannot be decided with the repetitions the file
+# gives (3 reach 90%).  (Sides that differ in a place they name pair
+# now, as in any axis: test-verify's places case.)
 claimfile weak $'faster=transport=pipe\nslower=transport=fifo\nmetric=elapsed'
 sed -i 's/^count=100$/count=100\nrepeat=3/' "$tmp/exp/weak.ini"
 bad weak "[claim c]: cannot be decided with 3 repetitions a cell (3 and 3 reach 90.0%)" --data "$tmp/fx-data" "$tmp/exp/weak.ini"
 # ipclab check and ipclab run refuse them as verify does, before measuring.
-for f in nothing same rate unpaired weak; do
+for f in nothing same rate weak; do
         out=$($ipclab check "$tmp/exp/$f.ini" 2>&1); rc=$?
         check "ipclab check refuses $f.ini (exit 2), naming file, line and group" \
                 '[ $rc -eq 2 ] && grep -qE "^ipclab: $tmp/exp/$f.ini:[0-9]+: \[claim c\]" <<<"$out"'

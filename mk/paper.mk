@@ -105,8 +105,11 @@ $(if $(PAPER_HAVE),  $(subst % ,%$(PAPER_NL)  ,$(foreach e,$(PAPER_HAVE),\input{
 )}
 \renewcommand*{\ipclabMissing}{$(PAPER_MISSING_ITEMS)}
 endef
+# Compared with whitespace collapsed: the file read back may end in one
+# newline more than the text (seen when make runs under another make,
+# MAKEFLAGS=w), which changes nothing LaTeX reads.
 PAPER_CONFIG_NOW := $(file <$(PAPER_GEN)/config.tex)
-ifneq ($(PAPER_CONFIG_NOW),$(PAPER_CONFIG))
+ifneq ($(strip $(PAPER_CONFIG_NOW)),$(strip $(PAPER_CONFIG)))
 $(PAPER_GEN)/config.tex: paper-force
 endif
 $(PAPER_GEN)/config.tex: export PAPER_CONFIG_TEXT = $(PAPER_CONFIG)

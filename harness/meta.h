@@ -20,7 +20,8 @@ void meta_end(Meta *meta, guint cells, guint failed_rows, guint rows);
 
 /* Measures the upper bounds a transport cannot beat (Hoefler & Belli,
  * rule 11): memcpy bandwidth at every payload size of EXP, stored in
- * [bounds] as memcpy_MiBps_<size>.  Takes about 10 ms per size: the best of five windows. */
+ * [bounds] as memcpy_MiBps_<size>.  Takes about 10 ms per size: the best of five windows.
+ * Also the cost of one clock read, [bounds] clock_read_ns (about 10 ms). */
 void meta_measure_bounds(Meta *meta, const Experiment *exp);
 
 /* Sets KEY in GROUP of meta.ini to VALUE. */

@@ -6,6 +6,8 @@
 
 #include "meta.h"
 #include "render.h"
+#include "stats.h"
+#include "summarize.h"
 #include "verify.h"
 
 /* KEY of GROUP in KF, or "" (as the paper shows a fact that is missing). */
@@ -127,6 +129,114 @@ static char *started_text(GKeyFile *kf)
         return render_latex_escape(d);
 }
 
+/* The smallest and largest [bounds...] clock_read_ns of the meta.ini
+ * files KFS (each environment measures its own); FALSE when none has it. */
+static bool clock_read_range(GPtrArray *kfs, double *lo, double *hi)
+{
+        bool any = false;
+
+        for (guint i = 0; i < kfs->len; i++) {
+                g_auto(GStrv) groups = g_key_file_get_groups(kfs->pdata[i], NULL);
+                for (guint g = 0; groups[g]; g++) {
+                        if (strcmp(groups[g], "bounds") != 0 && !g_str_has_prefix(groups[g], "bounds "))
+                                continue;
+                        g_autofree char *v = g_key_file_get_value(kfs->pdata[i], groups[g], "clock_read_ns", NULL);
+                        double d;
+                        if (!v || !samples_parse_number(v, &d) || d <= 0)
+                                continue;
+                        *lo = any ? MIN(*lo, d) : d;
+                        *hi = any ? MAX(*hi, d) : d;
+                        any = true;
+                }
+        }
+        return any;
+}
+
+/* V with one decimal below 10, none from 10 up. */
+static char *fixed1(double v)
+{
+        char b[G_ASCII_DTOSTR_BUF_SIZE];
+
+        return g_strdup(g_ascii_formatd(b, sizeof b, v >= 10 ? "%.0f" : "%.1f", v));
+}
+
+/* The table of every experiment's fixed part, from the summaries of the
+ * samples.tsv beside each meta.ini (PATHS): per repetition, the window of
+ * one message timed just before the main one (fixed_ns), and its share of
+ * the main window, each the median over a cell's repetitions, then the
+ * median and the largest over the cells; and how many cells a claim may
+ * not stand on (share over VERIFY_MAX_FIXED_SHARE).  An experiment whose
+ * data have no fixed window, or no samples.tsv, says so. */
+static bool windows_table(GString *out, char *const *paths, GPtrArray *kfs, GError **error)
+{
+        double clo = 0, chi = 0;
+        int limit = (int) (100 * VERIFY_MAX_FIXED_SHARE + 0.5);
+
+        g_string_append(out, "\\begin{table}[htbp]\\centering\\small\n"
+                        "\\caption{The fixed part of each experiment's windows, measured in the same run: the "
+                        "window of one message, timed just before each repetition's main window, and its share of "
+                        "that window (medians over a cell's repetitions; their median and largest over the "
+                        "cells).");
+        g_string_append_printf(out, "  Claims stand on no cell whose share exceeds %d\\,\\%%.", limit);
+        if (clock_read_range(kfs, &clo, &chi)) {
+                g_autofree char *a = fixed1(clo), *b = fixed1(chi);
+                if (!strcmp(a, b))
+                        g_string_append_printf(out, "  One clock read cost %s~ns (measured at the start of the "
+                                               "run).", a);
+                else
+                        g_string_append_printf(out, "  One clock read cost %s to %s~ns (measured at the start of "
+                                               "each run, in each environment).", a, b);
+        } else {
+                g_string_append(out, "  The cost of one clock read was not recorded with these data (meta.ini's "
+                                "\\texttt{clock\\_read\\_ns}, which later runs record).");
+        }
+        g_string_append(out, "}\n\\label{tab:windows}\n"
+                        "\\begin{tabular}{@{}lrrrrrr@{}}\\toprule\n"
+                        "& & \\multicolumn{2}{c}{Fixed part (\\us)} & \\multicolumn{3}{c}{Share of the window} \\\\\n"
+                        "\\cmidrule(lr){3-4}\\cmidrule(l){5-7}\n");
+        g_string_append_printf(out, "Experiment & Cells & median & largest & median & largest & over %d\\,\\%% "
+                               "\\\\\\midrule\n", limit);
+        for (guint i = 0; paths[i]; i++) {
+                g_autofree char *dir = g_path_get_dirname(paths[i]);
+                g_autofree char *samples = g_build_filename(dir, "samples.tsv", NULL);
+                g_autofree char *name = fact_tex(kfs->pdata[i], "experiment", "name");
+                if (!g_file_test(samples, G_FILE_TEST_EXISTS)) {
+                        g_string_append_printf(out, "%s & & \\multicolumn{5}{l}{no samples.tsv beside its "
+                                               "meta.ini} \\\\\n", name);
+                        continue;
+                }
+                g_autoptr(Summary) sum = summary_load(dir, error);
+                if (!sum)
+                        return false;
+                g_autofree double *f = g_new0(double, sum->cells->len + 1);
+                g_autofree double *sh = g_new0(double, sum->cells->len + 1);
+                guint n = 0, over = 0;
+                for (guint c = 0; c < sum->cells->len; c++) {
+                        const SummaryCell *cell = sum->cells->pdata[c];
+                        double fx = cell->stat[COL_FIXED_NS].value, s = cell->stat[COL_FIXED_SHARE].value;
+                        if (isnan(fx) || isnan(s))
+                                continue;
+                        f[n] = fx / 1000;
+                        sh[n] = 100 * s;
+                        over += s > VERIFY_MAX_FIXED_SHARE;
+                        n++;
+                }
+                if (!n) {
+                        g_string_append_printf(out, "%s & %u & \\multicolumn{5}{l}{no fixed window (whole "
+                                               "commands, or older data)} \\\\\n", name, sum->cells->len);
+                        continue;
+                }
+                stats_sort_double(f, n);
+                stats_sort_double(sh, n);
+                g_autofree char *fm = fixed1(stats_median(f, n)), *fx = fixed1(f[n - 1]);
+                g_autofree char *sm = fixed1(stats_median(sh, n)), *sx = fixed1(sh[n - 1]);
+                g_string_append_printf(out, "%s & %u & %s & %s & %s\\,\\%% & %s\\,\\%% & %u \\\\\n", name, n, fm, fx,
+                                       sm, sx, over);
+        }
+        g_string_append(out, "\\bottomrule\\end{tabular}\n\\end{table}\n\n");
+        return true;
+}
+
 char *methods_tex(char *const *paths, GError **error)
 {
         guint n = paths ? g_strv_length((char **) paths) : 0;
@@ -219,6 +329,10 @@ char *methods_tex(char *const *paths, GError **error)
                 g_string_append(out, "\\par\\footnotesize Commit hashes marked + were built from a tree with "
                                 "uncommitted changes.\n");
         g_string_append(out, "\\end{table}\n\n");
+        if (!windows_table(out, paths, kfs, error)) {
+                g_string_free(out, TRUE);
+                return NULL;
+        }
 
         g_autoptr(GArray) kinds = g_array_new(FALSE, TRUE, sizeof(Warning));
         g_array_set_clear_func(kinds, (GDestroyNotify) warning_clear);

@@ -809,6 +809,21 @@ int table_column(const Table *t, const char *name)
         return -1;
 }
 
+double samples_fixed_share(char **row, int fixed, int elapsed, double *fixed_ns)
+{
+        double f = NAN, e = NAN;
+
+        if (fixed >= 0 && elapsed >= 0 && samples_parse_number(row[fixed], &f) &&
+            samples_parse_number(row[elapsed], &e) && e > 0) {
+                if (fixed_ns)
+                        *fixed_ns = f;
+                return f / e;
+        }
+        if (fixed_ns)
+                *fixed_ns = NAN;
+        return NAN;
+}
+
 void table_free(Table *t)
 {
         if (!t)

@@ -99,6 +99,12 @@ gboolean samples_parse_whole(const char *s, guint64 *v);
 gboolean samples_parse_number(const char *s, double *v);
 /* Index of column NAME, or -1. */
 int table_column(const Table *t, const char *name);
+/* The share of ROW's window that is its fixed part, fixed_ns / elapsed_ns,
+ * from the columns FIXED and ELAPSED (-1 in data older than them); NAN
+ * where the row has no fixed part ("-"), a column is missing or the
+ * window is not positive.  *FIXED_NS, when not NULL, gets fixed_ns (NAN
+ * likewise). */
+double samples_fixed_share(char **row, int fixed, int elapsed, double *fixed_ns);
 void table_free(Table *t);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(Table, table_free)
 

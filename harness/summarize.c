@@ -285,11 +285,9 @@ static void cell_window(SummaryCell *c, GPtrArray *rows, const Table *t)
                 if (status < 0 || strcmp(row[status], "ok") != 0)
                         continue;
                 placement_count_add(&c->placement, placement >= 0 ? row[placement] : "-");
-                if (fixed < 0 || elapsed < 0 || !strcmp(row[fixed], "-"))
+                share[n] = samples_fixed_share(row, fixed, elapsed, &f[n]);
+                if (isnan(share[n]))
                         continue;
-                double e = g_ascii_strtod(row[elapsed], NULL);
-                f[n] = g_ascii_strtod(row[fixed], NULL);
-                share[n] = e > 0 ? f[n] / e : NAN;
                 n++;
         }
         if (!n)

@@ -299,11 +299,6 @@ static void vcell_free(VCell *c)
         g_free(c);
 }
 
-/* A claim stands on no cell whose fixed part (the one-message window,
- * fixed_ns) is more than this share of its window, the median over its
- * repetitions: there the time per message is mostly the time of none. */
-#define VERIFY_MAX_FIXED_SHARE 0.10
-
 /* The median fixed share of C, or NAN when no repetition measured it. */
 static double vcell_fixed_share(const VCell *c)
 {
@@ -495,14 +490,9 @@ static gboolean pairing_build(const Claim *claim, const Table *samples, const ch
                 }
                 if (p->placement_col >= 0)
                         placement_count_add(&c->placement, row[p->placement_col]);
-                if (p->fixed_col >= 0 && p->elapsed_col >= 0 && strcmp(row[p->fixed_col], "-") != 0) {
-                        double fx = g_ascii_strtod(row[p->fixed_col], NULL);
-                        double el = g_ascii_strtod(row[p->elapsed_col], NULL);
-                        if (el > 0 && isfinite(fx)) {
-                                double share = fx / el;
-                                g_array_append_val(c->fixed_share, share);
-                        }
-                }
+                double share = samples_fixed_share(row, p->fixed_col, p->elapsed_col, NULL);
+                if (!isnan(share))
+                        g_array_append_val(c->fixed_share, share);
                 const char *f[7];
                 for (guint i = 0; i < p->n_metric; i++)
                         f[i] = row[p->metric_col[i]];

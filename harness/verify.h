@@ -152,6 +152,10 @@
 /* The family-wise error of every verdict. */
 #define VERIFY_ALPHA 0.05
 #define VERIFY_LEVEL (1 - VERIFY_ALPHA)
+/* A claim stands on no cell whose fixed part (the one-message window,
+ * fixed_ns) is more than this share of its window, the median over its
+ * repetitions: there the time per message is mostly the time of none. */
+#define VERIFY_MAX_FIXED_SHARE 0.10
 
 typedef enum {
         VERIFY_NO_DATA,

@@ -566,6 +566,18 @@ check "methods: client and server as processes, and as threads where a meta.ini 
 check "methods: processes only, said so" \
         'grep -qxF "In every experiment the client and the server ran as two processes forked by the harness." "$tmp/methods-a.tex"'
 check "methods: another warning once" '[ "$(grep -c "swap in use" "$tmp/methods.tex")" -eq 1 ]'
+check "methods: an experiment without samples.tsv has a row that says so" \
+        'grep -qF "a\\_x & & \\multicolumn{5}{l}{no samples.tsv beside its meta.ini}" "$tmp/methods.tex"'
+# The fixed part of every experiment, from a real run's samples: its row,
+# and the cost of a clock read that the run measured.
+printf '%s\n' '[experiment]' 'title=fixed part' 'transport=pipe' 'pattern=oneway' 'size=64' 'count=100' \
+        'repeat=3' 'cpus=same' > "$tmp/m/w.ini"
+"$ipclab" run --out "$tmp/m/run" "$tmp/m/w.ini" > "$tmp/m/run.log" 2>&1 || cat "$tmp/m/run.log" >&2
+"$ipclab" methods --out "$tmp/methods-w.tex" "$tmp/m/run/w/meta.ini" || true
+check "methods: a measured experiment's fixed part: median, largest, shares, cells over 10 %" \
+        'grep -qE "^w & 1 & [0-9.]+ & [0-9.]+ & [0-9.]+.,.% & [0-9.]+.,.% & [01] " "$tmp/methods-w.tex"'
+check "methods: the run's cost of a clock read is in the caption" \
+        'grep -qE "One clock read cost [0-9.]+~ns" "$tmp/methods-w.tex"'
 check "methods: with no data, a sentence says so" \
         '[ "$("$ipclab" methods)" = "\\paragraph{Machine.} No experiment of this build has data." ]'
 

@@ -12,6 +12,7 @@
  */
 #include <ipclab/transport.h>
 #include "transport.h"
+#include "bench-names.h"
 
 #include <errno.h>
 
@@ -41,21 +42,21 @@ static const char *busctl_call_unavailable(void) { return need("busctl", "system
 static char *dbus_send_command(const char *address, const char *payload)
 {
         (void) address;
-        return g_strdup_printf("dbus-send --session --print-reply --dest=org.ipclab.Bench "
-                               "/org/ipclab/Bench org.ipclab.Bench.SendString string:%s", payload);
+        return g_strdup_printf("dbus-send --session --print-reply --dest=" BENCH_NAME " "
+                               BENCH_PATH " " BENCH_IFACE ".SendString string:%s", payload);
 }
 
 static char *gdbus_call_command(const char *address, const char *payload)
 {
-        return g_strdup_printf("gdbus call --address %s --dest org.ipclab.Bench --object-path "
-                               "/org/ipclab/Bench --method org.ipclab.Bench.SendString %s",
+        return g_strdup_printf("gdbus call --address %s --dest " BENCH_NAME " --object-path "
+                               BENCH_PATH " --method " BENCH_IFACE ".SendString %s",
                                address, payload);
 }
 
 static char *busctl_call_command(const char *address, const char *payload)
 {
-        return g_strdup_printf("busctl --address=%s call org.ipclab.Bench /org/ipclab/Bench "
-                               "org.ipclab.Bench SendString s %s", address, payload);
+        return g_strdup_printf("busctl --address=%s call " BENCH_NAME " " BENCH_PATH " "
+                               BENCH_IFACE " SendString s %s", address, payload);
 }
 
 #define COMMAND_TRANSPORT(id, tool, what) \

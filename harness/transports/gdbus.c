@@ -38,22 +38,15 @@
 
 #include <gio/gio.h>
 
-#define BENCH_NAME "org.ipclab.Bench"
-#define BENCH_PATH "/org/ipclab/Bench"
-#define BENCH_IFACE "org.ipclab.Bench"
+#include "bench-names.h"
+#include "gdbus-link.h"
+
 /* A one-way stream is flushed when this much is queued in the worker. */
 #define FLUSH_BYTES (4u << 20)
 #define MESSAGE_OVERHEAD 256u
 
 typedef struct {
-        GMainContext *ctx;              /* ours, the thread default while open */
-        GDBusConnection *conn;
-        GDBusServer *server;            /* p2p server, until its client is in */
-        GDBusNodeInfo *node;            /* the server's introspection data */
-        guint reg_id;
-        gulong closed_id;
-        bool closed;
-        char *accept_error;             /* p2p: why the client was refused */
+        GdbusLink l;                    /* the connection (gdbus-link.h) */
         GQueue calls;                   /* GDBusMethodInvocation *, not yet taken */
         GDBusMethodInvocation *request; /* server: the call send() answers */
         GVariant *held;                 /* keeps a string handed out alive */
@@ -117,23 +110,9 @@ static size_t gdbus_max_size(const IpclabCell *cell)
         return (size_t) 64 << 20;
 }
 
-static int fail_gerror(Endpoint *ep, const GError *e, const char *what)
-{
-        return endpoint_fail(ep, 0, "%s: %s", what, e ? e->message : "unknown error");
-}
-
 static void release_hold(Gdbus *p)
 {
         g_clear_pointer(&p->held, g_variant_unref);
-}
-
-/* unix:path=DIR/p2p, escaped as a D-Bus address. */
-static char *p2p_address(const Endpoint *ep)
-{
-        g_autofree char *path = g_build_filename(ep->dir, "p2p", NULL);
-        g_autofree char *esc = g_dbus_address_escape_value(path);
-
-        return g_strconcat("unix:path=", esc, NULL);
 }
 
 static void gdbus_free(Gdbus *p)
@@ -142,37 +121,11 @@ static void gdbus_free(Gdbus *p)
                 return;
         release_hold(p);
         g_clear_object(&p->request);
-        if (p->conn) {
-                if (p->reg_id)
-                        g_dbus_connection_unregister_object(p->conn, p->reg_id);
-                if (p->closed_id)
-                        g_signal_handler_disconnect(p->conn, p->closed_id);
-                if (!g_dbus_connection_is_closed(p->conn)) {
-                        /* The last reply (the ack) must leave before we do. */
-                        g_dbus_connection_flush_sync(p->conn, NULL, NULL);
-                        g_dbus_connection_close_sync(p->conn, NULL, NULL);
-                }
-        }
-        if (p->server) {
-                g_signal_handlers_disconnect_by_data(p->server, p);
-                g_dbus_server_stop(p->server);
-        }
-        if (p->ctx) {
-                /* Let callbacks already scheduled in our context finish. */
-                for (int i = 0; i < 1000 && g_main_context_iteration(p->ctx, FALSE); i++)
-                        ;
-        }
+        gdbus_link_shut(&p->l);
         g_queue_clear_full(&p->calls, g_object_unref);
         g_clear_object(&p->reply);
         g_clear_error(&p->reply_error);
-        g_clear_object(&p->conn);
-        g_clear_object(&p->server);
-        g_clear_pointer(&p->node, g_dbus_node_info_unref);
-        if (p->ctx) {
-                g_main_context_pop_thread_default(p->ctx);
-                g_main_context_unref(p->ctx);
-        }
-        g_free(p->accept_error);
+        gdbus_link_clear(&p->l);
         g_free(p);
 }
 
@@ -197,140 +150,21 @@ static const GDBusInterfaceVTable bench_vtable = {
         .method_call = on_method_call,
 };
 
-static void on_closed(GDBusConnection *conn, gboolean remote, GError *error, gpointer data)
-{
-        Gdbus *p = data;
-
-        (void) conn;
-        (void) remote;
-        (void) error;
-        p->closed = true;
-}
-
-static guint register_object(Gdbus *p, GDBusConnection *conn, GError **error)
-{
-        return g_dbus_connection_register_object(conn, BENCH_PATH, p->node->interfaces[0],
-                                                 &bench_vtable, p, NULL, error);
-}
-
-static gboolean on_new_connection(GDBusServer *server, GDBusConnection *conn, gpointer data)
-{
-        Gdbus *p = data;
-        g_autoptr(GError) e = NULL;
-
-        (void) server;
-        if (p->conn)
-                return FALSE;   /* one client per repetition */
-        p->reg_id = register_object(p, conn, &e);
-        if (!p->reg_id) {
-                g_free(p->accept_error);
-                p->accept_error = g_strdup(e->message);
-                return FALSE;
-        }
-        p->conn = g_object_ref(conn);
-        p->closed_id = g_signal_connect(conn, "closed", G_CALLBACK(on_closed), p);
-        return TRUE;
-}
-
-static int server_listen(Endpoint *ep, Gdbus *p)
-{
-        g_autofree char *guid = g_dbus_generate_guid();
-        g_autofree char *addr = p2p_address(ep);
-        g_autoptr(GError) e = NULL;
-        GDBusServerFlags flags = G_DBUS_SERVER_FLAGS_NONE;
-
-#if GLIB_CHECK_VERSION(2, 68, 0)
-        flags |= G_DBUS_SERVER_FLAGS_AUTHENTICATION_REQUIRE_SAME_USER;
-#endif
-        p->server = g_dbus_server_new_sync(addr, flags, guid, NULL, NULL, &e);
-        if (!p->server)
-                return fail_gerror(ep, e, "g_dbus_server_new_sync");
-        g_signal_connect(p->server, "new-connection", G_CALLBACK(on_new_connection), p);
-        g_dbus_server_start(p->server);
-        return 0;
-}
-
-static int connect_to(Endpoint *ep, Gdbus *p, const char *address, bool bus)
-{
-        g_autoptr(GError) e = NULL;
-        GDBusConnectionFlags flags = G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT;
-
-        if (bus)
-                flags |= G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION;
-        p->conn = g_dbus_connection_new_for_address_sync(address, flags, NULL, NULL, &e);
-        if (!p->conn)
-                return endpoint_fail(ep, 0, "connecting to %s: %s", address, e->message);
-        g_dbus_connection_set_exit_on_close(p->conn, FALSE);
-        p->closed_id = g_signal_connect(p->conn, "closed", G_CALLBACK(on_closed), p);
-        return 0;
-}
-
-static int request_name(Endpoint *ep, Gdbus *p)
-{
-        g_autoptr(GError) e = NULL;
-        g_autoptr(GVariant) ret = NULL;
-        guint32 reply = 0;
-
-        ret = g_dbus_connection_call_sync(p->conn, "org.freedesktop.DBus", "/org/freedesktop/DBus",
-                                          "org.freedesktop.DBus", "RequestName",
-                                          g_variant_new("(su)", BENCH_NAME,
-                                                        (guint32) G_BUS_NAME_OWNER_FLAGS_DO_NOT_QUEUE),
-                                          G_VARIANT_TYPE("(u)"), G_DBUS_CALL_FLAGS_NONE, -1, NULL, &e);
-        if (!ret)
-                return fail_gerror(ep, e, "RequestName " BENCH_NAME);
-        g_variant_get(ret, "(u)", &reply);
-        if (reply != 1)   /* DBUS_REQUEST_NAME_REPLY_PRIMARY_OWNER */
-                return endpoint_fail(ep, EADDRINUSE, "RequestName " BENCH_NAME
-                                     ": not the primary owner (reply %u)", reply);
-        return 0;
-}
-
 static int gdbus_open(Endpoint *ep, Role role)
 {
         Gdbus *p = g_new0(Gdbus, 1);
-        bool bus = ep->cell->bus != BUS_P2P;
-        int r = 0;
+        g_autofree char *xml = role == ROLE_SERVER ? bench_xml(ep->cell) : NULL;
+        int r;
 
         ep->role = role;
         g_queue_init(&p->calls);
         /* GDBus prints sent messages afterwards under G_DBUS_DEBUG=message:
          * then the variants must own their data. */
         p->borrow = g_getenv("G_DBUS_DEBUG") == NULL;
-        p->ctx = g_main_context_new();
-        g_main_context_push_thread_default(p->ctx);
-        if (bus && !ep->bus_address) {
-                r = endpoint_fail(ep, EINVAL, "no bus address for bus=%s", bus_name(ep->cell->bus));
-                goto out;
-        }
-        if (role == ROLE_SERVER) {
-                g_autoptr(GError) e = NULL;
-                g_autofree char *xml = bench_xml(ep->cell);
-                p->node = g_dbus_node_info_new_for_xml(xml, &e);
-                if (!p->node) {
-                        r = fail_gerror(ep, e, "introspection data");
-                        goto out;
-                }
-                if (!bus) {
-                        r = server_listen(ep, p);
-                        goto out;
-                }
-                r = connect_to(ep, p, ep->bus_address, true);
-                if (r < 0)
-                        goto out;
-                p->reg_id = register_object(p, p->conn, &e);
-                if (!p->reg_id) {
-                        r = fail_gerror(ep, e, "g_dbus_connection_register_object");
-                        goto out;
-                }
-                r = request_name(ep, p);
-        } else if (bus) {
+        if (role == ROLE_CLIENT && ep->cell->bus != BUS_P2P)
                 p->dest = BENCH_NAME;
-                r = connect_to(ep, p, ep->bus_address, true);
-        } else {
-                g_autofree char *addr = p2p_address(ep);
-                r = connect_to(ep, p, addr, false);
-        }
-out:
+        gdbus_link_init(&p->l, &bench_vtable, p);
+        r = gdbus_link_open(ep, &p->l, role, xml);
         if (r < 0) {
                 gdbus_free(p);
                 return r;
@@ -456,17 +290,9 @@ static int server_recv(Endpoint *ep, Gdbus *p, const void **data, size_t *len)
         release_hold(p);
         g_clear_object(&p->request);
         while (!(inv = g_queue_pop_head(&p->calls))) {
-                if (p->accept_error)
-                        return endpoint_fail(ep, ECONNREFUSED, "accepting the p2p client: %s",
-                                             p->accept_error);
-                if (p->closed)
-                        return endpoint_fail(ep, ECONNRESET, "the connection closed");
-                g_main_context_iteration(p->ctx, TRUE);
-                if (p->server && p->conn) {
-                        g_dbus_server_stop(p->server);   /* the client is in */
-                        g_signal_handlers_disconnect_by_data(p->server, p);
-                        g_clear_object(&p->server);
-                }
+                r = gdbus_link_iterate(ep, &p->l, "the connection closed");
+                if (r < 0)
+                        return r;
         }
         if (!strcmp(g_dbus_method_invocation_get_method_name(inv), "End")) {
                 p->request = inv;
@@ -540,21 +366,21 @@ static int client_send(Endpoint *ep, Gdbus *p, const char *member,
                 g_dbus_message_set_body(m, body);
         if (flags & SEND_NO_REPLY) {
                 g_dbus_message_set_flags(m, G_DBUS_MESSAGE_FLAGS_NO_REPLY_EXPECTED);
-                if (!g_dbus_connection_send_message(p->conn, m, G_DBUS_SEND_MESSAGE_FLAGS_NONE, NULL, &e))
-                        return fail_gerror(ep, e, "g_dbus_connection_send_message");
+                if (!g_dbus_connection_send_message(p->l.conn, m, G_DBUS_SEND_MESSAGE_FLAGS_NONE, NULL, &e))
+                        return gdbus_link_fail(ep, e, "g_dbus_connection_send_message");
                 /* The worker's queue is unbounded: keep a one-way stream
                  * from outrunning the socket by more than FLUSH_BYTES. */
                 p->unflushed += len + MESSAGE_OVERHEAD;
                 if (p->unflushed >= FLUSH_BYTES) {
                         p->unflushed = 0;
-                        if (!g_dbus_connection_flush_sync(p->conn, NULL, &e))
-                                return fail_gerror(ep, e, "g_dbus_connection_flush_sync");
+                        if (!g_dbus_connection_flush_sync(p->l.conn, NULL, &e))
+                                return gdbus_link_fail(ep, e, "g_dbus_connection_flush_sync");
                 }
         } else {
                 p->waiting = true;
                 p->short_due = ep->cell->reply == REPLY_SHORT && strcmp(member, "End") != 0;
                 p->unflushed = 0;
-                g_dbus_connection_send_message_with_reply(p->conn, m, G_DBUS_SEND_MESSAGE_FLAGS_NONE,
+                g_dbus_connection_send_message_with_reply(p->l.conn, m, G_DBUS_SEND_MESSAGE_FLAGS_NONE,
                                                           G_MAXINT, NULL, NULL, on_reply, p);
         }
         release_hold(p);
@@ -570,15 +396,15 @@ static int client_recv(Endpoint *ep, Gdbus *p, const void **data, size_t *len)
         if (!p->waiting && !p->reply && !p->reply_error)
                 return endpoint_fail(ep, EPROTO, "no reply is due");
         while (p->waiting)
-                g_main_context_iteration(p->ctx, TRUE);
+                g_main_context_iteration(p->l.ctx, TRUE);
         if (p->reply_error) {
-                int r = fail_gerror(ep, p->reply_error, "the call failed");
+                int r = gdbus_link_fail(ep, p->reply_error, "the call failed");
                 g_clear_error(&p->reply_error);
                 return r;
         }
         reply = g_steal_pointer(&p->reply);
         if (g_dbus_message_to_gerror(reply, &e))
-                return fail_gerror(ep, e, "the call failed");
+                return gdbus_link_fail(ep, e, "the call failed");
         GVariant *body = g_dbus_message_get_body(reply);
         int r = p->short_due ? read_short_reply(ep, body, data, len) : read_payload(ep, p, body, data, len);
         p->short_due = false;
@@ -593,12 +419,12 @@ static int gdbus_call(Endpoint *ep, const void *data, size_t len,
         g_autoptr(GVariant) ret = NULL;
 
         (void) expect;
-        ret = g_dbus_connection_call_sync(p->conn, p->dest, BENCH_PATH, BENCH_IFACE,
+        ret = g_dbus_connection_call_sync(p->l.conn, p->dest, BENCH_PATH, BENCH_IFACE,
                                           request_member(ep, len), make_body(ep, p, data, len),
                                           NULL, G_DBUS_CALL_FLAGS_NONE, G_MAXINT, NULL, &e);
         release_hold(p);
         if (!ret)
-                return fail_gerror(ep, e, "the call failed");
+                return gdbus_link_fail(ep, e, "the call failed");
         int r = ep->cell->reply == REPLY_SHORT ? read_short_reply(ep, ret, reply, reply_len)
                                                : read_payload(ep, p, ret, reply, reply_len);
         return r < 0 ? r : 1;

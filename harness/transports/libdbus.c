@@ -27,9 +27,7 @@
 
 #include <dbus/dbus.h>
 
-#define BENCH_NAME "org.ipclab.Bench"
-#define BENCH_PATH "/org/ipclab/Bench"
-#define BENCH_IFACE "org.ipclab.Bench"
+#include "bench-names.h"
 #define MAX_WATCHES 4
 
 typedef struct {

@@ -70,12 +70,13 @@
 extern "C" {
 #include "transport.h"
 }
+#include "bench-names.h"
 
 namespace {
 
-const char *const kName = "org.ipclab.Bench";
-const char *const kPath = "/org/ipclab/Bench";
-const char *const kIface = "org.ipclab.Bench";
+const char *const kName = BENCH_NAME;
+const char *const kPath = BENCH_PATH;
+const char *const kIface = BENCH_IFACE;
 /* A one-way stream makes a Sync round trip every SYNC_BYTES. */
 const size_t SYNC_BYTES = 4u << 20;
 const size_t MESSAGE_OVERHEAD = 256;
@@ -127,7 +128,7 @@ struct Qtdbus {
 QString Bench::introspect(const QString &path) const
 {
         (void) path;
-        return QStringLiteral("<interface name=\"org.ipclab.Bench\"/>");
+        return QStringLiteral("<interface name=\"" BENCH_IFACE "\"/>");
 }
 
 bool Bench::handleMessage(const QDBusMessage &message, const QDBusConnection &connection)

@@ -29,9 +29,7 @@
 #include <systemd/sd-bus.h>
 #include <systemd/sd-id128.h>
 
-#define BENCH_NAME "org.ipclab.Bench"
-#define BENCH_PATH "/org/ipclab/Bench"
-#define BENCH_IFACE "org.ipclab.Bench"
+#include "bench-names.h"
 
 typedef struct {
         sd_bus *bus;

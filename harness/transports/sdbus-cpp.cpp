@@ -61,12 +61,13 @@
 extern "C" {
 #include "transport.h"
 }
+#include "bench-names.h"
 
 namespace {
 
-const char *const kName = "org.ipclab.Bench";
-const char *const kPath = "/org/ipclab/Bench";
-const char *const kIface = "org.ipclab.Bench";
+const char *const kName = BENCH_NAME;
+const char *const kPath = BENCH_PATH;
+const char *const kIface = BENCH_IFACE;
 
 struct Sdbuscpp {
         std::unique_ptr<sdbus::IConnection> conn;

@@ -30,6 +30,7 @@
  */
 #include "bus.h"
 #include "meta.h"
+#include "samples.h"
 
 #include <dbus/dbus.h>
 #include <dirent.h>
@@ -188,46 +189,6 @@ char *bus_version(BusKind kind)
         if (n == 0 || words[n - 1][0] == '\0')
                 return g_strdup_printf("%s (unknown version)", bus_program_name(kind));
         return g_strdup_printf("%s %s", bus_program_name(kind), words[n - 1]);
-}
-
-/* Removes NAME (relative to DIR_FD) and, if it is a directory, everything
- * below it.  Returns 0 (also when it did not exist) or -errno. */
-static int remove_tree_at(int dir_fd, const char *name, int depth)
-{
-        struct dirent *de;
-        DIR *d;
-        int fd, r = 0;
-
-        if (unlinkat(dir_fd, name, 0) == 0 || errno == ENOENT)
-                return 0;
-        if (errno != EISDIR || depth > 16)
-                return -errno;
-
-        fd = openat(dir_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        if (fd < 0)
-                return errno == ENOENT ? 0 : -errno;
-        d = fdopendir(fd);
-        if (!d) {
-                r = -errno;
-                close(fd);
-                return r;
-        }
-        while ((de = readdir(d))) {
-                if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-                        continue;
-                int k = remove_tree_at(dirfd(d), de->d_name, depth + 1);
-                if (k < 0 && r == 0)
-                        r = k;
-        }
-        closedir(d);
-        if (unlinkat(dir_fd, name, AT_REMOVEDIR) < 0 && errno != ENOENT && r == 0)
-                r = -errno;
-        return r;
-}
-
-static int remove_tree(const char *path)
-{
-        return remove_tree_at(AT_FDCWD, path, 0);
 }
 
 /* Creates the bus's private directory: under $XDG_RUNTIME_DIR when it is
@@ -943,7 +904,7 @@ static _Noreturn void guardian_exit(Guardian *g, int status)
                 }
                 g->daemon = 0;
         }
-        remove_tree(g->dir);
+        samples_remove_dir(g->dir);
         _exit(status);
 }
 
@@ -1273,7 +1234,7 @@ void bus_stop(Bus *bus)
         if (bus->guardian_pidfd >= 0)
                 close(bus->guardian_pidfd);
         if (bus->dir)
-                remove_tree(bus->dir);
+                samples_remove_dir(bus->dir);
         g_free(bus->dir);
         g_free(bus->address);
         g_free(bus);

@@ -54,8 +54,6 @@
 #define EXIT_USAGE 2
 #define EXIT_INTERRUPTED 130
 
-extern volatile sig_atomic_t runner_interrupted;
-
 static void on_signal(int sig)
 {
         (void) sig;

@@ -19,6 +19,7 @@
 
 #include "bus.h"
 #include "plugin.h"
+#include "runner.h"
 #include "safefile.h"
 #include "samples.h"
 #include "stats.h"
@@ -129,8 +130,6 @@ static bool cpu_has_flag(const char *flag)
         }
         return false;
 }
-
-extern volatile sig_atomic_t runner_interrupted;
 
 /* Ends PID and its process group (SIGKILL ends a stopped process too),
  * reaps it, returns R. */

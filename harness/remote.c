@@ -20,11 +20,10 @@
 #include "meta.h"
 #include "latency.h"
 #include "run.h"
+#include "runner.h"
 #include "safefile.h"
 #include "samples.h"
 #include "untar.h"
-
-extern volatile sig_atomic_t runner_interrupted;
 
 /* Seconds a stopped target's run has to send back its resume file before
  * the connection is cut. */

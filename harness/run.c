@@ -51,8 +51,6 @@
 #include "transport.h"
 #include "verify.h"
 
-extern volatile sig_atomic_t runner_interrupted;
-
 /* What the scheduler knows of one cell. */
 typedef struct {
         guint reps;           /* repetitions taken (ok or failed) */

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <glib.h>
+#include <signal.h>
 #include <stdint.h>
 
 #include "experiment.h"
@@ -67,3 +68,8 @@ const guint64 *runner_latencies(const Runner *runner, size_t *n);
 
 /* Stops the buses the runner started (also done by runner_free). */
 void runner_stop_buses(Runner *runner);
+
+/* Set by main.c's signal handler (Ctrl-C and the like, during a run):
+ * the run stops, what was measured is kept, and every wait for a child
+ * ends. */
+extern volatile sig_atomic_t runner_interrupted;

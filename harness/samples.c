@@ -3,7 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
+#include <dirent.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -449,23 +449,52 @@ int samples_write_atomic(const char *path, const char *data, size_t len)
         return fsync_dir_of(path);
 }
 
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+/* Removes NAME (relative to DIR_FD) and, if it is a directory on device
+ * DEV, everything below it, DEPTH levels down so far.  Links are removed,
+ * never followed (O_NOFOLLOW); a directory on another device, such as a
+ * bind mount left behind, is not entered and gives -EXDEV.  0 (also when NAME
+ * did not exist) or the first -errno. */
+static int remove_at(int dir_fd, const char *name, dev_t dev, int depth)
 {
-        (void) st;
-        (void) ftw;
-        if ((flag == FTW_DP ? rmdir(path) : unlink(path)) < 0 && errno != ENOENT)
-                return -errno;
-        return 0;
+        struct dirent *de;
+        struct stat st;
+        DIR *d;
+        int fd, r = 0;
+
+        if (unlinkat(dir_fd, name, 0) == 0 || errno == ENOENT)
+                return 0;
+        if (errno != EISDIR || depth > 64)
+                return depth > 64 ? -ELOOP : -errno;
+        fd = openat(dir_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0)
+                return errno == ENOENT ? 0 : -errno;
+        if (fstat(fd, &st) < 0 || (depth > 0 && st.st_dev != dev)) {
+                r = st.st_dev != dev ? -EXDEV : -errno;
+                close(fd);
+                return r;
+        }
+        d = fdopendir(fd);
+        if (!d) {
+                r = -errno;
+                close(fd);
+                return r;
+        }
+        while ((de = readdir(d))) {
+                if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+                        continue;
+                int k = remove_at(dirfd(d), de->d_name, st.st_dev, depth + 1);
+                if (k < 0 && r == 0)
+                        r = k;
+        }
+        closedir(d);
+        if (unlinkat(dir_fd, name, AT_REMOVEDIR) < 0 && errno != ENOENT && r == 0)
+                r = -errno;
+        return r;
 }
 
 int samples_remove_dir(const char *dir)
 {
-        struct stat st;
-
-        if (lstat(dir, &st) < 0)
-                return errno == ENOENT ? 0 : -errno;
-        int r = nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-        return r < 0 ? -errno : r;
+        return remove_at(AT_FDCWD, dir, 0, 0);
 }
 
 int samples_replace_dir(const char *staging, const char *final)

@@ -47,8 +47,10 @@ int samples_write_atomic(const char *path, const char *data, size_t len);
  * contents.  Returns 0 or -errno; on failure FINAL is untouched. */
 int samples_replace_dir(const char *staging, const char *final);
 
-/* Removes DIR and everything below it, never following links; a missing
- * DIR is fine.  Returns 0 or -errno (the first failure). */
+/* Removes DIR and everything below it, never following links and never
+ * entering another file system (a bind mount left below DIR: -EXDEV); a
+ * missing DIR is fine.  Returns 0 or -errno (the first failure).  The one
+ * remover of a tree: data, staging, a bus's or a run's directory. */
 int samples_remove_dir(const char *dir);
 
 /* A TSV table read whole: column names and rows of strings. */

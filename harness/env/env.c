@@ -16,7 +16,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -170,28 +169,12 @@ const char *env_warning(EnvKind kind)
                "with host or KVM numbers";
 }
 
-/* Removes PATH and everything below it, not crossing into other mounts. */
-static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-        (void) st;
-        (void) flag;
-        (void) ftw;
-        if (remove(path) != 0 && errno != ENOENT)
-                return -1;
-        return 0;
-}
-
-static void remove_tree(const char *path)
-{
-        if (path == NULL)
-                return;
-        (void) nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
-}
-
 static void env_run_clear(EnvRun *run)
 {
-        remove_tree(run->stage);
-        remove_tree(run->share);
+        if (run->stage)
+                samples_remove_dir(run->stage);
+        if (run->share)
+                samples_remove_dir(run->share);
         g_free(run->file_base);
         g_free(run->image);
         g_free(run->hash);

@@ -17,7 +17,12 @@
  * repetition failed too. */
 #include <errno.h>
 #include <glib.h>
+#include <glib/gstdio.h>
+#include <sched.h>
 #include <string.h>
+#include <sys/mount.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "columns.h"
 #include "placement.h"
@@ -555,6 +560,64 @@ static void test_old_data_roles(void)
         g_assert_cmpstr(n, ==, "3");
 }
 
+/* The one remover of a tree: everything below goes, a link goes but not
+ * what it points to, a missing directory is fine, and a file system
+ * mounted below (a bind mount an environment left) is not entered. */
+static void test_remove_dir(void)
+{
+        g_autofree char *root = g_build_filename(tmp_dir, "remove", NULL);
+        g_autofree char *deep = g_build_filename(root, "a", "b", "c", "d", NULL);
+        g_autofree char *keep = g_build_filename(tmp_dir, "keep", NULL);
+        g_autofree char *kept = g_build_filename(keep, "precious", NULL);
+        g_autofree char *link = g_build_filename(root, "a", "to-keep", NULL);
+        g_autofree char *file = g_build_filename(deep, "f", NULL);
+        g_autofree char *locked = g_build_filename(root, "a", "b", "ro", NULL);
+
+        g_assert_cmpint(g_mkdir_with_parents(deep, 0755), ==, 0);
+        g_assert_cmpint(g_mkdir_with_parents(keep, 0755), ==, 0);
+        g_assert_true(g_file_set_contents(file, "x", 1, NULL));
+        g_assert_true(g_file_set_contents(kept, "y", 1, NULL));
+        g_assert_cmpint(symlink(keep, link), ==, 0);
+        g_assert_cmpint(g_mkdir_with_parents(locked, 0755), ==, 0);
+        g_assert_cmpint(chmod(locked, 0), ==, 0);   /* empty, unreadable: rmdir still works */
+        g_assert_cmpint(samples_remove_dir(root), ==, 0);
+        g_assert_false(g_file_test(root, G_FILE_TEST_EXISTS));
+        g_assert_true(g_file_test(kept, G_FILE_TEST_IS_REGULAR));
+        g_assert_cmpint(samples_remove_dir(root), ==, 0);   /* missing: fine */
+
+        /* A file system mounted below, in a mount namespace of a child's
+         * own (root only; skipped elsewhere). */
+        if (geteuid() != 0) {
+                g_test_message("not root: the mount case is not tried");
+                return;
+        }
+        g_autofree char *mnt = g_build_filename(root, "mnt", NULL);
+        g_autofree char *inside = g_build_filename(mnt, "inside", NULL);
+        g_assert_cmpint(g_mkdir_with_parents(mnt, 0755), ==, 0);
+        pid_t pid = fork();
+        g_assert_cmpint(pid, >=, 0);
+        if (pid == 0) {
+                if (unshare(CLONE_NEWNS) < 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
+                    mount("ipclab-test", mnt, "tmpfs", 0, "size=64k") < 0)
+                        _exit(77);
+                if (!g_file_set_contents(inside, "z", 1, NULL))
+                        _exit(3);
+                int r = samples_remove_dir(root);
+                /* Not entered: -EXDEV, and the mounted file is still there. */
+                _exit(r == -EXDEV && g_file_test(inside, G_FILE_TEST_IS_REGULAR) ? 0 : 4);
+        }
+        int status = 0;
+        g_assert_cmpint(waitpid(pid, &status, 0), ==, pid);
+        g_assert_true(WIFEXITED(status));
+        if (WEXITSTATUS(status) == 77) {
+                g_test_message("no mount namespace here: the mount case is not tried");
+        } else {
+                g_assert_cmpint(WEXITSTATUS(status), ==, 0);
+        }
+        g_assert_cmpint(samples_remove_dir(root), ==, 0);   /* the namespace is gone: now it all goes */
+        g_assert_false(g_file_test(root, G_FILE_TEST_EXISTS));
+}
+
 int main(int argc, char **argv)
 {
         g_test_init(&argc, &argv, NULL);
@@ -570,6 +633,7 @@ int main(int argc, char **argv)
         g_test_add_func("/columns/summary-placement", test_summary_placement);
         g_test_add_func("/columns/summary-old-data", test_summary_old_data);
         g_test_add_func("/columns/old-data-roles", test_old_data_roles);
+        g_test_add_func("/columns/remove-dir", test_remove_dir);
         int r = g_test_run();
         samples_remove_dir(tmp_dir);
         g_free(tmp_dir);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "experiment.h"
+#include "samples.h"
 #include "untar.h"
 
 static char *tmp_dir;
@@ -208,12 +209,6 @@ static void test_malformed(void)
         g_assert_nonnull(strstr(e->message, "a file may have"));
 }
 
-static int remove_tree(const char *path)
-{
-        const char *argv[] = { "rm", "-rf", path, NULL };
-        return g_spawn_sync(NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL, NULL) ? 0 : -1;
-}
-
 int main(int argc, char **argv)
 {
         g_test_init(&argc, &argv, NULL);
@@ -222,6 +217,6 @@ int main(int argc, char **argv)
         g_test_add_func("/untar/refused", test_refused);
         g_test_add_func("/untar/malformed", test_malformed);
         int r = g_test_run();
-        remove_tree(tmp_dir);
+        samples_remove_dir(tmp_dir);
         return r;
 }

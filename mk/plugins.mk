@@ -43,7 +43,7 @@ $(BUILD)/plugins/%.so: template/transports/%.c include/ipclab/transport.h
 	$(Q)$(CC) $(PLUGIN_CFLAGS) -shared -o $@.tmp.$$$$ $< && mv $@.tmp.$$$$ $@
 
 # Faults: see faulty.c.  "ok" is the sound one.
-PLUGIN_FAULTS := ok abi minor size flags no-send no-version dup undefined no-symbol crash-unavailable \
+PLUGIN_FAULTS := ok abi minor size flags old-threads no-send no-version dup undefined no-symbol crash-unavailable \
 	crash-refuses crash-open crash-send crash-prepare crash-cleanup hang-recv overflow
 TEST_PLUGIN_NAMES := $(PLUGIN_FAULTS:%=faulty-%.so) $(notdir $(EXAMPLE_PLUGINS))
 TEST_PLUGINS := $(addprefix $(BUILD)/tests/plugins/,$(TEST_PLUGIN_NAMES))

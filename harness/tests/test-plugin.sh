@@ -56,6 +56,7 @@ while IFS='|' read -r kind item says; do
 done <<'LIST'
 abi|faulty-abi|it is built for ABI 2.0 of ipclab/transport.h
 minor|faulty-minor|newer than this ipclab's 1.1
+old-threads|faulty-old-threads|it sets flags 0x100, unknown to ABI 1.0
 no-send|faulty-no-send|it has no send() hook
 dup|plugin:transports/faulty-dup.so|its name 'pipe' is taken by one of ipclab's own transports
 undefined|faulty-undefined|it cannot be loaded: /

@@ -5,10 +5,12 @@
  *
  * Refused when loaded:  FAULT_ABI (major 2), FAULT_MINOR (a minor newer
  * than ipclab's), FAULT_SIZE (a descriptor of the wrong size), FAULT_FLAGS
- * (a flag ABI 1.0 lacks), FAULT_NO_SEND (no send()), FAULT_NO_VERSION,
- * FAULT_DUP (named "pipe", one of ipclab's own), FAULT_UNDEFINED (needs a
- * symbol nothing defines: dlopen fails), FAULT_NO_SYMBOL (exports
- * ipclab_transport_v2, not v1), FAULT_CRASH_UNAVAILABLE, FAULT_CRASH_REFUSES.
+ * (a flag no ABI has), FAULT_OLD_THREADS (built for ABI 1.0, it sets
+ * IPCLAB_TRANSPORT_THREADS, which 1.1 added), FAULT_NO_SEND (no send()),
+ * FAULT_NO_VERSION, FAULT_DUP (named "pipe", one of ipclab's own),
+ * FAULT_UNDEFINED (needs a symbol nothing defines: dlopen fails),
+ * FAULT_NO_SYMBOL (exports ipclab_transport_v2, not v1),
+ * FAULT_CRASH_UNAVAILABLE, FAULT_CRASH_REFUSES.
  * Fail a cell:  FAULT_CRASH_OPEN (the server, in open()), FAULT_CRASH_SEND
  * (the client, after some messages), FAULT_CRASH_PREPARE and
  * FAULT_CRASH_CLEANUP (in the process that forks both sides),
@@ -152,6 +154,9 @@ IPCLAB_TRANSPORT_EXPORT const IpclabTransport SYMBOL = {
         .abi_major = 2, .abi_minor = 0, .struct_size = sizeof(IpclabTransport),
 #elif defined FAULT_MINOR
         .abi_major = IPCLAB_TRANSPORT_ABI_MAJOR, .abi_minor = 9, .struct_size = sizeof(IpclabTransport),
+#elif defined FAULT_OLD_THREADS
+        .abi_major = IPCLAB_TRANSPORT_ABI_MAJOR, .abi_minor = 0, .struct_size = sizeof(IpclabTransport),
+        .flags = IPCLAB_TRANSPORT_THREADS,
 #elif defined FAULT_SIZE
         .abi_major = IPCLAB_TRANSPORT_ABI_MAJOR, .abi_minor = IPCLAB_TRANSPORT_ABI_MINOR, .struct_size = 64,
 #else

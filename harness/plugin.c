@@ -6,16 +6,15 @@
 #include <fcntl.h>
 #include <link.h>
 #include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "meta.h"
+#include "runner.h"
 
 /* The descriptor's size for each minor of this major: a plugin built for
  * minor N has exactly descriptor_size[N] as its struct_size.  When a minor
@@ -202,10 +201,7 @@ static GString *isolated(void (*fn)(gpointer data, int fd), gpointer data, guint
         }
         if (pid == 0) {
                 close(p[0]);
-                prctl(PR_SET_PDEATHSIG, SIGKILL);
-                if (getppid() != parent)
-                        _exit(127);
-                signal(SIGPIPE, SIG_IGN);
+                runner_child_start(parent);
                 fn(data, p[1]);
                 _exit(0);
         }

@@ -1,10 +1,15 @@
 /* runner.c: fork client and server, pin CPUs, warm up, time, collect.
  *
  * One repetition of one cell:
- *   parent   makes a private 0700 directory, prepare()s the transport,
- *            pins the bus daemon (below), forks the server and waits for
- *            its READY byte, forks the client, then waits for both reports
- *            (or the time limit, then SIGKILL)
+ *   runner   (ipclab's process) pins the bus daemon (below), makes a
+ *            private 0700 directory, forks the supervisor and sleeps until
+ *            its report (supervise); it calls no hook of the transport, so
+ *            that a crash or a hang in one fails the cell, not the run
+ *   supervisor  prepare()s the transport, forks the server and waits for
+ *            its READY byte, forks the client, close()s its copies, then
+ *            waits for both reports (or the time limit, then SIGKILL),
+ *            cleanup()s and reports; each hook it calls under a timer
+ *            (hook_enter) and with its name where the runner reads it
  *   server   open(SERVER), READY, answers requests until the end of the
  *            stream, sends the ack (messages, bytes, checksum it received,
  *            and its clock and CPU readings at the end of the timed window)
@@ -17,7 +22,7 @@
  * shared by the runner and both children (Shared).
  *
  * roles=threads (transports flagged TRANSPORT_THREADS, transport.h): the
- * parent forks one child instead of two; in it the server runs as a
+ * supervisor forks one child instead of two; in it the server runs as a
  * thread and, once open, the client as a second one (pair_run), each with
  * its own context, endpoint (fds duplicated) and report pipe, each pinned
  * as its process would be.  Everything below holds with "thread" for
@@ -36,7 +41,10 @@
  * returned, whichever is later: the receipt, unless both share a CPU and
  * the server ran first.  So the end of the stream, the ack (its
  * formatting and parsing, cold code run once), close() and the exit of
- * either side all lie outside.  Inside lie the messages and the reads of
+ * either side all lie outside, and so do the supervisor (which waits in
+ * collect(), as ipclab's process did before it ran the hooks elsewhere)
+ * and ipclab's process (asleep in ppoll() until the report, with no
+ * timer).  Inside lie the messages and the reads of
  * CPU clocks below, system calls: on the client, its own twice and the
  * server's twice (round trips) or once (one-way, where the server reads
  * its own once).
@@ -142,6 +150,7 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -174,6 +183,7 @@ struct Runner {
          * with the client, which writes them there; grown as cells need. */
         guint64 *lat;
         size_t lat_cap, lat_n;
+        int *stage;               /* MAP_SHARED: where the supervisor is (Stage) */
         Bus *bus[BUS_P2P + 1];
         char *bus_error[BUS_P2P + 1];   /* why a bus could not start */
 };
@@ -908,14 +918,19 @@ static int pin_bus(Bus *bus, BusKind kind, int server, Sample *out)
         return r;
 }
 
-/* Start of every child: die with the parent, take the CPU. */
-static void child_setup(int cpu, pid_t parent)
+void runner_child_start(pid_t parent)
 {
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (getppid() != parent)
                 _exit(127);
-        signal(SIGINT, SIG_IGN);   /* the parent decides what an interrupt does */
         signal(SIGPIPE, SIG_IGN);
+}
+
+/* Start of every side: die with the parent, take the CPU. */
+static void child_setup(int cpu, pid_t parent)
+{
+        runner_child_start(parent);
+        signal(SIGINT, SIG_IGN);   /* the parent decides what an interrupt does */
         pin(cpu);
 }
 
@@ -1438,6 +1453,60 @@ const guint64 *runner_latencies(const Runner *runner, size_t *n)
         return runner->lat;
 }
 
+/* Where the supervisor is, for the runner to name when it dies: in
+ * ipclab's code (STAGE_RUN) or in a hook of the transport. */
+typedef enum {
+        STAGE_RUN,
+        STAGE_PREPARE,
+        STAGE_CLOSE,
+        STAGE_CLEANUP,
+        STAGE_COMMAND,
+} Stage;
+
+static const char *const stage_hook[] = {
+        [STAGE_RUN] = "the repetition's supervisor",
+        [STAGE_PREPARE] = "prepare()",
+        [STAGE_CLOSE] = "close() in the forking process",
+        [STAGE_CLEANUP] = "cleanup()",
+        [STAGE_COMMAND] = "command()",
+};
+
+/* How long the supervisor may take beyond its hooks' and its sides'
+ * time limits (reaping both sides, writing its report) before the runner
+ * kills it; and, once ipclab is interrupted, to end the repetition. */
+#define SUPERVISOR_SLACK_NS 5000000000u
+#define INTERRUPT_GRACE_NS 2000000000u
+
+/* The supervisor calls hook STAGE, which must return within LIMIT_NS
+ * (at least 1 us): else SIGALRM, whose default action ends the
+ * supervisor (supervise), which the runner reports as the hook's time
+ * limit.  The stage goes into the page the runner reads (Runner.stage). */
+static void hook_enter(Runner *runner, Stage stage, guint64 limit_ns)
+{
+        struct itimerval it = { .it_value = { .tv_sec = (time_t) (limit_ns / 1000000000u),
+                                              .tv_usec = (suseconds_t) MAX(limit_ns % 1000000000u / 1000, 1) } };
+
+        __atomic_store_n(runner->stage, (int) stage, __ATOMIC_RELEASE);
+        setitimer(ITIMER_REAL, &it, NULL);
+}
+
+/* The hook has returned: back in ipclab's code. */
+static void hook_leave(Runner *runner)
+{
+        struct itimerval off = { { 0, 0 }, { 0, 0 } };
+
+        setitimer(ITIMER_REAL, &off, NULL);
+        __atomic_store_n(runner->stage, (int) STAGE_RUN, __ATOMIC_RELEASE);
+}
+
+/* The time left until DEADLINE, for a hook that must end by then. */
+static guint64 time_left(guint64 deadline)
+{
+        guint64 now = now_ns();
+
+        return deadline > now ? deadline - now : 0;
+}
+
 /* Runs hyperfine for RUNS runs of CMD with no warm-up of its own, pinned
  * to CPU (-1: unpinned), exporting JSON (when not NULL); 0, or fails OUT.
  * Its output goes to LOG, which the failure message quotes. */
@@ -1508,7 +1577,9 @@ static void command_time(Runner *runner, const Cell *cell, const Transport *t, E
 {
         g_autofree char *payload = g_malloc(cell->size + 1);
         payload_fill(payload, cell->size, PAYLOAD_STRING);
+        hook_enter(runner, STAGE_COMMAND, time_left(deadline));
         g_autofree char *cmd = t->command(ep->bus_address, payload);
+        hook_leave(runner);
         g_autofree char *json = g_build_filename(ep->dir, "hyperfine.json", NULL);
         g_autofree char *log = g_build_filename(ep->dir, "hyperfine.log", NULL);
 
@@ -1557,20 +1628,36 @@ static void command_time(Runner *runner, const Cell *cell, const Transport *t, E
         sample_latencies(out, runner->lat, times->len);
 }
 
-/* A runner=hyperfine repetition: ipclab serves org.ipclab.Bench with the
- * libdbus transport's server on the private bus, hyperfine starts the
- * cell's command COUNT times, and its JSON export becomes one Sample:
- * elapsed is the sum of the runs, latencies are the runs' durations, the
- * client's CPU is hyperfine's mean user and system time times the runs. */
-static void run_command_cell(Runner *runner, const Cell *cell, Sample *out)
+/* ---- the supervisor: the transport's hooks out of ipclab's own process ---- */
+
+/* What the runner sets up in its own process for one repetition, before
+ * the supervisor is forked (runner_run): nothing of the transport runs
+ * here, only ipclab's code. */
+typedef struct {
+        const Transport *t;
+        const Cell *cell;
+        Bus *bus;                 /* the cell's bus, or NULL */
+        int cpu_server, cpu_client;
+        char *dir;                /* the repetition's private directory */
+        guint64 *lat;             /* the runner's latency buffer, or NULL */
+        size_t lat_cap;
+} Rep;
+
+/* A runner=hyperfine repetition, in the supervisor: ipclab serves
+ * org.ipclab.Bench with the libdbus transport's server on the private
+ * bus, hyperfine starts the cell's command COUNT times, and its JSON
+ * export becomes one Sample: elapsed is the sum of the runs, latencies
+ * are the runs' durations, the client's CPU is hyperfine's mean user and
+ * system time times the runs. */
+static void command_repetition(Runner *runner, const Rep *rp, Sample *out)
 {
-        const Transport *t = transport_find(cell->transport);
+        const Cell *cell = rp->cell;
+        const guint64 limit = runner->exp->timeout_ns;
         Cell srv_cell = *cell;
         Endpoint ep;
         Ctx c = { .exp = runner->exp, .t = &transport_libdbus, .cell = &srv_cell, .ep = &ep,
                   .sh = runner->shared, .srv_checksum = CHECKSUM_INIT };
         Child srv = { .pid = -1, .fd = -1, .role = "server" };
-        int cpu_server, cpu_client;
 
         srv_cell.transport = transport_libdbus.name;
         srv_cell.reply = REPLY_EMPTY;
@@ -1580,31 +1667,18 @@ static void run_command_cell(Runner *runner, const Cell *cell, Sample *out)
         endpoint_init(&ep, &seen);
         c.req_size = cell->size;
         c.rep_size = 0;
-        Bus *bus = runner_bus(runner, cell->bus, out);
-        if (!bus)
-                return;
-        ep.bus_address = bus_get_address(bus);
-        ep.bus_pid = bus_get_pid(bus);
-        /* The commands run where hyperfine does, on the client's CPU. */
-        if (choose_cpus(cell->cpus, &cpu_server, &cpu_client) < 0) {
-                report_fail(out, ERANGE, "cpus=%s needs two CPUs in ipclab's affinity mask", cpus_name(cell->cpus));
-                return;
-        }
-        if (pin_bus(bus, cell->bus, cpu_server, out) < 0)
-                return;
-        g_autofree char *dir_why = NULL;
-        ep.dir = make_private_dir(&dir_why);
-        if (!ep.dir) {
-                report_fail(out, ENAMETOOLONG, "%s", dir_why);
-                return;
-        }
-        guint64 deadline = now_ns() + runner->exp->timeout_ns;
+        ep.bus_address = bus_get_address(rp->bus);
+        ep.bus_pid = bus_get_pid(rp->bus);
+        ep.dir = rp->dir;
+        guint64 deadline = now_ns() + limit;
+        hook_enter(runner, STAGE_PREPARE, limit);
         int r = transport_libdbus.prepare ? transport_libdbus.prepare(&ep) : 0;
+        hook_leave(runner);
         if (r < 0) {
                 report_fail(out, r, "prepare: %s", ep.why);
                 goto done;
         }
-        r = spawn(&c, &srv, SPAWN_SERVER, cpu_server, -1);
+        r = spawn(&c, &srv, SPAWN_SERVER, rp->cpu_server, -1);
         if (r < 0) {
                 report_fail(out, r, "fork: %s", g_strerror(-r));
                 goto done;
@@ -1614,7 +1688,8 @@ static void run_command_cell(Runner *runner, const Cell *cell, Sample *out)
                 goto reap;
         }
 
-        command_time(runner, cell, t, &ep, &srv, cpu_client, deadline, out);
+        /* The commands run where hyperfine does, on the client's CPU. */
+        command_time(runner, cell, rp->t, &ep, &srv, rp->cpu_client, deadline, out);
 reap:
         if (srv.pid > 0) {
                 kill(srv.pid, SIGKILL);
@@ -1623,78 +1698,38 @@ reap:
         }
         if (srv.fd >= 0)
                 close(srv.fd);
-        if (transport_libdbus.close)
+        if (transport_libdbus.close) {
+                hook_enter(runner, STAGE_CLOSE, limit);
                 transport_libdbus.close(&ep);
-        if (transport_libdbus.cleanup)
+                hook_leave(runner);
+        }
+        if (transport_libdbus.cleanup) {
+                hook_enter(runner, STAGE_CLEANUP, limit);
                 transport_libdbus.cleanup(&ep);
+                hook_leave(runner);
+        }
 done:
         free(ep.buf);   /* ipclab_endpoint_buffer() realloc()s it */
-        samples_remove_dir(ep.dir);
-        g_free(ep.dir);
 }
 
-Runner *runner_new(const Experiment *exp)
+/* One repetition of a cell of two sides, in the supervisor: prepare(),
+ * the server, the client, the forking process's close(), both reports,
+ * cleanup() (see the top of the file). */
+static void repetition(Runner *runner, const Rep *rp, Sample *out)
 {
-        Runner *r = g_new0(Runner, 1);
-
-        r->exp = exp;
-        r->shared = mmap(NULL, sizeof *r->shared, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-        if (r->shared == MAP_FAILED)
-                g_error("runner: cannot map %zu bytes of shared memory", sizeof *r->shared);
-        return r;
-}
-
-void sample_init(Sample *s)
-{
-        memset(s, 0, sizeof *s);
-        s->fixed_ns = s->client_on_cpu = s->server_on_cpu = s->bus_on_cpu = s->migrations = SAMPLE_NONE;
-        s->placement = PLACEMENT_UNKNOWN;
-}
-
-void runner_stop_buses(Runner *runner)
-{
-        for (size_t i = 0; i < G_N_ELEMENTS(runner->bus); i++) {
-                g_clear_pointer(&runner->bus[i], bus_stop);
-                g_clear_pointer(&runner->bus_error[i], g_free);
-        }
-}
-
-void runner_free(Runner *runner)
-{
-        if (!runner)
-                return;
-        runner_stop_buses(runner);
-        if (runner->shared)
-                munmap(runner->shared, sizeof *runner->shared);
-        if (runner->lat)
-                munmap(runner->lat, runner->lat_cap * sizeof *runner->lat);
-        g_free(runner);
-}
-
-int runner_run(Runner *runner, const Cell *cell, guint rep, Sample *out)
-{
-        const Transport *t = transport_find(cell->transport);
+        const Transport *t = rp->t;
+        const Cell *cell = rp->cell;
+        const guint64 limit = runner->exp->timeout_ns;
         Endpoint ep;
-        Ctx c = { .exp = runner->exp, .t = t, .cell = cell, .ep = &ep,
-                  .srv_checksum = CHECKSUM_INIT };
+        Ctx c = { .exp = runner->exp, .t = t, .cell = cell, .ep = &ep, .sh = runner->shared,
+                  .srv_checksum = CHECKSUM_INIT, .lat = rp->lat, .lat_cap = rp->lat_cap };
         Child ch[2] = { { .pid = -1, .fd = -1, .role = "server" },
                         { .pid = -1, .fd = -1, .role = "client" } };
         bool inproc = (t->flags & TRANSPORT_INPROCESS) != 0;
         bool server_early = false;   /* the server ended before it was ready */
         bool threads = cell->roles == ROLES_THREADS;
-        int cpu_server, cpu_client, r;
+        int r;
 
-        (void) rep;
-        sample_init(out);
-        memset(runner->shared, 0, sizeof *runner->shared);
-        runner->shared->srv_end_cpu = -1;
-        c.sh = runner->shared;
-        runner->lat_n = 0;
-        if (t->flags & TRANSPORT_COMMAND) {
-                run_command_cell(runner, cell, out);
-                runner->lat_n = out->status == 0 ? out->lat_n : 0;
-                return 0;
-        }
         IpclabCell seen;
         transport_cell(cell, &seen);
         endpoint_init(&ep, &seen);
@@ -1703,46 +1738,22 @@ int runner_run(Runner *runner, const Cell *cell, guint rep, Sample *out)
         c.untimed = runner->exp->warmup + FIXED_WINDOWS;
         c.srv_last = cell->count ? c.untimed + cell->count : 0;
         c.stamp_len = stamp_size(cell);
-        if (cell->pattern != PATTERN_ONEWAY || c.stamp_len) {
-                size_t cap = cell->count && cell->pattern != PATTERN_ONEWAY
-                             ? cell->count : MIN(LATENCY_CAP, cell->count ? cell->count : cell->duration_ns / 50 + 1);
-                if (runner_latency_buffer(runner, cap) < 0) {
-                        report_fail(out, ENOMEM, "latency buffer of %zu entries", cap);
-                        return 0;
-                }
-                c.lat = runner->lat;
-                c.lat_cap = cap;
+        if (rp->bus) {
+                ep.bus_address = bus_get_address(rp->bus);
+                ep.bus_pid = bus_get_pid(rp->bus);
         }
-        Bus *bus = NULL;
-        if ((t->flags & TRANSPORT_DBUS) && cell->bus != BUS_P2P) {
-                bus = runner_bus(runner, cell->bus, out);
-                if (!bus)
-                        return 0;
-                ep.bus_address = bus_get_address(bus);
-                ep.bus_pid = bus_get_pid(bus);
-        }
-        r = choose_cpus(cell->cpus, &cpu_server, &cpu_client);
-        if (r < 0) {
-                report_fail(out, r, "cpus=%s needs two CPUs in ipclab's affinity mask", cpus_name(cell->cpus));
-                return 0;
-        }
-        if (bus && pin_bus(bus, cell->bus, cpu_server, out) < 0)
-                return 0;
-        g_autofree char *dir_why = NULL;
-        ep.dir = make_private_dir(&dir_why);
-        if (!ep.dir) {
-                report_fail(out, ENAMETOOLONG, "%s", dir_why);
-                return 0;
-        }
+        ep.dir = rp->dir;
+        hook_enter(runner, STAGE_PREPARE, limit);
         r = t->prepare ? t->prepare(&ep) : 0;
+        hook_leave(runner);
         if (r < 0) {
                 report_fail(out, r, "prepare: %s", ep.why);
                 goto done;
         }
 
-        guint64 deadline = now_ns() + runner->exp->timeout_ns;
+        guint64 deadline = now_ns() + limit;
         if (!inproc) {
-                r = spawn(&c, ch, threads ? SPAWN_PAIR : SPAWN_SERVER, cpu_server, cpu_client);
+                r = spawn(&c, ch, threads ? SPAWN_PAIR : SPAWN_SERVER, rp->cpu_server, rp->cpu_client);
                 if (r < 0) {
                         report_fail(out, r, "fork: %s", g_strerror(-r));
                         goto reap;
@@ -1763,21 +1774,24 @@ int runner_run(Runner *runner, const Cell *cell, guint rep, Sample *out)
                 }
         }
         c.srv_pid = inproc || threads ? 0 : ch[0].pid;
-        r = threads ? 0 : spawn(&c, &ch[1], SPAWN_CLIENT, cpu_client, -1);
+        r = threads ? 0 : spawn(&c, &ch[1], SPAWN_CLIENT, rp->cpu_client, -1);
         if (r < 0) {
                 report_fail(out, r, "fork: %s", g_strerror(-r));
                 goto reap;
         }
         /* The children hold their ends now; the parent's copies would keep
-         * a stream from ever ending. */
-        if (!inproc && t->close)
+         * a stream from ever ending.  It must return by the cell's
+         * deadline. */
+        if (!inproc && t->close) {
+                hook_enter(runner, STAGE_CLOSE, time_left(deadline));
                 t->close(&ep);
+                hook_leave(runner);
+        }
         if (!collect(ch, 2, deadline)) {
                 if (runner_interrupted)
                         report_fail(out, EINTR, "interrupted");
                 else
-                        report_fail(out, ETIMEDOUT, "exceeded the time limit of %.3g s",
-                                    (double) runner->exp->timeout_ns / 1e9);
+                        report_fail(out, ETIMEDOUT, "exceeded the time limit of %.3g s", (double) limit / 1e9);
         }
 
 reap:
@@ -1829,25 +1843,241 @@ reap:
                                 first = &ch[i].s;
                 if (first)
                         report_fail(out, first->status, "%s", first->why);
-                if (out->status == 0) {
+                if (out->status == 0)
                         *out = *cli;   /* the server's readings came in its ack */
-                        runner->lat_n = c.lat ? MIN(out->lat_n, c.lat_cap) : 0;
+        }
+        if (t->cleanup) {
+                hook_enter(runner, STAGE_CLEANUP, limit);
+                t->cleanup(&ep);
+                hook_leave(runner);
+        }
+done:
+        free(ep.buf);   /* ipclab_endpoint_buffer() realloc()s it */
+}
+
+typedef void (*RepetitionFn)(Runner *runner, const Rep *rp, Sample *out);
+
+/* The supervisor's SIGINT, which ipclab's process passes on when it is
+ * interrupted (supervise): the repetition ends as an interrupted one. */
+static void supervisor_interrupted(int sig)
+{
+        (void) sig;
+        runner_interrupted = 1;
+}
+
+/* Why the supervisor ended without a report (exit STATUS, from waitpid;
+ * KILLED: by the runner, past its time limit). */
+static void supervisor_failed(Runner *runner, int status, bool killed, Sample *out)
+{
+        Stage stage = (Stage) __atomic_load_n(runner->stage, __ATOMIC_ACQUIRE);
+        const char *what = stage_hook[stage < G_N_ELEMENTS(stage_hook) ? stage : STAGE_RUN];
+        double limit = (double) runner->exp->timeout_ns / 1e9;
+        char how[96];
+
+        if (runner_interrupted) {
+                report_fail(out, EINTR, "interrupted");
+        } else if (killed || (stage != STAGE_RUN && WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)) {
+                report_fail(out, ETIMEDOUT, "%s exceeded the time limit of %.3g s", what, limit);
+        } else {
+                describe_exit(status, how, sizeof how);
+                report_fail(out, ECHILD, "%s %s", what, how);
+        }
+}
+
+/* Runs FN (a repetition) in a child process of its own, the supervisor,
+ * which reports its Sample into OUT: every hook of the transport runs
+ * there or in the sides it forks, never in ipclab's process, so a crash
+ * or a hang in one fails the cell alone (transport.h).  The supervisor
+ * times its hooks itself (hook_enter); this process sleeps until its
+ * report, its end, or an interrupt, which it passes on (SIGINT), and
+ * kills it only when it outlives every limit it has or the grace of an
+ * interrupt: so nothing of this process wakes in a window. */
+static void supervise(Runner *runner, RepetitionFn fn, const Rep *rp, Sample *out)
+{
+        const guint64 limit = runner->exp->timeout_ns;
+        int p[2], status = 0;
+        Sample s;
+        bool have = false, killed = false;
+
+        if (pipe2(p, O_CLOEXEC) < 0) {
+                report_fail(out, errno, "pipe: %s", g_strerror(errno));
+                return;
+        }
+        __atomic_store_n(runner->stage, (int) STAGE_RUN, __ATOMIC_RELEASE);
+        fflush(NULL);
+        pid_t parent = getpid(), pid = fork();
+        if (pid < 0) {
+                int e = errno;
+                close(p[0]);
+                close(p[1]);
+                report_fail(out, e, "fork: %s", g_strerror(e));
+                return;
+        }
+        if (pid == 0) {
+                struct sigaction sa = { .sa_handler = supervisor_interrupted };
+                close(p[0]);
+                runner_child_start(parent);
+                sigaction(SIGINT, &sa, NULL);
+                signal(SIGALRM, SIG_DFL);   /* a hook past its limit (hook_enter) */
+                fn(runner, rp, out);
+                report_write(p[1], out);
+                _exit(0);
+        }
+        close(p[1]);
+
+        /* prepare(), the sides, close() (within theirs) and cleanup(),
+         * each within the cell's limit, and the slack. */
+        guint64 now = now_ns(), end = now + 3 * limit + SUPERVISOR_SLACK_NS, grace = 0;
+        sigset_t stop, old;
+        sigemptyset(&stop);
+        sigaddset(&stop, SIGINT);
+        sigaddset(&stop, SIGTERM);
+        sigprocmask(SIG_BLOCK, &stop, &old);   /* ppoll() takes them, no race */
+        for (;;) {
+                if (runner_interrupted && !grace) {
+                        kill(pid, SIGINT);
+                        grace = now + INTERRUPT_GRACE_NS;
+                }
+                guint64 by = grace ? MIN(grace, end) : end;
+                if (now >= by) {
+                        killed = true;
+                        break;
+                }
+                struct timespec ts = { .tv_sec = (time_t) ((by - now) / 1000000000u),
+                                       .tv_nsec = (long) ((by - now) % 1000000000u) };
+                struct pollfd pfd = { .fd = p[0], .events = POLLIN };
+                int r = ppoll(&pfd, 1, &ts, &old);
+                now = now_ns();
+                if (r > 0) {
+                        have = ipclab_read_exact(p[0], &s, sizeof s) == 1;
+                        break;
+                }
+                if (r < 0 && errno != EINTR) {
+                        killed = true;
+                        break;
                 }
         }
+        sigprocmask(SIG_SETMASK, &old, NULL);
+        close(p[0]);
+        if (!have)
+                kill(pid, SIGKILL);
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+                ;
+        if (have)
+                *out = s;
+        else
+                supervisor_failed(runner, status, killed, out);
+}
+
+/* What the runner sets up for a repetition in its own process: the
+ * latency buffer, the bus, the CPUs, the private directory.  0, or < 0
+ * with OUT failed. */
+static int rep_setup(Runner *runner, Rep *rp, Sample *out)
+{
+        const Cell *cell = rp->cell;
+        bool command = (rp->t->flags & TRANSPORT_COMMAND) != 0;
+        int r;
+
+        if (command || cell->pattern != PATTERN_ONEWAY || stamp_size(cell)) {
+                size_t cap = command || (cell->count && cell->pattern != PATTERN_ONEWAY)
+                             ? cell->count : MIN(LATENCY_CAP, cell->count ? cell->count : cell->duration_ns / 50 + 1);
+                if (runner_latency_buffer(runner, cap) < 0) {
+                        report_fail(out, ENOMEM, "latency buffer of %zu entries", cap);
+                        return -ENOMEM;
+                }
+                rp->lat = runner->lat;
+                rp->lat_cap = cap;
+        }
+        if (command || ((rp->t->flags & TRANSPORT_DBUS) && cell->bus != BUS_P2P)) {
+                rp->bus = runner_bus(runner, cell->bus, out);
+                if (!rp->bus)
+                        return -EHOSTDOWN;
+        }
+        r = choose_cpus(cell->cpus, &rp->cpu_server, &rp->cpu_client);
+        if (r < 0) {
+                report_fail(out, r, "cpus=%s needs two CPUs in ipclab's affinity mask", cpus_name(cell->cpus));
+                return r;
+        }
+        if (rp->bus && (r = pin_bus(rp->bus, cell->bus, rp->cpu_server, out)) < 0)
+                return r;
+        g_autofree char *dir_why = NULL;
+        rp->dir = make_private_dir(&dir_why);
+        if (!rp->dir) {
+                report_fail(out, ENAMETOOLONG, "%s", dir_why);
+                return -ENAMETOOLONG;
+        }
+        return 0;
+}
+
+Runner *runner_new(const Experiment *exp)
+{
+        Runner *r = g_new0(Runner, 1);
+
+        r->exp = exp;
+        r->shared = mmap(NULL, sizeof *r->shared, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+        if (r->shared == MAP_FAILED)
+                g_error("runner: cannot map %zu bytes of shared memory", sizeof *r->shared);
+        r->stage = mmap(NULL, sizeof *r->stage, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+        if (r->stage == MAP_FAILED)
+                g_error("runner: cannot map %zu bytes of shared memory", sizeof *r->stage);
+        return r;
+}
+
+void sample_init(Sample *s)
+{
+        memset(s, 0, sizeof *s);
+        s->fixed_ns = s->client_on_cpu = s->server_on_cpu = s->bus_on_cpu = s->migrations = SAMPLE_NONE;
+        s->placement = PLACEMENT_UNKNOWN;
+}
+
+void runner_stop_buses(Runner *runner)
+{
+        for (size_t i = 0; i < G_N_ELEMENTS(runner->bus); i++) {
+                g_clear_pointer(&runner->bus[i], bus_stop);
+                g_clear_pointer(&runner->bus_error[i], g_free);
+        }
+}
+
+void runner_free(Runner *runner)
+{
+        if (!runner)
+                return;
+        runner_stop_buses(runner);
+        if (runner->shared)
+                munmap(runner->shared, sizeof *runner->shared);
+        if (runner->stage)
+                munmap(runner->stage, sizeof *runner->stage);
+        if (runner->lat)
+                munmap(runner->lat, runner->lat_cap * sizeof *runner->lat);
+        g_free(runner);
+}
+
+int runner_run(Runner *runner, const Cell *cell, guint rep, Sample *out)
+{
+        const Transport *t = transport_find(cell->transport);
+        Rep rp = { .t = t, .cell = cell, .cpu_server = -1, .cpu_client = -1 };
+
+        (void) rep;
+        sample_init(out);
+        memset(runner->shared, 0, sizeof *runner->shared);
+        runner->shared->srv_end_cpu = -1;
+        runner->lat_n = 0;
+        if (rep_setup(runner, &rp, out) == 0)
+                supervise(runner, (t->flags & TRANSPORT_COMMAND) ? command_repetition : repetition, &rp, out);
         /* The peers only saw a closed connection; say what closed it (a
          * daemon killed mid-cell may take a moment to be seen dead). */
-        for (int i = 0; out->status < 0 && bus && bus_is_alive(bus) && i < 10; i++)
+        for (int i = 0; out->status < 0 && rp.bus && bus_is_alive(rp.bus) && i < 10; i++)
                 g_usleep(10000);
-        if (out->status < 0 && bus && !bus_is_alive(bus)) {
+        if (out->status < 0 && rp.bus && !bus_is_alive(rp.bus)) {
                 g_autofree char *why = g_strdup_printf("the %s died during the cell: %s",
                                                        bus_name(cell->bus), out->why);
                 g_strlcpy(out->why, why, sizeof out->why);
         }
-        if (t->cleanup)
-                t->cleanup(&ep);
-done:
-        free(ep.buf);   /* ipclab_endpoint_buffer() realloc()s it */
-        samples_remove_dir(ep.dir);
-        g_free(ep.dir);
+        if (out->status == 0 && rp.lat)
+                runner->lat_n = MIN(out->lat_n, rp.lat_cap);
+        if (rp.dir) {
+                samples_remove_dir(rp.dir);
+                g_free(rp.dir);
+        }
         return 0;
 }

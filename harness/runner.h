@@ -1,15 +1,20 @@
 /* runner.h: runs one repetition of one cell in real processes.
  *
- * The runner forks a server and a client process (or, roles=threads, one
- * process of two threads), pins them to CPUs as the cell says, warms up,
- * times the pattern and collects what both sides measured.  It never prints; a failed cell is a Sample with status < 0 and
- * a reason, not an error of the runner.
+ * The runner forks a supervisor process per repetition, which calls the
+ * transport's prepare(), close() and cleanup() and forks a server and a
+ * client process (or, roles=threads, one process of two threads), pinned
+ * to CPUs as the cell says, that warm up, time the pattern and report
+ * what both sides measured: no hook of a transport runs in the caller's
+ * process, so a crash or a hang in one fails the cell alone.  It never
+ * prints; a failed cell is a Sample with status < 0 and a reason, not an
+ * error of the runner.
  */
 #pragma once
 
 #include <glib.h>
 #include <signal.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "experiment.h"
 
@@ -65,6 +70,11 @@ int runner_run(Runner *runner, const Cell *cell, guint rep, Sample *out);
  * or hyperfine's runs' durations; valid until the next runner_run(); *N
  * is 0 when it measured none. */
 const guint64 *runner_latencies(const Runner *runner, size_t *n);
+
+/* The start of a child process ipclab forks (PARENT: ipclab's pid,
+ * taken before the fork): it is killed when its parent ends, and ends at
+ * once when the parent is gone already; SIGPIPE is ignored. */
+void runner_child_start(pid_t parent);
 
 /* Stops the buses the runner started (also done by runner_free). */
 void runner_stop_buses(Runner *runner);

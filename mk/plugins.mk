@@ -43,8 +43,9 @@ $(BUILD)/plugins/%.so: template/transports/%.c include/ipclab/transport.h
 	$(Q)$(CC) $(PLUGIN_CFLAGS) -shared -o $@.tmp.$$$$ $< && mv $@.tmp.$$$$ $@
 
 # Faults: see faulty.c.  "ok" is the sound one.
-PLUGIN_FAULTS := ok abi minor size flags no-send no-version dup undefined no-symbol crash-unavailable \
-	crash-refuses crash-open crash-send crash-prepare crash-cleanup hang-recv overflow
+PLUGIN_FAULTS := ok abi minor size flags old-threads no-send no-version dup undefined no-symbol crash-unavailable \
+	crash-refuses crash-open crash-send crash-prepare crash-cleanup crash-close hang-prepare hang-cleanup \
+	hang-recv overflow
 TEST_PLUGIN_NAMES := $(PLUGIN_FAULTS:%=faulty-%.so) $(notdir $(EXAMPLE_PLUGINS))
 TEST_PLUGINS := $(addprefix $(BUILD)/tests/plugins/,$(TEST_PLUGIN_NAMES))
 ASAN_TEST_PLUGINS := $(addprefix $(BUILD)/asan/plugins/,$(TEST_PLUGIN_NAMES))

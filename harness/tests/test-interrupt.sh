@@ -276,16 +276,23 @@ ran() {
                 [ "$(awk '{ print $14 + $15 }' "/proc/$p/stat" 2>/dev/null || echo 0)" -gt 0 ] || return 1
         done
 }
-# The runner's server and client under ipclab PID (forks of ipclab that
-# kept its name, unlike the bus guardian "ipclab-bus" and the commands meta
-# capture runs), in the order they were forked, once both have run (used
-# CPU time).
+# The forks of ipclab under PID that kept its name (unlike the bus guardian
+# "ipclab-bus" and the commands meta capture runs), in the order they were
+# forked.
+forks() {
+        local c
+        for c in $(pgrep -P "$1"); do
+                [ "$(cat /proc/$c/comm 2>/dev/null)" = ipclab ] &&
+                        [ "$(readlink /proc/$c/exe 2>/dev/null)" = "$ipclab" ] && echo "$c"
+        done
+}
+# The runner's server and client under ipclab PID: the two forks of the
+# repetition's supervisor (its one fork), in the order they were forked,
+# once both have run (used CPU time).
 workers() {
-        local run=$1 c w
-        wait_until 'w=; for c in $(pgrep -P "$run"); do
-                        [ "$(cat /proc/$c/comm 2>/dev/null)" = ipclab ] &&
-                                [ "$(readlink /proc/$c/exe 2>/dev/null)" = "$ipclab" ] && w+="$c "
-                done; [ "$(wc -w <<<"$w")" -eq 2 ] || ! kill -0 "$run" 2>/dev/null'
+        local run=$1 w s
+        wait_until 'w=$(for s in $(forks "$run"); do forks "$s"; done | xargs)
+                [ "$(wc -w <<<"$w")" -eq 2 ] || ! kill -0 "$run" 2>/dev/null'
         [ "$(wc -w <<<"$w")" -eq 2 ] || return 1
         wait_until 'ran $w || ! kill -0 "$run" 2>/dev/null'
         echo "$w"

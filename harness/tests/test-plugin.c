@@ -320,6 +320,7 @@ static const Refusal refusals[] = {
         { "faulty-minor", "", "faulty-minor.so", "built for ABI 1.9 of ipclab/transport.h, newer than this ipclab's 1.1" },
         { "faulty-size", "", "faulty-size.so", "its descriptor is 64 bytes, ABI 1.1's is" },
         { "faulty-flags", "", "faulty-flags.so", "it sets flags 0x40000000, unknown to ABI 1.1" },
+        { "faulty-old-threads", "", "faulty-old-threads.so", "it sets flags 0x100, unknown to ABI 1.0" },
         { "faulty-no-send", "", "faulty-no-send.so", "it has no send() hook" },
         { "faulty-no-version", "", "faulty-no-version.so", "it has no version" },
         { "plugin:transports/faulty-dup.so", "", "faulty-dup.so",

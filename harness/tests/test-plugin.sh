@@ -11,7 +11,9 @@
 # the data stale though the experiment file is the same; one that
 # crashes in a hook (send, the server's open) fails its cell with the
 # signal named, one that hangs is ended by the cell's time limit, and
-# the other cells are measured.  Then a study outside this tree as a user
+# the other cells are measured; so does one that crashes or hangs in a
+# hook of the process that forks both sides (prepare(), its close(),
+# cleanup()), and nothing of it is left.  Then a study outside this tree as a user
 # makes one: `make install PREFIX=...` (the header, ipclab.pc, the example
 # plugins), `ipclab init`, a plugin of the user's own built with the
 # installed pkg-config file beside the study's example, a C++ one
@@ -56,6 +58,7 @@ while IFS='|' read -r kind item says; do
 done <<'LIST'
 abi|faulty-abi|it is built for ABI 2.0 of ipclab/transport.h
 minor|faulty-minor|newer than this ipclab's 1.1
+old-threads|faulty-old-threads|it sets flags 0x100, unknown to ABI 1.0
 no-send|faulty-no-send|it has no send() hook
 dup|plugin:transports/faulty-dup.so|its name 'pipe' is taken by one of ipclab's own transports
 undefined|faulty-undefined|it cannot be loaded: /
@@ -88,6 +91,45 @@ check "a crash in the server's open() fails its cell naming the signal ($(why fa
 check "a server hanging in recv() is ended by the cell's time limit ($(why faulty-hang-recv))" \
         '[ "$(why faulty-hang-recv)" = "failed: exceeded the time limit of 1 s" ]'
 check "... and pipe, beside them, is measured ($(why pipe))" '[ "$(why pipe)" = "ok: -" ]'
+
+# Plugins that go wrong in a hook of the process that forks both sides
+# (prepare(), its close(), cleanup()): ipclab runs those in a supervisor
+# process of the repetition's own, so each fails only its cell, naming the
+# hook and the signal, or the time limit of a hang; pipe beside them is
+# measured whole, and nothing is left: no process (each run's own are
+# found by the variable its wrapper sets), no private directory.
+# In this order (seed=0): the sides of faulty-crash-close, killed as their
+# supervisor dies, are long gone when ipclab ends.
+experiment parent "faulty-crash-close;faulty-crash-prepare;faulty-crash-cleanup;faulty-hang-prepare;faulty-hang-cleanup;pipe" \
+        "timeout=1s
+seed=0
+"
+mkdir -p "$tmp/run"
+owner=$tmp/parent-run
+run_owned=$(owned "$owner" "$ipclab")
+(cd "$study" && XDG_RUNTIME_DIR=$tmp/run TMPDIR=$tmp/run "$run_owned" run --out "$study/data" experiments/parent.ini) \
+        > "$tmp/parent.out" 2>&1; rc=$?
+why() { tsv_cols "$study/data/parent/samples.tsv" transport status why 2>/dev/null | awk -F'\t' -v t="$1" '$1 == t { print $2 ": " $3 }'; }
+check "run with plugins crashing and hanging in the forking process's hooks exits 1, every cell in samples.tsv (status $rc)" \
+        '[ $rc -eq 1 ] && [ "$(tsv_cols "$study/data/parent/samples.tsv" transport | wc -l)" -eq 6 ]' ||
+        sed 's/^/# /' "$tmp/parent.out"
+check "a crash in prepare() fails its cell naming the hook and the signal ($(why faulty-crash-prepare))" \
+        '[ "$(why faulty-crash-prepare)" = "failed: prepare() killed by signal 11 (Segmentation fault)" ]'
+check "a crash in the forking process's close() fails its cell naming the hook and the signal ($(why faulty-crash-close))" \
+        '[ "$(why faulty-crash-close)" = "failed: close() in the forking process killed by signal 11 (Segmentation fault)" ]'
+check "a crash in cleanup() fails its cell naming the hook and the signal ($(why faulty-crash-cleanup))" \
+        '[ "$(why faulty-crash-cleanup)" = "failed: cleanup() killed by signal 11 (Segmentation fault)" ]'
+check "a hang in prepare() is ended by the cell's time limit ($(why faulty-hang-prepare))" \
+        '[ "$(why faulty-hang-prepare)" = "failed: prepare() exceeded the time limit of 1 s" ]'
+check "a hang in cleanup() is ended by the cell's time limit ($(why faulty-hang-cleanup))" \
+        '[ "$(why faulty-hang-cleanup)" = "failed: cleanup() exceeded the time limit of 1 s" ]'
+pipe_row=$(tsv_cols "$study/data/parent/samples.tsv" transport status messages bytes_B lat_n elapsed_ns 2>/dev/null |
+        awk -F'\t' '$1 == "pipe" { print $2, $3, $4, $5, ($6 > 0) }')
+check "... and pipe, beside them, is measured whole: 50 messages, their bytes and latencies ($pipe_row)" \
+        '[ "$pipe_row" = "ok 50 3200 50 1" ]'
+check "... and nothing is left: no process of the run" '[ -z "$(owned_pids "$owner")" ]' ||
+        ps -o pid,ppid,stat,args -p "$(owned_pids "$owner" | paste -sd,)" | sed 's/^/# /'
+check "... no private directory" '[ -z "$(ls -A "$tmp/run")" ]' || ls -la "$tmp/run" | sed 's/^/# /'
 
 # ipclab list in the study.
 (cd "$study" && "$ipclab" list) > "$tmp/list.out" 2> "$tmp/list.err"; rc=$?

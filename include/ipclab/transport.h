@@ -41,30 +41,40 @@
  * or is taken (by a transport of ipclab's or another plugin), or that was
  * asked for by another name.
  *
- * Processes.  One repetition of one cell:
+ * Processes.  One repetition of one cell, in a process ipclab forks for
+ * it (the supervisor, "the forking process" below):
  *
- *   prepare()             in the process that forks both sides: create
- *                         what both share (a pipe, a path in ep->dir)
+ *   prepare()             in the supervisor: create what both sides share
+ *                         (a pipe, a path in ep->dir)
  *   server:  open(SERVER) in a child process of its own; then ipclab
  *                         waits for it to be ready, so a server listens
  *                         (or binds) in open()
  *   client:  open(CLIENT) in another child, once the server is ready
- *   close()               in the forking process, right after both forks:
- *                         drop its copies of what prepare() made, so that
- *                         an end of stream can be seen
+ *   close()               in the supervisor, right after both forks: drop
+ *                         its copies of what prepare() made, so that an
+ *                         end of stream can be seen
  *   ... messages ...      in the two children; each calls close() at its end
- *   cleanup()             in the forking process, after both children have
+ *   cleanup()             in the supervisor, after both children have
  *                         ended (or were killed): remove what prepare() made
+ *   (command()            IPCLAB_TRANSPORT_COMMAND: in the supervisor)
  *
- * "The process that forks both sides" is ipclab itself: a crash in
- * prepare(), the parent's close() or cleanup() ends the run, so keep them
- * to making and removing what both sides share.  A crash in a child (the
- * server's or client's open(), send(), recv(), send_end(), close()) fails
- * that repetition with the signal named and ipclab goes on with the next
- * cell; a hang there is ended when the cell's timeout= is up.  The describing
- * hooks (unavailable, max_size, refuses, libraries) are called by ipclab
- * outside any measurement, for a plugin each in a short-lived process of
- * its own: a crash there refuses the plugin (exit 2) naming the hook.
+ * No measuring hook runs in ipclab's own process, so a crash or a hang in
+ * one fails that repetition alone, and ipclab goes on with the next: a
+ * crash in the supervisor's prepare(), close(), cleanup() or command()
+ * with the hook and the signal named ("prepare() killed by signal 11
+ * (Segmentation fault)"; both children are then killed, and ep->dir is
+ * removed, but what cleanup() would have removed elsewhere stays: keep it
+ * in ep->dir), a crash in a child (the server's or client's open(),
+ * send(), recv(), send_end(), close()) with the side and the signal
+ * named.  A hang in prepare() or cleanup() is ended when the cell's
+ * timeout= is up, counted from the hook's call; one in the supervisor's
+ * close() or command() or in a child, when the repetition's timeout= is
+ * up (counted from the end of prepare()).  The supervisor sits outside the timed
+ * window, as ipclab did: it waits while the children measure.  The
+ * describing hooks (unavailable, max_size, refuses, libraries) are called
+ * by ipclab outside any measurement, for a plugin each in a short-lived
+ * process of its own: a crash there refuses the plugin (exit 2) naming
+ * the hook.
  * IPCLAB_TRANSPORT_INPROCESS puts both roles in one process: open(SERVER)
  * then open(CLIENT) on the same endpoint, no fork, no close() between.
  * Threads: start them in open(), never in prepare() (a process that has
@@ -288,7 +298,8 @@ typedef struct IpclabTransport {
 
         /* Measuring hooks (see the top of the file for the processes). */
 
-        /* Creates what both sides share; ep->dir exists.  0 or -errno. */
+        /* Creates what both sides share, in the supervisor (see the top of
+         * the file); ep->dir exists.  0 or -errno. */
         int (*prepare)(IpclabEndpoint *ep);
         /* Takes ROLE (sets ep->role) and connects; a server is ready to be
          * connected to when it returns.  0 or -errno. */
@@ -313,10 +324,10 @@ typedef struct IpclabTransport {
         int (*call)(IpclabEndpoint *ep, const void *data, size_t len,
                     const void **reply, size_t *reply_len, size_t expect);
         /* Releases this process's part of EP (each child at its end, the
-         * forking process right after forking).  May be called on an
+         * supervisor right after forking both).  May be called on an
          * endpoint whose open() failed or never ran. */
         void (*close)(IpclabEndpoint *ep);
-        /* Removes what prepare() made, in the forking process. */
+        /* Removes what prepare() made, in the supervisor. */
         void (*cleanup)(IpclabEndpoint *ep);
 
         /* IPCLAB_TRANSPORT_COMMAND only: the command line (split at blanks,

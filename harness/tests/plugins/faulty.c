@@ -5,14 +5,18 @@
  *
  * Refused when loaded:  FAULT_ABI (major 2), FAULT_MINOR (a minor newer
  * than ipclab's), FAULT_SIZE (a descriptor of the wrong size), FAULT_FLAGS
- * (a flag ABI 1.0 lacks), FAULT_NO_SEND (no send()), FAULT_NO_VERSION,
- * FAULT_DUP (named "pipe", one of ipclab's own), FAULT_UNDEFINED (needs a
- * symbol nothing defines: dlopen fails), FAULT_NO_SYMBOL (exports
- * ipclab_transport_v2, not v1), FAULT_CRASH_UNAVAILABLE, FAULT_CRASH_REFUSES.
+ * (a flag no ABI has), FAULT_OLD_THREADS (built for ABI 1.0, it sets
+ * IPCLAB_TRANSPORT_THREADS, which 1.1 added), FAULT_NO_SEND (no send()),
+ * FAULT_NO_VERSION, FAULT_DUP (named "pipe", one of ipclab's own),
+ * FAULT_UNDEFINED (needs a symbol nothing defines: dlopen fails),
+ * FAULT_NO_SYMBOL (exports ipclab_transport_v2, not v1),
+ * FAULT_CRASH_UNAVAILABLE, FAULT_CRASH_REFUSES.
  * Fail a cell:  FAULT_CRASH_OPEN (the server, in open()), FAULT_CRASH_SEND
- * (the client, after some messages), FAULT_CRASH_PREPARE and
- * FAULT_CRASH_CLEANUP (in the process that forks both sides),
- * FAULT_HANG_RECV (the server stops reading: the cell's timeout ends it),
+ * (the client, after some messages), FAULT_CRASH_PREPARE,
+ * FAULT_CRASH_CLEANUP and FAULT_CRASH_CLOSE (in the process that forks
+ * both sides: its close() only), FAULT_HANG_RECV (the server stops
+ * reading), FAULT_HANG_PREPARE and FAULT_HANG_CLEANUP (the cell's timeout
+ * ends each),
  * FAULT_OVERFLOW (the server writes one byte past its buffer: only an
  * AddressSanitizer build sees it).
  */
@@ -30,6 +34,8 @@
 enum { C2S_R, C2S_W, S2C_R, S2C_W };
 
 static unsigned sends;
+/* open() ran in this process: a side's, not the forking process's. */
+static int opened;
 
 #ifdef FAULT_UNDEFINED
 void ipclab_test_nothing_defines_this(void);
@@ -42,10 +48,20 @@ __attribute__((unused)) static void crash(void)
         raise(SIGSEGV);
 }
 
+/* A hook that never returns. */
+__attribute__((unused)) static void hang(void)
+{
+        for (;;)
+                pause();
+}
+
 static int faulty_prepare(IpclabEndpoint *ep)
 {
 #ifdef FAULT_CRASH_PREPARE
         crash();
+#endif
+#ifdef FAULT_HANG_PREPARE
+        hang();
 #endif
 #ifdef FAULT_UNDEFINED
         ipclab_test_nothing_defines_this();
@@ -58,6 +74,7 @@ static int faulty_prepare(IpclabEndpoint *ep)
 static int faulty_open(IpclabEndpoint *ep, IpclabRole role)
 {
         ep->role = role;
+        opened = 1;
 #ifdef FAULT_CRASH_OPEN
         if (role == IPCLAB_ROLE_SERVER)
                 crash();
@@ -85,8 +102,7 @@ static int faulty_recv(IpclabEndpoint *ep, const void **data, size_t *len, size_
 
 #ifdef FAULT_HANG_RECV
         if (ep->role == IPCLAB_ROLE_SERVER)
-                for (;;)
-                        pause();
+                hang();
 #endif
         if (!buf)
                 return ipclab_endpoint_fail(ep, ENOMEM, "buffer");
@@ -111,6 +127,11 @@ static int faulty_send_end(IpclabEndpoint *ep)
 
 static void faulty_close(IpclabEndpoint *ep)
 {
+#ifdef FAULT_CRASH_CLOSE
+        if (!opened)
+                crash();
+#endif
+        (void) opened;
         for (size_t i = 0; i < 4; i++)
                 ipclab_close_fd(&ep->fd[i]);
 }
@@ -119,6 +140,9 @@ static void faulty_cleanup(IpclabEndpoint *ep)
 {
 #ifdef FAULT_CRASH_CLEANUP
         crash();
+#endif
+#ifdef FAULT_HANG_CLEANUP
+        hang();
 #endif
         faulty_close(ep);
 }
@@ -152,6 +176,9 @@ IPCLAB_TRANSPORT_EXPORT const IpclabTransport SYMBOL = {
         .abi_major = 2, .abi_minor = 0, .struct_size = sizeof(IpclabTransport),
 #elif defined FAULT_MINOR
         .abi_major = IPCLAB_TRANSPORT_ABI_MAJOR, .abi_minor = 9, .struct_size = sizeof(IpclabTransport),
+#elif defined FAULT_OLD_THREADS
+        .abi_major = IPCLAB_TRANSPORT_ABI_MAJOR, .abi_minor = 0, .struct_size = sizeof(IpclabTransport),
+        .flags = IPCLAB_TRANSPORT_THREADS,
 #elif defined FAULT_SIZE
         .abi_major = IPCLAB_TRANSPORT_ABI_MAJOR, .abi_minor = IPCLAB_TRANSPORT_ABI_MINOR, .struct_size = 64,
 #else

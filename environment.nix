@@ -24,7 +24,7 @@ pkgs.mkShell {
     # the C++ transports (optional: without them qtdbus and sdbus-c++ are
     # listed unavailable; meta.ini records the versions built against)
     qt5.qtbase sdbus-cpp
-    # the example transport plugin examples/transports/zeromq.c
+    # the messaging libraries' transports (optional like the C++ ones)
     zeromq
   ];
   packages = with pkgs; [

@@ -55,11 +55,13 @@ cxx_pkgs=$(echo $cxx_pkgs)
 put CXX_PKG_CFLAGS "$([ -n "$cxx_pkgs" ] && pkg-config --cflags $cxx_pkgs)"
 put CXX_PKG_LIBS "$([ -n "$cxx_pkgs" ] && echo "$(pkg-config --libs $cxx_pkgs) -lstdc++")"
 
-# libzmq: the example plugin examples/transports/zeromq.c (mk/plugins.mk).
+# The messaging libraries' transports (harness/transports/zeromq.c ...),
+# each built in where its library is (mk/harness.mk).
 have_zmq=
 pkg-config --exists libzmq 2>/dev/null && have_zmq=yes
 put HAVE_ZMQ "$have_zmq"
-put ZMQ_FLAGS "$([ -n "$have_zmq" ] && pkg-config --cflags --libs libzmq)"
+put ZMQ_CFLAGS "$([ -n "$have_zmq" ] && pkg-config --cflags libzmq)"
+put ZMQ_LIBS "$([ -n "$have_zmq" ] && pkg-config --libs libzmq)"
 
 exec >&3 3>&-
 cmp -s "$tmp" "$file" && exit 0

@@ -266,6 +266,19 @@ static void test_long_stream(gconstpointer data)
                 t->name, (t->flags & TRANSPORT_MARSHAL) && t->refuses ? "array;append-per-element" : "array");
 }
 
+/* A messaging library's limits on a message (gRPC's default is 4 MiB)
+ * are the transport's to lift or to name (max_size): messages of 1 and
+ * 8 MiB arrive intact, or are left out with the limit named. */
+static void test_large(gconstpointer data)
+{
+        const Transport *t = data;
+        if (skip_unavailable(t))
+                return;
+        run_text("large",
+                "[experiment]\ntitle=large\ntransport=%s\npayload=bytes\nsize=1MiB;8MiB\n"
+                "pattern=oneway;roundtrip\nreply=echo;empty\ncount=3\nrepeat=1\nwarmup=1\nverify=true\n", t->name);
+}
+
 /* *W: transport BASE called NAME, added to those an experiment file can
  * name, for a test to change an op of. */
 static Transport *variant(Transport *w, const Transport *base, const char *name)
@@ -413,7 +426,8 @@ static guint count_descendants(GString *names)
 
 /* Every bus, one payload: once the runner is freed no process it started
  * (client, server, bus daemon or its guardian)
- * is left, and neither is any directory it made. */
+ * is left, and neither is any directory it made (nor a library
+ * transport's socket files, which lie in the repetition's directory). */
 static void test_left_behind(gconstpointer data)
 {
         const Transport *t = data;
@@ -425,9 +439,9 @@ static void test_left_behind(gconstpointer data)
         g_assert_cmpint(prctl(PR_SET_CHILD_SUBREAPER, 1), ==, 0);
         g_setenv("XDG_RUNTIME_DIR", runtime, TRUE);
         run_text("left-behind",
-                "[experiment]\ntitle=left behind\ntransport=%s\nbus=dbus-daemon;dbus-broker;p2p\n"
+                "[experiment]\ntitle=left behind\ntransport=%s\n%s"
                 "payload=string\nsize=64\npattern=oneway;roundtrip\ncount=5\nrepeat=1\nwarmup=1\nverify=true\n",
-                t->name);
+                t->name, (t->flags & TRANSPORT_DBUS) ? "bus=dbus-daemon;dbus-broker;p2p\n" : "");
 
         /* Waits for the descendants to go, however long that takes (one
          * left for good hangs the test, which run-tests reports). */
@@ -715,8 +729,14 @@ int main(int argc, char **argv)
                 if (t->flags & TRANSPORT_DBUS) {
                         g_autofree char *ls = g_strdup_printf("/transports/long-stream/%s", t->name);
                         g_test_add_data_func(ls, t, test_long_stream);
+                }
+                if ((t->flags & TRANSPORT_DBUS) || !strcmp(t->family, "library")) {
                         g_autofree char *lb = g_strdup_printf("/transports/left-behind/%s", t->name);
                         g_test_add_data_func(lb, t, test_left_behind);
+                }
+                if (!strcmp(t->family, "library")) {
+                        g_autofree char *lg = g_strdup_printf("/transports/large/%s", t->name);
+                        g_test_add_data_func(lg, t, test_large);
                 }
         }
         g_test_add_func("/transports/time-limit", test_time_limit);

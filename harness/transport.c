@@ -68,6 +68,7 @@ NOT_BUILT(qtdbus, "qtdbus", "dbus", QTDBUS_SUMMARY, QTDBUS_FLAGS,
 NOT_BUILT(sdbus_cpp, "sdbus-c++", "dbus", SDBUSCPP_SUMMARY, SDBUSCPP_FLAGS,
           "built without sdbus-c++ (libsdbus-c++-dev; or CXX_TRANSPORTS=no)")
 NOT_BUILT(zeromq, "zeromq", "library", ZEROMQ_SUMMARY, ZEROMQ_FLAGS, "built without libzmq (libzmq3-dev)")
+NOT_BUILT(nng, "nng", "library", NNG_SUMMARY, NNG_FLAGS, "built without nng (libnng-dev)")
 
 #define TRANSPORT_ENTRY(id) &transport_##id,
 const Transport *const transport_table[] = {

@@ -69,6 +69,7 @@ typedef IpclabRole Role;
         X(qtdbus) \
         X(sdbus_cpp) \
         X(zeromq) \
+        X(nng) \
         X(fdpass) \
         X(dbus_send) \
         X(gdbus_call) \
@@ -89,6 +90,8 @@ typedef IpclabRole Role;
  * only where their library is installed (build/config.mk). */
 #define ZEROMQ_SUMMARY "ZeroMQ over ipc://: REQ/REP round trips, PUSH/PULL one-way (libzmq's I/O threads)"
 #define ZEROMQ_FLAGS (TRANSPORT_EMPTY_OK | TRANSPORT_THREADS)
+#define NNG_SUMMARY "nng over ipc://: req0/rep0 round trips, push0/pull0 one-way (nng's aio threads)"
+#define NNG_FLAGS (TRANSPORT_EMPTY_OK | TRANSPORT_THREADS)
 
 #define TRANSPORT_DECLARE(id) extern const Transport transport_##id;
 TRANSPORTS(TRANSPORT_DECLARE)

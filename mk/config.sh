@@ -62,6 +62,19 @@ pkg-config --exists libzmq 2>/dev/null && have_zmq=yes
 put HAVE_ZMQ "$have_zmq"
 put ZMQ_CFLAGS "$([ -n "$have_zmq" ] && pkg-config --cflags libzmq)"
 put ZMQ_LIBS "$([ -n "$have_zmq" ] && pkg-config --libs libzmq)"
+# nng has no pkg-config file on Debian 12 (CMake's only): its header, its
+# library and the version its header states.
+nng_h=$(echo '#include <nng/nng.h>' | ${CC:-cc} -E -dM - 2>/dev/null)
+have_nng=
+nng_version=absent
+if [ -n "$nng_h" ] && echo 'int main(void){return 0;}' | ${CC:-cc} -x c - -lnng -o /dev/null 2>/dev/null; then
+        have_nng=yes
+        nng_version=$(awk '$2 == "NNG_MAJOR_VERSION" { a = $3 } $2 == "NNG_MINOR_VERSION" { b = $3 }
+                $2 == "NNG_PATCH_VERSION" { c = $3 } END { print a "." b "." c }' <<<"$nng_h")
+fi
+put VERSION_nng "$nng_version"
+put HAVE_NNG "$have_nng"
+put NNG_LIBS "$([ -n "$have_nng" ] && echo "-lnng -lpthread")"
 
 exec >&3 3>&-
 cmp -s "$tmp" "$file" && exit 0

@@ -50,10 +50,10 @@ LDLIBS = $(PKG_LIBS) $(CXX_PKG_LIBS) $(LIB_PKG_LIBS) -lrt -lm
 
 # The messaging libraries' transports, each built in where its library is
 # installed (build/config.mk; `make deps` and `make all` install them), as
-# the C++ transports are (below): ZeroMQ.
-LIB_SRC := harness/transports/zeromq.c
-LIB_OBJ = $(if $(HAVE_ZMQ),$(BUILD)/obj/transports/zeromq.o)
-LIB_PKG_LIBS = $(if $(HAVE_ZMQ),$(ZMQ_LIBS))
+# the C++ transports are (below): ZeroMQ, nng.
+LIB_SRC := harness/transports/zeromq.c harness/transports/nng.c
+LIB_OBJ = $(if $(HAVE_ZMQ),$(BUILD)/obj/transports/zeromq.o) $(if $(HAVE_NNG),$(BUILD)/obj/transports/nng.o)
+LIB_PKG_LIBS = $(if $(HAVE_ZMQ),$(ZMQ_LIBS)) $(if $(HAVE_NNG),$(NNG_LIBS))
 $(BUILD)/obj/transports/zeromq.o: ALL_CFLAGS += $(ZMQ_CFLAGS)
 
 HARNESS_SRC := $(filter-out harness/main.c $(LIB_SRC),$(wildcard harness/*.c harness/transports/*.c harness/env/*.c))

@@ -25,7 +25,7 @@ pkgs.mkShell {
     # listed unavailable; meta.ini records the versions built against)
     qt5.qtbase sdbus-cpp
     # the messaging libraries' transports (optional like the C++ ones)
-    zeromq nng
+    zeromq nng grpc
   ];
   packages = with pkgs; [
     gnuplot

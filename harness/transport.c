@@ -69,6 +69,8 @@ NOT_BUILT(sdbus_cpp, "sdbus-c++", "dbus", SDBUSCPP_SUMMARY, SDBUSCPP_FLAGS,
           "built without sdbus-c++ (libsdbus-c++-dev; or CXX_TRANSPORTS=no)")
 NOT_BUILT(zeromq, "zeromq", "library", ZEROMQ_SUMMARY, ZEROMQ_FLAGS, "built without libzmq (libzmq3-dev)")
 NOT_BUILT(nng, "nng", "library", NNG_SUMMARY, NNG_FLAGS, "built without nng (libnng-dev)")
+NOT_BUILT(grpc, "grpc", "library", GRPC_SUMMARY, GRPC_FLAGS,
+          "built without gRPC C++ (libgrpc++-dev; or CXX_TRANSPORTS=no)")
 
 #define TRANSPORT_ENTRY(id) &transport_##id,
 const Transport *const transport_table[] = {

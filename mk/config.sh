@@ -23,7 +23,7 @@ version() { pkg-config --modversion "$1" 2>/dev/null || echo absent; }
 
 echo "# The build configuration (mk/config.sh), compared on every make."
 pkgs="glib-2.0 gio-2.0 gio-unix-2.0 dbus-1 zlib"
-for p in $pkgs libsystemd Qt5Core Qt5DBus sdbus-c++ libzmq; do
+for p in $pkgs libsystemd Qt5Core Qt5DBus sdbus-c++ libzmq grpc++; do
         put "VERSION_$p" "$(version "$p")"
 done
 put CXX_TRANSPORTS_BUILT "$cxx"
@@ -36,13 +36,15 @@ put SDBUS_VERSION "$([ -n "$have_sdbus" ] && version libsystemd)"
 put PKG_CFLAGS "$(pkg-config --cflags $pkgs 2>/dev/null)"
 put PKG_LIBS "$(pkg-config --libs $pkgs 2>/dev/null)"
 
-have_qt= have_sdcpp=
+have_qt= have_sdcpp= have_grpc=
 if [ "$cxx" = yes ]; then
         pkg-config --exists Qt5DBus Qt5Core 2>/dev/null && have_qt=yes
         pkg-config --exists sdbus-c++ libsystemd 2>/dev/null && have_sdcpp=yes
+        pkg-config --exists grpc++ 2>/dev/null && have_grpc=yes
 fi
 put HAVE_QTDBUS "$have_qt"
 put HAVE_SDBUSCPP "$have_sdcpp"
+put HAVE_GRPC "$have_grpc"
 put QTDBUS_VERSION "$([ -n "$have_qt" ] && version Qt5DBus || echo "not built in")"
 put SDBUSCPP_VERSION "$([ -n "$have_sdcpp" ] && version sdbus-c++ || echo "not built in")"
 # Before 1.3.0 (its PR #340) sdbus-c++ appends a std::vector<uint8_t>
@@ -50,7 +52,7 @@ put SDBUSCPP_VERSION "$([ -n "$have_sdcpp" ] && version sdbus-c++ || echo "not b
 array=0
 [ -n "$have_sdcpp" ] && pkg-config --atleast-version=1.3.0 sdbus-c++ && array=1
 put SDBUSCPP_ARRAY "$array"
-cxx_pkgs="${have_qt:+Qt5DBus Qt5Core} ${have_sdcpp:+sdbus-c++}"
+cxx_pkgs="${have_qt:+Qt5DBus Qt5Core} ${have_sdcpp:+sdbus-c++} ${have_grpc:+grpc++}"
 cxx_pkgs=$(echo $cxx_pkgs)
 put CXX_PKG_CFLAGS "$([ -n "$cxx_pkgs" ] && pkg-config --cflags $cxx_pkgs)"
 put CXX_PKG_LIBS "$([ -n "$cxx_pkgs" ] && echo "$(pkg-config --libs $cxx_pkgs) -lstdc++")"

@@ -7,7 +7,8 @@
 # loads every experiment file, and its cells are measured with hyperfine
 # (shell-calls), QtDBus 5 (qtbase5-dev) and sdbus-c++ (libsdbus-c++-dev),
 # so these are here too, and the messaging libraries of ipclab's library
-# transports (zeromq: libzmq3-dev, nng: libnng-dev); mk/harness.mk builds those and the C++
+# transports (zeromq: libzmq3-dev, nng: libnng-dev, grpc:
+# libgrpc++-dev); mk/harness.mk builds those and the C++
 # transports after deps-check has installed them (build/config.mk).  With
 # CXX_TRANSPORTS=no the C++ ones are not built, `ipclab list` says so
 # (as it says of a library transport whose library is missing), and the
@@ -16,7 +17,7 @@
 # an SSH target of `ipclab run --host` must have (harness/remote.c reads
 # this line there, so it stays one line).
 DEPS_HARNESS := build-essential pkg-config libglib2.0-dev libdbus-1-dev libsystemd-dev zlib1g-dev dbus dbus-broker
-DEPS_BUILD := $(DEPS_HARNESS) qtbase5-dev libsdbus-c++-dev libzmq3-dev libnng-dev hyperfine gnuplot-nox latexmk texlive-latex-base \
+DEPS_BUILD := $(DEPS_HARNESS) qtbase5-dev libsdbus-c++-dev libzmq3-dev libnng-dev libgrpc++-dev hyperfine gnuplot-nox latexmk texlive-latex-base \
 	texlive-latex-recommended texlive-fonts-recommended
 # Running the whole test suite and the benchmarks against reference tools:
 # dbus-test-tool, perf, clang for the fuzzer and the sanitizers,

@@ -59,7 +59,7 @@ $(BUILD)/obj/transports/zeromq.o: ALL_CFLAGS += $(ZMQ_CFLAGS)
 HARNESS_SRC := $(filter-out harness/main.c $(LIB_SRC),$(wildcard harness/*.c harness/transports/*.c harness/env/*.c))
 HARNESS_OBJ := $(patsubst harness/%.c,$(BUILD)/obj/%.o,$(HARNESS_SRC))
 
-# The C++ transports (qtdbus, sdbus-c++), each built when its library is
+# The C++ transports (qtdbus, sdbus-c++, grpc), each built when its library is
 # installed (build/config.mk says; `make deps` and `make all` install
 # both), and left out with CXX_TRANSPORTS=no.  A transport not built is
 # still listed, unavailable with the reason (transport.c).  sdbus-c++ needs
@@ -67,7 +67,8 @@ HARNESS_OBJ := $(patsubst harness/%.c,$(BUILD)/obj/%.o,$(HARNESS_SRC))
 # message beneath); IPCLAB_SDBUSCPP_ARRAY says whether this sdbus-c++
 # appends a std::vector<uint8_t> as one array (from 1.3.0, mk/config.sh).
 CXX_FLAGS = -std=c++17 -Wall -Wextra $(WERROR) -fPIC $(CXXFLAGS)
-CXX_OBJ = $(if $(HAVE_QTDBUS),$(BUILD)/obj/transports/qtdbus.o) $(if $(HAVE_SDBUSCPP),$(BUILD)/obj/transports/sdbus-cpp.o)
+CXX_OBJ = $(if $(HAVE_QTDBUS),$(BUILD)/obj/transports/qtdbus.o) $(if $(HAVE_SDBUSCPP),$(BUILD)/obj/transports/sdbus-cpp.o) \
+	$(if $(HAVE_GRPC),$(BUILD)/obj/transports/grpc.o)
 # Which ones are linked in is the objects' business (transport.c's weak
 # stand-ins give way to them), so nothing else needs to know.
 CXX_DEF = -DIPCLAB_QTDBUS_VERSION='"$(QTDBUS_VERSION)"' -DIPCLAB_SDBUSCPP_VERSION='"$(SDBUSCPP_VERSION)"' \

@@ -17,7 +17,7 @@ for t in direct pipe fifo unix-stream unix-dgram unix-seqpacket socketpair tcp u
 done
 # the messaging libraries' transports: the version of the library each
 # uses, or why it is unavailable
-for t in zeromq nng; do
+for t in zeromq nng grpc; do
         lib=$(grep -A1 "^$t " <<<"$out")
         check "list shows $t with its library's version, or why not" \
                 '{ grep -qE "^$t +library +ok " <<<"$lib" && grep -qE "^ +uses: [^ ].* [0-9]+\.[0-9]+" <<<"$lib"; } ||

@@ -331,7 +331,7 @@ printf "[experiment]\ntitle=bus\ntransport=libdbus\nbus=dbus-daemon\npattern=rou
 kill_during bus "dbus-daemon" bus
 # The messaging libraries' transports (threads of their own in both
 # sides, sockets in the private directory), where built: the same.
-for lib in zeromq nng; do
+for lib in zeromq nng grpc; do
         if ! "$ipclab" list | grep -q "^$lib  *library  *ok "; then
                 note "$lib: not built here, not killed"
                 continue

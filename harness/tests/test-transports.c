@@ -386,6 +386,24 @@ static void test_sdbus_cpp_cells(void)
         g_assert_cmpuint(marshal, ==, whole ? 2 : 1);
 }
 
+/* grpc has no one-way (a unary call always has a response): its one-way
+ * cells are left out with that reason, its round trips kept. */
+static void test_grpc_cells(void)
+{
+        const Transport *t = transport_find("grpc");
+        if (skip_unavailable(t))
+                return;
+        g_autoptr(Experiment) exp = load_text("grpc-cells",
+                "[experiment]\ntitle=cells\ntransport=grpc\npattern=oneway;roundtrip;callrate\ncount=5\n"
+                "repeat=1\n");
+        g_assert_cmpuint(exp->cells->len, ==, 2);
+        for (guint i = 0; i < exp->cells->len; i++)
+                g_assert_cmpint(((const Cell *) exp->cells->pdata[i])->pattern, !=, PATTERN_ONEWAY);
+        g_assert_cmpuint(exp->skipped->len, ==, 1);
+        g_assert_nonnull(strstr(exp->skipped->pdata[0], "grpc oneway "));
+        g_assert_nonnull(strstr(exp->skipped->pdata[0], "a gRPC unary call always has a response"));
+}
+
 /* The processes descended from this one (a subreaper: orphans stay ours). */
 static guint count_descendants(GString *names)
 {
@@ -747,6 +765,7 @@ int main(int argc, char **argv)
         g_test_add_func("/transports/refuses", test_refuses);
         g_test_add_func("/transports/claim-unavailable", test_claim_unavailable);
         g_test_add_func("/transports/sdbus-c++/cells", test_sdbus_cpp_cells);
+        g_test_add_func("/transports/grpc/cells", test_grpc_cells);
         int r = g_test_run();
         g_rmdir(tmp_dir);
         return r;

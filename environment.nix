@@ -24,8 +24,8 @@ pkgs.mkShell {
     # the C++ transports (optional: without them qtdbus and sdbus-c++ are
     # listed unavailable; meta.ini records the versions built against)
     qt5.qtbase sdbus-cpp
-    # the example transport plugin examples/transports/zeromq.c
-    zeromq
+    # the messaging libraries' transports (optional like the C++ ones)
+    zeromq nng grpc
   ];
   packages = with pkgs; [
     gnuplot

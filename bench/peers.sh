@@ -1,7 +1,7 @@
 #!/bin/bash
 # bench/peers.sh [--pairs=N] [--count=N] [--marshal=LIST] [--sizes=LIST]
-#                [--gdbus-count=N] [--gdbus-set=KEY=VALUE]... [--only=004|001]
-#                [--ipclab=PATH]
+#                [--gdbus-count=N] [--gdbus-set=KEY=VALUE]...
+#                [--only=004|001|kernel] [--kernel-count=N] [--ipclab=PATH]
 # Do ipclab's D-Bus cells agree with the seeds' own kind of program?  Runs,
 # interleaved (peer, ipclab, peer, ipclab, ...), PAIRS times:
 #
@@ -18,6 +18,34 @@
 #        (reply=empty by default; --gdbus-set=reply=... replaces that key,
 #        or adds any other, in the cells' experiment file, for a reply
 #        closer to the seed's "OK" once ipclab has one).
+#   kernel  UDP and TCP over loopback against sockperf's ping-pong mode
+#        (sockperf 3.7: `sockperf server` and `sockperf ping-pong`, 64-byte
+#        messages, --full-rtt, for KERNEL_COUNT/10000 s or 1 s at least),
+#        beside ipclab's udp and tcp round trips of 64 bytes (reply=echo,
+#        KERNEL_COUNT round trips, as processes); and POSIX message queues
+#        against rt-tests' pmqtest (KERNEL_COUNT messages, -i 100 -d 0,
+#        threads, no real-time priority) beside ipclab's mq round trips of
+#        64 bytes as two threads (roles=threads).  What each window holds,
+#        and so why a ratio need not be 1:
+#          sockperf: the median of the round trips it sampled (it keeps a
+#          time stamp for a sample of its messages, not every one), each
+#          from its send to the echo's receipt, rdtsc-timed, both sides in
+#          sockperf's own blocking recvfrom() loop; ipclab: the median of
+#          every round trip's latency (send to receipt of the echo, the
+#          runner's clock).  Both are processes on loopback.
+#          pmqtest: the mean of one message's one-way latency (the sender's
+#          clock_gettime to the receiver's, whole microseconds), with an
+#          interval of 100 us between messages in which both threads sleep
+#          (caches and CPU idle states cool down, wake-ups are paid); ipclab:
+#          half the mean round trip (elapsed / messages / 2), back to back,
+#          with the runner's clock read around every message.  The sleeps
+#          slow pmqtest, the one-way timing and the lighter loop speed it
+#          up: the mq ratio may go either way, and says how far the two
+#          definitions of "one message" lie apart on this machine.
+#
+# Each pair is A (the peer tool) then B (ipclab), in that order every
+# time; each ratio is A / B; the median over the pairs is printed with
+# every pair's ratio.
 #
 # Each peer run gets a private dbus-daemon from `ipclab bus dbus-daemon`;
 # ipclab starts its own per cell.  It prints, per pair, the peer's time per
@@ -40,6 +68,7 @@ count=1000
 marshal="per-element;array"
 sizes="4KiB;8KiB;16KiB;32KiB;64KiB;128KiB;256KiB;512KiB;1MiB"
 gcount=1000
+kcount=10000
 only=
 run_ipclab=
 gset=()
@@ -51,7 +80,8 @@ for a in "$@"; do
         --sizes=*) sizes=${a#*=} ;;
         --gdbus-count=*) gcount=${a#*=} ;;
         --gdbus-set=*=*) gset+=("${a#--gdbus-set=}") ;;
-        --only=004|--only=001) only=${a#*=} ;;
+        --only=004|--only=001|--only=kernel) only=${a#*=} ;;
+        --kernel-count=*) kcount=${a#*=} ;;
         --ipclab=*) run_ipclab=$(realpath "${a#*=}") ;;
         *) echo "bench-peers: unknown argument $a (see the comment at the top of $0)" >&2; exit 2 ;;
         esac
@@ -62,7 +92,14 @@ ipclab_arg=
 [ "$run_ipclab" = "$ipclab" ] || ipclab_arg=" --ipclab=$run_ipclab"
 sdbus=$PWD/build/peers/sdbus-array
 gdbus=$PWD/build/peers/gdbus-strings
-for p in "$ipclab" "$run_ipclab" "$sdbus" "$gdbus"; do
+needs=("$ipclab" "$run_ipclab")
+case $only in
+004) needs+=("$sdbus") ;;
+001) needs+=("$gdbus") ;;
+kernel) ;;
+*) needs+=("$sdbus" "$gdbus") ;;
+esac
+for p in "${needs[@]}"; do
         [ -x "$p" ] || { echo "bench-peers: $p is missing (make bench-peers builds it)" >&2; exit 2; }
 done
 tmp=$(mktemp -d)
@@ -106,7 +143,7 @@ ipclab_cells() {
                 "$2"/*/samples.tsv
 }
 
-fail_start() { echo "bench-peers: $1 did not start" >&2; exit 1; }
+fail_start() { echo "bench-peers: $1 did not start:" >&2; cat "$tmp/server.out" >&2 2>/dev/null; exit 1; }
 
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
@@ -205,5 +242,79 @@ run_001() {
         report "$tmp/b001"
 }
 
-[ "$only" = 001 ] || run_004
-[ "$only" = 004 ] || run_001
+# kernel_ini FILE TRANSPORT ROLES: KCOUNT round trips of 64 bytes, echoed.
+kernel_ini() {
+        printf '[experiment]\ntitle=bench-peers: %s beside its peer tool\ntransport=%s\nroles=%s\npayload=bytes\nsize=64\npattern=roundtrip\nreply=echo\ncount=%s\nrepeat=1\nwarmup=20\n' \
+                "$2" "$2" "$3" "$kcount" > "$1"
+}
+
+# ipclab_kernel INI OUT: "p50_ns mean_ns" of the one row.
+ipclab_kernel() {
+        "$run_ipclab" run --out "$2" "$1" > /dev/null 2> "$2.err" || {
+                echo "bench-peers: $run_ipclab run failed:" >&2
+                cat "$2.err" >&2
+                exit 1
+        }
+        awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+                $c["status"] == "ok" { print $c["lat_p50_ns"], $c["elapsed_ns"] / $c["messages"] }' "$2"/*/samples.tsv
+}
+
+# sockperf_p50 PROTO: the median round trip in ns of one sockperf
+# ping-pong run (PROTO udp or tcp) against a sockperf server of its own.
+sockperf_p50() {
+        local port=$((20000 + RANDOM % 20000)) flag= secs
+        [ "$1" = tcp ] && flag=--tcp
+        secs=$(( kcount / 10000 )); [ "$secs" -ge 1 ] || secs=1
+        server_up_until 'block on socket' sockperf server -i 127.0.0.1 -p "$port" $flag ||
+                fail_start "sockperf server (port $port)"
+        sockperf ping-pong -i 127.0.0.1 -p "$port" $flag -m 64 -t "$secs" --full-rtt > "$tmp/sockperf.out" 2>&1 || true
+        server_down
+        sed 's/\x1b\[[0-9;]*m//g' "$tmp/sockperf.out" |
+                awk '/percentile 50.000 =/ { v = $NF * 1000 } END { if (v == "") exit 1; print v }' || {
+                echo "bench-peers: sockperf ping-pong gave no median:" >&2
+                cat "$tmp/sockperf.out" >&2
+                exit 1
+        }
+}
+
+run_kernel() {
+        for p in sockperf pmqtest; do
+                command -v "$p" > /dev/null || { echo "bench-peers: $p is missing (apt-get install sockperf rt-tests)" >&2; exit 2; }
+        done
+        kernel_ini "$tmp/udp.ini" udp processes
+        kernel_ini "$tmp/tcp.ini" tcp processes
+        kernel_ini "$tmp/mq.ini" mq threads
+        : > "$tmp/rk"; : > "$tmp/vk"
+        for i in $(seq "$pairs"); do
+                for proto in udp tcp; do
+                        a=$(sockperf_p50 "$proto") || exit 1
+                        read -r b _ < <(ipclab_kernel "$tmp/$proto.ini" "$tmp/ipc-$proto-$i")
+                        echo "$proto $(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.6f", a / b }')" >> "$tmp/rk"
+                        printf 'sockperf-%s-p50-us %.3f\nipclab-%s-p50-us %.3f\n' "$proto" "$(awk -v a="$a" 'BEGIN { print a / 1000 }')" \
+                                "$proto" "$(awk -v b="$b" 'BEGIN { print b / 1000 }')" >> "$tmp/vk"
+                done
+                pmqtest -l "$kcount" -i 100 -d 0 -q --json "$tmp/pmq.json" > "$tmp/pmq.out" 2>&1 ||
+                        { echo "bench-peers: pmqtest failed:" >&2; cat "$tmp/pmq.out" >&2; exit 1; }
+                a=$(awk -F'[:,]' '/"avg"/ { gsub(/ /, "", $2); print $2 * 1000; exit }' "$tmp/pmq.json")
+                [ -n "$a" ] || { echo "bench-peers: no average in pmqtest's JSON" >&2; exit 1; }
+                read -r _ mean < <(ipclab_kernel "$tmp/mq.ini" "$tmp/ipc-mq-$i")
+                b=$(awk -v m="$mean" 'BEGIN { print m / 2 }')
+                echo "mq $(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.6f", a / b }')" >> "$tmp/rk"
+                printf 'pmqtest-avg-oneway-us %.3f\nipclab-mq-halfrtt-us %.3f\n' "$(awk -v a="$a" 'BEGIN { print a / 1000 }')" \
+                        "$(awk -v b="$b" 'BEGIN { print b / 1000 }')" >> "$tmp/vk"
+        done
+        echo "kernel paths: $pairs pairs (A = peer tool, B = ipclab), $kcount messages of 64 bytes each side; load: $(cut -d' ' -f1-3 /proc/loadavg)"
+        echo "  command: bench/peers.sh --only=kernel --pairs=$pairs --kernel-count=$kcount${ipclab_arg:-}"
+        echo " udp, tcp: sockperf ping-pong's median round trip / ipclab's median round trip (processes, loopback);"
+        echo " mq: pmqtest's mean one-way latency (threads, 100 us apart) / half ipclab's mean round trip (threads):"
+        report "$tmp/rk"
+        echo " the values, µs (see the top of bench/peers.sh for what each window holds):"
+        report "$tmp/vk"
+}
+
+case $only in
+004) run_004 ;;
+001) run_001 ;;
+kernel) run_kernel ;;
+*) run_004; run_001; run_kernel ;;
+esac

@@ -471,6 +471,18 @@ Meta *meta_begin(const Experiment *exp, const char *const *argv)
         set(m, "software", "sdbus_cpp", sdcpp ? IPCLAB_SDBUSCPP_VERSION : "not built in");
         set(m, "software", "sdbus_cpp_vector", !sdcpp ? "not built in" :
             IPCLAB_SDBUSCPP_ARRAY ? "one array" : "per element");
+        /* The libraries ipclab's own transports say they use (their
+         * libraries() hook: the messaging libraries), as a plugin's are
+         * in its [plugin] group; why not, where one cannot run. */
+        for (size_t i = 0; transport_table[i]; i++) {
+                const Transport *t = transport_table[i];
+                if (!t->libraries)
+                        continue;
+                const char *why = transport_unavailable(t);
+                g_autofree char *key = g_strcanon(g_strdup(t->name), G_CSET_a_2_z G_CSET_A_2_Z G_CSET_DIGITS, '_');
+                g_autofree char *value = why ? g_strdup_printf("unavailable: %s", why) : g_strdup(t->libraries());
+                set(m, "software", key, value);
+        }
         g_autofree char *daemon = bus_version(BUS_DBUS_DAEMON);
         set(m, "software", "dbus_daemon", daemon ? daemon : "not installed");
         g_autofree char *broker = bus_version(BUS_DBUS_BROKER);

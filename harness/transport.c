@@ -26,10 +26,12 @@ _Static_assert(SAME(IPCLAB_CPUS_NONE, CPUS_NONE) && SAME(IPCLAB_CPUS_SAME, CPUS_
                SAME(IPCLAB_CPUS_SPLIT, CPUS_SPLIT), "cpus values");
 #undef SAME
 
-/* The C++ transports where they were not built (see transport.h): listed,
- * unavailable with the reason.  Weak: the definitions in qtdbus.cpp and
- * sdbus-cpp.cpp take their place wherever those are linked in, so no
- * build (the fuzzers' included) has to say which it compiled. */
+/* The transports built only where their library is (the C++ ones and the
+ * messaging libraries, see transport.h), where they were not built:
+ * listed, unavailable with the reason.  Weak: the definitions in
+ * qtdbus.cpp, sdbus-cpp.cpp, zeromq.c ... take their place wherever those
+ * are linked in, so no build (the fuzzers' included) has to say which it
+ * compiled. */
 static int not_built_open(Endpoint *ep, Role role)
 {
         (void) role;
@@ -53,18 +55,22 @@ static int not_built_recv(Endpoint *ep, const void **data, size_t *len, size_t e
         return not_built_io(ep);
 }
 
-#define NOT_BUILT(id, NAME, SUMMARY, FLAGS, WHY) \
+#define NOT_BUILT(id, NAME, FAMILY, SUMMARY, FLAGS, WHY) \
         static const char *id##_unavailable(void) { return WHY; } \
         __attribute__((weak)) const Transport transport_##id = { \
                 IPCLAB_TRANSPORT_HEADER, \
-                .name = NAME, .family = "dbus", .summary = SUMMARY, .flags = FLAGS, \
+                .name = NAME, .family = FAMILY, .summary = SUMMARY, .flags = FLAGS, \
                 .unavailable = id##_unavailable, .open = not_built_open, .send = not_built_send, \
                 .recv = not_built_recv, .send_end = not_built_io };
 
-NOT_BUILT(qtdbus, "qtdbus", QTDBUS_SUMMARY, QTDBUS_FLAGS,
+NOT_BUILT(qtdbus, "qtdbus", "dbus", QTDBUS_SUMMARY, QTDBUS_FLAGS,
           "built without QtDBus 5 (Qt5DBus, qtbase5-dev; or CXX_TRANSPORTS=no)")
-NOT_BUILT(sdbus_cpp, "sdbus-c++", SDBUSCPP_SUMMARY, SDBUSCPP_FLAGS,
+NOT_BUILT(sdbus_cpp, "sdbus-c++", "dbus", SDBUSCPP_SUMMARY, SDBUSCPP_FLAGS,
           "built without sdbus-c++ (libsdbus-c++-dev; or CXX_TRANSPORTS=no)")
+NOT_BUILT(zeromq, "zeromq", "library", ZEROMQ_SUMMARY, ZEROMQ_FLAGS, "built without libzmq (libzmq3-dev)")
+NOT_BUILT(nng, "nng", "library", NNG_SUMMARY, NNG_FLAGS, "built without nng (libnng-dev)")
+NOT_BUILT(grpc, "grpc", "library", GRPC_SUMMARY, GRPC_FLAGS,
+          "built without gRPC C++ (libgrpc++-dev; or CXX_TRANSPORTS=no)")
 
 #define TRANSPORT_ENTRY(id) &transport_##id,
 const Transport *const transport_table[] = {

@@ -68,6 +68,9 @@ typedef IpclabRole Role;
         X(sd_bus) \
         X(qtdbus) \
         X(sdbus_cpp) \
+        X(zeromq) \
+        X(nng) \
+        X(grpc) \
         X(fdpass) \
         X(dbus_send) \
         X(gdbus_call) \
@@ -83,6 +86,16 @@ typedef IpclabRole Role;
 /* TRANSPORT_MARSHAL: sdbus-c++ takes the marshal= value its version
  * appends std::vector<uint8_t> with (its refuses() says which). */
 #define SDBUSCPP_FLAGS (TRANSPORT_DBUS | TRANSPORT_MARSHAL | TRANSPORT_VALIDATES | TRANSPORT_EMPTY_OK | TRANSPORT_THREADS)
+
+/* The messaging libraries (transports/zeromq.c, nng.c, grpc.cpp: C++,
+ * left out with CXX_TRANSPORTS=no too), likewise compiled only where
+ * their library is installed (build/config.mk). */
+#define ZEROMQ_SUMMARY "ZeroMQ over ipc://: REQ/REP round trips, PUSH/PULL one-way (libzmq's I/O threads)"
+#define ZEROMQ_FLAGS (TRANSPORT_EMPTY_OK | TRANSPORT_THREADS)
+#define NNG_SUMMARY "nng over ipc://: req0/rep0 round trips, push0/pull0 one-way (nng's aio threads)"
+#define NNG_FLAGS (TRANSPORT_EMPTY_OK | TRANSPORT_THREADS)
+#define GRPC_SUMMARY "gRPC unary calls over a Unix socket (generic API, bytes; one-way refused)"
+#define GRPC_FLAGS (TRANSPORT_EMPTY_OK | TRANSPORT_THREADS)
 
 #define TRANSPORT_DECLARE(id) extern const Transport transport_##id;
 TRANSPORTS(TRANSPORT_DECLARE)

@@ -23,7 +23,7 @@ version() { pkg-config --modversion "$1" 2>/dev/null || echo absent; }
 
 echo "# The build configuration (mk/config.sh), compared on every make."
 pkgs="glib-2.0 gio-2.0 gio-unix-2.0 dbus-1 zlib"
-for p in $pkgs libsystemd Qt5Core Qt5DBus sdbus-c++ libzmq; do
+for p in $pkgs libsystemd Qt5Core Qt5DBus sdbus-c++ libzmq grpc++; do
         put "VERSION_$p" "$(version "$p")"
 done
 put CXX_TRANSPORTS_BUILT "$cxx"
@@ -36,13 +36,15 @@ put SDBUS_VERSION "$([ -n "$have_sdbus" ] && version libsystemd)"
 put PKG_CFLAGS "$(pkg-config --cflags $pkgs 2>/dev/null)"
 put PKG_LIBS "$(pkg-config --libs $pkgs 2>/dev/null)"
 
-have_qt= have_sdcpp=
+have_qt= have_sdcpp= have_grpc=
 if [ "$cxx" = yes ]; then
         pkg-config --exists Qt5DBus Qt5Core 2>/dev/null && have_qt=yes
         pkg-config --exists sdbus-c++ libsystemd 2>/dev/null && have_sdcpp=yes
+        pkg-config --exists grpc++ 2>/dev/null && have_grpc=yes
 fi
 put HAVE_QTDBUS "$have_qt"
 put HAVE_SDBUSCPP "$have_sdcpp"
+put HAVE_GRPC "$have_grpc"
 put QTDBUS_VERSION "$([ -n "$have_qt" ] && version Qt5DBus || echo "not built in")"
 put SDBUSCPP_VERSION "$([ -n "$have_sdcpp" ] && version sdbus-c++ || echo "not built in")"
 # Before 1.3.0 (its PR #340) sdbus-c++ appends a std::vector<uint8_t>
@@ -50,16 +52,31 @@ put SDBUSCPP_VERSION "$([ -n "$have_sdcpp" ] && version sdbus-c++ || echo "not b
 array=0
 [ -n "$have_sdcpp" ] && pkg-config --atleast-version=1.3.0 sdbus-c++ && array=1
 put SDBUSCPP_ARRAY "$array"
-cxx_pkgs="${have_qt:+Qt5DBus Qt5Core} ${have_sdcpp:+sdbus-c++}"
+cxx_pkgs="${have_qt:+Qt5DBus Qt5Core} ${have_sdcpp:+sdbus-c++} ${have_grpc:+grpc++}"
 cxx_pkgs=$(echo $cxx_pkgs)
 put CXX_PKG_CFLAGS "$([ -n "$cxx_pkgs" ] && pkg-config --cflags $cxx_pkgs)"
 put CXX_PKG_LIBS "$([ -n "$cxx_pkgs" ] && echo "$(pkg-config --libs $cxx_pkgs) -lstdc++")"
 
-# libzmq: the example plugin examples/transports/zeromq.c (mk/plugins.mk).
+# The messaging libraries' transports (harness/transports/zeromq.c ...),
+# each built in where its library is (mk/harness.mk).
 have_zmq=
 pkg-config --exists libzmq 2>/dev/null && have_zmq=yes
 put HAVE_ZMQ "$have_zmq"
-put ZMQ_FLAGS "$([ -n "$have_zmq" ] && pkg-config --cflags --libs libzmq)"
+put ZMQ_CFLAGS "$([ -n "$have_zmq" ] && pkg-config --cflags libzmq)"
+put ZMQ_LIBS "$([ -n "$have_zmq" ] && pkg-config --libs libzmq)"
+# nng has no pkg-config file on Debian 12 (CMake's only): its header, its
+# library and the version its header states.
+nng_h=$(echo '#include <nng/nng.h>' | ${CC:-cc} -E -dM - 2>/dev/null)
+have_nng=
+nng_version=absent
+if [ -n "$nng_h" ] && echo 'int main(void){return 0;}' | ${CC:-cc} -x c - -lnng -o /dev/null 2>/dev/null; then
+        have_nng=yes
+        nng_version=$(awk '$2 == "NNG_MAJOR_VERSION" { a = $3 } $2 == "NNG_MINOR_VERSION" { b = $3 }
+                $2 == "NNG_PATCH_VERSION" { c = $3 } END { print a "." b "." c }' <<<"$nng_h")
+fi
+put VERSION_nng "$nng_version"
+put HAVE_NNG "$have_nng"
+put NNG_LIBS "$([ -n "$have_nng" ] && echo "-lnng -lpthread")"
 
 exec >&3 3>&-
 cmp -s "$tmp" "$file" && exit 0

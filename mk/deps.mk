@@ -6,17 +6,18 @@
 # the paper's own experiments (`make reproduce`): the paper's claims table
 # loads every experiment file, and its cells are measured with hyperfine
 # (shell-calls), QtDBus 5 (qtbase5-dev) and sdbus-c++ (libsdbus-c++-dev),
-# so these are here too, and libzmq (libzmq3-dev) for the example plugin
-# examples/transports/zeromq.c (mk/plugins.mk; make install installs it);
-# mk/harness.mk builds the C++ transports after deps-check has installed
-# them (build/config.mk).  With CXX_TRANSPORTS=no
-# they are not built, `ipclab list` says so, and the paper is still built
-# from the committed data, which holds their cells.
+# so these are here too, and the messaging libraries of ipclab's library
+# transports (zeromq: libzmq3-dev, nng: libnng-dev, grpc:
+# libgrpc++-dev); mk/harness.mk builds those and the C++
+# transports after deps-check has installed them (build/config.mk).  With
+# CXX_TRANSPORTS=no the C++ ones are not built, `ipclab list` says so
+# (as it says of a library transport whose library is missing), and the
+# paper is still built from the committed data, which holds their cells.
 # DEPS_HARNESS is what building and running the harness alone needs: what
 # an SSH target of `ipclab run --host` must have (harness/remote.c reads
 # this line there, so it stays one line).
 DEPS_HARNESS := build-essential pkg-config libglib2.0-dev libdbus-1-dev libsystemd-dev zlib1g-dev dbus dbus-broker
-DEPS_BUILD := $(DEPS_HARNESS) qtbase5-dev libsdbus-c++-dev libzmq3-dev hyperfine gnuplot-nox latexmk texlive-latex-base \
+DEPS_BUILD := $(DEPS_HARNESS) qtbase5-dev libsdbus-c++-dev libzmq3-dev libnng-dev libgrpc++-dev hyperfine gnuplot-nox latexmk texlive-latex-base \
 	texlive-latex-recommended texlive-fonts-recommended
 # Running the whole test suite and the benchmarks against reference tools:
 # dbus-test-tool, perf, clang for the fuzzer and the sanitizers,

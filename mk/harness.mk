@@ -46,12 +46,20 @@ SDBUS_DEF = $(if $(HAVE_SDBUS),-DIPCLAB_HAVE_SDBUS -DIPCLAB_LIBSYSTEMD_VERSION='
 ALL_CPPFLAGS = -D_GNU_SOURCE -Iinclude -Iharness -I$(BUILD)/gen -DIPCLAB_HAVE_LIBDBUS -DIPCLAB_HAVE_GIO \
 	$(SDBUS_DEF) $(CXX_DEF) $(CPPFLAGS)
 ALL_CFLAGS = -std=c17 -Wall -Wextra $(WERROR) $(PKG_CFLAGS) $(CFLAGS)
-LDLIBS = $(PKG_LIBS) $(CXX_PKG_LIBS) -lrt -lm
+LDLIBS = $(PKG_LIBS) $(CXX_PKG_LIBS) $(LIB_PKG_LIBS) -lrt -lm
 
-HARNESS_SRC := $(filter-out harness/main.c,$(wildcard harness/*.c harness/transports/*.c harness/env/*.c))
+# The messaging libraries' transports, each built in where its library is
+# installed (build/config.mk; `make deps` and `make all` install them), as
+# the C++ transports are (below): ZeroMQ, nng.
+LIB_SRC := harness/transports/zeromq.c harness/transports/nng.c
+LIB_OBJ = $(if $(HAVE_ZMQ),$(BUILD)/obj/transports/zeromq.o) $(if $(HAVE_NNG),$(BUILD)/obj/transports/nng.o)
+LIB_PKG_LIBS = $(if $(HAVE_ZMQ),$(ZMQ_LIBS)) $(if $(HAVE_NNG),$(NNG_LIBS))
+$(BUILD)/obj/transports/zeromq.o: ALL_CFLAGS += $(ZMQ_CFLAGS)
+
+HARNESS_SRC := $(filter-out harness/main.c $(LIB_SRC),$(wildcard harness/*.c harness/transports/*.c harness/env/*.c))
 HARNESS_OBJ := $(patsubst harness/%.c,$(BUILD)/obj/%.o,$(HARNESS_SRC))
 
-# The C++ transports (qtdbus, sdbus-c++), each built when its library is
+# The C++ transports (qtdbus, sdbus-c++, grpc), each built when its library is
 # installed (build/config.mk says; `make deps` and `make all` install
 # both), and left out with CXX_TRANSPORTS=no.  A transport not built is
 # still listed, unavailable with the reason (transport.c).  sdbus-c++ needs
@@ -59,12 +67,13 @@ HARNESS_OBJ := $(patsubst harness/%.c,$(BUILD)/obj/%.o,$(HARNESS_SRC))
 # message beneath); IPCLAB_SDBUSCPP_ARRAY says whether this sdbus-c++
 # appends a std::vector<uint8_t> as one array (from 1.3.0, mk/config.sh).
 CXX_FLAGS = -std=c++17 -Wall -Wextra $(WERROR) -fPIC $(CXXFLAGS)
-CXX_OBJ = $(if $(HAVE_QTDBUS),$(BUILD)/obj/transports/qtdbus.o) $(if $(HAVE_SDBUSCPP),$(BUILD)/obj/transports/sdbus-cpp.o)
+CXX_OBJ = $(if $(HAVE_QTDBUS),$(BUILD)/obj/transports/qtdbus.o) $(if $(HAVE_SDBUSCPP),$(BUILD)/obj/transports/sdbus-cpp.o) \
+	$(if $(HAVE_GRPC),$(BUILD)/obj/transports/grpc.o)
 # Which ones are linked in is the objects' business (transport.c's weak
 # stand-ins give way to them), so nothing else needs to know.
 CXX_DEF = -DIPCLAB_QTDBUS_VERSION='"$(QTDBUS_VERSION)"' -DIPCLAB_SDBUSCPP_VERSION='"$(SDBUSCPP_VERSION)"' \
 	-DIPCLAB_SDBUSCPP_ARRAY=$(SDBUSCPP_ARRAY)
-HARNESS_OBJ += $(CXX_OBJ)
+HARNESS_OBJ += $(CXX_OBJ) $(LIB_OBJ)
 HARNESS_HDR := $(wildcard harness/*.h harness/env/*.h include/ipclab/*.h)
 TEST_SRC := $(wildcard harness/tests/test-*.c)
 TEST_BIN := $(patsubst harness/tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))

@@ -2,8 +2,8 @@
 # builds its own, against include/ipclab/transport.h alone (they link
 # nothing of ipclab's):
 #   $(BUILD)/plugins/NAME.so              the examples: examples/transports/
-#                                         (seqpair, the README's; zeromq, where
-#                                         libzmq is; dgrampair, in C++), and the
+#                                         (seqpair, the README's; dgrampair, in
+#                                         C++), and the
 #                                         study template's
 #                                         template/transports/pipe-packet.c;
 #                                         make install puts all but pipe-packet
@@ -18,15 +18,11 @@
 
 PLUGIN_FLAGS = -O2 -g -fPIC -fvisibility=hidden -Iinclude $(WERROR)
 PLUGIN_CFLAGS = -std=c17 -Wall -Wextra $(PLUGIN_FLAGS)
-# Whether libzmq is there: build/config.mk (mk/config.sh), whose change
-# (libzmq installed, removed, another version) rebuilds the plugin.
-PLUGIN_LIBS_zeromq = $(ZMQ_FLAGS)
-$(BUILD)/plugins/zeromq.so $(BUILD)/asan/plugins/zeromq.so: $(CONFIG)
-INSTALLED_PLUGINS := $(BUILD)/plugins/seqpair.so $(if $(HAVE_ZMQ),$(BUILD)/plugins/zeromq.so)
+INSTALLED_PLUGINS := $(BUILD)/plugins/seqpair.so
 # dgrampair (C++) is installed as a source only: test-plugin.sh builds it
 # in a study, with the template's rule for transports/NAME.cpp.
 EXAMPLE_PLUGINS := $(INSTALLED_PLUGINS) $(BUILD)/plugins/pipe-packet.so $(BUILD)/plugins/dgrampair.so
-EXAMPLE_SOURCES := examples/transports/seqpair.c examples/transports/zeromq.c examples/transports/dgrampair.cpp
+EXAMPLE_SOURCES := examples/transports/seqpair.c examples/transports/dgrampair.cpp
 PLUGIN_CXXFLAGS = -std=c++17 -Wall -Wextra $(PLUGIN_FLAGS)
 
 $(BUILD)/plugins/%.so: examples/transports/%.c include/ipclab/transport.h

@@ -20,10 +20,17 @@ bus_down() {
 # server_up PROGRAM ARGS...: starts a peer server and returns once it has
 # printed "ready" (status 0), or has ended without (status 1).
 server_up() {
+        server_up_until '^ready$' "$@"
+}
+# server_up_until REGEX PROGRAM ARGS...: the same for a server whose
+# ready line matches REGEX (sockperf's).
+server_up_until() {
+        local ready=$1
+        shift
         : > "$tmp/server.out"
-        "$@" > "$tmp/server.out" &
+        "$@" > "$tmp/server.out" 2>&1 &
         server_pid=$!
-        until grep -qx ready "$tmp/server.out"; do
+        until grep -qE "$ready" "$tmp/server.out"; do
                 kill -0 "$server_pid" 2>/dev/null || return 1
                 sleep 0.02
         done

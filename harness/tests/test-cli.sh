@@ -15,6 +15,14 @@ for t in direct pipe fifo unix-stream unix-dgram unix-seqpacket socketpair tcp u
          qtdbus sdbus-c++ fdpass; do
         check "list shows $t" 'grep -q "^$t " <<<"$out"'
 done
+# the messaging libraries' transports: the version of the library each
+# uses, or why it is unavailable
+for t in zeromq nng grpc; do
+        lib=$(grep -A1 "^$t " <<<"$out")
+        check "list shows $t with its library's version, or why not" \
+                '{ grep -qE "^$t +library +ok " <<<"$lib" && grep -qE "^ +uses: [^ ].* [0-9]+\.[0-9]+" <<<"$lib"; } ||
+                 { grep -qE "^$t +library +unavailable " <<<"$lib" && grep -qE "^ +why: built without" <<<"$lib"; }'
+done
 check "list shows the bus variants" 'grep -q "bus=dbus-broker" <<<"$out" && grep -q "bus=p2p" <<<"$out"'
 # sdbus-c++, when built in: which path its std::vector<uint8_t> takes, and
 # before 1.4.0 no peer to peer (the bus line says why)

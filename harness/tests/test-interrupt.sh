@@ -19,8 +19,9 @@
 #     data intact, no temp files (skipped when mount is not permitted);
 #   - faults from outside: a cell past its time limit, a server or client
 #     process SIGKILLed, the bus daemon SIGKILLed (in a cell that does not
-#     end by itself): the cell is a failed row with its reason, the next
-#     cell is measured, the exit status is 1.
+#     end by itself), also in each messaging library's transport: the
+#     cell is a failed row with its reason, the next cell is measured, the
+#     exit status is 1.
 # Waits are for events (rows in the partial file, a process stopped or
 # gone), never for a duration.
 set -u
@@ -335,6 +336,18 @@ kill_during server "the server killed by signal 9" kill
 kill_during client "the client killed by signal 9" kill
 printf "[experiment]\ntitle=bus\ntransport=libdbus\nbus=dbus-daemon\npattern=roundtrip\n$endless" > "$tmp/bus.ini"
 kill_during bus "dbus-daemon" bus
+# The messaging libraries' transports (threads of their own in both
+# sides, sockets in the private directory), where built: the same.
+for lib in zeromq nng grpc; do
+        if ! "$ipclab" list | grep -q "^$lib  *library  *ok "; then
+                note "$lib: not built here, not killed"
+                continue
+        fi
+        printf "[experiment]\ntitle=kill $lib\ntransport=$lib\npattern=roundtrip\n$endless" > "$tmp/$lib.ini"
+        note "$lib:"
+        kill_during server "the server killed by signal 9" "$lib"
+        kill_during client "the client killed by signal 9" "$lib"
+done
 check_run "no private directory left" [ -z "$(ls -A "$tmp/run")" ]
 
 note "faults injected from outside: $faults; interrupts: $interrupts"

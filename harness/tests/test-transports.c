@@ -266,6 +266,19 @@ static void test_long_stream(gconstpointer data)
                 t->name, (t->flags & TRANSPORT_MARSHAL) && t->refuses ? "array;append-per-element" : "array");
 }
 
+/* A messaging library's limits on a message (gRPC's default is 4 MiB)
+ * are the transport's to lift or to name (max_size): messages of 1 and
+ * 8 MiB arrive intact, or are left out with the limit named. */
+static void test_large(gconstpointer data)
+{
+        const Transport *t = data;
+        if (skip_unavailable(t))
+                return;
+        run_text("large",
+                "[experiment]\ntitle=large\ntransport=%s\npayload=bytes\nsize=1MiB;8MiB\n"
+                "pattern=oneway;roundtrip\nreply=echo;empty\ncount=3\nrepeat=1\nwarmup=1\nverify=true\n", t->name);
+}
+
 /* *W: transport BASE called NAME, added to those an experiment file can
  * name, for a test to change an op of. */
 static Transport *variant(Transport *w, const Transport *base, const char *name)
@@ -373,6 +386,24 @@ static void test_sdbus_cpp_cells(void)
         g_assert_cmpuint(marshal, ==, whole ? 2 : 1);
 }
 
+/* grpc has no one-way (a unary call always has a response): its one-way
+ * cells are left out with that reason, its round trips kept. */
+static void test_grpc_cells(void)
+{
+        const Transport *t = transport_find("grpc");
+        if (skip_unavailable(t))
+                return;
+        g_autoptr(Experiment) exp = load_text("grpc-cells",
+                "[experiment]\ntitle=cells\ntransport=grpc\npattern=oneway;roundtrip;callrate\ncount=5\n"
+                "repeat=1\n");
+        g_assert_cmpuint(exp->cells->len, ==, 2);
+        for (guint i = 0; i < exp->cells->len; i++)
+                g_assert_cmpint(((const Cell *) exp->cells->pdata[i])->pattern, !=, PATTERN_ONEWAY);
+        g_assert_cmpuint(exp->skipped->len, ==, 1);
+        g_assert_nonnull(strstr(exp->skipped->pdata[0], "grpc oneway "));
+        g_assert_nonnull(strstr(exp->skipped->pdata[0], "a gRPC unary call always has a response"));
+}
+
 /* The processes descended from this one (a subreaper: orphans stay ours). */
 static guint count_descendants(GString *names)
 {
@@ -413,7 +444,8 @@ static guint count_descendants(GString *names)
 
 /* Every bus, one payload: once the runner is freed no process it started
  * (client, server, bus daemon or its guardian)
- * is left, and neither is any directory it made. */
+ * is left, and neither is any directory it made (nor a library
+ * transport's socket files, which lie in the repetition's directory). */
 static void test_left_behind(gconstpointer data)
 {
         const Transport *t = data;
@@ -425,9 +457,9 @@ static void test_left_behind(gconstpointer data)
         g_assert_cmpint(prctl(PR_SET_CHILD_SUBREAPER, 1), ==, 0);
         g_setenv("XDG_RUNTIME_DIR", runtime, TRUE);
         run_text("left-behind",
-                "[experiment]\ntitle=left behind\ntransport=%s\nbus=dbus-daemon;dbus-broker;p2p\n"
+                "[experiment]\ntitle=left behind\ntransport=%s\n%s"
                 "payload=string\nsize=64\npattern=oneway;roundtrip\ncount=5\nrepeat=1\nwarmup=1\nverify=true\n",
-                t->name);
+                t->name, (t->flags & TRANSPORT_DBUS) ? "bus=dbus-daemon;dbus-broker;p2p\n" : "");
 
         /* Waits for the descendants to go, however long that takes (one
          * left for good hangs the test, which run-tests reports). */
@@ -715,8 +747,14 @@ int main(int argc, char **argv)
                 if (t->flags & TRANSPORT_DBUS) {
                         g_autofree char *ls = g_strdup_printf("/transports/long-stream/%s", t->name);
                         g_test_add_data_func(ls, t, test_long_stream);
+                }
+                if ((t->flags & TRANSPORT_DBUS) || !strcmp(t->family, "library")) {
                         g_autofree char *lb = g_strdup_printf("/transports/left-behind/%s", t->name);
                         g_test_add_data_func(lb, t, test_left_behind);
+                }
+                if (!strcmp(t->family, "library")) {
+                        g_autofree char *lg = g_strdup_printf("/transports/large/%s", t->name);
+                        g_test_add_data_func(lg, t, test_large);
                 }
         }
         g_test_add_func("/transports/time-limit", test_time_limit);
@@ -727,6 +765,7 @@ int main(int argc, char **argv)
         g_test_add_func("/transports/refuses", test_refuses);
         g_test_add_func("/transports/claim-unavailable", test_claim_unavailable);
         g_test_add_func("/transports/sdbus-c++/cells", test_sdbus_cpp_cells);
+        g_test_add_func("/transports/grpc/cells", test_grpc_cells);
         int r = g_test_run();
         g_rmdir(tmp_dir);
         return r;

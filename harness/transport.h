@@ -63,6 +63,7 @@ typedef IpclabRole Role;
         X(sysv_msg) \
         X(shm) \
         X(eventfd_shm) \
+        X(splice) \
         X(libdbus) \
         X(gdbus) \
         X(sd_bus) \

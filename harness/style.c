@@ -47,6 +47,7 @@ static const struct {
         { "shm", { "#332288", 11, "1" } },
         { "eventfd-shm", { "#AA3377", 10, "1" } },
         { "splice", { "#1965B0", 5, "1" } },
+        { "process-vm", { "#7BAFDE", 7, "1" } },
         { "libdbus", { "#44AA99", 7, "1" } },
         { "gdbus", { "#AA4499", 5, "1" } },
         { "sd-bus", { "#117733", 9, "1" } },

@@ -64,6 +64,7 @@ typedef IpclabRole Role;
         X(shm) \
         X(eventfd_shm) \
         X(splice) \
+        X(process_vm) \
         X(libdbus) \
         X(gdbus) \
         X(sd_bus) \

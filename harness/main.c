@@ -96,6 +96,8 @@ static int cmd_list(int argc, char **argv)
                 printf("%-16s %-8s %-10s %s\n", t->name, t->family, why ? "unavailable" : "ok", t->summary);
                 if (why)
                         printf("%-16s %-8s %-10s   why: %s\n", "", "", "", why);
+                else if (t->libraries)
+                        printf("%-16s %-8s %-10s   library: %s\n", "", "", "", t->libraries());
                 if (t->flags & TRANSPORT_DBUS) {
                         for (BusKind b = BUS_DBUS_DAEMON; b <= BUS_P2P; b++) {
                                 /* A bus the transport itself refuses (sdbus-c++

@@ -48,6 +48,7 @@ static const struct {
         { "eventfd-shm", { "#AA3377", 10, "1" } },
         { "splice", { "#1965B0", 5, "1" } },
         { "process-vm", { "#7BAFDE", 7, "1" } },
+        { "io-uring", { "#F1932D", 9, "1" } },
         { "libdbus", { "#44AA99", 7, "1" } },
         { "gdbus", { "#AA4499", 5, "1" } },
         { "sd-bus", { "#117733", 9, "1" } },

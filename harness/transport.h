@@ -65,6 +65,7 @@ typedef IpclabRole Role;
         X(eventfd_shm) \
         X(splice) \
         X(process_vm) \
+        X(io_uring) \
         X(libdbus) \
         X(gdbus) \
         X(sd_bus) \

@@ -66,6 +66,7 @@ typedef IpclabRole Role;
         X(splice) \
         X(process_vm) \
         X(io_uring) \
+        X(busy_ring) \
         X(libdbus) \
         X(gdbus) \
         X(sd_bus) \

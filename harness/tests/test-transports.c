@@ -671,6 +671,62 @@ static void test_threads_cpu_clocks(void)
         }
 }
 
+/* busy-ring runs only with a CPU for each side: cpus=none and same are
+ * left out with the reason before anything is measured, split runs,
+ * as processes and as threads (where this process has two CPUs). */
+static void test_busy_ring_cpus(void)
+{
+        g_autoptr(Experiment) exp = load_text("busy-cpus",
+                "[experiment]\ntitle=busy\ntransport=busy-ring\ncpus=none;same;split\nroles=processes;threads\n"
+                "pattern=roundtrip\ncount=20\nrepeat=1\nwarmup=2\nverify=true\n");
+        guint refused = 0;
+
+        if (!two_cpus()) {
+                g_test_skip("one CPU to run on: cpus=split needs two");
+                return;
+        }
+        for (guint i = 0; i < exp->skipped->len; i++) {
+                const char *line = exp->skipped->pdata[i];
+                g_test_message("skipped: %s", line);
+                refused += strstr(line, "CPUs of their own") != NULL;
+        }
+        g_assert_cmpuint(refused, ==, 4);
+        g_assert_cmpuint(exp->cells->len, ==, 2);
+        for (guint i = 0; i < exp->cells->len; i++)
+                g_assert_cmpint(((const Cell *) exp->cells->pdata[i])->cpus, ==, CPUS_SPLIT);
+        run_all(exp);
+}
+
+/* A busy-ring side waiting for a peer that has closed gives up with
+ * EPIPE instead of spinning.  Both roles in this process. */
+static void test_busy_ring_peer_gone(void)
+{
+        const Transport *t = &transport_busy_ring;
+        const Cell cell = { .transport = t->name, .payload = PAYLOAD_BYTES, .size = 64,
+                            .pattern = PATTERN_ROUNDTRIP, .cpus = CPUS_SPLIT, .count = 1 };
+        IpclabCell tcell;
+        Endpoint srv, cli;
+        const void *data;
+        size_t len;
+
+        transport_cell(&cell, &tcell);
+        endpoint_init(&srv, &tcell);
+        g_assert_cmpint(t->prepare(&srv), ==, 0);
+        cli = srv;
+        g_assert_cmpint(t->open(&srv, ROLE_SERVER), ==, 0);
+        g_assert_cmpint(t->open(&cli, ROLE_CLIENT), ==, 0);
+        g_assert_cmpint(t->send(&cli, "ping", 4, 0), ==, 0);
+        g_assert_cmpint(t->recv(&srv, &data, &len, 4), ==, 1);
+        g_assert_cmpmem(data, len, "ping", 4);
+        t->close(&cli);
+        int r = t->recv(&srv, &data, &len, 4);
+        g_test_message("the server's receive: %d, %s", r, srv.why);
+        g_assert_cmpint(r, ==, -EPIPE);
+        t->cleanup(&srv);
+        g_free(cli.buf);
+        g_free(srv.buf);
+}
+
 /* A cell that cannot finish in its time limit fails with the reason, and
  * the next cell still runs. */
 static void test_time_limit(void)
@@ -724,6 +780,8 @@ int main(int argc, char **argv)
         g_test_add_func("/transports/threads/cpu-clocks", test_threads_cpu_clocks);
         g_test_add_func("/transports/sysv-msg/removed", test_sysv_removed);
         g_test_add_func("/transports/udp/loss", test_udp_loss);
+        g_test_add_func("/transports/busy-ring/cpus", test_busy_ring_cpus);
+        g_test_add_func("/transports/busy-ring/peer-gone", test_busy_ring_peer_gone);
         g_test_add_func("/transports/refuses", test_refuses);
         g_test_add_func("/transports/claim-unavailable", test_claim_unavailable);
         g_test_add_func("/transports/sdbus-c++/cells", test_sdbus_cpp_cells);

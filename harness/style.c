@@ -50,6 +50,7 @@ static const struct {
         { "process-vm", { "#7BAFDE", 7, "1" } },
         { "io-uring", { "#F1932D", 9, "1" } },
         { "busy-ring", { "#4EB265", 11, "1" } },
+        { "memfd", { "#882E72", 13, "1" } },
         { "libdbus", { "#44AA99", 7, "1" } },
         { "gdbus", { "#AA4499", 5, "1" } },
         { "sd-bus", { "#117733", 9, "1" } },

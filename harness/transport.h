@@ -67,6 +67,7 @@ typedef IpclabRole Role;
         X(process_vm) \
         X(io_uring) \
         X(busy_ring) \
+        X(memfd) \
         X(libdbus) \
         X(gdbus) \
         X(sd_bus) \

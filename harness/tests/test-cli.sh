@@ -12,7 +12,7 @@ trap 'rm -rf "$tmp"' EXIT
 # list names every transport and says why one is unavailable
 out=$($ipclab list)
 for t in direct pipe fifo unix-stream unix-dgram unix-seqpacket socketpair tcp udp mq sysv-msg shm eventfd-shm libdbus gdbus sd-bus \
-         splice process-vm io-uring busy-ring \
+         splice process-vm io-uring busy-ring memfd \
          qtdbus sdbus-c++ fdpass; do
         check "list shows $t" 'grep -q "^$t " <<<"$out"'
 done

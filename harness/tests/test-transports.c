@@ -411,13 +411,16 @@ static guint count_descendants(GString *names)
         return n;
 }
 
-/* Every bus, one payload: once the runner is freed no process it started
- * (client, server, bus daemon or its guardian)
+/* Every transport, every bus (D-Bus transports), one payload, its cpus=
+ * as test_transport()'s: once the runner is freed no
+ * process it started (client, server, bus daemon or its guardian)
  * is left, and neither is any directory it made. */
 static void test_left_behind(gconstpointer data)
 {
         const Transport *t = data;
-        if (skip_unavailable(t))
+        const char *cpus;
+
+        if (skip_unavailable(t) || !(cpus = cpus_for(t, CPUS_NONE)))
                 return;
         g_autofree char *runtime = g_dir_make_tmp("ipclab-lb-XXXXXX", NULL);
         g_autofree char *old = g_strdup(g_getenv("XDG_RUNTIME_DIR"));
@@ -425,9 +428,10 @@ static void test_left_behind(gconstpointer data)
         g_assert_cmpint(prctl(PR_SET_CHILD_SUBREAPER, 1), ==, 0);
         g_setenv("XDG_RUNTIME_DIR", runtime, TRUE);
         run_text("left-behind",
-                "[experiment]\ntitle=left behind\ntransport=%s\nbus=dbus-daemon;dbus-broker;p2p\n"
-                "payload=string\nsize=64\npattern=oneway;roundtrip\ncount=5\nrepeat=1\nwarmup=1\nverify=true\n",
-                t->name);
+                "[experiment]\ntitle=left behind\ntransport=%s\n%s"
+                "payload=string\nsize=64\npattern=oneway;roundtrip\ncount=5\nrepeat=1\nwarmup=1\nverify=true\n"
+                "cpus=%s\n", t->name, (t->flags & TRANSPORT_DBUS) ? "bus=dbus-daemon;dbus-broker;p2p\n" : "",
+                cpus);
 
         /* Waits for the descendants to go, however long that takes (one
          * left for good hangs the test, which run-tests reports). */
@@ -771,9 +775,9 @@ int main(int argc, char **argv)
                 if (t->flags & TRANSPORT_DBUS) {
                         g_autofree char *ls = g_strdup_printf("/transports/long-stream/%s", t->name);
                         g_test_add_data_func(ls, t, test_long_stream);
-                        g_autofree char *lb = g_strdup_printf("/transports/left-behind/%s", t->name);
-                        g_test_add_data_func(lb, t, test_left_behind);
                 }
+                g_autofree char *lb = g_strdup_printf("/transports/left-behind/%s", t->name);
+                g_test_add_data_func(lb, t, test_left_behind);
         }
         g_test_add_func("/transports/time-limit", test_time_limit);
         g_test_add_func("/transports/threads/one-process", test_threads_one_process);

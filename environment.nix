@@ -20,7 +20,7 @@ pkgs.mkShell {
     gcc gnumake pkg-config util-linux
   ];
   buildInputs = with pkgs; [
-    glib dbus dbus-broker systemd zlib
+    glib dbus dbus-broker systemd zlib liburing
     # the C++ transports (optional: without them qtdbus and sdbus-c++ are
     # listed unavailable; meta.ini records the versions built against)
     qt5.qtbase sdbus-cpp

@@ -525,12 +525,15 @@ Meta *meta_begin(const Experiment *exp, const char *const *argv)
                 g_autofree char *k = g_strdup_printf("skipped_%u", i + 1);
                 set(m, "skipped", k, exp->skipped->pdata[i]);
         }
-        /* Every plugin a cell uses: what it is, to the byte (plugin.h). */
+        /* Every plugin a cell uses: what it is, to the byte (plugin.h).
+         * (A built-in transport's libraries are in [software], above.) */
         g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
         for (guint i = 0; i < exp->cells->len; i++) {
                 const Cell *c = exp->cells->pdata[i];
                 const Transport *t = transport_find(c->transport);
-                if (!t || !plugin_of(t, NULL) || !g_hash_table_add(seen, (gpointer) c->transport))
+                if (!t || !g_hash_table_add(seen, (gpointer) c->transport))
+                        continue;
+                if (!plugin_of(t, NULL))
                         continue;
                 g_autofree char *group = g_strconcat("plugin ", c->transport, NULL);
                 plugin_provenance(t, m->kf, group);

@@ -63,6 +63,11 @@ typedef IpclabRole Role;
         X(sysv_msg) \
         X(shm) \
         X(eventfd_shm) \
+        X(splice) \
+        X(process_vm) \
+        X(io_uring) \
+        X(busy_ring) \
+        X(memfd) \
         X(libdbus) \
         X(gdbus) \
         X(sd_bus) \

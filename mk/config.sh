@@ -22,7 +22,7 @@ put() { printf '%s := %s\n' "$1" "$(mk_value "$2")"; }
 version() { pkg-config --modversion "$1" 2>/dev/null || echo absent; }
 
 echo "# The build configuration (mk/config.sh), compared on every make."
-pkgs="glib-2.0 gio-2.0 gio-unix-2.0 dbus-1 zlib"
+pkgs="glib-2.0 gio-2.0 gio-unix-2.0 dbus-1 zlib liburing"
 for p in $pkgs libsystemd Qt5Core Qt5DBus sdbus-c++ libzmq grpc++; do
         put "VERSION_$p" "$(version "$p")"
 done

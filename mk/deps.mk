@@ -16,7 +16,7 @@
 # DEPS_HARNESS is what building and running the harness alone needs: what
 # an SSH target of `ipclab run --host` must have (harness/remote.c reads
 # this line there, so it stays one line).
-DEPS_HARNESS := build-essential pkg-config libglib2.0-dev libdbus-1-dev libsystemd-dev zlib1g-dev dbus dbus-broker
+DEPS_HARNESS := build-essential pkg-config libglib2.0-dev libdbus-1-dev libsystemd-dev zlib1g-dev liburing-dev dbus dbus-broker
 DEPS_BUILD := $(DEPS_HARNESS) qtbase5-dev libsdbus-c++-dev libzmq3-dev libnng-dev libgrpc++-dev hyperfine gnuplot-nox latexmk texlive-latex-base \
 	texlive-latex-recommended texlive-fonts-recommended
 # Running the whole test suite and the benchmarks against reference tools:

@@ -70,6 +70,7 @@ $(FUZZ)/experiment.dict: mk/fuzz.mk
 	        auto_cap= warmup= timeout= verify= seed= runner= env= text= faster= slower= \
 	        metric= by= where= pipe fifo unix-stream unix-dgram unix-seqpacket socketpair \
 	        tcp udp mq sysv-msg shm eventfd-shm direct libdbus gdbus sd-bus fdpass dbus-send gdbus-call busctl-call \
+	        splice process-vm io-uring busy-ring memfd \
 	        dbus-daemon dbus-broker p2p none bytes string oneway roundtrip callrate echo \
 	        empty array per-element same split processes threads auto hyperfine harness host nspawn vm true \
 	        false KiB MiB GiB ms us ns 2% roundtrip_latency elapsed throughput cpu \

@@ -40,10 +40,11 @@ endif
 # After `make clean` in the same run.
 $(CONFIG):
 	$(Q)mk/config.sh $(CXX_TRANSPORTS) $@
-PKGS = glib-2.0 gio-2.0 gio-unix-2.0 dbus-1 zlib $(if $(HAVE_SDBUS),libsystemd)
+PKGS = glib-2.0 gio-2.0 gio-unix-2.0 dbus-1 zlib liburing $(if $(HAVE_SDBUS),libsystemd)
 SDBUS_DEF = $(if $(HAVE_SDBUS),-DIPCLAB_HAVE_SDBUS -DIPCLAB_LIBSYSTEMD_VERSION='"$(SDBUS_VERSION)"',\
 	-DIPCLAB_LIBSYSTEMD_VERSION='"not built in"')
 ALL_CPPFLAGS = -D_GNU_SOURCE -Iinclude -Iharness -I$(BUILD)/gen -DIPCLAB_HAVE_LIBDBUS -DIPCLAB_HAVE_GIO \
+	-DIPCLAB_LIBURING_VERSION='"$(VERSION_liburing)"' \
 	$(SDBUS_DEF) $(CXX_DEF) $(CPPFLAGS)
 ALL_CFLAGS = -std=c17 -Wall -Wextra $(WERROR) $(PKG_CFLAGS) $(CFLAGS)
 LDLIBS = $(PKG_LIBS) $(CXX_PKG_LIBS) $(LIB_PKG_LIBS) -lrt -lm

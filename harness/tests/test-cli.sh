@@ -12,6 +12,7 @@ trap 'rm -rf "$tmp"' EXIT
 # list names every transport and says why one is unavailable
 out=$($ipclab list)
 for t in direct pipe fifo unix-stream unix-dgram unix-seqpacket socketpair tcp udp mq sysv-msg shm eventfd-shm libdbus gdbus sd-bus \
+         splice process-vm io-uring busy-ring memfd \
          qtdbus sdbus-c++ fdpass; do
         check "list shows $t" 'grep -q "^$t " <<<"$out"'
 done
@@ -23,6 +24,11 @@ for t in zeromq nng grpc; do
                 '{ grep -qE "^$t +library +ok " <<<"$lib" && grep -qE "^ +uses: [^ ].* [0-9]+\.[0-9]+" <<<"$lib"; } ||
                  { grep -qE "^$t +library +unavailable " <<<"$lib" && grep -qE "^ +why: built without" <<<"$lib"; }'
 done
+# a built-in transport on a library: its version in the list and meta.ini
+check "list gives io-uring's liburing version" 'grep -A1 "^io-uring " <<<"$out" | grep -q "uses: liburing [0-9]"'
+printf '[experiment]\ntitle=uring\ntransport=io-uring\npattern=roundtrip\ncount=5\nrepeat=1\n' > "$tmp/uring.ini"
+$ipclab run --out "$tmp/uring-out" "$tmp/uring.ini" 2>/dev/null
+check "meta.ini records io-uring's liburing version" 'grep -q "^io_uring=liburing [0-9]" "$tmp/uring-out/uring/meta.ini"'
 check "list shows the bus variants" 'grep -q "bus=dbus-broker" <<<"$out" && grep -q "bus=p2p" <<<"$out"'
 # sdbus-c++, when built in: which path its std::vector<uint8_t> takes, and
 # before 1.4.0 no peer to peer (the bus line says why)

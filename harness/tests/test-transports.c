@@ -442,14 +442,17 @@ static guint count_descendants(GString *names)
         return n;
 }
 
-/* Every bus, one payload: once the runner is freed no process it started
- * (client, server, bus daemon or its guardian)
- * is left, and neither is any directory it made (nor a library
- * transport's socket files, which lie in the repetition's directory). */
+/* Every transport, every bus (D-Bus transports), one payload, its cpus=
+ * as test_transport()'s: once the runner is freed no process it started
+ * (client, server, bus daemon or its guardian) is left, and neither is
+ * any directory it made (nor a library transport's socket files, which
+ * lie in the repetition's directory). */
 static void test_left_behind(gconstpointer data)
 {
         const Transport *t = data;
-        if (skip_unavailable(t))
+        const char *cpus;
+
+        if (skip_unavailable(t) || !(cpus = cpus_for(t, CPUS_NONE)))
                 return;
         g_autofree char *runtime = g_dir_make_tmp("ipclab-lb-XXXXXX", NULL);
         g_autofree char *old = g_strdup(g_getenv("XDG_RUNTIME_DIR"));
@@ -458,8 +461,9 @@ static void test_left_behind(gconstpointer data)
         g_setenv("XDG_RUNTIME_DIR", runtime, TRUE);
         run_text("left-behind",
                 "[experiment]\ntitle=left behind\ntransport=%s\n%s"
-                "payload=string\nsize=64\npattern=oneway;roundtrip\ncount=5\nrepeat=1\nwarmup=1\nverify=true\n",
-                t->name, (t->flags & TRANSPORT_DBUS) ? "bus=dbus-daemon;dbus-broker;p2p\n" : "");
+                "payload=string\nsize=64\npattern=oneway;roundtrip\ncount=5\nrepeat=1\nwarmup=1\nverify=true\n"
+                "cpus=%s\n", t->name, (t->flags & TRANSPORT_DBUS) ? "bus=dbus-daemon;dbus-broker;p2p\n" : "",
+                cpus);
 
         /* Waits for the descendants to go, however long that takes (one
          * left for good hangs the test, which run-tests reports). */
@@ -703,6 +707,62 @@ static void test_threads_cpu_clocks(void)
         }
 }
 
+/* busy-ring runs only with a CPU for each side: cpus=none and same are
+ * left out with the reason before anything is measured, split runs,
+ * as processes and as threads (where this process has two CPUs). */
+static void test_busy_ring_cpus(void)
+{
+        g_autoptr(Experiment) exp = load_text("busy-cpus",
+                "[experiment]\ntitle=busy\ntransport=busy-ring\ncpus=none;same;split\nroles=processes;threads\n"
+                "pattern=roundtrip\ncount=20\nrepeat=1\nwarmup=2\nverify=true\n");
+        guint refused = 0;
+
+        if (!two_cpus()) {
+                g_test_skip("one CPU to run on: cpus=split needs two");
+                return;
+        }
+        for (guint i = 0; i < exp->skipped->len; i++) {
+                const char *line = exp->skipped->pdata[i];
+                g_test_message("skipped: %s", line);
+                refused += strstr(line, "CPUs of their own") != NULL;
+        }
+        g_assert_cmpuint(refused, ==, 4);
+        g_assert_cmpuint(exp->cells->len, ==, 2);
+        for (guint i = 0; i < exp->cells->len; i++)
+                g_assert_cmpint(((const Cell *) exp->cells->pdata[i])->cpus, ==, CPUS_SPLIT);
+        run_all(exp);
+}
+
+/* A busy-ring side waiting for a peer that has closed gives up with
+ * EPIPE instead of spinning.  Both roles in this process. */
+static void test_busy_ring_peer_gone(void)
+{
+        const Transport *t = &transport_busy_ring;
+        const Cell cell = { .transport = t->name, .payload = PAYLOAD_BYTES, .size = 64,
+                            .pattern = PATTERN_ROUNDTRIP, .cpus = CPUS_SPLIT, .count = 1 };
+        IpclabCell tcell;
+        Endpoint srv, cli;
+        const void *data;
+        size_t len;
+
+        transport_cell(&cell, &tcell);
+        endpoint_init(&srv, &tcell);
+        g_assert_cmpint(t->prepare(&srv), ==, 0);
+        cli = srv;
+        g_assert_cmpint(t->open(&srv, ROLE_SERVER), ==, 0);
+        g_assert_cmpint(t->open(&cli, ROLE_CLIENT), ==, 0);
+        g_assert_cmpint(t->send(&cli, "ping", 4, 0), ==, 0);
+        g_assert_cmpint(t->recv(&srv, &data, &len, 4), ==, 1);
+        g_assert_cmpmem(data, len, "ping", 4);
+        t->close(&cli);
+        int r = t->recv(&srv, &data, &len, 4);
+        g_test_message("the server's receive: %d, %s", r, srv.why);
+        g_assert_cmpint(r, ==, -EPIPE);
+        t->cleanup(&srv);
+        g_free(cli.buf);
+        g_free(srv.buf);
+}
+
 /* A cell that cannot finish in its time limit fails with the reason, and
  * the next cell still runs. */
 static void test_time_limit(void)
@@ -748,10 +808,8 @@ int main(int argc, char **argv)
                         g_autofree char *ls = g_strdup_printf("/transports/long-stream/%s", t->name);
                         g_test_add_data_func(ls, t, test_long_stream);
                 }
-                if ((t->flags & TRANSPORT_DBUS) || !strcmp(t->family, "library")) {
-                        g_autofree char *lb = g_strdup_printf("/transports/left-behind/%s", t->name);
-                        g_test_add_data_func(lb, t, test_left_behind);
-                }
+                g_autofree char *lb = g_strdup_printf("/transports/left-behind/%s", t->name);
+                g_test_add_data_func(lb, t, test_left_behind);
                 if (!strcmp(t->family, "library")) {
                         g_autofree char *lg = g_strdup_printf("/transports/large/%s", t->name);
                         g_test_add_data_func(lg, t, test_large);
@@ -762,6 +820,8 @@ int main(int argc, char **argv)
         g_test_add_func("/transports/threads/cpu-clocks", test_threads_cpu_clocks);
         g_test_add_func("/transports/sysv-msg/removed", test_sysv_removed);
         g_test_add_func("/transports/udp/loss", test_udp_loss);
+        g_test_add_func("/transports/busy-ring/cpus", test_busy_ring_cpus);
+        g_test_add_func("/transports/busy-ring/peer-gone", test_busy_ring_peer_gone);
         g_test_add_func("/transports/refuses", test_refuses);
         g_test_add_func("/transports/claim-unavailable", test_claim_unavailable);
         g_test_add_func("/transports/sdbus-c++/cells", test_sdbus_cpp_cells);

@@ -38,6 +38,19 @@
  * and a sleeper wakes every SHM_CHECK_NS to see whether the peer process
  * has exited without closing (through a pidfd): send() and recv() then
  * fail with EPIPE instead of waiting for ever.
+ *
+ * busy-ring is the same ring with no kernel wake-up at all: both sides
+ * poll the counters for as long as it takes, so a message costs no system
+ * call on either side and the window holds only the copies in and out and
+ * the cache lines moving between the CPUs.  That is sound only when each
+ * side has a CPU of its own: on a shared CPU the poller keeps its peer
+ * from running until the scheduler preempts it.  So busy-ring refuses
+ * every cell but cpus=split, and cpus=split where this process may run on
+ * fewer than two CPUs (roles=threads with cpus=split pins each thread to a
+ * CPU of its own, so it runs as threads too).  A poller looks at its peer
+ * every BUSY_CHECK_NS (closed, or exited: EPIPE) and gives up after
+ * BUSY_MAX_NS without progress (ETIMEDOUT), so that a stopped or stuck
+ * peer fails the repetition rather than spinning until the cell's timeout.
  */
 #include <ipclab/transport.h>
 #include "transport.h"
@@ -46,6 +59,7 @@
 #include <limits.h>
 #include <linux/futex.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdalign.h>
 #include <stdatomic.h>
@@ -66,6 +80,8 @@ enum { C2S, S2C };
 #define SHM_END 1u                         /* flag: the end of the stream */
 #define SHM_SPIN_NS 10000u                 /* polling before sleeping */
 #define SHM_CHECK_NS 100000000L            /* a sleeper looks at its peer this often */
+#define BUSY_CHECK_NS 1000000u              /* busy-ring: a poller looks at its peer this often */
+#define BUSY_MAX_NS 10000000000u            /* busy-ring: no progress for this long fails */
 
 typedef struct {
         alignas(64) _Atomic uint32_t head;   /* bytes published; producer's */
@@ -89,6 +105,7 @@ typedef struct {
         ShmRing *tx, *rx;             /* after open(): this side's rings */
         unsigned char *txd, *rxd;
         unsigned spin_ns;             /* 0: sleep at once */
+        bool busy;                    /* busy-ring: poll, never sleep */
         int peer_pidfd;
 } ShmSide;
 
@@ -193,6 +210,27 @@ static int shm_wait(Endpoint *ep, _Atomic uint32_t *word, _Atomic uint32_t *wait
 
         unsigned spin_ns = s->side[ep->role].spin_ns;
 
+        if (s->side[ep->role].busy) {
+                uint64_t start = shm_now_ns(), checked = start;
+                for (unsigned i = 1;; i++) {
+                        if (atomic_load_explicit(word, memory_order_acquire) != old)
+                                return 0;
+                        shm_cpu_relax();
+                        if (i % 256 != 0)
+                                continue;
+                        uint64_t now = shm_now_ns();
+                        if (now - checked >= BUSY_CHECK_NS) {
+                                /* A peer may publish its last message
+                                 * and close between two looks. */
+                                if (shm_peer_gone(ep, true))
+                                        return atomic_load_explicit(word, memory_order_acquire) != old ? 0
+                                                                                                   : -EPIPE;
+                                checked = now;
+                        }
+                        if (now - start >= BUSY_MAX_NS)
+                                return -ETIMEDOUT;
+                }
+        }
         if (spin_ns) {
                 uint64_t start = shm_now_ns();
                 for (unsigned i = 1;; i++) {
@@ -461,6 +499,46 @@ const Transport transport_shm = {
         .unavailable = shm_unavailable,
         .prepare = shm_prepare,
         .open = shm_open_role,
+        .send = shm_send,
+        .recv = shm_recv,
+        .send_end = shm_send_end,
+        .close = shm_close,
+        .cleanup = shm_cleanup,
+};
+
+/* Why busy-ring cannot run CELL: only with a CPU of its own for each side. */
+static const char *busy_ring_refuses(const IpclabCell *cell)
+{
+        cpu_set_t set;
+
+        if (cell->cpus != CPUS_SPLIT)
+                return "busy-ring polls without a kernel wake-up, so client and server need CPUs of their own "
+                       "(cpus=split): on a shared CPU the poller keeps its peer from running";
+        if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) < 2)
+                return "busy-ring needs client and server on CPUs of their own, and this process may run "
+                       "on one CPU only";
+        return NULL;
+}
+
+static int busy_ring_open(Endpoint *ep, Role role)
+{
+        int r = shm_open_role(ep, role);
+
+        if (r >= 0)
+                ((Shm *) ep->priv)->side[role].busy = true;
+        return r;
+}
+
+const Transport transport_busy_ring = {
+        IPCLAB_TRANSPORT_HEADER,
+        .name = "busy-ring",
+        .family = "kernel",
+        .summary = "shm's ring with both sides busy-polling, no kernel wake-up (cpus=split only)",
+        .flags = TRANSPORT_THREADS,
+        .unavailable = shm_unavailable,
+        .refuses = busy_ring_refuses,
+        .prepare = shm_prepare,
+        .open = busy_ring_open,
         .send = shm_send,
         .recv = shm_recv,
         .send_end = shm_send_end,

@@ -64,7 +64,7 @@ static Table *compare(const GString *a, const GString *b)
         g_autofree char *header = compare_header();
 
         g_string_append(out, header);
-        g_assert_true(compare_cells("x", ta, tb, out, &e));
+        g_assert_true(compare_cells("x", ta, tb, NULL, out, &e));
         g_assert_no_error(e);
         g_autofree char *dir = g_dir_make_tmp("test-compare-XXXXXX", NULL);
         g_autofree char *path = g_build_filename(dir, "compare.tsv", NULL);

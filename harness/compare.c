@@ -11,14 +11,39 @@
 
 /* The axes a profile or a place may change without changing what a cell
  * measures: how much (count, duration_ns) and where (machine: a
- * reproduction runs elsewhere by design).  A cell is matched on every
+ * reproduction runs elsewhere by design); and any axis whose values on
+ * the two sides have none in common (cpus=same in one run, split in the
+ * next: the change a rerun is asked about).  A cell is matched on every
  * axis; only when a group of cells that agree on every other axis holds,
  * after that, exactly one cell on each side do those two stand for each
- * other (PROFILE=quick's counts, the reviewer's machine).  Never more:
- * two cells of a side are never pooled. */
+ * other (PROFILE=quick's counts, the reviewer's machine, the new cpus).
+ * Never more: two cells of a side are never pooled. */
 static bool is_loose_axis(const char *name)
 {
         return !strcmp(name, "count") || !strcmp(name, "duration_ns") || !strcmp(name, "machine");
+}
+
+/* Which axes of samples_axis_columns are loose for tables A and B (above):
+ * a new array. */
+static bool *loose_axes(const Table *a, const Table *b)
+{
+        guint n_axis = g_strv_length((char **) samples_axis_columns);
+        bool *loose = g_new0(bool, n_axis);
+
+        for (guint i = 0; i < n_axis; i++) {
+                int ca = table_column(a, samples_axis_columns[i]), cb = table_column(b, samples_axis_columns[i]);
+                loose[i] = is_loose_axis(samples_axis_columns[i]);
+                if (loose[i] || ca < 0 || cb < 0 || !a->rows->len || !b->rows->len)
+                        continue;
+                g_autoptr(GHashTable) va = g_hash_table_new(g_str_hash, g_str_equal);
+                for (guint r = 0; r < a->rows->len; r++)
+                        g_hash_table_add(va, ((char **) a->rows->pdata[r])[ca]);
+                bool common = false;
+                for (guint r = 0; r < b->rows->len && !common; r++)
+                        common = g_hash_table_contains(va, ((char **) b->rows->pdata[r])[cb]);
+                loose[i] = !common;
+        }
+        return loose;
 }
 
 char *compare_header(void)
@@ -48,8 +73,9 @@ static void compare_cell_free(CompareCell *c)
         g_free(c);
 }
 
-/* Adds T's cells (by every axis, in first-seen order) to ORDER on SIDE. */
-static bool collect(const Table *t, int side, GPtrArray *order, GError **error)
+/* Adds T's cells (by every axis, in first-seen order) to ORDER on SIDE;
+ * LOOSE: the axes a cell may be paired across (loose_axes). */
+static bool collect(const Table *t, int side, const bool *is_loose, GPtrArray *order, GError **error)
 {
         g_autoptr(GHashTable) cells = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
         guint n_axis = g_strv_length((char **) samples_axis_columns);
@@ -75,7 +101,7 @@ static bool collect(const Table *t, int side, GPtrArray *order, GError **error)
                 g_autoptr(GString) key = g_string_new(NULL), loose = g_string_new(NULL);
                 for (guint a = 0; a < n_axis; a++) {
                         g_string_append_printf(key, "%s%s", a ? "\t" : "", row[axis[a]]);
-                        if (!is_loose_axis(samples_axis_columns[a]))
+                        if (!is_loose[a])
                                 g_string_append_printf(loose, "%s\t", row[axis[a]]);
                 }
                 CompareCell *c = g_hash_table_lookup(cells, key->str);
@@ -108,7 +134,7 @@ static bool same_axes(const CompareCell *a, const CompareCell *b)
 }
 
 /* Pairs the cells of ORDER (committed ones first): every axis equal, else
- * the one left on each side of a loose group (is_loose_axis). */
+ * the one left on each side of a loose group (loose_axes). */
 static void pair_cells(GPtrArray *order)
 {
         for (guint i = 0; i < order->len; i++) {
@@ -192,7 +218,9 @@ bool compare_cells(const char *name, const Table *committed, const Table *reprod
         g_autoptr(GPtrArray) order = g_ptr_array_new_with_free_func((GDestroyNotify) compare_cell_free);
         double t = tally && tally->fail_above > 0 ? tally->fail_above : 0;
 
-        if (!collect(committed, 0, order, error) || !collect(reproduced, 1, order, error))
+        g_autofree bool *loose = loose_axes(committed, reproduced);
+
+        if (!collect(committed, 0, loose, order, error) || !collect(reproduced, 1, loose, order, error))
                 return false;
         pair_cells(order);
         /* K: the cells compared, for the fails level (verify.h). */

@@ -97,8 +97,10 @@ static int keep(const char *old, const char *final)
         g_autofree char *dir = history_dir_of(final);
         g_autofree char *id = run_id(old);
 
-        if (keep_runs == 0)
+        if (keep_runs == 0) {
+                prune(final);
                 return samples_remove_dir(old);
+        }
         if (g_mkdir_with_parents(dir, 0755) < 0)
                 return -errno;
         for (guint n = 1; n < 1000; n++) {

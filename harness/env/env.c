@@ -511,7 +511,8 @@ static int read_status(const EnvRun *run)
 }
 
 /* Moves the results STAGE/out/NAME, with the log, to OUT_DIR/NAME in one
- * rename (an older OUT_DIR/NAME is swapped out and removed). */
+ * rename (an older OUT_DIR/NAME is swapped out and kept in its history,
+ * history.h). */
 static gboolean install(const EnvRun *run, const char *out_dir, const char *name,
                         GError **error)
 {

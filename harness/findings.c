@@ -162,9 +162,12 @@ static void add_figure_x(Findings *f, const Output *o, const Summary *s, const S
         g_autofree char *tag = g_strdup_printf("at %s", xtext);
 
         g_array_set_clear_func(series, (GDestroyNotify) series_clear);
+        /* bounds=direct draws transport=direct as the floor, no series. */
+        int tcol = o->bound_direct ? select_key_column(s->samples, "transport") : -1;
         for (guint i = 0; i < s->cells->len; i++) {
                 const SummaryCell *c = s->cells->pdata[i];
-                if ((where && !select_row(where, s->samples, c->first)) || strcmp(c->first[xcol], x))
+                if ((where && !select_row(where, s->samples, c->first)) || strcmp(c->first[xcol], x) ||
+                    (tcol >= 0 && !strcmp(c->first[tcol], "direct")))
                         continue;
                 g_autofree char **cols = g_new0(char *, ns + 2);
                 g_autofree char **vals = g_new0(char *, ns + 2);
@@ -292,7 +295,7 @@ static void add_suspects(Findings *f, const Summary *s, const char *dir)
                 if (c->failed && failed++ < FINDINGS_MAX_SUSPECT) {
                         g_autofree char *d = summary_cell_describe(s, c);
                         add(f, FINDING_DOUBT, "suspect", "failed",
-                            g_strdup_printf("%s: %u of %u repetitions failed", d, c->failed, c->n));
+                            g_strdup_printf("%s: %u of %u repetitions failed", d, c->failed, c->n + c->failed));
                 }
         }
         if (mixed > FINDINGS_MAX_SUSPECT)

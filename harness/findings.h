@@ -7,7 +7,8 @@
  *     agrees with `ipclab verify` and the paper's claims table;
  *   - every line figure's main comparison: at its first and its last x,
  *     the best series against each of the others (at most
- *     FINDINGS_MAX_RIVALS), hyperfine style ("pipe ran 1.52 [1.47, 1.58]
+ *     FINDINGS_MAX_RIVALS, the closest first; transport=direct left out
+ *     where the figure draws it as its floor, bounds=direct), hyperfine style ("pipe ran 1.52 [1.47, 1.58]
  *     times faster than fifo"), each ratio the one a claim "A faster than
  *     B" of those two series at that x would have, on the metric the
  *     figure draws (roundtrip_latency for lat_*, throughput, callrate or

@@ -859,11 +859,14 @@ static int cmd_compare(int argc, char **argv)
                                 if (!strcmp(ids->pdata[i], against))
                                         id = against;
                 }
+                if (!id && against) {
+                        fprintf(stderr, "ipclab: compare: run %s is not kept in %s (`ipclab compare --list %s` "
+                                "lists those kept)\n", against, hist, argv[1]);
+                        return EXIT_USAGE;
+                }
                 if (!id) {
-                        fprintf(stderr, "ipclab: compare: %s%s%s is not kept in %s (%s)\n", against ? "run " : "",
-                                against ? against : "no earlier run of ", against ? "" : argv[1], hist,
-                                ids->len ? "`ipclab compare --list` lists those kept"
-                                         : "a rerun keeps the run it replaces there");
+                        fprintf(stderr, "ipclab: compare: no earlier run of %s is kept in %s (a rerun keeps the "
+                                "run it replaces there)\n", argv[1], hist);
                         return EXIT_USAGE;
                 }
                 g_autofree char *old = g_build_filename(hist, id, NULL);

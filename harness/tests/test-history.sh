@@ -58,6 +58,23 @@ cp "$out/p/samples.tsv" "$tmp/run1.tsv"
 cp "$out/p/meta.ini" "$tmp/run1.ini"
 check "a first run keeps no history" '[ ! -e "$hist" ]'
 
+# A cell past its time limit fails its repetition: named among the suspicions.
+cat > "$tmp/limit.ini" <<'INI'
+[experiment]
+title=time limit
+transport=pipe
+size=64KiB
+pattern=oneway
+count=100;1000000000
+repeat=1
+warmup=1
+timeout=1s
+INI
+$ipclab run --out "$tmp/limit" "$tmp/limit.ini" > "$tmp/limit.out" 2>/dev/null; rc=$?
+check "a failed repetition: exit 1, and the end names its cell" \
+        '[ $rc -eq 1 ] && grep -Eq "^  suspect +failed +.*count=1000000000: 1 of 1 repetitions failed$" "$tmp/limit.out"' \
+        "$(cat "$tmp/limit.out")"
+
 # 2. A rerun (--quiet: nothing on standard output) keeps the first run whole.
 $ipclab run --quiet --out "$out" "$tmp/p.ini" > "$tmp/run2.out" 2> "$tmp/run2.err"; rc=$?
 check "a rerun with --quiet exits 0 and prints nothing on standard output" '[ $rc -eq 0 ] && [ ! -s "$tmp/run2.out" ]' \
@@ -115,6 +132,17 @@ check "--fail-above ten is bad usage (exit 2)" '[ $rc -eq 2 ]'
 $ipclab compare --against 19990101T000000Z "$reg/p" > /dev/null 2> "$tmp/none.err"; rc=$?
 check "--against a run not kept: exit 2, saying so" '[ $rc -eq 2 ] && grep -q "not kept" "$tmp/none.err"'
 
+# make compare EXP=p: FAIL_ABOVE=10% by default; 0 on the same data.
+same=$tmp/same
+mkdir -p "$same/.history/p"
+cp -a "$out/p" "$same/p"
+cp -a "$out/p" "$same/.history/p/20000101T000000Z"
+make --no-print-directory compare EXP=p EXPDIR="$tmp" DATADIR="$reg" > /dev/null 2> "$tmp/make-reg.err"; rc=$?
+check "make compare EXP=p on the 3x slower data fails" '[ $rc -ne 0 ] && grep -q "regression beyond 10%" "$tmp/make-reg.err"' \
+        "$(tail -3 "$tmp/make-reg.err")"
+make --no-print-directory compare EXP=p EXPDIR="$tmp" DATADIR="$same" > /dev/null 2> "$tmp/make-same.err"; rc=$?
+check "... and passes on the same data" '[ $rc -eq 0 ]' "$(tail -3 "$tmp/make-same.err")"
+
 # 5. cpus=same changed to split: each cell beside its counterpart.
 mkdir -p "$tmp/split"
 sed 's/^cpus=same$/cpus=split/' "$tmp/p.ini" > "$tmp/split/p.ini"
@@ -136,7 +164,21 @@ check "... the two newest" 'cmp -s "$tmp/before4.ini" "$hist/$(echo "$kept" | he
 $ipclab run --quiet --keep 0 --out "$out" "$tmp/p.ini" > /dev/null 2>&1
 check "--keep 0 keeps none" '[ -z "$(ls "$hist")" ]'
 
-# 7. A run swapped in whose predecessor was not yet moved (a crash
+# 7. Colour on a terminal (script(1) gives the run one), none with NO_COLOR.
+if command -v script > /dev/null; then
+        script -qec "$ipclab run --quiet --out '$tmp/tty' '$tmp/p.ini'" /dev/null > "$tmp/tty0.out" 2>&1
+        script -qec "$ipclab run --out '$tmp/tty' '$tmp/p.ini' 2>/dev/null" /dev/null > "$tmp/tty.out" 2>&1
+        check "on a terminal the verdict is coloured" 'grep -q $'"'"'\033\[32mholds\|\033\[1;31mfails\|\033\[33m'"'"' "$tmp/tty.out"' \
+                "$(cat -v "$tmp/tty.out")"
+        check "... and --quiet prints nothing there either" '! grep -q "what this run found" "$tmp/tty0.out"'
+        NO_COLOR=1 script -qec "$ipclab run --out '$tmp/tty' '$tmp/p.ini' 2>/dev/null" /dev/null > "$tmp/nc.out" 2>&1
+        check "NO_COLOR=1: no colour on a terminal" 'grep -q "what this run found" "$tmp/nc.out" && ! grep -q $'"'"'\033'"'"' "$tmp/nc.out"' \
+                "$(cat -v "$tmp/nc.out")"
+else
+        skip "colour on a terminal" "no script(1) here to give the run one"
+fi
+
+# 8. A run swapped in whose predecessor was not yet moved (a crash
 # between the two renames) leaves it in the staging directory: the next
 # run keeps it instead of removing it.
 cp -a "$out/p" "$out/.p.new"

@@ -139,7 +139,11 @@ int history_replace_dir(const char *staging, const char *final)
                 samples_remove_dir(staging);
                 return 0;
         }
-        return keep(staging, final);
+        /* FINAL is the new run now, whatever happens to the old one:
+         * when it cannot be kept, it stays in STAGING for the next run's
+         * history_keep_leftover(). */
+        (void) keep(staging, final);
+        return 0;
 }
 
 int history_keep_leftover(const char *staging, const char *final)

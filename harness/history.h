@@ -31,9 +31,11 @@ guint history_get_keep(void);
 /* Replaces FINAL with STAGING (a directory, in one step, as
  * samples_replace_dir does) and keeps the FINAL it replaces, when it was
  * a run (it has a meta.ini), in history, then prunes that history to
- * history_get_keep() runs.  Returns 0 or -errno (FINAL is then
- * unchanged, or, when only keeping failed, already the new run and the
- * old one in STAGING). */
+ * history_get_keep() runs.  Returns 0, or -errno with FINAL unchanged.
+ * When the old run cannot be moved into history (a full disk, a
+ * read-only .history), FINAL is the new run all the same and the old one
+ * stays in STAGING, where the next run finds it (history_keep_leftover);
+ * so a caller leaves STAGING alone after success. */
 int history_replace_dir(const char *staging, const char *final);
 
 /* STAGING, a directory an earlier run of FINAL left behind: when it holds

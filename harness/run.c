@@ -1093,9 +1093,8 @@ int run_merge(const Experiment *exp, const char *out_dir, const char *const *dir
                 r = samples_write_atomic(mp, ini, strlen(ini));
         if (r >= 0) {
                 /* The staging directory may hold console logs: swap it in
-                 * whole, then drop the old one. */
+                 * whole; the old one goes to history (history.h). */
                 r = history_replace_dir(staging, final);
-                samples_remove_dir(staging);
         }
         if (r < 0) {
                 g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot write the results of %s into %s: %s; %s is unchanged",

@@ -7,19 +7,43 @@
 #include "render.h"
 #include "safefile.h"
 #include "stats.h"
-
-#define COMPARE_LEVEL 0.95
+#include "verify.h"
 
 /* The axes a profile or a place may change without changing what a cell
  * measures: how much (count, duration_ns) and where (machine: a
- * reproduction runs elsewhere by design).  A cell is matched on every
+ * reproduction runs elsewhere by design); and any axis whose values on
+ * the two sides have none in common (cpus=same in one run, split in the
+ * next: the change a rerun is asked about).  A cell is matched on every
  * axis; only when a group of cells that agree on every other axis holds,
  * after that, exactly one cell on each side do those two stand for each
- * other (PROFILE=quick's counts, the reviewer's machine).  Never more:
- * two cells of a side are never pooled. */
+ * other (PROFILE=quick's counts, the reviewer's machine, the new cpus).
+ * Never more: two cells of a side are never pooled. */
 static bool is_loose_axis(const char *name)
 {
         return !strcmp(name, "count") || !strcmp(name, "duration_ns") || !strcmp(name, "machine");
+}
+
+/* Which axes of samples_axis_columns are loose for tables A and B (above):
+ * a new array. */
+static bool *loose_axes(const Table *a, const Table *b)
+{
+        guint n_axis = g_strv_length((char **) samples_axis_columns);
+        bool *loose = g_new0(bool, n_axis);
+
+        for (guint i = 0; i < n_axis; i++) {
+                int ca = table_column(a, samples_axis_columns[i]), cb = table_column(b, samples_axis_columns[i]);
+                loose[i] = is_loose_axis(samples_axis_columns[i]);
+                if (loose[i] || ca < 0 || cb < 0 || !a->rows->len || !b->rows->len)
+                        continue;
+                g_autoptr(GHashTable) va = g_hash_table_new(g_str_hash, g_str_equal);
+                for (guint r = 0; r < a->rows->len; r++)
+                        g_hash_table_add(va, ((char **) a->rows->pdata[r])[ca]);
+                bool common = false;
+                for (guint r = 0; r < b->rows->len && !common; r++)
+                        common = g_hash_table_contains(va, ((char **) b->rows->pdata[r])[cb]);
+                loose[i] = !common;
+        }
+        return loose;
 }
 
 char *compare_header(void)
@@ -29,7 +53,7 @@ char *compare_header(void)
         for (guint i = 0; samples_axis_columns[i]; i++)
                 g_string_append_printf(h, "\t%s", samples_axis_columns[i]);
         g_string_append(h, "\tn_committed\tn_reproduced\tcommitted_ns_per_msg\treproduced_ns_per_msg"
-                           "\tratio\tratio_lo\tratio_hi\tcoverage\n");
+                           "\tratio\tratio_lo\tratio_hi\tcoverage\tfail_lo\tfail_hi\tfail_coverage\tchange\n");
         return g_string_free(h, FALSE);
 }
 
@@ -49,8 +73,9 @@ static void compare_cell_free(CompareCell *c)
         g_free(c);
 }
 
-/* Adds T's cells (by every axis, in first-seen order) to ORDER on SIDE. */
-static bool collect(const Table *t, int side, GPtrArray *order, GError **error)
+/* Adds T's cells (by every axis, in first-seen order) to ORDER on SIDE;
+ * LOOSE: the axes a cell may be paired across (loose_axes). */
+static bool collect(const Table *t, int side, const bool *is_loose, GPtrArray *order, GError **error)
 {
         g_autoptr(GHashTable) cells = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
         guint n_axis = g_strv_length((char **) samples_axis_columns);
@@ -76,7 +101,7 @@ static bool collect(const Table *t, int side, GPtrArray *order, GError **error)
                 g_autoptr(GString) key = g_string_new(NULL), loose = g_string_new(NULL);
                 for (guint a = 0; a < n_axis; a++) {
                         g_string_append_printf(key, "%s%s", a ? "\t" : "", row[axis[a]]);
-                        if (!is_loose_axis(samples_axis_columns[a]))
+                        if (!is_loose[a])
                                 g_string_append_printf(loose, "%s\t", row[axis[a]]);
                 }
                 CompareCell *c = g_hash_table_lookup(cells, key->str);
@@ -109,7 +134,7 @@ static bool same_axes(const CompareCell *a, const CompareCell *b)
 }
 
 /* Pairs the cells of ORDER (committed ones first): every axis equal, else
- * the one left on each side of a loose group (is_loose_axis). */
+ * the one left on each side of a loose group (loose_axes). */
 static void pair_cells(GPtrArray *order)
 {
         for (guint i = 0; i < order->len; i++) {
@@ -149,14 +174,62 @@ static double median_of(GArray *values)
         return stats_median(v, values->len);
 }
 
-bool compare_cells(const char *name, const Table *committed, const Table *reproduced, GString *out,
-                   GError **error)
+/* "transport=pipe size_B=64 cpus=same": the axes of C that apply, for a
+ * message. */
+static char *cell_text(const CompareCell *c)
+{
+        GString *s = g_string_new(NULL);
+
+        for (guint a = 0; c->axes[a]; a++)
+                if (strcmp(c->axes[a], "-"))
+                        g_string_append_printf(s, "%s%s=%s", s->len ? " " : "", samples_axis_columns[a], c->axes[a]);
+        return g_string_free(s, FALSE);
+}
+
+const char *compare_change_name(CompareChange c)
+{
+        static const char *const names[] = {
+                [COMPARE_UNDECIDED] = "-", [COMPARE_SLOWER] = "slower", [COMPARE_FASTER] = "faster",
+                [COMPARE_WITHIN] = "within",
+        };
+        return names[c];
+}
+
+/* What PAIR (reproduced over committed, per message, at the levels of
+ * verify.h) says against a threshold of T: beyond 1 + T or below
+ * 1 / (1 + T) at the fails level, or wholly within them there (T > 0);
+ * an interval that cannot reach its level says nothing. */
+static CompareChange change_of(const VerifyPair *pair, double level_fails, double t)
+{
+        if (!verify_reaches(pair->fail_coverage, level_fails))
+                return COMPARE_UNDECIDED;
+        if (pair->fail_lo > 1 + t)
+                return COMPARE_SLOWER;
+        if (verify_verdict(pair->fail_lo, pair->fail_hi, 1 / (1 + t)) == VERIFY_FAILS)
+                return COMPARE_FASTER;
+        if (t > 0 && pair->fail_lo >= 1 / (1 + t) && pair->fail_hi <= 1 + t)
+                return COMPARE_WITHIN;
+        return COMPARE_UNDECIDED;
+}
+
+bool compare_cells(const char *name, const Table *committed, const Table *reproduced, CompareTally *tally,
+                   GString *out, GError **error)
 {
         g_autoptr(GPtrArray) order = g_ptr_array_new_with_free_func((GDestroyNotify) compare_cell_free);
+        double t = tally && tally->fail_above > 0 ? tally->fail_above : 0;
 
-        if (!collect(committed, 0, order, error) || !collect(reproduced, 1, order, error))
+        g_autofree bool *loose = loose_axes(committed, reproduced);
+
+        if (!collect(committed, 0, loose, order, error) || !collect(reproduced, 1, loose, order, error))
                 return false;
         pair_cells(order);
+        /* K: the cells compared, for the fails level (verify.h). */
+        guint k = 0;
+        for (guint i = 0; i < order->len; i++) {
+                CompareCell *c = order->pdata[i];
+                k += c->side == 0 && c->partner && c->values->len && c->partner->values->len;
+        }
+        double level_fails = 1 - VERIFY_ALPHA / MAX(k, 1);
         for (guint i = 0; i < order->len; i++) {
                 CompareCell *c = order->pdata[i], *p = c->partner;
                 if (c->side == 1 && p)
@@ -180,13 +253,30 @@ bool compare_cells(const char *name, const Table *committed, const Table *reprod
                         g_string_append_printf(out, "\t%.6g", median_of(b));
                 else
                         g_string_append(out, "\t-");
-                double ratio, lo, hi, coverage;
+                VerifyPair pair = { 0 };
                 if (a && b && a->len && b->len &&
-                    stats_ratio_ci((double *) b->data, b->len, (double *) a->data, a->len, COMPARE_LEVEL,
-                                   &ratio, &lo, &hi, &coverage) == 0)
-                        g_string_append_printf(out, "\t%.6g\t%.6g\t%.6g\t%.4f\n", ratio, lo, hi, coverage);
-                else
-                        g_string_append(out, "\t-\t-\t-\t-\n");
+                    verify_pair_intervals((double *) b->data, b->len, (double *) a->data, a->len, VERIFY_LEVEL,
+                                          level_fails, &pair) == 0) {
+                        CompareChange ch = change_of(&pair, level_fails, t);
+                        g_string_append_printf(out, "\t%.6g\t%.6g\t%.6g\t%.4f\t%.6g\t%.6g\t%.4f\t%s\n", pair.ratio,
+                                               pair.lo, pair.hi, pair.coverage, pair.fail_lo, pair.fail_hi,
+                                               pair.fail_coverage, compare_change_name(ch));
+                        if (tally) {
+                                tally->cells++;
+                                tally->changes[ch]++;
+                                if (ch == COMPARE_SLOWER && t > 0) {
+                                        g_autofree char *what = cell_text(side[1]);
+                                        g_autofree char *iv = verify_format_interval(pair.ratio, pair.fail_lo,
+                                                                                     pair.fail_hi);
+                                        g_autofree char *cov = verify_format_coverage(pair.fail_coverage, false);
+                                        g_ptr_array_add(tally->regressions,
+                                                        g_strdup_printf("%s: %s: %s %s times the time per message",
+                                                                        name, what, iv, cov));
+                                }
+                        }
+                } else {
+                        g_string_append(out, "\t-\t-\t-\t-\t-\t-\t-\t-\n");
+                }
         }
         return true;
 }

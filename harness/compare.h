@@ -11,10 +11,38 @@
  *   experiment, every axis of a cell (as samples.tsv has them),
  *   n_committed, n_reproduced, committed_ns_per_msg,
  *   reproduced_ns_per_msg (medians of the repetitions' elapsed_ns /
- *   messages), ratio, ratio_lo, ratio_hi (reproduced over committed,
- *   stats_ratio_ci at 95 %) and coverage (the interval's, below 0.95 with
- *   too few repetitions). */
+ *   messages), ratio, ratio_lo, ratio_hi, coverage (reproduced over
+ *   committed with its interval at 95 % and the coverage it reaches),
+ *   fail_lo, fail_hi, fail_coverage (the interval at 1 - 0.05/K, K the
+ *   cells of the experiment compared) and change: slower, faster, within
+ *   or "-" (compare_change_name).  The ratio and both intervals are a
+ *   claim's pair statistics (verify_pair_intervals, verify.h); "reproduced"
+ *   is the newer run (a reproduction, or the current run against one kept
+ *   in history), "committed" the older. */
 char *compare_header(void);
+
+typedef enum {
+        COMPARE_UNDECIDED,  /* "-": the interval at 1 - 0.05/K reaches past
+                             * the threshold, or cannot reach that level
+                             * (too few repetitions) */
+        COMPARE_SLOWER,     /* that interval lies wholly above 1 + T: a
+                             * regression beyond the threshold */
+        COMPARE_FASTER,     /* ... wholly below 1 / (1 + T) */
+        COMPARE_WITHIN,     /* ... wholly within [1 / (1 + T), 1 + T] (T > 0) */
+        COMPARE_N_CHANGES,
+} CompareChange;
+
+/* "-", "slower", "faster", "within". */
+const char *compare_change_name(CompareChange c);
+
+/* What compare_cells found, over every experiment it is called for. */
+typedef struct {
+        double fail_above;     /* T, the threshold: 0.10 for 10 %; 0 none */
+        guint cells;           /* cells compared (both sides measured) */
+        guint changes[COMPARE_N_CHANGES];
+        GPtrArray *regressions;   /* char *: each cell slower beyond T > 0,
+                                   * "EXP: AXES: RATIO [LO, HI] COV times ..." */
+} CompareTally;
 
 /* Appends to OUT one TSV row per cell of experiment NAME found in
  * COMMITTED or REPRODUCED (two samples.tsv read with table_read), in the
@@ -26,10 +54,11 @@ char *compare_header(void);
  * profile's counts, the reviewer's machine): such an axis reads
  * "COMMITTED/REPRODUCED".  Cells are never pooled: a cell without a
  * partner has "-" for the other side and the ratio.  Only rows with
- * status ok count.  Returns false with IPCLAB_ERROR_INPUT when a table
- * lacks a column. */
-bool compare_cells(const char *name, const Table *committed, const Table *reproduced, GString *out,
-                   GError **error);
+ * status ok count.  TALLY (or NULL) gets what was found against its
+ * threshold.  Returns false with IPCLAB_ERROR_INPUT when a table lacks a
+ * column. */
+bool compare_cells(const char *name, const Table *committed, const Table *reproduced, CompareTally *tally,
+                   GString *out, GError **error);
 
 /* Appends to OUT a LaTeX tabular of the two machines side by side, from
  * COMMITTED and REPRODUCED (two meta.ini): CPU, CPUs, SMT, governor,

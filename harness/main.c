@@ -2,7 +2,7 @@
  *
  *   ipclab list
  *   ipclab check FILE...
- *   ipclab run [--profile NAME] [--env host|nspawn|vm] [--out DIR] [--resume]
+ *   ipclab run [--profile NAME] [--env host|nspawn|vm] [--out DIR] [--resume] [--keep N] [--quiet]
  *              [--host ssh://USER@HOST[:PORT]]... [--slurm PARTITION [--nodes N]] FILE...
  *   ipclab summarize DIR/<experiment>
  *   ipclab plot|table|section FILE [NAME] --summary S.tsv ... --out OUT (render.h)
@@ -12,7 +12,8 @@
  *   ipclab columns
  *   ipclab latency DIR/<experiment> [--cell SELECTOR] [--spectrum]
  *   ipclab init DIR
- *   ipclab compare [--machines] [--experiment NAME]... DATA_DIR REPRO_DIR
+ *   ipclab compare [--machines] [--experiment NAME]... [--fail-above PCT] DATA_DIR REPRO_DIR
+ *   ipclab compare [--against RUN | --list] [--fail-above PCT] DIR/<experiment>
  *   ipclab paper-check --log PAPER.log --pdf PAPER.pdf [--figures DIR] [--sections DIR] EXP.ini...
  *
  * Exit status: 0 success, 1 a measurement failed, 2 bad usage or bad input.
@@ -30,6 +31,8 @@
 #include "env/env.h"
 #include "experiment.h"
 #include "figure.h"
+#include "findings.h"
+#include "history.h"
 #include "init.h"
 #include "latency.h"
 #include "meta.h"
@@ -338,12 +341,26 @@ static int cmd_check(int argc, char **argv)
         return status;
 }
 
+/* What the run of EXP into DIR/<experiment>/ found (findings.h), added
+ * to FOUND; a warning when it cannot be read. */
+static void add_findings(GPtrArray *found, const Experiment *exp, const char *dir)
+{
+        g_autofree char *results = g_build_filename(dir, exp->name, NULL);
+        g_autoptr(GError) e = NULL;
+        Findings *f = findings_build(exp, results, &e);
+
+        if (f)
+                g_ptr_array_add(found, f);
+        else
+                fprintf(stderr, "ipclab: warning: %s: what the run found cannot be told: %s\n", exp->name, e->message);
+}
+
 static int cmd_run(int argc, char **argv, char **argv_all)
 {
         char *profile = NULL, *env = NULL, *out = NULL, *slurm = NULL, *job_dir = NULL;
         g_auto(GStrv) hosts = NULL;
-        gint nodes = 1;
-        gboolean resume = FALSE;
+        gint nodes = 1, keep = HISTORY_KEEP_DEFAULT;
+        gboolean resume = FALSE, quiet = FALSE;
         GOptionEntry entries[] = {
                 { "profile", 'p', 0, G_OPTION_ARG_STRING, &profile, "Apply [profile NAME] (e.g. quick)", "NAME" },
                 { "env", 'e', 0, G_OPTION_ARG_STRING, &env, "Where to run: host (default), nspawn, vm", "ENV" },
@@ -355,6 +372,9 @@ static int cmd_run(int argc, char **argv, char **argv_all)
                 { "nodes", 0, 0, G_OPTION_ARG_INT, &nodes, "With --slurm: run each file on N nodes (default 1)", "N" },
                 { "job-dir", 0, 0, G_OPTION_ARG_FILENAME, &job_dir,
                   "With --slurm: where the job script, logs and task results go (default build/slurm/<experiments>)", "DIR" },
+                { "keep", 'k', 0, G_OPTION_ARG_INT, &keep,
+                  "Keep the N runs before this one in DIR/.history/<experiment>/ (default 5; 0: none)", "N" },
+                { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Do not print what the run found at its end", NULL },
                 { NULL },
         };
         g_autoptr(GOptionContext) ctx = g_option_context_new("FILE... - run experiments and store their samples");
@@ -379,6 +399,9 @@ static int cmd_run(int argc, char **argv, char **argv_all)
                 return usage_error(ctx, "--host and --slurm do not go together: a Slurm job runs where Slurm puts it");
         if (nodes < 1 || nodes > 4096 || (nodes != 1 && !slurm))
                 return usage_error(ctx, "--nodes N goes with --slurm, N from 1 to 4096");
+        if (keep < 0 || keep > 10000)
+                return usage_error(ctx, "--keep N: N from 0 to 10000 earlier runs");
+        history_set_keep((guint) keep);
         g_autoptr(GPtrArray) targets = g_ptr_array_new_with_free_func((GDestroyNotify) remote_target_free);
         for (guint i = 0; hosts && hosts[i]; i++) {
                 RemoteTarget *t = remote_target_parse(hosts[i], &e);
@@ -426,6 +449,7 @@ static int cmd_run(int argc, char **argv, char **argv_all)
                         status = r == RUN_INTERRUPTED ? EXIT_INTERRUPTED : r;
                 argc = 0;   /* the files ran as the job's tasks */
         }
+        g_autoptr(GPtrArray) found = g_ptr_array_new_with_free_func((GDestroyNotify) findings_free);
         for (int i = 1; i < argc && !runner_interrupted; i++) {
                 g_autoptr(GError) err = NULL;
                 g_autoptr(Experiment) exp = experiment_load(argv[i], profile, &err);
@@ -447,10 +471,19 @@ static int cmd_run(int argc, char **argv, char **argv_all)
                 }
                 if (r == RUN_ERROR)
                         r = report(err);
+                else if (!quiet)
+                        add_findings(found, exp, dir);
                 if (r > status)
                         status = r;
         }
         run_unlock_out(dir, lock);
+        /* What the run found, once every experiment is measured. */
+        const char *no_colour = g_getenv("NO_COLOR");
+        bool colour = isatty(STDOUT_FILENO) && !(no_colour && *no_colour);
+        for (guint i = 0; status != EXIT_INTERRUPTED && i < found->len; i++) {
+                g_autofree char *text = findings_format(found->pdata[i], colour);
+                printf("%s%s", i ? "\n" : "", text);
+        }
         g_free(profile);
         g_free(env);
         g_free(out);
@@ -741,59 +774,149 @@ static GPtrArray *compare_experiments(const char *data, const char *repro, GErro
         return names;
 }
 
+/* "10%" or "10" (per cent) as 0.10 in *T: FALSE unless above 0. */
+static bool parse_percent(const char *s, double *t)
+{
+        char *end;
+        double v = g_ascii_strtod(s, &end);
+
+        if (end == s || (*end && strcmp(end, "%")) || !(v > 0) || v > 10000)
+                return false;
+        *t = v / 100;
+        return true;
+}
+
+/* Compares the samples.tsv of OLD and NEW as experiment NAME into OUT
+ * and TALLY; FALSE with ERROR. */
+static bool compare_pair(const char *name, const char *old, const char *new, CompareTally *tally, GString *out,
+                         GError **error)
+{
+        g_autofree char *a = g_build_filename(old, "samples.tsv", NULL);
+        g_autofree char *b = g_build_filename(new, "samples.tsv", NULL);
+        g_autoptr(Table) ta = samples_table_read(a, error);
+        g_autoptr(Table) tb = ta ? samples_table_read(b, error) : NULL;
+
+        return tb && compare_cells(name, ta, tb, tally, out, error);
+}
+
 /* ipclab compare DATA_DIR REPRO_DIR: a reproduction beside the committed
- * data (compare.h): per cell, or with --machines the two machines. */
+ * data (compare.h): per cell, or with --machines the two machines.
+ * ipclab compare DIR/EXPERIMENT: the current run beside one kept in its
+ * history (history.h), the previous one or --against RUN. */
 static int cmd_compare(int argc, char **argv)
 {
-        gboolean machines = FALSE;
+        gboolean machines = FALSE, list = FALSE;
         g_auto(GStrv) only = NULL;
+        g_autofree char *against = NULL, *fail_above = NULL;
         GOptionEntry entries[] = {
                 { "machines", 'm', 0, G_OPTION_ARG_NONE, &machines,
                   "Print the two machines side by side (a LaTeX table, from the first experiment's meta.ini)", NULL },
                 { "experiment", 'e', 0, G_OPTION_ARG_STRING_ARRAY, &only,
                   "Only this experiment (repeatable)", "NAME" },
+                { "against", 'a', 0, G_OPTION_ARG_STRING, &against,
+                  "With DIR/EXPERIMENT: the kept run to compare with (default: the previous one)", "RUN" },
+                { "list", 'l', 0, G_OPTION_ARG_NONE, &list,
+                  "With DIR/EXPERIMENT: list the runs kept in its history, oldest first", NULL },
+                { "fail-above", 'f', 0, G_OPTION_ARG_STRING, &fail_above,
+                  "Exit 1 when a cell is slower by more than PCT (its interval wholly above 1 + PCT)", "PCT" },
                 { NULL },
         };
-        g_autoptr(GOptionContext) ctx = g_option_context_new("DATA_DIR REPRO_DIR - a reproduction beside the committed data");
+        g_autoptr(GOptionContext) ctx = g_option_context_new(
+                "DATA_DIR REPRO_DIR | DIR/EXPERIMENT - a run beside another, cell by cell");
         g_autoptr(GError) e = NULL;
 
         g_option_context_add_main_entries(ctx, entries, NULL);
         g_option_context_set_description(ctx,
-                "Every experiment with a samples.tsv in both directories, cell by cell (TSV): the\n"
-                "median time per message of each, and reproduced/committed with its 95% interval.\n");
+                "DATA_DIR REPRO_DIR: every experiment with a samples.tsv in both directories (a\n"
+                "reproduction beside the committed data).  DIR/EXPERIMENT: its current run beside\n"
+                "the one before it, or --against RUN, kept in DIR/.history/EXPERIMENT/ by `ipclab run`.\n"
+                "TSV, one row per cell (cells are never pooled): the median time per message of\n"
+                "each, and newer/older with a claim's pair statistics: the ratio, its 95% interval\n"
+                "and the interval at 1 - 0.05/K (K the cells compared), and the change that\n"
+                "interval shows against --fail-above (slower, faster, within, or - when it cannot\n"
+                "tell).  With --fail-above PCT, the cells slower beyond PCT are named on stderr\n"
+                "and the exit status is 1: a regression check for CI.\n");
         if (!g_option_context_parse(ctx, &argc, &argv, &e))
                 return usage_error(ctx, e->message);
-        if (argc != 3)
-                return usage_error(ctx, "compare needs DATA_DIR and REPRO_DIR");
-        g_autoptr(GPtrArray) names = compare_experiments(argv[1], argv[2], &e);
-        if (e)
-                return report(e);
-        g_autofree char *header = compare_header();
-        g_autoptr(GString) out = g_string_new(machines ? NULL : header);
-        for (guint i = 0; i < names->len; i++) {
-                const char *name = names->pdata[i];
-                if (only && !g_strv_contains((const char *const *) only, name))
-                        continue;
-                if (machines) {
-                        g_autofree char *a = g_build_filename(argv[1], name, "meta.ini", NULL);
-                        g_autofree char *b = g_build_filename(argv[2], name, "meta.ini", NULL);
-                        if (!compare_machines(a, b, out, &e))
-                                return report(e);
-                        break;
+        CompareTally tally = { .regressions = g_ptr_array_new_with_free_func(g_free) };
+        g_autoptr(GPtrArray) regressions = tally.regressions;
+        if (fail_above && !parse_percent(fail_above, &tally.fail_above))
+                return usage_error(ctx, "--fail-above takes a percentage above 0, such as 10%");
+        if (argc == 2 && !machines && !only) {
+                /* One experiment against its history. */
+                g_autofree char *name = g_path_get_basename(argv[1]);
+                g_autofree char *hist = history_dir_of(argv[1]);
+                g_autoptr(GPtrArray) ids = history_list(argv[1]);
+                if (list) {
+                        for (guint i = 0; i < ids->len; i++)
+                                printf("%s\n", (char *) ids->pdata[i]);
+                        return 0;
                 }
-                g_autofree char *a = g_build_filename(argv[1], name, "samples.tsv", NULL);
-                g_autofree char *b = g_build_filename(argv[2], name, "samples.tsv", NULL);
-                g_autoptr(Table) ta = samples_table_read(a, &e);
-                g_autoptr(Table) tb = ta ? samples_table_read(b, &e) : NULL;
-                if (!tb || !compare_cells(name, ta, tb, out, &e))
+                const char *id = ids->len ? ids->pdata[ids->len - 1] : NULL;
+                if (against) {
+                        id = NULL;
+                        for (guint i = 0; i < ids->len; i++)
+                                if (!strcmp(ids->pdata[i], against))
+                                        id = against;
+                }
+                if (!id && against) {
+                        fprintf(stderr, "ipclab: compare: run %s is not kept in %s (`ipclab compare --list %s` "
+                                "lists those kept)\n", against, hist, argv[1]);
+                        return EXIT_USAGE;
+                }
+                if (!id) {
+                        fprintf(stderr, "ipclab: compare: no earlier run of %s is kept in %s (a rerun keeps the "
+                                "run it replaces there)\n", argv[1], hist);
+                        return EXIT_USAGE;
+                }
+                g_autofree char *old = g_build_filename(hist, id, NULL);
+                g_autofree char *header = compare_header();
+                g_autoptr(GString) out = g_string_new(header);
+                if (!compare_pair(name, old, argv[1], &tally, out, &e))
                         return report(e);
+                fputs(out->str, stdout);
+                fprintf(stderr, "ipclab: compare: %s against %s: ", argv[1], id);
+        } else {
+                if (argc != 3)
+                        return usage_error(ctx, "compare needs DATA_DIR and REPRO_DIR, or one DIR/EXPERIMENT");
+                if (against || list)
+                        return usage_error(ctx, "--against and --list go with one DIR/EXPERIMENT");
+                g_autoptr(GPtrArray) names = compare_experiments(argv[1], argv[2], &e);
+                if (e)
+                        return report(e);
+                g_autofree char *header = compare_header();
+                g_autoptr(GString) out = g_string_new(machines ? NULL : header);
+                for (guint i = 0; i < names->len; i++) {
+                        const char *name = names->pdata[i];
+                        if (only && !g_strv_contains((const char *const *) only, name))
+                                continue;
+                        g_autofree char *a = g_build_filename(argv[1], name, NULL);
+                        g_autofree char *b = g_build_filename(argv[2], name, NULL);
+                        if (machines) {
+                                g_autofree char *ma = g_build_filename(a, "meta.ini", NULL);
+                                g_autofree char *mb = g_build_filename(b, "meta.ini", NULL);
+                                if (!compare_machines(ma, mb, out, &e))
+                                        return report(e);
+                                break;
+                        }
+                        if (!compare_pair(name, a, b, &tally, out, &e))
+                                return report(e);
+                }
+                if (machines && !out->len) {
+                        fprintf(stderr, "ipclab: compare: no experiment has data in both %s and %s\n", argv[1], argv[2]);
+                        return EXIT_USAGE;
+                }
+                fputs(out->str, stdout);
+                if (machines || !fail_above)
+                        return 0;
+                fprintf(stderr, "ipclab: compare: %s against %s: ", argv[2], argv[1]);
         }
-        if (machines && !out->len) {
-                fprintf(stderr, "ipclab: compare: no experiment has data in both %s and %s\n", argv[1], argv[2]);
-                return EXIT_USAGE;
-        }
-        fputs(out->str, stdout);
-        return 0;
+        fprintf(stderr, "%u cells: %u slower, %u faster, %u within %s, %u undecided\n", tally.cells,
+                tally.changes[COMPARE_SLOWER], tally.changes[COMPARE_FASTER], tally.changes[COMPARE_WITHIN],
+                fail_above ? fail_above : "(no --fail-above)", tally.changes[COMPARE_UNDECIDED]);
+        for (guint i = 0; i < regressions->len; i++)
+                fprintf(stderr, "ipclab: regression beyond %s: %s\n", fail_above, (char *) regressions->pdata[i]);
+        return regressions->len ? EXIT_FAILED : 0;
 }
 
 /* ipclab paper-check (papercheck.h): prints each problem of the built
@@ -883,7 +1006,8 @@ int main(int argc, char **argv)
                 "  select FILE.tsv      rows (--where) and columns (--columns) of a TSV file, for gnuplot\n"
                 "  methods META.ini...  the paper's methods text from meta.ini\n"
                 "  init DIR             start a study in DIR (experiments/, Makefile, paper/)\n"
-                "  compare DATA REPRO   a reproduction beside the committed data, cell by cell\n"
+                "  compare DATA REPRO   a reproduction beside the committed data, cell by cell;\n"
+                "                       compare DIR/EXP: the current run beside the previous one\n"
                 "  paper-check EXP...   the built paper: its log, its text, its figures' styles, its captions\n\n"
                 "`ipclab COMMAND --help` describes a command's options.\n"
                 "Exit status: 0 success, 1 a measurement failed, 2 bad usage or bad input.\n";

@@ -22,6 +22,7 @@
 #include "run.h"
 #include "runner.h"
 #include "safefile.h"
+#include "history.h"
 #include "samples.h"
 #include "untar.h"
 
@@ -783,7 +784,7 @@ static int run_there(const RemoteTarget *t, const Experiment *exp, const char *d
                 g_autofree char *shown = safefile_terminal_text(log->str, log->len);
                 unlink(console);
                 samples_write_atomic(console, shown, strlen(shown));
-                int rr = samples_replace_dir(name_dir, final);
+                int rr = history_replace_dir(name_dir, final);
                 if (rr < 0) {
                         g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot put the results of %s in %s: %s",
                                     t->spec, final, g_strerror(-rr));

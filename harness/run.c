@@ -41,6 +41,7 @@
 #include <unistd.h>
 
 #include "env/env.h"
+#include "history.h"
 #include "latency.h"
 #include "meta.h"
 #include "remote.h"
@@ -773,7 +774,7 @@ static int run_inner(const Experiment *exp, const char *out_dir, bool resume,
         meta_end(meta, ncells, total_failed, rows->len);
         g_autofree char *ini = meta_to_ini(meta);
 
-        samples_remove_dir(staging);
+        history_keep_leftover(staging, final);
         if (mkdir(staging, 0755) < 0) {
                 g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot create %s: %s; %s is unchanged",
                             staging, g_strerror(errno), final);
@@ -788,7 +789,7 @@ static int run_inner(const Experiment *exp, const char *out_dir, bool resume,
         if (r >= 0)
                 r = samples_write_atomic(mp, ini, strlen(ini));
         if (r >= 0)
-                r = samples_replace_dir(staging, final);
+                r = history_replace_dir(staging, final);
         if (r < 0) {
                 g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO,
                             "cannot write the results of %s into %s: %s; %s is unchanged",
@@ -980,7 +981,7 @@ int run_merge(const Experiment *exp, const char *out_dir, const char *const *dir
         g_autofree char *staging = g_build_filename(out_dir, staging_name, NULL);
         g_autofree char *final = g_build_filename(out_dir, exp->name, NULL);
 
-        samples_remove_dir(staging);
+        history_keep_leftover(staging, final);
         if (mkdir(staging, 0755) < 0) {
                 g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot create %s: %s", staging, g_strerror(errno));
                 return RUN_ERROR;
@@ -1090,9 +1091,8 @@ int run_merge(const Experiment *exp, const char *out_dir, const char *const *dir
                 r = samples_write_atomic(mp, ini, strlen(ini));
         if (r >= 0) {
                 /* The staging directory may hold console logs: swap it in
-                 * whole, then drop the old one. */
-                r = samples_replace_dir(staging, final);
-                samples_remove_dir(staging);
+                 * whole; the old one goes to history (history.h). */
+                r = history_replace_dir(staging, final);
         }
         if (r < 0) {
                 g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot write the results of %s into %s: %s; %s is unchanged",

@@ -16,7 +16,9 @@ enum {
 };
 
 /* Runs EXP and replaces OUT_DIR/<experiment>/ (samples.tsv,
- * latencies.tsv.gz, meta.ini) in one step when it is done.  RESUME
+ * latencies.tsv.gz, meta.ini) in one step when it is done, the run it
+ * replaces kept in OUT_DIR/.history/ (history.h; so do the merges
+ * below).  RESUME
  * continues from the repetitions in OUT_DIR/.<experiment>.partial.tsv
  * (and their latencies in .<experiment>.partial-latencies.tsv).  ARGV is recorded in meta.ini.
  * Prints progress and warnings on stderr (a command's loop, not library

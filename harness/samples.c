@@ -497,7 +497,7 @@ int samples_remove_dir(const char *dir)
         return remove_at(AT_FDCWD, dir, 0, 0);
 }
 
-int samples_replace_dir(const char *staging, const char *final)
+int samples_swap_dir(const char *staging, const char *final)
 {
         struct stat st;
 
@@ -506,18 +506,18 @@ int samples_replace_dir(const char *staging, const char *final)
                         return -errno;
                 if (rename(staging, final) < 0)
                         return -errno;
-                return fsync_dir_of(final);
+                int r = fsync_dir_of(final);
+                return r < 0 ? r : 0;
         }
         if (renameat2(AT_FDCWD, staging, AT_FDCWD, final, RENAME_EXCHANGE) == 0) {
                 int r = fsync_dir_of(final);
                 /* STAGING now holds the old files. */
-                samples_remove_dir(staging);
-                return r;
+                return r < 0 ? r : 1;
         }
         if (errno != EINVAL && errno != ENOSYS)
                 return -errno;
         /* No RENAME_EXCHANGE on this file system: move the old directory
-         * aside, move the new one in, then drop the old one. */
+         * aside, move the new one in, then the old one to STAGING. */
         g_autofree char *old = g_strconcat(final, ".old", NULL);
         samples_remove_dir(old);
         if (rename(final, old) < 0)
@@ -527,8 +527,22 @@ int samples_replace_dir(const char *staging, const char *final)
                 rename(old, final);
                 return -err;
         }
-        samples_remove_dir(old);
-        return fsync_dir_of(final);
+        if (rename(old, staging) < 0) {
+                samples_remove_dir(old);
+                int r = fsync_dir_of(final);
+                return r < 0 ? r : 0;
+        }
+        int r = fsync_dir_of(final);
+        return r < 0 ? r : 1;
+}
+
+int samples_replace_dir(const char *staging, const char *final)
+{
+        int r = samples_swap_dir(staging, final);
+
+        if (r == 1)
+                samples_remove_dir(staging);
+        return r < 0 ? r : 0;
 }
 
 Table *table_read(const char *path, GError **error)

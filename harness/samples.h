@@ -42,6 +42,12 @@ char *samples_cell_axes(const char *row);
  * PATH is untouched and no temp file is left. */
 int samples_write_atomic(const char *path, const char *data, size_t len);
 
+/* Replaces directory FINAL by directory STAGING in one step (as
+ * samples_replace_dir) and leaves the old FINAL, whole, in STAGING.
+ * Returns 1 when there was an old FINAL (now STAGING), 0 when there was
+ * none, or -errno; on failure FINAL is untouched. */
+int samples_swap_dir(const char *staging, const char *final);
+
 /* Replaces directory FINAL by directory STAGING in one step (renameat2
  * RENAME_EXCHANGE where the file system has it), then removes the old
  * contents.  Returns 0 or -errno; on failure FINAL is untouched. */

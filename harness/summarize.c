@@ -508,6 +508,18 @@ int summarize_dir_by_placement(const char *dir, GString *out, GError **error)
         return summarize_loaded(summary_load_by_placement(dir, error), out);
 }
 
+char *summary_cell_describe(const Summary *s, const SummaryCell *c)
+{
+        GString *d = g_string_new(NULL);
+
+        for (ColumnId id = 0; id < COL_N_COLUMNS; id++) {
+                const char *v = s->axis_col[id] >= 0 ? c->first[s->axis_col[id]] : "-";
+                if (strcmp(v, "-") != 0)
+                        g_string_append_printf(d, "%s%s=%s", d->len ? "," : "", column_table[id].key, v);
+        }
+        return g_string_free(d, FALSE);
+}
+
 gboolean summary_mixed_placements(const char *dir, GPtrArray *warnings, GError **error)
 {
         g_autoptr(Summary) s = summary_load(dir, error);
@@ -518,15 +530,9 @@ gboolean summary_mixed_placements(const char *dir, GPtrArray *warnings, GError *
                 const SummaryCell *c = s->cells->pdata[i];
                 if (!placement_count_mixed(&c->placement))
                         continue;
-                GString *d = g_string_new(NULL);
-                for (ColumnId id = 0; id < COL_N_COLUMNS; id++) {
-                        const char *v = s->axis_col[id] >= 0 ? c->first[s->axis_col[id]] : "-";
-                        if (strcmp(v, "-") != 0)
-                                g_string_append_printf(d, "%s%s=%s", d->len ? "," : "", column_table[id].key, v);
-                }
+                g_autofree char *d = summary_cell_describe(s, c);
                 g_autofree char *modes = placement_count_describe(&c->placement);
-                g_string_append_printf(d, ": %s", modes);
-                g_ptr_array_add(warnings, g_string_free(d, FALSE));
+                g_ptr_array_add(warnings, g_strdup_printf("%s: %s", d, modes));
         }
         return TRUE;
 }

@@ -75,6 +75,10 @@ int summarize_dir(const char *dir, GString *out, GError **error);
 /* The same, split by placement (summary_load_by_placement). */
 int summarize_dir_by_placement(const char *dir, GString *out, GError **error);
 
+/* "transport=pipe,size=64,...": C's axes that are not "-", by their
+ * selector keys.  Newly allocated. */
+char *summary_cell_describe(const Summary *summary, const SummaryCell *cell);
+
 /* The cells of DIR/samples.tsv whose ok repetitions ran in more than one
  * placement, each described as "transport=pipe,size=64,...: same:3,split:4"
  * (the axes that are not "-"), appended to WARNINGS (newly allocated

@@ -90,11 +90,33 @@ VerifyVerdict verify_verdict(double lo, double hi, double by)
         return VERIFY_INCONCLUSIVE;
 }
 
-/* Does an interval of coverage COVERAGE reach LEVEL?  (stats_ratio_ci's
- * tolerance.) */
-static bool reaches(double coverage, double level)
+bool verify_reaches(double coverage, double level)
 {
         return coverage >= level - 1e-12;
+}
+
+int verify_pair_intervals(const double *num, guint n_num, const double *den, guint n_den, double level_holds,
+                          double level_fails, VerifyPair *pair)
+{
+        double r_f;
+        int r = stats_ratio_ci(num, n_num, den, n_den, level_holds, &pair->ratio, &pair->lo, &pair->hi,
+                               &pair->coverage);
+
+        if (r == 0)
+                r = stats_ratio_ci(num, n_num, den, n_den, level_fails, &r_f, &pair->fail_lo, &pair->fail_hi,
+                                   &pair->fail_coverage);
+        pair->reversed = r == 0 && pair->hi < by_tolerant(1);
+        return r;
+}
+
+VerifyVerdict verify_pair_verdict(const VerifyPair *pair, double level_holds, double level_fails, double by)
+{
+        if (verify_reaches(pair->coverage, level_holds) && verify_verdict(pair->lo, pair->hi, by) == VERIFY_HOLDS)
+                return VERIFY_HOLDS;
+        if (verify_reaches(pair->fail_coverage, level_fails) &&
+            verify_verdict(pair->fail_lo, pair->fail_hi, by) == VERIFY_FAILS)
+                return VERIFY_FAILS;
+        return VERIFY_INCONCLUSIVE;
 }
 
 static void pair_clear(VerifyPair *p)
@@ -247,7 +269,7 @@ static void format_one(char *buf, size_t len, double v)
                 g_ascii_formatd(buf, len, "%.2g", v);
 }
 
-static char *format_interval(double ratio, double lo, double hi)
+char *verify_format_interval(double ratio, double lo, double hi)
 {
         char s[3][32];
 
@@ -273,7 +295,7 @@ char *verify_format_coverage(double coverage, bool latex)
 /* "2.04 [1.88, 2.19] 95.9%". */
 static char *format_interval_cov(double ratio, double lo, double hi, double coverage)
 {
-        g_autofree char *i = format_interval(ratio, lo, hi);
+        g_autofree char *i = verify_format_interval(ratio, lo, hi);
         g_autofree char *c = verify_format_coverage(coverage, false);
         return g_strdup_printf("%s %s", i, c);
 }
@@ -698,18 +720,13 @@ static gboolean evaluate(const Claim *claim, const Pairing *pg, double alpha, Ve
                 VCell *fc = pg->fast->pdata[g_array_index(pg->pf, guint, p)];
                 VCell *sc = pg->slow->pdata[g_array_index(pg->ps, guint, p)];
                 const VCell *nc = higher ? fc : sc, *dc = higher ? sc : fc;
-                double r_f;
                 pair.faster = vcell_describe(fc, pg->axis_col, pg->env_col, pg->machines);
                 pair.slower = vcell_describe(sc, pg->axis_col, pg->env_col, pg->machines);
                 pair.n_faster = fc->values->len;
                 pair.n_slower = sc->values->len;
                 const double *nv = (const double *) (gpointer) nc->values->data;
                 const double *dv = (const double *) (gpointer) dc->values->data;
-                int r = stats_ratio_ci(nv, nc->values->len, dv, dc->values->len, level_h, &pair.ratio,
-                                       &pair.lo, &pair.hi, &pair.coverage);
-                if (r == 0)
-                        r = stats_ratio_ci(nv, nc->values->len, dv, dc->values->len, level_f, &r_f,
-                                           &pair.fail_lo, &pair.fail_hi, &pair.fail_coverage);
+                int r = verify_pair_intervals(nv, nc->values->len, dv, dc->values->len, level_h, level_f, &pair);
                 if (r < 0) {
                         pair_clear(&pair);
                         g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "claim %s: ratio: %s",
@@ -721,17 +738,10 @@ static gboolean evaluate(const Claim *claim, const Pairing *pg, double alpha, Ve
                 his[p] = pair.fail_hi;
                 miss += 1 - pair.fail_coverage;
                 min_reps = MIN(min_reps, MIN(pair.n_faster, pair.n_slower));
-                bool holds_ok = reaches(pair.coverage, level_h), fails_ok = reaches(pair.fail_coverage, level_f);
-                short_h += !holds_ok;
-                short_f += !fails_ok;
-                if (holds_ok && verify_verdict(pair.lo, pair.hi, claim->by) == VERIFY_HOLDS)
-                        pair.verdict = VERIFY_HOLDS;
-                else if (fails_ok && verify_verdict(pair.fail_lo, pair.fail_hi, claim->by) == VERIFY_FAILS)
-                        pair.verdict = VERIFY_FAILS;
-                else
-                        pair.verdict = VERIFY_INCONCLUSIVE;
+                short_h += !verify_reaches(pair.coverage, level_h);
+                short_f += !verify_reaches(pair.fail_coverage, level_f);
+                pair.verdict = verify_pair_verdict(&pair, level_h, level_f, claim->by);
                 result->clear += pair.verdict == VERIFY_HOLDS;
-                pair.reversed = pair.hi < by_tolerant(1);
                 g_array_append_val(result->pairs, pair);
         }
         pair_labels(pg, result);
@@ -1140,8 +1150,8 @@ gboolean verify_claim_design(const Experiment *exp, const Claim *claim, VerifyDe
                 d->need_holds = (guint) stats_ratio_ci_reps(d->level_holds);
                 d->need_fails = (guint) stats_ratio_ci_reps(d->level_fails);
                 d->reach = stats_ratio_ci_reach(d->reps, d->reps);
-                d->can_hold = reaches(d->reach, d->level_holds);
-                d->can_fail = reaches(d->reach, d->level_fails);
+                d->can_hold = verify_reaches(d->reach, d->level_holds);
+                d->can_fail = verify_reaches(d->reach, d->level_fails);
         }
         pairing_clear(&pg);
         return ok;
@@ -1324,7 +1334,7 @@ static const VerifyPair *decisive_pair(const VerifyResult *r, const char **role,
 
 /* "blocking 2 KiB count=1000: 2.35 [0.94, 2.42] 95.9%", or for a claim of
  * one pair its interval alone; "-" without data. */
-static char *decisive_text(const VerifyResult *r)
+char *verify_decisive_text(const VerifyResult *r)
 {
         const char *role;
         double lo, hi, cov;
@@ -1436,7 +1446,7 @@ static void tsv_more(GString *out, const VerifyResult *r, bool present)
         }
         tsv_number(out, r->coverage);
         g_string_append_printf(out, "\t%u", r->clear);
-        g_autofree char *d = decisive_text(r);
+        g_autofree char *d = verify_decisive_text(r);
         tsv_field(out, d, false);
         g_string_append_printf(out, "\t%u/%u", r->look, r->n_looks);
 }
@@ -2070,10 +2080,10 @@ int verify_command(int argc, char **argv)
                         g_strdup(r->exp->name), g_strdup(r->claim->name), g_strdup(r->claim->metric),
                         g_strdup_printf("%g", r->claim->by),
                         g_strdup(verify_verdict_name(r->res[0].verdict)), clear_text(&r->res[0]),
-                        ratio_text(&r->res[0]), decisive_text(&r->res[0]),
+                        ratio_text(&r->res[0]), verify_decisive_text(&r->res[0]),
                         repro ? g_strdup(r->missing[1] ? "-" : verify_verdict_name(r->res[1].verdict)) : NULL,
                         repro ? clear_text(&r->res[1]) : NULL, repro ? ratio_text(&r->res[1]) : NULL,
-                        repro ? decisive_text(&r->res[1]) : NULL,
+                        repro ? verify_decisive_text(&r->res[1]) : NULL,
                 };
                 for (int k = 0; k < ncol; k++) {
                         width[k] = MAX(width[k], (int) strlen(v[k]));

@@ -207,6 +207,34 @@ typedef struct {
         char *note;             /* what was left out and why, or NULL */
 } VerifyResult;
 
+/* Does an interval of coverage COVERAGE reach LEVEL?  (stats_ratio_ci's
+ * tolerance.) */
+bool verify_reaches(double coverage, double level);
+
+/* A pair's ratio and intervals (above): NUM's values (N_NUM) over DEN's,
+ * the Hodges-Lehmann ratio with its interval at LEVEL_HOLDS (lo, hi,
+ * coverage) and at LEVEL_FAILS (fail_lo, fail_hi, fail_coverage), and
+ * reversed when the first lies below 1.  Fills only those fields of
+ * *PAIR.  What claims, `ipclab compare` and the end of a run all compute
+ * a ratio with.  Returns 0 or -errno (stats_ratio_ci's). */
+int verify_pair_intervals(const double *num, guint n_num, const double *den, guint n_den, double level_holds,
+                          double level_fails, VerifyPair *pair);
+
+/* What PAIR (verify_pair_intervals at LEVEL_HOLDS and LEVEL_FAILS) does to
+ * a claim of factor BY: holds, fails or inconclusive, as above (an
+ * interval that cannot reach its level decides nothing). */
+VerifyVerdict verify_pair_verdict(const VerifyPair *pair, double level_holds, double level_fails, double by);
+
+/* "2.04 [1.88, 2.19]": a ratio and its interval as verify prints them.
+ * Newly allocated. */
+char *verify_format_interval(double ratio, double lo, double hi);
+
+/* The pair that decides RESULT with its interval and coverage, as the
+ * claims table shows it: "blocking 2 KiB: 2.35 [0.94, 2.42] 95.9%", for
+ * a claim of one pair the interval alone, "-" without data.  Newly
+ * allocated. */
+char *verify_decisive_text(const VerifyResult *result);
+
 /* Frees what RESULT holds (not RESULT itself) and zeroes it. */
 void verify_result_clear(VerifyResult *result);
 

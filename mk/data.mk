@@ -34,8 +34,10 @@ DATA_CURRENT := IPCLAB=$(IPCLAB) $(IPCLAB_SHARE)/mk/data-current.sh
 # runs on each in turn and merges them, one machine each; SLURM=PARTITION
 # [NODES=N] submits a Slurm job array (job script and logs in
 # build/slurm/).  RESUME=1 keeps the machines, or tasks, already measured.
+# KEEP=N: keep the N runs before this one in $(DATADIR)/.history/<experiment>/
+# (ipclab run --keep; default 5, 0 keeps none).
 RUN_FLAGS = $(if $(PROFILE),--profile $(PROFILE)) $(if $(filter-out host,$(ENV)),--env $(ENV)) \
-	$(if $(RESUME),--resume) $(foreach h,$(HOSTS),--host $(h)) \
+	$(if $(RESUME),--resume) $(if $(KEEP),--keep $(KEEP)) $(foreach h,$(HOSTS),--host $(h)) \
 	$(if $(SLURM),--slurm $(SLURM) $(if $(NODES),--nodes $(NODES)))
 
 # Whether data is current is decided when make reads this file (a
@@ -62,14 +64,24 @@ $(DATADIR)/%/samples.tsv: | $(IPCLAB)
 # or leaves it alone.
 .PRECIOUS: $(DATADIR)/%/samples.tsv
 
-.PHONY: data run reproduce
+.PHONY: data run reproduce compare
 data: $(foreach e,$(EXPERIMENTS),$(DATADIR)/$(e)/samples.tsv)
 
 # make run EXP=name: rerun one experiment whatever its data says.
 run: | $(IPCLAB)
-	$(Q)test -n "$(EXP)" || { echo "usage: make run EXP=name [PROFILE=quick] [ENV=host|nspawn|vm] [RESUME=1]" \
+	$(Q)test -n "$(EXP)" || { echo "usage: make run EXP=name [PROFILE=quick] [ENV=host|nspawn|vm] [RESUME=1] [KEEP=N]" \
 		"[HOSTS=\"ssh://USER@HOST[:PORT] ...\"] [SLURM=PARTITION [NODES=N]]" >&2; exit 2; }
 	$(Q)test -f $(EXPDIR)/$(EXP).ini || { echo "make run: no $(EXPDIR)/$(EXP).ini (have: $(ALL_EXPERIMENTS))" >&2; exit 2; }
 	$(Q)mkdir -p $(BUILD)
 	flock $(MEASURE_LOCK) $(DATA_WITH_$(EXP)) $(IPCLAB) run $(RUN_FLAGS) --out $(DATADIR) $(EXPDIR)/$(EXP).ini
 	$(MAKE) --no-print-directory paper
+
+# make compare EXP=name [AGAINST=RUN] [FAIL_ABOVE=10%]: the current run of
+# one experiment beside the previous one (or run RUN) kept in
+# $(DATADIR)/.history/<experiment>/, cell by cell (ipclab compare); exits 1
+# when a cell is slower beyond FAIL_ABOVE (its interval wholly above it).
+FAIL_ABOVE ?= 10%
+compare: | $(IPCLAB)
+	$(Q)test -n "$(EXP)" || { echo "usage: make compare EXP=name [AGAINST=RUN] [FAIL_ABOVE=10%]" >&2; exit 2; }
+	$(Q)test -f $(EXPDIR)/$(EXP).ini || { echo "make compare: no $(EXPDIR)/$(EXP).ini (have: $(ALL_EXPERIMENTS))" >&2; exit 2; }
+	$(IPCLAB) compare $(if $(AGAINST),--against '$(AGAINST)') --fail-above '$(FAIL_ABOVE)' $(DATADIR)/$(EXP)

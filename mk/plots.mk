@@ -39,7 +39,7 @@ OUTPUTS_MK := $(BUILD)/outputs.mk
 # Goals that need no outputs do not make them (`make clean` compiles
 # nothing, `make -n -B build/obj/x.o` builds nothing).
 OUTPUTS_NOT_NEEDED := clean %-clean deps deps-check deps-check-test env env-% check check-% \
-	install uninstall harness tests plugins transports verify run fuzz% bench-% $(IPCLAB) $(BUILD)/obj/% \
+	install uninstall harness tests plugins transports verify run compare fuzz% bench-% $(IPCLAB) $(BUILD)/obj/% \
 	$(BUILD)/tests/% $(BUILD)/plugins/% $(BUILD)/asan/% \
 	$(BUILD)/gen/% $(BUILD)/summary/%
 ifneq ($(IPCLAB_OUTPUTS),none)

@@ -10,6 +10,7 @@
  * OUT_DIR is as it was; the log of a failed run is kept in the cache.
  */
 #include "env-internal.h"
+#include "../history.h"
 #include "../meta.h"
 #include "../run.h"
 #include "../samples.h"
@@ -493,7 +494,8 @@ static int read_status(const EnvRun *run)
 }
 
 /* Moves the results STAGE/out/NAME, with the log, to OUT_DIR/NAME in one
- * rename (an older OUT_DIR/NAME is swapped out and removed). */
+ * rename (an older OUT_DIR/NAME is swapped out and kept in its history,
+ * history.h). */
 static gboolean install(const EnvRun *run, const char *out_dir, const char *name,
                         GError **error)
 {
@@ -507,7 +509,7 @@ static gboolean install(const EnvRun *run, const char *out_dir, const char *name
                             run->log, log, g_strerror(e));
                 return FALSE;
         }
-        int r = samples_replace_dir(src, dest);
+        int r = history_replace_dir(src, dest);
         if (r < 0) {
                 g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO,
                             "cannot move the results to %s: %s", dest, g_strerror(-r));

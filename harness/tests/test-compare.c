@@ -55,8 +55,8 @@ static Table *table_of(const GString *body)
         return t;
 }
 
-/* The rows of compare_cells on A and B, as a table. */
-static Table *compare(const GString *a, const GString *b)
+/* The rows of compare_cells on A and B, as a table; TALLY or NULL. */
+static Table *compare_tally(const GString *a, const GString *b, CompareTally *tally)
 {
         g_autoptr(Table) ta = table_of(a), tb = table_of(b);
         g_autoptr(GString) out = g_string_new(NULL);
@@ -64,7 +64,7 @@ static Table *compare(const GString *a, const GString *b)
         g_autofree char *header = compare_header();
 
         g_string_append(out, header);
-        g_assert_true(compare_cells("x", ta, tb, out, &e));
+        g_assert_true(compare_cells("x", ta, tb, tally, out, &e));
         g_assert_no_error(e);
         g_autofree char *dir = g_dir_make_tmp("test-compare-XXXXXX", NULL);
         g_autofree char *path = g_build_filename(dir, "compare.tsv", NULL);
@@ -74,6 +74,11 @@ static Table *compare(const GString *a, const GString *b)
         g_remove(path);
         g_rmdir(dir);
         return t;
+}
+
+static Table *compare(const GString *a, const GString *b)
+{
+        return compare_tally(a, b, NULL);
 }
 
 static const char *field(const Table *t, guint row, const char *name)
@@ -160,6 +165,72 @@ static void test_machines(void)
         g_assert_cmpstr(field(u, 1, "n_committed"), ==, "6");
 }
 
+/* A rerun whose cpus changed (same in one run, split in the next: no
+ * value in common) sets each cell beside its counterpart, one to one,
+ * the axis reading "same/split"; a cpus both runs have is matched as it
+ * is, and never pooled with the other. */
+static void test_changed_axis(void)
+{
+        Cell s64 = cell(0, 100), s4k = cell(1, 100);
+        s4k.size = 4096;
+        Cell p64 = s64, p4k = s4k;
+        p64.cpus = p4k.cpus = CPUS_SPLIT;
+        g_autoptr(GString) a = g_string_new(NULL), b = g_string_new(NULL);
+
+        rows(a, "m", &s64, 6, 1000);
+        rows(a, "m", &s4k, 6, 2000);
+        rows(b, "m", &p64, 6, 3000);
+        rows(b, "m", &p4k, 6, 6000);
+        g_autoptr(Table) t = compare(a, b);
+        g_assert_cmpuint(t->rows->len, ==, 2);
+        g_assert_cmpstr(field(t, 0, "cpus"), ==, "same/split");
+        g_assert_cmpstr(field(t, 0, "size_B"), ==, "64");
+        g_assert_cmpfloat_with_epsilon(g_ascii_strtod(field(t, 0, "ratio"), NULL), 3, 0.01);
+        g_assert_cmpstr(field(t, 1, "size_B"), ==, "4096");
+
+        /* Both runs have same: the split cells have no partner. */
+        rows(b, "m", &s64, 6, 1000);
+        g_autoptr(Table) u = compare(a, b);
+        g_assert_cmpuint(u->rows->len, ==, 4);
+        g_assert_cmpstr(field(u, 0, "cpus"), ==, "same");
+        g_assert_cmpstr(field(u, 0, "n_reproduced"), ==, "6");
+        g_assert_cmpstr(field(u, 1, "ratio"), ==, "-");
+}
+
+/* --fail-above: a cell 3x slower is a regression beyond 10 % (its
+ * interval at 1 - 0.05/K wholly above 1.1), named in the tally; the
+ * same times are within 10 %; with 3 repetitions a side (at most 90 %)
+ * nothing can be told. */
+static void test_regression(void)
+{
+        Cell c64 = cell(0, 100), c4k = cell(1, 100);
+        c4k.size = 4096;
+        g_autoptr(GString) a = g_string_new(NULL), b = g_string_new(NULL);
+        CompareTally tally = { .fail_above = 0.10, .regressions = g_ptr_array_new_with_free_func(g_free) };
+
+        rows(a, "m", &c64, 6, 1000);
+        rows(a, "m", &c4k, 6, 2000);
+        rows(b, "m", &c64, 6, 3000);
+        rows(b, "m", &c4k, 6, 2000);
+        g_autoptr(Table) t = compare_tally(a, b, &tally);
+        g_assert_cmpstr(field(t, 0, "change"), ==, "slower");
+        g_assert_cmpstr(field(t, 1, "change"), ==, "within");
+        g_assert_cmpuint(tally.cells, ==, 2);
+        g_assert_cmpuint(tally.changes[COMPARE_SLOWER], ==, 1);
+        g_assert_cmpuint(tally.regressions->len, ==, 1);
+        g_assert_nonnull(strstr(tally.regressions->pdata[0], "size_B=64"));
+        g_ptr_array_unref(tally.regressions);
+
+        g_autoptr(GString) a3 = g_string_new(NULL), b3 = g_string_new(NULL);
+        CompareTally few = { .fail_above = 0.10, .regressions = g_ptr_array_new_with_free_func(g_free) };
+        rows(a3, "m", &c64, 3, 1000);
+        rows(b3, "m", &c64, 3, 3000);
+        g_autoptr(Table) u = compare_tally(a3, b3, &few);
+        g_assert_cmpstr(field(u, 0, "change"), ==, "-");
+        g_assert_cmpuint(few.regressions->len, ==, 0);
+        g_ptr_array_unref(few.regressions);
+}
+
 int main(int argc, char **argv)
 {
         g_test_init(&argc, &argv, NULL);
@@ -167,5 +238,7 @@ int main(int argc, char **argv)
         g_test_add_func("/compare/profile-one-to-one", test_profile_one_to_one);
         g_test_add_func("/compare/two-against-one", test_two_against_one);
         g_test_add_func("/compare/machines", test_machines);
+        g_test_add_func("/compare/changed-axis", test_changed_axis);
+        g_test_add_func("/compare/regression", test_regression);
         return g_test_run();
 }

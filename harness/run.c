@@ -766,6 +766,10 @@ static int run_inner(const Experiment *exp, const char *out_dir, bool resume,
                         g_autofree char *k = g_strdup_printf("cell_%u", c);
                         g_autofree char *v = exp->repeat_decide && st->in_claim
                                 ? g_strdup_printf("%u repetitions, %s", st->reps, st->stop ? st->stop : "stopped")
+                                : st->narrowed_at
+                                ? g_strdup_printf("%u repetitions, CI half-width %.2f%% of the median, narrow "
+                                                  "at %zu, %s", st->reps, st->halfwidth * 100, st->narrowed_at,
+                                                  st->stop ? st->stop : "stopped")
                                 : g_strdup_printf("%u repetitions, CI half-width %.2f%% of the median, %s",
                                                   st->reps, st->halfwidth * 100, st->stop ? st->stop : "stopped");
                         meta_set(meta, "repeat", k, v);

@@ -1656,6 +1656,30 @@ char *experiment_config_sha256(const Experiment *exp)
         return g_compute_checksum_for_string(G_CHECKSUM_SHA256, s->str, (gssize) s->len);
 }
 
+static gint cell_index_cmp(gconstpointer a, gconstpointer b)
+{
+        const Cell *x = *(const Cell *const *) a, *y = *(const Cell *const *) b;
+
+        return x->index < y->index ? -1 : x->index > y->index;
+}
+
+GPtrArray *experiment_cells_in_run_order(const Experiment *exp)
+{
+        /* Not g_ptr_array_copy: that would free the cells too. */
+        GPtrArray *cells = g_ptr_array_sized_new(exp->cells->len);
+
+        g_ptr_array_extend(cells, exp->cells, NULL, NULL);
+        return cells;
+}
+
+GPtrArray *experiment_cells_in_file_order(const Experiment *exp)
+{
+        GPtrArray *cells = experiment_cells_in_run_order(exp);
+
+        g_ptr_array_sort(cells, cell_index_cmp);
+        return cells;
+}
+
 void experiment_set_env(Experiment *exp, EnvKind env)
 {
         exp->env = exp->envs[0] = env;

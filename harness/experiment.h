@@ -190,6 +190,13 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(Experiment, experiment_free)
  * and surrounding blanks.  Newly allocated. */
 char *experiment_clean_value(const char *raw);
 
+/* EXP's cells (not copied: a new array of the same pointers) in file
+ * order, as the file's axes expand them (their index), whatever order
+ * seed= runs them in. */
+GPtrArray *experiment_cells_in_file_order(const Experiment *exp);
+/* The same in the order they run (exp->cells). */
+GPtrArray *experiment_cells_in_run_order(const Experiment *exp);
+
 /* Restricts EXP to one environment (ipclab run --env). */
 void experiment_set_env(Experiment *exp, EnvKind env);
 

@@ -174,6 +174,9 @@ static void print_claim_designs(const Experiment *exp, const char *file, const c
                 g_autofree char *why = profile ? verify_design_refusal(&d) : NULL;
                 printf("  claim %s: %s%s\n", cl->name, line,
                        why ? " (profile: its verdicts are informative only)" : "");
+                g_autoptr(GPtrArray) pl = verify_design_pairs(exp, cl);
+                for (guint p = 0; p < pl->len; p++)
+                        printf("    pair %u: %s\n", p + 1, (char *) pl->pdata[p]);
                 guint pairs = d.pairs;
                 for (guint p = 0; p < with->len; p++) {
                         const Experiment *o = with->pdata[p];
@@ -217,13 +220,15 @@ static void check_data(const Experiment *exp, const char *data)
 static int cmd_check(int argc, char **argv)
 {
         char *profile = NULL, *data = NULL;
-        gboolean config_hash = FALSE, list_outputs = FALSE;
+        gboolean config_hash = FALSE, list_outputs = FALSE, run_order = FALSE;
         GOptionEntry entries[] = {
                 { "profile", 'p', 0, G_OPTION_ARG_STRING, &profile, "Apply [profile NAME]", "NAME" },
                 { "data", 0, 0, G_OPTION_ARG_FILENAME, &data,
                   "Warn of cells of DIR/<experiment>/ that ran in several CPU placements (default: data)", "DIR" },
                 { "list-outputs", 0, 0, G_OPTION_ARG_NONE, &list_outputs,
                   "Print each file's figures, tables and numbers: KIND EXP NAME INPUTS, tab-separated", NULL },
+                { "run-order", 0, 0, G_OPTION_ARG_NONE, &run_order,
+                  "List the cells in the order they run (seed= shuffles them), not in file order", NULL },
                 { "config-hash", 0, 0, G_OPTION_ARG_NONE, &config_hash,
                   "Print only the SHA-256 of what each file measures (meta.ini's config_sha256)", NULL },
                 { NULL },
@@ -276,7 +281,6 @@ static int cmd_check(int argc, char **argv)
                 }
                 double total = 0;   /* ns; a double, since huge counts overflow */
                 printf("%s: %s\n", exp->name, exp->title);
-                print_claim_designs(exp, argv[i], profile);
                 for (guint k = 0; k < exp->outputs->len; k++) {
                         const Output *o = exp->outputs->pdata[k];
                         if (!figure_cells_selected(exp, o))
@@ -289,14 +293,20 @@ static int cmd_check(int argc, char **argv)
                 printf("  %u cells x %u%s repetitions, warm-up %u, time limit %.0f s per repetition%s%s\n",
                        exp->cells->len, exp->repeat, exp->repeat_auto ? " or more (repeat=auto)" : "", exp->warmup, (double) exp->timeout_ns / 1e9,
                        profile ? ", profile " : "", profile ? profile : "");
-                for (guint c = 0; c < exp->cells->len; c++) {
-                        const Cell *cell = exp->cells->pdata[c];
+                /* The cells as the file's axes expand (the index), or
+                 * as they run (seed= shuffles them). */
+                g_autoptr(GPtrArray) order = run_order ? experiment_cells_in_run_order(exp)
+                                                       : experiment_cells_in_file_order(exp);
+                printf("  cells in %s:\n", run_order ? "the order they run" : "file order (--run-order: as they run)");
+                for (guint c = 0; c < order->len; c++) {
+                        const Cell *cell = order->pdata[c];
                         g_autofree char *d = cell_describe(cell);
                         total += (double) cell_estimate_ns(cell, exp->warmup) * exp->repeat;
                         printf("  %4u  %s\n", cell->index, d);
                 }
                 for (guint s = 0; s < exp->skipped->len; s++)
                         printf("  skip  %s\n", (char *) exp->skipped->pdata[s]);
+                print_claim_designs(exp, argv[i], profile);
                 for (guint k = 0; k < exp->outputs->len; k++) {
                         g_autofree char *d = figure_describe(exp->outputs->pdata[k]);
                         printf("  %s\n", d);

@@ -307,8 +307,10 @@ static const char *check_axis(Parse *p, const char *key, const char *axis, const
                 return NULL;
         }
         /* Where a cell runs is the run's choice (env=, --host, --slurm):
-         * every cell has an environment and a machine. */
-        if (!strcmp(c->name, "env") || !strcmp(c->name, "machine"))
+         * every cell has an environment and a machine.  Without cells (a
+         * mistake in the experiment's axes, reported on its own) whether
+         * the axis has values cannot be told. */
+        if (!strcmp(c->name, "env") || !strcmp(c->name, "machine") || !exp->cells->len)
                 return c->name;
         /* A where= that keeps no cell is warned about by `ipclab check`;
          * the axes are then checked against every cell. */
@@ -727,7 +729,7 @@ Output *figure_parse(GKeyFile *kf, const char *group, const Experiment *exp,
                                         n += selected(sel, exp->cells->pdata[c]) && select_cell(rs, exp->cells->pdata[c]);
                                 ok = n > 0;
                         }
-                        if (!ok)
+                        if (!ok && exp->cells->len)
                                 bad(&p, "ratio", "'%s' is not NUM/DEN, two values of %s among the table's cells",
                                     o->ratio[i], o->columns_axis);
                 }
@@ -888,7 +890,7 @@ Output *figure_parse(GKeyFile *kf, const char *group, const Experiment *exp,
                                         const Cell *cell = exp->cells->pdata[c];
                                         n += selected(sel, cell) && !strcmp(cell->transport, "direct");
                                 }
-                                if (!n)
+                                if (!n && exp->cells->len)
                                         bad(&p, "bounds", "direct: no cell it draws has transport=direct");
                         } else {
                                 bad(&p, "bounds", "unknown bound '%s' (allowed: memcpy, direct)", bounds[i]);

@@ -19,6 +19,7 @@
 #include "numbers.h"
 #include "plugin.h"
 #include "select.h"
+#include "suggest.h"
 #include "transport.h"
 #include "verify.h"
 
@@ -359,12 +360,36 @@ static gboolean fail(const Ctx *c, const char *group,
         return FALSE;
 }
 
-/* Records that VALUE is not one of O's values. */
+/* experiment.h */
+char *experiment_comma_hint(const char *value, bool (*valid)(const char *name, const void *data), const void *data)
+{
+        if (!strchr(value, ','))
+                return g_strdup("");
+        g_auto(GStrv) items = g_strsplit(value, ",", -1);
+        for (guint i = 0; items[i]; i++)
+                if (!valid(g_strstrip(items[i]), data))
+                        return g_strdup("");
+        g_autofree char *list = g_strjoinv(";", items);
+        return g_strdup_printf("; lists take ';', not ',': %s", list);
+}
+
+static bool is_value(const char *name, const void *values)
+{
+        return enum_index(values, name) >= 0;
+}
+
+/* Records that VALUE is not one of O's values: with the one it may have
+ * meant, or the list it may have meant. */
 static gboolean fail_value(const Ctx *c, const char *group, const Option *o, const char *value)
 {
         g_autofree char *allowed = g_strjoinv(", ", (char **) o->values);
+        g_autofree char *hint = o->type == OPT_ENUMS ? experiment_comma_hint(value, is_value, o->values) : g_strdup("");
 
-        return fail(c, group, o->key, "unknown value '%s' (allowed: %s)", value, allowed);
+        if (!hint[0]) {
+                g_free(hint);
+                hint = suggest_hint_among(value, o->values);
+        }
+        return fail(c, group, o->key, "unknown value '%s' (allowed: %s)%s", value, allowed, hint);
 }
 
 /* Strips an inline comment (whitespace then '#') and surrounding blanks. */
@@ -795,9 +820,12 @@ static gboolean parse_claim(const Ctx *c, Experiment *exp, const char *g)
         cl->name = g_strdup(g + strlen("claim "));
         if (!valid_name(cl->name))
                 ok = fail(c, g, NULL, "claim name must be letters, digits, '-' or '_'");
-        for (guint k = 0; keys[k]; k++)
-                if (enum_index(claim_keys, keys[k]) < 0)
-                        ok = fail(c, g, keys[k], "unknown key (allowed: text, faster, slower, metric, by, where)");
+        for (guint k = 0; keys[k]; k++) {
+                if (enum_index(claim_keys, keys[k]) >= 0)
+                        continue;
+                g_autofree char *hint = suggest_hint_among(keys[k], claim_keys);
+                ok = fail(c, g, keys[k], "unknown key (allowed: text, faster, slower, metric, by, where)%s", hint);
+        }
 
         const char *str_keys[] = { "text", "faster", "slower", "metric", "where" };
         char **fields[] = { &cl->text, &cl->faster, &cl->slower, &cl->metric, &cl->where };
@@ -816,9 +844,11 @@ static gboolean parse_claim(const Ctx *c, Experiment *exp, const char *g)
         }
         if (cl->text && !check_claim_text(c, g, cl->text))
                 ok = FALSE;
-        if (cl->metric && enum_index(claim_metrics, cl->metric) < 0)
+        if (cl->metric && enum_index(claim_metrics, cl->metric) < 0) {
+                g_autofree char *hint = suggest_hint_among(cl->metric, claim_metrics);
                 ok = fail(c, g, "metric", "unknown metric '%s' (allowed: roundtrip_latency, elapsed, throughput, "
-                          "callrate, cpu)", cl->metric);
+                          "callrate, cpu)%s", cl->metric, hint);
+        }
         if (cl->where) {
                 g_autoptr(GError) we = NULL;
                 g_autoptr(Selector) w = select_parse(cl->where, SELECT_AXES, &we);
@@ -1566,8 +1596,18 @@ static gboolean check_structure(Ctx *c, const char *base, const char *text, gsiz
                 if (!is_exp && !is_profile && !g_str_has_prefix(g, "claim ") &&
                     !g_str_has_prefix(g, "figure ") && !g_str_has_prefix(g, "table ") &&
                     !g_str_has_prefix(g, "number ")) {
+                        /* The kind of group is its first word. */
+                        static const char *const kinds[] = { "experiment", "profile", "claim", "figure", "table",
+                                                             "number", NULL };
+                        g_autofree char *kind = g_strndup(g, strcspn(g, " "));
+                        Suggest sg;
+                        suggest_init(&sg, kind);
+                        suggest_consider_all(&sg, kinds);
+                        const char *best = suggest_best(&sg);
+                        g_autofree char *hint = best ? g_strdup_printf("; did you mean [%s%s]?", best,
+                                                                       g + strlen(kind)) : g_strdup("");
                         fail(c, g, NULL, "unknown group (allowed: experiment, profile NAME, claim NAME, "
-                             "figure NAME, table NAME, number NAME)");
+                             "figure NAME, table NAME, number NAME)%s", hint);
                         continue;
                 }
                 if (is_profile && !valid_name(g + strlen("profile "))) {
@@ -1580,10 +1620,14 @@ static gboolean check_structure(Ctx *c, const char *base, const char *text, gsiz
                 for (guint k = 0; keys[k]; k++) {
                         const Option *o = option_find(keys[k]);
                         if (!o) {
-                                fail(c, g, keys[k], "unknown key (see `ipclab check --help`)");
+                                Suggest sg;
+                                suggest_init(&sg, keys[k]);
+                                for (size_t i = 0; i < G_N_ELEMENTS(options); i++)
+                                        suggest_consider(&sg, options[i].key);
+                                g_autofree char *hint = suggest_hint(&sg);
+                                fail(c, g, keys[k], "unknown key (`ipclab keys` lists them)%s", hint);
                                 c->cells_unsure = true;
-                        }
-                        else if (is_profile && (o->type == OPT_STRING && strcmp(o->key, "description")))
+                        } else if (is_profile && (o->type == OPT_STRING && strcmp(o->key, "description")))
                                 fail(c, g, keys[k], "a profile cannot change the %s", o->key);
                 }
         }

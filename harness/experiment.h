@@ -197,6 +197,12 @@ GPtrArray *experiment_cells_in_file_order(const Experiment *exp);
 /* The same in the order they run (exp->cells). */
 GPtrArray *experiment_cells_in_run_order(const Experiment *exp);
 
+/* "; lists take ';', not ',': A;B" when VALUE, split on ',' instead, is
+ * a list of names each of which VALID(NAME, DATA) accepts; else "", for a
+ * message about VALUE.  Newly allocated. */
+char *experiment_comma_hint(const char *value, bool (*valid)(const char *name, const void *data),
+                            const void *data);
+
 /* Restricts EXP to one environment (ipclab run --env). */
 void experiment_set_env(Experiment *exp, EnvKind env);
 

@@ -10,6 +10,7 @@
 #include "columns.h"
 #include "samples.h"
 #include "select.h"
+#include "suggest.h"
 
 enum {
         FOR_FIGURE = 1 << 0,
@@ -302,8 +303,9 @@ static const char *check_axis(Parse *p, const char *key, const char *axis, const
         bool applies;
 
         if (!c) {
+                g_autofree char *hint = column_hint(axis, true);
                 bad(p, key, "'%s' is not an axis (allowed: transport, bus, payload, size, pattern, reply, "
-                    "marshal, cpus, count, duration, env, machine)", axis);
+                    "marshal, cpus, count, duration, env, machine)%s", axis, hint);
                 return NULL;
         }
         /* Where a cell runs is the run's choice (env=, --host, --slurm):
@@ -331,7 +333,8 @@ static const Column *check_value_column(Parse *p, const char *key, const char *n
         const Column *c = column_find(name);
 
         if (!c) {
-                bad(p, key, "unknown column '%s' (see `ipclab columns`)", name);
+                g_autofree char *hint = column_hint(name, false);
+                bad(p, key, "unknown column '%s' (see `ipclab columns`)%s", name, hint);
                 return NULL;
         }
         if ((c->kind != COLUMN_MEASURED && c->kind != COLUMN_SUMMARY) || !(c->flags & COLUMN_IN_SUMMARY)) {
@@ -351,7 +354,8 @@ static void check_published_column(Parse *p, const char *key, const Table *t, co
 {
         if (col && t && table_column(t, col) < 0) {
                 g_autofree char *have = g_strjoinv(", ", t->columns);
-                bad(p, key, "%s has no column '%s' (it has: %s)", file, col, have);
+                g_autofree char *hint = suggest_hint_among(col, (const char *const *) t->columns);
+                bad(p, key, "%s has no column '%s' (it has: %s)%s", file, col, have, hint);
         }
 }
 
@@ -542,8 +546,14 @@ Output *figure_parse(GKeyFile *kf, const char *group, const Experiment *exp,
                                 if (figure_keys[j].applies & kind)
                                         g_string_append_printf(allowed, "%s%s", allowed->len ? ", " : "",
                                                                figure_keys[j].key);
-                        bad(&p, keys[k], "unknown key in a %s (allowed: %s)", table ? "table" : "figure",
-                            allowed->str);
+                        Suggest sg;
+                        suggest_init(&sg, keys[k]);
+                        for (size_t j = 0; j < G_N_ELEMENTS(figure_keys); j++)
+                                if (figure_keys[j].applies & kind)
+                                        suggest_consider(&sg, figure_keys[j].key);
+                        g_autofree char *hint = suggest_hint(&sg);
+                        bad(&p, keys[k], "unknown key in a %s (allowed: %s)%s", table ? "table" : "figure",
+                            allowed->str, hint);
                         g_string_free(allowed, TRUE);
                 }
         }
@@ -812,8 +822,11 @@ Output *figure_parse(GKeyFile *kf, const char *group, const Experiment *exp,
                         o->type = FIGURE_SPECTRUM;
                 else if (!strcmp(type, "cdf"))
                         o->type = FIGURE_CDF;
-                else
-                        bad(&p, "type", "unknown type '%s' (allowed: line, spectrum, cdf)", type);
+                else {
+                        static const char *const types[] = { "line", "spectrum", "cdf", NULL };
+                        g_autofree char *hint = suggest_hint_among(type, types);
+                        bad(&p, "type", "unknown type '%s' (allowed: line, spectrum, cdf)%s", type, hint);
+                }
                 bool latency = o->type != FIGURE_LINE;
                 o->y = get_list(&p, "y");
                 g_autofree char *x = get(&p, "x");
@@ -893,7 +906,9 @@ Output *figure_parse(GKeyFile *kf, const char *group, const Experiment *exp,
                                 if (!n && exp->cells->len)
                                         bad(&p, "bounds", "direct: no cell it draws has transport=direct");
                         } else {
-                                bad(&p, "bounds", "unknown bound '%s' (allowed: memcpy, direct)", bounds[i]);
+                                static const char *const kinds[] = { "memcpy", "direct", NULL };
+                                g_autofree char *hint = suggest_hint_among(bounds[i], kinds);
+                                bad(&p, "bounds", "unknown bound '%s' (allowed: memcpy, direct)%s", bounds[i], hint);
                         }
                 }
                 o->published_x = get(&p, "published_x");

@@ -150,13 +150,55 @@ static const Option options[] = {
           "where it runs: host, nspawn, vm; a list runs every cell in each (--env picks one)" },
 };
 
-static const char *const claim_keys[] = {
-        "text", "faster", "slower", "metric", "by", "where", NULL
+/* The keys of a [claim NAME] group, as parse_claim reads them. */
+static const struct {
+        const char *key;
+        const char *type;
+        const char *def;            /* NULL: required */
+        const char *help;
+} claim_keys[] = {
+        { "text", "text", NULL, "the claim as the paper states it, one line" },
+        { "faster", "selector", NULL, "the cells that should be faster: axis=value[,axis=value] (transport=pipe)" },
+        { "slower", "selector", NULL, "the cells they are compared with; each faster cell pairs with the slower "
+          "cells that agree with it on the axes neither names" },
+        { "metric", "name", NULL, "roundtrip_latency, elapsed, throughput, callrate or cpu" },
+        { "by", "factor >= 1", "1", "how many times faster every pair must be (1: direction only)" },
+        { "where", "selector", "every cell", "which cells the claim is about (size>=4KiB)" },
 };
 
 static const char *const claim_metrics[] = {
         "roundtrip_latency", "elapsed", "throughput", "callrate", "cpu", NULL
 };
+
+/* experiment.h */
+char *experiment_key_help(void)
+{
+        static const char *const types[] = {
+                [OPT_STRING] = "text", [OPT_TRANSPORTS] = "list of transports", [OPT_ENUMS] = "list of names",
+                [OPT_SIZES] = "list of sizes", [OPT_UINTS] = "list of whole numbers",
+                [OPT_DURATIONS] = "list of durations", [OPT_UINT] = "whole number", [OPT_DURATION] = "duration",
+                [OPT_BOOL] = "true or false", [OPT_ENUM] = "name", [OPT_REPEAT] = "whole number or auto",
+                [OPT_PERCENT] = "percentage",
+        };
+        GString *s = g_string_new(NULL);
+
+        for (size_t i = 0; i < G_N_ELEMENTS(options); i++) {
+                const Option *o = &options[i];
+                /* A profile changes what is measured, not what it is. */
+                bool profile = o->type != OPT_STRING || !strcmp(o->key, "description");
+                g_autofree char *def = o->required ? g_strdup("required")
+                                     : o->def ? g_strdup_printf("default %s", o->def) : g_strdup("optional");
+                g_string_append_printf(s, "%-18s %-17s %s; %s; %s\n", profile ? "experiment,profile" : "experiment",
+                                       o->key, types[o->type], def, o->help);
+        }
+        for (size_t i = 0; i < G_N_ELEMENTS(claim_keys); i++) {
+                g_autofree char *def = claim_keys[i].def ? g_strdup_printf("default %s", claim_keys[i].def)
+                                                         : g_strdup("required");
+                g_string_append_printf(s, "%-18s %-17s %s; %s; %s\n", "claim", claim_keys[i].key, claim_keys[i].type,
+                                       def, claim_keys[i].help);
+        }
+        return g_string_free(s, FALSE);
+}
 
 const char *pattern_name(Pattern p) { return pattern_values[p]; }
 const char *payload_name(PayloadType p) { return payload_values[p]; }
@@ -821,18 +863,29 @@ static gboolean parse_claim(const Ctx *c, Experiment *exp, const char *g)
         if (!valid_name(cl->name))
                 ok = fail(c, g, NULL, "claim name must be letters, digits, '-' or '_'");
         for (guint k = 0; keys[k]; k++) {
-                if (enum_index(claim_keys, keys[k]) >= 0)
-                        continue;
-                g_autofree char *hint = suggest_hint_among(keys[k], claim_keys);
-                ok = fail(c, g, keys[k], "unknown key (allowed: text, faster, slower, metric, by, where)%s", hint);
+                Suggest sg;
+                g_autoptr(GString) allowed = g_string_new(NULL);
+                bool known = false;
+                suggest_init(&sg, keys[k]);
+                for (size_t i = 0; i < G_N_ELEMENTS(claim_keys); i++) {
+                        known |= !strcmp(claim_keys[i].key, keys[k]);
+                        suggest_consider(&sg, claim_keys[i].key);
+                        g_string_append_printf(allowed, "%s%s", i ? ", " : "", claim_keys[i].key);
+                }
+                g_autofree char *hint = suggest_hint(&sg);
+                if (!known)
+                        ok = fail(c, g, keys[k], "unknown key (allowed: %s)%s", allowed->str, hint);
         }
 
         const char *str_keys[] = { "text", "faster", "slower", "metric", "where" };
         char **fields[] = { &cl->text, &cl->faster, &cl->slower, &cl->metric, &cl->where };
         for (guint k = 0; k < G_N_ELEMENTS(str_keys); k++) {
                 g_autofree char *raw = g_key_file_get_value(c->kf, g, str_keys[k], NULL);
+                bool required = false;
+                for (size_t i = 0; i < G_N_ELEMENTS(claim_keys); i++)
+                        required |= !strcmp(claim_keys[i].key, str_keys[k]) && !claim_keys[i].def;
                 if (!raw) {
-                        if (strcmp(str_keys[k], "where"))
+                        if (required)
                                 ok = fail(c, g, str_keys[k], "missing");
                         continue;
                 }

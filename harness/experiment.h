@@ -203,6 +203,12 @@ GPtrArray *experiment_cells_in_run_order(const Experiment *exp);
 char *experiment_comma_hint(const char *value, bool (*valid)(const char *name, const void *data),
                             const void *data);
 
+/* Every key of [experiment] (and which a [profile NAME] may change) and
+ * of [claim NAME], from the tables the parser reads: one line each,
+ * "GROUPS KEY TYPE; DEFAULT; MEANING", for `ipclab keys`.  Newly
+ * allocated. */
+char *experiment_key_help(void);
+
 /* Restricts EXP to one environment (ipclab run --env). */
 void experiment_set_env(Experiment *exp, EnvKind env);
 

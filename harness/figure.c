@@ -86,7 +86,7 @@ char *figure_key_help(void)
         GString *s = g_string_new(NULL);
 
         for (size_t i = 0; i < G_N_ELEMENTS(figure_keys); i++)
-                g_string_append_printf(s, "%-13s %-17s %s\n",
+                g_string_append_printf(s, "%-18s %-17s %s\n",
                                        figure_keys[i].applies == FOR_BOTH ? "figure,table"
                                        : figure_keys[i].applies == FOR_TABLE ? "table" : "figure",
                                        figure_keys[i].key, figure_keys[i].help);

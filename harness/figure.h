@@ -133,5 +133,5 @@ const char *figure_text_problem(const char *s, gsize max);
 gboolean figure_check_collisions(GPtrArray *exps, GPtrArray *errors);
 
 /* The help of every [figure]/[table] key, one "KIND KEY: HELP" a line,
- * for `ipclab check --help` and the README. */
+ * for `ipclab keys`. */
 char *figure_key_help(void);

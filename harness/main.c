@@ -2,6 +2,7 @@
  *
  *   ipclab list
  *   ipclab check FILE...
+ *   ipclab keys
  *   ipclab run [--profile NAME] [--env host|nspawn|vm] [--out DIR] [--resume]
  *              [--host ssh://USER@HOST[:PORT]]... [--slurm PARTITION [--nodes N]] FILE...
  *   ipclab summarize DIR/<experiment>
@@ -238,10 +239,9 @@ static int cmd_check(int argc, char **argv)
         int status = 0;
 
         g_option_context_add_main_entries(ctx, entries, NULL);
-        g_autofree char *keys = figure_key_help();
-        g_autofree char *nkeys = numbers_key_help();
-        g_autofree char *desc = g_strconcat("Keys of [figure NAME], [table NAME] and [number NAME]:\n", keys, nkeys, NULL);
-        g_option_context_set_description(ctx, desc);
+        g_option_context_set_description(ctx, "Every key of every group ([experiment], [profile NAME], [claim NAME], "
+                                         "[figure NAME], [table NAME], [number NAME]),\nits type, default and "
+                                         "meaning: ipclab keys\n");
         if (!g_option_context_parse(ctx, &argc, &argv, &e))
                 return usage_error(ctx, e->message);
         if (argc < 2)
@@ -346,6 +346,26 @@ static int cmd_check(int argc, char **argv)
         g_free(profile);
         g_free(data);
         return status;
+}
+
+/* ipclab keys: every key of every group of an experiment file, from the
+ * tables the parsers read (experiment.c, figure.c, numbers.c). */
+static int cmd_keys(int argc, char **argv)
+{
+        g_autoptr(GOptionContext) ctx = g_option_context_new("- every key of every group of an experiment file");
+        g_autoptr(GError) e = NULL;
+
+        g_option_context_set_description(ctx, "One line a key: GROUPS KEY MEANING; [experiment] and [claim] keys "
+                                         "say TYPE; DEFAULT; MEANING.\n");
+        if (!g_option_context_parse(ctx, &argc, &argv, &e))
+                return usage_error(ctx, e->message);
+        if (argc > 1)
+                return usage_error(ctx, "keys takes no arguments");
+        g_autofree char *exp = experiment_key_help();
+        g_autofree char *fig = figure_key_help();
+        g_autofree char *num = numbers_key_help();
+        printf("%-18s %-17s %s\n%s%s%s", "GROUPS", "KEY", "MEANING", exp, fig, num);
+        return 0;
 }
 
 static int cmd_run(int argc, char **argv, char **argv_all)
@@ -880,6 +900,7 @@ int main(int argc, char **argv)
                 "Commands:\n"
                 "  list                 transports, their variants, and why any is unavailable\n"
                 "  check FILE...        validate; print the cells and an estimated duration\n"
+                "  keys                 every key of every group of an experiment file\n"
                 "  run FILE...          run; results go to DIR/<experiment>/ (--out DIR, default data);\n"
                 "                       --host ssh://USER@HOST[:PORT] or --slurm PARTITION: elsewhere\n"
                 "  summarize DIR        per-cell statistics of DIR/samples.tsv as TSV\n"
@@ -913,6 +934,8 @@ int main(int argc, char **argv)
                 return cmd_list(argc - 1, argv + 1);
         if (!strcmp(cmd, "check"))
                 return cmd_check(argc - 1, argv + 1);
+        if (!strcmp(cmd, "keys"))
+                return cmd_keys(argc - 1, argv + 1);
         if (!strcmp(cmd, "run")) {
                 /* Option parsing rewrites argv: keep the command as typed
                  * for meta.ini. */

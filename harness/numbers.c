@@ -55,7 +55,7 @@ char *numbers_key_help(void)
         GString *s = g_string_new(NULL);
 
         for (size_t i = 0; i < G_N_ELEMENTS(number_keys); i++)
-                g_string_append_printf(s, "%-13s %-17s %s\n", "number", number_keys[i].key, number_keys[i].help);
+                g_string_append_printf(s, "%-18s %-17s %s\n", "number", number_keys[i].key, number_keys[i].help);
         return g_string_free(s, FALSE);
 }
 

@@ -72,6 +72,24 @@ check "the claim says it has 8 pairs and lists 8, each pipe vs unix-stream" \
 check "pair 1 is the first cells of each side in file order" \
         'grep -qE "^    pair 1: pipe .*16 B.*count=10  vs  unix-stream .*16 B.*count=10$" <<<"$out"' "$out"
 
+# ipclab keys lists every key of every group from the parsers' own tables:
+# each listed key is accepted in its group (its value may be wrong, its
+# name is not), and a key it does not list is refused in every group
+keys=$($ipclab keys); rc=$?
+check "keys exits 0 and lists the keys of every group" \
+        '[ $rc -eq 0 ] && for g in experiment claim figure table number; do grep -qE "^([a-z]+,)*$g[, ]" <<<"$keys" || exit 1; done'
+check "check --help points at ipclab keys" '$ipclab check --help | grep -q "ipclab keys"'
+{
+        for g in experiment "claim c" "figure f" "table t" "number n"; do
+                printf '[%s]\n' "$g"
+                awk -v g="${g%% *}" 'NR > 1 { n = split($1, gs, ","); for (i = 1; i <= n; i++) if (gs[i] == g) print $2 "=@" }' <<<"$keys"
+                echo "nosuchkey=1"
+        done
+} > "$tmp/keys.ini"
+out=$($ipclab check "$tmp/keys.ini" 2>&1)
+refused=$(grep -oE "\] [a-z_]+: unknown key" <<<"$out" | awk '{ print $2 }' | sort | uniq -c | awk '{ print $2 ":" $1 }' | xargs)
+check "every listed key is accepted; nosuchkey is refused in each of the 5 groups" '[ "$refused" = "nosuchkey::5" ]' "refused: $refused"
+
 # bad input: status 2, file + group + key in the message, nothing written
 mkdir -p "$tmp/out"
 bad() {

@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "suggest.h"
+
 #define S COLUMN_IN_SAMPLES
 #define M COLUMN_IN_SUMMARY
 #define CI COLUMN_HAS_CI
@@ -98,6 +100,20 @@ const Column *column_find_key(const char *key)
                 if (c->kind == COLUMN_AXIS && (!strcmp(c->key, key) || !strcmp(c->name, key)))
                         return c;
         return NULL;
+}
+
+char *column_hint(const char *name, bool axes_only)
+{
+        Suggest s;
+
+        suggest_init(&s, name);
+        for (const Column *c = column_table; c->name; c++) {
+                if (axes_only && c->kind != COLUMN_AXIS)
+                        continue;
+                suggest_consider(&s, c->name);
+                suggest_consider(&s, c->key);
+        }
+        return suggest_hint(&s);
 }
 
 const Column *column_find_interval(const char *name, int *upper)

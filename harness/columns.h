@@ -13,6 +13,8 @@
  */
 #pragma once
 
+#include <stdbool.h>
+
 #include <stddef.h>
 
 typedef enum {
@@ -113,6 +115,11 @@ const Column *column_find_key(const char *key);
  * lat_p50_ns, *UPPER false), or NULL when NAME is no such bound (its
  * column has no COLUMN_HAS_CI). */
 const Column *column_find_interval(const char *name, int *upper);
+
+/* "; did you mean 'NAME'?" for NAME, a column (or an axis's key) that
+ * is none: the closest column name or axis key (only axes when
+ * AXES_ONLY), or "" when none is close (suggest.h).  Newly allocated. */
+char *column_hint(const char *name, bool axes_only);
 
 /* "id", "axis", "measured" or "summary". */
 const char *column_kind_name(ColumnKind kind);

@@ -19,6 +19,7 @@
 #include "numbers.h"
 #include "plugin.h"
 #include "select.h"
+#include "suggest.h"
 #include "transport.h"
 #include "verify.h"
 
@@ -149,13 +150,55 @@ static const Option options[] = {
           "where it runs: host, nspawn, vm; a list runs every cell in each (--env picks one)" },
 };
 
-static const char *const claim_keys[] = {
-        "text", "faster", "slower", "metric", "by", "where", NULL
+/* The keys of a [claim NAME] group, as parse_claim reads them. */
+static const struct {
+        const char *key;
+        const char *type;
+        const char *def;            /* NULL: required */
+        const char *help;
+} claim_keys[] = {
+        { "text", "text", NULL, "the claim as the paper states it, one line" },
+        { "faster", "selector", NULL, "the cells that should be faster: axis=value[,axis=value] (transport=pipe)" },
+        { "slower", "selector", NULL, "the cells they are compared with; each faster cell pairs with the slower "
+          "cells that agree with it on the axes neither names" },
+        { "metric", "name", NULL, "roundtrip_latency, elapsed, throughput, callrate or cpu" },
+        { "by", "factor >= 1", "1", "how many times faster every pair must be (1: direction only)" },
+        { "where", "selector", "every cell", "which cells the claim is about (size>=4KiB)" },
 };
 
 static const char *const claim_metrics[] = {
         "roundtrip_latency", "elapsed", "throughput", "callrate", "cpu", NULL
 };
+
+/* experiment.h */
+char *experiment_key_help(void)
+{
+        static const char *const types[] = {
+                [OPT_STRING] = "text", [OPT_TRANSPORTS] = "list of transports", [OPT_ENUMS] = "list of names",
+                [OPT_SIZES] = "list of sizes", [OPT_UINTS] = "list of whole numbers",
+                [OPT_DURATIONS] = "list of durations", [OPT_UINT] = "whole number", [OPT_DURATION] = "duration",
+                [OPT_BOOL] = "true or false", [OPT_ENUM] = "name", [OPT_REPEAT] = "whole number or auto",
+                [OPT_PERCENT] = "percentage",
+        };
+        GString *s = g_string_new(NULL);
+
+        for (size_t i = 0; i < G_N_ELEMENTS(options); i++) {
+                const Option *o = &options[i];
+                /* A profile changes what is measured, not what it is. */
+                bool profile = o->type != OPT_STRING || !strcmp(o->key, "description");
+                g_autofree char *def = o->required ? g_strdup("required")
+                                     : o->def ? g_strdup_printf("default %s", o->def) : g_strdup("optional");
+                g_string_append_printf(s, "%-18s %-17s %s; %s; %s\n", profile ? "experiment,profile" : "experiment",
+                                       o->key, types[o->type], def, o->help);
+        }
+        for (size_t i = 0; i < G_N_ELEMENTS(claim_keys); i++) {
+                g_autofree char *def = claim_keys[i].def ? g_strdup_printf("default %s", claim_keys[i].def)
+                                                         : g_strdup("required");
+                g_string_append_printf(s, "%-18s %-17s %s; %s; %s\n", "claim", claim_keys[i].key, claim_keys[i].type,
+                                       def, claim_keys[i].help);
+        }
+        return g_string_free(s, FALSE);
+}
 
 const char *pattern_name(Pattern p) { return pattern_values[p]; }
 const char *payload_name(PayloadType p) { return payload_values[p]; }
@@ -251,10 +294,21 @@ typedef struct {
         const char *text;            /* the file's text, NUL-ended: for line numbers */
         GKeyFile *kf;
         const char *profile_group;   /* "profile quick" or NULL */
-        GPtrArray *errors;           /* char *, "FILE:LINE: [group] key: message" */
-        GHashTable *seen;            /* the same messages, not to repeat one */
+        GArray *errors;              /* Mistake, in the order found */
+        GHashTable *seen;            /* the messages, not to repeat one */
         bool anywhere;               /* keep cells this machine cannot run */
+        bool cells_unsure;           /* an unknown key in [experiment] or a
+                                      * profile: the cells are not what the
+                                      * file means, so what depends on them
+                                      * (a claim's cells, a figure's axes)
+                                      * is not checked */
 } Ctx;
+
+/* One mistake: reported in line order (the order found, on one line). */
+typedef struct {
+        guint line;
+        char *text;                  /* "FILE:LINE: [group] key: message" */
+} Mistake;
 
 /* The line (from 1) of KEY in GROUP of TEXT, or of GROUP's header when
  * KEY is NULL; 0 when it is not there (a default, a missing key). */
@@ -302,6 +356,10 @@ static void add_error(const Ctx *c, guint line, const char *group, const char *k
                       const char *fmt, va_list ap)
 {
         g_autofree char *msg = g_strdup_vprintf(fmt, ap);
+        /* A key that is not in the file (missing, a default): the line
+         * of its group. */
+        if (!line && group)
+                line = find_line(c->text, group, NULL);
         g_autofree char *where = line ? g_strdup_printf("%s:%u", c->file, line) : g_strdup(c->file);
         char *full;
 
@@ -316,7 +374,8 @@ static void add_error(const Ctx *c, guint line, const char *group, const char *k
                 return;
         }
         g_hash_table_add(c->seen, full);
-        g_ptr_array_add(c->errors, full);
+        Mistake m = { .line = line, .text = full };
+        g_array_append_val(c->errors, m);
 }
 
 /* Records a mistake at LINE of the file (0: none); returns FALSE. */
@@ -341,6 +400,38 @@ static gboolean fail(const Ctx *c, const char *group,
         add_error(c, find_line(c->text, group, key), group, key, fmt, ap);
         va_end(ap);
         return FALSE;
+}
+
+/* experiment.h */
+char *experiment_comma_hint(const char *value, bool (*valid)(const char *name, const void *data), const void *data)
+{
+        if (!strchr(value, ','))
+                return g_strdup("");
+        g_auto(GStrv) items = g_strsplit(value, ",", -1);
+        for (guint i = 0; items[i]; i++)
+                if (!valid(g_strstrip(items[i]), data))
+                        return g_strdup("");
+        g_autofree char *list = g_strjoinv(";", items);
+        return g_strdup_printf("; lists take ';', not ',': %s", list);
+}
+
+static bool is_value(const char *name, const void *values)
+{
+        return enum_index(values, name) >= 0;
+}
+
+/* Records that VALUE is not one of O's values: with the one it may have
+ * meant, or the list it may have meant. */
+static gboolean fail_value(const Ctx *c, const char *group, const Option *o, const char *value)
+{
+        g_autofree char *allowed = g_strjoinv(", ", (char **) o->values);
+        g_autofree char *hint = o->type == OPT_ENUMS ? experiment_comma_hint(value, is_value, o->values) : g_strdup("");
+
+        if (!hint[0]) {
+                g_free(hint);
+                hint = suggest_hint_among(value, o->values);
+        }
+        return fail(c, group, o->key, "unknown value '%s' (allowed: %s)%s", value, allowed, hint);
 }
 
 /* Strips an inline comment (whitespace then '#') and surrounding blanks. */
@@ -410,6 +501,8 @@ typedef struct {
         guint64 *nums[G_N_ELEMENTS(options)];    /* numeric lists/scalars */
         char *text[G_N_ELEMENTS(options)];       /* scalars as text */
         const char *from[G_N_ELEMENTS(options)];
+        bool broken[G_N_ELEMENTS(options)];      /* a mistake in its value: its
+                                                  * default (if any) in its place */
 } Values;
 
 static void values_clear(Values *v)
@@ -424,6 +517,59 @@ static void values_clear(Values *v)
 static guint opt_index(const char *key)
 {
         return (guint) (option_find(key) - options);
+}
+
+/* Item *IT of list option O (the items before it: KEPT of ITEMS, their
+ * numbers NUMS):
+ * *NUM its number (an enum's index); *IT may become the name it stands
+ * for (a transport's plugin:PATH).  FALSE after reporting a mistake. */
+static gboolean parse_item(const Ctx *c, const Option *o, const char *group, char **items,
+                           const guint64 *nums, guint kept, const char **it, guint64 *num)
+{
+        switch (o->type) {
+        case OPT_TRANSPORTS: {
+                /* A name, or plugin:PATH (plugin.h), which the cells know
+                 * by its transport's name. */
+                g_autoptr(GError) pe = NULL;
+                const Transport *t = plugin_resolve(*it, c->file, c->anywhere, &pe);
+                if (!t)
+                        return fail(c, group, o->key, "%s", pe->message);
+                for (guint j = 0; j < kept; j++)
+                        if (!strcmp(items[j], t->name))
+                                return fail(c, group, o->key, "'%s' is the transport '%s', listed twice",
+                                            *it, t->name);
+                *it = t->name;
+                return TRUE;
+        }
+        case OPT_ENUMS:
+                if (enum_index(o->values, *it) < 0)
+                        return fail_value(c, group, o, *it);
+                *num = (guint64) enum_index(o->values, *it);
+                return TRUE;
+        case OPT_SIZES:
+                if (!parse_size(*it, num))
+                        return fail(c, group, o->key, "'%s' is not a size (bytes, or with B, KiB, MiB, GiB)", *it);
+                break;
+        case OPT_UINTS:
+                if (!parse_uint(*it, num))
+                        return fail(c, group, o->key, "'%s' is not a whole number", *it);
+                break;
+        case OPT_DURATIONS:
+                if (!parse_duration(*it, num))
+                        return fail(c, group, o->key, "'%s' is not a duration (such as 500ms, 2s, 100us)", *it);
+                break;
+        default:
+                g_assert_not_reached();
+        }
+        if (*num < o->min || *num > o->max)
+                return fail(c, group, o->key, "'%s' is out of range (%" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT
+                            "%s)", *it, o->min, o->max, o->type == OPT_DURATIONS ? " ns" : "");
+        /* 64 and 64B, 1KiB and 1024: one value twice, once the units
+         * are resolved. */
+        for (guint j = 0; j < kept; j++)
+                if (nums[j] == *num)
+                        return fail(c, group, o->key, "'%s' and '%s' are the same value, listed twice", items[j], *it);
+        return TRUE;
 }
 
 static gboolean parse_option(const Ctx *c, const Option *o, Values *v)
@@ -459,11 +605,8 @@ static gboolean parse_option(const Ctx *c, const Option *o, Values *v)
                 v->text[k] = g_steal_pointer(&value);
                 return TRUE;
         case OPT_ENUM:
-                if (enum_index(o->values, value) < 0) {
-                        g_autofree char *allowed = g_strjoinv(", ", (char **) o->values);
-                        return fail(c, group, o->key, "unknown value '%s' (allowed: %s)",
-                                    value, allowed);
-                }
+                if (enum_index(o->values, value) < 0)
+                        return fail_value(c, group, o, value);
                 v->text[k] = g_steal_pointer(&value);
                 return TRUE;
         case OPT_REPEAT:
@@ -503,75 +646,35 @@ static gboolean parse_option(const Ctx *c, const Option *o, Values *v)
                 break;
         }
 
-        /* Lists: every axis. */
+        /* Lists: every axis.  Every bad item is reported, and the good
+         * ones kept (FALSE all the same): what depends on the others can
+         * still be checked. */
         g_auto(GStrv) items = split_list(c, group, o->key, value);
         if (!items)
                 return FALSE;
-        guint n = g_strv_length(items);
+        guint n = g_strv_length(items), kept = 0;
+        bool ok = true;
         v->nums[k] = g_new0(guint64, n);
         for (guint i = 0; i < n; i++) {
                 const char *it = items[i];
                 guint64 num = 0;
 
-                switch (o->type) {
-                case OPT_TRANSPORTS: {
-                        /* A name, or plugin:PATH (plugin.h), which the
-                         * cells know by its transport's name. */
-                        g_autoptr(GError) pe = NULL;
-                        const Transport *t = plugin_resolve(it, c->file, c->anywhere, &pe);
-                        if (!t)
-                                return fail(c, group, o->key, "%s", pe->message);
-                        for (guint j = 0; j < i; j++)
-                                if (!strcmp(items[j], t->name))
-                                        return fail(c, group, o->key, "'%s' is the transport '%s', listed twice",
-                                                    it, t->name);
-                        if (strcmp(it, t->name)) {
-                                g_free(items[i]);
-                                it = items[i] = g_strdup(t->name);
-                        }
-                        break;
+                if (!parse_item(c, o, group, items, v->nums[k], kept, &it, &num)) {
+                        ok = false;
+                        g_free(items[i]);
+                        continue;
                 }
-                case OPT_ENUMS:
-                        if (enum_index(o->values, it) < 0) {
-                                g_autofree char *allowed = g_strjoinv(", ", (char **) o->values);
-                                return fail(c, group, o->key,
-                                            "unknown value '%s' (allowed: %s)", it, allowed);
-                        }
-                        num = (guint64) enum_index(o->values, it);
-                        break;
-                case OPT_SIZES:
-                        if (!parse_size(it, &num))
-                                return fail(c, group, o->key,
-                                            "'%s' is not a size (bytes, or with B, KiB, MiB, GiB)", it);
-                        break;
-                case OPT_UINTS:
-                        if (!parse_uint(it, &num))
-                                return fail(c, group, o->key, "'%s' is not a whole number", it);
-                        break;
-                case OPT_DURATIONS:
-                        if (!parse_duration(it, &num))
-                                return fail(c, group, o->key,
-                                            "'%s' is not a duration (such as 500ms, 2s, 100us)", it);
-                        break;
-                default:
-                        g_assert_not_reached();
+                if (it != items[i]) {
+                        g_free(items[i]);
+                        items[i] = g_strdup(it);
                 }
-                if (o->type != OPT_TRANSPORTS && o->type != OPT_ENUMS &&
-                    (num < o->min || num > o->max))
-                        return fail(c, group, o->key,
-                                    "'%s' is out of range (%" G_GUINT64_FORMAT " to %"
-                                    G_GUINT64_FORMAT "%s)", it, o->min, o->max,
-                                    o->type == OPT_DURATIONS ? " ns" : "");
-                /* 64 and 64B, 1KiB and 1024: one value twice, once
-                 * the units are resolved. */
-                for (guint j = 0; j < i && o->type != OPT_TRANSPORTS && o->type != OPT_ENUMS; j++)
-                        if (v->nums[k][j] == num)
-                                return fail(c, group, o->key, "'%s' and '%s' are the same value, listed twice",
-                                            items[j], it);
-                v->nums[k][i] = num;
+                items[kept] = items[i];
+                v->nums[k][kept++] = num;
         }
-        v->list[k] = g_steal_pointer(&items);
-        return TRUE;
+        items[kept] = NULL;
+        if (kept)
+                v->list[k] = g_steal_pointer(&items);
+        return ok;
 }
 
 static bool valid_name(const char *s)
@@ -746,45 +849,64 @@ static gboolean check_claim_design(const Ctx *c, const Experiment *exp, const Cl
         return TRUE;
 }
 
-/* Parses [claim NAME] group G into a new claim of EXP. */
+/* Parses [claim NAME] group G into a new claim of EXP: every mistake in
+ * it reported; what depends on the cells (which a side selects, its
+ * pairs) only when the rest is right and EXP has cells. */
 static gboolean parse_claim(const Ctx *c, Experiment *exp, const char *g)
 {
         g_auto(GStrv) keys = g_key_file_get_keys(c->kf, g, NULL, NULL);
         Claim *cl = g_new0(Claim, 1);
+        gboolean ok = TRUE;
 
         g_ptr_array_add(exp->claims, cl);
         cl->name = g_strdup(g + strlen("claim "));
         if (!valid_name(cl->name))
-                return fail(c, g, NULL, "claim name must be letters, digits, '-' or '_'");
-        for (guint k = 0; keys[k]; k++)
-                if (enum_index(claim_keys, keys[k]) < 0)
-                        return fail(c, g, keys[k], "unknown key (allowed: text, faster, slower, metric, by, where)");
+                ok = fail(c, g, NULL, "claim name must be letters, digits, '-' or '_'");
+        for (guint k = 0; keys[k]; k++) {
+                Suggest sg;
+                g_autoptr(GString) allowed = g_string_new(NULL);
+                bool known = false;
+                suggest_init(&sg, keys[k]);
+                for (size_t i = 0; i < G_N_ELEMENTS(claim_keys); i++) {
+                        known |= !strcmp(claim_keys[i].key, keys[k]);
+                        suggest_consider(&sg, claim_keys[i].key);
+                        g_string_append_printf(allowed, "%s%s", i ? ", " : "", claim_keys[i].key);
+                }
+                g_autofree char *hint = suggest_hint(&sg);
+                if (!known)
+                        ok = fail(c, g, keys[k], "unknown key (allowed: %s)%s", allowed->str, hint);
+        }
 
-#define CLAIM_STR(field, key, required) do { \
-        g_autofree char *raw = g_key_file_get_value(c->kf, g, key, NULL); \
-        if (!raw && required) \
-                return fail(c, g, key, "missing"); \
-        if (raw) { \
-                cl->field = experiment_clean_value(raw); \
-                if (cl->field[0] == '\0') \
-                        return fail(c, g, key, "empty value"); \
-        } \
-} while (0)
-        CLAIM_STR(text, "text", true);
-        if (!check_claim_text(c, g, cl->text))
-                return FALSE;
-        CLAIM_STR(faster, "faster", true);
-        CLAIM_STR(slower, "slower", true);
-        CLAIM_STR(metric, "metric", true);
-        CLAIM_STR(where, "where", false);
-#undef CLAIM_STR
-        if (enum_index(claim_metrics, cl->metric) < 0)
-                return fail(c, g, "metric", "unknown metric '%s' (allowed: roundtrip_latency, elapsed, throughput, callrate, cpu)", cl->metric);
+        const char *str_keys[] = { "text", "faster", "slower", "metric", "where" };
+        char **fields[] = { &cl->text, &cl->faster, &cl->slower, &cl->metric, &cl->where };
+        for (guint k = 0; k < G_N_ELEMENTS(str_keys); k++) {
+                g_autofree char *raw = g_key_file_get_value(c->kf, g, str_keys[k], NULL);
+                bool required = false;
+                for (size_t i = 0; i < G_N_ELEMENTS(claim_keys); i++)
+                        required |= !strcmp(claim_keys[i].key, str_keys[k]) && !claim_keys[i].def;
+                if (!raw) {
+                        if (required)
+                                ok = fail(c, g, str_keys[k], "missing");
+                        continue;
+                }
+                g_autofree char *v = experiment_clean_value(raw);
+                if (v[0] == '\0')
+                        ok = fail(c, g, str_keys[k], "empty value");
+                else
+                        *fields[k] = g_steal_pointer(&v);
+        }
+        if (cl->text && !check_claim_text(c, g, cl->text))
+                ok = FALSE;
+        if (cl->metric && enum_index(claim_metrics, cl->metric) < 0) {
+                g_autofree char *hint = suggest_hint_among(cl->metric, claim_metrics);
+                ok = fail(c, g, "metric", "unknown metric '%s' (allowed: roundtrip_latency, elapsed, throughput, "
+                          "callrate, cpu)%s", cl->metric, hint);
+        }
         if (cl->where) {
                 g_autoptr(GError) we = NULL;
                 g_autoptr(Selector) w = select_parse(cl->where, SELECT_AXES, &we);
                 if (!w)
-                        return fail(c, g, "where", "%s", we->message);
+                        ok = fail(c, g, "where", "%s", we->message);
         }
         g_autofree char *by = g_key_file_get_value(c->kf, g, "by", NULL);
         cl->by = 1.0;
@@ -793,21 +915,27 @@ static gboolean parse_claim(const Ctx *c, Experiment *exp, const char *g)
                 char *end;
                 cl->by = g_ascii_strtod(v, &end);
                 if (*end || !(cl->by >= 1.0) || !isfinite(cl->by))
-                        return fail(c, g, "by", "'%s' is not a factor >= 1", v);
+                        ok = fail(c, g, "by", "'%s' is not a factor >= 1", v);
         }
         const char *sel_keys[] = { "faster", "slower" };
         const char *sels[] = { cl->faster, cl->slower };
         for (guint s = 0; s < 2; s++) {
                 g_autoptr(GError) se = NULL;
-                g_autoptr(Selector) sel = select_parse(sels[s], SELECT_AXES, &se);
+                g_autoptr(Selector) sel = sels[s] ? select_parse(sels[s], SELECT_AXES, &se) : NULL;
                 guint matched = 0;
-                if (!sel)
-                        return fail(c, g, sel_keys[s], "%s", se->message);
+                if (!sels[s])
+                        continue;
+                if (!sel) {
+                        ok = fail(c, g, sel_keys[s], "%s", se->message);
+                        continue;
+                }
                 for (guint j = 0; j < exp->cells->len; j++)
                         matched += select_cell(sel, exp->cells->pdata[j]);
-                if (!matched && !experiment_selector_unavailable(exp, sels[s]))
-                        return fail(c, g, sel_keys[s], "'%s' names no cell of this experiment", sels[s]);
+                if (exp->cells->len && !matched && !experiment_selector_unavailable(exp, sels[s]))
+                        ok = fail(c, g, sel_keys[s], "'%s' names no cell of this experiment", sels[s]);
         }
+        if (!ok || !exp->cells->len)
+                return ok;
         return check_claim_design(c, exp, cl, g);
 }
 
@@ -1086,10 +1214,12 @@ static gboolean expand(const Ctx *c, Experiment *exp, Values *v)
 
 #define FROM(i) (v->from[i] ? v->from[i] : "experiment")
         gboolean ok = TRUE;
-        if (have_count && have_dur)
+        /* (Not when either has a mistake of its own.) */
+        bool counts_broken = v->broken[icn] || v->broken[idu];
+        if (have_count && have_dur && !counts_broken)
                 ok = fail(c, FROM(idu), "duration", "exactly one of count= and duration= must be given"
                           " (count= is in [%s])", FROM(icn));
-        else if (!have_count && !have_dur)
+        else if (!have_count && !have_dur && !counts_broken)
                 ok = fail(c, "experiment", "count", "exactly one of count= and duration= must be given");
 
         guint nt = g_strv_length(v->list[it]);
@@ -1190,7 +1320,7 @@ static gboolean expand(const Ctx *c, Experiment *exp, Values *v)
                                 ok = fail(c, FROM(icn), "count",
                                           "'%s' latencies are more than this machine's memory holds", v->list[icn][i]);
 #undef FROM
-        if (!ok)
+        if (!ok || (!have_count && !have_dur))
                 return FALSE;
 
         guint nb = g_strv_length(v->list[ib]), np = g_strv_length(v->list[ip]),
@@ -1410,13 +1540,26 @@ static gboolean resolve(const Ctx *c, Experiment *exp)
 {
         Values v = { 0 };
         gboolean ok = TRUE;
+        g_autoptr(GKeyFile) none = g_key_file_new();
+        Ctx defaults = *c;
 
-        for (size_t o = 0; o < G_N_ELEMENTS(options); o++)
-                if (!parse_option(c, &options[o], &v))
-                        ok = FALSE;
-        if (!ok) {
-                values_clear(&v);
-                return FALSE;
+        /* A value with a mistake is reported, and its default (or its
+         * good items) takes its place: the mistakes that do not depend on
+         * it are found in the same pass.  The cells are then not what the
+         * file means, and are dropped below. */
+        defaults.kf = none;
+        defaults.profile_group = NULL;
+        for (size_t o = 0; o < G_N_ELEMENTS(options); o++) {
+                if (parse_option(c, &options[o], &v))
+                        continue;
+                ok = FALSE;
+                v.broken[o] = true;
+                if (!v.list[o] && !v.text[o] && options[o].def) {
+                        const char *from = v.from[o];
+                        g_clear_pointer(&v.nums[o], g_free);
+                        parse_option(&defaults, &options[o], &v);
+                        v.from[o] = from;
+                }
         }
         exp->title = g_strdup(v.text[opt_index("title")]);
         exp->source = g_strdup(v.text[opt_index("source")]);
@@ -1426,10 +1569,13 @@ static gboolean resolve(const Ctx *c, Experiment *exp)
         exp->repeat_max = (guint) v.nums[opt_index("repeat_max")][0];
         exp->ci_target = (double) v.nums[opt_index("ci_target")][0] / 100.0;
         exp->auto_cap_ns = v.nums[opt_index("auto_cap")][0];
-        if (exp->repeat_auto && exp->repeat_max < exp->repeat)
+        bool repeats_broken = v.broken[opt_index("repeat")] || v.broken[opt_index("repeat_min")] ||
+                              v.broken[opt_index("repeat_max")] || v.broken[opt_index("repeat_until")] ||
+                              v.broken[opt_index("looks")];
+        if (!repeats_broken && exp->repeat_auto && exp->repeat_max < exp->repeat)
                 ok = fail(c, v.from[opt_index("repeat_max")] ? v.from[opt_index("repeat_max")] : "experiment",
                           "repeat_max", "%u is less than repeat_min=%u", exp->repeat_max, exp->repeat);
-        if (!resolve_looks(c, exp, &v))
+        if (!repeats_broken && !resolve_looks(c, exp, &v))
                 ok = FALSE;
         exp->warmup = (guint) v.nums[opt_index("warmup")][0];
         exp->timeout_ns = v.nums[opt_index("timeout")][0];
@@ -1440,12 +1586,15 @@ static gboolean resolve(const Ctx *c, Experiment *exp)
                 exp->envs[exp->n_envs++] = (EnvKind) v.nums[opt_index("env")][i];
         exp->env = exp->envs[0];
 
-        if (!expand(c, exp, &v))
+        /* Without a transport there is nothing to expand. */
+        if (v.list[opt_index("transport")] && !expand(c, exp, &v))
                 ok = FALSE;
         if (ok && !check_repetitions(c, exp, &v))
                 ok = FALSE;
         if (ok)
                 resolved_echo(exp, &v);
+        else
+                g_ptr_array_set_size(exp->cells, 0);
         values_clear(&v);
         return ok;
 }
@@ -1500,8 +1649,18 @@ static gboolean check_structure(Ctx *c, const char *base, const char *text, gsiz
                 if (!is_exp && !is_profile && !g_str_has_prefix(g, "claim ") &&
                     !g_str_has_prefix(g, "figure ") && !g_str_has_prefix(g, "table ") &&
                     !g_str_has_prefix(g, "number ")) {
+                        /* The kind of group is its first word. */
+                        static const char *const kinds[] = { "experiment", "profile", "claim", "figure", "table",
+                                                             "number", NULL };
+                        g_autofree char *kind = g_strndup(g, strcspn(g, " "));
+                        Suggest sg;
+                        suggest_init(&sg, kind);
+                        suggest_consider_all(&sg, kinds);
+                        const char *best = suggest_best(&sg);
+                        g_autofree char *hint = best ? g_strdup_printf("; did you mean [%s%s]?", best,
+                                                                       g + strlen(kind)) : g_strdup("");
                         fail(c, g, NULL, "unknown group (allowed: experiment, profile NAME, claim NAME, "
-                             "figure NAME, table NAME, number NAME)");
+                             "figure NAME, table NAME, number NAME)%s", hint);
                         continue;
                 }
                 if (is_profile && !valid_name(g + strlen("profile "))) {
@@ -1513,9 +1672,15 @@ static gboolean check_structure(Ctx *c, const char *base, const char *text, gsiz
                 g_auto(GStrv) keys = g_key_file_get_keys(c->kf, g, NULL, NULL);
                 for (guint k = 0; keys[k]; k++) {
                         const Option *o = option_find(keys[k]);
-                        if (!o)
-                                fail(c, g, keys[k], "unknown key (see `ipclab check --help`)");
-                        else if (is_profile && (o->type == OPT_STRING && strcmp(o->key, "description")))
+                        if (!o) {
+                                Suggest sg;
+                                suggest_init(&sg, keys[k]);
+                                for (size_t i = 0; i < G_N_ELEMENTS(options); i++)
+                                        suggest_consider(&sg, options[i].key);
+                                g_autofree char *hint = suggest_hint(&sg);
+                                fail(c, g, keys[k], "unknown key (`ipclab keys` lists them)%s", hint);
+                                c->cells_unsure = true;
+                        } else if (is_profile && (o->type == OPT_STRING && strcmp(o->key, "description")))
                                 fail(c, g, keys[k], "a profile cannot change the %s", o->key);
                 }
         }
@@ -1551,32 +1716,38 @@ static void validate(const Ctx *c, Experiment *exp)
                 g_autofree char *why = exp->skipped->len ? g_strdup_printf(" (%s)", (char *) exp->skipped->pdata[0]) : g_strdup("");
                 fail(c, "experiment", "transport", "no cell can run here%s", why);
         }
-        if (ok) {
-                /* The claims on the cells of every other profile too, when
-                 * they mean something on these: a profile may change the
-                 * cells a claim selects. */
-                if (parse_claims(c, exp))
-                        for (guint i = 0; i < others->len; i++) {
-                                Experiment *o = others->pdata[i];
-                                g_autofree char *group = g_strconcat("profile ", o->profile, NULL);
-                                Ctx pc = *c;
-                                pc.profile_group = group;
-                                if (o->cells->len)
-                                        parse_claims(&pc, o);
-                        }
-                /* Without a cell every axis a figure or table names is
-                 * missing: "no cell can run here" says it all. */
-                if (exp->cells->len) {
-                        parse_outputs(c, exp);
-                        parse_numbers(c, exp);
+        /* With a mistake in the axes (or an unknown key there: a typo of
+         * one), what depends on the cells is left out; the claims, figures,
+         * tables and numbers are checked for all the rest (figure.h). */
+        if (!ok || c->cells_unsure)
+                g_ptr_array_set_size(exp->cells, 0);
+        /* The claims on the cells of every other profile too, when they
+         * mean something on these: a profile may change the cells a claim
+         * selects. */
+        if (parse_claims(c, exp) && exp->cells->len)
+                for (guint i = 0; i < others->len; i++) {
+                        Experiment *o = others->pdata[i];
+                        g_autofree char *group = g_strconcat("profile ", o->profile, NULL);
+                        Ctx pc = *c;
+                        pc.profile_group = group;
+                        if (o->cells->len)
+                                parse_claims(&pc, o);
                 }
-        }
+        parse_outputs(c, exp);
+        parse_numbers(c, exp);
 }
 
 Experiment *experiment_load_data(const char *file, const char *data, gsize len,
                                  const char *profile, GError **error)
 {
         return load_data(file, data, len, profile, false, error);
+}
+
+static gint mistake_cmp(gconstpointer a, gconstpointer b)
+{
+        const Mistake *x = a, *y = b;
+
+        return x->line < y->line ? -1 : x->line > y->line;
 }
 
 static Experiment *load_data(const char *file, const char *data, gsize len, const char *profile,
@@ -1589,7 +1760,7 @@ static Experiment *load_data(const char *file, const char *data, gsize len, cons
         text[len] = '\0';
         g_autoptr(GKeyFile) kf = g_key_file_new();
         g_autofree char *profile_group = profile ? g_strconcat("profile ", profile, NULL) : NULL;
-        g_autoptr(GPtrArray) errors = g_ptr_array_new();
+        g_autoptr(GArray) errors = g_array_new(FALSE, FALSE, sizeof(Mistake));
         g_autoptr(GHashTable) seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
         Ctx c = { .file = file, .text = text, .kf = kf, .profile_group = profile_group,
                   .errors = errors, .seen = seen, .anywhere = anywhere };
@@ -1603,8 +1774,13 @@ static Experiment *load_data(const char *file, const char *data, gsize len, cons
                 validate(&c, exp);
         }
         if (errors->len) {
-                g_ptr_array_add(errors, NULL);
-                g_autofree char *all = g_strjoinv("\n", (char **) errors->pdata);
+                /* In line order (stable: a line's in the order found),
+                 * what has no line (the file itself) first. */
+                g_array_sort(errors, mistake_cmp);
+                g_autoptr(GString) s = g_string_new(NULL);
+                for (guint i = 0; i < errors->len; i++)
+                        g_string_append_printf(s, "%s%s", i ? "\n" : "", g_array_index(errors, Mistake, i).text);
+                const char *all = s->str;
                 g_set_error_literal(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, all);
                 return NULL;
         }
@@ -1654,6 +1830,30 @@ char *experiment_config_sha256(const Experiment *exp)
                         g_string_append_printf(s, "plugin %s\n", id);
         }
         return g_compute_checksum_for_string(G_CHECKSUM_SHA256, s->str, (gssize) s->len);
+}
+
+static gint cell_index_cmp(gconstpointer a, gconstpointer b)
+{
+        const Cell *x = *(const Cell *const *) a, *y = *(const Cell *const *) b;
+
+        return x->index < y->index ? -1 : x->index > y->index;
+}
+
+GPtrArray *experiment_cells_in_run_order(const Experiment *exp)
+{
+        /* Not g_ptr_array_copy: that would free the cells too. */
+        GPtrArray *cells = g_ptr_array_sized_new(exp->cells->len);
+
+        g_ptr_array_extend(cells, exp->cells, NULL, NULL);
+        return cells;
+}
+
+GPtrArray *experiment_cells_in_file_order(const Experiment *exp)
+{
+        GPtrArray *cells = experiment_cells_in_run_order(exp);
+
+        g_ptr_array_sort(cells, cell_index_cmp);
+        return cells;
 }
 
 void experiment_set_env(Experiment *exp, EnvKind env)

@@ -190,6 +190,25 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(Experiment, experiment_free)
  * and surrounding blanks.  Newly allocated. */
 char *experiment_clean_value(const char *raw);
 
+/* EXP's cells (not copied: a new array of the same pointers) in file
+ * order, as the file's axes expand them (their index), whatever order
+ * seed= runs them in. */
+GPtrArray *experiment_cells_in_file_order(const Experiment *exp);
+/* The same in the order they run (exp->cells). */
+GPtrArray *experiment_cells_in_run_order(const Experiment *exp);
+
+/* "; lists take ';', not ',': A;B" when VALUE, split on ',' instead, is
+ * a list of names each of which VALID(NAME, DATA) accepts; else "", for a
+ * message about VALUE.  Newly allocated. */
+char *experiment_comma_hint(const char *value, bool (*valid)(const char *name, const void *data),
+                            const void *data);
+
+/* Every key of [experiment] (and which a [profile NAME] may change) and
+ * of [claim NAME], from the tables the parser reads: one line each,
+ * "GROUPS KEY TYPE; DEFAULT; MEANING", for `ipclab keys`.  Newly
+ * allocated. */
+char *experiment_key_help(void);
+
 /* Restricts EXP to one environment (ipclab run --env). */
 void experiment_set_env(Experiment *exp, EnvKind env);
 

@@ -10,6 +10,7 @@
 #include "columns.h"
 #include "samples.h"
 #include "select.h"
+#include "suggest.h"
 
 enum {
         FOR_FIGURE = 1 << 0,
@@ -85,7 +86,7 @@ char *figure_key_help(void)
         GString *s = g_string_new(NULL);
 
         for (size_t i = 0; i < G_N_ELEMENTS(figure_keys); i++)
-                g_string_append_printf(s, "%-13s %-17s %s\n",
+                g_string_append_printf(s, "%-18s %-17s %s\n",
                                        figure_keys[i].applies == FOR_BOTH ? "figure,table"
                                        : figure_keys[i].applies == FOR_TABLE ? "table" : "figure",
                                        figure_keys[i].key, figure_keys[i].help);
@@ -302,13 +303,16 @@ static const char *check_axis(Parse *p, const char *key, const char *axis, const
         bool applies;
 
         if (!c) {
+                g_autofree char *hint = column_hint(axis, true);
                 bad(p, key, "'%s' is not an axis (allowed: transport, bus, payload, size, pattern, reply, "
-                    "marshal, cpus, count, duration, env, machine)", axis);
+                    "marshal, cpus, count, duration, env, machine)%s", axis, hint);
                 return NULL;
         }
         /* Where a cell runs is the run's choice (env=, --host, --slurm):
-         * every cell has an environment and a machine. */
-        if (!strcmp(c->name, "env") || !strcmp(c->name, "machine"))
+         * every cell has an environment and a machine.  Without cells (a
+         * mistake in the experiment's axes, reported on its own) whether
+         * the axis has values cannot be told. */
+        if (!strcmp(c->name, "env") || !strcmp(c->name, "machine") || !exp->cells->len)
                 return c->name;
         /* A where= that keeps no cell is warned about by `ipclab check`;
          * the axes are then checked against every cell. */
@@ -329,7 +333,8 @@ static const Column *check_value_column(Parse *p, const char *key, const char *n
         const Column *c = column_find(name);
 
         if (!c) {
-                bad(p, key, "unknown column '%s' (see `ipclab columns`)", name);
+                g_autofree char *hint = column_hint(name, false);
+                bad(p, key, "unknown column '%s' (see `ipclab columns`)%s", name, hint);
                 return NULL;
         }
         if ((c->kind != COLUMN_MEASURED && c->kind != COLUMN_SUMMARY) || !(c->flags & COLUMN_IN_SUMMARY)) {
@@ -349,7 +354,8 @@ static void check_published_column(Parse *p, const char *key, const Table *t, co
 {
         if (col && t && table_column(t, col) < 0) {
                 g_autofree char *have = g_strjoinv(", ", t->columns);
-                bad(p, key, "%s has no column '%s' (it has: %s)", file, col, have);
+                g_autofree char *hint = suggest_hint_among(col, (const char *const *) t->columns);
+                bad(p, key, "%s has no column '%s' (it has: %s)%s", file, col, have, hint);
         }
 }
 
@@ -540,8 +546,14 @@ Output *figure_parse(GKeyFile *kf, const char *group, const Experiment *exp,
                                 if (figure_keys[j].applies & kind)
                                         g_string_append_printf(allowed, "%s%s", allowed->len ? ", " : "",
                                                                figure_keys[j].key);
-                        bad(&p, keys[k], "unknown key in a %s (allowed: %s)", table ? "table" : "figure",
-                            allowed->str);
+                        Suggest sg;
+                        suggest_init(&sg, keys[k]);
+                        for (size_t j = 0; j < G_N_ELEMENTS(figure_keys); j++)
+                                if (figure_keys[j].applies & kind)
+                                        suggest_consider(&sg, figure_keys[j].key);
+                        g_autofree char *hint = suggest_hint(&sg);
+                        bad(&p, keys[k], "unknown key in a %s (allowed: %s)%s", table ? "table" : "figure",
+                            allowed->str, hint);
                         g_string_free(allowed, TRUE);
                 }
         }
@@ -727,7 +739,7 @@ Output *figure_parse(GKeyFile *kf, const char *group, const Experiment *exp,
                                         n += selected(sel, exp->cells->pdata[c]) && select_cell(rs, exp->cells->pdata[c]);
                                 ok = n > 0;
                         }
-                        if (!ok)
+                        if (!ok && exp->cells->len)
                                 bad(&p, "ratio", "'%s' is not NUM/DEN, two values of %s among the table's cells",
                                     o->ratio[i], o->columns_axis);
                 }
@@ -810,8 +822,11 @@ Output *figure_parse(GKeyFile *kf, const char *group, const Experiment *exp,
                         o->type = FIGURE_SPECTRUM;
                 else if (!strcmp(type, "cdf"))
                         o->type = FIGURE_CDF;
-                else
-                        bad(&p, "type", "unknown type '%s' (allowed: line, spectrum, cdf)", type);
+                else {
+                        static const char *const types[] = { "line", "spectrum", "cdf", NULL };
+                        g_autofree char *hint = suggest_hint_among(type, types);
+                        bad(&p, "type", "unknown type '%s' (allowed: line, spectrum, cdf)%s", type, hint);
+                }
                 bool latency = o->type != FIGURE_LINE;
                 o->y = get_list(&p, "y");
                 g_autofree char *x = get(&p, "x");
@@ -888,10 +903,12 @@ Output *figure_parse(GKeyFile *kf, const char *group, const Experiment *exp,
                                         const Cell *cell = exp->cells->pdata[c];
                                         n += selected(sel, cell) && !strcmp(cell->transport, "direct");
                                 }
-                                if (!n)
+                                if (!n && exp->cells->len)
                                         bad(&p, "bounds", "direct: no cell it draws has transport=direct");
                         } else {
-                                bad(&p, "bounds", "unknown bound '%s' (allowed: memcpy, direct)", bounds[i]);
+                                static const char *const kinds[] = { "memcpy", "direct", NULL };
+                                g_autofree char *hint = suggest_hint_among(bounds[i], kinds);
+                                bad(&p, "bounds", "unknown bound '%s' (allowed: memcpy, direct)%s", bounds[i], hint);
                         }
                 }
                 o->published_x = get(&p, "published_x");

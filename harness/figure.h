@@ -88,7 +88,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(Output, output_free)
 typedef GroupReport FigureReport;
 
 /* Parses group GROUP ("figure NAME" or "table NAME") of KF, checked
- * against EXP's cells and the column schema; PUBLISHED_DIR is where
+ * against EXP's cells and the column schema (EXP without cells, after a
+ * mistake in its axes: only what does not depend on them); PUBLISHED_DIR is where
  * published= files are looked for.  Returns the output, or NULL after
  * reporting every mistake found through REPORT. */
 Output *figure_parse(GKeyFile *kf, const char *group, const Experiment *exp,
@@ -132,5 +133,5 @@ const char *figure_text_problem(const char *s, gsize max);
 gboolean figure_check_collisions(GPtrArray *exps, GPtrArray *errors);
 
 /* The help of every [figure]/[table] key, one "KIND KEY: HELP" a line,
- * for `ipclab check --help` and the README. */
+ * for `ipclab keys`. */
 char *figure_key_help(void);

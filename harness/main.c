@@ -2,6 +2,7 @@
  *
  *   ipclab list
  *   ipclab check FILE...
+ *   ipclab keys
  *   ipclab run [--profile NAME] [--env host|nspawn|vm] [--out DIR] [--resume] [--keep N] [--quiet]
  *              [--host ssh://USER@HOST[:PORT]]... [--slurm PARTITION [--nodes N]] FILE...
  *   ipclab summarize DIR/<experiment>
@@ -177,6 +178,9 @@ static void print_claim_designs(const Experiment *exp, const char *file, const c
                 g_autofree char *why = profile ? verify_design_refusal(&d) : NULL;
                 printf("  claim %s: %s%s\n", cl->name, line,
                        why ? " (profile: its verdicts are informative only)" : "");
+                g_autoptr(GPtrArray) pl = verify_design_pairs(exp, cl);
+                for (guint p = 0; p < pl->len; p++)
+                        printf("    pair %u: %s\n", p + 1, (char *) pl->pdata[p]);
                 guint pairs = d.pairs;
                 for (guint p = 0; p < with->len; p++) {
                         const Experiment *o = with->pdata[p];
@@ -220,13 +224,15 @@ static void check_data(const Experiment *exp, const char *data)
 static int cmd_check(int argc, char **argv)
 {
         char *profile = NULL, *data = NULL;
-        gboolean config_hash = FALSE, list_outputs = FALSE;
+        gboolean config_hash = FALSE, list_outputs = FALSE, run_order = FALSE;
         GOptionEntry entries[] = {
                 { "profile", 'p', 0, G_OPTION_ARG_STRING, &profile, "Apply [profile NAME]", "NAME" },
                 { "data", 0, 0, G_OPTION_ARG_FILENAME, &data,
                   "Warn of cells of DIR/<experiment>/ that ran in several CPU placements (default: data)", "DIR" },
                 { "list-outputs", 0, 0, G_OPTION_ARG_NONE, &list_outputs,
                   "Print each file's figures, tables and numbers: KIND EXP NAME INPUTS, tab-separated", NULL },
+                { "run-order", 0, 0, G_OPTION_ARG_NONE, &run_order,
+                  "List the cells in the order they run (seed= shuffles them), not in file order", NULL },
                 { "config-hash", 0, 0, G_OPTION_ARG_NONE, &config_hash,
                   "Print only the SHA-256 of what each file measures (meta.ini's config_sha256)", NULL },
                 { NULL },
@@ -236,10 +242,9 @@ static int cmd_check(int argc, char **argv)
         int status = 0;
 
         g_option_context_add_main_entries(ctx, entries, NULL);
-        g_autofree char *keys = figure_key_help();
-        g_autofree char *nkeys = numbers_key_help();
-        g_autofree char *desc = g_strconcat("Keys of [figure NAME], [table NAME] and [number NAME]:\n", keys, nkeys, NULL);
-        g_option_context_set_description(ctx, desc);
+        g_option_context_set_description(ctx, "Every key of every group ([experiment], [profile NAME], [claim NAME], "
+                                         "[figure NAME], [table NAME], [number NAME]),\nits type, default and "
+                                         "meaning: ipclab keys\n");
         if (!g_option_context_parse(ctx, &argc, &argv, &e))
                 return usage_error(ctx, e->message);
         if (argc < 2)
@@ -279,7 +284,6 @@ static int cmd_check(int argc, char **argv)
                 }
                 double total = 0;   /* ns; a double, since huge counts overflow */
                 printf("%s: %s\n", exp->name, exp->title);
-                print_claim_designs(exp, argv[i], profile);
                 for (guint k = 0; k < exp->outputs->len; k++) {
                         const Output *o = exp->outputs->pdata[k];
                         if (!figure_cells_selected(exp, o))
@@ -292,14 +296,20 @@ static int cmd_check(int argc, char **argv)
                 printf("  %u cells x %u%s repetitions, warm-up %u, time limit %.0f s per repetition%s%s\n",
                        exp->cells->len, exp->repeat, exp->repeat_auto ? " or more (repeat=auto)" : "", exp->warmup, (double) exp->timeout_ns / 1e9,
                        profile ? ", profile " : "", profile ? profile : "");
-                for (guint c = 0; c < exp->cells->len; c++) {
-                        const Cell *cell = exp->cells->pdata[c];
+                /* The cells as the file's axes expand (the index), or
+                 * as they run (seed= shuffles them). */
+                g_autoptr(GPtrArray) order = run_order ? experiment_cells_in_run_order(exp)
+                                                       : experiment_cells_in_file_order(exp);
+                printf("  cells in %s:\n", run_order ? "the order they run" : "file order (--run-order: as they run)");
+                for (guint c = 0; c < order->len; c++) {
+                        const Cell *cell = order->pdata[c];
                         g_autofree char *d = cell_describe(cell);
                         total += (double) cell_estimate_ns(cell, exp->warmup) * exp->repeat;
                         printf("  %4u  %s\n", cell->index, d);
                 }
                 for (guint s = 0; s < exp->skipped->len; s++)
                         printf("  skip  %s\n", (char *) exp->skipped->pdata[s]);
+                print_claim_designs(exp, argv[i], profile);
                 for (guint k = 0; k < exp->outputs->len; k++) {
                         g_autofree char *d = figure_describe(exp->outputs->pdata[k]);
                         printf("  %s\n", d);
@@ -353,6 +363,26 @@ static void add_findings(GPtrArray *found, const Experiment *exp, const char *di
                 g_ptr_array_add(found, f);
         else
                 fprintf(stderr, "ipclab: warning: %s: what the run found cannot be told: %s\n", exp->name, e->message);
+}
+
+/* ipclab keys: every key of every group of an experiment file, from the
+ * tables the parsers read (experiment.c, figure.c, numbers.c). */
+static int cmd_keys(int argc, char **argv)
+{
+        g_autoptr(GOptionContext) ctx = g_option_context_new("- every key of every group of an experiment file");
+        g_autoptr(GError) e = NULL;
+
+        g_option_context_set_description(ctx, "One line a key: GROUPS KEY MEANING; [experiment] and [claim] keys "
+                                         "say TYPE; DEFAULT; MEANING.\n");
+        if (!g_option_context_parse(ctx, &argc, &argv, &e))
+                return usage_error(ctx, e->message);
+        if (argc > 1)
+                return usage_error(ctx, "keys takes no arguments");
+        g_autofree char *exp = experiment_key_help();
+        g_autofree char *fig = figure_key_help();
+        g_autofree char *num = numbers_key_help();
+        printf("%-18s %-17s %s\n%s%s%s", "GROUPS", "KEY", "MEANING", exp, fig, num);
+        return 0;
 }
 
 static int cmd_run(int argc, char **argv, char **argv_all)
@@ -993,6 +1023,7 @@ int main(int argc, char **argv)
                 "Commands:\n"
                 "  list                 transports, their variants, and why any is unavailable\n"
                 "  check FILE...        validate; print the cells and an estimated duration\n"
+                "  keys                 every key of every group of an experiment file\n"
                 "  run FILE...          run; results go to DIR/<experiment>/ (--out DIR, default data);\n"
                 "                       --host ssh://USER@HOST[:PORT] or --slurm PARTITION: elsewhere\n"
                 "  summarize DIR        per-cell statistics of DIR/samples.tsv as TSV\n"
@@ -1027,6 +1058,8 @@ int main(int argc, char **argv)
                 return cmd_list(argc - 1, argv + 1);
         if (!strcmp(cmd, "check"))
                 return cmd_check(argc - 1, argv + 1);
+        if (!strcmp(cmd, "keys"))
+                return cmd_keys(argc - 1, argv + 1);
         if (!strcmp(cmd, "run")) {
                 /* Option parsing rewrites argv: keep the command as typed
                  * for meta.ini. */

@@ -10,6 +10,7 @@
 #include "numbers-internal.h"
 #include "samples.h"
 #include "select.h"
+#include "suggest.h"
 #include "verify.h"
 
 static const struct {
@@ -54,7 +55,7 @@ char *numbers_key_help(void)
         GString *s = g_string_new(NULL);
 
         for (size_t i = 0; i < G_N_ELEMENTS(number_keys); i++)
-                g_string_append_printf(s, "%-13s %-17s %s\n", "number", number_keys[i].key, number_keys[i].help);
+                g_string_append_printf(s, "%-18s %-17s %s\n", "number", number_keys[i].key, number_keys[i].help);
         return g_string_free(s, FALSE);
 }
 
@@ -99,7 +100,8 @@ static int get_word(GroupParse *p, const char *key, const char *v, const char *c
                 }
                 g_string_append_printf(allowed, "%s%s", i ? ", " : "", words[i]);
         }
-        group_bad(p, key, "unknown value '%s' (allowed: %s)", v, allowed->str);
+        g_autofree char *hint = suggest_hint_among(v, words);
+        group_bad(p, key, "unknown value '%s' (allowed: %s)%s", v, allowed->str, hint);
         g_string_free(allowed, TRUE);
         return -1;
 }
@@ -116,7 +118,8 @@ static char *check_column(GroupParse *p, const char *key, const Number *n, const
                 c = column_find(column);
                 if ((c && (c->flags & COLUMN_IN_SUMMARY)) || column_find_interval(column, &upper))
                         return g_strdup(column);
-                group_bad(p, key, "'%s' is not a column of the summary (see `ipclab columns`)", column);
+                g_autofree char *hint = column_hint(column, false);
+                group_bad(p, key, "'%s' is not a column of the summary (see `ipclab columns`)%s", column, hint);
                 return NULL;
         }
         if (n->source == NUMBER_SKIPPED) {
@@ -131,7 +134,8 @@ static char *check_column(GroupParse *p, const char *key, const Number *n, const
                 return g_strdup(table_column(pub, column) >= 0 ? column : select_axis_column(column));
         if (pub) {
                 g_autofree char *have = g_strjoinv(", ", pub->columns);
-                group_bad(p, key, "%s has no column '%s' (it has: %s)", n->published, column, have);
+                g_autofree char *hint = suggest_hint_among(column, (const char *const *) pub->columns);
+                group_bad(p, key, "%s has no column '%s' (it has: %s)%s", n->published, column, have, hint);
         }
         return NULL;
 }
@@ -219,7 +223,12 @@ static void parse_name(GroupParse *p, Number *n)
                 GString *allowed = g_string_new(NULL);
                 for (size_t i = 0; i < G_N_ELEMENTS(number_keys); i++)
                         g_string_append_printf(allowed, "%s%s", i ? ", " : "", number_keys[i].key);
-                group_bad(p, keys[k], "unknown key in a number (allowed: %s)", allowed->str);
+                Suggest sg;
+                suggest_init(&sg, keys[k]);
+                for (size_t i = 0; i < G_N_ELEMENTS(number_keys); i++)
+                        suggest_consider(&sg, number_keys[i].key);
+                g_autofree char *hint = suggest_hint(&sg);
+                group_bad(p, keys[k], "unknown key in a number (allowed: %s)%s", allowed->str, hint);
                 g_string_free(allowed, TRUE);
         }
 }

@@ -5,7 +5,7 @@
  * writes it as the LaTeX macro \NAME (verify_macro_name(NAME): write NAME
  * in CamelCase, and `grep NAME experiments/` finds where a number of the
  * paper comes from).  Every key is described once, in the key table of
- * numbers.c (`ipclab check --help` prints it):
+ * numbers.c (`ipclab keys` prints it):
  *
  *   [number FifoTenThousand]
  *   where=pattern=oneway,transport=fifo,count=10000,size=64

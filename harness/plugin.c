@@ -15,6 +15,7 @@
 
 #include "meta.h"
 #include "runner.h"
+#include "suggest.h"
 
 /* The descriptor's size for each minor of this major: a plugin built for
  * minor N has exactly descriptor_size[N] as its struct_size.  When a minor
@@ -571,6 +572,43 @@ static bool climbs(const char *path)
         return false;
 }
 
+static bool transport_known(const char *name, const void *names)
+{
+        for (guint i = 0; i < ((const GPtrArray *) names)->len; i++)
+                if (!strcmp(((const GPtrArray *) names)->pdata[i], name))
+                        return true;
+        return false;
+}
+
+/* What ITEM, an unknown transport, may have meant, for its message: the
+ * closest of ipclab's transports and the plugins on the path of TOP (by
+ * their files' names: none is loaded for this), or the list ITEM is with
+ * ',' for ';'.  Newly allocated, "" when nothing is close. */
+static char *transport_hint(const char *item, const char *top)
+{
+        g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
+        g_autoptr(GPtrArray) dirs = plugin_path(top);
+
+        for (size_t i = 0; transport_table[i]; i++)
+                g_ptr_array_add(names, g_strdup(transport_table[i]->name));
+        for (guint d = 0; d < dirs->len; d++) {
+                g_autoptr(GDir) dir = g_dir_open(dirs->pdata[d], 0, NULL);
+                const char *e;
+                while (dir && (e = g_dir_read_name(dir)))
+                        if (g_str_has_suffix(e, ".so") && strlen(e) > 3)
+                                g_ptr_array_add(names, g_strndup(e, strlen(e) - 3));
+        }
+        char *list = experiment_comma_hint(item, transport_known, names);
+        if (list[0])
+                return list;
+        g_free(list);
+        Suggest s;
+        suggest_init(&s, item);
+        for (guint i = 0; i < names->len; i++)
+                suggest_consider(&s, names->pdata[i]);
+        return suggest_hint(&s);
+}
+
 const Transport *plugin_resolve(const char *item, const char *file, bool anywhere, GError **error)
 {
         g_autofree char *top = study_top(file);
@@ -593,8 +631,9 @@ const Transport *plugin_resolve(const char *item, const char *file, bool anywher
         if (t && !p)
                 return t;   /* ipclab's own (or a test's) */
         if (!name_valid(item)) {
-                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "unknown transport '%s' (see `ipclab list`)",
-                            item);
+                g_autofree char *hint = transport_hint(item, top);
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "unknown transport '%s' (see `ipclab list`)%s",
+                            item, hint);
                 return NULL;
         }
         g_autoptr(GPtrArray) dirs = plugin_path(top);
@@ -608,8 +647,9 @@ const Transport *plugin_resolve(const char *item, const char *file, bool anywher
                 return t;   /* loaded from elsewhere (plugin:PATH) */
         g_ptr_array_add(dirs, NULL);
         g_autofree char *where = g_strjoinv(", ", (char **) dirs->pdata);
-        g_autofree char *why = g_strdup_printf("unknown transport '%s' (see `ipclab list`; no plugin %s in %s)", item,
-                                               so, where);
+        g_autofree char *hint = anywhere ? g_strdup("") : transport_hint(item, top);
+        g_autofree char *why = g_strdup_printf("unknown transport '%s' (see `ipclab list`; no plugin %s in %s)%s", item,
+                                               so, where, hint);
         if (anywhere)
                 return standin(item, why);
         g_set_error_literal(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, why);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "columns.h"
+#include "suggest.h"
 
 typedef enum {
         KIND_TEXT,
@@ -195,10 +196,15 @@ Selector *select_parse(const char *text, SelectFlags flags, GError **error)
                 }
                 int axis = axis_find(key);
                 if (axis < 0 && !(flags & SELECT_COLUMNS)) {
+                        Suggest sg;
+                        suggest_init(&sg, key);
+                        for (size_t a = 0; a < G_N_ELEMENTS(axes); a++)
+                                suggest_consider(&sg, axes[a].key);
+                        g_autofree char *hint = suggest_hint(&sg);
                         g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
                                     "'%s' is not axis=value[,axis=value]: unknown axis '%s' (allowed: transport, "
-                                    "bus, payload, size, pattern, reply, marshal, cpus, roles, count, duration, env, machine)",
-                                    text, key);
+                                    "bus, payload, size, pattern, reply, marshal, cpus, roles, count, duration, env, machine)%s",
+                                    text, key, hint);
                         return NULL;
                 }
                 Kind kind = axis < 0 ? KIND_COLUMN : axes[axis].kind;

@@ -1157,6 +1157,34 @@ gboolean verify_claim_design(const Experiment *exp, const Claim *claim, VerifyDe
         return ok;
 }
 
+/* verify.h */
+GPtrArray *verify_design_pairs(const Experiment *exp, const Claim *claim)
+{
+        GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
+
+        if (experiment_selector_unavailable(exp, claim->faster) || experiment_selector_unavailable(exp, claim->slower))
+                return out;
+        /* In file order (the cells' index), not as seed= shuffled them. */
+        g_autoptr(GPtrArray) cells = experiment_cells_in_file_order(exp);
+        Experiment in_order = *exp;
+        in_order.cells = cells;
+        g_autoptr(GPtrArray) machines = g_ptr_array_new_with_free_func(g_free);
+        claim_machines(claim, machines);
+        g_autoptr(Table) t = design_table(&in_order, machines);
+        Pairing pg;
+        if (!pairing_build(claim, t, exp->path, G_MAXUINT, &pg, NULL))
+                return out;
+        for (guint p = 0; p < pg.pf->len; p++) {
+                const VCell *fc = pg.fast->pdata[g_array_index(pg.pf, guint, p)];
+                const VCell *sc = pg.slow->pdata[g_array_index(pg.ps, guint, p)];
+                g_autofree char *f = vcell_describe(fc, pg.axis_col, pg.env_col, pg.machines);
+                g_autofree char *sl = vcell_describe(sc, pg.axis_col, pg.env_col, pg.machines);
+                g_ptr_array_add(out, g_strdup_printf("%s  vs  %s", f, sl));
+        }
+        pairing_clear(&pg);
+        return out;
+}
+
 /* "repeat=6", or what repeat=auto is sure of. */
 static char *design_reps_text(const VerifyDesign *d)
 {

@@ -270,6 +270,12 @@ char *verify_design_refusal(const VerifyDesign *design);
  * and to fail, and whether the repetitions given can.  Newly allocated. */
 char *verify_design_describe(const VerifyDesign *design);
 
+/* The K pairs of CLAIM on EXP's cells, before any data, as `ipclab
+ * check` lists them: "FASTER CELL  vs  SLOWER CELL" each (char *), in the
+ * order verify pairs them; empty when the claim cannot be paired here
+ * (verify_claim_design says why).  The caller owns the array. */
+GPtrArray *verify_design_pairs(const Experiment *exp, const Claim *claim);
+
 /* Does CLAIM concern CELL: selected by faster or slower, kept by where,
  * measuring the metric?  (repeat_until=decided: the cells that wait for
  * the claim.) */

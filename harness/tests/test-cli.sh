@@ -51,6 +51,59 @@ for f in experiments/*.ini; do
         check "check --profile quick $(basename "$f")" '[ $rc -eq 0 ]'
 done
 
+# check lists the cells in file order (the axes' expansion: transport
+# outermost, count innermost), --run-order as seed= shuffles them; then
+# each claim with its pairs, one line each, as many as it says it has
+cat > "$tmp/order.ini" <<'INI'
+[experiment]
+title=order
+transport=pipe;unix-stream
+size=16;64;256;1024
+count=10;20
+repeat=6
+seed=7
+
+[claim pipe-beats-unix]
+text=pipes beat Unix stream sockets
+faster=transport=pipe
+slower=transport=unix-stream
+metric=roundtrip_latency
+INI
+out=$($ipclab check "$tmp/order.ini"); rc=$?
+idx=$(awk '/^ +[0-9]+  [a-z]/ { print $1 }' <<<"$out")
+check "check order.ini exits 0" '[ $rc -eq 0 ]'
+check "check lists 16 cells in file order, 0 to 15" '[ "$(echo $idx)" = "$(seq -s " " 0 15)" ]' "$idx"
+check "the first cells are pipe size=16 count=10 then count=20" \
+        'grep -qE "^ +0  pipe .*size=16 .*count=10$" <<<"$out" && grep -qE "^ +1  pipe .*size=16 .*count=20$" <<<"$out"'
+out=$($ipclab check --run-order "$tmp/order.ini"); rc=$?
+ridx=$(awk '/^ +[0-9]+  [a-z]/ { print $1 }' <<<"$out")
+check "--run-order lists the same 16 cells, shuffled by seed=7" \
+        '[ $rc -eq 0 ] && [ "$(sort -n <<<"$ridx" | xargs)" = "$(seq -s " " 0 15)" ] && [ "$(echo $ridx)" != "$(echo $idx)" ]' "$ridx"
+out=$($ipclab check "$tmp/order.ini")
+check "the claim says it has 8 pairs and lists 8, each pipe vs unix-stream" \
+        'grep -q "claim pipe-beats-unix: 8 pairs" <<<"$out" &&
+         [ "$(grep -cE "^    pair [0-9]+: pipe .*  vs  unix-stream " <<<"$out")" -eq 8 ]' "$out"
+check "pair 1 is the first cells of each side in file order" \
+        'grep -qE "^    pair 1: pipe .*16 B.*count=10  vs  unix-stream .*16 B.*count=10$" <<<"$out"' "$out"
+
+# ipclab keys lists every key of every group from the parsers' own tables:
+# each listed key is accepted in its group (its value may be wrong, its
+# name is not), and a key it does not list is refused in every group
+keys=$($ipclab keys); rc=$?
+check "keys exits 0 and lists the keys of every group" \
+        '[ $rc -eq 0 ] && for g in experiment claim figure table number; do grep -qE "^([a-z]+,)*$g[, ]" <<<"$keys" || exit 1; done'
+check "check --help points at ipclab keys" '$ipclab check --help | grep -q "ipclab keys"'
+{
+        for g in experiment "claim c" "figure f" "table t" "number n"; do
+                printf '[%s]\n' "$g"
+                awk -v g="${g%% *}" 'NR > 1 { n = split($1, gs, ","); for (i = 1; i <= n; i++) if (gs[i] == g) print $2 "=@" }' <<<"$keys"
+                echo "nosuchkey=1"
+        done
+} > "$tmp/keys.ini"
+out=$($ipclab check "$tmp/keys.ini" 2>&1)
+refused=$(grep -oE "\] [a-z_]+: unknown key" <<<"$out" | awk '{ print $2 }' | sort | uniq -c | awk '{ print $2 ":" $1 }' | xargs)
+check "every listed key is accepted; nosuchkey is refused in each of the 5 groups" '[ "$refused" = "nosuchkey::5" ]' "refused: $refused"
+
 # bad input: status 2, file + group + key in the message, nothing written
 mkdir -p "$tmp/out"
 bad() {

@@ -5,7 +5,8 @@
 # the mistake is on one: FILE:LINE: [group] key: what) and saying what is
 # wrong (the file's first line, `# expect: TEXT`, gives TEXT; an optional
 # `# profile: NAME` line passes --profile NAME; each `# also: TEXT` line is
-# one more mistake of the same file, reported in the same pass), and
+# one more mistake of the same file, reported in the same pass, in line
+# order), and
 # nothing written anywhere:
 # not in --out, not in the working directory, not in $XDG_RUNTIME_DIR or
 # $TMPDIR (where the runner and the buses make their private directories).
@@ -58,6 +59,8 @@ for f in "${files[@]}"; do
                 done
                 [ "$(grep -c . <<<"$out")" -eq $((1 + ${#also[@]})) ] ||
                         problems+=("not exactly $((1 + ${#also[@]})) line(s) of message")
+                lines=$(grep -oE -- "^ipclab: $path(:[0-9]+)?: " <<<"$out" | sed -E 's/.*\.ini:?([0-9]*): $/\1/;s/^$/0/')
+                [ "$lines" = "$(sort -n <<<"$lines")" ] || problems+=("mistakes not in line order: $(echo $lines)")
                 [ -z "$left" ] || problems+=("wrote: $left")
                 if [ "${#problems[@]}" -eq 0 ]; then
                         ok "$cmd $name: refused: $expect"

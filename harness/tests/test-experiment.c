@@ -8,6 +8,7 @@
 #include "experiment.h"
 #include "figure.h"
 #include "run.h"
+#include "suggest.h"
 #include "transport.h"
 
 static char *tmp_dir;
@@ -356,6 +357,55 @@ static void test_all_mistakes(void)
         }
 }
 
+/* One edit distance (swaps count once), and "did you mean" only for
+ * what is close: in every kind of group, for keys, values, transports,
+ * columns and selector keys, and ';' for a list written with ','. */
+static void test_did_you_mean(void)
+{
+        g_assert_cmpuint(suggest_distance("repaet", "repeat"), ==, 1);
+        g_assert_cmpuint(suggest_distance("kitten", "sitting"), ==, 3);
+        g_assert_cmpuint(suggest_distance("", "abc"), ==, 3);
+        g_assert_cmpuint(suggest_distance("size", "size"), ==, 0);
+        const char *const names[] = { "size", "seed", "repeat", NULL };
+        g_autofree char *close = suggest_hint_among("sizes", names);
+        g_autofree char *far = suggest_hint_among("colour", names);
+        g_autofree char *tiny = suggest_hint_among("x", names);
+        g_assert_cmpstr(close, ==, "; did you mean 'size'?");
+        g_assert_cmpstr(far, ==, "");
+        g_assert_cmpstr(tiny, ==, "");
+
+        g_autoptr(GError) e = NULL;
+        g_autofree char *path = write_file("typos.ini",
+                "[experiment]\ntitle=t\ntransport=pipe;unix-datagram\nsizes=64\ncpus=same,split\ncount=10\n"
+                "repaet=3\n[claims x]\ntext=t\n[claim y]\ntext=t\nfaster=transprot=pipe\nslower=transport=pipe\n"
+                "metric=roundtrip_latenc\nwehre=size=64\n[figure f]\ny=lat_p50\nx=sizse\ntyep=line\n"
+                "[table t]\ncolums=size\n[number N]\nvalue=lat_p50_ns\nreduce=mni\n");
+        g_assert_null(experiment_load(path, NULL, &e));
+        const char *want[] = {
+                "transport: unknown transport 'unix-datagram'",  "did you mean 'unix-dgram'?",
+                "[experiment] sizes: unknown key",               "did you mean 'size'?",
+                "cpus: unknown value 'same,split'",              "lists take ';', not ',': same;split",
+                "[experiment] repaet: unknown key",              "did you mean 'repeat'?",
+                "[claims x]: unknown group",                     "did you mean [claim x]?",
+                "faster: 'transprot=pipe'",                      "did you mean 'transport'?",
+                "metric: unknown metric 'roundtrip_latenc'",     "did you mean 'roundtrip_latency'?",
+                "[claim y] wehre: unknown key",                  "did you mean 'where'?",
+                "y: unknown column 'lat_p50'",                   "did you mean 'lat_p50_ns'?",
+                "x: 'sizse' is not an axis",                     "did you mean 'size'?",
+                "[figure f] tyep: unknown key",                  "did you mean 'type'?",
+                "[table t] colums: unknown key",                 "did you mean 'columns'?",
+                "reduce: unknown value 'mni'",                   "did you mean 'min'?",
+        };
+        g_auto(GStrv) lines = g_strsplit(e->message, "\n", -1);
+        for (guint i = 0; i < G_N_ELEMENTS(want); i += 2) {
+                bool found = false;
+                for (guint l = 0; lines[l] && !found; l++)
+                        found = strstr(lines[l], want[i]) && g_str_has_suffix(lines[l], want[i + 1]);
+                if (!found)
+                        g_error("no line with '%s' ending in \"%s\" in:\n%s", want[i], want[i + 1], e->message);
+        }
+}
+
 /* What is not a regular file of sane size is refused at once, named. */
 static const Output *output(const Experiment *exp, bool table, const char *name)
 {
@@ -576,6 +626,7 @@ int main(int argc, char **argv)
         g_test_add_func("/experiment/seed-axes", test_seed_axes);
         g_test_add_func("/experiment/seed", test_seed_shuffles);
         g_test_add_func("/experiment/all-mistakes", test_all_mistakes);
+        g_test_add_func("/experiment/did-you-mean", test_did_you_mean);
         g_test_add_func("/experiment/special-files", test_special_files);
         g_test_add_func("/experiment/claims", test_claims);
         g_test_add_func("/experiment/outputs", test_outputs);

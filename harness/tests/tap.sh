@@ -34,6 +34,21 @@ check() {
         if eval "$_tap_cond"; then ok "$_tap_what"; else not_ok "$_tap_what" "$@"; return 1; fi
 }
 tap_status() { return "$1"; }
+
+# tap_tmp [--runtime]: $ipclab, the harness this tree built, and $tmp, a
+# directory of the test's own that goes when the test exits; with
+# --runtime, also the runtime and temporary directory ($tmp/run) of
+# everything the test starts, so that no bus socket or private directory
+# lands in a place other tests share.
+tap_tmp() {
+        ipclab=$PWD/harness/ipclab
+        tmp=$(mktemp -d)
+        trap 'rm -rf "$tmp"' EXIT
+        if [ "${1:-}" = --runtime ]; then
+                export XDG_RUNTIME_DIR=$tmp/run TMPDIR=$tmp/run
+                mkdir -p "$tmp/run"
+        fi
+}
 # check_run WHAT COMMAND...: the same, from COMMAND's exit status (no eval:
 # the arguments reach COMMAND as given).
 check_run() {

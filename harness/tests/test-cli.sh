@@ -4,10 +4,8 @@
 # run and summarize on a small real experiment, atomic replacement of data.
 set -u
 cd "$(dirname "$0")/../.."
-ipclab=$PWD/harness/ipclab
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 . harness/tests/tap.sh
+tap_tmp
 
 # list names every transport and says why one is unavailable
 out=$($ipclab list)

@@ -13,13 +13,10 @@
 # The same corpus seeds the fuzzer (mk/fuzz.mk).
 set -u
 cd "$(dirname "$0")/../.."
-ipclab=$PWD/harness/ipclab
-corpus=harness/tests/corpus
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/out" "$tmp/cwd" "$tmp/run"
-export XDG_RUNTIME_DIR=$tmp/run TMPDIR=$tmp/run
 . harness/tests/tap.sh
+tap_tmp --runtime
+corpus=harness/tests/corpus
+mkdir -p "$tmp/out" "$tmp/cwd"
 tried=0
 
 written() {

@@ -10,12 +10,8 @@
 # more than 2.7x, and its interval at 1 - 0.05/K reached below 1.1.)
 set -u
 cd "$(dirname "$0")/../.."
-ipclab=$PWD/harness/ipclab
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 . harness/tests/tap.sh
-export XDG_RUNTIME_DIR=$tmp/run TMPDIR=$tmp/run
-mkdir -p "$tmp/run"
+tap_tmp --runtime
 out=$tmp/out
 hist=$out/.history/p
 

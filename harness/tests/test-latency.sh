@@ -21,12 +21,8 @@
 #     and a repetition whose latencies were lost is measured again.
 set -u
 cd "$(dirname "$0")/../.."
-ipclab=$PWD/harness/ipclab
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export XDG_RUNTIME_DIR=$tmp/run TMPDIR=$tmp/run
-mkdir -p "$tmp/run"
 . harness/tests/tap.sh
+tap_tmp --runtime
 
 cat > "$tmp/lat.ini" <<'INI'
 [experiment]

@@ -15,10 +15,8 @@
 # Needs two CPUs for 1 (skipped with one).
 set -u
 cd "$(dirname "$0")/../.."
-ipclab=$PWD/harness/ipclab
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 . harness/tests/tap.sh
+tap_tmp
 
 have_dbus=no
 command -v dbus-daemon > /dev/null && have_dbus=yes

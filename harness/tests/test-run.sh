@@ -5,12 +5,8 @@
 # whole commands into rows of samples.tsv.
 set -u
 cd "$(dirname "$0")/../.."
-ipclab=$PWD/harness/ipclab
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 . harness/tests/tap.sh
-export XDG_RUNTIME_DIR=$tmp/run TMPDIR=$tmp/run
-mkdir -p "$tmp/run"
+tap_tmp --runtime
 rows() { awk -F'\t' -v c="$2" 'NR > 1 && $1 == c' "$1" | wc -l; }
 
 # repeat=auto with a target 6 repetitions can reach: the 95% CI of a

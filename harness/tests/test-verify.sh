@@ -13,10 +13,8 @@
 set -u
 cd "$(dirname "$0")/../.."
 src=$PWD
-ipclab=$PWD/harness/ipclab
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 . harness/tests/tap.sh
+tap_tmp
 # The line of claim $1 in the table $2.
 line() { grep -E "^[^ ]+ +$1 " <<<"$2"; }
 # Field $2 of the TSV row of claim $1 in file $3.

@@ -848,7 +848,9 @@ static int cmd_init(int argc, char **argv)
 
         g_option_context_set_description(ctx,
                 "DIR gets experiments/ (an example experiment), a Makefile that includes the\n"
-                "installed steps, paper/paper.tex and a README.  Then, in DIR: make all.\n");
+                "installed steps, paper/paper.tex, a README, a .gitignore (what make builds) and a\n"
+                ".gitattributes (data/ as text with LF, for diffs), and becomes a git repository with\n"
+                "a first commit (a warning says why not, when git is missing).  Then, in DIR: make all.\n");
         if (!g_option_context_parse(ctx, &argc, &argv, &e))
                 return usage_error(ctx, e->message);
         if (argc != 2)
@@ -857,9 +859,13 @@ static int cmd_init(int argc, char **argv)
         if (!bin)
                 return report(e);
         g_autofree char *share = init_find_share(bin, &e);
-        if (!share || !init_study(argv[1], share, bin, &e))
+        g_autofree char *note = NULL;
+        if (!share || !init_study(argv[1], share, bin, &note, &e))
                 return report(e);
-        printf("ipclab: a study in %s (steps from %s); there: make all\n", argv[1], share);
+        if (note)
+                fprintf(stderr, "ipclab: warning: init: %s\n", note);
+        printf("ipclab: a study in %s (steps from %s)%s; there: make all\n", argv[1], share,
+               note ? "" : ", a git repository with a first commit");
         return 0;
 }
 

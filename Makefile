@@ -17,6 +17,7 @@
 #   make bench-overhead      ipclab's pipe round trip beside `perf bench sched pipe`
 #   make bench-window        the fixed cost of a one-way repetition, old runner beside new
 #   make bench-peers         seeds 004 and 001 in their own libraries beside ipclab's cells
+#   make bench-estimate      every experiment's estimated duration beside the one data/ recorded
 #   make install PREFIX=dir [DESTDIR=stage]
 #                            install ipclab and what a study needs (mk/install.mk);
 #                            `ipclab init DIR` then starts a study

@@ -1108,33 +1108,6 @@ char *cell_describe(const Cell *cell)
         return g_string_free(s, FALSE);
 }
 
-guint64 cell_estimate_ns(const Cell *cell, guint warmup)
-{
-        const Transport *t = transport_find(cell->transport);
-        double per_msg = 5000, per_byte = 0.5, setup = 2e6;
-
-        if (t && !strcmp(t->family, "harness")) {
-                per_msg = 100;
-                per_byte = 0.1;
-        } else if (t && (t->flags & TRANSPORT_COMMAND)) {
-                per_msg = 3e6;   /* a process started per call: ~6 ms a round trip */
-        } else if (t && (t->flags & TRANSPORT_DBUS)) {
-                per_msg = cell->bus == BUS_P2P ? 30000 : 60000;
-                per_byte = 3;
-                setup = 20e6;
-                if (cell->marshal == MARSHAL_PER_ELEMENT)
-                        per_byte = 40;
-                else if (cell->marshal == MARSHAL_APPEND_PER_ELEMENT)
-                        per_byte = 25;
-        }
-        double msg = per_msg + per_byte * (double) cell->size;
-        if (cell->pattern != PATTERN_ONEWAY)
-                msg *= 2;
-        double ns = setup + msg * (double) warmup +
-                    (cell->duration_ns ? (double) cell->duration_ns : msg * (double) cell->count);
-        return ns < 1e18 ? (guint64) ns : (guint64) 1e18;   /* 30 years: "forever" */
-}
-
 static char *cell_key(const Cell *c)
 {
         return g_strdup_printf("%s|%d|%d|%" G_GUINT64_FORMAT "|%d|%d|%d|%d|%d|%" G_GUINT64_FORMAT "|%" G_GUINT64_FORMAT,

@@ -253,5 +253,3 @@ bool experiment_selector_unavailable(const Experiment *exp, const char *selector
  * not such a line.  *TRANSPORT is newly allocated. */
 gboolean experiment_skipped_parse(const char *line, char **transport, guint64 *size, guint64 *limit);
 
-/* Rough time one repetition of CELL takes, in ns, for estimates. */
-guint64 cell_estimate_ns(const Cell *cell, guint warmup);

@@ -89,8 +89,58 @@ static bool copy_tree(const char *from, const char *to, const char *share, const
         return true;
 }
 
-bool init_study(const char *dir, const char *share, const char *bin, GError **error)
+/* Runs git with ARGS in DIR; true when it exits 0, else false with its
+ * last line of output in *WHY. */
+static bool git_in(const char *dir, const char *const *args, char **why)
 {
+        g_autoptr(GPtrArray) argv = g_ptr_array_new();
+        g_autofree char *out = NULL;
+        g_autoptr(GError) e = NULL;
+        int status = 0;
+
+        g_ptr_array_add(argv, (gpointer) "git");
+        g_ptr_array_add(argv, (gpointer) "-C");
+        g_ptr_array_add(argv, (gpointer) dir);
+        for (; *args; args++)
+                g_ptr_array_add(argv, (gpointer) *args);
+        g_ptr_array_add(argv, NULL);
+        if (!g_spawn_sync(NULL, (char **) argv->pdata, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDIN_FROM_DEV_NULL,
+                          NULL, NULL, &out, NULL, &status, &e) ||
+            !g_spawn_check_wait_status(status, e ? NULL : &e)) {
+                g_strstrip(out ? out : (out = g_strdup("")));
+                const char *last = strrchr(out, '\n');
+                *why = g_strdup(*out ? (last ? last + 1 : out) : e ? e->message : "git failed");
+                return false;
+        }
+        return true;
+}
+
+/* DIR as a git repository whose first commit holds the template; NULL,
+ * or what was not done and why. */
+static char *init_git(const char *dir)
+{
+        static const char *const init[] = { "init", "-q", NULL };
+        static const char *const add[] = { "add", "-A", NULL };
+        static const char *const commit[] = { "commit", "-q", "-m",
+                                              "A new study, as ipclab init made it", NULL };
+        g_autofree char *git = g_find_program_in_path("git");
+        g_autofree char *why = NULL;
+
+        if (!git)
+                return g_strdup("git is not installed, so the study is no git repository: its data/ is meant "
+                                "to be committed (apt-get install git; then git init, git add -A, git commit there)");
+        if (!git_in(dir, init, &why))
+                return g_strdup_printf("git init failed (%s): the study is no git repository", why);
+        if (!git_in(dir, add, &why) || !git_in(dir, commit, &why))
+                return g_strdup_printf("the study is a git repository, but without a first commit: git said '%s' "
+                                       "(set git config user.name and user.email, then git add -A && git commit "
+                                       "there)", why);
+        return NULL;
+}
+
+bool init_study(const char *dir, const char *share, const char *bin, char **note, GError **error)
+{
+        *note = NULL;
         struct stat st;
 
         if (stat(dir, &st) == 0) {
@@ -115,5 +165,8 @@ bool init_study(const char *dir, const char *share, const char *bin, GError **er
                 return false;
         }
         g_autofree char *template = g_build_filename(share, "template", NULL);
-        return copy_tree(template, dir, share, bin, error);
+        if (!copy_tree(template, dir, share, bin, error))
+                return false;
+        *note = init_git(dir);
+        return true;
 }

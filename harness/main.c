@@ -20,6 +20,7 @@
  * Exit status: 0 success, 1 a measurement failed, 2 bad usage or bad input.
  */
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -30,6 +31,7 @@
 #include "columns.h"
 #include "compare.h"
 #include "env/env.h"
+#include "estimate.h"
 #include "experiment.h"
 #include "figure.h"
 #include "findings.h"
@@ -221,6 +223,19 @@ static void check_data(const Experiment *exp, const char *data)
                         "(ipclab summarize --by-placement shows them apart)\n", dir, (char *) mixed->pdata[i]);
 }
 
+/* The estimated duration of EXP and how it was made (estimate.h). */
+static void print_estimate(const Experiment *exp, const EstimateCalib *cal)
+{
+        Estimate est;
+        char buf[64];
+
+        estimate_experiment(exp, cal, 1, &est);
+        run_format_duration(buf, sizeof buf, est.secs);
+        g_autofree char *how = estimate_describe(&est);
+        printf("  estimated duration: %s%s\n", buf, est.more ? " or more" : "");
+        printf("  estimated from: %s\n", how);
+}
+
 static int cmd_check(int argc, char **argv)
 {
         char *profile = NULL, *data = NULL;
@@ -238,6 +253,7 @@ static int cmd_check(int argc, char **argv)
                 { NULL },
         };
         g_autoptr(GOptionContext) ctx = g_option_context_new("FILE... - validate experiment files, print their cells and an estimate");
+        g_autoptr(EstimateCalib) cal = NULL;
         g_autoptr(GError) e = NULL;
         int status = 0;
 
@@ -282,7 +298,6 @@ static int cmd_check(int argc, char **argv)
                         }
                         continue;
                 }
-                double total = 0;   /* ns; a double, since huge counts overflow */
                 printf("%s: %s\n", exp->name, exp->title);
                 for (guint k = 0; k < exp->outputs->len; k++) {
                         const Output *o = exp->outputs->pdata[k];
@@ -304,7 +319,6 @@ static int cmd_check(int argc, char **argv)
                 for (guint c = 0; c < order->len; c++) {
                         const Cell *cell = order->pdata[c];
                         g_autofree char *d = cell_describe(cell);
-                        total += (double) cell_estimate_ns(cell, exp->warmup) * exp->repeat;
                         printf("  %4u  %s\n", cell->index, d);
                 }
                 for (guint s = 0; s < exp->skipped->len; s++)
@@ -314,30 +328,14 @@ static int cmd_check(int argc, char **argv)
                         g_autofree char *d = figure_describe(exp->outputs->pdata[k]);
                         printf("  %s\n", d);
                 }
-                /* Every environment runs every cell.  Its set-up and
-                 * slowdown, as env-cost recorded them (2 CPUs): a container
-                 * starts in about 1 s; a VM boots in about 45 s and runs
-                 * about 30 times slower emulated (TCG), 1.2 with KVM. */
-                bool kvm = !strcmp(env_vm_accel(), "kvm");
-                double secs = 0;
                 GString *where = g_string_new(NULL);
-                bool vm = false, nspawn = false;
-                for (guint k = 0; k < exp->n_envs; k++) {
+                for (guint k = 0; k < exp->n_envs; k++)
                         g_string_append_printf(where, "%s%s", k ? ", " : "", env_name(exp->envs[k]));
-                        vm |= exp->envs[k] == ENV_VM;
-                        nspawn |= exp->envs[k] == ENV_NSPAWN;
-                        secs += exp->envs[k] == ENV_NSPAWN ? total / 1e9 + 1
-                              : exp->envs[k] == ENV_VM ? total / 1e9 * (kvm ? 1.2 : 30) + 45
-                              : total / 1e9;
-                }
-                char est[64];
-                run_format_duration(est, sizeof est, secs);
                 printf("  runs in: %s\n", where->str);
                 g_string_free(where, TRUE);
-                printf("  estimated duration: %s\n", est);
-                printf("  estimated from: per-message and per-byte costs of each transport, bus start-up per cell%s%s\n",
-                       nspawn ? ", 1 s container start" : "",
-                       vm ? (kvm ? ", 45 s VM boot, 1.2x under KVM" : ", 45 s VM boot, 30x emulated (TCG)") : "");
+                if (!cal)
+                        cal = estimate_calib_load(data ? data : "data", meta_machine_name(), NULL);
+                print_estimate(exp, cal);
                 check_data(exp, data ? data : "data");
         }
         g_autoptr(GPtrArray) clashes = g_ptr_array_new_with_free_func(g_free);
@@ -992,6 +990,105 @@ static int cmd_paper_check(int argc, char **argv)
         return status;
 }
 
+/* ipclab estimate FILE...: the duration of each run (estimate.h), as
+ * `make reproduce` announces it; --recorded: the model's and the
+ * calibrated estimate (leaving the experiment's own run out) beside the
+ * span its meta.ini recorded, on the machine that recorded it. */
+static int cmd_estimate(int argc, char **argv)
+{
+        g_autofree char *profile = NULL, *data = NULL;
+        gboolean recorded = FALSE, model = FALSE;
+        gint places = 1;
+        GOptionEntry entries[] = {
+                { "profile", 'p', 0, G_OPTION_ARG_STRING, &profile, "Apply [profile NAME]", "NAME" },
+                { "data", 'd', 0, G_OPTION_ARG_FILENAME, &data,
+                  "Calibrate from the runs recorded in DIR/*/ on this machine (default: data)", "DIR" },
+                { "model", 0, 0, G_OPTION_ARG_NONE, &model, "The model alone: no calibration", NULL },
+                { "places", 0, 0, G_OPTION_ARG_INT, &places, "Run in turn on N machines (SSH targets)", "N" },
+                { "recorded", 0, 0, G_OPTION_ARG_NONE, &recorded,
+                  "Beside DIR/EXP/meta.ini's recorded span: the model, and the calibration without EXP's own "
+                  "run; exit 1 when a calibrated estimate is off by more than 25 %", NULL },
+                G_OPTION_ENTRY_NULL
+        };
+        g_autoptr(GOptionContext) ctx = g_option_context_new("FILE... - how long each run will take");
+        g_autoptr(GError) e = NULL;
+
+        g_option_context_add_main_entries(ctx, entries, NULL);
+        if (!g_option_context_parse(ctx, &argc, &argv, &e))
+                return usage_error(ctx, e->message);
+        if (argc < 2)
+                return usage_error(ctx, "estimate needs at least one experiment file");
+        if (places < 1 || places > 10000)
+                return usage_error(ctx, "--places: give 1 to 10000");
+        const char *dir = data ? data : "data";
+        g_autoptr(EstimateCalib) cal = model || recorded ? NULL
+                                     : estimate_calib_load(dir, meta_machine_name(), NULL);
+        double total = 0, worst = 1;
+        int status = 0;
+        char a[64], b[64], c[64];
+        if (recorded)
+                printf("%-20s %12s %12s %12s %9s %9s\n", "EXPERIMENT", "MODEL", "CALIBRATED", "RECORDED",
+                       "MODEL/REC", "CAL/REC");
+        for (int i = 1; i < argc; i++) {
+                g_autoptr(Experiment) exp = experiment_load_anywhere(argv[i], &e);
+                if (exp && profile) {
+                        experiment_free(g_steal_pointer(&exp));
+                        exp = experiment_load(argv[i], profile, &e);
+                }
+                if (!exp) {
+                        status = report(e);
+                        g_clear_error(&e);
+                        continue;
+                }
+                Estimate est;
+                if (!recorded) {
+                        estimate_experiment(exp, cal, (guint) places, &est);
+                        total += est.secs;
+                        run_format_duration(a, sizeof a, est.secs);
+                        printf("  %-20s %12s%s  %s\n", exp->name, a, est.more ? "+" : "",
+                               est.runs ? "calibrated" : "the model");
+                        continue;
+                }
+                g_autofree char *edir = g_build_filename(dir, exp->name, NULL);
+                g_autofree char *machine = NULL;
+                guint n = 0;
+                double rec = estimate_recorded_secs(edir, &machine, &n);
+                if (rec <= 0) {
+                        printf("%-20s (no recorded run in %s)\n", exp->name, edir);
+                        continue;
+                }
+                Estimate mod;
+                g_autoptr(EstimateCalib) loo = estimate_calib_load(dir, machine, exp->name);
+                estimate_experiment(exp, NULL, n, &mod);
+                estimate_experiment(exp, loo, n, &est);
+                run_format_duration(a, sizeof a, mod.secs);
+                run_format_duration(b, sizeof b, est.secs);
+                run_format_duration(c, sizeof c, rec);
+                double r = est.secs / rec;
+                printf("%-20s %12s %12s %12s %9.2f %9.2f\n", exp->name, a, b, c, mod.secs / rec, r);
+                if (fabs(log(r)) > fabs(log(worst)))
+                        worst = r;
+                if (r < 0.8 || r > 1.25)
+                        status = MAX(status, 1);
+        }
+        if (recorded) {
+                printf("model: no calibration; calibrated: from every other experiment's runs in %s on the "
+                       "machine that recorded it (leave-one-out); the worst calibrated ratio %.2f (target 0.8 "
+                       "to 1.25)\n", dir, worst);
+                return status;
+        }
+        run_format_duration(a, sizeof a, total);
+        printf("  %-20s %12s\n", "estimated total", a);
+        Estimate how = { .runs = estimate_calib_runs(cal) };
+        g_autofree char *text = estimate_describe(&how);
+        /* Only the source, not the per-cell tally of one file. */
+        char *colon = strstr(text, " (data/");
+        if (colon)
+                *colon = '\0';
+        printf("  estimated from: %s\n", text);
+        return status;
+}
+
 /* ipclab init DIR: a new study in DIR, whose Makefile uses this binary
  * and the share directory found beside it (init.h). */
 static int cmd_init(int argc, char **argv)
@@ -1001,7 +1098,9 @@ static int cmd_init(int argc, char **argv)
 
         g_option_context_set_description(ctx,
                 "DIR gets experiments/ (an example experiment), a Makefile that includes the\n"
-                "installed steps, paper/paper.tex and a README.  Then, in DIR: make all.\n");
+                "installed steps, paper/paper.tex, a README, a .gitignore (what make builds) and a\n"
+                ".gitattributes (data/ as text with LF, for diffs), and becomes a git repository with\n"
+                "a first commit (a warning says why not, when git is missing).  Then, in DIR: make all.\n");
         if (!g_option_context_parse(ctx, &argc, &argv, &e))
                 return usage_error(ctx, e->message);
         if (argc != 2)
@@ -1010,9 +1109,13 @@ static int cmd_init(int argc, char **argv)
         if (!bin)
                 return report(e);
         g_autofree char *share = init_find_share(bin, &e);
-        if (!share || !init_study(argv[1], share, bin, &e))
+        g_autofree char *note = NULL;
+        if (!share || !init_study(argv[1], share, bin, &note, &e))
                 return report(e);
-        printf("ipclab: a study in %s (steps from %s); there: make all\n", argv[1], share);
+        if (note)
+                fprintf(stderr, "ipclab: warning: init: %s\n", note);
+        printf("ipclab: a study in %s (steps from %s)%s; there: make all\n", argv[1], share,
+               note ? "" : ", a git repository with a first commit");
         return 0;
 }
 
@@ -1024,6 +1127,8 @@ int main(int argc, char **argv)
                 "  list                 transports, their variants, and why any is unavailable\n"
                 "  check FILE...        validate; print the cells and an estimated duration\n"
                 "  keys                 every key of every group of an experiment file\n"
+                "  estimate FILE...     how long each run takes, and how that was estimated (--recorded:\n"
+                "                       beside what data/EXP/meta.ini recorded)\n"
                 "  run FILE...          run; results go to DIR/<experiment>/ (--out DIR, default data);\n"
                 "                       --host ssh://USER@HOST[:PORT] or --slurm PARTITION: elsewhere\n"
                 "  summarize DIR        per-cell statistics of DIR/samples.tsv as TSV\n"
@@ -1060,6 +1165,8 @@ int main(int argc, char **argv)
                 return cmd_check(argc - 1, argv + 1);
         if (!strcmp(cmd, "keys"))
                 return cmd_keys(argc - 1, argv + 1);
+        if (!strcmp(cmd, "estimate"))
+                return cmd_estimate(argc - 1, argv + 1);
         if (!strcmp(cmd, "run")) {
                 /* Option parsing rewrites argv: keep the command as typed
                  * for meta.ini. */

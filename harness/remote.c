@@ -448,17 +448,23 @@ static const char upload_script[] =
 
 static const char cleanup_script[] = "case $1 in */ipclab.*) rm -rf \"$1\";; esac";
 
-/* The source tree SELF was built from: SELF's directory's parent, when it
- * has the Makefile and harness/main.c; else NULL. */
+/* The sources SELF was built from: SELF's directory's parent (a source
+ * tree, SELF harness/ipclab) or ../share/ipclab/src from SELF's directory
+ * (an installed copy, PREFIX/bin/ipclab: mk/install.mk), whichever has the
+ * Makefile and harness/main.c; else NULL. */
 static char *source_root(const char *self)
 {
         g_autofree char *bin_dir = g_path_get_dirname(self);
-        g_autofree char *root = g_path_get_dirname(bin_dir);
-        g_autofree char *mk = g_build_filename(root, "Makefile", NULL);
-        g_autofree char *main_c = g_build_filename(root, "harness", "main.c", NULL);
+        g_autofree char *tree = g_path_get_dirname(bin_dir);
+        g_autofree char *installed = g_build_filename(tree, "share", "ipclab", "src", NULL);
+        const char *roots[] = { tree, installed };
 
-        if (g_file_test(mk, G_FILE_TEST_IS_REGULAR) && g_file_test(main_c, G_FILE_TEST_IS_REGULAR))
-                return g_steal_pointer(&root);
+        for (gsize i = 0; i < G_N_ELEMENTS(roots); i++) {
+                g_autofree char *mk = g_build_filename(roots[i], "Makefile", NULL);
+                g_autofree char *main_c = g_build_filename(roots[i], "harness", "main.c", NULL);
+                if (g_file_test(mk, G_FILE_TEST_IS_REGULAR) && g_file_test(main_c, G_FILE_TEST_IS_REGULAR))
+                        return g_strdup(roots[i]);
+        }
         return NULL;
 }
 

@@ -41,6 +41,7 @@
 #include <unistd.h>
 
 #include "env/env.h"
+#include "estimate.h"
 #include "history.h"
 #include "latency.h"
 #include "meta.h"
@@ -621,7 +622,7 @@ static int run_inner(const Experiment *exp, const char *out_dir, bool resume,
         for (guint c = 0; c < ncells; c++) {
                 const Cell *cell = exp->cells->pdata[c];
                 guint todo = exp->repeat > states[cell->index].reps ? exp->repeat - states[cell->index].reps : 0;
-                est_total += (double) cell_estimate_ns(cell, exp->warmup) * todo / 1e9;
+                est_total += estimate_rep_ns(NULL, cell, exp->warmup) * todo / 1e9;
                 planned += todo;
         }
 
@@ -717,7 +718,7 @@ static int run_inner(const Experiment *exp, const char *out_dir, bool resume,
                         state_add(exp, st, s.status == 0 && s.messages > 0,
                                   s.messages ? (double) s.elapsed_ns / (double) s.messages : 0, spent);
                         taken++;
-                        est_done += (double) cell_estimate_ns(cell, exp->warmup) / 1e9;
+                        est_done += estimate_rep_ns(NULL, cell, exp->warmup) / 1e9;
                 }
         }
         close(pfd);

@@ -1955,7 +1955,8 @@ static int write_out(const char *path, const char *text)
 
 int verify_command(int argc, char **argv)
 {
-        g_autofree char *data = NULL, *repro = NULL, *tsv = NULL, *macros = NULL, *latex = NULL, *stab = NULL;
+        g_autofree char *data = NULL, *repro = NULL, *tsv = NULL, *macros = NULL, *latex = NULL, *stab = NULL,
+                        *require = NULL;
         gboolean show_pairs = FALSE;
         gint draws = 200;
         GOptionEntry entries[] = {
@@ -1976,6 +1977,9 @@ int verify_command(int argc, char **argv)
                   "N,N..." },
                 { "draws", 0, 0, G_OPTION_ARG_INT, &draws, "With --stability: draws per claim and N (default 200)",
                   "D" },
+                { "require", 0, 0, G_OPTION_ARG_STRING, &require,
+                  "Exit 1 unless every claim holds (holds) or every claim is decided, holds or fails "
+                  "(decided); without it, exit 1 only when a claim fails", "holds|decided" },
                 G_OPTION_ENTRY_NULL
         };
         g_autoptr(GOptionContext) ctx = g_option_context_new(
@@ -1989,7 +1993,9 @@ int verify_command(int argc, char **argv)
                 "when every pair's 95% interval lies at or above its factor `by`, fails when some pair's\n"
                 "1 - 0.05/K interval lies wholly below it, and is inconclusive otherwise (data measured in\n"
                 "L looks, repeat_until=decided: each look at 0.05/L).\n"
-                "Exit status: 0 no claim fails, 1 a claim fails, 2 bad usage or bad input.\n");
+                "Exit status: 0 no claim fails, 1 a claim fails, 2 bad usage or bad input; with\n"
+                "--require holds, 1 also when a claim is inconclusive or has no data; with --require\n"
+                "decided, 1 when a claim is inconclusive or has no data (a claim that fails is decided).\n");
         if (!g_option_context_parse(ctx, &argc, &argv, &e)) {
                 fprintf(stderr, "ipclab: %s\n", e->message);
                 return EXIT_USAGE;
@@ -1998,6 +2004,10 @@ int verify_command(int argc, char **argv)
         if (stab && !(n_ns = parse_counts(stab, ns, G_N_ELEMENTS(ns)))) {
                 fprintf(stderr, "ipclab: verify: --stability '%s': give repetition counts from 1 to 1000, "
                         "such as 6,10,15,20\n", stab);
+                return EXIT_USAGE;
+        }
+        if (require && strcmp(require, "holds") && strcmp(require, "decided")) {
+                fprintf(stderr, "ipclab: verify: --require '%s': give holds or decided\n", require);
                 return EXIT_USAGE;
         }
         if (draws < 1 || draws > 100000) {
@@ -2198,5 +2208,17 @@ int verify_command(int argc, char **argv)
         }
         if (rc)
                 return rc;
+        if (require) {
+                /* What is short of the requirement, on every data set. */
+                bool holds = !strcmp(require, "holds");
+                guint shortfall = 0;
+                for (int k = 0; k < (repro ? 2 : 1); k++)
+                        shortfall += counts[k][VERIFY_INCONCLUSIVE] + counts[k][VERIFY_NO_DATA] +
+                                     (holds ? counts[k][VERIFY_FAILS] : 0);
+                printf("required (--require %s): every claim %s%s: %s\n", require,
+                       holds ? "holds" : "decided (holds or fails)", repro ? ", on both" : "",
+                       shortfall ? "not met" : "met");
+                return shortfall ? EXIT_FAILED : 0;
+        }
         return counts[0][VERIFY_FAILS] || counts[1][VERIFY_FAILS] ? EXIT_FAILED : 0;
 }

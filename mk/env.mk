@@ -6,14 +6,16 @@
 #   make env-hash     print the recipe hash that names the images
 #   make env-clean    remove the cached images of every recipe
 #
-# The recipe is harness/env/image.recipe; harness/env/build-image.sh builds
+# The recipe is ENV_DIR/image.recipe (ENV_DIR: harness/env here,
+# PREFIX/share/ipclab/env in a study, mk/standalone.mk); ENV_DIR/build-image.sh builds
 # it into ${IPCLAB_CACHE:-$HOME/.cache/ipclab}/images/<recipe sha256>/,
 # outside the source tree.  An image is rebuilt only when the recipe, the
 # build script or the guest init changes (they make the hash), and one that
 # is complete is always reused, so these targets cost nothing when the
 # cache is warm.  Building needs root and Debian's package mirror.
 
-ENV_BUILD := harness/env/build-image.sh
+ENV_DIR ?= harness/env
+ENV_BUILD := $(ENV_DIR)/build-image.sh
 ENV_CACHE = $(or $(IPCLAB_CACHE),$(HOME)/.cache/ipclab)
 
 # Debian packages the environments need on the host (for `make deps`).

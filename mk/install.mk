@@ -6,6 +6,15 @@
 #   share/ipclab/plots/         common.gp, the house style of every figure, and
 #                               report-ratio.gp, a figure of the reviewer's report
 #   share/ipclab/paper/         ipclab.sty
+#   share/ipclab/env/           the image recipe and its scripts (image.recipe,
+#                               build-image.sh, guest-init.sh; ssh-container.sh):
+#                               `ipclab run --env nspawn|vm` finds them there,
+#                               and a study's `make env` builds the images
+#                               with them (mk/env.mk, ENV_DIR)
+#   share/ipclab/src/           the harness's sources (Makefile, mk/, include/,
+#                               harness/ but its tests): an SSH or Slurm
+#                               target that cannot run bin/ipclab as it is
+#                               builds it there from these (harness/remote.c)
 # The numbers a hand-written section quotes, the methods text and the data
 # of a hand-drawn figure are the binary's business (`ipclab numbers`,
 # `ipclab methods`, `ipclab select`): nothing else is needed for them.
@@ -31,7 +40,13 @@ INSTALL_SHARE = $(DESTDIR)$(PREFIX)/share/ipclab
 INSTALL_INCLUDE = $(DESTDIR)$(PREFIX)/include/ipclab
 INSTALL_LIB = $(DESTDIR)$(PREFIX)/lib
 INSTALL_MK := mk/study.mk mk/standalone.mk mk/data.mk mk/transports.mk mk/plots.mk mk/paper.mk mk/verify.mk \
-	mk/outputs.awk
+	mk/env.mk mk/outputs.awk
+INSTALL_ENV := harness/env/image.recipe harness/env/build-image.sh harness/env/guest-init.sh \
+	harness/env/ssh-container.sh
+# The sources a target builds the harness from: what `make harness` reads.
+INSTALL_SRC := Makefile $(wildcard mk/*) $(wildcard include/ipclab/*.h) \
+	$(wildcard harness/*.c harness/*.h harness/transports/*.c harness/transports/*.cpp harness/transports/*.h \
+	harness/env/*.c harness/env/*.h harness/env/*.sh harness/env/*.recipe)
 # ipclab.pc's version: the ABI's, from the header.
 ABI_VERSION = $(shell sed -n 's/^\#define IPCLAB_TRANSPORT_ABI_MAJOR //p' include/ipclab/transport.h).$(shell \
 	sed -n 's/^\#define IPCLAB_TRANSPORT_ABI_MINOR //p' include/ipclab/transport.h)
@@ -54,6 +69,12 @@ install: $(IPCLAB) $(INSTALLED_PLUGINS)
 	$(Q)$(INSTALL) -m 755 $(INSTALL_MK_EXEC) $(INSTALL_SHARE)/mk/
 	$(Q)$(INSTALL) -m 644 plots/common.gp plots/report-ratio.gp $(INSTALL_SHARE)/plots/
 	$(Q)$(INSTALL) -m 644 paper/ipclab.sty $(INSTALL_SHARE)/paper/
+	$(Q)$(INSTALL) -d $(INSTALL_SHARE)/env
+	$(Q)$(INSTALL) -m 755 $(INSTALL_ENV) $(INSTALL_SHARE)/env/
+	$(Q)rm -rf $(INSTALL_SHARE)/src
+	$(Q)for f in $(INSTALL_SRC); do \
+		mode=644; [ -x "$$f" ] && mode=755; \
+		$(INSTALL) -D -m $$mode "$$f" "$(INSTALL_SHARE)/src/$$f" || exit 1; done
 	$(Q)rm -rf $(INSTALL_SHARE)/template
 	$(Q)cd template && find . -type f | while read -r f; do \
 		$(INSTALL) -D -m 644 "$$f" "$(abspath $(INSTALL_SHARE))/template/$$f" || exit 1; done

@@ -3,8 +3,9 @@
 #   make reproduce [FIG=name] [PROFILE=quick] [ENV=...] [RESUME=1]
 #       rerun every experiment, or only those behind figure FIG (EXP-NAME,
 #       see mk/plots.mk), into build/repro/<experiment>/, after
-#       an estimate of how long it will take from the durations recorded in
-#       data/<experiment>/meta.ini (or `ipclab check`'s estimate without data)
+#       an estimate of how long it will take (`ipclab estimate`, the
+#       estimator of `ipclab check`: calibrated from the runs recorded in
+#       data/*/ on this machine, else the model; harness/estimate.h)
 #   make reproduce-estimate [FIG=name] [PROFILE=quick]
 #       only the estimate
 #   make report [FIG=name]
@@ -53,36 +54,12 @@ reproduce-estimate: $(IPCLAB)
 		exit 2; \
 	fi
 	$(Q)echo "make reproduce$(if $(FIG), FIG=$(FIG))$(if $(PROFILE), PROFILE=$(PROFILE)): $(words $(REPRO_EXPS)) experiments into $(REPRO_DIR)/"
-	$(Q)fmt() { if [ $$1 -ge 3600 ]; then printf '%d h %02d min' $$(($$1 / 3600)) $$(($$1 % 3600 / 60)); \
-		elif [ $$1 -ge 60 ]; then printf '%d min %02d s' $$(($$1 / 60)) $$(($$1 % 60)); \
-		else printf '%d s' $$1; fi; }; \
-	total=0; for e in $(REPRO_EXPS); do \
-		m=$(DATADIR)/$$e/meta.ini; secs=; \
-		s=$$(sed -n 's/^started=//p' "$$m" 2>/dev/null | sort | head -n1); \
-		f=$$(sed -n 's/^finished=//p' "$$m" 2>/dev/null | sort | tail -n1); \
-		if [ -n "$$s" ] && [ -n "$$f" ] && a=$$(date -d "$$s" +%s 2>/dev/null) && b=$$(date -d "$$f" +%s 2>/dev/null); then \
-			secs=$$((b - a)); \
-			p=$$(sed -n 's/^profile=//p' "$$m" | head -n1); \
-			k=$$(grep -c '^started=' "$$m"); \
-			how="as recorded in $$m (profile $${p:-default})"; \
-			[ "$$k" -gt 1 ] && how="$$how, first start to last finish of its $$k environments, their set-up included"; \
-		else \
-			est=$$($(IPCLAB) check $(if $(PROFILE),--profile $(PROFILE)) $(EXPDIR)/$$e.ini 2>/dev/null | sed -n 's/.*estimated duration: //p'); \
-			secs=$$(echo "$$est" | $(AWK) '/ ms$$/ { print int($$1 / 1000 + 0.5); next } \
-				/ min / { print $$1 * 60 + $$3; next } / h$$/ { print int($$1 * 3600); next } \
-				/ s$$/ { print int($$1 + 0.5); next }'); \
-			how="no recorded run: ipclab check's estimate$(if $(PROFILE), for profile $(PROFILE))"; \
-		fi; \
-		if [ -z "$$secs" ]; then secs=0; how="no estimate (ipclab check failed: run it to see why)"; fi; \
-		total=$$((total + secs)); \
-		printf '  %-20s %12s  %s\n' "$$e" "$$(fmt $$secs)" "$$how"; \
-	done; \
-	printf '  %-20s %12s\n' "estimated total" "$$(fmt $$total)"; \
-	if grep -qE '^env=.*(nspawn|vm)' $(REPRO_EXPS:%=$(EXPDIR)/%.ini) 2>/dev/null && \
+	$(Q)$(IPCLAB) estimate --data $(DATADIR) $(if $(PROFILE),--profile $(PROFILE)) \
+		$(if $(word 2,$(HOSTS)),--places $(words $(HOSTS))) $(REPRO_EXPS:%=$(EXPDIR)/%.ini)
+	$(Q)if grep -qE '^env=.*(nspawn|vm)' $(REPRO_EXPS:%=$(EXPDIR)/%.ini) 2>/dev/null && \
 	   ! { [ -f "$$($(ENV_BUILD) dir nspawn)/complete" ] && [ -f "$$($(ENV_BUILD) dir vm)/complete" ]; }; then \
 		echo "  not counted: building the container and VM images, not yet cached (about 4 min, once)"; \
 	fi; \
-	$(if $(PROFILE),echo "  (recorded durations are for the profile named on each line: PROFILE=$(PROFILE) may take less)";) \
 	true
 
 reproduce: reproduce-estimate $(IPCLAB)

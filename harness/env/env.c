@@ -41,8 +41,10 @@ static const char *kind_name(EnvKind kind)
         return kind == ENV_VM ? "vm" : "nspawn";
 }
 
-/* Directory holding image.recipe: $IPCLAB_ENV_DIR, else env/ beside SELF,
- * else env/ beside the running binary.  NULL when none has it. */
+/* Directory holding image.recipe: $IPCLAB_ENV_DIR, else env/ beside SELF
+ * or beside the running binary (a source tree: harness/env/), else
+ * ../share/ipclab/env/ from either (an installed one, mk/install.mk).
+ * NULL when none has it. */
 static char *find_recipe_dir(const char *self)
 {
         const char *dir = g_getenv("IPCLAB_ENV_DIR");
@@ -55,10 +57,19 @@ static char *find_recipe_dir(const char *self)
                 if (bins[i] == NULL)
                         continue;
                 g_autofree char *bin_dir = g_path_get_dirname(bins[i]);
-                g_autofree char *cand = g_build_filename(bin_dir, "env", NULL);
-                g_autofree char *recipe = g_build_filename(cand, "image.recipe", NULL);
-                if (g_file_test(recipe, G_FILE_TEST_IS_REGULAR))
-                        return g_steal_pointer(&cand);
+                char *cands[] = {
+                        g_build_filename(bin_dir, "env", NULL),
+                        g_build_filename(bin_dir, "..", "share", "ipclab", "env", NULL),
+                };
+                char *found = NULL;
+                for (gsize k = 0; k < G_N_ELEMENTS(cands); k++) {
+                        g_autofree char *recipe = g_build_filename(cands[k], "image.recipe", NULL);
+                        if (!found && g_file_test(recipe, G_FILE_TEST_IS_REGULAR))
+                                found = g_steal_pointer(&cands[k]);
+                        g_free(cands[k]);
+                }
+                if (found)
+                        return found;
         }
 #ifdef IPCLAB_ENV_DATADIR
         return g_strdup(IPCLAB_ENV_DATADIR);
@@ -89,7 +100,8 @@ static char *recipe_hash_for(const char *self, GError **error)
         if (dir == NULL) {
                 g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
                             "cannot find the image recipe (image.recipe in env/ beside "
-                            "the ipclab binary, i.e. harness/env/; or set IPCLAB_ENV_DIR)");
+                            "the ipclab binary, i.e. harness/env/, or in ../share/ipclab/env/ "
+                            "from it, where make install puts it; or set IPCLAB_ENV_DIR)");
                 return NULL;
         }
         return recipe_hash_in(dir, error);

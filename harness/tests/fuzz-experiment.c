@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "experiment.h"
+#include "estimate.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -29,7 +30,7 @@ static void broken(const char *what, const char *detail)
 
 static void use(const Experiment *exp)
 {
-        guint64 total = 0;
+        double total = 0;
 
         if (!exp->cells || exp->cells->len == 0)
                 broken("a valid experiment without cells", exp->name);
@@ -39,7 +40,7 @@ static void use(const Experiment *exp)
                 if (!g_utf8_validate(d, -1, NULL))
                         broken("a cell description that is not UTF-8", d);
                 g_free(d);
-                total += cell_estimate_ns(cell, exp->warmup);
+                total += estimate_rep_ns(NULL, cell, exp->warmup);
         }
         for (guint i = 0; exp->claims && i < exp->claims->len; i++) {
                 const Claim *cl = exp->claims->pdata[i];

@@ -129,3 +129,11 @@ tsv_cols() {
         awk -F'\t' -v want="$*" 'NR == 1 { n = split(want, w, " "); for (i = 1; i <= NF; i++) c[$i] = i; next }
                 { s = ""; for (k = 1; k <= n; k++) s = s (k > 1 ? "\t" : "") $(c[w[k]]); print s }' "$f"
 }
+# duration_secs TEXT: a duration as ipclab prints it (run_format_duration:
+# "350 ms", "12.5 s", "3 min 20 s", "1.5 h") in whole seconds, rounded.
+duration_secs() {
+        awk '{ for (i = 1; i < NF; i++) { u = $(i + 1); v = $i + 0
+                if (u == "h") s += v * 3600; else if (u == "min") s += v * 60
+                else if (u == "s") s += v; else if (u == "ms") s += v / 1000 } }
+             END { printf "%d\n", s + 0.5 }' <<<"$1"
+}

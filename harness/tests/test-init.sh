@@ -4,7 +4,8 @@
 # init DIR` there; one small experiment file dropped into DIR/experiments;
 # `make all` in DIR gives its paper with the experiment's figure, table
 # and generated section; a second `make all` does nothing; `make
-# reproduce` ends with the reviewer's report; `make check` passes.  Also: init refuses a non-empty DIR and a file, writing nothing,
+# reproduce` ends with the reviewer's report; `make check` passes, saying
+# whether it asks every claim to hold (CHECK=holds) or to be decided.  Also: init refuses a non-empty DIR and a file, writing nothing,
 # and a DESTDIR install stages the same tree under DESTDIR.
 set -u
 cd "$(dirname "$0")/../.."
@@ -134,6 +135,16 @@ check "make reproduce in the study ends with its report (both experiments' figur
         tail -20 "$tmp/repro.log" | sed 's/^/# /'
 (cd "$study" && make check > "$tmp/check.log" 2>&1); rc=$?
 check "make check in the study passes" '[ $rc -eq 0 ]' || tail -20 "$tmp/check.log" | sed 's/^/# /'
+check "... and says what it checks: every claim holds (CHECK=holds, the default)" \
+        'grep -qF "every claim holds on data/ (CHECK=holds)" "$tmp/check.log" &&
+         grep -qF "every claim holds: met" "$tmp/check.log"'
+(cd "$study" && make check CHECK=decided > "$tmp/decided.log" 2>&1); rc=$?
+check "make check CHECK=decided asks only that every claim be decided" \
+        '[ $rc -eq 0 ] && grep -qF "every claim is decided (holds or fails) on data/ (CHECK=decided)" "$tmp/decided.log"' ||
+        tail -5 "$tmp/decided.log" | sed 's/^/# /'
+(cd "$study" && make check CHECK=mostly > "$tmp/mostly.log" 2>&1); rc=$?
+check "make check CHECK=mostly is refused, naming the two values" \
+        '[ $rc -ne 0 ] && grep -qF "CHECK=mostly: holds or decided" "$tmp/mostly.log"'
 
 # A study made by the source tree's binary uses this tree's steps, and
 # its paper is its own (LaTeX must not find this tree's paper.tex first).

@@ -165,17 +165,22 @@ check "a hand-written paper/sections/zz-new.tex replaces the generated section" 
 rm -rf experiments/zz-new.ini paper/sections/zz-new.tex data/zz-new
 
 # The reviewer's estimate counts each environment's set-up: env-cost's
-# line spans its first start to its last finish (host, container, VM).
+# recorded span runs from its first start to its last finish (host,
+# container, VM), and the estimate (harness/estimate.h), calibrated from
+# the committed data/ (this copy's data/ was measured again above, at
+# whatever load the machine had), comes within 25 % of it.
 m=data/env-cost/meta.ini
 span=$(( $(date -d "$(sed -n 's/^finished=//p' $m | sort | tail -n1)" +%s) - $(date -d "$(sed -n 's/^started=//p' $m | sort | head -n1)" +%s) ))
-make reproduce-estimate > make-estimate.log 2>&1
+make reproduce-estimate DATADIR="$src/data" > make-estimate.log 2>&1
 line=$(grep '^  env-cost ' make-estimate.log)
-if [ "$span" -ge 60 ]; then shown="$((span / 60)) min $(printf %02d $((span % 60))) s"; else shown="$span s"; fi
-check "make reproduce-estimate: env-cost takes its recorded span, ${span} s, set-up included ($line)" \
-        '[ "$span" -gt 0 ] && grep -q " $shown .*set-up included" <<<"$line"'
-est=$(harness/ipclab check experiments/env-cost.ini | sed -n 's/^  estimated duration: \([0-9.]*\) s$/\1/p')
-check "ipclab check: env-cost's estimate counts the VM's boot (${est:-none} s)" \
-        '[ -n "$est" ] && [ "${est%.*}" -ge 45 ] && harness/ipclab check experiments/env-cost.ini | grep -q "estimated from: .*VM boot"'
+got=$(duration_secs "${line#  env-cost }")
+check "make reproduce-estimate: env-cost within 25 % of its recorded span, ${span} s, set-up included ($line)" \
+        '[ "$span" -gt 0 ] && [ $((got * 100)) -ge $((span * 80)) ] && [ $((got * 100)) -le $((span * 125)) ] &&
+         grep -q "calibrated" <<<"$line" && grep -q "estimated from: calibrated from [0-9]* earlier runs" make-estimate.log'
+est=$(harness/ipclab check --data "$src/data" experiments/env-cost.ini | sed -n 's/^  estimated duration: //p')
+check "ipclab check: env-cost's estimate counts the VM's boot (${est:-none})" \
+        '[ -n "$est" ] && [ "$(duration_secs "$est")" -ge 45 ] &&
+         harness/ipclab check --data "$src/data" experiments/env-cost.ini | grep -q "estimated from: .*VM boot"'
 
 # Make hygiene: CPPFLAGS and LDFLAGS reach the compiler and the linker,
 # V=1 shows every command, and a missing step fails loudly.

@@ -420,11 +420,15 @@ kl_before=$(sha256sum < data/kernel-latency/samples.tsv)
 mk reproduce FIG=kernel-latency PROFILE=quick > reproduce.log 2>&1; rc=$?
 check "make reproduce FIG=kernel-latency PROFILE=quick succeeds" '[ $rc -eq 0 ]'
 [ $rc -eq 0 ] || tail -20 reproduce.log | sed 's/^/# /'
-est_at=$(grep -n "kernel-latency .* as recorded in data/kernel-latency/meta.ini" reproduce.log | cut -d: -f1 | head -n1)
+est_at=$(grep -n "^  kernel-latency .* calibrated$" reproduce.log | cut -d: -f1 | head -n1)
 run_at=$(grep -n "^reproducing kernel-latency" reproduce.log | cut -d: -f1 | head -n1)
-check "it first estimates the time from the recorded run" \
+check "it first estimates the time, calibrated from the recorded runs" \
         '[ -n "$est_at" ] && [ -n "$run_at" ] && [ "$est_at" -lt "$run_at" ] && grep -q "estimated total" reproduce.log'
-check "it says the estimate is not for the quick profile" 'grep -q "PROFILE=quick may take less" reproduce.log'
+# The estimate is the quick profile's own: less than the full one's.
+quick=$(sed -n 's/^  kernel-latency *\(.*[0-9] [a-z]*\)  calibrated$/\1/p' reproduce.log)
+full=$(mk reproduce-estimate FIG=kernel-latency 2>&1 | sed -n 's/^  kernel-latency *\(.*[0-9] [a-z]*\)  calibrated$/\1/p')
+check "it estimates the quick profile itself (${quick:-none}), less than the full one (${full:-none})" \
+        '[ -n "$quick" ] && [ -n "$full" ] && [ "$(duration_secs "$quick")" -lt "$(duration_secs "$full")" ]'
 check "the reproduction is in build/repro" '[ -s build/repro/kernel-latency/samples.tsv ] && grep -qx "profile=quick" build/repro/kernel-latency/meta.ini'
 check "only the figure's experiment was rerun" '[ "$(ls -d build/repro/*/samples.tsv)" = build/repro/kernel-latency/samples.tsv ]'
 check "data/ is untouched" '[ "$(sha256sum < data/kernel-latency/samples.tsv)" = "$kl_before" ]'
@@ -468,6 +472,23 @@ missing=$(pdftotext latex/t.pdf - 2>/dev/null | tr -d '\n' | { text=$(cat); for 
 check "every claim's name is in the PDF" '[ -n "$names" ] && [ -z "$missing" ]' "missing: $missing"
 check "no overfull line over 10 pt in the table" '! grep -E "Overfull .hbox \(([1-9][0-9]|[0-9]{3,})\." latex/latex.log'
 cd "$src"
+
+# --require: what a study's `make check` asks (CHECK=holds|decided), on the
+# committed data: env-cost's claims all hold; dbus-pingpong's one holds and
+# one fails (decided, not all holding); sdbus-array has inconclusive ones.
+req() { harness/ipclab verify --require "$1" "experiments/$2.ini" > "$tmp_req/$1-$2.log" 2>&1; echo $?; }
+tmp_req=$(mktemp -d)
+check "verify --require holds: 0 when every claim holds (env-cost)" \
+        '[ "$(req holds env-cost)" -eq 0 ] && grep -q "every claim holds: met" "$tmp_req/holds-env-cost.log"'
+check "verify --require holds: 1 when one fails, though every claim is decided (dbus-pingpong)" \
+        '[ "$(req holds dbus-pingpong)" -eq 1 ] && grep -q "every claim holds: not met" "$tmp_req/holds-dbus-pingpong.log"'
+check "verify --require decided: 0 when every claim holds or fails (dbus-pingpong)" \
+        '[ "$(req decided dbus-pingpong)" -eq 0 ] && grep -q "every claim decided (holds or fails): met" \
+                "$tmp_req/decided-dbus-pingpong.log"'
+check "verify --require decided: 1 when a claim is inconclusive (sdbus-array), which alone passes" \
+        '[ "$(req decided sdbus-array)" -eq 1 ] && harness/ipclab verify experiments/sdbus-array.ini > /dev/null 2>&1'
+check "verify --require other: a usage error" '[ "$(req other env-cost)" -eq 2 ]'
+rm -rf "$tmp_req"
 
 echo "1..$n"
 [ "$failed" -eq 0 ]

@@ -1,0 +1,59 @@
+#!/bin/bash
+# test-estimate.sh: the estimate of a run's duration (harness/estimate.h)
+# against what every shipped experiment's committed data/EXP/meta.ini
+# recorded (first start to last finish, the full profile, measured on the
+# machine that recorded it): `ipclab estimate --recorded` gives the
+# model's estimate and the estimate calibrated from every other
+# experiment's recorded runs (leave-one-out), and their ratios to the
+# recorded span; every calibrated ratio must lie within 0.8 to 1.25.  A
+# deterministic comparison with committed numbers, no time limit and no
+# measurement.  Also: `ipclab check` says how its estimate was made (from
+# how many earlier runs, or the model), and a quick profile is estimated
+# as itself.
+set -u
+cd "$(dirname "$0")/../.."
+. harness/tests/tap.sh
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+harness/ipclab estimate --recorded experiments/*.ini > "$tmp/table" 2>&1; rc=$?
+sed 's/^/# /' "$tmp/table"
+rows=$(grep -cE '^[a-z0-9-]+ +.* [0-9]+\.[0-9]{2} +[0-9]+\.[0-9]{2}$' "$tmp/table")
+check "ipclab estimate --recorded gives a row for every shipped experiment ($rows of $(ls experiments/*.ini | wc -l))" \
+        '[ "$rows" -eq "$(ls experiments/*.ini | wc -l)" ]'
+for f in experiments/*.ini; do
+        e=$(basename "$f" .ini)
+        r=$(awk -v e="$e" '$1 == e { print $NF }' "$tmp/table")
+        m=$(awk -v e="$e" '$1 == e { print $(NF - 1) }' "$tmp/table")
+        check "$e: calibrated (leave-one-out) over recorded $r, within 0.8 to 1.25 (model alone: $m)" \
+                '[ -n "$r" ] && awk -v r="$r" "BEGIN { exit !(r >= 0.8 && r <= 1.25) }"'
+done
+check "... and so it exits 0" '[ $rc -eq 0 ]'
+
+# Another data directory, where machines' rows (pipe and Unix socket round
+# trips, as kernel-latency has) took ten times as long as recorded: the
+# estimate of kernel-latency calibrated from it follows them, and the
+# check fails (exit 1).
+mkdir -p "$tmp/data"
+cp -a data/kernel-latency data/machines "$tmp/data/"
+awk -F'\t' -v OFS='\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "elapsed_ns") c = i; print; next }
+        { $c = sprintf("%.0f", $c * 10); print }' data/machines/samples.tsv > "$tmp/data/machines/samples.tsv"
+harness/ipclab estimate --recorded --data "$tmp/data" experiments/kernel-latency.ini > "$tmp/slow" 2>&1; rc=$?
+check "calibrated from runs that took ten times as long, the estimate is off and the check fails (status $rc)" \
+        '[ $rc -eq 1 ]' || sed 's/^/# /' "$tmp/slow"
+
+out=$(harness/ipclab check experiments/kernel-latency.ini 2>&1)
+check "ipclab check: calibrated from the earlier runs in data/" \
+        'grep -qE "^  estimated from: calibrated from [0-9]+ earlier runs on this machine" <<<"$out"'
+mkdir -p "$tmp/none"
+out=$(harness/ipclab check --data "$tmp/none" experiments/kernel-latency.ini 2>&1)
+check "ipclab check without earlier runs: the model, and it says so" \
+        'grep -q "^  estimated from: the model (no earlier run on this machine" <<<"$out" &&
+         grep -q "per repetition fork, pinning and connection" <<<"$out"'
+full=$(harness/ipclab estimate experiments/kernel-latency.ini | awk '$1 == "kernel-latency" { $1 = ""; $NF = ""; print }')
+quick=$(harness/ipclab estimate --profile quick experiments/kernel-latency.ini | awk '$1 == "kernel-latency" { $1 = ""; $NF = ""; print }')
+check "a quick profile is estimated as itself ($quick), less than the full one ($full)" \
+        '[ -n "$quick" ] && [ "$(duration_secs "$quick")" -lt "$(duration_secs "$full")" ]'
+
+echo "1..$n"
+[ "$failed" -eq 0 ]

@@ -140,10 +140,20 @@ int history_replace_dir(const char *staging, const char *final)
                 return 0;
         }
         /* FINAL is the new run now, whatever happens to the old one:
-         * when it cannot be kept, it stays in STAGING for the next run's
-         * history_keep_leftover(). */
-        (void) keep(staging, final);
-        return 0;
+         * when it cannot be kept, it waits for the next run's
+         * history_keep_leftover() in FINAL's staging directory,
+         * DIR/.<experiment>.new/ (moved there when STAGING is another,
+         * which its caller removes: a target's results). */
+        if (keep(staging, final) == 0)
+                return 0;
+        g_autofree char *parent = g_path_get_dirname(final);
+        g_autofree char *base = g_path_get_basename(final);
+        g_autofree char *name = g_strconcat(".", base, ".new", NULL);
+        g_autofree char *left = g_build_filename(parent, name, NULL);
+        struct stat st;
+        if (strcmp(left, staging) != 0 && lstat(left, &st) < 0 && errno == ENOENT)
+                (void) rename(staging, left);
+        return 1;
 }
 
 int history_keep_leftover(const char *staging, const char *final)

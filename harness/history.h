@@ -33,9 +33,10 @@ guint history_get_keep(void);
  * a run (it has a meta.ini), in history, then prunes that history to
  * history_get_keep() runs.  Returns 0, or -errno with FINAL unchanged.
  * When the old run cannot be moved into history (a full disk, a
- * read-only .history), FINAL is the new run all the same and the old one
- * stays in STAGING, where the next run finds it (history_keep_leftover);
- * so a caller leaves STAGING alone after success. */
+ * read-only .history), FINAL is the new run all the same, the old one
+ * waits in FINAL's staging directory DIR/.<experiment>.new/ (moved there
+ * from STAGING when that is another directory), where the next run finds
+ * it (history_keep_leftover), and the return is 1. */
 int history_replace_dir(const char *staging, const char *final);
 
 /* STAGING, a directory an earlier run of FINAL left behind: when it holds

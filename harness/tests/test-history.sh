@@ -185,4 +185,20 @@ $ipclab run --quiet --out "$out" "$tmp/p.ini" > /dev/null 2>&1
 check "a whole run left in the staging directory is kept in history" '[ -f "$hist/20010203T040506Z/samples.tsv" ]' \
         "$(ls -a "$hist" "$out")"
 
+# 9. History that cannot be written (.history a file here) loses nothing,
+# also where the results come from a target (--host local: they arrive in
+# a directory of their own, which goes): the run replaced waits in the
+# staging directory, and the next run with a history puts it there.
+mkdir -p "$tmp/park"
+(cd "$tmp/park" && touch .history &&
+        $ipclab run --quiet --host local --out . "$tmp/p.ini" > /dev/null 2>&1 &&
+        $ipclab run --quiet --host local --out . "$tmp/p.ini" > /dev/null 2>&1)
+first=$(sed -n 's/^started=//p' "$tmp/park/.p.new/meta.ini" 2>/dev/null)
+check "a target's run replaced while history cannot be written waits in the staging directory" \
+        '[ -n "$first" ] && [ -f "$tmp/park/p/samples.tsv" ]' "$(ls -a "$tmp/park")"
+rm -f "$tmp/park/.history"
+$ipclab run --quiet --host local --out "$tmp/park" "$tmp/p.ini" > /dev/null 2>&1
+check "... and the next run keeps it in history" \
+        '[ -n "$first" ] && grep -qx "started=$first" "$tmp/park/.history/p"/*/meta.ini && [ ! -e "$tmp/park/.p.new" ]'
+
 done_testing

@@ -22,9 +22,11 @@ DEPS_BUILD := $(DEPS_HARNESS) qtbase5-dev libsdbus-c++-dev libzmq3-dev libnng-de
 # Running the whole test suite and the benchmarks against reference tools:
 # dbus-test-tool, perf, clang for the fuzzer and the sanitizers,
 # pdftotext (poppler-utils) to read the paper back, stress-ng for `make
-# check-busy`; test-ssh.sh and test-slurm.sh start a real sshd and a
-# one-node Slurm.
+# check-busy`, sockperf and rt-tests (pmqtest) for bench-peers' kernel
+# paths; test-ssh.sh and test-slurm.sh start a real sshd and a one-node
+# Slurm.
 DEPS_CHECK := $(DEPS_BUILD) dbus-tests linux-perf util-linux clang libclang-rt-14-dev poppler-utils stress-ng \
+	sockperf rt-tests \
 	openssh-server openssh-client slurmctld slurmd slurm-client munge
 
 .PHONY: deps deps-check deps-check-test

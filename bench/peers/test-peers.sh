@@ -115,14 +115,17 @@ check "gdbus-strings --client without a size exits 2" '[ $? = 2 ]'
 bus_down
 
 # ---- 4. bench/peers.sh ----------------------------------------------------
-report=$(bench/peers.sh --pairs=1 --count=5 --gdbus-count=3 --sizes=4KiB 2>&1)
+report=$(bench/peers.sh --pairs=1 --count=5 --gdbus-count=3 --sizes=4KiB --kernel-count=200 2>&1)
 ratios=$(grep -cE '^  (threads|procs):(ignore|read)/ipclab-(per-element|array) +median +[0-9.]+ ' <<< "$report")
 check "bench/peers.sh: 8 ratio lines for seed 004 (got $ratios)" '[ "$ratios" = 8 ]' 
 check "bench/peers.sh: bus CPU for the 4 peer variants and 2 cells" \
         '[ "$(grep -cE "^  (peer-(threads|procs):(ignore|read)|ipclab-(per-element|array)) +median" <<< "$report")" = 6 ]'
 check "bench/peers.sh: a ratio and bus CPU lines for 4 KiB strings" \
         '[ "$(grep -cE "^  (peer-|ipclab-)?4096B +median +[0-9.]+ " <<< "$report")" = 3 ]'
-check "bench/peers.sh: prints its commands" '[ "$(grep -c "command: bench/peers.sh" <<< "$report")" = 2 ]'
+check "bench/peers.sh: udp, tcp and mq ratios beside sockperf and pmqtest" \
+        '[ "$(grep -cE "^  (udp|tcp|mq) +median +[0-9.]+ " <<< "$report")" = 3 ]'
+check "bench/peers.sh: prints its commands (seed 004, seed 001, kernel paths)" \
+        '[ "$(grep -c "command: bench/peers.sh" <<< "$report")" = 3 ]'
 bench/peers.sh --bogus > /dev/null 2>&1
 check "bench/peers.sh: an unknown argument exits 2" '[ $? = 2 ]'
 err=$(bench/peers.sh --only=004 --pairs=1 --count=2 --marshal=bogus 2>&1)

@@ -43,10 +43,10 @@ Q := $(if $(V),,@)
 IPCLAB_SHARE := .
 
 # experiments/machines.ini compares two machines: this host and a
-# systemd-nspawn container on it reached over SSH (harness/env/
+# systemd-nspawn container on it reached over SSH (harness/place/env/
 # ssh-container.sh with: as root, with the nspawn image of make
 # env-nspawn).  HOSTS= on the command line measures it where it says.
-DATA_WITH_machines = $(if $(HOSTS),,harness/env/ssh-container.sh with ipclab-ct)
+DATA_WITH_machines = $(if $(HOSTS),,harness/place/env/ssh-container.sh with ipclab-ct)
 
 include mk/deps.mk
 include mk/harness.mk

@@ -57,7 +57,7 @@ cxx_pkgs=$(echo $cxx_pkgs)
 put CXX_PKG_CFLAGS "$([ -n "$cxx_pkgs" ] && pkg-config --cflags $cxx_pkgs)"
 put CXX_PKG_LIBS "$([ -n "$cxx_pkgs" ] && echo "$(pkg-config --libs $cxx_pkgs) -lstdc++")"
 
-# The messaging libraries' transports (harness/transports/zeromq.c ...),
+# The messaging libraries' transports (harness/measure/transports/zeromq.c ...),
 # each built in where its library is (mk/harness.mk).
 have_zmq=
 pkg-config --exists libzmq 2>/dev/null && have_zmq=yes

@@ -30,7 +30,7 @@ endif
 MEASURE_LOCK := $(BUILD)/.measure.lock
 # Whether data is current (mk/data-current.sh, asking this IPCLAB).
 DATA_CURRENT := IPCLAB=$(IPCLAB) $(IPCLAB_SHARE)/mk/data-current.sh
-# Where it runs (harness/remote.h): HOSTS="ssh://user@a ssh://b:2222 local"
+# Where it runs (harness/place/remote.h): HOSTS="ssh://user@a ssh://b:2222 local"
 # runs on each in turn and merges them, one machine each; SLURM=PARTITION
 # [NODES=N] submits a Slurm job array (job script and logs in
 # build/slurm/).  RESUME=1 keeps the machines, or tasks, already measured.

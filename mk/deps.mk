@@ -14,7 +14,7 @@
 # (as it says of a library transport whose library is missing), and the
 # paper is still built from the committed data, which holds their cells.
 # DEPS_HARNESS is what building and running the harness alone needs: what
-# an SSH target of `ipclab run --host` must have (harness/remote.c reads
+# an SSH target of `ipclab run --host` must have (harness/place/remote.c reads
 # this line there, so it stays one line).
 DEPS_HARNESS := build-essential pkg-config libglib2.0-dev libdbus-1-dev libsystemd-dev zlib1g-dev liburing-dev dbus dbus-broker
 DEPS_BUILD := $(DEPS_HARNESS) qtbase5-dev libsdbus-c++-dev libzmq3-dev libnng-dev libgrpc++-dev hyperfine gnuplot-nox latexmk texlive-latex-base \

@@ -6,7 +6,7 @@
 #   make env-hash     print the recipe hash that names the images
 #   make env-clean    remove the cached images of every recipe
 #
-# The recipe is ENV_DIR/image.recipe (ENV_DIR: harness/env here,
+# The recipe is ENV_DIR/image.recipe (ENV_DIR: harness/place/env here,
 # PREFIX/share/ipclab/env in a study, mk/standalone.mk); ENV_DIR/build-image.sh builds
 # it into ${IPCLAB_CACHE:-$HOME/.cache/ipclab}/images/<recipe sha256>/,
 # outside the source tree.  An image is rebuilt only when the recipe, the
@@ -14,7 +14,7 @@
 # is complete is always reused, so these targets cost nothing when the
 # cache is warm.  Building needs root and Debian's package mirror.
 
-ENV_DIR ?= harness/env
+ENV_DIR ?= harness/place/env
 ENV_BUILD := $(ENV_DIR)/build-image.sh
 ENV_CACHE = $(or $(IPCLAB_CACHE),$(HOME)/.cache/ipclab)
 

@@ -39,7 +39,7 @@ SANITIZE_ENV := ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:abort_on_error=0:det
 	LSAN_OPTIONS=suppressions=$(FUZZ)/lsan.supp:print_suppressions=0 \
 	G_SLICE=always-malloc G_DEBUG=gc-friendly
 
-$(FUZZ)/obj/meta.o: $(BUILD)/gen/version.h
+$(FUZZ)/obj/measure/meta.o: $(BUILD)/gen/version.h
 $(FUZZ)/obj/%.o: harness/%.c $(HARNESS_HDR) | deps-check
 	$(Q)mkdir -p $(@D)
 	@$(if $(Q),echo "  FUZZCC  $<")

@@ -43,7 +43,7 @@ $(CONFIG):
 PKGS = glib-2.0 gio-2.0 gio-unix-2.0 dbus-1 zlib liburing $(if $(HAVE_SDBUS),libsystemd)
 SDBUS_DEF = $(if $(HAVE_SDBUS),-DIPCLAB_HAVE_SDBUS -DIPCLAB_LIBSYSTEMD_VERSION='"$(SDBUS_VERSION)"',\
 	-DIPCLAB_LIBSYSTEMD_VERSION='"not built in"')
-ALL_CPPFLAGS = -D_GNU_SOURCE -Iinclude -Iharness -I$(BUILD)/gen -DIPCLAB_HAVE_LIBDBUS -DIPCLAB_HAVE_GIO \
+ALL_CPPFLAGS = -D_GNU_SOURCE -Iinclude $(HARNESS_DIRS:%=-Iharness/%) -I$(BUILD)/gen -DIPCLAB_HAVE_LIBDBUS -DIPCLAB_HAVE_GIO \
 	-DIPCLAB_LIBURING_VERSION='"$(VERSION_liburing)"' \
 	$(SDBUS_DEF) $(CXX_DEF) $(CPPFLAGS)
 ALL_CFLAGS = -std=c17 -Wall -Wextra $(WERROR) $(PKG_CFLAGS) $(CFLAGS)
@@ -52,12 +52,16 @@ LDLIBS = $(PKG_LIBS) $(CXX_PKG_LIBS) $(LIB_PKG_LIBS) -lrt -lm
 # The messaging libraries' transports, each built in where its library is
 # installed (build/config.mk; `make deps` and `make all` install them), as
 # the C++ transports are (below): ZeroMQ, nng.
-LIB_SRC := harness/transports/zeromq.c harness/transports/nng.c
-LIB_OBJ = $(if $(HAVE_ZMQ),$(BUILD)/obj/transports/zeromq.o) $(if $(HAVE_NNG),$(BUILD)/obj/transports/nng.o)
+LIB_SRC := harness/measure/transports/zeromq.c harness/measure/transports/nng.c
+LIB_OBJ = $(if $(HAVE_ZMQ),$(BUILD)/obj/measure/transports/zeromq.o) $(if $(HAVE_NNG),$(BUILD)/obj/measure/transports/nng.o)
 LIB_PKG_LIBS = $(if $(HAVE_ZMQ),$(ZMQ_LIBS)) $(if $(HAVE_NNG),$(NNG_LIBS))
-$(BUILD)/obj/transports/zeromq.o: ALL_CFLAGS += $(ZMQ_CFLAGS)
+$(BUILD)/obj/measure/transports/zeromq.o: ALL_CFLAGS += $(ZMQ_CFLAGS)
 
-HARNESS_SRC := $(filter-out harness/main.c $(LIB_SRC),$(wildcard harness/*.c harness/transports/*.c harness/env/*.c))
+# The modules, one folder per step of the pipeline (README, "The source"):
+# define (the experiment file), measure, place (where it runs), store,
+# analyse, report, and cli (the command line).
+HARNESS_DIRS := define measure measure/transports place place/env store analyse report cli
+HARNESS_SRC := $(filter-out harness/cli/main.c $(LIB_SRC),$(wildcard $(HARNESS_DIRS:%=harness/%/*.c)))
 HARNESS_OBJ := $(patsubst harness/%.c,$(BUILD)/obj/%.o,$(HARNESS_SRC))
 
 # The C++ transports (qtdbus, sdbus-c++, grpc), each built when its library is
@@ -68,20 +72,20 @@ HARNESS_OBJ := $(patsubst harness/%.c,$(BUILD)/obj/%.o,$(HARNESS_SRC))
 # message beneath); IPCLAB_SDBUSCPP_ARRAY says whether this sdbus-c++
 # appends a std::vector<uint8_t> as one array (from 1.3.0, mk/config.sh).
 CXX_FLAGS = -std=c++17 -Wall -Wextra $(WERROR) -fPIC $(CXXFLAGS)
-CXX_OBJ = $(if $(HAVE_QTDBUS),$(BUILD)/obj/transports/qtdbus.o) $(if $(HAVE_SDBUSCPP),$(BUILD)/obj/transports/sdbus-cpp.o) \
-	$(if $(HAVE_GRPC),$(BUILD)/obj/transports/grpc.o)
+CXX_OBJ = $(if $(HAVE_QTDBUS),$(BUILD)/obj/measure/transports/qtdbus.o) $(if $(HAVE_SDBUSCPP),$(BUILD)/obj/measure/transports/sdbus-cpp.o) \
+	$(if $(HAVE_GRPC),$(BUILD)/obj/measure/transports/grpc.o)
 # Which ones are linked in is the objects' business (transport.c's weak
 # stand-ins give way to them), so nothing else needs to know.
 CXX_DEF = -DIPCLAB_QTDBUS_VERSION='"$(QTDBUS_VERSION)"' -DIPCLAB_SDBUSCPP_VERSION='"$(SDBUSCPP_VERSION)"' \
 	-DIPCLAB_SDBUSCPP_ARRAY=$(SDBUSCPP_ARRAY)
 HARNESS_OBJ += $(CXX_OBJ) $(LIB_OBJ)
-HARNESS_HDR := $(wildcard harness/*.h harness/env/*.h include/ipclab/*.h)
+HARNESS_HDR := $(wildcard $(HARNESS_DIRS:%=harness/%/*.h) include/ipclab/*.h)
 TEST_SRC := $(wildcard harness/tests/test-*.c)
 TEST_BIN := $(patsubst harness/tests/%.c,$(BUILD)/tests/%,$(TEST_SRC))
 # What the binary computes with: every object but meta.o, which only embeds
 # the commit.  Outputs computed by ipclab (summaries, the claims table)
 # depend on these, not on the binary, so that a commit does not redo them.
-IPCLAB_CODE := $(filter-out $(BUILD)/obj/meta.o,$(BUILD)/obj/main.o $(HARNESS_OBJ))
+IPCLAB_CODE := $(filter-out $(BUILD)/obj/measure/meta.o,$(BUILD)/obj/cli/main.o $(HARNESS_OBJ))
 
 # version.h: the commit and tree state, rewritten only when they change.
 # Only meta.c includes it, so a commit recompiles meta.o and relinks.
@@ -93,7 +97,7 @@ $(BUILD)/gen/version.h: FORCE | deps-check
 	  echo "#define IPCLAB_TREE_STATE \"$$state\""; \
 	  echo "#define IPCLAB_CFLAGS \"$(strip $(subst ",,$(CFLAGS)))\""; } > $@.tmp.$$$$; \
 	cmp -s $@.tmp.$$$$ $@ && rm -f $@.tmp.$$$$ || mv $@.tmp.$$$$ $@
-$(BUILD)/obj/meta.o: $(BUILD)/gen/version.h
+$(BUILD)/obj/measure/meta.o: $(BUILD)/gen/version.h
 
 $(BUILD)/obj/%.o: harness/%.c $(HARNESS_HDR) $(CONFIG) | deps-check
 	$(Q)mkdir -p $(@D)
@@ -107,7 +111,7 @@ $(BUILD)/obj/%.o: harness/%.cpp $(HARNESS_HDR) $(CONFIG) | deps-check
 	@$(if $(Q),echo "  CXX     $<")
 	$(Q)$(CXX) $(ALL_CPPFLAGS) $(CXX_FLAGS) $(PKG_CFLAGS) $(CXX_PKG_CFLAGS) $(CFLAGS) -c $< -o $@.tmp.$$$$ && mv $@.tmp.$$$$ $@
 
-$(IPCLAB): $(BUILD)/obj/main.o $(HARNESS_OBJ) $(CONFIG)
+$(IPCLAB): $(BUILD)/obj/cli/main.o $(HARNESS_OBJ) $(CONFIG)
 	@$(if $(Q),echo "  LINK    $@")
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@.tmp.$$$$ $(filter %.o,$^) $(LDLIBS) && mv $@.tmp.$$$$ $@
 

@@ -14,7 +14,7 @@
 #   share/ipclab/src/           the harness's sources (Makefile, mk/, include/,
 #                               harness/ but its tests): an SSH or Slurm
 #                               target that cannot run bin/ipclab as it is
-#                               builds it there from these (harness/remote.c)
+#                               builds it there from these (harness/place/remote.c)
 # The numbers a hand-written section quotes, the methods text and the data
 # of a hand-drawn figure are the binary's business (`ipclab numbers`,
 # `ipclab methods`, `ipclab select`): nothing else is needed for them.
@@ -41,12 +41,12 @@ INSTALL_INCLUDE = $(DESTDIR)$(PREFIX)/include/ipclab
 INSTALL_LIB = $(DESTDIR)$(PREFIX)/lib
 INSTALL_MK := mk/study.mk mk/standalone.mk mk/data.mk mk/transports.mk mk/plots.mk mk/paper.mk mk/verify.mk \
 	mk/env.mk mk/outputs.awk
-INSTALL_ENV := harness/env/image.recipe harness/env/build-image.sh harness/env/guest-init.sh \
-	harness/env/ssh-container.sh
+INSTALL_ENV := harness/place/env/image.recipe harness/place/env/build-image.sh harness/place/env/guest-init.sh \
+	harness/place/env/ssh-container.sh
 # The sources a target builds the harness from: what `make harness` reads.
 INSTALL_SRC := Makefile $(wildcard mk/*) $(wildcard include/ipclab/*.h) \
-	$(wildcard harness/*.c harness/*.h harness/transports/*.c harness/transports/*.cpp harness/transports/*.h \
-	harness/env/*.c harness/env/*.h harness/env/*.sh harness/env/*.recipe)
+	$(wildcard $(foreach d,$(HARNESS_DIRS),harness/$d/*.c harness/$d/*.h harness/$d/*.cpp) \
+	harness/place/env/*.sh harness/place/env/*.recipe)
 # ipclab.pc's version: the ABI's, from the header.
 ABI_VERSION = $(shell sed -n 's/^\#define IPCLAB_TRANSPORT_ABI_MAJOR //p' include/ipclab/transport.h).$(shell \
 	sed -n 's/^\#define IPCLAB_TRANSPORT_ABI_MINOR //p' include/ipclab/transport.h)

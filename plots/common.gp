@@ -83,7 +83,7 @@ require_pub = 'if (pub eq "") { print sprintf("common.gp: ERROR: no published nu
 
 # ---- styles: one colour and point per transport, one dash per bus ----------
 # The same colours and points as the figures `ipclab plot` draws
-# (harness/style.c's table of transports; test-render.sh checks that the
+# (harness/report/style.c's table of transports; test-render.sh checks that the
 # two agree), so that a transport looks alike in every figure, hand-drawn
 # or not.  Transports that appear together have distinct colours; a
 # command (dbus-send ...) has its library's colour and another point.
@@ -148,7 +148,7 @@ pubdash = 4
 # where its experiment has them; data measured before the harness recorded
 # memcpy has none, and the legend then leaves the entry out.  (The
 # figures of `ipclab plot` carry these styles themselves, from
-# harness/style.h; these are for hand-written scripts.)
+# harness/report/style.h; these are for hand-written scripts.)
 floordash = 5
 memcolor = "#8c8c8c"
 memdash = 2
@@ -164,7 +164,7 @@ dodgew = 0.035
 dodge(x, i, n) = x * 2**(dodgew * (i - (n + 1) / 2.0))
 
 # ---- axes -------------------------------------------------------------------
-# (`ipclab plot` writes every tic of its figures itself: harness/style.c.)
+# (`ipclab plot` writes every tic of its figures itself: harness/report/style.c.)
 # Times in seconds, labelled with SI prefixes (100 µs, 1 ms, 10 s).
 set_time_axis = 'set logscale y 10; set autoscale y; set ytics autofreq; set mytics default; set format y "%.0s %cs"'
 # A panel with nothing to plot still draws its frame and says so.  It

@@ -101,13 +101,13 @@ owned() {
                 chmod +x "$1/owned/${2##*/}" && echo "$1/owned/${2##*/}"
 }
 owned_pids() { pids_with_env "IPCLAB_TEST_OWNER=$1"; }
-# for_others DIR BIN: a copy of BIN (the ipclab binary), with the harness/env/
+# for_others DIR BIN: a copy of BIN (the ipclab binary), with the harness/place/env/
 # it reads beside it, in DIR/harness/, for a run as another user, who may
 # not reach the tree (a clone in /root); prints the copy's path.  DIR and
 # its parents must let that user through.
 for_others() {
         mkdir -p "$1/harness" && install -m 0755 "$2" "$1/harness/ipclab" &&
-                cp -r harness/env "$1/harness/" && chmod -R a+rX "$1/harness" && echo "$1/harness/ipclab"
+                cp -r harness/place/env "$1/harness/" && chmod -R a+rX "$1/harness" && echo "$1/harness/ipclab"
 }
 # stop_shim DIR: builds harness/tests/shim/stop-after-rows.c into
 # DIR/stop-after-rows.so and prints its path.  With it in LD_PRELOAD and

@@ -1,7 +1,7 @@
 #!/bin/bash
 # test-env.sh: `ipclab run --env nspawn|vm` end to end, with the real images.
 #
-# Builds the images, or reuses them from the cache (harness/env/
+# Builds the images, or reuses them from the cache (harness/place/env/
 # build-image.sh), runs a small experiment on the host, in a systemd-nspawn
 # container and in a QEMU VM, and checks that the samples came back intact
 # and that meta.ini names the environment.  Then the failures: no image, no
@@ -21,9 +21,9 @@ set -u
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 ipclab=${IPCLAB_BIN:-$repo/harness/ipclab}
-build=$repo/harness/env/build-image.sh
+build=$repo/harness/place/env/build-image.sh
 # a binary outside the tree does not find the recipe beside itself
-[ "$ipclab" -ef "$repo/harness/ipclab" ] || export IPCLAB_ENV_DIR=$repo/harness/env
+[ "$ipclab" -ef "$repo/harness/ipclab" ] || export IPCLAB_ENV_DIR=$repo/harness/place/env
 unset IPCLAB_ENV_TIMEOUT IPCLAB_VM_ACCEL
 
 source "$here/tap.sh"

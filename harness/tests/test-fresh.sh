@@ -3,8 +3,8 @@
 # Debian 12 machine.
 #
 # The machine is a minimal bookworm root with only git and make added
-# (harness/env/fresh.recipe), built once by debootstrap and cached by its
-# recipe hash like the environments' images (harness/env/build-image.sh).
+# (harness/place/env/fresh.recipe), built once by debootstrap and cached by its
+# recipe hash like the environments' images (harness/place/env/build-image.sh).
 # Each run works on a copy of it, in systemd-nspawn with the host's network
 # (apt needs Debian's mirror):
 #   1. as a non-root user, in a fresh clone of this repository's HEAD:
@@ -58,8 +58,8 @@ start=$SECONDS
 log_dir=${IPCLAB_TEST_LOGS:-build/test-logs}/fresh
 mkdir -p "$log_dir"
 # 1: the fresh machine (cached)
-if ! image=$(IPCLAB_IMAGE_RECIPE=$PWD/harness/env/fresh.recipe \
-        harness/env/build-image.sh build nspawn 2> "$log_dir/debootstrap.log"); then
+if ! image=$(IPCLAB_IMAGE_RECIPE=$PWD/harness/place/env/fresh.recipe \
+        harness/place/env/build-image.sh build nspawn 2> "$log_dir/debootstrap.log"); then
         not_ok "fresh root: debootstrap bookworm with git and make" "see $log_dir/debootstrap.log"
         finish
 fi

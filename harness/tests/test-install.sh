@@ -24,15 +24,15 @@ check "it installs the image recipe and its scripts in share/ipclab/env/, execut
         '[ -f "$share/env/image.recipe" ] && [ -x "$share/env/build-image.sh" ] &&
          [ -x "$share/env/guest-init.sh" ] && [ -x "$share/env/ssh-container.sh" ] && [ -f "$share/mk/env.mk" ]'
 check "... the same recipe as here: the same hash, so the same cached images" \
-        '[ "$("$share/env/build-image.sh" hash)" = "$(harness/env/build-image.sh hash)" ]'
+        '[ "$("$share/env/build-image.sh" hash)" = "$(harness/place/env/build-image.sh hash)" ]'
 check "it installs the harness's sources in share/ipclab/src/, for targets that build there" \
-        '[ -f "$share/src/Makefile" ] && [ -f "$share/src/harness/main.c" ] && [ -f "$share/src/mk/harness.mk" ] &&
-         [ -f "$share/src/include/ipclab/transport.h" ] && [ -f "$share/src/harness/env/vm.c" ] &&
+        '[ -f "$share/src/Makefile" ] && [ -f "$share/src/harness/cli/main.c" ] && [ -f "$share/src/mk/harness.mk" ] &&
+         [ -f "$share/src/include/ipclab/transport.h" ] && [ -f "$share/src/harness/place/env/vm.c" ] &&
          [ -x "$share/src/mk/config.sh" ] && [ ! -e "$share/src/harness/ipclab" ]'
-# What a target runs there (harness/remote.c), read but not built.
+# What a target runs there (harness/place/remote.c), read but not built.
 make -C "$share/src" -n DEPS_MODE=check DEPS_FOR=harness harness > "$tmp/src.log" 2>&1; rc=$?
 check "make -n harness in the installed sources plans the harness" \
-        '[ $rc -eq 0 ] && grep -q "harness/main.c" "$tmp/src.log"' || tail -5 "$tmp/src.log" | sed 's/^/# /'
+        '[ $rc -eq 0 ] && grep -q "harness/cli/main.c" "$tmp/src.log"' || tail -5 "$tmp/src.log" | sed 's/^/# /'
 
 study=$tmp/study
 "$prefix/bin/ipclab" init "$study" > "$tmp/init.log" 2>&1; rc=$?
@@ -96,7 +96,7 @@ for kind in nspawn vm; do
 done
 (cd "$study" && make --no-print-directory env-hash) > "$tmp/hash.log" 2>&1; rc=$?
 check "the study's make env-hash uses the installed recipe" \
-        '[ $rc -eq 0 ] && [ "$(cat "$tmp/hash.log")" = "$(harness/env/build-image.sh hash)" ]' || sed 's/^/# /' "$tmp/hash.log"
+        '[ $rc -eq 0 ] && [ "$(cat "$tmp/hash.log")" = "$(harness/place/env/build-image.sh hash)" ]' || sed 's/^/# /' "$tmp/hash.log"
 
 if [ -f "$("$share/env/build-image.sh" dir nspawn)/complete" ] && [ "$(id -u)" = 0 ]; then
         (cd "$study" && "$prefix/bin/ipclab" run --out data experiments/in-nspawn.ini) > "$tmp/run.log" 2>&1; rc=$?

@@ -63,7 +63,7 @@ g() { git -c user.name=test -c user.email=test@ipclab.invalid "$@"; }
 g init -q && g add -A && g commit -qm "the tree as it is"
 make all > make-commit1.log 2>&1; rc=$?
 check "after a first commit make all recompiles meta.c alone, no output (rebuilt: $(rebuilt make-commit1.log))" \
-        '[ $rc -eq 0 ] && [ "$(rebuilt make-commit1.log)" = "CC harness/meta.c;" ]'
+        '[ $rc -eq 0 ] && [ "$(rebuilt make-commit1.log)" = "CC harness/measure/meta.c;" ]'
 g commit -q --allow-empty -m "an empty commit"
 make -n all > make-commit2.n 2>&1
 [ -n "${IPCLAB_SHOW_MAKE_N-}" ] && sed 's/^/# make -n: /' make-commit2.n
@@ -72,7 +72,7 @@ check "after an empty commit make -n all shows no summary, figure, claim or pape
         grep -E "ipclab summarize|gnuplot -e|ipclab verify --tsv|latexmk -g" make-commit2.n | head -5 | sed 's/^/# /'
 make all > make-commit2.log 2>&1; rc=$?
 check "after an empty commit make all recompiles meta.c alone (rebuilt: $(rebuilt make-commit2.log))" \
-        '[ $rc -eq 0 ] && [ "$(rebuilt make-commit2.log)" = "CC harness/meta.c;" ]'
+        '[ $rc -eq 0 ] && [ "$(rebuilt make-commit2.log)" = "CC harness/measure/meta.c;" ]'
 check "the binary knows the new commit" \
         'grep -q "$(git rev-parse HEAD)" build/gen/version.h'
 
@@ -166,7 +166,7 @@ rm -rf experiments/zz-new.ini paper/sections/zz-new.tex data/zz-new
 
 # The reviewer's estimate counts each environment's set-up: env-cost's
 # recorded span runs from its first start to its last finish (host,
-# container, VM), and the estimate (harness/estimate.h), calibrated from
+# container, VM), and the estimate (harness/analyse/estimate.h), calibrated from
 # the committed data/ (this copy's data/ was measured again above, at
 # whatever load the machine had), comes within 25 % of it.
 m=data/env-cost/meta.ini
@@ -185,7 +185,7 @@ check "ipclab check: env-cost's estimate counts the VM's boot (${est:-none})" \
 # Make hygiene: CPPFLAGS and LDFLAGS reach the compiler and the linker,
 # V=1 shows every command, and a missing step fails loudly.
 make -n -B build/obj/stats.o CPPFLAGS=-DIPCLAB_MARK_CPP > make-flags.n 2>&1
-check "CPPFLAGS reaches the compiler" 'grep -q "cc .*-DIPCLAB_MARK_CPP.* -c harness/stats.c" make-flags.n'
+check "CPPFLAGS reaches the compiler" 'grep -q "cc .*-DIPCLAB_MARK_CPP.* -c harness/analyse/stats.c" make-flags.n'
 make -n -W build/obj/stats.o harness/ipclab LDFLAGS=-Wl,-O1 > make-flags.n 2>&1
 check "LDFLAGS reaches the linker" 'grep -q "cc .*-Wl,-O1 .*-o harness/ipclab" make-flags.n'
 touch data/kernel-latency/samples.tsv

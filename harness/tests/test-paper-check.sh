@@ -1,6 +1,6 @@
 #!/bin/bash
 # test-paper-check.sh: `ipclab paper-check`, the built paper read as a
-# reader reads it (harness/papercheck.h).
+# reader reads it (harness/report/papercheck.h).
 #
 # 1. A small document built from a real run's generated section, figure
 #    and table passes; each thing the check looks for, broken once in it

@@ -1,6 +1,6 @@
 #!/bin/bash
 # test-placement.sh: where a repetition ran is recorded, and what is
-# recorded is what was forced (harness/placement.h, harness/runner.c):
+# recorded is what was forced (harness/measure/placement.h, harness/measure/runner.c):
 #   1. cpus=same: every repetition "same", client, server and bus daemon
 #      on one CPU; cpus=split: "split", client apart, the bus daemon with
 #      the server; for a kernel transport, libdbus through dbus-daemon and

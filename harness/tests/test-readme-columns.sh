@@ -2,12 +2,12 @@
 # test-readme-columns.sh: the README's column list is the column schema.
 #   1. the table between README.md's "columns" markers is exactly what
 #      `ipclab columns` says, written as below (so a column added,
-#      renamed or relabelled in harness/columns.c fails here until the
+#      renamed or relabelled in harness/define/columns.c fails here until the
 #      README says so too); run with --print for the block to paste;
 #   2. every column name the "Data" section's prose quotes (`..._ns`,
 #      `..._B`, ...) is a column of the schema or one of its _lo/_hi, or
-#      of latencies.tsv.gz (LATENCY_HEADER in harness/latency.h) or of
-#      `ipclab latency`'s output (its header line in harness/latency.c).
+#      of latencies.tsv.gz (LATENCY_HEADER in harness/store/latency.h) or of
+#      `ipclab latency`'s output (its header line in harness/store/latency.c).
 set -u
 cd "$(dirname "$0")/../.."
 ipclab=$PWD/harness/ipclab
@@ -45,8 +45,8 @@ fi
 names=$("$ipclab" columns | awk -F'\t' 'NR > 1 { print $1; if ($7 != "-") { print $1 "_lo"; print $1 "_hi" } }')
 # latencies.tsv.gz's columns and those `ipclab latency` adds to the axes
 names="$names
-$(sed -n 's/^#define LATENCY_HEADER "\(.*\)\\n"$/\1/p' harness/latency.h | sed 's/\\t/\n/g')
-$(sed -n 's/.*printf("\\tkind\\tpercentile\\t\([a-z_]*\)\\n");.*/\1/p' harness/latency.c)"
+$(sed -n 's/^#define LATENCY_HEADER "\(.*\)\\n"$/\1/p' harness/store/latency.h | sed 's/\\t/\n/g')
+$(sed -n 's/.*printf("\\tkind\\tpercentile\\t\([a-z_]*\)\\n");.*/\1/p' harness/store/latency.c)"
 data=$(sed -n '/^## Data/,/^## /p' README.md | sed '/^<!-- columns: begin/,/^<!-- columns: end/d')
 unknown=""
 for w in $(grep -oE '`[a-z0-9_]+_(ns|B|MiBps|per_s|hmean|lo|hi|n)`' <<<"$data" | tr -d '`' | sort -u); do

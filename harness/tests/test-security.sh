@@ -199,14 +199,14 @@ check "the D-Bus experiment on both buses succeeds" '[ "$rc" -eq 0 ]' "$(tail -3
 check "and leaves no bus directory behind" '[ -z "$(ls -A "$tmp/run")" ]'
 
 # ---- no shell in the sources ----
-src=$(ls harness/*.c harness/transports/*.c harness/env/*.c 2>/dev/null)
+src=$(ls harness/*.c harness/measure/transports/*.c harness/place/env/*.c 2>/dev/null)
 hits=$(grep -nE '(^|[^_[:alnum:]])(system|popen)[[:space:]]*\(|g_spawn_command_line|g_shell_parse_argv|"(/bin/)?sh -c|execl[pe]?[[:space:]]*\([^)]*"(/bin/)?sh"' $src)
 # One exception: remote.c splits IPCLAB_SSH_OPTS, the user's own extra
 # ssh options, into words (never a value from an experiment file).
-ssh_opts=$(grep -nE 'g_shell_parse_argv\(opts,' harness/remote.c 2> /dev/null | cut -d: -f1)
-if [ -n "$ssh_opts" ] && sed -n "$((ssh_opts - 10)),${ssh_opts}p" harness/remote.c | grep -q 'g_getenv("IPCLAB_SSH_OPTS")'; then
-        hits=$(grep -v "^harness/remote.c:$ssh_opts:" <<<"$hits")
-        note "g_shell_parse_argv at harness/remote.c:$ssh_opts splits IPCLAB_SSH_OPTS only"
+ssh_opts=$(grep -nE 'g_shell_parse_argv\(opts,' harness/place/remote.c 2> /dev/null | cut -d: -f1)
+if [ -n "$ssh_opts" ] && sed -n "$((ssh_opts - 10)),${ssh_opts}p" harness/place/remote.c | grep -q 'g_getenv("IPCLAB_SSH_OPTS")'; then
+        hits=$(grep -v "^harness/place/remote.c:$ssh_opts:" <<<"$hits")
+        note "g_shell_parse_argv at harness/place/remote.c:$ssh_opts splits IPCLAB_SSH_OPTS only"
 fi
 check "no system(), popen(), g_spawn_command_line, g_shell_parse_argv or \"sh -c\" string in the C sources" '[ -z "$hits" ]'
 [ -n "$hits" ] && note "$hits"
@@ -221,7 +221,7 @@ while IFS=: read -r file line _; do
         arg=$(sed -nE 's/.*\([^,]*,[[:space:]]*(\([a-z ]+\)[[:space:]]*)?([A-Za-z_][A-Za-z0-9_]*)[[:space:]]*\);.*/\2/p' <<<"$next")
         # remote.c's ssh_argv runs the script its callers pass: constant
         # if every call of ssh_argv or ssh_simple passes a constant.
-        if [ "$file" = harness/remote.c ] && [ "$arg" = script ]; then
+        if [ "$file" = harness/place/remote.c ] && [ "$arg" = script ]; then
                 callers=$(grep -oE '(ssh_argv|ssh_simple)\(t, [A-Za-z_][A-Za-z0-9_]*' "$file" | sed 's/.*, //' | grep -vx script | sort -u)
                 arg=
                 for c in $callers; do
@@ -245,13 +245,13 @@ while IFS=: read -r file line _; do
         sed -n "${line},$((line + 2))p" "$file" | grep -qE '"-N"|"--shell=none"' || hf_bad+="$file:$line "
 done <<<"$(grep -nE '\{[[:space:]]*"hyperfine",' $src)"
 check_run "hyperfine is always run without a shell (-N)" [ -z "$hf_bad" ]
-if [ -f harness/env/nspawn.c ]; then
-        check_run "nspawn: a private network" grep -q '"--private-network"' harness/env/nspawn.c
-        check_run "nspawn: one writable bind mount (the results)" [ "$(grep -c '"--bind=' harness/env/nspawn.c)" -eq 1 ]
+if [ -f harness/place/env/nspawn.c ]; then
+        check_run "nspawn: a private network" grep -q '"--private-network"' harness/place/env/nspawn.c
+        check_run "nspawn: one writable bind mount (the results)" [ "$(grep -c '"--bind=' harness/place/env/nspawn.c)" -eq 1 ]
 fi
-if [ -f harness/env/vm.c ]; then
+if [ -f harness/place/env/vm.c ]; then
         check_run "vm: -nodefaults and no network device" \
-                eval 'grep -q "\"-nodefaults\"" harness/env/vm.c && ! grep -qE "\"-(nic|netdev|net)\"" harness/env/vm.c'
+                eval 'grep -q "\"-nodefaults\"" harness/place/env/vm.c && ! grep -qE "\"-(nic|netdev|net)\"" harness/place/env/vm.c'
 fi
 
 # ---- shell metacharacters in an experiment ----

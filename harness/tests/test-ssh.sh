@@ -24,7 +24,7 @@
 # reach ipclab however late it reads them.  The target's directories are
 # in the test's own directory (sshd's SetEnv TMPDIR), its processes found
 # by that variable: nothing machine-wide.  Last, the same through a systemd-nspawn
-# container of the cached image reached over SSH (harness/env/
+# container of the cached image reached over SSH (harness/place/env/
 # ssh-container.sh), when there is one.  Skips with the reason where sshd,
 # ssh, unshare or the image is missing or cannot run.
 set -u
@@ -98,7 +98,7 @@ port=
 for try in 1 2 3 4 5; do
         [ -n "$why" ] && break
         p=$((20000 + RANDOM % 40000))
-        { harness/env/ssh-container.sh config "$p" "$tmp"
+        { harness/place/env/ssh-container.sh config "$p" "$tmp"
           # the sessions' temporary directories are ours; a run there stops
           # itself where IPCLAB_TEST_STOP_ROWS (sent by the client) says
           echo "SetEnv TMPDIR=$tmp/target LD_PRELOAD=$shim"
@@ -279,15 +279,15 @@ else
         kill "$pid" 2>/dev/null; wait "$pid"
 fi
 
-# ---- 5. A container reached over SSH (harness/env/ssh-container.sh) ------
+# ---- 5. A container reached over SSH (harness/place/env/ssh-container.sh) ------
 # Another userland with its own name: what experiments/machines.ini's
 # data compares with this host.
-image=$(harness/env/build-image.sh dir nspawn 2>/dev/null)
+image=$(harness/place/env/build-image.sh dir nspawn 2>/dev/null)
 if ! command -v systemd-nspawn >/dev/null; then
         skip "a container reached over SSH" "no systemd-nspawn (apt-get install -y systemd-container)"
 elif [ ! -f "$image/complete" ]; then
         skip "a container reached over SSH" "no nspawn image (make env-nspawn)"
-elif ! out=$(harness/env/ssh-container.sh start "$tmp/ct" $((port + 1)) ipclab-ct 2>&1); then
+elif ! out=$(harness/place/env/ssh-container.sh start "$tmp/ct" $((port + 1)) ipclab-ct 2>&1); then
         skip "a container reached over SSH" "it did not start: $(tail -1 <<<"$out")"
 else
         eval "$(grep '^IPCLAB_SSH_OPTS=' <<<"$out")"
@@ -298,7 +298,7 @@ else
         # install, and install nothing.
         IPCLAB_REMOTE_BUILD=1 IPCLAB_SSH_OPTS=$IPCLAB_SSH_OPTS "$ipclab" run --host "$ct" --out "$tmp/ctbuild" \
                 "$tmp/tiny.ini" 2>"$tmp/ctbuild.err"; brc=$?
-        harness/env/ssh-container.sh stop "$tmp/ct"
+        harness/place/env/ssh-container.sh stop "$tmp/ct"
         check "a target without a compiler: exit 2, naming the apt-get line for it" \
                 '[ $brc -eq 2 ] && grep -q "ssh://root@127.0.0.1:$((port + 1)) cannot build the harness; as root there: apt-get update && apt-get install -y --no-install-recommends build-essential pkg-config" "$tmp/ctbuild.err"' \
                 "$(tail -3 "$tmp/ctbuild.err")"

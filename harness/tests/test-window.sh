@@ -1,5 +1,5 @@
 #!/bin/bash
-# test-window.sh: what lies inside the timed window (see harness/runner.c).
+# test-window.sh: what lies inside the timed window (see harness/measure/runner.c).
 #   1. one-way elapsed ends where the server received the last message: the
 #      end of the stream and the ack lie outside, shown by making the ack's
 #      parsing a second slow (an LD_PRELOAD shim around sscanf): a window

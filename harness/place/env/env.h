@@ -1,7 +1,7 @@
 /* env.h: running an experiment in a systemd-nspawn container or a QEMU VM.
  *
  * Both back ends run the host's own ipclab binary inside a Debian image
- * built from harness/env/image.recipe (see build-image.sh): the image has
+ * built from harness/place/env/image.recipe (see build-image.sh): the image has
  * the host's Debian release and libraries, so host and guest numbers compare
  * like with like.  Images live in ${IPCLAB_CACHE:-$HOME/.cache/ipclab}/
  * images/<recipe sha256>/{nspawn,vm}/ and are used only when complete.
@@ -18,7 +18,7 @@
  * Tuning by environment variables (for tests and odd machines):
  *   IPCLAB_CACHE        the cache directory (default $HOME/.cache/ipclab)
  *   IPCLAB_ENV_DIR      where image.recipe is (default: env/ beside the
- *                       binary, i.e. harness/env for harness/ipclab)
+ *                       binary, i.e. harness/place/env for harness/ipclab)
  *   IPCLAB_ENV_TIMEOUT  seconds after which a container or VM is killed
  *                       (default: derived from the experiment, see env.c)
  *   IPCLAB_VM_ACCEL     kvm or tcg: force the VM's accelerator
@@ -29,7 +29,7 @@
 
 #include <glib.h>
 
-#include "../experiment.h"
+#include "experiment.h"
 
 /* Runs the experiment FILE inside KIND (ENV_NSPAWN or ENV_VM) with the
  * ipclab binary SELF (the host build), and leaves results in

@@ -10,10 +10,10 @@
  * OUT_DIR is as it was; the log of a failed run is kept in the cache.
  */
 #include "env-internal.h"
-#include "../history.h"
-#include "../meta.h"
-#include "../run.h"
-#include "../samples.h"
+#include "history.h"
+#include "meta.h"
+#include "run.h"
+#include "samples.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -42,7 +42,7 @@ static const char *kind_name(EnvKind kind)
 }
 
 /* Directory holding image.recipe: $IPCLAB_ENV_DIR, else env/ beside SELF
- * or beside the running binary (a source tree: harness/env/), else
+ * or beside the running binary (a source tree: harness/place/env/), else
  * ../share/ipclab/env/ from either (an installed one, mk/install.mk).
  * NULL when none has it. */
 static char *find_recipe_dir(const char *self)
@@ -58,7 +58,7 @@ static char *find_recipe_dir(const char *self)
                         continue;
                 g_autofree char *bin_dir = g_path_get_dirname(bins[i]);
                 char *cands[] = {
-                        g_build_filename(bin_dir, "env", NULL),
+                        g_build_filename(bin_dir, "place", "env", NULL),
                         g_build_filename(bin_dir, "..", "share", "ipclab", "env", NULL),
                 };
                 char *found = NULL;
@@ -100,7 +100,7 @@ static char *recipe_hash_for(const char *self, GError **error)
         if (dir == NULL) {
                 g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
                             "cannot find the image recipe (image.recipe in env/ beside "
-                            "the ipclab binary, i.e. harness/env/, or in ../share/ipclab/env/ "
+                            "the ipclab binary, i.e. harness/place/env/, or in ../share/ipclab/env/ "
                             "from it, where make install puts it; or set IPCLAB_ENV_DIR)");
                 return NULL;
         }

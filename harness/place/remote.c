@@ -451,7 +451,7 @@ static const char cleanup_script[] = "case $1 in */ipclab.*) rm -rf \"$1\";; esa
 /* The sources SELF was built from: SELF's directory's parent (a source
  * tree, SELF harness/ipclab) or ../share/ipclab/src from SELF's directory
  * (an installed copy, PREFIX/bin/ipclab: mk/install.mk), whichever has the
- * Makefile and harness/main.c; else NULL. */
+ * Makefile and harness/cli/main.c; else NULL. */
 static char *source_root(const char *self)
 {
         g_autofree char *bin_dir = g_path_get_dirname(self);
@@ -461,7 +461,7 @@ static char *source_root(const char *self)
 
         for (gsize i = 0; i < G_N_ELEMENTS(roots); i++) {
                 g_autofree char *mk = g_build_filename(roots[i], "Makefile", NULL);
-                g_autofree char *main_c = g_build_filename(roots[i], "harness", "main.c", NULL);
+                g_autofree char *main_c = g_build_filename(roots[i], "harness", "cli", "main.c", NULL);
                 if (g_file_test(mk, G_FILE_TEST_IS_REGULAR) && g_file_test(main_c, G_FILE_TEST_IS_REGULAR))
                         return g_strdup(roots[i]);
         }

@@ -1,5 +1,5 @@
 #!/bin/bash
-# harness/env/ssh-container.sh start DIR PORT NAME | stop DIR | config PORT KEYDIR
+# harness/place/env/ssh-container.sh start DIR PORT NAME | stop DIR | config PORT KEYDIR
 #                               | with NAME COMMAND...
 #
 # A second place to run `ipclab run --host` against, on this machine: a

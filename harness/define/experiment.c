@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "figure.h"
+#include "group.h"
 #include "safefile.h"
 #include "numbers.h"
 #include "plugin.h"
@@ -24,31 +25,6 @@
 #include "verify.h"
 
 G_DEFINE_QUARK(ipclab-error-quark, ipclab_error)
-
-typedef enum {
-        OPT_STRING,       /* free text */
-        OPT_TRANSPORTS,   /* list of transport names */
-        OPT_ENUMS,        /* list of names from `values` */
-        OPT_SIZES,        /* list of byte sizes */
-        OPT_UINTS,        /* list of positive integers */
-        OPT_DURATIONS,    /* list of durations */
-        OPT_UINT,         /* one integer */
-        OPT_DURATION,     /* one duration */
-        OPT_BOOL,         /* true or false */
-        OPT_ENUM,         /* one name from `values` */
-        OPT_REPEAT,       /* a whole number, or auto */
-        OPT_PERCENT,      /* a percentage, 2% */
-} OptType;
-
-typedef struct {
-        const char *key;
-        OptType type;
-        const char *const *values;  /* OPT_ENUM(S): allowed names, NULL-ended */
-        const char *def;            /* default, or NULL: optional/required */
-        bool required;
-        guint64 min, max;           /* numeric bounds (inclusive) */
-        const char *help;
-} Option;
 
 static const char *const bus_values[] = { "none", "dbus-daemon", "dbus-broker", "p2p", NULL };
 static const char *const payload_values[] = { "bytes", "string", "none", NULL };
@@ -85,7 +61,7 @@ static const Option options[] = {
           "what the experiment measures, in one line" },
         { "source", OPT_STRING, NULL, NULL, false, 0, 0,
           "the published document it follows (a file in shared/seeds)" },
-        { "description", OPT_STRING, NULL, NULL, false, 0, 0,
+        { "description", OPT_STRING, NULL, NULL, false, 0, 8000,
           "longer free text" },
         { "transport", OPT_TRANSPORTS, NULL, NULL, true, 0, 0,
           "axis: transports (see `ipclab list`)" },
@@ -173,23 +149,13 @@ static const char *const claim_metrics[] = {
 /* experiment.h */
 char *experiment_key_help(void)
 {
-        static const char *const types[] = {
-                [OPT_STRING] = "text", [OPT_TRANSPORTS] = "list of transports", [OPT_ENUMS] = "list of names",
-                [OPT_SIZES] = "list of sizes", [OPT_UINTS] = "list of whole numbers",
-                [OPT_DURATIONS] = "list of durations", [OPT_UINT] = "whole number", [OPT_DURATION] = "duration",
-                [OPT_BOOL] = "true or false", [OPT_ENUM] = "name", [OPT_REPEAT] = "whole number or auto",
-                [OPT_PERCENT] = "percentage",
-        };
         GString *s = g_string_new(NULL);
 
         for (size_t i = 0; i < G_N_ELEMENTS(options); i++) {
                 const Option *o = &options[i];
                 /* A profile changes what is measured, not what it is. */
                 bool profile = o->type != OPT_STRING || !strcmp(o->key, "description");
-                g_autofree char *def = o->required ? g_strdup("required")
-                                     : o->def ? g_strdup_printf("default %s", o->def) : g_strdup("optional");
-                g_string_append_printf(s, "%-18s %-17s %s; %s; %s\n", profile ? "experiment,profile" : "experiment",
-                                       o->key, types[o->type], def, o->help);
+                option_help(s, profile ? "experiment,profile" : "experiment", o);
         }
         for (size_t i = 0; i < G_N_ELEMENTS(claim_keys); i++) {
                 g_autofree char *def = claim_keys[i].def ? g_strdup_printf("default %s", claim_keys[i].def)
@@ -215,75 +181,6 @@ static const Option *option_find(const char *key)
                 if (strcmp(options[i].key, key) == 0)
                         return &options[i];
         return NULL;
-}
-
-static int enum_index(const char *const *values, const char *s)
-{
-        for (int i = 0; values[i]; i++)
-                if (strcmp(values[i], s) == 0)
-                        return i;
-        return -1;
-}
-
-bool parse_size(const char *s, guint64 *out)
-{
-        static const struct { const char *suffix; guint64 mult; } units[] = {
-                { "", 1 }, { "B", 1 }, { "KiB", 1024 }, { "MiB", 1024 * 1024 },
-                { "GiB", (guint64) 1024 * 1024 * 1024 },
-        };
-        char *end;
-
-        if (!g_ascii_isdigit(*s))
-                return false;
-        errno = 0;
-        guint64 v = g_ascii_strtoull(s, &end, 10);
-        if (errno)
-                return false;
-        for (size_t i = 0; i < G_N_ELEMENTS(units); i++) {
-                if (strcmp(end, units[i].suffix) == 0) {
-                        if (v > G_MAXUINT64 / units[i].mult)
-                                return false;
-                        *out = v * units[i].mult;
-                        return true;
-                }
-        }
-        return false;
-}
-
-bool parse_duration(const char *s, guint64 *out_ns)
-{
-        static const struct { const char *suffix; guint64 mult; } units[] = {
-                { "ns", 1 }, { "us", 1000 }, { "ms", 1000000 },
-                { "s", 1000000000 }, { "m", (guint64) 60 * 1000000000 },
-        };
-        char *end;
-
-        if (!g_ascii_isdigit(*s))
-                return false;
-        errno = 0;
-        guint64 v = g_ascii_strtoull(s, &end, 10);
-        if (errno)
-                return false;
-        for (size_t i = 0; i < G_N_ELEMENTS(units); i++) {
-                if (strcmp(end, units[i].suffix) == 0) {
-                        if (v > G_MAXUINT64 / units[i].mult)
-                                return false;
-                        *out_ns = v * units[i].mult;
-                        return true;
-                }
-        }
-        return false;
-}
-
-static bool parse_uint(const char *s, guint64 *out)
-{
-        char *end;
-
-        if (!g_ascii_isdigit(*s))
-                return false;
-        errno = 0;
-        *out = g_ascii_strtoull(s, &end, 10);
-        return errno == 0 && *end == '\0';
 }
 
 /* A parsing context: the file and where we are in it, for messages.
@@ -415,25 +312,6 @@ char *experiment_comma_hint(const char *value, bool (*valid)(const char *name, c
         return g_strdup_printf("; lists take ';', not ',': %s", list);
 }
 
-static bool is_value(const char *name, const void *values)
-{
-        return enum_index(values, name) >= 0;
-}
-
-/* Records that VALUE is not one of O's values: with the one it may have
- * meant, or the list it may have meant. */
-static gboolean fail_value(const Ctx *c, const char *group, const Option *o, const char *value)
-{
-        g_autofree char *allowed = g_strjoinv(", ", (char **) o->values);
-        g_autofree char *hint = o->type == OPT_ENUMS ? experiment_comma_hint(value, is_value, o->values) : g_strdup("");
-
-        if (!hint[0]) {
-                g_free(hint);
-                hint = suggest_hint_among(value, o->values);
-        }
-        return fail(c, group, o->key, "unknown value '%s' (allowed: %s)%s", value, allowed, hint);
-}
-
 /* Strips an inline comment (whitespace then '#') and surrounding blanks. */
 char *experiment_clean_value(const char *raw)
 {
@@ -466,35 +344,6 @@ static char *lookup(const Ctx *c, const Option *o, const char **from)
         return o->def ? g_strdup(o->def) : NULL;
 }
 
-/* Splits a list value on ';', trimming blanks; empty items are errors. */
-static char **split_list(const Ctx *c, const char *group, const char *key,
-                         const char *value)
-{
-        g_auto(GStrv) items = g_strsplit(value, ";", -1);
-        guint n = g_strv_length(items);
-
-        /* A trailing ';' is GKeyFile style: allow it. */
-        if (n > 1 && g_strstrip(items[n - 1])[0] == '\0') {
-                g_free(items[n - 1]);
-                items[n - 1] = NULL;
-                n--;
-        }
-        for (guint i = 0; i < n; i++) {
-                g_strstrip(items[i]);
-                if (items[i][0] == '\0') {
-                        fail(c, group, key, "empty list item in '%s'", value);
-                        return NULL;
-                }
-                for (guint j = 0; j < i; j++) {
-                        if (strcmp(items[i], items[j]) == 0) {
-                                fail(c, group, key, "'%s' is listed twice", items[i]);
-                                return NULL;
-                        }
-                }
-        }
-        return g_steal_pointer(&items);
-}
-
 /* Parsed values of every option, by option index. */
 typedef struct {
         char **list[G_N_ELEMENTS(options)];      /* list options: the items */
@@ -519,56 +368,33 @@ static guint opt_index(const char *key)
         return (guint) (option_find(key) - options);
 }
 
-/* Item *IT of list option O (the items before it: KEPT of ITEMS, their
- * numbers NUMS):
- * *NUM its number (an enum's index); *IT may become the name it stands
- * for (a transport's plugin:PATH).  FALSE after reporting a mistake. */
-static gboolean parse_item(const Ctx *c, const Option *o, const char *group, char **items,
-                           const guint64 *nums, guint kept, const char **it, guint64 *num)
+/* A mistake in a value of [experiment] or a profile: at its key's line. */
+static void report_option(void *ctx, const char *group, const char *key, const char *msg)
 {
-        switch (o->type) {
-        case OPT_TRANSPORTS: {
-                /* A name, or plugin:PATH (plugin.h), which the cells know
-                 * by its transport's name. */
-                g_autoptr(GError) pe = NULL;
-                const Transport *t = plugin_resolve(*it, c->file, c->anywhere, &pe);
-                if (!t)
-                        return fail(c, group, o->key, "%s", pe->message);
-                for (guint j = 0; j < kept; j++)
-                        if (!strcmp(items[j], t->name))
-                                return fail(c, group, o->key, "'%s' is the transport '%s', listed twice",
-                                            *it, t->name);
-                *it = t->name;
-                return TRUE;
+        fail(ctx, group, key, "%s", msg);
+}
+
+/* Item *IT of a list of transports (the items before it: KEPT of ITEMS):
+ * a name, or plugin:PATH (plugin.h), which the cells know by its
+ * transport's name. */
+static gboolean transport_item(GroupParse *p, const Option *o, char **items, guint kept, const char **it,
+                               void *data)
+{
+        const Ctx *c = data;
+        g_autoptr(GError) pe = NULL;
+        const Transport *t = plugin_resolve(*it, c->file, c->anywhere, &pe);
+
+        if (!t) {
+                group_bad(p, o->key, "%s", pe->message);
+                return FALSE;
         }
-        case OPT_ENUMS:
-                if (enum_index(o->values, *it) < 0)
-                        return fail_value(c, group, o, *it);
-                *num = (guint64) enum_index(o->values, *it);
-                return TRUE;
-        case OPT_SIZES:
-                if (!parse_size(*it, num))
-                        return fail(c, group, o->key, "'%s' is not a size (bytes, or with B, KiB, MiB, GiB)", *it);
-                break;
-        case OPT_UINTS:
-                if (!parse_uint(*it, num))
-                        return fail(c, group, o->key, "'%s' is not a whole number", *it);
-                break;
-        case OPT_DURATIONS:
-                if (!parse_duration(*it, num))
-                        return fail(c, group, o->key, "'%s' is not a duration (such as 500ms, 2s, 100us)", *it);
-                break;
-        default:
-                g_assert_not_reached();
+        for (guint j = 0; j < kept; j++) {
+                if (!strcmp(items[j], t->name)) {
+                        group_bad(p, o->key, "'%s' is the transport '%s', listed twice", *it, t->name);
+                        return FALSE;
+                }
         }
-        if (*num < o->min || *num > o->max)
-                return fail(c, group, o->key, "'%s' is out of range (%" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT
-                            "%s)", *it, o->min, o->max, o->type == OPT_DURATIONS ? " ns" : "");
-        /* 64 and 64B, 1KiB and 1024: one value twice, once the units
-         * are resolved. */
-        for (guint j = 0; j < kept; j++)
-                if (nums[j] == *num)
-                        return fail(c, group, o->key, "'%s' and '%s' are the same value, listed twice", items[j], *it);
+        *it = t->name;
         return TRUE;
 }
 
@@ -577,7 +403,9 @@ static gboolean parse_option(const Ctx *c, const Option *o, Values *v)
         guint k = (guint) (o - options);
         const char *from;
         g_autofree char *value = lookup(c, o, &from);
-        const char *group = from ? from : "experiment";
+        GroupParse p = { .kf = c->kf, .group = from ? from : "experiment", .report = report_option,
+                         .ctx = (void *) c, .ok = true };
+        OptionValue ov = { 0 };
 
         v->from[k] = from;
         if (!value) {
@@ -585,95 +413,10 @@ static gboolean parse_option(const Ctx *c, const Option *o, Values *v)
                         return fail(c, "experiment", o->key, "missing (%s)", o->help);
                 return TRUE;
         }
-        if (!g_utf8_validate(value, -1, NULL))
-                return fail(c, group, o->key, "not valid UTF-8");
-        if (value[0] == '\0')
-                return fail(c, group, o->key, "empty value (%s)", o->help);
-
-        switch (o->type) {
-        case OPT_STRING: {
-                /* The paper prints it: one line LaTeX can typeset. */
-                const char *why = figure_text_problem(value, strcmp(o->key, "description") ? 500 : 8000);
-                if (why)
-                        return fail(c, group, o->key, "%s", why);
-                v->text[k] = g_steal_pointer(&value);
-                return TRUE;
-        }
-        case OPT_BOOL:
-                if (strcmp(value, "true") && strcmp(value, "false"))
-                        return fail(c, group, o->key, "'%s' is not true or false", value);
-                v->text[k] = g_steal_pointer(&value);
-                return TRUE;
-        case OPT_ENUM:
-                if (enum_index(o->values, value) < 0)
-                        return fail_value(c, group, o, value);
-                v->text[k] = g_steal_pointer(&value);
-                return TRUE;
-        case OPT_REPEAT:
-                if (!strcmp(value, "auto")) {
-                        v->text[k] = g_steal_pointer(&value);
-                        return TRUE;
-                }
-                G_GNUC_FALLTHROUGH;
-        case OPT_PERCENT:
-        case OPT_UINT:
-        case OPT_DURATION: {
-                guint64 n;
-                g_autofree char *num = g_strdup(value);
-                if (o->type == OPT_PERCENT) {
-                        size_t l = strlen(num);
-                        if (l < 2 || num[l - 1] != '%')
-                                return fail(c, group, o->key, "'%s' is not a percentage (such as 2%%)", value);
-                        num[l - 1] = '\0';
-                }
-                bool ok = o->type == OPT_DURATION ? parse_duration(num, &n) : parse_uint(num, &n);
-                if (!ok)
-                        return fail(c, group, o->key, "'%s' is not %s", value,
-                                    o->type == OPT_DURATION ? "a duration (such as 500ms, 2s, 100us)"
-                                    : o->type == OPT_PERCENT ? "a whole percentage (such as 2%)"
-                                    : o->type == OPT_REPEAT ? "a whole number or auto"
-                                    : "a whole number");
-                if (n < o->min || n > o->max)
-                        return fail(c, group, o->key, "%s is out of range (%" G_GUINT64_FORMAT
-                                    " to %" G_GUINT64_FORMAT "%s)", value, o->min, o->max,
-                                    o->type == OPT_DURATION ? " ns" : "");
-                v->nums[k] = g_new(guint64, 1);
-                v->nums[k][0] = n;
-                v->text[k] = g_steal_pointer(&value);
-                return TRUE;
-        }
-        default:
-                break;
-        }
-
-        /* Lists: every axis.  Every bad item is reported, and the good
-         * ones kept (FALSE all the same): what depends on the others can
-         * still be checked. */
-        g_auto(GStrv) items = split_list(c, group, o->key, value);
-        if (!items)
-                return FALSE;
-        guint n = g_strv_length(items), kept = 0;
-        bool ok = true;
-        v->nums[k] = g_new0(guint64, n);
-        for (guint i = 0; i < n; i++) {
-                const char *it = items[i];
-                guint64 num = 0;
-
-                if (!parse_item(c, o, group, items, v->nums[k], kept, &it, &num)) {
-                        ok = false;
-                        g_free(items[i]);
-                        continue;
-                }
-                if (it != items[i]) {
-                        g_free(items[i]);
-                        items[i] = g_strdup(it);
-                }
-                items[kept] = items[i];
-                v->nums[k][kept++] = num;
-        }
-        items[kept] = NULL;
-        if (kept)
-                v->list[k] = g_steal_pointer(&items);
+        gboolean ok = option_parse(&p, o, value, &ov, transport_item, (void *) c);
+        v->text[k] = ov.text;
+        v->list[k] = ov.list;
+        v->nums[k] = ov.nums;
         return ok;
 }
 
@@ -897,7 +640,7 @@ static gboolean parse_claim(const Ctx *c, Experiment *exp, const char *g)
         }
         if (cl->text && !check_claim_text(c, g, cl->text))
                 ok = FALSE;
-        if (cl->metric && enum_index(claim_metrics, cl->metric) < 0) {
+        if (cl->metric && option_index(claim_metrics, cl->metric) < 0) {
                 g_autofree char *hint = suggest_hint_among(cl->metric, claim_metrics);
                 ok = fail(c, g, "metric", "unknown metric '%s' (allowed: roundtrip_latency, elapsed, throughput, "
                           "callrate, cpu)%s", cl->metric, hint);

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -18,87 +19,125 @@ enum {
         FOR_BOTH = FOR_FIGURE | FOR_TABLE,
 };
 
-static const struct {
-        const char *key;
-        unsigned applies;
-        const char *help;
-} figure_keys[] = {
-        { "title", FOR_BOTH, "a short title: the caption's first words, in bold (default: none)" },
-        { "caption", FOR_BOTH, "the caption under it in the paper (default: generated)" },
-        { "where", FOR_BOTH, "which cells: a selector as in claims, transport=pipe|fifo,size>=4KiB" },
-        { "type", FOR_FIGURE, "line (default), spectrum (latency against percentile, 1/(1-p) scale) "
-          "or cdf (fraction against latency); spectrum and cdf read `ipclab latency`" },
-        { "y", FOR_FIGURE, "summary columns to draw; several (;) are panels side by side, in one unit, sharing "
-          "the y range when they are one quantity (a latency's median and 99th percentile) "
-          "(default: lat_p50_ns for round trips, throughput_MiBps one-way, rate_per_s callrate)" },
-        { "x", FOR_FIGURE, "the axis along x (default: the numeric axis with most values)" },
-        { "series", FOR_FIGURE, "axes (;) whose values make the lines, or none "
-          "(default: the other axes that vary)" },
-        { "logx", FOR_FIGURE, "true, false or auto (default: log where the values span more than about a decade)" },
-        { "logy", FOR_FIGURE, "true, false or auto (as logx)" },
-        { "errorbars", FOR_FIGURE, "true (default) or false: the 95% interval of the median (the range of the repetitions "
-          "with fewer than 6), "
-          "where the column has one (NAME_lo, NAME_hi)" },
-        { "bounds", FOR_FIGURE, "memcpy (the time or rate of memcpy for the message size; x=size) "
-          "and/or direct (transport=direct drawn as the black dash-dot-dot floor, one per payload "
-          "where payload makes lines; spectrum and cdf too)" },
-        { "also", FOR_BOTH, "another experiment whose cells are drawn as a reference line "
-          "(tables: a last row, its first value in each column, matched on the columns axis)" },
-        { "also_where", FOR_BOTH, "which of its cells (a selector)" },
-        { "also_title", FOR_BOTH, "its legend entry or row label (default: the experiment's name)" },
-        { "published", FOR_BOTH, "a file in data/published/ to draw or tabulate beside ours" },
-        { "published_x", FOR_FIGURE, "its column along x (in the x axis's unit)" },
-        { "published_y", FOR_FIGURE, "its columns (;) along y, one line (per published_series value) each" },
-        { "published_series", FOR_BOTH, "its column whose values make separate lines (tables: columns)" },
-        { "published_where", FOR_BOTH, "which of its rows: a selector on its columns" },
-        { "published_scale", FOR_BOTH, "factor from its unit to our column's (1000 for us to ns); default: "
-          "from the unit its column's name ends in (_s, _ms, _us, _ns, _MiBps, _per_s), else 1" },
-        { "published_title", FOR_BOTH, "its legend entry or column head: published (TITLE)" },
-        { "published_heads", FOR_BOTH, "with several published_y or published_value columns, the title (;) of "
-          "each: published (TITLE): HEAD (default: the column's name)" },
-        { "rows", FOR_TABLE, "axes (;) that make the rows (default: the axes that vary, less columns)" },
-        { "columns", FOR_TABLE, "an axis whose values make the columns, or value columns (;) "
-          "(default: the numeric axis with most values)" },
-        { "value", FOR_TABLE, "the summary columns (;) in the cells, with columns= an axis: several make a group "
-          "of columns per value across (default as y)" },
-        { "unit", FOR_TABLE, "display unit: ns, us, ms, s for times; KiB/s, MiB/s, GiB/s; 1/s, k/s, M/s; "
-          "several (;): one per value= (or columns=) column" },
-        { "per_message", FOR_TABLE, "value columns (;) shown per message: divided by the summary's messages" },
-        { "intervals", FOR_TABLE, "true: each value with its 95% interval, v [lo, hi], where the summary has "
-          "one (NAME_lo, NAME_hi); default false" },
-        { "ratio", FOR_TABLE, "NUM/DEN pairs (;) of values of the columns= axis: after NUM's column, a column "
-          "xDEN (\\ensuremath{\\times}DEN in LaTeX) holding NUM's value over DEN's in the same row (env-cost: vm/host)" },
-        { "digits", FOR_TABLE, "fixed decimals 0-6 (default: three significant figures, as the paper)" },
-        { "published_rows", FOR_TABLE, "AXIS=COLUMN pairs (;): the published column matched to each row axis" },
-        { "published_value", FOR_TABLE, "the published columns (;) shown beside ours; one whose name says no "
-          "unit (speedup_pct) is shown as published" },
-        { "published_ratio", FOR_TABLE, "NUM/DEN pairs (;) of published_series values: a ratio column, as ratio=" },
-        { "published_columns", FOR_TABLE, "OURS=THEIRS pairs (;): the published rows (those published_where keeps) "
-          "as rows after ours, each value column OURS showing column THEIRS in our unit, labelled by published_label" },
-        { "published_bounds", FOR_TABLE, "THEIRS=COLUMN pairs (;): the column saying how each published number is "
-          "qualified (> over, < under, ~ about, = as stated), printed before it" },
-        { "published_label", FOR_TABLE, "a published column shown first in each row, from the row matched "
-          "(the published test a row's numbers come from); with published_columns=, the published rows' label" },
+static const char *const type_values[] = { "line", "spectrum", "cdf", NULL };
+static const char *const bound_values[] = { "memcpy", "direct", NULL };
+
+/* Selectors, names and columns: no text the paper prints, but one line. */
+#define ANY_LENGTH ((guint64) 1 << 20)
+
+#define KEY(name, kinds, field, type, values, def, max, help) \
+        { { name, type, values, def, false, 0, max, help }, kinds, offsetof(Output, field), 0, NULL }
+
+static const GroupKey figure_keys[] = {
+        KEY("title", FOR_BOTH, title, OPT_STRING, NULL, NULL, 500,
+            "a short title: the caption's first words, in bold (default: none)"),
+        KEY("caption", FOR_BOTH, caption, OPT_STRING, NULL, NULL, 4000,
+            "the caption under it in the paper (default: generated)"),
+        KEY("where", FOR_BOTH, where, OPT_STRING, NULL, NULL, ANY_LENGTH,
+            "which cells: a selector as in claims, transport=pipe|fifo,size>=4KiB"),
+        { { "type", OPT_ENUM, type_values, "line", false, 0, 0,
+            "line (default), spectrum (latency against percentile, 1/(1-p) scale) "
+            "or cdf (fraction against latency); spectrum and cdf read `ipclab latency`" },
+          FOR_FIGURE, offsetof(Output, type), 0, "type" },
+        KEY("y", FOR_FIGURE, y, OPT_LIST, NULL, NULL, 0,
+            "summary columns to draw; several (;) are panels side by side, in one unit, sharing "
+            "the y range when they are one quantity (a latency's median and 99th percentile) "
+            "(default: lat_p50_ns for round trips, throughput_MiBps one-way, rate_per_s callrate)"),
+        KEY("x", FOR_FIGURE, x, OPT_STRING, NULL, NULL, ANY_LENGTH,
+            "the axis along x (default: the numeric axis with most values)"),
+        KEY("series", FOR_FIGURE, series, OPT_LIST, NULL, NULL, 0,
+            "axes (;) whose values make the lines, or none (default: the other axes that vary)"),
+        KEY("logx", FOR_FIGURE, logx, OPT_TRISTATE, NULL, NULL, 0,
+            "true, false or auto (default: log where the values span more than about a decade)"),
+        KEY("logy", FOR_FIGURE, logy, OPT_TRISTATE, NULL, NULL, 0, "true, false or auto (as logx)"),
+        KEY("errorbars", FOR_FIGURE, errorbars, OPT_BOOL, NULL, "true", 0,
+            "true (default) or false: the 95% interval of the median (the range of the repetitions "
+            "with fewer than 6), where the column has one (NAME_lo, NAME_hi)"),
+        { { "bounds", OPT_LIST, bound_values, NULL, false, 0, 0,
+            "memcpy (the time or rate of memcpy for the message size; x=size) "
+            "and/or direct (transport=direct drawn as the black dash-dot-dot floor, one per payload "
+            "where payload makes lines; spectrum and cdf too)" },
+          FOR_FIGURE, offsetof(Output, bounds), 0, "bound" },
+        KEY("also", FOR_BOTH, also, OPT_STRING, NULL, NULL, ANY_LENGTH,
+            "another experiment whose cells are drawn as a reference line "
+            "(tables: a last row, its first value in each column, matched on the columns axis)"),
+        KEY("also_where", FOR_BOTH, also_where, OPT_STRING, NULL, NULL, ANY_LENGTH,
+            "which of its cells (a selector)"),
+        KEY("also_title", FOR_BOTH, also_title, OPT_STRING, NULL, NULL, 200,
+            "its legend entry or row label (default: the experiment's name)"),
+        KEY("published", FOR_BOTH, published, OPT_STRING, NULL, NULL, ANY_LENGTH,
+            "a file in data/published/ to draw or tabulate beside ours"),
+        KEY("published_x", FOR_FIGURE, published_x, OPT_STRING, NULL, NULL, ANY_LENGTH,
+            "its column along x (in the x axis's unit)"),
+        KEY("published_y", FOR_FIGURE, published_y, OPT_LIST, NULL, NULL, 0,
+            "its columns (;) along y, one line (per published_series value) each"),
+        KEY("published_series", FOR_BOTH, published_series, OPT_STRING, NULL, NULL, ANY_LENGTH,
+            "its column whose values make separate lines (tables: columns)"),
+        KEY("published_where", FOR_BOTH, published_where, OPT_STRING, NULL, NULL, ANY_LENGTH,
+            "which of its rows: a selector on its columns"),
+        KEY("published_scale", FOR_BOTH, published_scale, OPT_NUMBER, NULL, NULL, 0,
+            "factor from its unit to our column's (1000 for us to ns); default: "
+            "from the unit its column's name ends in (_s, _ms, _us, _ns, _MiBps, _per_s), else 1"),
+        KEY("published_title", FOR_BOTH, published_title, OPT_STRING, NULL, NULL, 200,
+            "its legend entry or column head: published (TITLE)"),
+        KEY("published_heads", FOR_BOTH, published_heads, OPT_LIST, NULL, NULL, 1000,
+            "with several published_y or published_value columns, the title (;) of "
+            "each: published (TITLE): HEAD (default: the column's name)"),
+        KEY("rows", FOR_TABLE, rows, OPT_LIST, NULL, NULL, 0,
+            "axes (;) that make the rows (default: the axes that vary, less columns)"),
+        KEY("columns", FOR_TABLE, columns, OPT_LIST, NULL, NULL, 0,
+            "an axis whose values make the columns, or value columns (;) "
+            "(default: the numeric axis with most values)"),
+        KEY("value", FOR_TABLE, values, OPT_LIST, NULL, NULL, 0,
+            "the summary columns (;) in the cells, with columns= an axis: several make a group "
+            "of columns per value across (default as y)"),
+        { { "unit", OPT_LIST, NULL, NULL, false, 0, 0,
+            "display unit: ns, us, ms, s for times; KiB/s, MiB/s, GiB/s; 1/s, k/s, M/s; "
+            "several (;): one per value= (or columns=) column" },
+          FOR_TABLE, offsetof(Output, units), GROUP_KEY_REPEATS, NULL },
+        KEY("per_message", FOR_TABLE, per_message, OPT_LIST, NULL, NULL, 0,
+            "value columns (;) shown per message: divided by the summary's messages"),
+        KEY("intervals", FOR_TABLE, intervals, OPT_BOOL, NULL, "false", 0,
+            "true: each value with its 95% interval, v [lo, hi], where the summary has "
+            "one (NAME_lo, NAME_hi); default false"),
+        KEY("ratio", FOR_TABLE, ratio, OPT_LIST, NULL, NULL, 0,
+            "NUM/DEN pairs (;) of values of the columns= axis: after NUM's column, a column "
+            "xDEN (\\ensuremath{\\times}DEN in LaTeX) holding NUM's value over DEN's in the same row (env-cost: vm/host)"),
+        { { "digits", OPT_UINT, NULL, NULL, false, 0, 6,
+            "fixed decimals 0-6 (default: three significant figures, as the paper)" },
+          FOR_TABLE, offsetof(Output, digits), 0, NULL },
+        KEY("published_rows", FOR_TABLE, published_rows, OPT_LIST, NULL, NULL, 0,
+            "AXIS=COLUMN pairs (;): the published column matched to each row axis"),
+        KEY("published_value", FOR_TABLE, published_value, OPT_LIST, NULL, NULL, 0,
+            "the published columns (;) shown beside ours; one whose name says no unit (speedup_pct) is shown as "
+            "published"),
+        KEY("published_ratio", FOR_TABLE, published_ratio, OPT_LIST, NULL, NULL, 0,
+            "NUM/DEN pairs (;) of published_series values: a ratio column, as ratio="),
+        KEY("published_columns", FOR_TABLE, published_columns, OPT_LIST, NULL, NULL, 0,
+            "OURS=THEIRS pairs (;): the published rows (those published_where keeps) "
+            "as rows after ours, each value column OURS showing column THEIRS in our unit, labelled by published_label"),
+        KEY("published_bounds", FOR_TABLE, published_bounds, OPT_LIST, NULL, NULL, 0,
+            "THEIRS=COLUMN pairs (;): the column saying how each published number is "
+            "qualified (> over, < under, ~ about, = as stated), printed before it"),
+        KEY("published_label", FOR_TABLE, published_label, OPT_STRING, NULL, NULL, ANY_LENGTH,
+            "a published column shown first in each row, from the row matched "
+            "(the published test a row's numbers come from); with published_columns=, the published rows' label"),
 };
+
+/* group_parse_keys() stores an OPT_ENUM or OPT_TRISTATE as an int. */
+G_STATIC_ASSERT(sizeof(FigureType) == sizeof(int) && sizeof(Scale) == sizeof(int));
+
+static const char *kinds_name(unsigned kinds)
+{
+        return kinds == FOR_BOTH ? "figure,table" : kinds == FOR_TABLE ? "table" : "figure";
+}
 
 char *figure_key_help(void)
 {
         GString *s = g_string_new(NULL);
 
-        for (size_t i = 0; i < G_N_ELEMENTS(figure_keys); i++)
-                g_string_append_printf(s, "%-18s %-17s %s\n",
-                                       figure_keys[i].applies == FOR_BOTH ? "figure,table"
-                                       : figure_keys[i].applies == FOR_TABLE ? "table" : "figure",
-                                       figure_keys[i].key, figure_keys[i].help);
+        group_key_help(s, figure_keys, G_N_ELEMENTS(figure_keys), kinds_name);
         return g_string_free(s, FALSE);
-}
-
-static int key_index(const char *key)
-{
-        for (size_t i = 0; i < G_N_ELEMENTS(figure_keys); i++)
-                if (!strcmp(figure_keys[i].key, key))
-                        return (int) i;
-        return -1;
 }
 
 void output_free(Output *o)
@@ -113,6 +152,7 @@ void output_free(Output *o)
         g_strfreev(o->y);
         g_free(o->x);
         g_strfreev(o->series);
+        g_strfreev(o->bounds);
         g_free(o->also);
         g_free(o->also_where);
         g_free(o->also_title);
@@ -257,43 +297,6 @@ static void bad(Parse *p, const char *key, const char *fmt, ...)
         va_end(ap);
 }
 
-static char *get(Parse *p, const char *key)
-{
-        return group_get(p, key);
-}
-
-static char **get_list(Parse *p, const char *key)
-{
-        return group_get_list(p, key);
-}
-
-static Scale get_scale(Parse *p, const char *key)
-{
-        g_autofree char *v = get(p, key);
-
-        if (!v || !strcmp(v, "auto"))
-                return SCALE_AUTO;
-        if (!strcmp(v, "true"))
-                return SCALE_LOG;
-        if (!strcmp(v, "false"))
-                return SCALE_LINEAR;
-        bad(p, key, "'%s' is not true, false or auto", v);
-        return SCALE_AUTO;
-}
-
-static bool get_bool(Parse *p, const char *key, bool def, bool *given)
-{
-        g_autofree char *v = get(p, key);
-
-        *given = v != NULL;
-        if (!v)
-                return def;
-        if (!strcmp(v, "true") || !strcmp(v, "false"))
-                return !strcmp(v, "true");
-        bad(p, key, "'%s' is not true or false", v);
-        return def;
-}
-
 /* Checks that AXIS (a key or column name) is an axis EXP has values of
  * among the cells SEL keeps; returns its column name or NULL. */
 static const char *check_axis(Parse *p, const char *key, const char *axis, const Experiment *exp,
@@ -342,11 +345,6 @@ static const Column *check_value_column(Parse *p, const char *key, const char *n
                 return NULL;
         }
         return c;
-}
-
-static Table *read_published(Parse *p, const char *dir, const char *name)
-{
-        return group_read_published(p, dir, name);
 }
 
 static void check_published_column(Parse *p, const char *key, const Table *t, const char *col,
@@ -439,57 +437,6 @@ const char *figure_text_problem(const char *s, gsize max)
         return NULL;
 }
 
-/* The text keys of a figure or table, each to be one line LaTeX and
- * gnuplot can print, of a sane length. */
-static void check_texts(Parse *p)
-{
-        static const struct { const char *key; gsize max; } texts[] = {
-                { "title", 500 }, { "caption", 4000 }, { "also_title", 200 }, { "published_title", 200 },
-                { "published_heads", 1000 },
-        };
-
-        for (gsize i = 0; i < G_N_ELEMENTS(texts); i++) {
-                g_autofree char *raw = g_key_file_get_value(p->kf, p->group, texts[i].key, NULL);
-                g_autofree char *v = raw ? experiment_clean_value(raw) : NULL;
-                const char *why = v ? figure_text_problem(v, texts[i].max) : NULL;
-                if (why)
-                        bad(p, texts[i].key, "%s", why);
-        }
-}
-
-/* Every list key but unit= (one unit per value column: the same one may
- * well come twice) holds each value once: a column, axis, bound, ratio or
- * head given twice is drawn or tabulated twice, or one of them silently
- * not at all.  Axes are compared by their column (size and size_B are
- * one). */
-static void check_lists_once(Parse *p)
-{
-        static const char *const lists[] = {
-                "y", "series", "rows", "columns", "value", "per_message", "ratio", "bounds", "published_y",
-                "published_heads", "published_rows", "published_value", "published_ratio", "published_columns",
-                "published_bounds",
-        };
-
-        for (gsize k = 0; k < G_N_ELEMENTS(lists); k++) {
-                g_autofree char *raw = g_key_file_get_value(p->kf, p->group, lists[k], NULL);
-                g_autofree char *v = raw ? experiment_clean_value(raw) : NULL;
-                g_auto(GStrv) items = v ? g_strsplit(v, ";", -1) : NULL;
-                g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
-                for (guint i = 0; items && items[i]; i++) {
-                        g_strstrip(items[i]);
-                        const Column *c = column_find_key(items[i]);
-                        const char *id = c ? c->name : items[i];
-                        if (!items[i][0])
-                                continue;
-                        if (g_hash_table_contains(seen, id)) {
-                                bad(p, lists[k], "'%s' is listed twice", items[i]);
-                                break;
-                        }
-                        g_hash_table_add(seen, (gpointer) id);
-                }
-        }
-}
-
 gboolean figure_check_collisions(GPtrArray *exps, GPtrArray *errors)
 {
         g_autoptr(GHashTable) ids = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
@@ -519,14 +466,425 @@ gboolean figure_check_collisions(GPtrArray *exps, GPtrArray *errors)
         return ok;
 }
 
+/* What parsing one figure or table needs beside its Output. */
+typedef struct {
+        Parse p;
+        Output *o;
+        const Experiment *exp;
+        Selector *sel;              /* where=, or NULL */
+        const char *metric;         /* the default y */
+        char *pattern_where;        /* where= and the default metric's pattern, or NULL */
+        Table *pub;                 /* the published= file, or NULL */
+        bool scale_given;           /* published_scale= */
+} FigureParse;
+
+/* A list item's identity: axes by their column (size and size_B are one). */
+static const char *item_identity(const char *item)
+{
+        const Column *c = column_find_key(item);
+
+        return c ? c->name : item;
+}
+
+/* where=, and the default metric (with several patterns, the first's). */
+static void parse_where(FigureParse *f)
+{
+        Output *o = f->o;
+        const char *pattern;
+
+        if (o->where) {
+                g_autoptr(GError) e = NULL;
+                f->sel = select_parse(o->where, SELECT_AXES, &e);
+                if (!f->sel)
+                        bad(&f->p, "where", "%s", e->message);
+        }
+        f->metric = default_metric(f->exp, f->sel, &pattern);
+        if (pattern && n_patterns(f->exp, f->sel) > 1)
+                f->pattern_where = g_strdup_printf("%s%spattern=%s", o->where ? o->where : "",
+                                                   o->where ? "," : "", pattern);
+}
+
+/* published= and what only applies with it; also=. */
+static void parse_published_also(FigureParse *f, const char *published_dir)
+{
+        Output *o = f->o;
+        Parse *p = &f->p;
+
+        f->pub = o->published ? group_read_published(p, published_dir, o->published) : NULL;
+        if (f->pub) {
+                g_autoptr(GError) e = NULL;
+                g_autoptr(Selector) ps = select_parse(o->published_where, SELECT_COLUMNS, &e);
+                if (!ps || !select_check_table(ps, f->pub, o->published, &e))
+                        bad(p, "published_where", "%s", e->message);
+                for (guint r = 0; ps && !e && r < f->pub->rows->len; r++)
+                        o->published_kept += select_row(ps, f->pub, f->pub->rows->pdata[r]);
+        }
+        for (size_t i = 0; !o->published && i < G_N_ELEMENTS(figure_keys); i++)
+                if (g_str_has_prefix(figure_keys[i].opt.key, "published_") &&
+                    g_key_file_has_key(p->kf, p->group, figure_keys[i].opt.key, NULL))
+                        bad(p, figure_keys[i].opt.key, "applies only with published=");
+
+        /* A reference experiment (figures: lines; tables: a last row). */
+        if (o->also && (strspn(o->also, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
+                        != strlen(o->also) || strlen(o->also) > 64))
+                bad(p, "also", "'%s' is not an experiment's name", o->also);
+        if (!o->also && (o->also_where || o->also_title))
+                bad(p, o->also_where ? "also_where" : "also_title", "applies only with also=");
+        if (o->also_where) {
+                g_autoptr(GError) e = NULL;
+                g_autoptr(Selector) as = select_parse(o->also_where, SELECT_AXES, &e);
+                if (!as)
+                        bad(p, "also_where", "%s", e->message);
+        }
+}
+
+/* columns= and rows=, and their defaults: the numeric axis with most
+ * values across, the other varying axes down. */
+static void parse_table_layout(FigureParse *f)
+{
+        Output *o = f->o;
+        Parse *p = &f->p;
+        g_auto(GStrv) cols = g_steal_pointer(&o->columns);
+        bool given = cols != NULL;
+
+        o->value = o->values && o->values[0] ? g_strdup(o->values[0]) : NULL;
+        o->unit = o->units && o->units[0] ? g_strdup(o->units[0]) : NULL;
+        if (cols && cols[0] && !cols[1] && column_find_key(cols[0])) {
+                o->columns_axis = g_strdup(check_axis(p, "columns", cols[0], f->exp, f->sel));
+        } else if (cols) {
+                for (guint i = 0; cols[i]; i++)
+                        check_value_column(p, "columns", cols[i]);
+                o->columns = g_steal_pointer(&cols);
+                if (o->value)
+                        bad(p, "value", "applies only when columns= is an axis");
+        }
+        for (guint i = 0; o->rows && o->rows[i]; i++) {
+                const char *c = check_axis(p, "rows", o->rows[i], f->exp, f->sel);
+                if (c && o->columns_axis && !strcmp(c, o->columns_axis))
+                        bad(p, "rows", "'%s' is already across (columns=)", o->rows[i]);
+                if (c) {
+                        g_free(o->rows[i]);
+                        o->rows[i] = g_strdup(c);
+                }
+        }
+        g_autoptr(GPtrArray) vary = figure_varying_axes(f->exp, f->pattern_where ? f->pattern_where : o->where);
+        if (!given && !o->columns && !o->columns_axis) {
+                const char *x = default_x(f->exp, f->sel);
+                bool x_varies = false;
+                for (guint i = 0; i < vary->len; i++)
+                        x_varies |= !strcmp(vary->pdata[i], x);
+                if (x_varies && (vary->len > 1 || o->rows))
+                        o->columns_axis = g_strdup(x);
+                else
+                        o->columns = g_strsplit(o->value ? o->value : f->metric, ";", -1);
+        }
+        if (!o->rows) {
+                GPtrArray *r = g_ptr_array_new();
+                for (guint i = 0; i < vary->len; i++)
+                        if (!o->columns_axis || strcmp(vary->pdata[i], o->columns_axis))
+                                g_ptr_array_add(r, g_strdup(vary->pdata[i]));
+                if (!r->len)
+                        g_ptr_array_add(r, g_strdup("transport"));
+                g_ptr_array_add(r, NULL);
+                o->rows = (char **) g_ptr_array_free(r, FALSE);
+        }
+        if (o->columns_axis && !o->value) {
+                o->value = g_strdup(f->metric);
+                g_strfreev(o->values);
+                o->values = g_strsplit(f->metric, ";", -1);
+                /* The default metric is the first pattern's: only its
+                 * cells, as for the default y. */
+                if (f->pattern_where && !o->where)
+                        o->where = g_strdup(f->pattern_where);
+        }
+        if (o->columns && f->pattern_where && !o->where)
+                o->where = g_strdup(f->pattern_where);
+}
+
+/* The value columns, each with its display unit (one for all, or one
+ * each), per_message=, intervals= and ratio=. */
+static void check_table_values(FigureParse *f)
+{
+        Output *o = f->o;
+        Parse *p = &f->p;
+        char **vals = o->columns_axis ? o->values : o->columns;
+        guint nvals = vals ? g_strv_length(vals) : 0, nunits = o->units ? g_strv_length(o->units) : 0;
+
+        if (nunits > 1 && nunits != nvals)
+                bad(p, "unit", "%u units for %u value columns: give one, or one each", nunits, nvals);
+        for (guint i = 0; i < nvals; i++) {
+                const Column *c = o->columns_axis ? check_value_column(p, "value", vals[i]) : column_find(vals[i]);
+                const char *u = nunits > 1 && i < nunits ? o->units[i] : o->unit;
+                if (u && c && !unit_fits(c->unit, u))
+                        bad(p, "unit", "'%s' does not fit %s, measured in %s", u, c->name,
+                            c->unit[0] ? c->unit : "no unit");
+        }
+        for (guint i = 0; o->per_message && o->per_message[i]; i++)
+                if (!in_strv(vals, o->per_message[i]))
+                        bad(p, "per_message", "'%s' is not one of the table's value columns", o->per_message[i]);
+        if (o->intervals) {
+                bool any = false;
+                for (guint k = 0; k < nvals; k++) {
+                        const Column *c = column_find(vals[k]);
+                        any |= c && (c->flags & COLUMN_HAS_CI);
+                }
+                if (!any)
+                        bad(p, "intervals", "no value column of the table has an interval in the summary");
+        }
+        if (o->ratio && !o->columns_axis)
+                bad(p, "ratio", "applies only when columns= is an axis (its values are the ratio's terms)");
+        for (guint i = 0; o->ratio && o->columns_axis && o->ratio[i]; i++) {
+                g_auto(GStrv) nd = g_strsplit(o->ratio[i], "/", -1);
+                bool ok = g_strv_length(nd) == 2;
+                for (guint k = 0; ok && k < 2; k++) {
+                        g_autofree char *w = g_strdup_printf("%s=%s", o->columns_axis, g_strstrip(nd[k]));
+                        g_autoptr(Selector) rs = select_parse(w, SELECT_AXES, NULL);
+                        guint n = 0;
+                        for (guint c = 0; rs && c < f->exp->cells->len; c++)
+                                n += selected(f->sel, f->exp->cells->pdata[c]) && select_cell(rs, f->exp->cells->pdata[c]);
+                        ok = n > 0;
+                }
+                if (!ok && f->exp->cells->len)
+                        bad(p, "ratio", "'%s' is not NUM/DEN, two values of %s among the table's cells",
+                            o->ratio[i], o->columns_axis);
+        }
+}
+
+/* A published column of the file, or a mistake in KEY. */
+static void check_pub(FigureParse *f, const char *key, const char *col)
+{
+        check_published_column(&f->p, key, f->pub, col, f->o->published);
+}
+
+/* published_ratio=: NUM/DEN, two values of published_series. */
+static void check_published_ratio(FigureParse *f)
+{
+        Output *o = f->o;
+
+        if (o->published_ratio && !o->published_series)
+                bad(&f->p, "published_ratio", "applies only with published_series= (its values are the ratio's terms)");
+        for (guint i = 0; o->published_ratio && o->published_series && f->pub && o->published_ratio[i]; i++) {
+                g_auto(GStrv) nd = g_strsplit(o->published_ratio[i], "/", -1);
+                int sc = table_column(f->pub, o->published_series);
+                bool ok = g_strv_length(nd) == 2 && sc >= 0;
+                for (guint k = 0; ok && k < 2; k++) {
+                        bool found = false;
+                        for (guint r = 0; r < f->pub->rows->len && !found; r++)
+                                found = !strcmp(((char **) f->pub->rows->pdata[r])[sc], g_strstrip(nd[k]));
+                        ok = found;
+                }
+                if (!ok)
+                        bad(&f->p, "published_ratio", "'%s' is not NUM/DEN, two values of %s in %s",
+                            o->published_ratio[i], o->published_series, o->published);
+        }
+}
+
+/* published_rows=: AXIS=COLUMN with AXIS one of rows=. */
+static void check_published_rows(FigureParse *f)
+{
+        Output *o = f->o;
+
+        for (guint i = 0; o->published_rows && o->published_rows[i]; i++) {
+                char *eq = strchr(o->published_rows[i], '=');
+                const Column *axis = NULL;
+                if (eq) {
+                        g_autofree char *a = g_strndup(o->published_rows[i], (gsize) (eq - o->published_rows[i]));
+                        axis = column_find_key(g_strstrip(a));
+                }
+                bool in_rows = axis && in_strv(o->rows, axis->name);
+                if (!eq || !axis || !in_rows)
+                        bad(&f->p, "published_rows", "'%s' is not AXIS=COLUMN with AXIS one of rows=",
+                            o->published_rows[i]);
+                else
+                        check_pub(f, "published_rows", g_strstrip(eq + 1));
+        }
+}
+
+/* published_columns= (OURS=THEIRS) and published_bounds= (THEIRS=COLUMN). */
+static void check_published_columns(FigureParse *f)
+{
+        Output *o = f->o;
+        char **vals = o->columns_axis ? o->values : o->columns;
+
+        o->published_columns_scale = g_new0(double, o->published_columns ? g_strv_length(o->published_columns) + 1 : 1);
+        for (guint i = 0; o->published_columns && o->published_columns[i]; i++) {
+                g_auto(GStrv) kv = g_strsplit(o->published_columns[i], "=", 2);
+                bool ours = kv[0] && kv[1] && in_strv(vals, g_strstrip(kv[0]));
+                if (!ours) {
+                        bad(&f->p, "published_columns", "'%s' is not OURS=THEIRS with OURS one of the table's value "
+                            "columns", o->published_columns[i]);
+                        continue;
+                }
+                check_pub(f, "published_columns", g_strstrip(kv[1]));
+                double s = name_scale(kv[1], kv[0]);
+                if (s < 0)
+                        bad(&f->p, "published_columns", "%s is not in the unit of %s", kv[1], kv[0]);
+                o->published_columns_scale[i] = s > 0 ? s : o->published_scale;
+        }
+        for (guint i = 0; o->published_bounds && o->published_bounds[i]; i++) {
+                g_auto(GStrv) kv = g_strsplit(o->published_bounds[i], "=", 2);
+                if (!kv[0] || !kv[1])
+                        bad(&f->p, "published_bounds", "'%s' is not THEIRS=COLUMN", o->published_bounds[i]);
+                else
+                        check_pub(f, "published_bounds", g_strstrip(kv[1]));
+        }
+        if (o->published_bounds && !o->published_columns)
+                bad(&f->p, "published_bounds", "applies only with published_columns=");
+}
+
+static void parse_table(FigureParse *f)
+{
+        Output *o = f->o;
+
+        parse_table_layout(f);
+        check_table_values(f);
+        check_pub(f, "published_label", o->published_label);
+        check_published_ratio(f);
+        check_pub(f, "published_series", o->published_series);
+        check_published_rows(f);
+        check_published_columns(f);
+        if (o->published && !o->published_columns && (!o->published_rows || !o->published_value))
+                bad(&f->p, o->published_rows ? "published_value" : "published_rows",
+                    "missing: a published column is matched to our rows by published_rows= "
+                    "and shown from published_value=");
+        for (guint i = 0; o->published_value && o->published_value[i]; i++)
+                check_pub(f, "published_value", o->published_value[i]);
+}
+
+/* y= and x=, or their defaults; none for latency figures. */
+static void parse_figure_axes(FigureParse *f)
+{
+        Output *o = f->o;
+        Parse *p = &f->p;
+        bool latency = o->type != FIGURE_LINE;
+        g_autofree char *x = g_steal_pointer(&o->x);
+
+        if (latency && (o->y || x)) {
+                bad(p, o->y ? "y" : "x", "a %s draws latency_ns and its percentiles from `ipclab latency`: "
+                    "x and y do not apply", type_values[o->type]);
+        } else if (o->y) {
+                const Column *first = NULL;
+                for (guint i = 0; o->y[i]; i++) {
+                        const Column *c = check_value_column(p, "y", o->y[i]);
+                        /* Panels share the y axis, so its unit. */
+                        if (c && first && strcmp(c->unit, first->unit))
+                                bad(p, "y", "%s (%s) and %s (%s): panels share one y axis, so one unit",
+                                    first->name, first->unit[0] ? first->unit : "no unit", c->name,
+                                    c->unit[0] ? c->unit : "no unit");
+                        first = first ? first : c;
+                }
+        } else if (!latency) {
+                o->y = g_strsplit(f->metric, ";", -1);
+                if (f->pattern_where && !o->where) {
+                        o->where = g_strdup(f->pattern_where);
+                        g_clear_pointer(&f->sel, select_free);
+                        f->sel = select_parse(o->where, SELECT_AXES, NULL);
+                }
+        }
+        if (latency)
+                o->x = NULL;
+        else if (x)
+                o->x = g_strdup(check_axis(p, "x", x, f->exp, f->sel));
+        else
+                o->x = g_strdup(default_x(f->exp, f->sel));
+}
+
+/* series=: axes, none, or the other axes that vary. */
+static void parse_figure_series(FigureParse *f)
+{
+        Output *o = f->o;
+
+        if (o->series && o->series[0] && !o->series[1] && !strcmp(o->series[0], "none")) {
+                g_clear_pointer(&o->series[0], g_free);
+        } else if (o->series) {
+                for (guint i = 0; o->series[i]; i++) {
+                        const char *c = check_axis(&f->p, "series", o->series[i], f->exp, f->sel);
+                        if (c && o->x && !strcmp(c, o->x))
+                                bad(&f->p, "series", "'%s' is already along x", o->series[i]);
+                        if (c) {
+                                g_free(o->series[i]);
+                                o->series[i] = g_strdup(c);
+                        }
+                }
+        } else {
+                g_autoptr(GPtrArray) vary = figure_varying_axes(f->exp, o->where);
+                GPtrArray *s = g_ptr_array_new();
+                for (guint i = 0; i < vary->len; i++)
+                        if (!o->x || strcmp(vary->pdata[i], o->x))
+                                g_ptr_array_add(s, g_strdup(vary->pdata[i]));
+                g_ptr_array_add(s, NULL);
+                o->series = (char **) g_ptr_array_free(s, FALSE);
+        }
+}
+
+/* errorbars= where given, bounds=, and the published lines. */
+static void parse_figure_extras(FigureParse *f)
+{
+        Output *o = f->o;
+        Parse *p = &f->p;
+
+        if (g_key_file_has_key(p->kf, p->group, "errorbars", NULL) && o->errorbars && o->y)
+                for (guint i = 0; o->y[i]; i++) {
+                        const Column *c = column_find(o->y[i]);
+                        if (c && !(c->flags & COLUMN_HAS_CI))
+                                bad(p, "errorbars", "%s has no interval in the summary", o->y[i]);
+                }
+        o->bound_memcpy = in_strv(o->bounds, "memcpy");
+        if (o->bound_memcpy && o->x && strcmp(o->x, "size_B"))
+                bad(p, "bounds", "memcpy is drawn for the message size: it needs x=size");
+        o->bound_direct = in_strv(o->bounds, "direct");
+        guint n = 0;
+        for (guint c = 0; o->bound_direct && c < f->exp->cells->len; c++) {
+                const Cell *cell = f->exp->cells->pdata[c];
+                n += selected(f->sel, cell) && !strcmp(cell->transport, "direct");
+        }
+        if (o->bound_direct && !n && f->exp->cells->len)
+                bad(p, "bounds", "direct: no cell it draws has transport=direct");
+        if (o->published && (!o->published_x || !o->published_y))
+                bad(p, o->published_x ? "published_y" : "published_x", "missing: published numbers are "
+                    "drawn from the columns published_x= and published_y=");
+        if (o->published && o->type != FIGURE_LINE)
+                bad(p, "published", "published numbers are drawn on line figures only");
+        check_pub(f, "published_x", o->published_x);
+        for (guint i = 0; o->published_y && o->published_y[i]; i++)
+                check_pub(f, "published_y", o->published_y[i]);
+        check_pub(f, "published_series", o->published_series);
+}
+
+/* Each published column's factor to our unit: without published_scale,
+ * what the column's name says (elapsed_us: 1000 to our ns); one whose
+ * name says no unit is shown as published in a table (speedup_pct). */
+static void published_scales(FigureParse *f)
+{
+        Output *o = f->o;
+        bool table = o->is_table;
+        char **pub_cols = table ? o->published_value : o->published_y;
+        const char *our_col = table ? (o->value ? o->value : o->columns ? o->columns[0] : NULL) : o->y ? o->y[0] : NULL;
+        guint npc = pub_cols ? g_strv_length(pub_cols) : 0;
+
+        o->published_scales = g_new0(double, npc + 1);
+        for (guint i = 0; i < npc; i++) {
+                double s = f->pub && our_col && !f->scale_given ? name_scale(pub_cols[i], our_col) : 0;
+                if (s < 0)
+                        bad(&f->p, table ? "published_value" : "published_y", "%s is not in the unit of %s (%s): "
+                            "give published_scale=", pub_cols[i], our_col, column_find(our_col)->unit);
+                o->published_scales[i] = s > 0 ? s : f->scale_given || !table ? o->published_scale : 0;
+                if (i == 0 && s > 0)
+                        o->published_scale = s;
+        }
+        if (o->published_heads && g_strv_length(o->published_heads) != npc)
+                bad(&f->p, "published_heads", "%u heads for %u published columns: give one each",
+                    g_strv_length(o->published_heads), npc);
+}
+
 Output *figure_parse(GKeyFile *kf, const char *group, const Experiment *exp,
                      const char *published_dir, FigureReport report, void *ctx)
 {
-        Parse p = { .kf = kf, .group = group, .report = report, .ctx = ctx, .ok = true };
         g_autoptr(Output) o = g_new0(Output, 1);
         bool table = g_str_has_prefix(group, "table ");
         unsigned kind = table ? FOR_TABLE : FOR_FIGURE;
-        bool given;
+        FigureParse f = { .p = { .kf = kf, .group = group, .report = report, .ctx = ctx, .ok = true },
+                          .o = o, .exp = exp };
 
         o->is_table = table;
         o->group = g_strdup(group);
@@ -535,416 +893,25 @@ Output *figure_parse(GKeyFile *kf, const char *group, const Experiment *exp,
         o->published_scale = 1;
         if (!o->name[0] || strlen(o->name) > 64 || strspn(o->name, "abcdefghijklmnopqrstuvwxyz"
                                                           "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_") != strlen(o->name))
-                bad(&p, NULL, "%s name must be letters, digits, '-' or '_'", table ? "table" : "figure");
+                bad(&f.p, NULL, "%s name must be letters, digits, '-' or '_'", table ? "table" : "figure");
+        group_check_keys(&f.p, figure_keys, G_N_ELEMENTS(figure_keys), kind, table ? "table" : "figure");
+        group_parse_keys(&f.p, figure_keys, G_N_ELEMENTS(figure_keys), kind, o, item_identity);
+        f.scale_given = g_key_file_has_key(kf, group, "published_scale", NULL);
 
-        g_auto(GStrv) keys = g_key_file_get_keys(kf, group, NULL, NULL);
-        for (guint k = 0; keys && keys[k]; k++) {
-                int i = key_index(keys[k]);
-                if (i < 0 || !(figure_keys[i].applies & kind)) {
-                        GString *allowed = g_string_new(NULL);
-                        for (size_t j = 0; j < G_N_ELEMENTS(figure_keys); j++)
-                                if (figure_keys[j].applies & kind)
-                                        g_string_append_printf(allowed, "%s%s", allowed->len ? ", " : "",
-                                                               figure_keys[j].key);
-                        Suggest sg;
-                        suggest_init(&sg, keys[k]);
-                        for (size_t j = 0; j < G_N_ELEMENTS(figure_keys); j++)
-                                if (figure_keys[j].applies & kind)
-                                        suggest_consider(&sg, figure_keys[j].key);
-                        g_autofree char *hint = suggest_hint(&sg);
-                        bad(&p, keys[k], "unknown key in a %s (allowed: %s)%s", table ? "table" : "figure",
-                            allowed->str, hint);
-                        g_string_free(allowed, TRUE);
-                }
-        }
-
-        /* What the build cannot make (above). */
-        check_texts(&p);
-        check_lists_once(&p);
-
-        o->title = get(&p, "title");
-        o->caption = get(&p, "caption");
-        o->where = get(&p, "where");
-        g_autoptr(Selector) sel = NULL;
-        if (o->where) {
-                g_autoptr(GError) e = NULL;
-                sel = select_parse(o->where, SELECT_AXES, &e);
-                if (!sel)
-                        bad(&p, "where", "%s", e->message);
-        }
-        const char *pattern;
-        const char *metric = default_metric(exp, sel, &pattern);
-        /* With several patterns, the default metric is the first's. */
-        g_autofree char *pattern_where = NULL;
-        if (pattern && n_patterns(exp, sel) > 1)
-                pattern_where = g_strdup_printf("%s%spattern=%s", o->where ? o->where : "",
-                                                o->where ? "," : "", pattern);
-
-        /* Published numbers. */
-        o->published = get(&p, "published");
-        g_autoptr(Table) pub = o->published ? read_published(&p, published_dir, o->published) : NULL;
-        o->published_where = get(&p, "published_where");
-        o->published_title = get(&p, "published_title");
-        g_autofree char *scale = get(&p, "published_scale");
-        if (scale) {
-                char *end;
-                o->published_scale = g_ascii_strtod(scale, &end);
-                if (*end || !isfinite(o->published_scale) || !(o->published_scale > 0))
-                        bad(&p, "published_scale", "'%s' is not a positive number", scale);
-        }
-        if (pub) {
-                g_autoptr(GError) e = NULL;
-                g_autoptr(Selector) ps = select_parse(o->published_where, SELECT_COLUMNS, &e);
-                if (!ps || !select_check_table(ps, pub, o->published, &e))
-                        bad(&p, "published_where", "%s", e->message);
-                for (guint r = 0; ps && !e && r < pub->rows->len; r++)
-                        o->published_kept += select_row(ps, pub, pub->rows->pdata[r]);
-        }
-        const char *needs_published[] = { "published_x", "published_y", "published_series", "published_where",
-                                          "published_scale", "published_title", "published_rows",
-                                          "published_value", "published_heads", "published_ratio",
-                                          "published_label", "published_columns", "published_bounds" };
-        if (!o->published)
-                for (size_t i = 0; i < G_N_ELEMENTS(needs_published); i++)
-                        if (g_key_file_has_key(kf, group, needs_published[i], NULL))
-                                bad(&p, needs_published[i], "applies only with published=");
-
-        /* A reference experiment (figures: lines; tables: a last row). */
-        o->also = get(&p, "also");
-        o->also_where = get(&p, "also_where");
-        o->also_title = get(&p, "also_title");
-        if (o->also && (strspn(o->also, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
-                        != strlen(o->also) || strlen(o->also) > 64))
-                bad(&p, "also", "'%s' is not an experiment's name", o->also);
-
-        if (!o->also && (o->also_where || o->also_title))
-                bad(&p, o->also_where ? "also_where" : "also_title", "applies only with also=");
-        if (o->also_where) {
-                g_autoptr(GError) e = NULL;
-                g_autoptr(Selector) as = select_parse(o->also_where, SELECT_AXES, &e);
-                if (!as)
-                        bad(&p, "also_where", "%s", e->message);
-        }
-        o->published_heads = get_list(&p, "published_heads");
-
+        parse_where(&f);
+        parse_published_also(&f, published_dir);
         if (table) {
-                o->values = get_list(&p, "value");
-                o->value = o->values && o->values[0] ? g_strdup(o->values[0]) : NULL;
-                o->units = get_list(&p, "unit");
-                o->unit = o->units && o->units[0] ? g_strdup(o->units[0]) : NULL;
-                o->per_message = get_list(&p, "per_message");
-                o->intervals = get_bool(&p, "intervals", false, &given);
-                o->ratio = get_list(&p, "ratio");
-                g_autofree char *digits = get(&p, "digits");
-                if (digits) {
-                        guint64 d;
-                        if (!g_ascii_string_to_unsigned(digits, 10, 0, 6, &d, NULL))
-                                bad(&p, "digits", "'%s' is not a whole number from 0 to 6", digits);
-                        else
-                                o->digits = (int) d;
-                }
-                g_auto(GStrv) cols = get_list(&p, "columns");
-                if (cols && cols[0] && !cols[1] && column_find_key(cols[0])) {
-                        const char *c = check_axis(&p, "columns", cols[0], exp, sel);
-                        o->columns_axis = g_strdup(c);
-                } else if (cols) {
-                        for (guint i = 0; cols[i]; i++)
-                                check_value_column(&p, "columns", cols[i]);
-                        o->columns = g_steal_pointer(&cols);
-                        if (o->value)
-                                bad(&p, "value", "applies only when columns= is an axis");
-                }
-                o->rows = get_list(&p, "rows");
-                for (guint i = 0; o->rows && o->rows[i]; i++) {
-                        const char *c = check_axis(&p, "rows", o->rows[i], exp, sel);
-                        if (c && o->columns_axis && !strcmp(c, o->columns_axis))
-                                bad(&p, "rows", "'%s' is already across (columns=)", o->rows[i]);
-                        if (c) {
-                                g_free(o->rows[i]);
-                                o->rows[i] = g_strdup(c);
-                        }
-                }
-                /* Defaults: the numeric axis with most values across, the
-                 * other varying axes down. */
-                g_autoptr(GPtrArray) vary = figure_varying_axes(exp, pattern_where ? pattern_where : o->where);
-                if (!cols && !o->columns && !o->columns_axis) {
-                        const char *x = default_x(exp, sel);
-                        bool x_varies = false;
-                        for (guint i = 0; i < vary->len; i++)
-                                x_varies |= !strcmp(vary->pdata[i], x);
-                        if (x_varies && (vary->len > 1 || o->rows))
-                                o->columns_axis = g_strdup(x);
-                        else
-                                o->columns = g_strsplit(o->value ? o->value : metric, ";", -1);
-                }
-                if (!o->rows) {
-                        GPtrArray *r = g_ptr_array_new();
-                        for (guint i = 0; i < vary->len; i++)
-                                if (!o->columns_axis || strcmp(vary->pdata[i], o->columns_axis))
-                                        g_ptr_array_add(r, g_strdup(vary->pdata[i]));
-                        if (!r->len)
-                                g_ptr_array_add(r, g_strdup("transport"));
-                        g_ptr_array_add(r, NULL);
-                        o->rows = (char **) g_ptr_array_free(r, FALSE);
-                }
-                if (o->columns_axis && !o->value) {
-                        o->value = g_strdup(metric);
-                        o->values = g_strsplit(metric, ";", -1);
-                        /* The default metric is the first pattern's: only
-                         * its cells, as for the default y. */
-                        if (pattern_where && !o->where)
-                                o->where = g_strdup(pattern_where);
-                }
-                if (!cols && o->columns && pattern_where && !o->where)
-                        o->where = g_strdup(pattern_where);
-                /* The value columns, each with its display unit: one unit
-                 * for all, or one each. */
-                char **vals = o->columns_axis ? o->values : o->columns;
-                guint nvals = vals ? g_strv_length(vals) : 0, nunits = o->units ? g_strv_length(o->units) : 0;
-                if (nunits > 1 && nunits != nvals)
-                        bad(&p, "unit", "%u units for %u value columns: give one, or one each", nunits, nvals);
-                for (guint i = 0; i < nvals; i++) {
-                        const Column *c = o->columns_axis ? check_value_column(&p, "value", vals[i]) : column_find(vals[i]);
-                        const char *u = nunits > 1 && i < nunits ? o->units[i] : o->unit;
-                        if (u && c && !unit_fits(c->unit, u))
-                                bad(&p, "unit", "'%s' does not fit %s, measured in %s", u, c->name,
-                                    c->unit[0] ? c->unit : "no unit");
-                }
-                for (guint i = 0; o->per_message && o->per_message[i]; i++) {
-                        bool in = false;
-                        for (guint k = 0; k < nvals; k++)
-                                in |= !strcmp(vals[k], o->per_message[i]);
-                        if (!in)
-                                bad(&p, "per_message", "'%s' is not one of the table's value columns", o->per_message[i]);
-                }
-                if (o->intervals) {
-                        bool any = false;
-                        for (guint k = 0; k < nvals; k++) {
-                                const Column *c = column_find(vals[k]);
-                                any |= c && (c->flags & COLUMN_HAS_CI);
-                        }
-                        if (!any)
-                                bad(&p, "intervals", "no value column of the table has an interval in the summary");
-                }
-                if (o->ratio && !o->columns_axis)
-                        bad(&p, "ratio", "applies only when columns= is an axis (its values are the ratio's terms)");
-                for (guint i = 0; o->ratio && o->columns_axis && o->ratio[i]; i++) {
-                        g_auto(GStrv) nd = g_strsplit(o->ratio[i], "/", -1);
-                        bool ok = g_strv_length(nd) == 2;
-                        for (guint k = 0; ok && k < 2; k++) {
-                                g_autofree char *w = g_strdup_printf("%s=%s", o->columns_axis, g_strstrip(nd[k]));
-                                g_autoptr(Selector) rs = select_parse(w, SELECT_AXES, NULL);
-                                guint n = 0;
-                                for (guint c = 0; rs && c < exp->cells->len; c++)
-                                        n += selected(sel, exp->cells->pdata[c]) && select_cell(rs, exp->cells->pdata[c]);
-                                ok = n > 0;
-                        }
-                        if (!ok && exp->cells->len)
-                                bad(&p, "ratio", "'%s' is not NUM/DEN, two values of %s among the table's cells",
-                                    o->ratio[i], o->columns_axis);
-                }
-                o->published_rows = get_list(&p, "published_rows");
-                o->published_value = get_list(&p, "published_value");
-                o->published_series = get(&p, "published_series");
-                o->published_ratio = get_list(&p, "published_ratio");
-                o->published_label = get(&p, "published_label");
-                check_published_column(&p, "published_label", pub, o->published_label, o->published);
-                if (o->published_ratio && !o->published_series)
-                        bad(&p, "published_ratio", "applies only with published_series= (its values are the ratio's terms)");
-                for (guint i = 0; o->published_ratio && o->published_series && pub && o->published_ratio[i]; i++) {
-                        g_auto(GStrv) nd = g_strsplit(o->published_ratio[i], "/", -1);
-                        int sc = table_column(pub, o->published_series);
-                        bool ok = g_strv_length(nd) == 2 && sc >= 0;
-                        for (guint k = 0; ok && k < 2; k++) {
-                                bool found = false;
-                                for (guint r = 0; r < pub->rows->len && !found; r++)
-                                        found = !strcmp(((char **) pub->rows->pdata[r])[sc], g_strstrip(nd[k]));
-                                ok = found;
-                        }
-                        if (!ok)
-                                bad(&p, "published_ratio", "'%s' is not NUM/DEN, two values of %s in %s",
-                                    o->published_ratio[i], o->published_series, o->published);
-                }
-                check_published_column(&p, "published_series", pub, o->published_series, o->published);
-                for (guint i = 0; o->published_rows && o->published_rows[i]; i++) {
-                        char *eq = strchr(o->published_rows[i], '=');
-                        const Column *axis = eq ? NULL : NULL;
-                        if (eq) {
-                                g_autofree char *a = g_strndup(o->published_rows[i], (gsize) (eq - o->published_rows[i]));
-                                axis = column_find_key(g_strstrip(a));
-                        }
-                        bool in_rows = false;
-                        for (guint r = 0; axis && o->rows[r]; r++)
-                                in_rows |= !strcmp(o->rows[r], axis->name);
-                        if (!eq || !axis || !in_rows)
-                                bad(&p, "published_rows", "'%s' is not AXIS=COLUMN with AXIS one of rows=",
-                                    o->published_rows[i]);
-                        else
-                                check_published_column(&p, "published_rows", pub, g_strstrip(eq + 1), o->published);
-                }
-                o->published_columns = get_list(&p, "published_columns");
-                o->published_bounds = get_list(&p, "published_bounds");
-                o->published_columns_scale = g_new0(double, o->published_columns ? g_strv_length(o->published_columns) + 1 : 1);
-                for (guint i = 0; o->published_columns && o->published_columns[i]; i++) {
-                        g_auto(GStrv) kv = g_strsplit(o->published_columns[i], "=", 2);
-                        bool ours = kv[0] && kv[1] && in_strv(vals, g_strstrip(kv[0]));
-                        if (!ours)
-                                bad(&p, "published_columns", "'%s' is not OURS=THEIRS with OURS one of the table's value columns",
-                                    o->published_columns[i]);
-                        else {
-                                check_published_column(&p, "published_columns", pub, g_strstrip(kv[1]), o->published);
-                                double f = name_scale(kv[1], kv[0]);
-                                if (f < 0)
-                                        bad(&p, "published_columns", "%s is not in the unit of %s", kv[1], kv[0]);
-                                o->published_columns_scale[i] = f > 0 ? f : o->published_scale;
-                        }
-                }
-                for (guint i = 0; o->published_bounds && o->published_bounds[i]; i++) {
-                        g_auto(GStrv) kv = g_strsplit(o->published_bounds[i], "=", 2);
-                        if (!kv[0] || !kv[1])
-                                bad(&p, "published_bounds", "'%s' is not THEIRS=COLUMN", o->published_bounds[i]);
-                        else
-                                check_published_column(&p, "published_bounds", pub, g_strstrip(kv[1]), o->published);
-                }
-                if (o->published_bounds && !o->published_columns)
-                        bad(&p, "published_bounds", "applies only with published_columns=");
-                if (o->published && !o->published_columns && (!o->published_rows || !o->published_value))
-                        bad(&p, o->published_rows ? "published_value" : "published_rows",
-                            "missing: a published column is matched to our rows by published_rows= "
-                            "and shown from published_value=");
-                for (guint i = 0; o->published_value && o->published_value[i]; i++)
-                        check_published_column(&p, "published_value", pub, o->published_value[i], o->published);
+                parse_table(&f);
         } else {
-                g_autofree char *type = get(&p, "type");
-                if (!type || !strcmp(type, "line"))
-                        o->type = FIGURE_LINE;
-                else if (!strcmp(type, "spectrum"))
-                        o->type = FIGURE_SPECTRUM;
-                else if (!strcmp(type, "cdf"))
-                        o->type = FIGURE_CDF;
-                else {
-                        static const char *const types[] = { "line", "spectrum", "cdf", NULL };
-                        g_autofree char *hint = suggest_hint_among(type, types);
-                        bad(&p, "type", "unknown type '%s' (allowed: line, spectrum, cdf)%s", type, hint);
-                }
-                bool latency = o->type != FIGURE_LINE;
-                o->y = get_list(&p, "y");
-                g_autofree char *x = get(&p, "x");
-                if (latency && (o->y || x)) {
-                        bad(&p, o->y ? "y" : "x", "a %s draws latency_ns and its percentiles from `ipclab latency`: "
-                            "x and y do not apply", type);
-                } else if (o->y) {
-                        const Column *first = NULL;
-                        for (guint i = 0; o->y[i]; i++) {
-                                const Column *c = check_value_column(&p, "y", o->y[i]);
-                                /* Panels share the y axis, so its unit. */
-                                if (c && first && strcmp(c->unit, first->unit))
-                                        bad(&p, "y", "%s (%s) and %s (%s): panels share one y axis, so one unit",
-                                            first->name, first->unit[0] ? first->unit : "no unit", c->name,
-                                            c->unit[0] ? c->unit : "no unit");
-                                first = first ? first : c;
-                        }
-                } else if (!latency) {
-                        o->y = g_strsplit(metric, ";", -1);
-                        if (pattern_where && !o->where) {
-                                o->where = g_strdup(pattern_where);
-                                g_clear_pointer(&sel, select_free);
-                                sel = select_parse(o->where, SELECT_AXES, NULL);
-                        }
-                }
-                if (latency)
-                        o->x = NULL;
-                else if (x)
-                        o->x = g_strdup(check_axis(&p, "x", x, exp, sel));
-                else
-                        o->x = g_strdup(default_x(exp, sel));
-                g_autofree char *series = get(&p, "series");
-                if (series && !strcmp(series, "none")) {
-                        o->series = g_new0(char *, 1);
-                } else if (series) {
-                        o->series = get_list(&p, "series");
-                        for (guint i = 0; o->series[i]; i++) {
-                                const char *c = check_axis(&p, "series", o->series[i], exp, sel);
-                                if (c && o->x && !strcmp(c, o->x))
-                                        bad(&p, "series", "'%s' is already along x", o->series[i]);
-                                if (c) {
-                                        g_free(o->series[i]);
-                                        o->series[i] = g_strdup(c);
-                                }
-                        }
-                } else {
-                        g_autoptr(GPtrArray) vary = figure_varying_axes(exp, o->where);
-                        GPtrArray *s = g_ptr_array_new();
-                        for (guint i = 0; i < vary->len; i++)
-                                if (!o->x || strcmp(vary->pdata[i], o->x))
-                                        g_ptr_array_add(s, g_strdup(vary->pdata[i]));
-                        g_ptr_array_add(s, NULL);
-                        o->series = (char **) g_ptr_array_free(s, FALSE);
-                }
-                o->logx = get_scale(&p, "logx");
-                o->logy = get_scale(&p, "logy");
-                o->errorbars = get_bool(&p, "errorbars", true, &given);
-                if (given && o->errorbars && o->y)
-                        for (guint i = 0; o->y[i]; i++) {
-                                const Column *c = column_find(o->y[i]);
-                                if (c && !(c->flags & COLUMN_HAS_CI))
-                                        bad(&p, "errorbars", "%s has no interval in the summary", o->y[i]);
-                        }
-                g_auto(GStrv) bounds = get_list(&p, "bounds");
-                for (guint i = 0; bounds && bounds[i]; i++) {
-                        if (!strcmp(bounds[i], "memcpy")) {
-                                o->bound_memcpy = true;
-                                if (o->x && strcmp(o->x, "size_B"))
-                                        bad(&p, "bounds", "memcpy is drawn for the message size: it needs x=size");
-                        } else if (!strcmp(bounds[i], "direct")) {
-                                o->bound_direct = true;
-                                guint n = 0;
-                                for (guint c = 0; c < exp->cells->len; c++) {
-                                        const Cell *cell = exp->cells->pdata[c];
-                                        n += selected(sel, cell) && !strcmp(cell->transport, "direct");
-                                }
-                                if (!n && exp->cells->len)
-                                        bad(&p, "bounds", "direct: no cell it draws has transport=direct");
-                        } else {
-                                static const char *const kinds[] = { "memcpy", "direct", NULL };
-                                g_autofree char *hint = suggest_hint_among(bounds[i], kinds);
-                                bad(&p, "bounds", "unknown bound '%s' (allowed: memcpy, direct)%s", bounds[i], hint);
-                        }
-                }
-                o->published_x = get(&p, "published_x");
-                o->published_y = get_list(&p, "published_y");
-                o->published_series = get(&p, "published_series");
-                if (o->published && (!o->published_x || !o->published_y))
-                        bad(&p, o->published_x ? "published_y" : "published_x", "missing: published numbers are "
-                            "drawn from the columns published_x= and published_y=");
-                if (o->published && latency)
-                        bad(&p, "published", "published numbers are drawn on line figures only");
-                check_published_column(&p, "published_x", pub, o->published_x, o->published);
-                for (guint i = 0; o->published_y && o->published_y[i]; i++)
-                        check_published_column(&p, "published_y", pub, o->published_y[i], o->published);
-                check_published_column(&p, "published_series", pub, o->published_series, o->published);
+                parse_figure_axes(&f);
+                parse_figure_series(&f);
+                parse_figure_extras(&f);
         }
-        /* Without published_scale, the published column's name says its
-         * unit (elapsed_us: 1000 to our ns). */
-        /* Several of them: each its own, and one whose name says no unit
-         * is shown as published in a table (speedup_pct). */
-        char **pub_cols = table ? o->published_value : o->published_y;
-        const char *our_col = table ? (o->value ? o->value : o->columns ? o->columns[0] : NULL) : o->y ? o->y[0] : NULL;
-        guint npc = pub_cols ? g_strv_length(pub_cols) : 0;
-        o->published_scales = g_new0(double, npc + 1);
-        for (guint i = 0; i < npc; i++) {
-                double f = pub && our_col && !scale ? name_scale(pub_cols[i], our_col) : 0;
-                if (f < 0)
-                        bad(&p, table ? "published_value" : "published_y", "%s is not in the unit of %s (%s): "
-                            "give published_scale=", pub_cols[i], our_col, column_find(our_col)->unit);
-                o->published_scales[i] = f > 0 ? f : scale || !table ? o->published_scale : 0;
-                if (i == 0 && f > 0)
-                        o->published_scale = f;
-        }
-        if (o->published_heads && g_strv_length(o->published_heads) != npc)
-                bad(&p, "published_heads", "%u heads for %u published columns: give one each",
-                    g_strv_length(o->published_heads), npc);
-        if (!p.ok)
+        published_scales(&f);
+        g_clear_pointer(&f.sel, select_free);
+        g_free(f.pattern_where);
+        g_clear_pointer(&f.pub, table_free);
+        if (!f.p.ok)
                 return NULL;
         return g_steal_pointer(&o);
 }

@@ -37,10 +37,11 @@ typedef struct {
         char *caption;
         char *where;          /* a selector (select.h), or NULL */
         /* Figures. */
-        FigureType type;
+        FigureType type;      /* stored as an int (group.h) */
         char **y;             /* summary columns, one panel each */
         char *x;              /* an axis column (size_B) */
         char **series;        /* axis columns; empty: one line */
+        char **bounds;        /* bounds= as given (memcpy, direct) */
         Scale logx, logy;
         bool errorbars;       /* from NAME_lo/NAME_hi where the column has them */
         bool bound_memcpy;    /* the memcpy time or rate for the message size */

@@ -430,8 +430,15 @@ static gboolean parse_value(GroupParse *p, const Option *o, const char *value, O
                 out->nums = g_new(guint64, 1);
                 out->nums[0] = n;
                 break;
-        default:
+        default: {
+                /* A list the paper prints (heads): of a sane length. */
+                const char *why = o->type == OPT_LIST && o->max ? figure_text_problem(value, o->max) : NULL;
+                if (why) {
+                        group_bad(p, o->key, "%s", why);
+                        return FALSE;
+                }
                 return parse_list(p, o, value, out, item, data, repeats, noun);
+        }
         }
         out->text = g_strdup(value);
         return TRUE;
@@ -500,7 +507,24 @@ static void store(const GroupKey *k, OptionValue *v, void *dest)
         }
 }
 
-void group_parse_keys(GroupParse *p, const GroupKey *keys, gsize n, unsigned kind, void *dest)
+/* Reports the first item of LIST (of KEY) given twice, items compared by
+ * IDENTITY (NULL: as written). */
+static void check_once(GroupParse *p, const char *key, char **list, const char *(*identity)(const char *item))
+{
+        g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
+
+        for (guint i = 0; list && list[i]; i++) {
+                const char *id = identity ? identity(list[i]) : list[i];
+                if (g_hash_table_contains(seen, id)) {
+                        group_bad(p, key, "'%s' is listed twice", list[i]);
+                        return;
+                }
+                g_hash_table_add(seen, (gpointer) id);
+        }
+}
+
+void group_parse_keys(GroupParse *p, const GroupKey *keys, gsize n, unsigned kind, void *dest,
+                      const char *(*identity)(const char *item))
 {
         for (gsize i = 0; i < n; i++) {
                 const GroupKey *k = &keys[i];
@@ -511,9 +535,12 @@ void group_parse_keys(GroupParse *p, const GroupKey *keys, gsize n, unsigned kin
 
                 if (!value || !(k->kinds & kind))
                         continue;
-                if (parse_value(p, &k->opt, value, &v, NULL, NULL, k->flags & GROUP_KEY_REPEATS, k->noun, false))
-                        store(k, &v, dest);
-                else if (v.list)
+                /* Items given twice are reported here, by their identity,
+                 * the list kept. */
+                parse_value(p, &k->opt, value, &v, NULL, NULL, true, k->noun, false);
+                if (v.list && !(k->flags & GROUP_KEY_REPEATS))
+                        check_once(p, k->opt.key, v.list, identity);
+                if (v.text || v.list)
                         store(k, &v, dest);
                 option_value_clear(&v);
         }

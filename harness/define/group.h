@@ -99,8 +99,10 @@ gboolean option_parse(GroupParse *p, const Option *o, const char *value, OptionV
 void group_check_keys(GroupParse *p, const GroupKey *keys, gsize n, unsigned kind, const char *what);
 
 /* Parses every key of KEYS that applies to KIND and P's group has (or
- * has a default) into DEST (see GroupKey). */
-void group_parse_keys(GroupParse *p, const GroupKey *keys, gsize n, unsigned kind, void *dest);
+ * has a default) into DEST (see GroupKey).  A list's item given twice is
+ * a mistake, items compared by IDENTITY (NULL: as written). */
+void group_parse_keys(GroupParse *p, const GroupKey *keys, gsize n, unsigned kind, void *dest,
+                      const char *(*identity)(const char *item));
 
 /* Appends one line per row of KEYS to S, as `ipclab keys` prints them:
  * "GROUPS KEY TYPE; DEFAULT; HELP", GROUPS from KINDS_NAME(kinds). */

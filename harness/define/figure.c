@@ -75,9 +75,10 @@ static const GroupKey figure_keys[] = {
             "its column whose values make separate lines (tables: columns)"),
         KEY("published_where", FOR_BOTH, published_where, OPT_STRING, NULL, NULL, ANY_LENGTH,
             "which of its rows: a selector on its columns"),
-        KEY("published_scale", FOR_BOTH, published_scale, OPT_NUMBER, NULL, NULL, 0,
+        { { "published_scale", OPT_NUMBER, NULL, NULL, false, 1, 0,
             "factor from its unit to our column's (1000 for us to ns); default: "
-            "from the unit its column's name ends in (_s, _ms, _us, _ns, _MiBps, _per_s), else 1"),
+            "from the unit its column's name ends in (_s, _ms, _us, _ns, _MiBps, _per_s), else 1" },
+          FOR_BOTH, offsetof(Output, published_scale), 0, NULL },
         KEY("published_title", FOR_BOTH, published_title, OPT_STRING, NULL, NULL, 200,
             "its legend entry or column head: published (TITLE)"),
         KEY("published_heads", FOR_BOTH, published_heads, OPT_LIST, NULL, NULL, 1000,

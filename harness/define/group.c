@@ -412,8 +412,9 @@ static gboolean parse_value(GroupParse *p, const Option *o, const char *value, O
         case OPT_NUMBER: {
                 char *end;
                 double d = g_ascii_strtod(value, &end);
-                if (*end || !isfinite(d) || !(d > 0)) {
-                        group_bad(p, o->key, "'%s' is not a positive number", value);
+                if (*end || !isfinite(d) || (o->min ? !(d > 0) : d == 0)) {
+                        group_bad(p, o->key, "'%s' is not %s", value,
+                                  o->min ? "a positive number" : "a number other than 0");
                         return FALSE;
                 }
                 break;

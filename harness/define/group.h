@@ -28,7 +28,7 @@ typedef enum {
         OPT_PERCENT,      /* a percentage, 2% */
         OPT_LIST,         /* list of free items (from `values` when it is set) */
         OPT_TRISTATE,     /* true, false or auto */
-        OPT_NUMBER,       /* a positive number */
+        OPT_NUMBER,       /* a number other than 0; positive when min is 1 */
 } OptType;
 
 /* One key: its type, its allowed values, its default and its help. */

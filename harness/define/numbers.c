@@ -4,6 +4,7 @@
 #include "numbers.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "columns.h"
@@ -13,49 +14,105 @@
 #include "suggest.h"
 #include "verify.h"
 
-static const struct {
-        const char *key;
-        const char *help;
-} number_keys[] = {
-        { "experiment", "another experiment whose summary the number reads (default: this one's)" },
-        { "published", "a file in data/published/ whose rows the number reads; its numbers are quoted as written" },
-        { "meta", "GROUP.KEY: a fact of the experiment's meta.ini (run.env_accel, machine vm.kernel); two (;) "
+static const char *const reduce_words[] = { "one", "min", "max", "count", "distinct", "list", NULL };
+static const char *const compare_words[] = { "ratio", "difference", "distance", "saving", NULL };
+static const char *const keep_words[] = { "above", "below", "not-above", "not-below", "disjoint", "overlap",
+                                          "apart", NULL };
+
+/* Selectors, names and columns: no text the paper prints, but one line. */
+#define ANY_LENGTH ((guint64) 1 << 20)
+
+/* Every key of a [number] group: group_parse_keys() stores its value in
+ * Number (compare= and reduce= as their word's index, keep= and show= as
+ * lists), and numbers_parse() ties them together.  A list may name one
+ * column twice (per=lat_p50_ns;lat_p50_ns: per squared time). */
+static const GroupKey number_keys[] = {
+        { { "experiment", OPT_STRING, NULL, NULL, false, 0, ANY_LENGTH,
+            "another experiment whose summary the number reads (default: this one's)" },
+          1, offsetof(Number, experiment), 0, NULL },
+        { { "published", OPT_STRING, NULL, NULL, false, 0, ANY_LENGTH,
+            "a file in data/published/ whose rows the number reads; its numbers are quoted as written" },
+          1, offsetof(Number, published), 0, NULL },
+        { { "meta", OPT_LIST, NULL, NULL, false, 0, 0,
+            "GROUP.KEY: a fact of the experiment's meta.ini (run.env_accel, machine vm.kernel); two (;) "
           "with compare= (run.finished;run.started); or skipped: the cells the run left out, as rows of "
           "transport, size_B and limit_B" },
-        { "numbers", "A;B: two other [number] groups of this file, combined by compare=" },
-        { "where", "which rows: a selector on axes or any column, as in claims (default: every row)" },
-        { "value", "the column quoted (summary columns: `ipclab columns`; an axis by its key or column)" },
-        { "times", "columns (;) of the same row the value is multiplied by (size_B;messages: bytes moved)" },
-        { "per", "columns (;) of the same row the value is divided by (messages: per message)" },
-        { "over", "a second selector: each row of where= is paired with its rows (see pair=)" },
-        { "over_value", "the second column of a pair (default value=; without over=, of the same row)" },
-        { "pair", "columns (;) on which the two rows of a pair agree (default: the axes neither "
+          1, offsetof(Number, meta), GROUP_KEY_REPEATS, NULL },
+        { { "numbers", OPT_LIST, NULL, NULL, false, 0, 0,
+            "A;B: two other [number] groups of this file, combined by compare=" },
+          1, offsetof(Number, numbers), GROUP_KEY_REPEATS, NULL },
+        { { "where", OPT_STRING, NULL, NULL, false, 0, ANY_LENGTH,
+            "which rows: a selector on axes or any column, as in claims (default: every row)" },
+          1, offsetof(Number, where), 0, NULL },
+        { { "value", OPT_STRING, NULL, NULL, false, 0, ANY_LENGTH,
+            "the column quoted (summary columns: `ipclab columns`; an axis by its key or column)" },
+          1, offsetof(Number, value), 0, NULL },
+        { { "times", OPT_LIST, NULL, NULL, false, 0, 0,
+            "columns (;) of the same row the value is multiplied by (size_B;messages: bytes moved)" },
+          1, offsetof(Number, times), GROUP_KEY_REPEATS, NULL },
+        { { "per", OPT_LIST, NULL, NULL, false, 0, 0,
+            "columns (;) of the same row the value is divided by (messages: per message)" },
+          1, offsetof(Number, per), GROUP_KEY_REPEATS, NULL },
+        { { "over", OPT_STRING, NULL, NULL, false, 0, ANY_LENGTH,
+            "a second selector: each row of where= is paired with its rows (see pair=)" },
+          1, offsetof(Number, over), 0, NULL },
+        { { "over_value", OPT_STRING, NULL, NULL, false, 0, ANY_LENGTH,
+            "the second column of a pair (default value=; without over=, of the same row)" },
+          1, offsetof(Number, over_value), 0, NULL },
+        { { "pair", OPT_LIST, NULL, NULL, false, 0, 0,
+            "columns (;) on which the two rows of a pair agree (default: the axes neither "
           "selector names; published files and meta=skipped: none, every row with every row)" },
-        { "compare", "ratio (default), difference, distance (|a - b|) or saving (1 - a/b, in %): "
+          1, offsetof(Number, pair), GROUP_KEY_REPEATS, NULL },
+        { { "compare", OPT_ENUM, compare_words, NULL, false, 0, 0,
+            "ratio (default), difference, distance (|a - b|) or saving (1 - a/b, in %): "
           "what a pair's two values make" },
-        { "keep", "conditions (;) a pair must meet: above (a > b), below, not-above, not-below, "
+          1, offsetof(Number, compare), 0, NULL },
+        { { "keep", OPT_LIST, keep_words, NULL, false, 0, 0,
+            "conditions (;) a pair must meet: above (a > b), below, not-above, not-below, "
           "disjoint (the two 95% intervals do not overlap), overlap, apart (disjoint and both at 95%)" },
-        { "reduce", "one (default: every row or pair the same value), min, max, count, distinct "
+          1, offsetof(Number, keep_list), GROUP_KEY_REPEATS, NULL },
+        { { "reduce", OPT_ENUM, reduce_words, NULL, false, 0, 0,
+            "one (default: every row or pair the same value), min, max, count, distinct "
           "(different values) or list" },
-        { "show", "value (default), coverage (of the rows' median intervals, in %), apart (the picked "
+          1, offsetof(Number, reduce), 0, NULL },
+        { { "show", OPT_LIST, NULL, NULL, false, 0, 0,
+            "value (default), coverage (of the rows' median intervals, in %), apart (the picked "
           "row's interval apart from every other's, or the pair's, at 95%), or axes (;) of the picked "
           "row (min, max) or of the rows listed (list)" },
-        { "scale", "a factor the number is multiplied by (50: fifty calls)" },
-        { "unit", "display unit: ns, us, ms, s; B, KiB, MiB, GiB; KiB/s, MiB/s, GiB/s; 1/s, k/s, M/s; % "
+          1, offsetof(Number, show_axes), GROUP_KEY_REPEATS, NULL },
+        { { "scale", OPT_NUMBER, NULL, NULL, false, 0, 0,
+            "a factor the number is multiplied by (50: fifty calls)" },
+          1, offsetof(Number, scale), 0, NULL },
+        { { "unit", OPT_STRING, NULL, NULL, false, 0, ANY_LENGTH,
+            "display unit: ns, us, ms, s; B, KiB, MiB, GiB; KiB/s, MiB/s, GiB/s; 1/s, k/s, M/s; % "
           "(default: the column's own; bytes as a size, 4~KiB)" },
-        { "digits", "fixed decimals 0-6 (default: three significant figures, as the paper's tables)" },
-        { "chars", "the first N characters of a text (a hash)" },
-        { "labels", "VALUE=TEXT pairs (;): how values of a text column read in the text (busctl-call=busctl call)" },
-        { "test", "a condition on the number (tcg, !=none|-, >2, as in selectors): the macro is 1 when it "
+          1, offsetof(Number, unit), 0, NULL },
+        { { "digits", OPT_UINT, NULL, NULL, false, 0, 6,
+            "fixed decimals 0-6 (default: three significant figures, as the paper's tables)" },
+          1, offsetof(Number, digits), 0, NULL },
+        { { "chars", OPT_UINT, NULL, NULL, false, 1, 1000,
+            "the first N characters of a text (a hash)" },
+          1, offsetof(Number, chars), 0, NULL },
+        { { "labels", OPT_LIST, NULL, NULL, false, 0, 0,
+            "VALUE=TEXT pairs (;): how values of a text column read in the text (busctl-call=busctl call)" },
+          1, offsetof(Number, labels), GROUP_KEY_REPEATS, NULL },
+        { { "test", OPT_STRING, NULL, NULL, false, 0, ANY_LENGTH,
+            "a condition on the number (tcg, !=none|-, >2, as in selectors): the macro is 1 when it "
           "holds, else 0 (for \\ifnum)" },
+          1, offsetof(Number, test), 0, NULL },
 };
+
+static const char *kinds_name(unsigned kinds)
+{
+        (void) kinds;
+        return "number";
+}
 
 char *numbers_key_help(void)
 {
         GString *s = g_string_new(NULL);
 
-        for (size_t i = 0; i < G_N_ELEMENTS(number_keys); i++)
-                g_string_append_printf(s, "%-18s %-17s %s\n", "number", number_keys[i].key, number_keys[i].help);
+        group_key_help(s, number_keys, G_N_ELEMENTS(number_keys), kinds_name);
         return g_string_free(s, FALSE);
 }
 
@@ -80,6 +137,7 @@ void number_free(Number *n)
         g_strfreev(n->per);
         g_strfreev(n->pair);
         g_strfreev(n->show_axes);
+        g_strfreev(n->keep_list);
         g_free(n->unit);
         g_free(n->test);
         g_strfreev(n->labels);
@@ -87,24 +145,6 @@ void number_free(Number *n)
 }
 
 /* ---- parsing ------------------------------------------------------------- */
-
-/* Which of the WORDS (NULL-ended) V is, or -1 after a mistake. */
-static int get_word(GroupParse *p, const char *key, const char *v, const char *const *words)
-{
-        GString *allowed = g_string_new(NULL);
-
-        for (int i = 0; words[i]; i++) {
-                if (!strcmp(words[i], v)) {
-                        g_string_free(allowed, TRUE);
-                        return i;
-                }
-                g_string_append_printf(allowed, "%s%s", i ? ", " : "", words[i]);
-        }
-        g_autofree char *hint = suggest_hint_among(v, words);
-        group_bad(p, key, "unknown value '%s' (allowed: %s)%s", v, allowed->str, hint);
-        g_string_free(allowed, TRUE);
-        return -1;
-}
 
 /* COLUMN as the column it names in the number's source (an axis key
  * "size" names size_B in a summary), or NULL after a mistake. */
@@ -172,10 +212,6 @@ static bool meta_fact_ok(const char *fact)
                                                       "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == strlen(dot + 1);
 }
 
-static const char *const reduce_words[] = { "one", "min", "max", "count", "distinct", "list", NULL };
-static const char *const compare_words[] = { "ratio", "difference", "distance", "saving", NULL };
-static const char *const keep_words[] = { "above", "below", "not-above", "not-below", "disjoint", "overlap",
-                                          "apart", NULL };
 
 /* The source's unit of what the number computes, or a mistake. */
 static void check_unit(GroupParse *p, const Number *n, const Table *pub)
@@ -213,34 +249,17 @@ static void parse_name(GroupParse *p, Number *n)
             strspn(n->name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_") != strlen(n->name))
                 group_bad(p, NULL, "number name must be letters, digits, '-' or '_' (with a letter): "
                           "the macro is \\%s", n->macro);
-        g_auto(GStrv) keys = g_key_file_get_keys(p->kf, p->group, NULL, NULL);
-        for (guint k = 0; keys && keys[k]; k++) {
-                bool known = false;
-                for (size_t i = 0; i < G_N_ELEMENTS(number_keys) && !known; i++)
-                        known = !strcmp(number_keys[i].key, keys[k]);
-                if (known)
-                        continue;
-                GString *allowed = g_string_new(NULL);
-                for (size_t i = 0; i < G_N_ELEMENTS(number_keys); i++)
-                        g_string_append_printf(allowed, "%s%s", i ? ", " : "", number_keys[i].key);
-                Suggest sg;
-                suggest_init(&sg, keys[k]);
-                for (size_t i = 0; i < G_N_ELEMENTS(number_keys); i++)
-                        suggest_consider(&sg, number_keys[i].key);
-                g_autofree char *hint = suggest_hint(&sg);
-                group_bad(p, keys[k], "unknown key in a number (allowed: %s)%s", allowed->str, hint);
-                g_string_free(allowed, TRUE);
-        }
+        group_check_keys(p, number_keys, G_N_ELEMENTS(number_keys), 1, "number");
+        /* compare= and reduce= as the index of their word; -1: not given. */
+        n->compare = (NumberCompare) -1;
+        n->reduce = (NumberReduce) -1;
+        group_parse_keys(p, number_keys, G_N_ELEMENTS(number_keys), 1, n, NULL);
 }
 
 /* experiment=, published=, meta=, numbers=: at most one; the published
  * file's header into *PUB. */
 static void parse_source(GroupParse *p, Number *n, const char *published_dir, Table **pub)
 {
-        n->experiment = group_get(p, "experiment");
-        n->published = group_get(p, "published");
-        n->meta = group_get_list(p, "meta");
-        n->numbers = group_get_list(p, "numbers");
         if (!!n->experiment + !!n->published + !!n->meta + !!n->numbers > 1)
                 group_bad(p, n->published ? "published" : n->meta ? "meta" : "numbers",
                           "one source: experiment=, published=, meta= or numbers=");
@@ -287,13 +306,6 @@ static bool has_rows(const Number *n)
  * the column it names in the source. */
 static void parse_rows(GroupParse *p, Number *n, const Table *pub)
 {
-        n->where = group_get(p, "where");
-        n->over = group_get(p, "over");
-        n->value = group_get(p, "value");
-        n->over_value = group_get(p, "over_value");
-        n->times = group_get_list(p, "times");
-        n->per = group_get_list(p, "per");
-        n->pair = group_get_list(p, "pair");
         if (!has_rows(n)) {
                 const char *row_keys[] = { "where", "over", "value", "over_value", "times", "per", "pair" };
                 for (size_t i = 0; i < G_N_ELEMENTS(row_keys); i++)
@@ -330,29 +342,27 @@ static void parse_reduce(GroupParse *p, Number *n)
 {
         bool pairs = n->over || n->over_value;
         bool two_meta = n->source == NUMBER_META && n->meta && n->meta[0] && n->meta[1];
-        g_autofree char *compare = group_get(p, "compare");
-        int w;
+        bool compare = g_key_file_has_key(p->kf, p->group, "compare", NULL);
+        int w = (int) n->compare;
 
         n->compare = pairs || n->source == NUMBER_NUMBERS || two_meta ? COMPARE_RATIO : COMPARE_NONE;
-        if (compare && (w = get_word(p, "compare", compare, compare_words)) >= 0)
+        if (w >= 0)
                 n->compare = (NumberCompare) (COMPARE_RATIO + w);
         if (compare && !pairs && n->source != NUMBER_NUMBERS && !two_meta)
                 group_bad(p, "compare", "applies to two values: over=, over_value=, numbers= or meta=A;B");
         if (two_meta && n->compare == COMPARE_SAVING)
                 group_bad(p, "compare", "two meta.ini facts make a ratio, a difference or a distance");
-        g_auto(GStrv) keep = group_get_list(p, "keep");
-        for (guint i = 0; keep && keep[i]; i++)
-                if ((w = get_word(p, "keep", keep[i], keep_words)) >= 0)
-                        n->keep |= 1u << w;
-        if (keep && !pairs)
+        for (guint i = 0; n->keep_list && n->keep_list[i]; i++)
+                n->keep |= 1u << option_index(keep_words, n->keep_list[i]);
+        if (g_key_file_has_key(p->kf, p->group, "keep", NULL) && !pairs)
                 group_bad(p, "keep", "applies to pairs: give over= or over_value=");
-        g_autofree char *reduce = group_get(p, "reduce");
-        if (reduce && (w = get_word(p, "reduce", reduce, reduce_words)) >= 0)
-                n->reduce = (NumberReduce) w;
-        if (reduce && !has_rows(n))
+        bool reduce = (int) n->reduce >= 0;
+        if (!reduce)
+                n->reduce = REDUCE_ONE;
+        if (g_key_file_has_key(p->kf, p->group, "reduce", NULL) && !has_rows(n))
                 group_bad(p, "reduce", "applies to rows");
         if ((n->reduce == REDUCE_MIN || n->reduce == REDUCE_MAX || n->reduce == REDUCE_DISTINCT) && !n->value)
-                group_bad(p, "reduce", "%s needs value=", reduce);
+                group_bad(p, "reduce", "%s needs value=", reduce_words[n->reduce]);
 }
 
 /* show=: value, coverage, apart, or columns of the rows. */
@@ -360,7 +370,7 @@ static void parse_show(GroupParse *p, Number *n, const Table *pub)
 {
         bool pairs = n->over || n->over_value;
         bool summary = n->source == NUMBER_SUMMARY || n->source == NUMBER_EXPERIMENT;
-        g_auto(GStrv) show = group_get_list(p, "show");
+        g_auto(GStrv) show = g_steal_pointer(&n->show_axes);
         const char *one = show && show[0] && !show[1] ? show[0] : "";
 
         n->show = SHOW_VALUE;
@@ -399,31 +409,9 @@ static void parse_show(GroupParse *p, Number *n, const Table *pub)
 /* scale=, unit=, digits=, chars=, labels=, test=. */
 static void parse_format(GroupParse *p, Number *n, const Table *pub, bool columns_ok)
 {
-        guint64 u;
-
-        n->unit = group_get(p, "unit");
-        g_autofree char *scale = group_get(p, "scale");
-        if (scale) {
-                char *end;
-                n->scale = g_ascii_strtod(scale, &end);
-                if (*end || !isfinite(n->scale) || n->scale == 0)
-                        group_bad(p, "scale", "'%s' is not a number other than 0", scale);
-        }
-        g_autofree char *digits = group_get(p, "digits");
-        if (digits && !g_ascii_string_to_unsigned(digits, 10, 0, 6, &u, NULL))
-                group_bad(p, "digits", "'%s' is not a whole number from 0 to 6", digits);
-        else if (digits)
-                n->digits = (int) u;
-        g_autofree char *chars = group_get(p, "chars");
-        if (chars && !g_ascii_string_to_unsigned(chars, 10, 1, 1000, &u, NULL))
-                group_bad(p, "chars", "'%s' is not a whole number from 1 to 1000", chars);
-        else if (chars)
-                n->chars = (int) u;
-        n->labels = group_get_list(p, "labels");
         for (guint i = 0; n->labels && n->labels[i]; i++)
                 if (!strchr(n->labels[i], '=') || n->labels[i][0] == '=')
                         group_bad(p, "labels", "'%s' is not VALUE=TEXT", n->labels[i]);
-        n->test = group_get(p, "test");
         if (n->test) {
                 g_autoptr(GError) e = NULL;
                 g_autofree char *cond = number_test_selector(n->test);

@@ -128,6 +128,7 @@ typedef struct {
         char **times, **per, **pair;
         NumberCompare compare;
         unsigned keep;
+        char **keep_list;     /* keep= as given */
         NumberReduce reduce;
         NumberShow show;
         char **show_axes;     /* show= axes, as column names */

@@ -50,14 +50,6 @@ typedef struct {
         const char *help;
 } Option;
 
-static const char *const bus_values[] = { "none", "dbus-daemon", "dbus-broker", "p2p", NULL };
-static const char *const payload_values[] = { "bytes", "string", "none", NULL };
-static const char *const pattern_values[] = { "oneway", "roundtrip", "callrate", NULL };
-static const char *const reply_values[] = { "echo", "empty", "short", NULL };
-static const char *const marshal_values[] = { "array", "per-element", "append-per-element", "copy", NULL };
-static const char *const cpus_values[] = { "none", "same", "split", NULL };
-static const char *const roles_values[] = { "processes", "threads", NULL };
-static const char *const env_values[] = { "host", "nspawn", "vm", NULL };
 static const char *const runner_values[] = { "harness", "hyperfine", NULL };
 static const char *const store_latencies_values[] = { "histogram", "raw", NULL };
 static const char *const repeat_until_values[] = { "narrow", "decided", NULL };
@@ -89,24 +81,24 @@ static const Option options[] = {
           "longer free text" },
         { "transport", OPT_TRANSPORTS, NULL, NULL, true, 0, 0,
           "axis: transports (see `ipclab list`)" },
-        { "bus", OPT_ENUMS, bus_values, "dbus-daemon", false, 0, 0,
+        { "bus", OPT_ENUMS, axis_bus_values, "dbus-daemon", false, 0, 0,
           "axis, D-Bus transports only: dbus-daemon, dbus-broker, p2p" },
-        { "payload", OPT_ENUMS, payload_values, "bytes", false, 0, 0,
+        { "payload", OPT_ENUMS, axis_payload_values, "bytes", false, 0, 0,
           "axis: bytes (D-Bus ay) or string (D-Bus s)" },
         { "size", OPT_SIZES, NULL, "64", false, 1, MAX_SIZE,
           "axis: payload bytes per message (64, 4KiB, 1MiB)" },
-        { "pattern", OPT_ENUMS, pattern_values, "roundtrip", false, 0, 0,
+        { "pattern", OPT_ENUMS, axis_pattern_values, "roundtrip", false, 0, 0,
           "axis: oneway, roundtrip, callrate" },
-        { "reply", OPT_ENUMS, reply_values, "echo", false, 0, 0,
+        { "reply", OPT_ENUMS, axis_reply_values, "echo", false, 0, 0,
           "axis, round trips: echo the payload, reply empty, or short (the string OK; gdbus)" },
-        { "marshal", OPT_ENUMS, marshal_values, "array", false, 0, 0,
+        { "marshal", OPT_ENUMS, axis_marshal_values, "array", false, 0, 0,
           "axis: array (whole), per-element (append and read per byte), append-per-element "
           "(append per byte, read whole) for D-Bus ay; copy (gdbus strings built with g_variant_new)" },
-        { "cpus", OPT_ENUMS, cpus_values, "none", false, 0, 0,
+        { "cpus", OPT_ENUMS, axis_cpus_values, "none", false, 0, 0,
           "axis: none (unpinned), same (one CPU), split (two CPUs)" },
         /* No default value: a file without the key keeps the
          * config_sha256 it had before the key existed (processes). */
-        { "roles", OPT_ENUMS, roles_values, NULL, false, 0, 0,
+        { "roles", OPT_ENUMS, axis_roles_values, NULL, false, 0, 0,
           "axis: processes (client and server each a forked process; the default) or threads "
           "(two threads of one forked process), for the transports that can (see `ipclab check`)" },
         { "count", OPT_UINTS, NULL, NULL, false, 1, MAX_COUNT,
@@ -146,7 +138,7 @@ static const Option options[] = {
         { "store_latencies", OPT_ENUM, store_latencies_values, NULL, false, 0, 0,
           "per-message latencies in latencies.tsv.gz: histogram (log-linear buckets, under 1% error; "
           "the default) or raw (every value: for short runs)" },
-        { "env", OPT_ENUMS, env_values, "host", false, 0, 0,
+        { "env", OPT_ENUMS, axis_env_values, "host", false, 0, 0,
           "where it runs: host, nspawn, vm; a list runs every cell in each (--env picks one)" },
 };
 
@@ -200,15 +192,6 @@ char *experiment_key_help(void)
         return g_string_free(s, FALSE);
 }
 
-const char *pattern_name(Pattern p) { return pattern_values[p]; }
-const char *payload_name(PayloadType p) { return payload_values[p]; }
-const char *reply_name(ReplyKind r) { return reply_values[r]; }
-const char *marshal_name(Marshal m) { return marshal_values[m]; }
-const char *cpus_name(CpuPlacement c) { return cpus_values[c]; }
-const char *roles_name(Roles r) { return roles_values[r]; }
-const char *bus_name(BusKind b) { return bus_values[b]; }
-const char *env_name(EnvKind e) { return env_values[e]; }
-
 static const Option *option_find(const char *key)
 {
         for (size_t i = 0; i < G_N_ELEMENTS(options); i++)
@@ -223,56 +206,6 @@ static int enum_index(const char *const *values, const char *s)
                 if (strcmp(values[i], s) == 0)
                         return i;
         return -1;
-}
-
-bool parse_size(const char *s, guint64 *out)
-{
-        static const struct { const char *suffix; guint64 mult; } units[] = {
-                { "", 1 }, { "B", 1 }, { "KiB", 1024 }, { "MiB", 1024 * 1024 },
-                { "GiB", (guint64) 1024 * 1024 * 1024 },
-        };
-        char *end;
-
-        if (!g_ascii_isdigit(*s))
-                return false;
-        errno = 0;
-        guint64 v = g_ascii_strtoull(s, &end, 10);
-        if (errno)
-                return false;
-        for (size_t i = 0; i < G_N_ELEMENTS(units); i++) {
-                if (strcmp(end, units[i].suffix) == 0) {
-                        if (v > G_MAXUINT64 / units[i].mult)
-                                return false;
-                        *out = v * units[i].mult;
-                        return true;
-                }
-        }
-        return false;
-}
-
-bool parse_duration(const char *s, guint64 *out_ns)
-{
-        static const struct { const char *suffix; guint64 mult; } units[] = {
-                { "ns", 1 }, { "us", 1000 }, { "ms", 1000000 },
-                { "s", 1000000000 }, { "m", (guint64) 60 * 1000000000 },
-        };
-        char *end;
-
-        if (!g_ascii_isdigit(*s))
-                return false;
-        errno = 0;
-        guint64 v = g_ascii_strtoull(s, &end, 10);
-        if (errno)
-                return false;
-        for (size_t i = 0; i < G_N_ELEMENTS(units); i++) {
-                if (strcmp(end, units[i].suffix) == 0) {
-                        if (v > G_MAXUINT64 / units[i].mult)
-                                return false;
-                        *out_ns = v * units[i].mult;
-                        return true;
-                }
-        }
-        return false;
 }
 
 static bool parse_uint(const char *s, guint64 *out)
@@ -1084,37 +1017,6 @@ static bool cell_supported(const Transport *t, const Cell *cell, bool anywhere, 
         return true;
 }
 
-char *cell_describe(const Cell *cell)
-{
-        GString *s = g_string_new(cell->transport);
-
-        if (cell->bus != BUS_NONE)
-                g_string_append_printf(s, " bus=%s", bus_name(cell->bus));
-        g_string_append_printf(s, " %s %s", pattern_name(cell->pattern), payload_name(cell->payload));
-        if (cell->pattern != PATTERN_CALLRATE)
-                g_string_append_printf(s, " size=%" G_GUINT64_FORMAT, cell->size);
-        if (cell->pattern == PATTERN_ROUNDTRIP)
-                g_string_append_printf(s, " reply=%s", reply_name(cell->reply));
-        if (cell->marshal != MARSHAL_ARRAY)
-                g_string_append_printf(s, " marshal=%s", marshal_name(cell->marshal));
-        if (cell->cpus != CPUS_NONE)
-                g_string_append_printf(s, " cpus=%s", cpus_name(cell->cpus));
-        if (cell->roles != ROLES_PROCESSES)
-                g_string_append_printf(s, " roles=%s", roles_name(cell->roles));
-        if (cell->count)
-                g_string_append_printf(s, " count=%" G_GUINT64_FORMAT, cell->count);
-        else
-                g_string_append_printf(s, " duration=%" G_GUINT64_FORMAT "ms", cell->duration_ns / 1000000);
-        return g_string_free(s, FALSE);
-}
-
-static char *cell_key(const Cell *c)
-{
-        return g_strdup_printf("%s|%d|%d|%" G_GUINT64_FORMAT "|%d|%d|%d|%d|%d|%" G_GUINT64_FORMAT "|%" G_GUINT64_FORMAT,
-                               c->transport, c->bus, c->payload, c->size, c->pattern, c->reply,
-                               c->marshal, c->cpus, c->roles, c->count, c->duration_ns);
-}
-
 /* Why T cannot run its two roles as threads of one process at all
  * (roles=threads), or NULL when it can.  A transport that does not say it
  * can (TRANSPORT_THREADS) is refused them; its refuses() says why where
@@ -1364,7 +1266,7 @@ static gboolean expand(const Ctx *c, Experiment *exp, Values *v)
                         }
                         cell.reply = REPLY_EMPTY;
                 }
-                char *key = cell_key(&cell);
+                char *key = axis_cell_key(&cell);
                 if (g_hash_table_contains(seen, key)) {
                         g_free(key);
                         continue;

@@ -85,6 +85,7 @@ const Axis axis_table[] = {
 };
 
 const size_t axis_count = G_N_ELEMENTS(axis_table);
+G_STATIC_ASSERT(G_N_ELEMENTS(axis_table) <= AXIS_MAX);
 
 const char *pattern_name(Pattern p) { return axis_pattern_values[p]; }
 const char *payload_name(PayloadType p) { return axis_payload_values[p]; }

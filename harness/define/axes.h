@@ -146,6 +146,9 @@ typedef struct {
         bool (*described)(const Cell *cell);
 } Axis;
 
+/* More axes than this: raise it. */
+#define AXIS_MAX 32
+
 extern const Axis axis_table[];
 extern const size_t axis_count;
 

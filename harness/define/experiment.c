@@ -1075,12 +1075,26 @@ static const char *cell_refused(const Transport *t, const Cell *cell)
         return no || cell->roles != ROLES_THREADS ? no : threads_refused(t);
 }
 
+/* Steps AT, one index per cell axis below N, to the next combination,
+ * the last axis fastest; false after the last. */
+static bool next_combination(const guint *n, guint *at)
+{
+        for (size_t i = axis_count; i-- > 0;) {
+                if (axis_table[i].type == AXIS_PLACE)
+                        continue;
+                if (++at[i] < n[i])
+                        return true;
+                at[i] = 0;
+        }
+        return false;
+}
+
 /* Expands the axes into the filtered cartesian product. */
 static gboolean expand(const Ctx *c, Experiment *exp, Values *v)
 {
         guint it = opt_index("transport"), ib = opt_index("bus"), ip = opt_index("payload"),
               is = opt_index("size"), ipt = opt_index("pattern"), ir = opt_index("reply"),
-              im = opt_index("marshal"), ic = opt_index("cpus"), icn = opt_index("count"),
+              im = opt_index("marshal"), icn = opt_index("count"),
               idu = opt_index("duration"), iro = opt_index("roles");
         bool have_count = v->list[icn] != NULL, have_dur = v->list[idu] != NULL;
         bool any_dbus = false, any_marshal = false, any_copy = false, any_short = false;
@@ -1198,39 +1212,33 @@ static gboolean expand(const Ctx *c, Experiment *exp, Values *v)
         if (!ok || (!have_count && !have_dur))
                 return FALSE;
 
-        guint nb = g_strv_length(v->list[ib]), np = g_strv_length(v->list[ip]),
-              ns = g_strv_length(v->list[is]), npt = g_strv_length(v->list[ipt]),
-              nr = g_strv_length(v->list[ir]), nm = g_strv_length(v->list[im]),
-              nc = g_strv_length(v->list[ic]);
-        /* roles= has no default (the config hash of a file without it
-         * stays): processes. */
-        guint nro = v->list[iro] ? g_strv_length(v->list[iro]) : 1;
-        guint nq = have_count ? g_strv_length(v->list[icn]) : g_strv_length(v->list[idu]);
-
-        for (guint a = 0; a < nt; a++)
-        for (guint b = 0; b < nb; b++)
-        for (guint pl = 0; pl < np; pl++)
-        for (guint s = 0; s < ns; s++)
-        for (guint pt = 0; pt < npt; pt++)
-        for (guint r = 0; r < nr; r++)
-        for (guint m = 0; m < nm; m++)
-        for (guint cp = 0; cp < nc; cp++)
-        for (guint ro = 0; ro < nro; ro++)
-        for (guint q = 0; q < nq; q++) {
-                const Transport *t = transport_find(v->list[it][a]);
-                Cell cell = {
-                        .transport = t->name,
-                        .bus = (t->flags & TRANSPORT_DBUS) ? (BusKind) v->nums[ib][b] : BUS_NONE,
-                        .payload = (PayloadType) v->nums[ip][pl],
-                        .size = v->nums[is][s],
-                        .pattern = (Pattern) v->nums[ipt][pt],
-                        .reply = (ReplyKind) v->nums[ir][r],
-                        .marshal = (Marshal) v->nums[im][m],
-                        .cpus = (CpuPlacement) v->nums[ic][cp],
-                        .roles = v->list[iro] ? (Roles) v->nums[iro][ro] : ROLES_PROCESSES,
-                        .count = have_count ? v->nums[icn][q] : 0,
-                        .duration_ns = have_dur ? v->nums[idu][q] : 0,
-                };
+        /* The cartesian product of the cell axes, the last one
+         * (axis_table's order) varying fastest; an axis the file leaves
+         * out (roles: no default, so that the config hash of a file
+         * without it stays) holds its first value. */
+        guint nv[AXIS_MAX], at[AXIS_MAX] = { 0 };
+        guint opt[AXIS_MAX];
+        for (size_t i = 0; i < axis_count; i++) {
+                if (axis_table[i].type == AXIS_PLACE)
+                        continue;
+                opt[i] = opt_index(axis_key(&axis_table[i]));
+                nv[i] = v->list[opt[i]] ? g_strv_length(v->list[opt[i]]) : 1;
+        }
+        for (bool more = true; more; more = next_combination(nv, at)) {
+                const Transport *t = NULL;
+                Cell cell = { 0 };
+                for (size_t i = 0; i < axis_count; i++) {
+                        const Axis *a = &axis_table[i];
+                        if (a->type == AXIS_PLACE)
+                                continue;
+                        if (a->type == AXIS_TRANSPORT) {
+                                t = transport_find(v->list[opt[i]][at[i]]);
+                                cell.transport = t->name;
+                                continue;
+                        }
+                        bool takes = !a->takes || (t->flags & a->takes);
+                        axis_set(a, &cell, takes && v->list[opt[i]] ? v->nums[opt[i]][at[i]] : 0);
+                }
                 g_autofree char *why = NULL;
 
                 if (cell.pattern == PATTERN_CALLRATE) {

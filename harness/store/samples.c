@@ -65,6 +65,9 @@ const char *samples_header(void)
  * that is not one of a Sample's numbers. */
 static guint64 *sample_number(Sample *s, ColumnId id)
 {
+        /* No axis is a number of the Sample (axes.h). */
+        if (column_table[id].kind == COLUMN_AXIS)
+                return NULL;
         switch (id) {
         case COL_ELAPSED_NS:
                 return &s->elapsed_ns;
@@ -106,19 +109,6 @@ static guint64 *sample_number(Sample *s, ColumnId id)
         case COL_EXPERIMENT:
         case COL_CELL:
         case COL_REP:
-        case COL_ENV:
-        case COL_MACHINE:
-        case COL_TRANSPORT:
-        case COL_BUS:
-        case COL_PAYLOAD:
-        case COL_SIZE_B:
-        case COL_PATTERN:
-        case COL_REPLY:
-        case COL_MARSHAL:
-        case COL_CPUS:
-        case COL_ROLES:
-        case COL_COUNT:
-        case COL_DURATION_NS:
         case COL_STATUS:
         case COL_WHY:
         case COL_N:
@@ -137,6 +127,7 @@ static guint64 *sample_number(Sample *s, ColumnId id)
         case COL_FIXED_SHARE:
         case COL_PLACEMENT_MODES:
         case COL_N_COLUMNS:
+        default:
                 break;
         }
         return NULL;

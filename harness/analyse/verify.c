@@ -39,9 +39,9 @@ typedef struct {
                                * and its name in samples.tsv */
         AxisKind kind;
         bool labelled;        /* described as key=value */
-} Axis;
+} VerifyAxis;
 
-static const Axis axes[] = {
+static const VerifyAxis axes[] = {
         { &column_table[COL_TRANSPORT], KIND_TEXT, false },
         { &column_table[COL_BUS], KIND_TEXT, false },
         { &column_table[COL_PAYLOAD], KIND_TEXT, false },
@@ -332,7 +332,7 @@ static double vcell_fixed_share(const VCell *c)
 }
 
 /* The value V of axis A, as people read it: "4 KiB", "count=1000". */
-static char *axis_value_text(const Axis *a, const char *v)
+static char *axis_value_text(const VerifyAxis *a, const char *v)
 {
         g_autofree char *t = a->kind == KIND_SIZE || a->kind == KIND_DURATION
                 ? style_value_text(a->column->name, v, false) : g_strdup(v);
@@ -348,15 +348,15 @@ static char *vcell_describe(const VCell *c, const int *axis_col, int env_col, bo
 
         for (size_t a = 0; a < N_AXES; a++) {
                 const char *v = c->row[axis_col[a]];
-                if (!strcmp(v, "-") || (axes[a].column == &column_table[COL_MACHINE] && !machines) ||
-                    (axes[a].column == &column_table[COL_MARSHAL] && !strcmp(v, "array")) ||
-                    (axes[a].column == &column_table[COL_CPUS] && !strcmp(v, "none")) ||
-                    (axes[a].column == &column_table[COL_ROLES] && !strcmp(v, "processes")))
+                const Axis *reg = axis_of_column((ColumnId) (axes[a].column - column_table));
+                if (!strcmp(v, "-") || (reg->type == AXIS_PLACE && !machines) ||
+                    (reg->usual && !strcmp(v, reg->usual)))
                         continue;
                 g_autofree char *t = axis_value_text(&axes[a], v);
                 g_string_append_printf(s, "%s%s", s->len ? " " : "", t);
         }
-        if (env_col >= 0 && strcmp(c->row[env_col], "host") != 0)
+        const char *env_usual = axis_of_column(COL_ENV)->usual;
+        if (env_col >= 0 && strcmp(c->row[env_col], env_usual) != 0)
                 g_string_append_printf(s, " env=%s", c->row[env_col]);
         return g_string_free(s, FALSE);
 }

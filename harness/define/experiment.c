@@ -26,14 +26,6 @@
 
 G_DEFINE_QUARK(ipclab-error-quark, ipclab_error)
 
-static const char *const bus_values[] = { "none", "dbus-daemon", "dbus-broker", "p2p", NULL };
-static const char *const payload_values[] = { "bytes", "string", "none", NULL };
-static const char *const pattern_values[] = { "oneway", "roundtrip", "callrate", NULL };
-static const char *const reply_values[] = { "echo", "empty", "short", NULL };
-static const char *const marshal_values[] = { "array", "per-element", "append-per-element", "copy", NULL };
-static const char *const cpus_values[] = { "none", "same", "split", NULL };
-static const char *const roles_values[] = { "processes", "threads", NULL };
-static const char *const env_values[] = { "host", "nspawn", "vm", NULL };
 static const char *const runner_values[] = { "harness", "hyperfine", NULL };
 static const char *const store_latencies_values[] = { "histogram", "raw", NULL };
 static const char *const repeat_until_values[] = { "narrow", "decided", NULL };
@@ -65,24 +57,24 @@ static const Option options[] = {
           "longer free text" },
         { "transport", OPT_TRANSPORTS, NULL, NULL, true, 0, 0,
           "axis: transports (see `ipclab list`)" },
-        { "bus", OPT_ENUMS, bus_values, "dbus-daemon", false, 0, 0,
+        { "bus", OPT_ENUMS, axis_bus_values, "dbus-daemon", false, 0, 0,
           "axis, D-Bus transports only: dbus-daemon, dbus-broker, p2p" },
-        { "payload", OPT_ENUMS, payload_values, "bytes", false, 0, 0,
+        { "payload", OPT_ENUMS, axis_payload_values, "bytes", false, 0, 0,
           "axis: bytes (D-Bus ay) or string (D-Bus s)" },
         { "size", OPT_SIZES, NULL, "64", false, 1, MAX_SIZE,
           "axis: payload bytes per message (64, 4KiB, 1MiB)" },
-        { "pattern", OPT_ENUMS, pattern_values, "roundtrip", false, 0, 0,
+        { "pattern", OPT_ENUMS, axis_pattern_values, "roundtrip", false, 0, 0,
           "axis: oneway, roundtrip, callrate" },
-        { "reply", OPT_ENUMS, reply_values, "echo", false, 0, 0,
+        { "reply", OPT_ENUMS, axis_reply_values, "echo", false, 0, 0,
           "axis, round trips: echo the payload, reply empty, or short (the string OK; gdbus)" },
-        { "marshal", OPT_ENUMS, marshal_values, "array", false, 0, 0,
+        { "marshal", OPT_ENUMS, axis_marshal_values, "array", false, 0, 0,
           "axis: array (whole), per-element (append and read per byte), append-per-element "
           "(append per byte, read whole) for D-Bus ay; copy (gdbus strings built with g_variant_new)" },
-        { "cpus", OPT_ENUMS, cpus_values, "none", false, 0, 0,
+        { "cpus", OPT_ENUMS, axis_cpus_values, "none", false, 0, 0,
           "axis: none (unpinned), same (one CPU), split (two CPUs)" },
         /* No default value: a file without the key keeps the
          * config_sha256 it had before the key existed (processes). */
-        { "roles", OPT_ENUMS, roles_values, NULL, false, 0, 0,
+        { "roles", OPT_ENUMS, axis_roles_values, NULL, false, 0, 0,
           "axis: processes (client and server each a forked process; the default) or threads "
           "(two threads of one forked process), for the transports that can (see `ipclab check`)" },
         { "count", OPT_UINTS, NULL, NULL, false, 1, MAX_COUNT,
@@ -122,7 +114,7 @@ static const Option options[] = {
         { "store_latencies", OPT_ENUM, store_latencies_values, NULL, false, 0, 0,
           "per-message latencies in latencies.tsv.gz: histogram (log-linear buckets, under 1% error; "
           "the default) or raw (every value: for short runs)" },
-        { "env", OPT_ENUMS, env_values, "host", false, 0, 0,
+        { "env", OPT_ENUMS, axis_env_values, "host", false, 0, 0,
           "where it runs: host, nspawn, vm; a list runs every cell in each (--env picks one)" },
 };
 
@@ -165,15 +157,6 @@ char *experiment_key_help(void)
         }
         return g_string_free(s, FALSE);
 }
-
-const char *pattern_name(Pattern p) { return pattern_values[p]; }
-const char *payload_name(PayloadType p) { return payload_values[p]; }
-const char *reply_name(ReplyKind r) { return reply_values[r]; }
-const char *marshal_name(Marshal m) { return marshal_values[m]; }
-const char *cpus_name(CpuPlacement c) { return cpus_values[c]; }
-const char *roles_name(Roles r) { return roles_values[r]; }
-const char *bus_name(BusKind b) { return bus_values[b]; }
-const char *env_name(EnvKind e) { return env_values[e]; }
 
 static const Option *option_find(const char *key)
 {
@@ -827,37 +810,6 @@ static bool cell_supported(const Transport *t, const Cell *cell, bool anywhere, 
         return true;
 }
 
-char *cell_describe(const Cell *cell)
-{
-        GString *s = g_string_new(cell->transport);
-
-        if (cell->bus != BUS_NONE)
-                g_string_append_printf(s, " bus=%s", bus_name(cell->bus));
-        g_string_append_printf(s, " %s %s", pattern_name(cell->pattern), payload_name(cell->payload));
-        if (cell->pattern != PATTERN_CALLRATE)
-                g_string_append_printf(s, " size=%" G_GUINT64_FORMAT, cell->size);
-        if (cell->pattern == PATTERN_ROUNDTRIP)
-                g_string_append_printf(s, " reply=%s", reply_name(cell->reply));
-        if (cell->marshal != MARSHAL_ARRAY)
-                g_string_append_printf(s, " marshal=%s", marshal_name(cell->marshal));
-        if (cell->cpus != CPUS_NONE)
-                g_string_append_printf(s, " cpus=%s", cpus_name(cell->cpus));
-        if (cell->roles != ROLES_PROCESSES)
-                g_string_append_printf(s, " roles=%s", roles_name(cell->roles));
-        if (cell->count)
-                g_string_append_printf(s, " count=%" G_GUINT64_FORMAT, cell->count);
-        else
-                g_string_append_printf(s, " duration=%" G_GUINT64_FORMAT "ms", cell->duration_ns / 1000000);
-        return g_string_free(s, FALSE);
-}
-
-static char *cell_key(const Cell *c)
-{
-        return g_strdup_printf("%s|%d|%d|%" G_GUINT64_FORMAT "|%d|%d|%d|%d|%d|%" G_GUINT64_FORMAT "|%" G_GUINT64_FORMAT,
-                               c->transport, c->bus, c->payload, c->size, c->pattern, c->reply,
-                               c->marshal, c->cpus, c->roles, c->count, c->duration_ns);
-}
-
 /* Why T cannot run its two roles as threads of one process at all
  * (roles=threads), or NULL when it can.  A transport that does not say it
  * can (TRANSPORT_THREADS) is refused them; its refuses() says why where
@@ -916,12 +868,26 @@ static const char *cell_refused(const Transport *t, const Cell *cell)
         return no || cell->roles != ROLES_THREADS ? no : threads_refused(t);
 }
 
+/* Steps AT, one index per cell axis below N, to the next combination,
+ * the last axis fastest; false after the last. */
+static bool next_combination(const guint *n, guint *at)
+{
+        for (size_t i = axis_count; i-- > 0;) {
+                if (axis_table[i].type == AXIS_PLACE)
+                        continue;
+                if (++at[i] < n[i])
+                        return true;
+                at[i] = 0;
+        }
+        return false;
+}
+
 /* Expands the axes into the filtered cartesian product. */
 static gboolean expand(const Ctx *c, Experiment *exp, Values *v)
 {
         guint it = opt_index("transport"), ib = opt_index("bus"), ip = opt_index("payload"),
               is = opt_index("size"), ipt = opt_index("pattern"), ir = opt_index("reply"),
-              im = opt_index("marshal"), ic = opt_index("cpus"), icn = opt_index("count"),
+              im = opt_index("marshal"), icn = opt_index("count"),
               idu = opt_index("duration"), iro = opt_index("roles");
         bool have_count = v->list[icn] != NULL, have_dur = v->list[idu] != NULL;
         bool any_dbus = false, any_marshal = false, any_copy = false, any_short = false;
@@ -1039,39 +1005,33 @@ static gboolean expand(const Ctx *c, Experiment *exp, Values *v)
         if (!ok || (!have_count && !have_dur))
                 return FALSE;
 
-        guint nb = g_strv_length(v->list[ib]), np = g_strv_length(v->list[ip]),
-              ns = g_strv_length(v->list[is]), npt = g_strv_length(v->list[ipt]),
-              nr = g_strv_length(v->list[ir]), nm = g_strv_length(v->list[im]),
-              nc = g_strv_length(v->list[ic]);
-        /* roles= has no default (the config hash of a file without it
-         * stays): processes. */
-        guint nro = v->list[iro] ? g_strv_length(v->list[iro]) : 1;
-        guint nq = have_count ? g_strv_length(v->list[icn]) : g_strv_length(v->list[idu]);
-
-        for (guint a = 0; a < nt; a++)
-        for (guint b = 0; b < nb; b++)
-        for (guint pl = 0; pl < np; pl++)
-        for (guint s = 0; s < ns; s++)
-        for (guint pt = 0; pt < npt; pt++)
-        for (guint r = 0; r < nr; r++)
-        for (guint m = 0; m < nm; m++)
-        for (guint cp = 0; cp < nc; cp++)
-        for (guint ro = 0; ro < nro; ro++)
-        for (guint q = 0; q < nq; q++) {
-                const Transport *t = transport_find(v->list[it][a]);
-                Cell cell = {
-                        .transport = t->name,
-                        .bus = (t->flags & TRANSPORT_DBUS) ? (BusKind) v->nums[ib][b] : BUS_NONE,
-                        .payload = (PayloadType) v->nums[ip][pl],
-                        .size = v->nums[is][s],
-                        .pattern = (Pattern) v->nums[ipt][pt],
-                        .reply = (ReplyKind) v->nums[ir][r],
-                        .marshal = (Marshal) v->nums[im][m],
-                        .cpus = (CpuPlacement) v->nums[ic][cp],
-                        .roles = v->list[iro] ? (Roles) v->nums[iro][ro] : ROLES_PROCESSES,
-                        .count = have_count ? v->nums[icn][q] : 0,
-                        .duration_ns = have_dur ? v->nums[idu][q] : 0,
-                };
+        /* The cartesian product of the cell axes, the last one
+         * (axis_table's order) varying fastest; an axis the file leaves
+         * out (roles: no default, so that the config hash of a file
+         * without it stays) holds its first value. */
+        guint nv[AXIS_MAX], at[AXIS_MAX] = { 0 };
+        guint opt[AXIS_MAX];
+        for (size_t i = 0; i < axis_count; i++) {
+                if (axis_table[i].type == AXIS_PLACE)
+                        continue;
+                opt[i] = opt_index(axis_key(&axis_table[i]));
+                nv[i] = v->list[opt[i]] ? g_strv_length(v->list[opt[i]]) : 1;
+        }
+        for (bool more = true; more; more = next_combination(nv, at)) {
+                const Transport *t = NULL;
+                Cell cell = { 0 };
+                for (size_t i = 0; i < axis_count; i++) {
+                        const Axis *a = &axis_table[i];
+                        if (a->type == AXIS_PLACE)
+                                continue;
+                        if (a->type == AXIS_TRANSPORT) {
+                                t = transport_find(v->list[opt[i]][at[i]]);
+                                cell.transport = t->name;
+                                continue;
+                        }
+                        bool takes = !a->takes || (t->flags & a->takes);
+                        axis_set(a, &cell, takes && v->list[opt[i]] ? v->nums[opt[i]][at[i]] : 0);
+                }
                 g_autofree char *why = NULL;
 
                 if (cell.pattern == PATTERN_CALLRATE) {
@@ -1107,7 +1067,7 @@ static gboolean expand(const Ctx *c, Experiment *exp, Values *v)
                         }
                         cell.reply = REPLY_EMPTY;
                 }
-                char *key = cell_key(&cell);
+                char *key = axis_cell_key(&cell);
                 if (g_hash_table_contains(seen, key)) {
                         g_free(key);
                         continue;

@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "axes.h"
+
 #define IPCLAB_ERROR (ipclab_error_quark())
 GQuark ipclab_error_quark(void);
 
@@ -19,94 +21,6 @@ typedef enum {
         IPCLAB_ERROR_RUN,         /* a measurement failed: exit 1 */
         IPCLAB_ERROR_IO,          /* could not write results */
 } IpclabError;
-
-typedef enum {
-        PATTERN_ONEWAY,
-        PATTERN_ROUNDTRIP,
-        PATTERN_CALLRATE,
-} Pattern;
-
-typedef enum {
-        PAYLOAD_BYTES,   /* D-Bus `ay` */
-        PAYLOAD_STRING,  /* D-Bus `s`: valid UTF-8 text, validated on receipt */
-        PAYLOAD_NONE,    /* callrate: no payload at all */
-} PayloadType;
-
-typedef enum {
-        REPLY_ECHO,      /* the reply carries the request's payload back */
-        REPLY_EMPTY,     /* the smallest reply the transport can carry */
-        REPLY_SHORT,     /* a short string, REPLY_SHORT_TEXT, as seed 001's
-                          * server answered every call; the transport adds it
-                          * and the client checks it; the runner sees an
-                          * empty reply (TRANSPORT_SHORT_REPLY: GDBus) */
-} ReplyKind;
-
-#define REPLY_SHORT_TEXT "OK"
-
-typedef enum {
-        MARSHAL_ARRAY,        /* one fixed-array append; strings as the transport
-                               * does best (GDBus borrows the caller's buffer:
-                               * g_variant_new_from_data, no copy, no check) */
-        MARSHAL_PER_ELEMENT,  /* one append per byte, and the receiver reads
-                               * the array back one byte at a time */
-        MARSHAL_APPEND_PER_ELEMENT,  /* one append per byte, as 004 found
-                               * sdbus-c++ did before its PR #340; the receiver
-                               * takes the array whole (one fixed-array read),
-                               * the closest to 004's server, which never read it */
-        MARSHAL_COPY,         /* strings built as an application builds them:
-                               * GDBus g_variant_new("(s)", str), which copies
-                               * and validates the text, as seed 001's client
-                               * did (TRANSPORT_COPY_STRING: GDBus) */
-} Marshal;
-
-/* Does the sender append a byte array one element at a time?  (The
- * receiver reads it per element only with MARSHAL_PER_ELEMENT.) */
-static inline bool marshal_appends_per_element(Marshal m)
-{
-        return m == MARSHAL_PER_ELEMENT || m == MARSHAL_APPEND_PER_ELEMENT;
-}
-
-typedef enum {
-        CPUS_NONE,   /* unpinned */
-        CPUS_SAME,   /* client and server on one CPU */
-        CPUS_SPLIT,  /* client and server on two different CPUs */
-} CpuPlacement;
-
-/* How the two roles run (roles=): each in a forked process of its own,
- * or as two threads of one forked process (runner.c). */
-typedef enum {
-        ROLES_PROCESSES,
-        ROLES_THREADS,
-} Roles;
-
-typedef enum {
-        BUS_NONE,          /* not a D-Bus transport */
-        BUS_DBUS_DAEMON,
-        BUS_DBUS_BROKER,
-        BUS_P2P,
-} BusKind;
-
-typedef enum {
-        ENV_HOST,
-        ENV_NSPAWN,
-        ENV_VM,
-} EnvKind;
-
-/* One point of the matrix: everything a single measurement needs. */
-typedef struct {
-        guint index;              /* position in the expanded matrix */
-        const char *transport;    /* name in the transport table */
-        BusKind bus;
-        PayloadType payload;
-        guint64 size;             /* payload bytes per message */
-        Pattern pattern;
-        ReplyKind reply;
-        Marshal marshal;
-        CpuPlacement cpus;
-        Roles roles;
-        guint64 count;            /* messages, or 0 when duration_ns is set */
-        guint64 duration_ns;      /* time box, or 0 when count is set */
-} Cell;
 
 typedef struct {
         char *name;
@@ -211,25 +125,6 @@ char *experiment_key_help(void);
 
 /* Restricts EXP to one environment (ipclab run --env). */
 void experiment_set_env(Experiment *exp, EnvKind env);
-
-/* Names of enum values, as written in experiment files and samples.tsv. */
-const char *pattern_name(Pattern p);
-const char *payload_name(PayloadType p);
-const char *reply_name(ReplyKind r);
-const char *marshal_name(Marshal m);
-const char *cpus_name(CpuPlacement c);
-const char *roles_name(Roles r);
-const char *bus_name(BusKind b);
-const char *env_name(EnvKind e);
-
-/* Parses "4096", "4KiB", "1MiB", "64B"; returns false when malformed. */
-bool parse_size(const char *s, guint64 *out);
-/* Parses "500ms", "2s", "100us", "1m"; returns false when malformed. */
-bool parse_duration(const char *s, guint64 *out_ns);
-
-/* Writes a one-line description of CELL ("pipe bytes 64B roundtrip ...")
- * into a new string. */
-char *cell_describe(const Cell *cell);
 
 /* Does CELL match SELECTOR ("transport=libdbus,bus=p2p", sizes may carry
  * units; the syntax of select.h; machine=NAME holds for every cell: a run

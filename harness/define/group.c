@@ -163,7 +163,7 @@ static bool parse_with_units(const char *s, const char *const *suffixes, const g
         return false;
 }
 
-/* experiment.h */
+/* axes.h */
 bool parse_size(const char *s, guint64 *out)
 {
         static const char *const suffixes[] = { "", "B", "KiB", "MiB", "GiB" };
@@ -172,7 +172,7 @@ bool parse_size(const char *s, guint64 *out)
         return parse_with_units(s, suffixes, mults, G_N_ELEMENTS(mults), out);
 }
 
-/* experiment.h */
+/* axes.h */
 bool parse_duration(const char *s, guint64 *out_ns)
 {
         static const char *const suffixes[] = { "ns", "us", "ms", "s", "m" };

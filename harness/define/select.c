@@ -16,30 +16,20 @@ typedef enum {
         KIND_COLUMN,    /* not an axis: a number where both sides are */
 } Kind;
 
-/* How a selector reads the values of each axis (columns.h names the
- * axes and their columns), and what "-" stands for in them. */
-static const struct {
-        const char *key;
-        Kind kind;
-        const char *dash;
-} axes[] = {
-        { "env", KIND_TEXT, NULL },
-        /* Like env, where a cell runs is chosen by the run (--host,
-         * --slurm), not the file: it holds for every cell, and selects
-         * rows by their machine column. */
-        { "machine", KIND_TEXT, NULL },
-        { "transport", KIND_TEXT, NULL },
-        { "bus", KIND_TEXT, "none" },
-        { "payload", KIND_TEXT, NULL },
-        { "size", KIND_SIZE, NULL },
-        { "pattern", KIND_TEXT, NULL },
-        { "reply", KIND_TEXT, "echo" },
-        { "marshal", KIND_TEXT, NULL },
-        { "cpus", KIND_TEXT, NULL },
-        { "roles", KIND_TEXT, NULL },
-        { "count", KIND_COUNT, "0" },
-        { "duration", KIND_DURATION, "0" },
-};
+/* How a selector reads the values of axis A (axes.h). */
+static Kind axis_kind(const Axis *a)
+{
+        switch (a->type) {
+        case AXIS_SIZE:
+                return KIND_SIZE;
+        case AXIS_COUNT:
+                return KIND_COUNT;
+        case AXIS_DURATION:
+                return KIND_DURATION;
+        default:
+                return KIND_TEXT;
+        }
+}
 
 typedef enum { OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE } Op;
 
@@ -88,14 +78,11 @@ const char *select_text(const Selector *s)
         return s->text;
 }
 
-static int axis_find(const char *key)
+static int axis_index(const char *key)
 {
-        const Column *col = column_find_key(key);
+        const Axis *a = axis_find(key);
 
-        for (size_t i = 0; col && i < G_N_ELEMENTS(axes); i++)
-                if (!strcmp(axes[i].key, col->key))
-                        return (int) i;
-        return -1;
+        return a ? (int) (a - axis_table) : -1;
 }
 
 const char *select_axis_column(const char *key)
@@ -194,20 +181,20 @@ Selector *select_parse(const char *text, SelectFlags flags, GError **error)
                                     "and v1|v2 for any of)", text);
                         return NULL;
                 }
-                int axis = axis_find(key);
+                int axis = axis_index(key);
                 if (axis < 0 && !(flags & SELECT_COLUMNS)) {
                         Suggest sg;
                         suggest_init(&sg, key);
-                        for (size_t a = 0; a < G_N_ELEMENTS(axes); a++)
-                                suggest_consider(&sg, axes[a].key);
+                        for (size_t a = 0; a < axis_count; a++)
+                                suggest_consider(&sg, axis_key(&axis_table[a]));
                         g_autofree char *hint = suggest_hint(&sg);
+                        g_autofree char *keys = axis_keys_text();
                         g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
-                                    "'%s' is not axis=value[,axis=value]: unknown axis '%s' (allowed: transport, "
-                                    "bus, payload, size, pattern, reply, marshal, cpus, roles, count, duration, env, machine)%s",
-                                    text, key, hint);
+                                    "'%s' is not axis=value[,axis=value]: unknown axis '%s' (allowed: %s)%s",
+                                    text, key, keys, hint);
                         return NULL;
                 }
-                Kind kind = axis < 0 ? KIND_COLUMN : axes[axis].kind;
+                Kind kind = axis < 0 ? KIND_COLUMN : axis_kind(&axis_table[axis]);
                 Cond c = { .key = g_steal_pointer(&key), .axis = axis, .op = ops[o].op };
                 c.texts = g_strsplit(value, "|", -1);
                 c.n = g_strv_length(c.texts);
@@ -238,7 +225,7 @@ Selector *select_parse(const char *text, SelectFlags flags, GError **error)
  * satisfy C? */
 static bool cond_holds(const Cond *c, const char *field)
 {
-        Kind kind = c->axis < 0 ? KIND_COLUMN : axes[c->axis].kind;
+        Kind kind = c->axis < 0 ? KIND_COLUMN : axis_kind(&axis_table[c->axis]);
         bool raw_dash = !strcmp(field, "-");
 
         /* Ordered comparisons never hold where the axis does not apply. */
@@ -254,8 +241,8 @@ static bool cond_holds(const Cond *c, const char *field)
                 default: return false;
                 }
         }
-        if (raw_dash && c->axis >= 0 && axes[c->axis].dash)
-                field = axes[c->axis].dash;
+        if (raw_dash && c->axis >= 0 && axis_table[c->axis].dash)
+                field = axis_table[c->axis].dash;
         bool dash = !strcmp(field, "-");
         double v = NAN;
         if (!dash && kind != KIND_TEXT && !parse_number(field, &v))
@@ -276,32 +263,9 @@ static bool cond_holds(const Cond *c, const char *field)
 
 char *select_cell_value(const Cell *cell, const char *axis)
 {
-        const Column *col = column_find_key(axis);
-        const char *key = col ? col->key : axis;
+        const Axis *a = axis_find(axis);
 
-        if (!strcmp(key, "transport"))
-                return g_strdup(cell->transport);
-        if (!strcmp(key, "bus"))
-                return g_strdup(cell->bus == BUS_NONE ? "-" : bus_name(cell->bus));
-        if (!strcmp(key, "payload"))
-                return g_strdup(payload_name(cell->payload));
-        if (!strcmp(key, "size"))
-                return g_strdup_printf("%" G_GUINT64_FORMAT, cell->size);
-        if (!strcmp(key, "pattern"))
-                return g_strdup(pattern_name(cell->pattern));
-        if (!strcmp(key, "reply"))
-                return g_strdup(cell->pattern == PATTERN_ONEWAY ? "-" : reply_name(cell->reply));
-        if (!strcmp(key, "marshal"))
-                return g_strdup(marshal_name(cell->marshal));
-        if (!strcmp(key, "cpus"))
-                return g_strdup(cpus_name(cell->cpus));
-        if (!strcmp(key, "roles"))
-                return g_strdup(roles_name(cell->roles));
-        if (!strcmp(key, "count"))
-                return cell->count ? g_strdup_printf("%" G_GUINT64_FORMAT, cell->count) : g_strdup("-");
-        if (!strcmp(key, "duration"))
-                return cell->duration_ns ? g_strdup_printf("%" G_GUINT64_FORMAT, cell->duration_ns) : g_strdup("-");
-        return NULL;
+        return a ? axis_cell_text(a, cell) : NULL;
 }
 
 bool select_cell(const Selector *s, const Cell *cell)
@@ -310,7 +274,7 @@ bool select_cell(const Selector *s, const Cell *cell)
                 const Cond *c = &g_array_index(s->conds, Cond, i);
                 if (c->axis < 0)
                         continue;
-                g_autofree char *v = select_cell_value(cell, axes[c->axis].key);
+                g_autofree char *v = axis_cell_text(&axis_table[c->axis], cell);
                 if (v && !cond_holds(c, v))
                         return false;
         }

@@ -65,6 +65,9 @@ const char *samples_header(void)
  * that is not one of a Sample's numbers. */
 static guint64 *sample_number(Sample *s, ColumnId id)
 {
+        /* No axis is a number of the Sample (axes.h). */
+        if (column_table[id].kind == COLUMN_AXIS)
+                return NULL;
         switch (id) {
         case COL_ELAPSED_NS:
                 return &s->elapsed_ns;
@@ -106,19 +109,6 @@ static guint64 *sample_number(Sample *s, ColumnId id)
         case COL_EXPERIMENT:
         case COL_CELL:
         case COL_REP:
-        case COL_ENV:
-        case COL_MACHINE:
-        case COL_TRANSPORT:
-        case COL_BUS:
-        case COL_PAYLOAD:
-        case COL_SIZE_B:
-        case COL_PATTERN:
-        case COL_REPLY:
-        case COL_MARSHAL:
-        case COL_CPUS:
-        case COL_ROLES:
-        case COL_COUNT:
-        case COL_DURATION_NS:
         case COL_STATUS:
         case COL_WHY:
         case COL_N:
@@ -137,6 +127,7 @@ static guint64 *sample_number(Sample *s, ColumnId id)
         case COL_FIXED_SHARE:
         case COL_PLACEMENT_MODES:
         case COL_N_COLUMNS:
+        default:
                 break;
         }
         return NULL;
@@ -191,7 +182,13 @@ static void append_field(GString *out, ColumnId id, const char *env, const char 
                          guint rep, const Sample *s)
 {
         bool ok = s->status == 0;
+        const Axis *a = axis_of_column(id);
 
+        if (a && a->type != AXIS_PLACE) {
+                g_autofree char *v = axis_cell_text(a, cell);
+                g_string_append(out, v);
+                return;
+        }
         switch (id) {
         case COL_CELL:
                 g_string_append_printf(out, "%u", cell->index);
@@ -204,39 +201,6 @@ static void append_field(GString *out, ColumnId id, const char *env, const char 
                 return;
         case COL_MACHINE:
                 g_string_append(out, machine);
-                return;
-        case COL_TRANSPORT:
-                g_string_append(out, cell->transport);
-                return;
-        case COL_BUS:
-                g_string_append(out, cell->bus == BUS_NONE ? "-" : bus_name(cell->bus));
-                return;
-        case COL_PAYLOAD:
-                g_string_append(out, payload_name(cell->payload));
-                return;
-        case COL_SIZE_B:
-                append_u64(out, cell->size, true);
-                return;
-        case COL_PATTERN:
-                g_string_append(out, pattern_name(cell->pattern));
-                return;
-        case COL_REPLY:
-                g_string_append(out, cell->pattern == PATTERN_ONEWAY ? "-" : reply_name(cell->reply));
-                return;
-        case COL_MARSHAL:
-                g_string_append(out, marshal_name(cell->marshal));
-                return;
-        case COL_CPUS:
-                g_string_append(out, cpus_name(cell->cpus));
-                return;
-        case COL_ROLES:
-                g_string_append(out, roles_name(cell->roles));
-                return;
-        case COL_COUNT:
-                append_u64(out, cell->count, cell->count != 0);
-                return;
-        case COL_DURATION_NS:
-                append_u64(out, cell->duration_ns, cell->duration_ns != 0);
                 return;
         case COL_STATUS:
                 g_string_append(out, ok ? "ok" : "failed");
@@ -660,13 +624,12 @@ static const char *field_problem(const char *name, const char *f)
         case COL_MACHINE:
                 return !strcmp(f, "-") || meta_machine_name_valid(f) ? NULL
                      : "a machine name (1 to 64 letters, digits, '-', '_', '.') or -";
-        case COL_SIZE_B:
-        case COL_COUNT:
-        case COL_DURATION_NS:
-                return !strcmp(f, "-") || samples_parse_whole(f, &u) ? NULL : "a whole number up to 2^53, or -";
         default:
                 break;
         }
+        const Axis *a = axis_of_column(id);
+        if (a && (a->type == AXIS_SIZE || a->type == AXIS_COUNT || a->type == AXIS_DURATION))
+                return !strcmp(f, "-") || samples_parse_whole(f, &u) ? NULL : "a whole number up to 2^53, or -";
         if (c->kind == COLUMN_AXIS)
                 return axis_name(f) ? NULL : "a name (letters, digits, '.', '_', '+', '-')";
         if (sample_number(&s, id))
@@ -821,9 +784,15 @@ Table *samples_table_read(const char *path, GError **error)
 
         if (!t)
                 return NULL;
-        /* Written before the roles column: every cell ran in two processes. */
-        if (table_column(t, "roles") < 0 && table_column(t, "cpus") >= 0)
-                table_insert_column(t, "roles", "cpus", roles_name(ROLES_PROCESSES));
+        /* Written before an axis's column (roles: every cell ran in two
+         * processes): what every row then held, after the column before
+         * it. */
+        for (size_t i = 0; i < axis_count; i++) {
+                const Axis *a = &axis_table[i];
+                const char *before = a->column > 0 ? column_table[a->column - 1].name : NULL;
+                if (a->old && before && table_column(t, axis_column(a)) < 0 && table_column(t, before) >= 0)
+                        table_insert_column(t, axis_column(a), before, a->old);
+        }
         if (table_column(t, "machine") >= 0)
                 return samples_check(t, path, error) ? g_steal_pointer(&t) : NULL;
         /* Written before the machine column: one machine, the one its

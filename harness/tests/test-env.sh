@@ -93,11 +93,6 @@ chmod 0644 "$tmp"/*.ini
 rows_expected=8 # 4 cells (unix-stream, tcp, libdbus x 2 buses) x 2 repetitions
 hash=$("$build" hash)
 
-# column NAME FILE: the values of column NAME of a TSV file, header excluded
-column() {
-        awk -F '\t' -v name="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i; next }
-                                  c { print $c }' "$2"
-}
 # tree_sum DIR: a checksum of every file below DIR, names and contents
 tree_sum() {
         (cd "$1" && find . -type f -print0 | sort -z | xargs -0 -r sha256sum) | sha256sum
@@ -134,11 +129,11 @@ for kind in nspawn vm; do
         check_run "$kind samples have the host's columns" \
                 test "$(head -n 1 "$res/samples.tsv")" = "$(head -n 1 "$tmp/host/env-smoke/samples.tsv")"
         check_run "$kind samples: $rows_expected rows" \
-                test "$(column env "$res/samples.tsv" | wc -l)" = "$rows_expected"
+                test "$(tsv_cols "$res/samples.tsv" env | wc -l)" = "$rows_expected"
         check_run "$kind samples: env column says $kind" \
-                test "$(column env "$res/samples.tsv" | sort -u)" = "$kind"
+                test "$(tsv_cols "$res/samples.tsv" env | sort -u)" = "$kind"
         check_run "$kind samples: every repetition measured" \
-                test "$(column status "$res/samples.tsv" | sort -u)" = "ok"
+                test "$(tsv_cols "$res/samples.tsv" status | sort -u)" = "ok"
         check_run "$kind meta.ini names the environment" grep -qx "env=$kind" "$res/meta.ini"
         check_run "$kind meta.ini names the image recipe" grep -qx "env_image=$hash" "$res/meta.ini"
         if [ "$kind" = vm ]; then
@@ -237,7 +232,7 @@ rc=$?
 check_run "resumed run exits 0 and keeps the finished cell's row" \
         eval 'test $rc = 0 && grep -qxF "$done_row" "$out/env-resume/samples.tsv"'
 check_run "resumed run: 2 rows, resume file gone" \
-        eval 'test "$(column env "$out/env-resume/samples.tsv" | wc -l)" = 2 &&
+        eval 'test "$(tsv_cols "$out/env-resume/samples.tsv" env | wc -l)" = 2 &&
               test ! -e "$out/.env-resume.partial.tsv"'
 
 # One file, several environments: env=host;nspawn runs every cell in each
@@ -250,14 +245,14 @@ out=$tmp/out-both
 rc=$?
 check_run "env=host;nspawn runs and exits 0" test "$rc" = 0
 check_run "merged samples: both environments, 4 cells each" \
-        eval 'test "$(column env "$out/env-both/samples.tsv" | sort | uniq -c | awk "{print \$1, \$2}" | tr "\n" " ")" = "4 host 4 nspawn "'
+        eval 'test "$(tsv_cols "$out/env-both/samples.tsv" env | sort | uniq -c | awk "{print \$1, \$2}" | tr "\n" " ")" = "4 host 4 nspawn "'
 check_run "merged meta.ini: the host's groups and the container's" \
         eval 'grep -qx "\[machine\]" "$out/env-both/meta.ini" && grep -qx "\[machine nspawn\]" "$out/env-both/meta.ini" && grep -qx "envs=host;nspawn" "$out/env-both/meta.ini"'
 check_run "the container's console log is kept" test -s "$out/env-both/console-nspawn.log"
 check_run "no staging left after the merge" eval 'test -z "$(ls -A "$out" | grep -v "^env-both$")"'
 "$ipclab" summarize "$out/env-both" > "$tmp/both.tsv"
 check_run "summarize keeps host and nspawn cells apart" test "$(tail -n +2 "$tmp/both.tsv" | wc -l)" = 8
-size=$(column size_B "$tmp/both.tsv" | head -1)
+size=$(tsv_cols "$tmp/both.tsv" size_B | head -1)
 want=$(awk -F= -v k="memcpy_MiBps_$size" '/^\[/ { g = $0 } g == "[bounds nspawn]" && $1 == k { print $2 }' "$out/env-both/meta.ini")
 got=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["env"] == "nspawn" { print $c["memcpy_MiBps"]; exit }' "$tmp/both.tsv")
 check_run "summarize takes the container's own memcpy bound" eval 'test -n "$want" && test "$got" = "$want"'

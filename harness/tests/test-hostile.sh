@@ -176,7 +176,7 @@ check "the wrong axis dropped, named" 'grep -q "partial.tsv:9: dropped: transpor
 check "the ok row without numbers dropped, named" 'grep -q "partial.tsv:10: dropped" <<<"$out"'
 check "the torn line dropped, named" 'grep -q "partial.tsv:11: dropped a torn last line" <<<"$out"'
 check "samples.tsv: 6 rows, each repetition once, every number a number" \
-        '[ "$(tail -n +2 "$good" | cut -f1,2 | sort -u | wc -l)" -eq 6 ] && [ "$(wc -l < "$good")" -eq 7 ] &&
+        '[ "$(tsv_cols "$good" cell rep | sort -u | wc -l)" -eq 6 ] && [ "$(wc -l < "$good")" -eq 7 ] &&
          ! grep -q BANANA "$good" && [ -z "$(tsv_cols "$good" elapsed_ns | grep -vx "[0-9][0-9]*")" ]'
 check "the three good rows were kept, not measured again" \
         '[ "$(grep -cxF -f <(sed -n 1,3p <<<"$rows") "$good")" -eq 3 ]'

@@ -101,8 +101,7 @@ check "the study's make env-hash uses the installed recipe" \
 if [ -f "$("$share/env/build-image.sh" dir nspawn)/complete" ] && [ "$(id -u)" = 0 ]; then
         (cd "$study" && "$prefix/bin/ipclab" run --out data experiments/in-nspawn.ini) > "$tmp/run.log" 2>&1; rc=$?
         check "one cell runs in the container from the installed copy" \
-                '[ $rc -eq 0 ] && awk -F"\t" "NR > 1 && \$3 == \"nspawn\" && \$16 == \"ok\"" \
-                        "$study/data/in-nspawn/samples.tsv" | grep -q .' || tail -5 "$tmp/run.log" | sed 's/^/# /'
+                '[ $rc -eq 0 ] && tsv_cols "$study/data/in-nspawn/samples.tsv" env status | grep -qx "nspawn	ok"' || tail -5 "$tmp/run.log" | sed 's/^/# /'
 else
         skip "one cell runs in the container from the installed copy" "no cached nspawn image or not root"
 fi

@@ -65,7 +65,10 @@ sums() {
         echo "$s"
 }
 # The cell, rep and axis columns of every row, sorted: what a run must produce.
-shape() { tail -n +2 "$1/samples.tsv" | cut -f1-14 | sort; }
+shape() {
+        tsv_cols "$1/samples.tsv" cell rep env machine transport bus payload size_B pattern reply marshal cpus \
+                roles count | sort
+}
 
 # DIR holds a complete result: only samples.tsv, latencies.tsv.gz and meta.ini, the clean
 # run's header and rows, every row ok, meta.ini agreeing on the count.

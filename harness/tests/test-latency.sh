@@ -162,7 +162,8 @@ check "a corrupt file: exit 2 naming it" '[ $rc -eq 2 ] && [[ $out == *"$tmp/cut
 out=$($ipclab summarize "$tmp/cut" 2>&1 >/dev/null); rc=$?
 check "summarize of a corrupt file: exit 2 naming it" '[ $rc -eq 2 ] && [[ $out == *"$tmp/cut/latencies.tsv.gz"* ]]' || echo "# $out"
 cp "$d/latencies.tsv.gz" "$tmp/cut/"
-awk -F'\t' 'NR == 1 || !($1 == 1 && $2 == 2)' "$d/samples.tsv" > "$tmp/cut/samples.tsv"
+awk -F'\t' -v c="$(tsv_index cell "$d/samples.tsv")" -v r="$(tsv_index rep "$d/samples.tsv")" \
+        'NR == 1 || !($c == 1 && $r == 2)' "$d/samples.tsv" > "$tmp/cut/samples.tsv"
 out=$($ipclab latency "$tmp/cut" 2>&1 >/dev/null); rc=$?
 check "a repetition samples.tsv lacks: exit 2 naming file and line" \
         '[ $rc -eq 2 ] && [[ $out == *"$tmp/cut/latencies.tsv.gz:"[0-9]*"cell 1 repetition 2"* ]]' || echo "# $out"

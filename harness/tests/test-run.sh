@@ -89,7 +89,7 @@ r1=$(awk -F'\t' '$2 == 1 { printf "%s ", $1 }' <<<"$order")
 k=$(wc -w <<<"$r1")
 check "the order of cells changes between rounds" '[ "$k" -ge 3 ] && [ "$(cut -d" " -f1-$k <<<"$r0")" != "$(cut -d" " -f1-$k <<<"$r1")" ]'
 $ipclab run --resume --out "$tmp/out" "$tmp/order.ini" 2>/dev/null
-check "samples.tsv is sorted by cell and repetition" '[ "$(tail -n +2 "$tmp/out/order/samples.tsv" | cut -f1,2 | sort -k1,1n -k2,2n)" = "$(tail -n +2 "$tmp/out/order/samples.tsv" | cut -f1,2)" ]'
+check "samples.tsv is sorted by cell and repetition" '[ "$(tsv_cols "$tmp/out/order/samples.tsv" cell rep | sort -k1,1n -k2,2n)" = "$(tsv_cols "$tmp/out/order/samples.tsv" cell rep)" ]'
 
 # roles=: client and server as two processes or as two threads of one;
 # the column in samples.tsv and the summary, the roles run in meta.ini.

@@ -128,7 +128,7 @@ check "it was one array of tasks 0 and 1" 'grep -q "submitted Slurm job [0-9]* t
 for e in one two; do
         s=$tmp/out/$e/samples.tsv
         check "$e: 4 rows, all ok" '[ "$(tail -n +2 "$s" | cut -f"$(tsv_index status "$s")" | grep -c "^ok$")" -eq 4 ]'
-        check "$e: the machine is the node ($node)" '[ "$(tail -n +2 "$s" | cut -f4 | sort -u)" = "$node" ]'
+        check "$e: the machine is the node ($node)" '[ "$(tsv_cols "$s" machine | sort -u)" = "$node" ]'
         check "$e: meta.ini has [machine $node], [run] machines=$node" \
                 'grep -qx "\[machine $node\]" "$tmp/out/$e/meta.ini" && grep -qx "machines=$node" "$tmp/out/$e/meta.ini"'
 done

@@ -56,7 +56,7 @@ INI
 s=$tmp/here/tiny/samples.tsv
 check "a run here exits 0" '[ $rc -eq 0 ]' || sed 's/^/# /' "$tmp/here.err"
 check "samples.tsv has a machine column, after env" '[ "$(head -1 "$s" | cut -f3,4)" = "env	machine" ]'
-check "every row names this host ($me)" '[ "$(tail -n +2 "$s" | cut -f4 | sort -u)" = "$me" ]'
+check "every row names this host ($me)" '[ "$(tsv_cols "$s" machine | sort -u)" = "$me" ]'
 check "meta.ini: [machine $me] with CPU, kernel, libraries and load" \
         'awk -v g="[machine $me]" "\$0 == g { in_g = 1; next } /^\[/ { in_g = 0 } in_g" "$tmp/here/tiny/meta.ini" |
          grep -q "^cpu_model=" && grep -q "^kernel=" <(sed -n "/^\[machine $me\]/,/^\[/p" "$tmp/here/tiny/meta.ini") &&
@@ -64,7 +64,7 @@ check "meta.ini: [machine $me] with CPU, kernel, libraries and load" \
          sed -n "/^\[machine $me\]/,/^\[/p" "$tmp/here/tiny/meta.ini" | grep -q "^load_start="'
 check "meta.ini: [run] machine=$me" 'grep -qx "machine=$me" "$tmp/here/tiny/meta.ini"'
 sum=$("$ipclab" summarize "$tmp/here/tiny" 2>&1)
-check "summarize has the machine column" '[ "$(head -1 <<<"$sum" | cut -f3)" = machine ] && [ "$(tail -n +2 <<<"$sum" | cut -f3 | sort -u)" = "$me" ]'
+check "summarize has the machine column" '[ "$(head -1 <<<"$sum" | cut -f3)" = machine ] && [ "$(tsv_cols <(printf "%s\n" "$sum") machine | sort -u)" = "$me" ]'
 # Old data: the same file without the column reads as one machine, the
 # host its meta.ini names.
 mkdir -p "$tmp/old/tiny"
@@ -77,7 +77,7 @@ check "a samples.tsv without machine still summarizes" '[ $rc -eq 0 ]' "$osum"
 after_machine() { awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) keep[i] = $i !~ /^pooled_/ }
         { o = ""; for (i = 4; i <= NF; i++) if (keep[i]) o = o (o == "" ? "" : "\t") $i; print o }'; }
 check "... as one machine, named by its meta.ini (oldbox)" \
-        '[ "$(tail -n +2 <<<"$osum" | cut -f3 | sort -u)" = oldbox ] && [ "$(after_machine <<<"$osum")" = "$(after_machine <<<"$sum")" ]'
+        '[ "$(tsv_cols <(printf "%s\n" "$osum") machine | sort -u)" = oldbox ] && [ "$(after_machine <<<"$osum")" = "$(after_machine <<<"$sum")" ]'
 
 # ---- 2. An sshd of our own ------------------------------------------------
 sshd_bin=$(command -v sshd || echo /usr/sbin/sshd)
@@ -148,7 +148,7 @@ s=$tmp/out/tiny/samples.tsv
 check "ipclab run --host $target exits 0" '[ $rc -eq 0 ]' || sed 's/^/# /' "$tmp/ssh.err"
 check "it says how it decided to send the binary" 'grep -q "sending the binary ($(uname -m), glibc" "$tmp/ssh.err"' "$(grep "$target" "$tmp/ssh.err")"
 check "4 rows came back, all ok" '[ "$(tsv_cols "$s" status | grep -c "^ok$")" -eq 4 ]'
-check "every row names the target's machine" '[ "$(tail -n +2 "$s" | cut -f4 | sort -u)" = ipclab-target ]'
+check "every row names the target's machine" '[ "$(tsv_cols "$s" machine | sort -u)" = ipclab-target ]'
 check "meta.ini has [machine ipclab-target] and [run] machines=ipclab-target" \
         'grep -qx "\[machine ipclab-target\]" "$tmp/out/tiny/meta.ini" && grep -qx "machines=ipclab-target" "$tmp/out/tiny/meta.ini"'
 check "the target's output is kept as console-ipclab-target.log" '[ -s "$tmp/out/tiny/console-ipclab-target.log" ]'
@@ -228,9 +228,9 @@ if check "the target's run stopped after 3 rows, which came back with their late
         check "... and the cut machine's repetitions from before the cut, byte for byte" \
                 '[ -z "$(grep -vxF -f "$s" "$tmp/cut-kept")" ]' "$(grep -vxF -f "$s" "$tmp/cut-kept")"
         check "... and merges two machines, 12 rows each" \
-                '[ "$(tail -n +2 "$s" | cut -f4 | sort | uniq -c | awk "{ print \$2 \"=\" \$1 }" | tr "\n" " ")" = "ipclab-target=12 $me=12 " ] ||
-                 [ "$(tail -n +2 "$s" | cut -f4 | sort | uniq -c | awk "{ print \$2 \"=\" \$1 }" | tr "\n" " ")" = "$me=12 ipclab-target=12 " ]' \
-                "$(tail -n +2 "$s" | cut -f4 | sort | uniq -c)"
+                '[ "$(tsv_cols "$s" machine | sort | uniq -c | awk "{ print \$2 \"=\" \$1 }" | tr "\n" " ")" = "ipclab-target=12 $me=12 " ] ||
+                 [ "$(tsv_cols "$s" machine | sort | uniq -c | awk "{ print \$2 \"=\" \$1 }" | tr "\n" " ")" = "$me=12 ipclab-target=12 " ]' \
+                "$(tsv_cols "$s" machine | sort | uniq -c)"
         check "... meta.ini: one group per machine, [run] machines in order" \
                 'grep -qx "\[machine $me\]" "$tmp/cutout/cut/meta.ini" && grep -qx "\[machine ipclab-target\]" "$tmp/cutout/cut/meta.ini" &&
                  grep -qx "machines=$me;ipclab-target" "$tmp/cutout/cut/meta.ini"'
@@ -305,7 +305,7 @@ else
         s=$tmp/ctout/tiny/samples.tsv
         check "this host and a container over SSH: exit 0" '[ $rc -eq 0 ]' || sed 's/^/# /' "$tmp/ct.err"
         check "... two machines, 4 rows each" \
-                '[ "$(tail -n +2 "$s" | cut -f4 | sort | uniq -c | awk "{ print \$1 }" | tr "\n" " ")" = "4 4 " ]'
+                '[ "$(tsv_cols "$s" machine | sort | uniq -c | awk "{ print \$1 }" | tr "\n" " ")" = "4 4 " ]'
         check "... [machine ipclab-ct] records the container" \
                 'sed -n "/^\[machine ipclab-ct\]/,/^\[/p" "$tmp/ctout/tiny/meta.ini" | grep -qx "container=systemd-nspawn"'
 fi

@@ -37,7 +37,7 @@ e=$(tsv_index elapsed_ns "$f")
 check "4 rows measured" '[ "$(tsv_cols "$f" status | grep -cx ok)" -eq 4 ]'
 slow=$(awk -F'\t' -v e="$e" 'NR > 1 && $e >= 1000000000' "$f" | wc -l)
 check "no one-way window holds the ack (every elapsed shorter than the second its parsing takes)" '[ "$slow" -eq 0 ]' \
-        "$(cut -f5,"$e" "$f" | tr '\n' ' ')"
+        "$(tsv_cols "$f" transport elapsed_ns | tr '\n' ' ')"
 
 # ---- 2. CPU within the window ------------------------------------------
 # Both sides pinned to one CPU: together they cannot have used more CPU

@@ -1,0 +1,249 @@
+/* axes.c: the axis registry (see axes.h). */
+#include "axes.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include <ipclab/transport.h>
+
+const char *const axis_bus_values[] = { "none", "dbus-daemon", "dbus-broker", "p2p", NULL };
+const char *const axis_payload_values[] = { "bytes", "string", "none", NULL };
+const char *const axis_pattern_values[] = { "oneway", "roundtrip", "callrate", NULL };
+const char *const axis_reply_values[] = { "echo", "empty", "short", NULL };
+const char *const axis_marshal_values[] = { "array", "per-element", "append-per-element", "copy", NULL };
+const char *const axis_cpus_values[] = { "none", "same", "split", NULL };
+const char *const axis_roles_values[] = { "processes", "threads", NULL };
+const char *const axis_env_values[] = { "host", "nspawn", "vm", NULL };
+
+/* A bus only where the transport is a D-Bus one (else "-"). */
+static bool bus_applies(const Cell *c)
+{
+        return c->bus != BUS_NONE;
+}
+
+/* A one-way message has no reply. */
+static bool reply_applies(const Cell *c)
+{
+        return c->pattern != PATTERN_ONEWAY;
+}
+
+/* Calls carry no payload. */
+static bool has_payload(const Cell *c)
+{
+        return c->pattern != PATTERN_CALLRATE;
+}
+
+/* Only round trips choose their reply. */
+static bool is_roundtrip(const Cell *c)
+{
+        return c->pattern == PATTERN_ROUNDTRIP;
+}
+
+static bool count_applies(const Cell *c)
+{
+        return c->count != 0;
+}
+
+static bool duration_applies(const Cell *c)
+{
+        return c->duration_ns != 0;
+}
+
+#define AT(field) offsetof(Cell, field)
+
+/* In column order (columns.h), which is samples.tsv's. */
+const Axis axis_table[] = {
+        { .column = COL_ENV, .type = AXIS_PLACE, .values = axis_env_values, .usual = "host" },
+        /* Like env, where a cell runs is chosen by the run (--host,
+         * --slurm), not the file; data written before the column gets
+         * the machine its meta.ini names (samples.c). */
+        { .column = COL_MACHINE, .type = AXIS_PLACE },
+        { .column = COL_TRANSPORT, .type = AXIS_TRANSPORT, .offset = AT(transport), .describe = 1 },
+        { .column = COL_BUS, .type = AXIS_NAMES, .values = axis_bus_values, .offset = AT(bus),
+          .takes = IPCLAB_TRANSPORT_DBUS, .dash = "none", .describe = 2, .labelled = true,
+          .applies = bus_applies },
+        { .column = COL_PAYLOAD, .type = AXIS_NAMES, .values = axis_payload_values, .offset = AT(payload),
+          .describe = 4 },
+        { .column = COL_SIZE_B, .type = AXIS_SIZE, .offset = AT(size), .describe = 5, .labelled = true,
+          .described = has_payload },
+        { .column = COL_PATTERN, .type = AXIS_NAMES, .values = axis_pattern_values, .offset = AT(pattern),
+          .describe = 3 },
+        { .column = COL_REPLY, .type = AXIS_NAMES, .values = axis_reply_values, .offset = AT(reply),
+          .dash = "echo", .describe = 6, .labelled = true, .applies = reply_applies, .described = is_roundtrip },
+        { .column = COL_MARSHAL, .type = AXIS_NAMES, .values = axis_marshal_values, .offset = AT(marshal),
+          .usual = "array", .describe = 7, .labelled = true },
+        { .column = COL_CPUS, .type = AXIS_NAMES, .values = axis_cpus_values, .offset = AT(cpus),
+          .usual = "none", .describe = 8, .labelled = true },
+        /* Client and server as two processes or as two threads of one
+         * (runner.c). */
+        { .column = COL_ROLES, .type = AXIS_NAMES, .values = axis_roles_values, .offset = AT(roles),
+          .old = "processes", .usual = "processes", .describe = 9, .labelled = true },
+        { .column = COL_COUNT, .type = AXIS_COUNT, .offset = AT(count), .dash = "0", .describe = 10,
+          .labelled = true, .applies = count_applies },
+        { .column = COL_DURATION_NS, .type = AXIS_DURATION, .offset = AT(duration_ns), .dash = "0",
+          .describe = 11, .labelled = true, .applies = duration_applies },
+};
+
+const size_t axis_count = G_N_ELEMENTS(axis_table);
+G_STATIC_ASSERT(G_N_ELEMENTS(axis_table) <= AXIS_MAX);
+
+const char *pattern_name(Pattern p) { return axis_pattern_values[p]; }
+const char *payload_name(PayloadType p) { return axis_payload_values[p]; }
+const char *reply_name(ReplyKind r) { return axis_reply_values[r]; }
+const char *marshal_name(Marshal m) { return axis_marshal_values[m]; }
+const char *cpus_name(CpuPlacement c) { return axis_cpus_values[c]; }
+const char *roles_name(Roles r) { return axis_roles_values[r]; }
+const char *bus_name(BusKind b) { return axis_bus_values[b]; }
+const char *env_name(EnvKind e) { return axis_env_values[e]; }
+
+const char *axis_key(const Axis *a)
+{
+        return column_table[a->column].key;
+}
+
+const char *axis_column(const Axis *a)
+{
+        return column_table[a->column].name;
+}
+
+const Axis *axis_find(const char *key)
+{
+        for (size_t i = 0; i < axis_count; i++)
+                if (!strcmp(axis_key(&axis_table[i]), key) || !strcmp(axis_column(&axis_table[i]), key))
+                        return &axis_table[i];
+        return NULL;
+}
+
+const Axis *axis_of_column(ColumnId id)
+{
+        for (size_t i = 0; i < axis_count; i++)
+                if (axis_table[i].column == id)
+                        return &axis_table[i];
+        return NULL;
+}
+
+guint64 axis_get(const Axis *a, const Cell *cell)
+{
+        const char *p = (const char *) cell + a->offset;
+
+        switch (a->type) {
+        case AXIS_NAMES: {
+                int v;
+                memcpy(&v, p, sizeof v);
+                return (guint64) v;
+        }
+        case AXIS_SIZE:
+        case AXIS_COUNT:
+        case AXIS_DURATION: {
+                guint64 v;
+                memcpy(&v, p, sizeof v);
+                return v;
+        }
+        case AXIS_TRANSPORT:
+        case AXIS_PLACE:
+                break;
+        }
+        return 0;
+}
+
+void axis_set(const Axis *a, Cell *cell, guint64 n)
+{
+        char *p = (char *) cell + a->offset;
+
+        switch (a->type) {
+        case AXIS_NAMES: {
+                /* An enum of Cell: the size of an int. */
+                G_STATIC_ASSERT(sizeof(BusKind) == sizeof(int) && sizeof(Roles) == sizeof(int));
+                int v = (int) n;
+                memcpy(p, &v, sizeof v);
+                return;
+        }
+        case AXIS_SIZE:
+        case AXIS_COUNT:
+        case AXIS_DURATION:
+                memcpy(p, &n, sizeof n);
+                return;
+        case AXIS_TRANSPORT:
+        case AXIS_PLACE:
+                g_assert_not_reached();
+        }
+}
+
+char *axis_cell_text(const Axis *a, const Cell *cell)
+{
+        if (a->type == AXIS_PLACE)
+                return NULL;
+        if (a->applies && !a->applies(cell))
+                return g_strdup("-");
+        if (a->type == AXIS_TRANSPORT)
+                return g_strdup(cell->transport);
+        guint64 v = axis_get(a, cell);
+        if (a->type == AXIS_NAMES)
+                return g_strdup(a->values[v]);
+        return g_strdup_printf("%" G_GUINT64_FORMAT, v);
+}
+
+char *axis_cell_key(const Cell *cell)
+{
+        GString *s = g_string_new(cell->transport);
+
+        for (size_t i = 0; i < axis_count; i++)
+                if (axis_table[i].type != AXIS_PLACE && axis_table[i].type != AXIS_TRANSPORT)
+                        g_string_append_printf(s, "|%" G_GUINT64_FORMAT, axis_get(&axis_table[i], cell));
+        return g_string_free(s, FALSE);
+}
+
+/* The axes cell_describe prints, in its order. */
+static const Axis *const *described_axes(void)
+{
+        static const Axis *order[G_N_ELEMENTS(axis_table) + 1];
+        static gsize done;
+
+        if (g_once_init_enter(&done)) {
+                guint n = 0;
+                for (guint rank = 1; rank <= axis_count; rank++)
+                        for (size_t i = 0; i < axis_count; i++)
+                                if (axis_table[i].describe == rank)
+                                        order[n++] = &axis_table[i];
+                order[n] = NULL;
+                g_once_init_leave(&done, 1);
+        }
+        return order;
+}
+
+char *cell_describe(const Cell *cell)
+{
+        GString *s = g_string_new(NULL);
+
+        for (const Axis *const *ap = described_axes(); *ap; ap++) {
+                const Axis *a = *ap;
+                if ((a->applies && !a->applies(cell)) || (a->described && !a->described(cell)))
+                        continue;
+                g_autofree char *v = axis_cell_text(a, cell);
+                if (a->usual && !strcmp(v, a->usual))
+                        continue;
+                if (s->len)
+                        g_string_append_c(s, ' ');
+                if (a->labelled)
+                        g_string_append_printf(s, "%s=", axis_key(a));
+                /* Durations in whole milliseconds, as the hash has
+                 * always had them. */
+                if (a->type == AXIS_DURATION)
+                        g_string_append_printf(s, "%" G_GUINT64_FORMAT "ms", axis_get(a, cell) / 1000000);
+                else
+                        g_string_append(s, v);
+        }
+        return g_string_free(s, FALSE);
+}
+
+char *axis_keys_text(void)
+{
+        GString *s = g_string_new(NULL);
+
+        /* The file's axes first, then the run's. */
+        for (int place = 0; place < 2; place++)
+                for (size_t i = 0; i < axis_count; i++)
+                        if ((axis_table[i].type == AXIS_PLACE) == place)
+                                g_string_append_printf(s, "%s%s", s->len ? ", " : "", axis_key(&axis_table[i]));
+        return g_string_free(s, FALSE);
+}

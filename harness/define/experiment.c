@@ -57,7 +57,9 @@ static const char *const reply_values[] = { "echo", "empty", "short", NULL };
 static const char *const marshal_values[] = { "array", "per-element", "append-per-element", "copy", NULL };
 static const char *const cpus_values[] = { "none", "same", "split", NULL };
 static const char *const roles_values[] = { "processes", "threads", NULL };
-static const char *const env_values[] = { "host", "nspawn", "vm", NULL };
+#define ENV_NAME_(id, name) #name,
+static const char *const env_values[] = { ENVS(ENV_NAME_) NULL };
+#undef ENV_NAME_
 static const char *const runner_values[] = { "harness", "hyperfine", NULL };
 static const char *const store_latencies_values[] = { "histogram", "raw", NULL };
 static const char *const repeat_until_values[] = { "narrow", "decided", NULL };

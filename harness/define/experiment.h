@@ -10,6 +10,7 @@
 #include <glib.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include "envs.h"
 
 #define IPCLAB_ERROR (ipclab_error_quark())
 GQuark ipclab_error_quark(void);
@@ -86,11 +87,6 @@ typedef enum {
         BUS_P2P,
 } BusKind;
 
-typedef enum {
-        ENV_HOST,
-        ENV_NSPAWN,
-        ENV_VM,
-} EnvKind;
 
 /* One point of the matrix: everything a single measurement needs. */
 typedef struct {
@@ -145,7 +141,7 @@ typedef struct {
         bool store_raw;      /* store_latencies=raw: every latency, not a histogram */
         guint64 seed;        /* order of the cells; 0 = fixed order */
         EnvKind env;         /* the first of envs */
-        EnvKind envs[3];     /* where it runs, in order (env=host;nspawn;vm) */
+        EnvKind envs[ENV_COUNT]; /* where it runs, in order (env=host;nspawn;vm) */
         guint n_envs;
         GPtrArray *cells;    /* Cell *, the filtered cartesian product */
         GPtrArray *skipped;  /* char *, one line per combination left out and why */

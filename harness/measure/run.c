@@ -40,12 +40,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "env/env.h"
 #include "estimate.h"
 #include "history.h"
 #include "latency.h"
 #include "meta.h"
-#include "remote.h"
 #include "runner.h"
 #include "safefile.h"
 #include "samples.h"
@@ -1107,146 +1105,4 @@ int run_merge(const Experiment *exp, const char *out_dir, const char *const *dir
         }
         fprintf(stderr, "ipclab: %s: %s merged in %s\n", exp->name, list, final);
         return RUN_OK;
-}
-
-/* Runs place I of a staged run (an environment, a machine) into STAGE,
- * as run_experiment() would into its OUT_DIR. */
-typedef int (*StageRun)(const Experiment *exp, guint i, const char *stage, gpointer data, GError **error);
-
-/* The loop of run_experiment_envs() and run_experiment_machines(): each of
- * the N places (KEYS: their staging directories' names, LABELS: how
- * messages name them, WHAT: "environments" or "machines") in turn into
- * OUT_DIR/.<experiment>.WHAT/KEY/, kept there by --resume once whole, then
- * merged by run_merge() (MACHINES as there). */
-static int run_staged(const Experiment *exp, const char *out_dir, bool resume, const char *what, guint n,
-                      const char *const *keys, const char *const *labels, bool machines, StageRun run,
-                      gpointer data, GError **error)
-{
-        g_autofree char *stage_name = g_strdup_printf(".%s.%s", exp->name, machines ? "machines" : "envs");
-        g_autofree char *stage_root = g_build_filename(out_dir, stage_name, NULL);
-        g_autofree char *final = g_build_filename(out_dir, exp->name, NULL);
-        g_autoptr(GPtrArray) dirs = g_ptr_array_new_with_free_func(g_free);
-        bool failed = false;
-
-        if (!resume)
-                samples_remove_dir(stage_root);
-        if (g_mkdir_with_parents(stage_root, 0755) < 0) {
-                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot create %s: %s", stage_root, g_strerror(errno));
-                return RUN_ERROR;
-        }
-        for (guint i = 0; i < n; i++) {
-                char *stage = g_build_filename(stage_root, keys[i], NULL);
-                g_ptr_array_add(dirs, stage);
-                g_autofree char *done = g_build_filename(stage, exp->name, "samples.tsv", NULL);
-                if (resume && g_file_test(done, G_FILE_TEST_EXISTS)) {
-                        fprintf(stderr, "ipclab: %s: %s already measured, kept\n", exp->name, labels[i]);
-                        continue;
-                }
-                if (g_mkdir_with_parents(stage, 0755) < 0) {
-                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot create %s: %s", stage, g_strerror(errno));
-                        return RUN_ERROR;
-                }
-                fprintf(stderr, "ipclab: %s: running %s %s\n", exp->name, machines ? "on" : "in", labels[i]);
-                int r = run(exp, i, stage, data, error);
-                if (r == RUN_INTERRUPTED) {
-                        fprintf(stderr, "ipclab: interrupted; %s is unchanged; --resume keeps the %s already measured\n",
-                                final, what);
-                        return r;
-                }
-                if (r == RUN_ERROR) {
-                        /* A machine's error names a target, not what to do. */
-                        if (machines)
-                                g_prefix_error(error, "%s is unchanged; `ipclab run --resume` keeps the %s already "
-                                               "measured: ", final, what);
-                        return r;
-                }
-                failed |= r == RUN_FAILED;
-        }
-        g_ptr_array_add(dirs, NULL);
-        int r = run_merge(exp, out_dir, (const char *const *) dirs->pdata, labels, machines, error);
-        if (r == RUN_ERROR)
-                return r;
-        samples_remove_dir(stage_root);
-        return failed ? RUN_FAILED : RUN_OK;
-}
-
-typedef struct {
-        const char *self;
-        const char *const *extra;
-        const char *const *argv;
-        bool resume;
-        const RemoteTarget *const *targets;
-} StageArgs;
-
-static int run_env_stage(const Experiment *exp, guint i, const char *stage, gpointer data, GError **error)
-{
-        const StageArgs *a = data;
-        EnvKind env = exp->envs[i];
-
-        if (env == ENV_HOST)
-                return run_experiment(exp, stage, a->resume, a->argv, error);
-        const char *w = env_warning(env);
-        if (w)
-                fprintf(stderr, "ipclab: warning: %s\n", w);
-        int r = env_run(env, a->self, exp->path, stage, a->extra, error);
-        return r < 0 ? RUN_ERROR : r;
-}
-
-int run_experiment_envs(const Experiment *exp, const char *self, const char *out_dir, bool resume,
-                        const char *const *extra, const char *const *argv, GError **error)
-{
-        const char *names[G_N_ELEMENTS(exp->envs) + 1] = { NULL };
-        StageArgs a = { .self = self, .extra = extra, .argv = argv, .resume = resume };
-
-        for (guint i = 0; i < exp->n_envs; i++)
-                names[i] = env_name(exp->envs[i]);
-        /* One samples.tsv (the env column tells them apart), one meta.ini
-         * (the first environment's groups, then "<group> <env>" for the
-         * others), and each environment's console log. */
-        return run_staged(exp, out_dir, resume, "environments", exp->n_envs, names, names, false, run_env_stage,
-                          &a, error);
-}
-
-int run_experiment_here(const Experiment *exp, const char *self, const char *out_dir, bool resume,
-                        const char *const *extra, const char *const *argv, GError **error)
-{
-        if (exp->n_envs > 1)
-                return run_experiment_envs(exp, self, out_dir, resume, extra, argv, error);
-        if (exp->env == ENV_HOST)
-                return run_experiment(exp, out_dir, resume, argv, error);
-        const char *w = env_warning(exp->env);
-        if (w)
-                fprintf(stderr, "ipclab: warning: %s\n", w);
-        int r = env_run(exp->env, self, exp->path, out_dir, extra, error);
-        if (r < 0)
-                return RUN_ERROR;
-        fprintf(stderr, "ipclab: %s: ran in %s (exit status %d); its output is in %s/%s/console.log\n",
-                exp->name, env_name(exp->env), r, out_dir, exp->name);
-        return r;
-}
-
-static int run_machine_stage(const Experiment *exp, guint i, const char *stage, gpointer data, GError **error)
-{
-        const StageArgs *a = data;
-        const RemoteTarget *t = a->targets[i];
-
-        return t->host ? remote_run(t, exp, a->self, exp->path, stage, a->extra, error)
-                       : run_experiment_here(exp, a->self, stage, a->resume, a->extra, a->argv, error);
-}
-
-int run_experiment_machines(const Experiment *exp, const char *self, const char *out_dir, bool resume,
-                            const RemoteTarget *const *targets, const char *const *extra,
-                            const char *const *argv, GError **error)
-{
-        StageArgs a = { .self = self, .extra = extra, .argv = argv, .resume = resume, .targets = targets };
-        g_autoptr(GPtrArray) keys = g_ptr_array_new();
-        g_autoptr(GPtrArray) labels = g_ptr_array_new();
-
-        for (guint i = 0; targets[i]; i++) {
-                g_ptr_array_add(keys, targets[i]->key);
-                g_ptr_array_add(labels, targets[i]->spec);
-        }
-        g_ptr_array_add(labels, NULL);
-        return run_staged(exp, out_dir, resume, "machines", keys->len, (const char *const *) keys->pdata,
-                          (const char *const *) labels->pdata, true, run_machine_stage, &a, error);
 }

@@ -16,7 +16,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "env/env.h"
 #include "meta.h"
 #include "latency.h"
 #include "run.h"

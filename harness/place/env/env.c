@@ -14,6 +14,7 @@
 #include "meta.h"
 #include "run.h"
 #include "samples.h"
+#include "spawn.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -313,11 +314,6 @@ static gboolean prepare(EnvRun *run, const char *out_dir, const char *name,
         return TRUE;
 }
 
-static int pidfd_open_(pid_t pid)
-{
-        return (int) syscall(SYS_pidfd_open, pid, 0);
-}
-
 typedef enum {
         WAIT_EXITED,
         WAIT_TIMED_OUT,   /* killed at the time limit */
@@ -353,64 +349,58 @@ static gboolean guest_started(const char *log, const char *marker)
         return g_file_get_contents(log, &text, NULL, NULL) && strstr(text, marker) != NULL;
 }
 
-/* Waits for PID for at most LIMIT_S seconds, and when BOOT_LOG is set,
- * only BOOT_S seconds unless the guest's init shows up in BOOT_LOG by then,
- * and only until SFD (a signalfd, or -1) becomes readable.  Then sends
- * SIGTERM, and SIGKILL GRACE_S seconds later (at once when GRACE_S is 0).
- * Stores the wait status in *WSTATUS. */
-static WaitEnd wait_limited(GPid pid, guint64 limit_s, guint grace_s, const char *boot_log,
+/* What wait_limited() watches besides the time limit. */
+typedef struct {
+        const char *boot_log;   /* NULL, or the console log the guest's init shows up in */
+        const char *marker;     /* ... saying this */
+        gint64 boot_deadline;
+        gboolean booted;
+        int sfd;                /* a signalfd, or -1 */
+} Watch;
+
+#define STOP_NO_BOOT (-ETIME)
+#define STOP_SIGNALED (-EINTR)
+
+/* SpawnCheck: a signal came, or the guest did not boot in time. */
+static int watch_check(void *data)
+{
+        Watch *w = data;
+        if (w->sfd >= 0) {
+                struct pollfd p = { .fd = w->sfd, .events = POLLIN };
+                if (poll(&p, 1, 0) == 1)
+                        return STOP_SIGNALED;
+        }
+        if (!w->booted) {
+                w->booted = guest_started(w->boot_log, w->marker);
+                if (!w->booted && g_get_monotonic_time() >= w->boot_deadline)
+                        return STOP_NO_BOOT;
+        }
+        return 0;
+}
+
+/* Waits for CHILD for at most LIMIT_S seconds, and when BOOT_LOG is set,
+ * only BOOT_S seconds unless the guest's init shows up (MARKER) in
+ * BOOT_LOG by then, and only until SFD (a signalfd, or -1) becomes
+ * readable.  Then ends it: SIGTERM, and SIGKILL GRACE_S seconds later (at
+ * once when GRACE_S is 0).  Stores the wait status in *WSTATUS. */
+static WaitEnd wait_limited(SpawnChild *child, guint64 limit_s, guint grace_s, const char *boot_log,
                             const char *marker, guint boot_s, int sfd, int *wstatus)
 {
-        int pfd = pidfd_open_(pid);
         gint64 start = g_get_monotonic_time();
-        gint64 deadline = start + (gint64) limit_s * G_USEC_PER_SEC;
-        gint64 boot_deadline = start + (gint64) boot_s * G_USEC_PER_SEC;
-        gboolean booted = boot_log == NULL;
-        WaitEnd end = WAIT_EXITED;
-        int signals = 0;
-
-        *wstatus = 0;
-        for (;;) {
-                pid_t r = waitpid(pid, wstatus, WNOHANG);
-                if (r == pid || (r < 0 && errno != EINTR))
-                        break;
-                gint64 now = g_get_monotonic_time();
-                if (!booted && end == WAIT_EXITED) {
-                        booted = guest_started(boot_log, marker);
-                        if (!booted && now >= boot_deadline)
-                                end = WAIT_NO_BOOT;
-                }
-                if (end == WAIT_EXITED && now >= deadline)
-                        end = WAIT_TIMED_OUT;
-                if (end == WAIT_EXITED && sfd >= 0) {
-                        struct pollfd p = { .fd = sfd, .events = POLLIN };
-                        if (poll(&p, 1, 0) == 1)
-                                end = WAIT_SIGNALED;
-                }
-                if (end != WAIT_EXITED && signals == 0) {
-                        kill(pid, grace_s > 0 ? SIGTERM : SIGKILL);
-                        signals++;
-                        deadline = now + (gint64) grace_s * G_USEC_PER_SEC;
-                } else if (end != WAIT_EXITED && now >= deadline) {
-                        kill(pid, SIGKILL);
-                        signals++;
-                        deadline = now + G_USEC_PER_SEC;
-                }
-                /* wake at least every second while watching the boot */
-                gint64 left_ms = MAX((deadline - now) / 1000, 10);
-                left_ms = MIN(left_ms, booted ? 60000 : 1000);
-                if (pfd >= 0) {
-                        struct pollfd p[2] = { { .fd = pfd, .events = POLLIN },
-                                               { .fd = sfd, .events = POLLIN } };
-                        /* the signalfd stays readable: watch it only once */
-                        (void) poll(p, end == WAIT_EXITED && sfd >= 0 ? 2 : 1, (int) left_ms);
-                } else {
-                        g_usleep(MIN(left_ms, 100) * 1000);
-                }
+        Watch w = { .boot_log = boot_log, .marker = marker, .booted = boot_log == NULL, .sfd = sfd,
+                    .boot_deadline = start + (gint64) boot_s * G_USEC_PER_SEC };
+        int r = spawn_wait(child, start + (gint64) limit_s * G_USEC_PER_SEC, grace_s * 1000, NULL, watch_check, &w,
+                           wstatus);
+        switch (r) {
+        case 0:
+                return WAIT_EXITED;
+        case STOP_NO_BOOT:
+                return WAIT_NO_BOOT;
+        case STOP_SIGNALED:
+                return WAIT_SIGNALED;
+        default:
+                return WAIT_TIMED_OUT;
         }
-        if (pfd >= 0)
-                close(pfd);
-        return end;
 }
 
 /* The last lines of the log at PATH (at most N), indented, or "". */
@@ -545,22 +535,22 @@ static int run_in(EnvRun *run, const Experiment *exp, const char *out_dir, const
                             run->log, g_strerror(e));
                 return -1;
         }
-        GPid pid = 0;
-        gboolean ok = g_spawn_async_with_fds(NULL, (char **) argv->pdata, NULL,
-                                             G_SPAWN_DO_NOT_REAP_CHILD, child_unblock, NULL, &pid,
-                                             -1, log_fd, log_fd, error);
+        SpawnOpts o = { .argv = (const char *const *) argv->pdata, .in_fd = -1, .out_fd = log_fd,
+                        .err_fd = log_fd, .new_group = TRUE, .setup = child_unblock };
+        SpawnChild child;
+        int sr = spawn_start(&o, &child);
         close(log_fd);
-        if (!ok) {
-                g_prefix_error(error, "cannot start %s: ", (const char *) argv->pdata[0]);
+        if (sr < 0) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_RUN, "cannot start %s: %s",
+                            (const char *) argv->pdata[0], g_strerror(-sr));
                 return -1;
         }
 
         guint64 limit = time_limit_s(run, exp);
         guint boot = be->boot_marker != NULL ? be->startup_s(run) : 0;
         int wstatus = 0;
-        WaitEnd end = wait_limited(pid, limit, be->grace_s, be->boot_marker != NULL ? run->log : NULL,
+        WaitEnd end = wait_limited(&child, limit, be->grace_s, be->boot_marker != NULL ? run->log : NULL,
                                    be->boot_marker, boot, sfd, &wstatus);
-        g_spawn_close_pid(pid);
         int status = end != WAIT_EXITED ? -1 : read_status(run);
         g_autofree char *results = g_build_filename(run->stage_out, name, NULL);
         gboolean have_results = g_file_test(results, G_FILE_TEST_IS_DIR);

@@ -3,7 +3,6 @@
 #include <string.h>
 
 #include "estimate.h"
-#include "env/env.h"
 #include "safefile.h"
 #include "samples.h"
 #include "stats.h"
@@ -24,11 +23,6 @@ typedef enum {
  * spans meta.ini recorded less the windows and warm-ups of their rows,
  * per class; per-message times from the rows' elapsed_ns / messages. */
 static const double model_fixed[N_FIXED] = { 15e6, 25e6, 100e6, 40e6, 0.5e9 };
-#define MODEL_NSPAWN_START_S 1.0   /* container start and stop */
-#define MODEL_VM_BOOT_S 25.0       /* boot of the image's kernel (TCG: 24 s here) */
-#define MODEL_VM_TCG 10.0          /* a VM's slowdown emulated (env-cost: 30.5 s against 2.8 s) */
-#define MODEL_VM_KVM 1.2           /* ... under KVM */
-#define MODEL_PLACE_START_S 2.0    /* an SSH target: probe, upload, results back */
 
 /* One cell's per-message time as recorded: its placement, size and the
  * median over its repetitions of elapsed_ns / messages. */
@@ -399,8 +393,8 @@ EstimateCalib *estimate_calib_load(const char *data_dir, const char *machine, co
                 calib_add_dir(cal, dir, machine);
         }
         calib_fit(cal);
-        cal->nspawn_start_s = cal->n_nspawn ? cal->nspawn_start_s / cal->n_nspawn : MODEL_NSPAWN_START_S;
-        cal->vm_boot_s = cal->n_vm ? cal->vm_boot_s / cal->n_vm : MODEL_VM_BOOT_S;
+        cal->nspawn_start_s = cal->n_nspawn ? cal->nspawn_start_s / cal->n_nspawn : 0;
+        cal->vm_boot_s = cal->n_vm ? cal->vm_boot_s / cal->n_vm : 0;
         cal->vm_factor = cal->n_vm ? cal->vm_factor / cal->n_vm : 0;
         return cal;
 }
@@ -483,7 +477,24 @@ double estimate_rep_ns(const EstimateCalib *cal, const Cell *cell, guint warmup)
         return rep_ns(cal, cell, warmup, &seen);
 }
 
-void estimate_experiment(const Experiment *exp, const EstimateCalib *cal, guint places, Estimate *out)
+bool estimate_calib_env(const EstimateCalib *cal, const char *env, EstimateEnvCalib *out)
+{
+        memset(out, 0, sizeof *out);
+        if (!cal)
+                return false;
+        if (!strcmp(env, "nspawn") && cal->n_nspawn) {
+                *out = (EstimateEnvCalib) { .runs = cal->n_nspawn, .start_s = cal->nspawn_start_s, .factor = 1 };
+                return true;
+        }
+        if (!strcmp(env, "vm") && cal->n_vm) {
+                *out = (EstimateEnvCalib) { .runs = cal->n_vm, .start_s = cal->vm_boot_s, .factor = cal->vm_factor,
+                                            .accel = cal->vm_accel };
+                return true;
+        }
+        return false;
+}
+
+void estimate_host(const Experiment *exp, const EstimateCalib *cal, Estimate *out)
 {
         double host = (cal ? cal->fixed[FIXED_RUN] : model_fixed[FIXED_RUN]);
 
@@ -496,36 +507,9 @@ void estimate_experiment(const Experiment *exp, const EstimateCalib *cal, guint 
         host /= 1e9;
         out->cells = exp->cells->len;
         out->host_secs = host;
+        out->secs = host;
         out->runs = estimate_calib_runs(cal);
         out->more = exp->repeat_auto;
-
-        bool kvm = !strcmp(env_vm_accel(), "kvm");
-        bool vm_seen = cal && cal->n_vm && !strcmp(cal->vm_accel, kvm ? "kvm" : "tcg");
-        double secs = 0;
-        out->kvm = kvm;
-        out->vm_seen = vm_seen;
-        out->nspawn_start_s = cal ? cal->nspawn_start_s : MODEL_NSPAWN_START_S;
-        out->vm_boot_s = vm_seen ? cal->vm_boot_s : MODEL_VM_BOOT_S;
-        out->vm_factor = vm_seen ? cal->vm_factor : kvm ? MODEL_VM_KVM : MODEL_VM_TCG;
-        for (guint k = 0; k < exp->n_envs; k++) {
-                switch (exp->envs[k]) {
-                case ENV_NSPAWN:
-                        out->nspawn = true;
-                        secs += host + out->nspawn_start_s;
-                        break;
-                case ENV_VM:
-                        out->vm = true;
-                        secs += host * out->vm_factor + out->vm_boot_s;
-                        break;
-                case ENV_HOST:
-                default:
-                        secs += host;
-                        break;
-                }
-        }
-        if (places > 1)
-                secs = places * (secs + MODEL_PLACE_START_S);
-        out->secs = secs;
 }
 
 char *estimate_describe(const Estimate *e)
@@ -541,12 +525,8 @@ char *estimate_describe(const Estimate *e)
                 g_string_append(s, "the model (no earlier run on this machine in data/): per-message and per-byte "
                                    "costs of each transport, per repetition fork, pinning and connection (more for "
                                    "D-Bus, a command per call), warm-up, per run its start");
-        if (e->nspawn)
-                g_string_append_printf(s, "; %.1f s container start", e->nspawn_start_s);
-        if (e->vm)
-                g_string_append_printf(s, "; %.0f s VM boot, %.1fx slower in the VM (%s, %s)", e->vm_boot_s,
-                                       e->vm_factor, e->kvm ? "KVM" : "emulated, TCG",
-                                       e->vm_seen ? "as recorded" : "modelled");
+        if (e->where)
+                g_string_append(s, e->where);
         if (e->more)
                 g_string_append(s, "; repeat=auto: for the least repetitions, it may take more");
         return g_string_free(s, FALSE);

@@ -45,6 +45,18 @@ guint estimate_calib_runs(const EstimateCalib *cal);
  * WARMUP messages and window, in ns; CAL NULL: the model's. */
 double estimate_rep_ns(const EstimateCalib *cal, const Cell *cell, guint warmup);
 
+/* What CAL's runs in the environment ENV (its name) tell: how many
+ * (RUNS), the mean gap before each (START_S: a container's start, a
+ * VM's boot), their span over the host's run of the same file (FACTOR)
+ * and the accelerator of the last (ACCEL, owned by CAL, or NULL).  False,
+ * and *OUT zeroed, when CAL (or NULL) holds none. */
+typedef struct {
+        guint runs;
+        double start_s, factor;
+        const char *accel;
+} EstimateEnvCalib;
+bool estimate_calib_env(const EstimateCalib *cal, const char *env, EstimateEnvCalib *out);
+
 typedef struct {
         double secs;       /* the whole run: every environment, every place */
         double host_secs;  /* one pass over the cells on the host */
@@ -52,15 +64,13 @@ typedef struct {
         guint cells_seen;  /* cells whose per-message time earlier runs gave */
         guint cells;
         bool more;         /* repeat=auto: this is for the minimum */
-        bool nspawn, vm;   /* it runs in a container, a VM */
-        double nspawn_start_s, vm_boot_s, vm_factor;
-        bool vm_seen;      /* the VM's numbers are calibrated */
-        bool kvm;          /* the VM runs under KVM here (else TCG) */
+        char *where;       /* what the environments and places add ("; 1.0 s
+                            * container start"), or NULL; g_free */
 } Estimate;
 
-/* The time EXP takes, run in turn on PLACES machines (1: here alone),
- * in every environment of it. */
-void estimate_experiment(const Experiment *exp, const EstimateCalib *cal, guint places, Estimate *out);
+/* One pass over EXP's cells on the host: fills *OUT with SECS =
+ * HOST_SECS; WHERE it runs adds to it (place.h: place_estimate). */
+void estimate_host(const Experiment *exp, const EstimateCalib *cal, Estimate *out);
 
 /* One line on how E was made ("the model: ..." or "calibrated from N
  * earlier runs on this machine: ..."). */

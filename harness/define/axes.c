@@ -13,7 +13,9 @@ const char *const axis_reply_values[] = { "echo", "empty", "short", NULL };
 const char *const axis_marshal_values[] = { "array", "per-element", "append-per-element", "copy", NULL };
 const char *const axis_cpus_values[] = { "none", "same", "split", NULL };
 const char *const axis_roles_values[] = { "processes", "threads", NULL };
-const char *const axis_env_values[] = { "host", "nspawn", "vm", NULL };
+#define ENV_NAME_(id, name) #name,
+const char *const axis_env_values[] = { ENVS(ENV_NAME_) NULL };
+#undef ENV_NAME_
 
 /* A bus only where the transport is a D-Bus one (else "-"). */
 static bool bus_applies(const Cell *c)

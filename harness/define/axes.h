@@ -17,6 +17,8 @@
  */
 #pragma once
 
+#include "envs.h"
+
 #include <glib.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -89,12 +91,6 @@ typedef enum {
         BUS_DBUS_BROKER,
         BUS_P2P,
 } BusKind;
-
-typedef enum {
-        ENV_HOST,
-        ENV_NSPAWN,
-        ENV_VM,
-} EnvKind;
 
 /* One point of the matrix: everything a single measurement needs.  Every
  * field but index is an axis of axis_table. */

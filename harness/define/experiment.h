@@ -59,7 +59,7 @@ typedef struct {
         bool store_raw;      /* store_latencies=raw: every latency, not a histogram */
         guint64 seed;        /* order of the cells; 0 = fixed order */
         EnvKind env;         /* the first of envs */
-        EnvKind envs[3];     /* where it runs, in order (env=host;nspawn;vm) */
+        EnvKind envs[ENV_COUNT]; /* where it runs, in order (env=host;nspawn;vm) */
         guint n_envs;
         GPtrArray *cells;    /* Cell *, the filtered cartesian product */
         GPtrArray *skipped;  /* char *, one line per combination left out and why */

@@ -29,6 +29,7 @@
  * Nothing here prints; errors go to GError (IPCLAB_ERROR_RUN).
  */
 #include "bus.h"
+#include "spawn.h"
 #include "meta.h"
 #include "samples.h"
 
@@ -519,38 +520,48 @@ static int guardian_wait(Guardian *g, int fd, gint64 deadline)
         }
 }
 
+/* What the daemon's child does before its exec. */
+typedef struct {
+        pid_t guardian;
+        int fd3;
+} DaemonChild;
+
+static void daemon_child_setup(void *data)
+{
+        const DaemonChild *d = data;
+        sigset_t none;
+
+        /* If the guardian dies without cleaning up, so do we. */
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != d->guardian)
+                _exit(127);
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, NULL);
+        signal(SIGPIPE, SIG_DFL);
+        if (d->fd3 == 3)
+                fcntl(3, F_SETFD, 0);
+        else if (dup2(d->fd3, 3) < 0)
+                _exit(127);
+}
+
 /* Forks and executes ARGV with FD3 as fd 3; stdout and stderr go to the
- * log.  Returns 0 or -errno with *WHY set. */
+ * log (a failed exec says so there, which the error message quotes).
+ * Returns 0 or -errno with *WHY set. */
 static int guardian_spawn(Guardian *g, const char *const *argv, int fd3, char **why)
 {
-        pid_t pid = fork();
+        DaemonChild d = { .guardian = g->self, .fd3 = fd3 };
+        SpawnOpts o = { .argv = argv, .in_fd = SPAWN_INHERIT, .out_fd = SPAWN_INHERIT, .err_fd = SPAWN_INHERIT,
+                        .setup = daemon_child_setup, .data = &d };
+        SpawnChild c;
+        int r = spawn_start(&o, &c);
 
-        if (pid < 0) {
-                *why = g_strdup_printf("cannot fork for %s: %s", argv[0], g_strerror(errno));
-                return -errno;
+        if (r < 0) {
+                *why = g_strdup_printf("cannot start %s: %s", argv[0], g_strerror(-r));
+                return r;
         }
-        if (pid == 0) {
-                sigset_t none;
-
-                /* If the guardian dies without cleaning up, so do we. */
-                prctl(PR_SET_PDEATHSIG, SIGKILL);
-                if (getppid() != g->self)
-                        _exit(127);
-                sigemptyset(&none);
-                sigprocmask(SIG_SETMASK, &none, NULL);
-                signal(SIGPIPE, SIG_DFL);
-                if (fd3 == 3)
-                        fcntl(3, F_SETFD, 0);
-                else if (dup2(fd3, 3) < 0)
-                        _exit(127);
-                execv(argv[0], (char *const *) argv);
-                /* Goes to the daemon's log, which the error message quotes. */
-                dprintf(2, "cannot execute %s: %s\n", argv[0], strerror(errno));
-                _exit(127);
-        }
-        g->daemon = pid;
+        g->daemon = c.pid;
         /* Optional: without it, SIGCHLD tells us. */
-        g->daemon_pidfd = pidfd_open(pid, 0);
+        g->daemon_pidfd = c.pidfd;
         return 0;
 }
 

@@ -1,6 +1,7 @@
 /* meta.c: environment capture for meta.ini.  Reads /proc and /sys, asks
  * the daemons their versions; never prints. */
 #include "meta.h"
+#include "spawn.h"
 
 #include <dbus/dbus.h>
 #include <errno.h>
@@ -131,105 +132,36 @@ static bool cpu_has_flag(const char *flag)
         return false;
 }
 
-/* Ends PID and its process group (SIGKILL ends a stopped process too),
- * reaps it, returns R. */
-static int kill_and_reap(pid_t pid, int r)
+/* SpawnCheck: stop at SIGINT or SIGTERM. */
+static int stop_when_interrupted(void *data)
 {
-        kill(-pid, SIGKILL);
-        kill(pid, SIGKILL);
-        while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-                ;
-        return r;
+        (void) data;
+        return runner_interrupted ? -EINTR : 0;
 }
 
 int meta_child_output(pid_t pid, int fd, guint timeout_ms, GString *text, int *status)
 {
+        SpawnChild c = { .pid = pid, .pidfd = -1, .out = fd, .group = true };
         gint64 deadline = g_get_monotonic_time() + (gint64) timeout_ms * 1000;
-        int r = 0;
 
-        *status = 0;
-        for (;;) {
-                gint64 left = deadline - g_get_monotonic_time();
-                if (runner_interrupted) {
-                        r = -EINTR;
-                        break;
-                }
-                if (left <= 0) {
-                        r = -ETIMEDOUT;
-                        break;
-                }
-                /* Short polls, so that a signal that lands between the
-                 * check above and poll() is seen soon. */
-                struct pollfd pfd = { .fd = fd, .events = POLLIN };
-                int n = poll(&pfd, 1, (int) MIN(left / 1000 + 1, 100));
-                if (n < 0 && errno != EINTR) {
-                        r = -errno;
-                        break;
-                }
-                if (n <= 0)
-                        continue;
-                char buf[4096];
-                ssize_t k = read(fd, buf, sizeof buf);
-                if (k < 0 && errno == EINTR)
-                        continue;
-                if (k <= 0)
-                        break;   /* end of output: the child is done or closed it */
-                if (text->len < 65536)
-                        g_string_append_len(text, buf, MIN((gsize) k, 65536 - text->len));
-        }
-        close(fd);
-        if (r < 0)
-                return kill_and_reap(pid, r);
-        /* Output closed: wait for the exit, within what is left of the
-         * limit (a child may close its output and go on). */
-        for (;;) {
-                pid_t w = waitpid(pid, status, WNOHANG);
-                if (w == pid)
-                        return 0;
-                if (w < 0 && errno != EINTR)
-                        return -errno;
-                if (runner_interrupted || g_get_monotonic_time() >= deadline)
-                        return kill_and_reap(pid, runner_interrupted ? -EINTR : -ETIMEDOUT);
-                g_usleep(10000);
-        }
+        return spawn_wait(&c, deadline, 0, text, stop_when_interrupted, NULL, status);
 }
 
 int meta_command(const char *const *argv, guint timeout_ms, char **out)
 {
-        g_autofree char *program = g_find_program_in_path(argv[0]);
         g_autoptr(GString) text = g_string_new(NULL);
-        int p[2], status = 0, r = 0;
+        SpawnOpts o = { .argv = argv, .in_fd = -1, .out_fd = SPAWN_PIPE, .err_fd = -1, .new_group = true };
+        SpawnChild c;
+        int status = 0;
 
         *out = NULL;
         if (runner_interrupted)
                 return -EINTR;
-        if (!program)
-                return -ENOENT;
-        if (pipe2(p, O_CLOEXEC) < 0)
-                return -errno;
-        /* fork and exec by hand: the parent never waits for the exec (a
-         * child stopped before it would block g_spawn_sync for good). */
-        fflush(NULL);
-        pid_t pid = fork();
-        if (pid < 0) {
-                r = -errno;
-                close(p[0]);
-                close(p[1]);
+        int r = spawn_start(&o, &c);
+        if (r < 0)
                 return r;
-        }
-        if (pid == 0) {
-                /* A group of its own, so that what it starts goes with it. */
-                setpgid(0, 0);
-                int null = open("/dev/null", O_RDWR | O_CLOEXEC);
-                if (null < 0 || dup2(null, STDIN_FILENO) < 0 || dup2(p[1], STDOUT_FILENO) < 0 ||
-                    dup2(null, STDERR_FILENO) < 0)
-                        _exit(127);
-                execv(program, (char *const *) argv);
-                _exit(127);
-        }
-        setpgid(pid, pid);
-        close(p[1]);
-        r = meta_child_output(pid, p[0], timeout_ms, text, &status);
+        gint64 deadline = g_get_monotonic_time() + (gint64) timeout_ms * 1000;
+        r = spawn_wait(&c, deadline, 0, text, stop_when_interrupted, NULL, &status);
         if (r < 0)
                 return r;
         if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)

@@ -28,6 +28,7 @@
  * directory that replaces data/<experiment> in one step.
  */
 #include "run.h"
+#include "rows.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -40,12 +41,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "env/env.h"
 #include "estimate.h"
 #include "history.h"
 #include "latency.h"
 #include "meta.h"
-#include "remote.h"
 #include "runner.h"
 #include "safefile.h"
 #include "samples.h"
@@ -66,13 +65,6 @@ typedef struct {
         guint look;           /* ... the look it runs towards (an index of
                                * exp->looks) */
 } CellState;
-
-char *run_partial_path(const char *dir, const char *name, guint which)
-{
-        static const char *const suffix[RUN_N_PARTIALS] = { ".partial.tsv", ".partial-latencies.tsv" };
-        g_autofree char *base = g_strconcat(".", name, suffix[which < RUN_N_PARTIALS ? which : 0], NULL);
-        return g_build_filename(dir, base, NULL);
-}
 
 void run_format_duration(char *buf, size_t len, double s)
 {
@@ -186,12 +178,6 @@ void run_unlock_out(const char *out_dir, int fd)
         close(fd);
 }
 
-static char *partial_header(const Experiment *exp)
-{
-        return g_strdup_printf("# ipclab partial sha256=%s profile=%s\n%s", exp->sha256,
-                               exp->profile ? exp->profile : "default", samples_header());
-}
-
 /* Updates ST with one row's measurement. */
 static void state_add(const Experiment *exp, CellState *st, bool ok, double cost, guint64 ns)
 {
@@ -280,48 +266,13 @@ static void decide_at_look(const Experiment *exp, CellState *states, const GPtrA
         }
 }
 
-/* The latencies of one repetition, as rows of latencies.tsv. */
-typedef struct {
-        guint64 n;      /* values */
-        char *rows;
-} LatRows;
-
-static void lat_rows_free(LatRows *l)
-{
-        g_free(l->rows);
-        g_free(l);
-}
-
-static GHashTable *lat_rows_new(void)
-{
-        return g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify) lat_rows_free);
-}
-
-/* Adds N values, without their rows, under KEY (taken). */
-static void lat_rows_add_key(GHashTable *lat, char *key, guint64 n)
-{
-        LatRows *l = g_new0(LatRows, 1);
-
-        l->n = n;
-        g_hash_table_replace(lat, key, l);
-}
-
-static void lat_rows_add(GHashTable *lat, guint cell, guint rep, guint64 n, char *rows)
-{
-        LatRows *l = g_new(LatRows, 1);
-
-        l->n = n;
-        l->rows = rows;
-        g_hash_table_replace(lat, g_strdup_printf("%u:%u", cell, rep), l);
-}
-
 /* The latencies an interrupted run of EXP left in PATH, measured in ENV
  * on this machine, by "cell:rep"; a torn last line is dropped, and a file that does not
  * parse is dropped whole (with a warning: its repetitions are measured
  * again). */
 static GHashTable *resume_latencies(const char *path, const Experiment *exp, const char *env)
 {
-        GHashTable *lat = lat_rows_new();
+        GHashTable *lat = rows_lat_new();
         gsize len = 0;
         g_autoptr(GError) e = NULL;
         struct stat st;
@@ -347,40 +298,9 @@ static GHashTable *resume_latencies(const char *path, const Experiment *exp, con
         for (guint i = 0; i < f->parts->len; i++) {
                 const LatencyPart *p = f->parts->pdata[i];
                 if (!strcmp(p->env, env) && !strcmp(p->machine, meta_machine_name()))
-                        lat_rows_add(lat, p->cell, p->rep, p->n, g_strndup(text + p->offset, p->length));
+                        rows_lat_add(lat, p->cell, p->rep, p->n, g_strndup(text + p->offset, p->length));
         }
         return lat;
-}
-
-/* ROW (a line of samples.tsv or a resume file, without its newline),
- * measured in ENV on MACHINE, held to what --resume holds every row it
- * keeps to, and a merge every row of another place's results: what this
- * build writes for that cell of EXP and a repetition below its most
- * (samples_parse_row), a repetition not in DONE already, and, when it
- * measured latencies, all of them in LAT (LatRows by key; LAT_PATH names
- * it in messages; NULL: not checked).  The key is PREFIX then "cell:rep".  Returns the key
- * (newly allocated; not added to DONE) and fills *S, *CELL and *REP, or
- * NULL with *WHY. */
-static char *row_check(const Experiment *exp, const char *row, const char *env, const char *machine,
-                       const char *prefix, GHashTable *done, GHashTable *lat, const char *lat_path, Sample *s,
-                       const Cell **cell, guint *rep, char **why)
-{
-        guint max_rep = exp->repeat_auto ? exp->repeat_max : exp->repeat;
-
-        if (!samples_parse_row(row, env, machine, exp->cells, max_rep, cell, rep, s, why))
-                return NULL;
-        g_autofree char *key = g_strdup_printf("%s%u:%u", prefix, (*cell)->index, *rep);
-        const LatRows *l = lat ? g_hash_table_lookup(lat, key) : NULL;
-        if (g_hash_table_contains(done, key)) {
-                *why = g_strdup_printf("repetition %u of cell %u is already there", *rep, (*cell)->index);
-                return NULL;
-        }
-        if (lat && s->status == 0 && s->lat_n && (!l || l->n != s->lat_n)) {
-                *why = g_strdup_printf("%s of its %" G_GUINT64_FORMAT " latencies are in %s", l ? "not all" : "none",
-                                       s->lat_n, lat_path);
-                return NULL;
-        }
-        return g_steal_pointer(&key);
 }
 
 /* Reads the rows of an interrupted run of EXP from PARTIAL into ROWS and
@@ -396,7 +316,7 @@ static GHashTable *resume_load(const char *partial, const Experiment *exp, GPtrA
                                CellState *states, GHashTable *lat, const char *lat_path, GError **error)
 {
         g_autofree char *text = NULL;
-        g_autofree char *want = partial_header(exp);
+        g_autofree char *want = rows_partial_header(exp);
         g_autoptr(GError) e = NULL;
         GHashTable *done = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
         const char *env = meta_env_backend();
@@ -438,7 +358,7 @@ static GHashTable *resume_load(const char *partial, const Experiment *exp, GPtrA
                 guint rep;
                 Sample s;
                 g_autofree char *why = NULL;
-                char *key = row_check(exp, p, env, meta_machine_name(), "", done, lat, lat_path, &s, &cell, &rep, &why);
+                char *key = rows_check(exp, p, env, meta_machine_name(), "", done, lat, lat_path, &s, &cell, &rep, &why);
                 if (!key) {
                         g_autofree char *shown = safefile_terminal_text(why, strlen(why));
                         fprintf(stderr, "ipclab: warning: %s:%u: dropped: %s\n", partial, line, shown);
@@ -452,63 +372,6 @@ static GHashTable *resume_load(const char *partial, const Experiment *exp, GPtrA
                 p = nl + 1;
         }
         return done;
-}
-
-/* Whether NAME is one of EXP's environments. */
-static bool exp_env(const Experiment *exp, const char *name)
-{
-        for (guint i = 0; i < exp->n_envs; i++)
-                if (!strcmp(env_name(exp->envs[i]), name))
-                        return true;
-        return false;
-}
-
-char *run_partial_checked(const Experiment *exp, guint which, const char *text, gsize len)
-{
-        g_autofree char *copy = g_strndup(text, len);
-        GString *out;
-
-        if (which == 1) {
-                g_autoptr(LatencyFile) f = latency_parse("a resume file of latencies", text, len, NULL);
-                if (!f)
-                        return NULL;
-                out = g_string_new(LATENCY_HEADER);
-                for (guint i = 0; i < f->parts->len; i++) {
-                        const LatencyPart *p = f->parts->pdata[i];
-                        if (exp_env(exp, p->env) && meta_machine_name_valid(p->machine) && p->cell < exp->cells->len)
-                                g_string_append_len(out, text + p->offset, (gssize) p->length);
-                }
-                return g_string_free(out, FALSE);
-        }
-        g_autofree char *want = partial_header(exp);
-        if (!g_str_has_prefix(copy, want))
-                return NULL;
-        out = g_string_new(want);
-        g_autoptr(GHashTable) done = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-        g_autofree char *machine = NULL;
-        char *p = copy + strlen(want);
-        for (char *nl; (nl = strchr(p, '\n')); p = nl + 1) {
-                *nl = '\0';
-                /* Its own environment and machine, one machine in all. */
-                g_auto(GStrv) f = g_strsplit(p, "\t", 5);
-                if (g_strv_length(f) < 5 || !exp_env(exp, f[2]) || !meta_machine_name_valid(f[3]) ||
-                    (machine && strcmp(machine, f[3])))
-                        continue;
-                if (!machine)
-                        machine = g_strdup(f[3]);
-                const Cell *cell;
-                guint rep;
-                Sample s;
-                g_autofree char *why = NULL;
-                g_autofree char *prefix = g_strdup_printf("%s\t", f[2]);
-                /* Its latencies are the target's --resume's to check. */
-                char *key = row_check(exp, p, f[2], f[3], prefix, done, NULL, NULL, &s, &cell, &rep, &why);
-                if (key) {
-                        g_hash_table_add(done, key);
-                        g_string_append_printf(out, "%s\n", p);
-                }
-        }
-        return g_string_free(out, FALSE);
 }
 
 static int append_row(int fd, const char *row, size_t len)
@@ -565,13 +428,13 @@ static int run_inner(const Experiment *exp, const char *out_dir, bool resume,
                         if (!g_hash_table_contains(done, k))
                                 g_hash_table_iter_remove(&it);
         } else {
-                lat = lat_rows_new();
+                lat = rows_lat_new();
                 done = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
         }
 
         /* The partial file: its header, the rows kept, then appended rows. */
         {
-                g_autofree char *hdr = partial_header(exp);
+                g_autofree char *hdr = rows_partial_header(exp);
                 g_autoptr(GString) p = g_string_new(hdr);
                 for (guint i = 0; i < rows->len; i++)
                         g_string_append_printf(p, "%s\n", (char *) rows->pdata[i]);
@@ -698,7 +561,7 @@ static int run_inner(const Experiment *exp, const char *out_dir, bool resume,
                                 if (r < 0)
                                         unwritten = lat_partial;
                                 else
-                                        lat_rows_add(lat, cell->index, round, nlat,
+                                        rows_lat_add(lat, cell->index, round, nlat,
                                                      g_string_free(g_steal_pointer(&part), FALSE));
                         }
                         g_autoptr(GString) row = g_string_new(NULL);
@@ -822,431 +685,4 @@ int run_experiment(const Experiment *exp, const char *out_dir, bool resume,
                 g_array_unref(states[i].cost);
         g_free(states);
         return status;
-}
-
-/* Copies the groups of FROM into TO, each renamed "<group> SUFFIX" (or as
- * they are when SUFFIX is NULL).  MACHINES: FROM is one machine's, whose
- * "[machine NAME]" groups keep their names and whose [machine] is in
- * them already.  Else FROM is another environment's on the first one's
- * machine: its [machine NAME] is left out. */
-static void merge_groups(GKeyFile *to, GKeyFile *from, const char *suffix, bool machines)
-{
-        g_auto(GStrv) groups = g_key_file_get_groups(from, NULL);
-
-        for (guint i = 0; groups[i]; i++) {
-                bool own = machines && g_str_has_prefix(groups[i], "machine ");
-                if (suffix && machines && !strcmp(groups[i], "machine"))
-                        continue;
-                /* Another environment is on the same machine, whose group
-                 * the first one gave; what it saw is its [machine ENV]. */
-                if (suffix && !machines && g_str_has_prefix(groups[i], "machine "))
-                        continue;
-                g_autofree char *name = suffix && !own ? g_strconcat(groups[i], " ", suffix, NULL)
-                                                       : g_strdup(groups[i]);
-                g_auto(GStrv) keys = g_key_file_get_keys(from, groups[i], NULL, NULL);
-                for (guint k = 0; keys && keys[k]; k++) {
-                        g_autofree char *v = g_key_file_get_value(from, groups[i], keys[k], NULL);
-                        g_key_file_set_value(to, name, keys[k], v);
-                }
-        }
-}
-
-/* The cells of ANY (every cell of the file: experiment_load_measured)
- * that the rows of TEXT (samples.tsv) are of, indexed as the run that
- * wrote them indexed them: a machine indexes the cells it can run, in the
- * file's order, so one that cannot run some (a library missing there)
- * numbers the rest otherwise than we would.  A row of no cell of ANY is
- * left for row_check() to refuse.  A new array of new cells. */
-static GPtrArray *cells_as_run(const Experiment *any, const char *text)
-{
-        g_autoptr(GHashTable) by_axes = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-        g_autoptr(GHashTable) present = g_hash_table_new(g_direct_hash, g_direct_equal);
-        g_autofree const Cell **in_order = g_new0(const Cell *, any->cells->len);
-        Sample none = { .status = -EIO };
-        GPtrArray *cells = g_ptr_array_new_with_free_func(g_free);
-
-        for (guint i = 0; i < any->cells->len; i++) {
-                const Cell *c = any->cells->pdata[i];
-                g_autoptr(GString) row = g_string_new(NULL);
-                samples_append_row(row, "-", "-", c, 0, &none);
-                g_string_truncate(row, row->len - 1);
-                g_hash_table_insert(by_axes, samples_cell_axes(row->str), (gpointer) c);
-                if (c->index < any->cells->len)
-                        in_order[c->index] = c;
-        }
-        g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
-        for (guint i = 1; lines[i]; i++) {
-                g_autofree char *axes = samples_cell_axes(lines[i]);
-                const Cell *c = axes ? g_hash_table_lookup(by_axes, axes) : NULL;
-                if (c)
-                        g_hash_table_add(present, (gpointer) c);
-        }
-        for (guint i = 0; i < any->cells->len; i++) {
-                if (!in_order[i] || !g_hash_table_contains(present, in_order[i]))
-                        continue;
-                Cell *copy = g_memdup2(in_order[i], sizeof(Cell));
-                copy->index = cells->len;
-                g_ptr_array_add(cells, copy);
-        }
-        return cells;
-}
-
-/* Checks the results of one place (WHO) before they are merged: every
- * row of samples.tsv TEXT (at SP) as --resume checks a row (row_check),
- * in ENV (or, when ENV is NULL, in one of EXP's environments) on
- * MACHINE, and every part of the latencies LAT_TEXT (LAT_LEN bytes, at
- * LP) a repetition of those rows.  DONE collects the rows' keys of every
- * place.  FALSE with IPCLAB_ERROR_INPUT naming the file, the line and
- * what is wrong: the results are refused whole. */
-static gboolean merge_check(const Experiment *exp, const Experiment *any, const char *who, const char *sp,
-                            const char *text, const char *lp, const char *lat_text, gsize lat_len, const char *env,
-                            const char *machine, GHashTable *done, GError **error)
-{
-        g_autoptr(GError) e = NULL;
-        g_autoptr(LatencyFile) f = latency_parse(lp, lat_text, lat_len, &e);
-        if (!f) {
-                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "results of %s from %s: %s", exp->name, who,
-                            e->message);
-                return FALSE;
-        }
-        g_autoptr(GHashTable) lat = lat_rows_new();
-        for (guint i = 0; i < f->parts->len; i++) {
-                const LatencyPart *p = f->parts->pdata[i];
-                if ((env ? strcmp(p->env, env) : !exp_env(exp, p->env)) || strcmp(p->machine, machine)) {
-                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
-                                    "results of %s from %s: %s:%u: env %.64s, machine %.64s: not where they ran (%s, %s)",
-                                    exp->name, who, lp, p->line, p->env, p->machine, env ? env : "its environments",
-                                    machine);
-                        return FALSE;
-                }
-                g_autofree char *key = g_strdup_printf("%s\t%s\t%u:%u", p->env, p->machine, p->cell, p->rep);
-                LatRows *l = g_hash_table_lookup(lat, key);
-                if (l)
-                        l->n += p->n;
-                else
-                        lat_rows_add_key(lat, g_steal_pointer(&key), p->n);
-        }
-        g_autoptr(GPtrArray) cells = cells_as_run(any, text);
-        Experiment as_run = *exp;
-        as_run.cells = cells;
-        g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
-        for (guint i = 1; lines[i] && lines[i][0]; i++) {
-                g_auto(GStrv) fields = g_strsplit(lines[i], "\t", 5);
-                const char *row_env = g_strv_length(fields) >= 5 ? fields[2] : "";
-                const Cell *cell;
-                guint rep;
-                Sample s;
-                g_autofree char *why = NULL;
-                g_autofree char *prefix = g_strdup_printf("%s\t%s\t", row_env, machine);
-                char *key = NULL;
-                if (env ? strcmp(row_env, env) : !exp_env(exp, row_env))
-                        why = g_strdup_printf("env '%.64s' is not where it ran (%s)", row_env,
-                                              env ? env : "the experiment's environments");
-                else
-                        key = row_check(&as_run, lines[i], row_env, machine, prefix, done, lat, lp, &s, &cell, &rep,
-                                        &why);
-                if (!key) {
-                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
-                                    "results of %s from %s: %s:%u: %s: refused (a row --resume would drop)", exp->name,
-                                    who, sp, i + 1, why);
-                        return FALSE;
-                }
-                g_hash_table_add(done, key);
-        }
-        GHashTableIter it;
-        gpointer k;
-        g_hash_table_iter_init(&it, lat);
-        while (g_hash_table_iter_next(&it, &k, NULL))
-                if (!g_hash_table_contains(done, k)) {
-                        g_autofree char *shown = g_strescape(k, NULL);
-                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
-                                    "results of %s from %s: %s: latencies of %s, a repetition %s does not hold: refused",
-                                    exp->name, who, lp, shown, sp);
-                        return FALSE;
-                }
-        return TRUE;
-}
-
-int run_merge(const Experiment *exp, const char *out_dir, const char *const *dirs, const char *const *labels,
-              bool machines, GError **error)
-{
-        g_autoptr(GHashTable) done = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-        g_autoptr(Experiment) any = experiment_load_measured(exp->path, exp->profile, error);
-        if (!any)
-                return RUN_ERROR;
-        if (strcmp(any->sha256, exp->sha256)) {
-                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s changed while it ran: not merged", exp->path);
-                return RUN_ERROR;
-        }
-        g_autoptr(GString) rows = g_string_new(samples_header());
-        g_autoptr(GString) lat_rows = g_string_new(LATENCY_HEADER);
-        g_autoptr(GKeyFile) meta = g_key_file_new();
-        g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
-        g_autofree char *staging_name = g_strconcat(".", exp->name, ".new", NULL);
-        g_autofree char *staging = g_build_filename(out_dir, staging_name, NULL);
-        g_autofree char *final = g_build_filename(out_dir, exp->name, NULL);
-
-        history_keep_leftover(staging, final);
-        if (mkdir(staging, 0755) < 0) {
-                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot create %s: %s", staging, g_strerror(errno));
-                return RUN_ERROR;
-        }
-        for (guint i = 0; dirs[i]; i++) {
-                g_autofree char *dir = g_build_filename(dirs[i], exp->name, NULL);
-                g_autofree char *sp = g_build_filename(dir, "samples.tsv", NULL);
-                g_autofree char *mp = g_build_filename(dir, "meta.ini", NULL);
-                g_autoptr(GError) e = NULL;
-                g_autofree char *text = safefile_read(sp, "a samples.tsv", SAFEFILE_MAX_TABLE, NULL, &e);
-                g_autoptr(GKeyFile) m = text ? safefile_key_file(mp, &e) : NULL;
-                if (!m) {
-                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "results of %s from %s: %s",
-                                    exp->name, labels ? labels[i] : dirs[i], e->message);
-                        samples_remove_dir(staging);
-                        return RUN_ERROR;
-                }
-                /* A machine is named by what its own run recorded, as
-                 * IPCLAB_MACHINE may name one; every value is one line. */
-                const char *who = labels ? labels[i] : dirs[i];
-                char *label = machines ? g_key_file_get_string(m, "run", "machine", NULL) : g_strdup(labels[i]);
-                if (!meta_check_values(m, mp, error) || (machines && !meta_machine_name_valid(label))) {
-                        if (!(error && *error))
-                                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
-                                            "results of %s from %s: %s: [run] machine is %s, not a machine name (1 to "
-                                            "64 letters, digits, '-', '_', '.')", exp->name, who, mp,
-                                            label ? "not one" : "missing");
-                        else
-                                g_prefix_error(error, "results of %s from %s: ", exp->name, who);
-                        g_free(label);
-                        samples_remove_dir(staging);
-                        return RUN_ERROR;
-                }
-                for (guint k = 0; k < names->len; k++) {
-                        if (!strcmp(names->pdata[k], label)) {
-                                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
-                                            "%s and %s are the same machine, %s (its host name): one machine "
-                                            "measured twice is not two machines; name them apart by their host "
-                                            "names, or measure it once", labels ? labels[k] : dirs[k],
-                                            labels ? labels[i] : dirs[i], label);
-                                g_free(label);
-                                samples_remove_dir(staging);
-                                return RUN_ERROR;
-                        }
-                }
-                g_ptr_array_add(names, label);
-                if (!g_str_has_prefix(text, samples_header())) {
-                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO,
-                                    "%s: not the columns this harness writes (another version of ipclab?)", sp);
-                        samples_remove_dir(staging);
-                        return RUN_ERROR;
-                }
-                /* The latencies likewise: each environment's rows say
-                 * which it is. */
-                g_autofree char *lp = g_build_filename(dir, LATENCY_FILE, NULL);
-                gsize lat_len = 0;
-                g_autofree char *lat_text = latency_read_text(lp, &lat_len, &e);
-                if (!lat_text || !g_str_has_prefix(lat_text, LATENCY_HEADER)) {
-                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "results of %s in %s: %s", exp->name, label,
-                                    lat_text ? "latencies.tsv.gz has another header" : e->message);
-                        samples_remove_dir(staging);
-                        return RUN_ERROR;
-                }
-                /* Nothing is merged that --resume would not keep. */
-                if (!merge_check(exp, any, who, sp, text, lp, lat_text, lat_len, machines ? NULL : labels[i],
-                                 machines ? label : meta_machine_name(), done, error)) {
-                        samples_remove_dir(staging);
-                        return RUN_ERROR;
-                }
-                char *body = strchr(text, '\n');
-                g_string_append(rows, body ? body + 1 : "");
-                g_string_append_len(lat_rows, lat_text + strlen(LATENCY_HEADER),
-                                    (gssize) (lat_len - strlen(LATENCY_HEADER)));
-                merge_groups(meta, m, i == 0 ? NULL : label, machines);
-                /* Console logs: console.log becomes console-LABEL.log,
-                 * console-REST.log console-LABEL-REST.log. */
-                g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
-                for (const char *f; d && (f = g_dir_read_name(d));) {
-                        if (!g_str_has_prefix(f, "console") || !g_str_has_suffix(f, ".log") ||
-                            strspn(f, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") != strlen(f))
-                                continue;
-                        gsize log_len = 0;
-                        g_autofree char *from = g_build_filename(dir, f, NULL);
-                        g_autofree char *log = safefile_read(from, "a console log", SAFEFILE_MAX_LOG, &log_len, NULL);
-                        if (!log)
-                                continue;
-                        g_autofree char *lname = g_strdup_printf("console-%s%s", label, f + strlen("console"));
-                        if (!strcmp(f, "console.log")) {
-                                g_free(lname);
-                                lname = g_strdup_printf("console-%s.log", label);
-                        }
-                        g_autofree char *lp = g_build_filename(staging, lname, NULL);
-                        samples_write_atomic(lp, log, log_len);
-                }
-        }
-        g_ptr_array_add(names, NULL);
-        g_autofree char *list = g_strjoinv(";", (char **) names->pdata);
-        g_key_file_set_string(meta, "run", machines ? "machines" : "envs", list);
-        g_autofree char *ini = g_key_file_to_data(meta, NULL, NULL);
-        g_autofree char *sp = g_build_filename(staging, "samples.tsv", NULL);
-        g_autofree char *mp = g_build_filename(staging, "meta.ini", NULL);
-        g_autofree char *lp = g_build_filename(staging, LATENCY_FILE, NULL);
-        int r = samples_write_atomic(sp, rows->str, rows->len);
-        if (r >= 0)
-                r = latency_write(lp, lat_rows->str, lat_rows->len);
-        if (r >= 0)
-                r = samples_write_atomic(mp, ini, strlen(ini));
-        if (r >= 0) {
-                /* The staging directory may hold console logs: swap it in
-                 * whole; the old one goes to history (history.h). */
-                r = history_replace_dir(staging, final);
-        }
-        if (r < 0) {
-                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot write the results of %s into %s: %s; %s is unchanged",
-                            exp->name, out_dir, g_strerror(-r), final);
-                samples_remove_dir(staging);
-                return RUN_ERROR;
-        }
-        fprintf(stderr, "ipclab: %s: %s merged in %s\n", exp->name, list, final);
-        return RUN_OK;
-}
-
-/* Runs place I of a staged run (an environment, a machine) into STAGE,
- * as run_experiment() would into its OUT_DIR. */
-typedef int (*StageRun)(const Experiment *exp, guint i, const char *stage, gpointer data, GError **error);
-
-/* The loop of run_experiment_envs() and run_experiment_machines(): each of
- * the N places (KEYS: their staging directories' names, LABELS: how
- * messages name them, WHAT: "environments" or "machines") in turn into
- * OUT_DIR/.<experiment>.WHAT/KEY/, kept there by --resume once whole, then
- * merged by run_merge() (MACHINES as there). */
-static int run_staged(const Experiment *exp, const char *out_dir, bool resume, const char *what, guint n,
-                      const char *const *keys, const char *const *labels, bool machines, StageRun run,
-                      gpointer data, GError **error)
-{
-        g_autofree char *stage_name = g_strdup_printf(".%s.%s", exp->name, machines ? "machines" : "envs");
-        g_autofree char *stage_root = g_build_filename(out_dir, stage_name, NULL);
-        g_autofree char *final = g_build_filename(out_dir, exp->name, NULL);
-        g_autoptr(GPtrArray) dirs = g_ptr_array_new_with_free_func(g_free);
-        bool failed = false;
-
-        if (!resume)
-                samples_remove_dir(stage_root);
-        if (g_mkdir_with_parents(stage_root, 0755) < 0) {
-                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot create %s: %s", stage_root, g_strerror(errno));
-                return RUN_ERROR;
-        }
-        for (guint i = 0; i < n; i++) {
-                char *stage = g_build_filename(stage_root, keys[i], NULL);
-                g_ptr_array_add(dirs, stage);
-                g_autofree char *done = g_build_filename(stage, exp->name, "samples.tsv", NULL);
-                if (resume && g_file_test(done, G_FILE_TEST_EXISTS)) {
-                        fprintf(stderr, "ipclab: %s: %s already measured, kept\n", exp->name, labels[i]);
-                        continue;
-                }
-                if (g_mkdir_with_parents(stage, 0755) < 0) {
-                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot create %s: %s", stage, g_strerror(errno));
-                        return RUN_ERROR;
-                }
-                fprintf(stderr, "ipclab: %s: running %s %s\n", exp->name, machines ? "on" : "in", labels[i]);
-                int r = run(exp, i, stage, data, error);
-                if (r == RUN_INTERRUPTED) {
-                        fprintf(stderr, "ipclab: interrupted; %s is unchanged; --resume keeps the %s already measured\n",
-                                final, what);
-                        return r;
-                }
-                if (r == RUN_ERROR) {
-                        /* A machine's error names a target, not what to do. */
-                        if (machines)
-                                g_prefix_error(error, "%s is unchanged; `ipclab run --resume` keeps the %s already "
-                                               "measured: ", final, what);
-                        return r;
-                }
-                failed |= r == RUN_FAILED;
-        }
-        g_ptr_array_add(dirs, NULL);
-        int r = run_merge(exp, out_dir, (const char *const *) dirs->pdata, labels, machines, error);
-        if (r == RUN_ERROR)
-                return r;
-        samples_remove_dir(stage_root);
-        return failed ? RUN_FAILED : RUN_OK;
-}
-
-typedef struct {
-        const char *self;
-        const char *const *extra;
-        const char *const *argv;
-        bool resume;
-        const RemoteTarget *const *targets;
-} StageArgs;
-
-static int run_env_stage(const Experiment *exp, guint i, const char *stage, gpointer data, GError **error)
-{
-        const StageArgs *a = data;
-        EnvKind env = exp->envs[i];
-
-        if (env == ENV_HOST)
-                return run_experiment(exp, stage, a->resume, a->argv, error);
-        const char *w = env_warning(env);
-        if (w)
-                fprintf(stderr, "ipclab: warning: %s\n", w);
-        int r = env_run(env, a->self, exp->path, stage, a->extra, error);
-        return r < 0 ? RUN_ERROR : r;
-}
-
-int run_experiment_envs(const Experiment *exp, const char *self, const char *out_dir, bool resume,
-                        const char *const *extra, const char *const *argv, GError **error)
-{
-        const char *names[G_N_ELEMENTS(exp->envs) + 1] = { NULL };
-        StageArgs a = { .self = self, .extra = extra, .argv = argv, .resume = resume };
-
-        for (guint i = 0; i < exp->n_envs; i++)
-                names[i] = env_name(exp->envs[i]);
-        /* One samples.tsv (the env column tells them apart), one meta.ini
-         * (the first environment's groups, then "<group> <env>" for the
-         * others), and each environment's console log. */
-        return run_staged(exp, out_dir, resume, "environments", exp->n_envs, names, names, false, run_env_stage,
-                          &a, error);
-}
-
-int run_experiment_here(const Experiment *exp, const char *self, const char *out_dir, bool resume,
-                        const char *const *extra, const char *const *argv, GError **error)
-{
-        if (exp->n_envs > 1)
-                return run_experiment_envs(exp, self, out_dir, resume, extra, argv, error);
-        if (exp->env == ENV_HOST)
-                return run_experiment(exp, out_dir, resume, argv, error);
-        const char *w = env_warning(exp->env);
-        if (w)
-                fprintf(stderr, "ipclab: warning: %s\n", w);
-        int r = env_run(exp->env, self, exp->path, out_dir, extra, error);
-        if (r < 0)
-                return RUN_ERROR;
-        fprintf(stderr, "ipclab: %s: ran in %s (exit status %d); its output is in %s/%s/console.log\n",
-                exp->name, env_name(exp->env), r, out_dir, exp->name);
-        return r;
-}
-
-static int run_machine_stage(const Experiment *exp, guint i, const char *stage, gpointer data, GError **error)
-{
-        const StageArgs *a = data;
-        const RemoteTarget *t = a->targets[i];
-
-        return t->host ? remote_run(t, exp, a->self, exp->path, stage, a->extra, error)
-                       : run_experiment_here(exp, a->self, stage, a->resume, a->extra, a->argv, error);
-}
-
-int run_experiment_machines(const Experiment *exp, const char *self, const char *out_dir, bool resume,
-                            const RemoteTarget *const *targets, const char *const *extra,
-                            const char *const *argv, GError **error)
-{
-        StageArgs a = { .self = self, .extra = extra, .argv = argv, .resume = resume, .targets = targets };
-        g_autoptr(GPtrArray) keys = g_ptr_array_new();
-        g_autoptr(GPtrArray) labels = g_ptr_array_new();
-
-        for (guint i = 0; targets[i]; i++) {
-                g_ptr_array_add(keys, targets[i]->key);
-                g_ptr_array_add(labels, targets[i]->spec);
-        }
-        g_ptr_array_add(labels, NULL);
-        return run_staged(exp, out_dir, resume, "machines", keys->len, (const char *const *) keys->pdata,
-                          (const char *const *) labels->pdata, true, run_machine_stage, &a, error);
 }

@@ -6,7 +6,6 @@
 #include <stdbool.h>
 
 #include "experiment.h"
-#include "remote.h"
 
 enum {
         RUN_OK = 0,            /* every repetition measured */
@@ -25,34 +24,6 @@ enum {
  * code).  Returns one of the RUN_ values. */
 int run_experiment(const Experiment *exp, const char *out_dir, bool resume,
                    const char *const *argv, GError **error);
-
-/* Runs EXP in each of its environments (env=host;nspawn;vm) into staging
- * directories under OUT_DIR/.<experiment>.envs/, then merges them into one
- * OUT_DIR/<experiment>/: the samples and latencies of every environment
- * (told apart by the env column), meta.ini with the first environment's groups and
- * "<group> <env>" groups for the others, and each console log.  SELF is
- * the ipclab binary for containers and VMs; EXTRA the arguments for their
- * inner run (--profile NAME).  RESUME keeps environments already measured.
- * Returns one of the RUN_ values. */
-int run_experiment_envs(const Experiment *exp, const char *self, const char *out_dir, bool resume,
-                        const char *const *extra, const char *const *argv, GError **error);
-
-/* Runs EXP where it says (its env list: run_experiment_envs; one other
- * environment: env_run; else run_experiment) on this machine, into
- * OUT_DIR/<experiment>/.  Returns one of the RUN_ values. */
-int run_experiment_here(const Experiment *exp, const char *self, const char *out_dir, bool resume,
-                        const char *const *extra, const char *const *argv, GError **error);
-
-/* Runs EXP on each of TARGETS (NULL-terminated; "local" is this machine,
- * as run_experiment_here() runs it, the others remote_run()) in turn, into
- * staging directories OUT_DIR/.<experiment>.machines/<target key>/, then
- * merges them into one OUT_DIR/<experiment>/ (run_merge, one machine
- * each).  RESUME keeps the machines already measured and continues an
- * interrupted one from its resume file.  Returns one of the RUN_ values;
- * on RUN_ERROR and RUN_INTERRUPTED OUT_DIR/<experiment>/ is unchanged. */
-int run_experiment_machines(const Experiment *exp, const char *self, const char *out_dir, bool resume,
-                            const RemoteTarget *const *targets, const char *const *extra,
-                            const char *const *argv, GError **error);
 
 /* Merges the results DIRS[i]/<experiment>/ (NULL-terminated) into one
  * OUT_DIR/<experiment>/, replaced in one step: every row of every

@@ -158,6 +158,7 @@
 
 #include "bus.h"
 #include "placement.h"
+#include "spawn.h"
 #include "samples.h"
 #include "stats.h"
 #include "transport.h"
@@ -1507,6 +1508,30 @@ static guint64 time_left(guint64 deadline)
         return deadline > now ? deadline - now : 0;
 }
 
+/* What hyperfine's child needs before its exec. */
+typedef struct {
+        int cpu;
+        const char *bus_address;
+} HyperfineChild;
+
+static void hyperfine_setup(void *data)
+{
+        const HyperfineChild *hc = data;
+
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        pin(hc->cpu);   /* hyperfine and every command it starts */
+        /* Never the user's session bus: ours, for tools that only find a
+         * bus through the environment. */
+        setenv("DBUS_SESSION_BUS_ADDRESS", hc->bus_address, 1);
+}
+
+/* SpawnCheck: stop at SIGINT or SIGTERM. */
+static int hyperfine_stop(void *data)
+{
+        (void) data;
+        return runner_interrupted ? -EINTR : 0;
+}
+
 /* Runs hyperfine for RUNS runs of CMD with no warm-up of its own, pinned
  * to CPU (-1: unpinned), exporting JSON (when not NULL); 0, or fails OUT.
  * Its output goes to LOG, which the failure message quotes. */
@@ -1527,38 +1552,23 @@ static int hyperfine_exec(const Cell *cell, const Endpoint *ep, const char *cmd,
         argv[argc++] = cmd;
         argv[argc] = NULL;
 
-        fflush(NULL);
-        pid_t pid = fork();
-        if (pid < 0) {
-                report_fail(out, errno, "fork: %s", g_strerror(errno));
+        int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+        HyperfineChild hc = { .cpu = cpu, .bus_address = ep->bus_address };
+        SpawnOpts o = { .argv = argv, .in_fd = -1, .out_fd = fd, .err_fd = fd, .new_group = true,
+                        .setup = hyperfine_setup, .data = &hc };
+        SpawnChild child;
+        int r = spawn_start(&o, &child);
+        if (fd >= 0)
+                close(fd);
+        if (r < 0) {
+                report_fail(out, -r, "hyperfine: %s", g_strerror(-r));
                 return -1;
         }
-        if (pid == 0) {
-                int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-                if (fd >= 0) {
-                        dup2(fd, STDOUT_FILENO);
-                        dup2(fd, STDERR_FILENO);
-                }
-                prctl(PR_SET_PDEATHSIG, SIGKILL);
-                pin(cpu);   /* hyperfine and every command it starts */
-                /* Never the user's session bus: ours, for tools that only
-                 * find a bus through the environment. */
-                setenv("DBUS_SESSION_BUS_ADDRESS", ep->bus_address, 1);
-                execvp(argv[0], (char **) argv);
-                _exit(127);
-        }
-        for (;;) {
-                pid_t w = waitpid(pid, &status, WNOHANG);
-                if (w == pid)
-                        break;
-                if (now_ns() >= deadline || runner_interrupted) {
-                        kill(pid, SIGKILL);
-                        waitpid(pid, &status, 0);
-                        report_fail(out, runner_interrupted ? EINTR : ETIMEDOUT, "%s",
-                                    runner_interrupted ? "interrupted" : "hyperfine exceeded the time limit");
-                        return -1;
-                }
-                g_usleep(5000);
+        r = spawn_wait(&child, (gint64) (deadline / 1000), 0, NULL, hyperfine_stop, NULL, &status);
+        if (r < 0) {
+                report_fail(out, r == -EINTR ? EINTR : ETIMEDOUT, "%s",
+                            r == -EINTR ? "interrupted" : "hyperfine exceeded the time limit");
+                return -1;
         }
         if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
                 g_autofree char *l = NULL;

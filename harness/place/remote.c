@@ -3,6 +3,7 @@
  * prints (forwarded to our stderr as it comes, as a run here would show
  * it) and the Slurm summary lines; errors come back through GError. */
 #include "remote.h"
+#include "remote-internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -16,7 +17,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "env/env.h"
 #include "meta.h"
 #include "latency.h"
 #include "run.h"
@@ -24,90 +24,12 @@
 #include "safefile.h"
 #include "history.h"
 #include "samples.h"
+#include "spawn.h"
 #include "untar.h"
 
 /* Seconds a stopped target's run has to send back its resume file before
  * the connection is cut. */
 #define REMOTE_STOP_GRACE_S 20
-
-static gboolean all_of(const char *s, const char *extra)
-{
-        if (!s || !*s)
-                return FALSE;
-        for (; *s; s++)
-                if (!g_ascii_isalnum(*s) && !strchr(extra, *s))
-                        return FALSE;
-        return TRUE;
-}
-
-RemoteTarget *remote_target_parse(const char *spec, GError **error)
-{
-        g_autoptr(RemoteTarget) t = g_new0(RemoteTarget, 1);
-
-        t->spec = g_strdup(spec);
-        if (!strcmp(spec, "local")) {
-                t->key = g_strdup("local");
-                return g_steal_pointer(&t);
-        }
-        if (!g_str_has_prefix(spec, "ssh://")) {
-                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
-                            "--host %s: not ssh://[USER@]HOST[:PORT] or local", spec);
-                return NULL;
-        }
-        g_autofree char *rest = g_strdup(spec + strlen("ssh://"));
-        char *at = strchr(rest, '@'), *host = rest;
-        if (at) {
-                *at = '\0';
-                t->user = g_strdup(rest);
-                host = at + 1;
-        }
-        char *colon = strchr(host, ':');
-        if (colon) {
-                *colon = '\0';
-                guint64 port = 0;
-                if (!g_ascii_string_to_unsigned(colon + 1, 10, 1, 65535, &port, NULL)) {
-                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
-                                    "--host %s: the port '%s' is not 1 to 65535", spec, colon + 1);
-                        return NULL;
-                }
-                t->port = g_strdup_printf("%u", (unsigned) port);
-        }
-        t->host = g_strdup(host);
-        if ((t->user && !all_of(t->user, "._-")) || !all_of(t->host, ".-_") || t->host[0] == '-') {
-                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
-                            "--host %s: a user is letters, digits, '.', '_', '-'; a host a name or IPv4 "
-                            "address (letters, digits, '.', '-', '_', not starting with '-')", spec);
-                return NULL;
-        }
-        t->key = g_strdup_printf("%s%s%s%s%s", t->user ? t->user : "", t->user ? "@" : "", t->host,
-                                 t->port ? "_" : "", t->port ? t->port : "");
-        return g_steal_pointer(&t);
-}
-
-void remote_target_free(RemoteTarget *t)
-{
-        if (!t)
-                return;
-        g_free(t->spec);
-        g_free(t->user);
-        g_free(t->host);
-        g_free(t->port);
-        g_free(t->key);
-        g_free(t);
-}
-
-char *remote_quote_command(const char *const *argv)
-{
-        g_autoptr(GString) s = g_string_new(NULL);
-
-        for (gsize i = 0; argv[i]; i++) {
-                g_autofree char *q = g_shell_quote(argv[i]);
-                if (i)
-                        g_string_append_c(s, ' ');
-                g_string_append(s, q);
-        }
-        return g_string_free(g_steal_pointer(&s), FALSE);
-}
 
 /* ssh's command line for T running the POSIX sh SCRIPT with ARGS ($1...):
  * ssh [IPCLAB_SSH_OPTS] -o BatchMode=yes -o ServerAlive... [-p PORT] [-l USER] HOST
@@ -162,32 +84,27 @@ static GPtrArray *ssh_argv(const RemoteTarget *t, const char *script, const char
 /* Spawns ARGV with stdin IN_FD and stdout OUT_FD (-1: a pipe returned in
  * *OUT_PIPE when OUT_PIPE is set, else /dev/null) and stderr a pipe
  * returned in *ERR_PIPE.  Returns the pid, or -1 with ERROR. */
-static GPid spawn(const char *const *argv, int in_fd, int out_fd, int *out_pipe, int *err_pipe, GError **error)
+GPid remote_spawn(const char *const *argv, int in_fd, int out_fd, int *out_pipe, int *err_pipe, GError **error)
 {
-        GPid pid = 0;
-        int null = -1;
+        SpawnOpts o = { .argv = argv, .in_fd = in_fd, .out_fd = out_fd >= 0 ? out_fd : out_pipe ? SPAWN_PIPE : -1,
+                        .err_fd = SPAWN_PIPE };
+        SpawnChild c;
+        int r = spawn_start(&o, &c);
 
-        if (in_fd < 0 || (out_fd < 0 && !out_pipe)) {
-                null = open("/dev/null", O_RDWR | O_CLOEXEC);
-                if (in_fd < 0)
-                        in_fd = null;
-                if (out_fd < 0 && !out_pipe)
-                        out_fd = null;
-        }
-        gboolean ok = g_spawn_async_with_pipes_and_fds(NULL, argv, NULL,
-                                                       G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD,
-                                                       NULL, NULL, in_fd, out_fd, -1, NULL, NULL, 0, &pid,
-                                                       NULL, out_fd < 0 ? out_pipe : NULL, err_pipe, error);
-        if (null >= 0)
-                close(null);
-        if (!ok) {
-                g_prefix_error(error, "cannot run %s: ", argv[0]);
+        if (r < 0) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_RUN, "cannot run %s: %s", argv[0], g_strerror(-r));
                 return -1;
         }
-        return pid;
+        /* remote_pump() and remote_wait_exit() follow the pid */
+        if (c.pidfd >= 0)
+                close(c.pidfd);
+        if (out_fd < 0 && out_pipe)
+                *out_pipe = c.out;
+        *err_pipe = c.err;
+        return c.pid;
 }
 
-static int wait_exit(GPid pid)
+int remote_wait_exit(GPid pid)
 {
         int status = 0;
 
@@ -198,25 +115,6 @@ static int wait_exit(GPid pid)
         return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-typedef struct {
-        int out;           /* stdout pipe to read into OUT_TEXT, or -1 */
-        int err;           /* stderr pipe: forwarded to ours and to LOG */
-        GString *out_text;
-        GString *log;      /* all of stderr */
-        int *stop_fd;      /* closed (and set to -1) when we are interrupted */
-        GPid pid;          /* killed REMOTE_STOP_GRACE_S after that */
-        bool forward;      /* copy stderr to ours as it comes */
-        GString *partial;  /* when set: stderr lines marked REMOTE_PARTIAL_MARK
-                            * are the target's resume file, kept here (from
-                            * its last header line on), not shown */
-        GString *partial_lat;   /* the same for the target's resume file of
-                                 * latencies (REMOTE_PARTIAL_LAT_MARK) */
-        GString *line;     /* with PARTIAL: an incomplete line of stderr */
-        Untar *untar;      /* when set: OUT is a tar stream, unpacked here;
-                            * on a refusal OUT is closed, PID killed and
-                            * the reason kept in UNTAR_ERROR */
-        GError *untar_error;
-} Pump;
 
 /* Writes TEXT from elsewhere to our stderr, as safefile_terminal_text() makes it. */
 static void forward_text(const char *text, gsize len)
@@ -260,7 +158,7 @@ static void pump_line(Pump *p, const char *line, gsize len)
  * *STOP_FD (the target's run sees its stdin end and stops) and kills PID
  * if it has not ended REMOTE_STOP_GRACE_S later.  Returns whether it was
  * interrupted. */
-static bool pump(Pump *p)
+bool remote_pump(Pump *p)
 {
         gint64 kill_at = 0;
         bool interrupted = false;
@@ -334,13 +232,13 @@ static int ssh_simple(const RemoteTarget *t, const char *script, const char *con
         if (!argv)
                 return -1;
         int out_pipe = -1, err_pipe = -1;
-        GPid pid = spawn((const char *const *) argv->pdata, -1, -1, &out_pipe, &err_pipe, error);
+        GPid pid = remote_spawn((const char *const *) argv->pdata, -1, -1, &out_pipe, &err_pipe, error);
         if (pid < 0)
                 return -1;
         g_autoptr(GString) o = g_string_new(NULL), l = g_string_new(NULL);
         Pump p = { .out = out_pipe, .err = err_pipe, .out_text = o, .log = l, .pid = pid };
-        pump(&p);
-        int status = wait_exit(pid);
+        remote_pump(&p);
+        int status = remote_wait_exit(pid);
         if (out)
                 *out = g_string_free(g_steal_pointer(&o), FALSE);
         if (log)
@@ -350,7 +248,7 @@ static int ssh_simple(const RemoteTarget *t, const char *script, const char *con
 
 /* The last line of TEXT (from elsewhere) that says something, for an
  * error message: as safefile_terminal_text() makes it, at most 300 bytes. */
-static char *last_line(const char *text)
+char *remote_last_line(const char *text)
 {
         g_auto(GStrv) lines = g_strsplit(text ? text : "", "\n", -1);
         for (int i = (int) g_strv_length(lines) - 1; i >= 0; i--) {
@@ -508,31 +406,31 @@ static char *upload(const RemoteTarget *t, const char *local, const char *root, 
                 return NULL;
         }
         int tar_err = -1, ssh_out = -1, ssh_err = -1;
-        GPid tpid = spawn((const char *const *) tar->pdata, -1, p[1], NULL, &tar_err, error);
+        GPid tpid = remote_spawn((const char *const *) tar->pdata, -1, p[1], NULL, &tar_err, error);
         close(p[1]);
         if (tpid < 0) {
                 close(p[0]);
                 return NULL;
         }
         g_autoptr(GPtrArray) argv = ssh_argv(t, upload_script, NULL, error);
-        GPid spid = argv ? spawn((const char *const *) argv->pdata, p[0], -1, &ssh_out, &ssh_err, error) : -1;
+        GPid spid = argv ? remote_spawn((const char *const *) argv->pdata, p[0], -1, &ssh_out, &ssh_err, error) : -1;
         close(p[0]);
         if (spid < 0) {
                 kill(tpid, SIGKILL);
                 close(tar_err);
-                wait_exit(tpid);
+                remote_wait_exit(tpid);
                 return NULL;
         }
         g_autoptr(GString) out = g_string_new(NULL), log = g_string_new(NULL), tlog = g_string_new(NULL);
         Pump sp = { .out = ssh_out, .err = ssh_err, .out_text = out, .log = log, .pid = spid };
-        pump(&sp);
+        remote_pump(&sp);
         Pump tp = { .out = -1, .err = tar_err, .log = tlog, .pid = tpid };
-        pump(&tp);
-        int ss = wait_exit(spid), ts = wait_exit(tpid);
+        remote_pump(&tp);
+        int ss = remote_wait_exit(spid), ts = remote_wait_exit(tpid);
         g_autofree char *dir = g_strdup(g_strstrip(out->str));
         bool dir_ok = g_str_has_prefix(dir, "/") && !strchr(dir, '\n') && strstr(dir, "/ipclab.");
         if (ss != 0 || ts != 0 || !dir_ok) {
-                g_autofree char *why = last_line(ts != 0 ? tlog->str : log->str);
+                g_autofree char *why = remote_last_line(ts != 0 ? tlog->str : log->str);
                 g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_RUN, "%s: cannot copy the experiment and harness there (%s: %s)",
                             t->spec, ts != 0 ? "tar" : "ssh", why);
                 if (dir_ok) {
@@ -722,7 +620,7 @@ static int run_there(const RemoteTarget *t, const Experiment *exp, const char *d
                 return RUN_ERROR;
         }
         int ssh_out = -1, ssh_err = -1;
-        GPid spid = spawn((const char *const *) argv->pdata, watch[0], -1, &ssh_out, &ssh_err, error);
+        GPid spid = remote_spawn((const char *const *) argv->pdata, watch[0], -1, &ssh_out, &ssh_err, error);
         close(watch[0]);
         if (spid < 0) {
                 close(watch[1]);
@@ -738,10 +636,10 @@ static int run_there(const RemoteTarget *t, const Experiment *exp, const char *d
                            line = g_string_new(NULL);
         Pump sp = { .out = ssh_out, .err = ssh_err, .log = log, .stop_fd = &watch[1], .pid = spid, .forward = true,
                     .partial = streamed, .partial_lat = streamed_lat, .line = line, .untar = untar };
-        bool interrupted = pump(&sp);
+        bool interrupted = remote_pump(&sp);
         if (watch[1] >= 0)
                 close(watch[1]);
-        int ss = wait_exit(spid);
+        int ss = remote_wait_exit(spid);
         g_autoptr(GError) refused = sp.untar_error;
         if (refused) {
                 /* Nothing of a refused stream is kept, not even its
@@ -761,7 +659,7 @@ static int run_there(const RemoteTarget *t, const Experiment *exp, const char *d
                 while (apt && apt > log->str && apt[-1] != '\n')
                         apt--;
                 g_autofree char *apt_line = apt ? g_strndup(apt, strcspn(apt, "\n")) : NULL;
-                g_autofree char *l = last_line(apt_line ? apt_line : ts != 0 && ss == 0 ? cut->message : log->str);
+                g_autofree char *l = remote_last_line(apt_line ? apt_line : ts != 0 && ss == 0 ? cut->message : log->str);
                 if (ss == 97 || ss == 98)
                         g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
                                     "%s cannot build the harness%s%s (its full output is above)", t->spec,
@@ -806,7 +704,7 @@ static int run_there(const RemoteTarget *t, const Experiment *exp, const char *d
         int status = interrupted || ss == RUN_INTERRUPTED || ss == 129 ? RUN_INTERRUPTED
                : ss == 0 ? RUN_OK : ss == 1 ? RUN_FAILED : RUN_ERROR;
         if (status == RUN_ERROR) {
-                g_autofree char *l = last_line(log->str);
+                g_autofree char *l = remote_last_line(log->str);
                 g_set_error(error, IPCLAB_ERROR, ss == 2 ? IPCLAB_ERROR_INPUT : IPCLAB_ERROR_RUN,
                             "%s: ipclab run there exited %d: %s", t->spec, ss, l);
         }
@@ -825,7 +723,7 @@ int remote_run(const RemoteTarget *t, const Experiment *exp, const char *self, c
         if (r < 0)
                 return RUN_ERROR;
         if (r != 0) {
-                g_autofree char *l = last_line(plog);
+                g_autofree char *l = remote_last_line(plog);
                 g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_RUN, "%s: ssh cannot reach it (%s)", t->spec, l);
                 return RUN_ERROR;
         }
@@ -867,275 +765,5 @@ out:
         }
         if (local)
                 samples_remove_dir(local);
-        return status;
-}
-
-/* ---- Slurm ---------------------------------------------------------------- */
-
-/* How long to wait between looks at squeue, in ms. */
-#define SLURM_POLL_MS 1000
-
-typedef struct {
-        guint id;
-        const char *file;     /* absolute */
-        char *name;           /* the experiment's */
-        char *dir;            /* JOB_DIR/task-ID */
-} SlurmTask;
-
-static char *absolute(const char *path)
-{
-        if (g_path_is_absolute(path))
-                return g_strdup(path);
-        g_autofree char *cwd = g_get_current_dir();
-        return g_build_filename(cwd, path, NULL);
-}
-
-/* Whether VALUE may be written into a job script: quoted, any byte but a
- * control character (a newline in a comment line, or anywhere, would end
- * it and start a command of its own). */
-static bool script_value_ok(const char *value)
-{
-        for (const char *p = value; *p; p++)
-                if ((guchar) *p < 0x20 || *p == 0x7f)
-                        return false;
-        return true;
-}
-
-/* The job script: task ID runs `ipclab run` of its file into its
- * directory.  Every value in it is quoted by remote_quote_command(), and
- * none holds a control character (script_value_ok, checked first). */
-static char *slurm_script(const char *self, const SlurmTask *tasks, guint n, const char *env,
-                          const char *const *extra, const char *const *sbatch)
-{
-        g_autofree char *how = remote_quote_command(sbatch);
-        g_autoptr(GString) s = g_string_new(NULL);
-        g_string_printf(s, "#!/bin/sh\n"
-                                            "# Generated by `ipclab run --slurm`: one task per experiment file and node.\n"
-                                            "# Task N runs `ipclab run` of its file into task-N/ beside this script,\n"
-                                            "# in the environment --env named (else the file's own env=).\n"
-                                            "# Submitted (the tasks missing then) with:\n#   %s\n"
-                                            "set -u\n"
-                                            "# Each node names itself (SLURMD_NODENAME), whatever the submitter set.\n"
-                                            "unset IPCLAB_MACHINE\n"
-                                            "echo \"ipclab-task: $SLURM_ARRAY_TASK_ID on ${SLURMD_NODENAME:-unknown}\" >&2\n"
-                                            "case ${SLURM_ARRAY_TASK_ID:-} in\n", how);
-        for (guint i = 0; i < n; i++) {
-                const char *set[] = { tasks[i].file, tasks[i].dir, env ? env : "", NULL };
-                g_autofree char *line = remote_quote_command(set);
-                g_string_append_printf(s, "%u) set -- %s ;;\n", tasks[i].id, line);
-        }
-        g_string_append(s, "*) echo \"ipclab: no task ${SLURM_ARRAY_TASK_ID:-}\" >&2; exit 2 ;;\nesac\n");
-        g_autoptr(GPtrArray) run = g_ptr_array_new();
-        g_ptr_array_add(run, (gpointer) self);
-        g_ptr_array_add(run, (gpointer) "run");
-        for (gsize i = 0; extra && extra[i]; i++)
-                g_ptr_array_add(run, (gpointer) extra[i]);
-        g_ptr_array_add(run, NULL);
-        g_autofree char *cmd = remote_quote_command((const char *const *) run->pdata);
-        g_string_append_printf(s, "exec %s ${3:+--env \"$3\"} --out \"$2\" \"$1\"\n", cmd);
-        return g_string_free(g_steal_pointer(&s), FALSE);
-}
-
-/* Whether job JOB still has tasks in squeue; -1 when squeue fails. */
-static int slurm_pending(const char *job)
-{
-        const char *argv[] = { "squeue", "-h", "-j", job, "-o", "%i", NULL };
-        g_autofree char *out = NULL;
-
-        if (meta_command(argv, 30000, &out) < 0)
-                return -1;
-        return g_strstrip(out)[0] != '\0';
-}
-
-static char *task_done_path(const SlurmTask *t)
-{
-        return g_build_filename(t->dir, t->name, "samples.tsv", NULL);
-}
-
-/* "node x: the last line of its log", for a failed task. */
-static char *task_failure(const char *job_dir, const SlurmTask *t)
-{
-        g_autofree char *lname = g_strdup_printf("task-%u.log", t->id);
-        g_autofree char *lpath = g_build_filename(job_dir, lname, NULL);
-        g_autofree char *node = NULL;
-        g_autofree char *log = safefile_read(lpath, "a task's log", SAFEFILE_MAX_LOG, NULL, NULL);
-
-        if (!log)
-                return g_strdup_printf("it left no log (%s): it never ran, or the node lost it", lpath);
-        const char *on = strstr(log, "ipclab-task: ");
-        if (on && (on = strstr(on, " on "))) {
-                g_autofree char *raw = g_strndup(on + 4, MIN(strcspn(on + 4, "\n"), (gsize) 64));
-                node = safefile_terminal_text(raw, strlen(raw));
-        }
-        g_autofree char *l = last_line(log);
-        return g_strdup_printf("on node %s: %s (log: %s)", node ? node : "unknown", l, lpath);
-}
-
-int remote_slurm(const char *partition, guint nodes, char **files, guint n_files, const char *profile,
-                 const char *env, const char *self, const char *out_dir, const char *job_dir, bool resume,
-                 const char *const *extra, const char *const *argv, GError **error)
-{
-        (void) argv;
-        g_autofree char *sbatch = g_find_program_in_path("sbatch");
-        if (!sbatch || !g_find_program_in_path("squeue")) {
-                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
-                            "--slurm needs sbatch and squeue; as root: apt-get install -y slurm-client");
-                return RUN_ERROR;
-        }
-        if (!partition[0] || !all_of(partition, "._-")) {
-                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
-                            "--slurm %s: a partition name is letters, digits, '.', '_', '-'", partition);
-                return RUN_ERROR;
-        }
-        g_autoptr(GPtrArray) exps = g_ptr_array_new_with_free_func((GDestroyNotify) experiment_free);
-        g_autoptr(GString) names = g_string_new(NULL);
-        for (guint f = 0; f < n_files; f++) {
-                Experiment *exp = experiment_load(files[f], profile, error);
-                if (!exp)
-                        return RUN_ERROR;
-                g_string_append_printf(names, "%s%s", f ? "+" : "", exp->name);
-                g_ptr_array_add(exps, exp);
-        }
-        g_autofree char *jd = job_dir ? absolute(job_dir) : NULL;
-        if (!jd) {
-                g_autofree char *base = g_strdup_printf("%.100s-%s", names->str, partition);
-                g_autofree char *rel = g_build_filename("build", "slurm", base, NULL);
-                jd = absolute(rel);
-        }
-        /* What the job script holds: quoted, and never a line break. */
-        const char *what[] = { "--job-dir", "the ipclab binary's path", "--profile", "--env" };
-        const char *value[] = { jd, self, profile, env };
-        for (gsize i = 0; i < G_N_ELEMENTS(value); i++)
-                if (value[i] && !script_value_ok(value[i])) {
-                        g_autofree char *shown = g_strescape(value[i], NULL);
-                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
-                                    "%s %s: a control character (a newline would end a line of the job script): "
-                                    "refused", what[i], shown);
-                        return RUN_ERROR;
-                }
-        for (guint f = 0; f < n_files; f++) {
-                g_autofree char *abs = absolute(files[f]);
-                if (!script_value_ok(abs)) {
-                        g_autofree char *shown = g_strescape(abs, NULL);
-                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
-                                    "%s: a control character in the path of an experiment file (a newline would end "
-                                    "a line of the job script): refused", shown);
-                        return RUN_ERROR;
-                }
-        }
-        if (!resume)
-                samples_remove_dir(jd);
-        if (g_mkdir_with_parents(jd, 0755) < 0) {
-                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot create %s: %s", jd, g_strerror(errno));
-                return RUN_ERROR;
-        }
-        guint n = n_files * nodes;
-        g_autofree SlurmTask *tasks = g_new0(SlurmTask, n);
-        g_autoptr(GPtrArray) abs_files = g_ptr_array_new_with_free_func(g_free);
-        g_autoptr(GString) tsv = g_string_new("task\texperiment\tfile\treplica\n");
-        g_autoptr(GString) todo = g_string_new(NULL);
-        for (guint i = 0; i < n; i++) {
-                const Experiment *exp = exps->pdata[i / nodes];
-                if (i % nodes == 0)
-                        g_ptr_array_add(abs_files, absolute(files[i / nodes]));
-                tasks[i].id = i;
-                tasks[i].file = abs_files->pdata[i / nodes];
-                tasks[i].name = exp->name;
-                tasks[i].dir = g_strdup_printf("%s/task-%u", jd, i);
-                g_string_append_printf(tsv, "%u\t%s\t%s\t%u\n", i, exp->name, tasks[i].file, i % nodes);
-                g_autofree char *done = task_done_path(&tasks[i]);
-                if (resume && g_file_test(done, G_FILE_TEST_IS_REGULAR))
-                        continue;
-                g_string_append_printf(todo, "%s%u", todo->len ? "," : "", i);
-        }
-        g_autofree char *sp = g_build_filename(jd, "job.sh", NULL);
-        g_autofree char *tp = g_build_filename(jd, "tasks.tsv", NULL);
-        g_autofree char *array = g_strdup_printf("--array=%s", todo->str);
-        g_autofree char *part = g_strdup_printf("--partition=%s", partition);
-        g_autofree char *output = g_strdup_printf("--output=%s/task-%%a.log", jd);
-        g_autofree char *chdir_ = g_strdup_printf("--chdir=%s", jd);
-        /* --exclusive: no other job shares the node's CPUs with a task. */
-        const char *sb[] = { "sbatch", "--parsable", "--exclusive", "--job-name=ipclab", array, part, output,
-                             chdir_, sp, NULL };
-        g_autofree char *script = slurm_script(self, tasks, n, env, extra, sb);
-        int status = RUN_OK;
-        if (!g_file_set_contents_full(sp, script, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0755, error) ||
-            !g_file_set_contents(tp, tsv->str, (gssize) tsv->len, error)) {
-                status = RUN_ERROR;
-                goto out;
-        }
-        if (todo->len) {
-                int out_pipe = -1, err_pipe = -1;
-                GPid pid = spawn(sb, -1, -1, &out_pipe, &err_pipe, error);
-                if (pid < 0) {
-                        status = RUN_ERROR;
-                        goto out;
-                }
-                g_autoptr(GString) o = g_string_new(NULL), l = g_string_new(NULL);
-                Pump p = { .out = out_pipe, .err = err_pipe, .out_text = o, .log = l, .pid = pid };
-                pump(&p);
-                int rs = wait_exit(pid);
-                char *job = g_strstrip(o->str);
-                job[strcspn(job, ";")] = '\0';
-                if (rs != 0 || !job[0]) {
-                        g_autofree char *why = last_line(l->str);
-                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_RUN, "sbatch failed: %s (job script: %s)", why, sp);
-                        status = RUN_ERROR;
-                        goto out;
-                }
-                fprintf(stderr, "ipclab: submitted Slurm job %s to partition %s: tasks %s of %u (job script %s)\n",
-                        job, partition, todo->str, n, sp);
-                for (;;) {
-                        if (runner_interrupted) {
-                                const char *sc[] = { "scancel", job, NULL };
-                                g_autofree char *ignored = NULL;
-                                meta_command(sc, 30000, &ignored);
-                                fprintf(stderr, "ipclab: interrupted: cancelled job %s; %s keeps the finished tasks, "
-                                        "--resume submits the others\n", job, jd);
-                                status = RUN_INTERRUPTED;
-                                goto out;
-                        }
-                        int pending = slurm_pending(job);
-                        if (pending == 0)
-                                break;
-                        g_usleep(SLURM_POLL_MS * 1000);
-                }
-        }
-        /* Every file's tasks, merged; a file with a failed task is not. */
-        for (guint f = 0; f < n_files; f++) {
-                const Experiment *exp = exps->pdata[f];
-                g_autoptr(GPtrArray) dirs = g_ptr_array_new();
-                g_autoptr(GPtrArray) labels = g_ptr_array_new_with_free_func(g_free);
-                bool whole = true;
-                for (guint k = 0; k < nodes; k++) {
-                        const SlurmTask *t = &tasks[f * nodes + k];
-                        g_autofree char *done = task_done_path(t);
-                        if (!g_file_test(done, G_FILE_TEST_IS_REGULAR)) {
-                                g_autofree char *why = task_failure(jd, t);
-                                fprintf(stderr, "ipclab: Slurm task %u (%s, %s) failed %s\n", t->id, exp->name,
-                                        t->file, why);
-                                whole = false;
-                        }
-                        g_ptr_array_add(dirs, t->dir);
-                        g_ptr_array_add(labels, g_strdup_printf("task %u", t->id));
-                }
-                if (!whole) {
-                        status = MAX(status, RUN_FAILED);
-                        continue;
-                }
-                g_ptr_array_add(dirs, NULL);
-                g_ptr_array_add(labels, NULL);
-                g_autoptr(GError) e = NULL;
-                if (run_merge(exp, out_dir, (const char *const *) dirs->pdata, (const char *const *) labels->pdata,
-                              true, &e) == RUN_ERROR) {
-                        fprintf(stderr, "ipclab: %s: %s\n", exp->name, e->message);
-                        status = MAX(status, RUN_FAILED);
-                }
-        }
-        if (status == RUN_FAILED)
-                fprintf(stderr, "ipclab: `ipclab run --slurm %s --resume` submits the failed tasks again\n", partition);
-out:
-        for (guint i = 0; i < n; i++)
-                g_free(tasks[i].dir);
         return status;
 }

@@ -1,4 +1,5 @@
-/* env-internal.h: what env.c shares with its back ends nspawn.c and vm.c.
+/* env-internal.h: what env.c's image runner shares with the image-based
+ * environments (nspawn.c, vm.c).
  *
  * Inside a container or guest the layout is fixed:
  *   /ipclab/in/ipclab      the host's harness binary (read-only)
@@ -17,12 +18,9 @@
 #define ENV_INNER_SELF ENV_INNER_DIR "/ipclab"
 #define ENV_INNER_OUT "/ipclab/out"
 
-/* What the guest's init prints first on the console (guest-init.sh). */
-#define ENV_GUEST_MARKER "ipclab-guest: ["
-
 /* One run in a container or VM, prepared by env.c. */
 typedef struct {
-        EnvKind kind;
+        const EnvOps *ops;
         const char *self;     /* the harness binary on the host */
         const char *file;     /* the experiment file on the host */
         char *file_base;      /* "NAME.ini" */
@@ -37,23 +35,27 @@ typedef struct {
         gboolean kvm;         /* vm: use KVM, else TCG */
 } EnvRun;
 
-/* Reasons KIND's back end cannot run here (tools, privileges), or NULL;
- * the image is checked by env.c. */
-const char *env_nspawn_unavailable(void);
-const char *env_vm_unavailable(void);
-
-/* The command line of the container or VM for RUN: a new array of strings
- * (NULL-terminated).  env_vm_argv() also fills RUN->share.  NULL with ERROR
- * set on failure. */
-GPtrArray *env_nspawn_argv(EnvRun *run, GError **error);
-GPtrArray *env_vm_argv(EnvRun *run, GError **error);
-
-/* Does the VM use KVM?  Decided once: IPCLAB_VM_ACCEL, else whether
- * /dev/kvm can create a VM. */
-gboolean env_vm_use_kvm(void);
-
-/* Seconds to allow, beyond the experiment's own time limit, for the
- * container or VM to start and stop; for the VM, also the time its init
- * has to show up on the console before the guest counts as hung. */
-guint env_nspawn_startup_s(void);
-guint env_vm_startup_s(gboolean kvm);
+/* The parts of an image-based environment that env_image_run() calls in
+ * turn: its tools, then its command line, then its time limits. */
+struct EnvBackend {
+        /* Why its tools or privileges are missing, or NULL; the image is
+         * checked by env.c. */
+        const char *(*unavailable)(void);
+        /* Decides what the run needs (a VM's accelerator) and adds its
+         * own "IPCLAB_...=value" to RUN->env; may be NULL. */
+        void (*setup)(EnvRun *run);
+        /* The command line of the container or VM for RUN: a new array of
+         * strings (NULL-terminated), or NULL with ERROR set. */
+        GPtrArray *(*argv)(EnvRun *run, GError **error);
+        /* Seconds to allow, beyond the experiment's own time limit, to
+         * start and stop. */
+        guint (*startup_s)(const EnvRun *run);
+        /* Seconds between SIGTERM and SIGKILL at the time limit (0: SIGKILL
+         * at once). */
+        guint grace_s;
+        /* When set, the guest's init must print this on the console within
+         * startup_s, or the guest counts as hung (guest-init.sh). */
+        const char *boot_marker;
+        /* Appended to the message when the guest did not boot, or NULL. */
+        const char *(*no_boot_hint)(const EnvRun *run);
+};

@@ -14,6 +14,7 @@
 #include "meta.h"
 #include "run.h"
 #include "samples.h"
+#include "spawn.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -36,9 +37,23 @@ static const char *const recipe_files[] = {
  * bus, forking, writing samples. */
 #define ENV_CELL_SLACK_S 5
 
-static const char *kind_name(EnvKind kind)
+#define ENV_OPS_ENTRY_(id, name) [ENV_##id] = &env_ops_##name,
+static const EnvOps *const env_table[ENV_COUNT] = { ENVS(ENV_OPS_ENTRY_) };
+#undef ENV_OPS_ENTRY_
+
+const EnvOps *env_ops(EnvKind kind)
 {
-        return kind == ENV_VM ? "vm" : "nspawn";
+        g_return_val_if_fail(kind < ENV_COUNT, NULL);
+        return env_table[kind];
+}
+
+char *env_names_text(void)
+{
+        GString *s = g_string_new(NULL);
+        for (guint k = 0; k < ENV_COUNT; k++)
+                g_string_append_printf(s, "%s%s", k == 0 ? "" : k + 1 == ENV_COUNT ? " or " : ", ",
+                                       env_table[k]->name);
+        return g_string_free(s, FALSE);
 }
 
 /* Directory holding image.recipe: $IPCLAB_ENV_DIR, else env/ beside SELF
@@ -120,66 +135,42 @@ static char *cache_dir(void)
         return g_build_filename(g_get_home_dir(), ".cache", "ipclab", NULL);
 }
 
-/* The complete image of KIND for HASH, or NULL with a reason in ERROR. */
-static char *find_image(EnvKind kind, const char *hash, GError **error)
+/* The complete image of OPS for HASH, or NULL with a reason in ERROR. */
+static char *find_image(const EnvOps *ops, const char *hash, GError **error)
 {
+        const char *name = ops->name;
         g_autofree char *cache = cache_dir();
-        g_autofree char *dir = g_build_filename(cache, "images", hash, kind_name(kind), NULL);
+        g_autofree char *dir = g_build_filename(cache, "images", hash, name, NULL);
         g_autofree char *complete = g_build_filename(dir, "complete", NULL);
         if (!g_file_test(complete, G_FILE_TEST_IS_REGULAR)) {
                 g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
                             "no %s image for recipe %.12s in %s/images: run `make env-%s` "
                             "(as root; it needs debootstrap and the Debian mirror)",
-                            kind_name(kind), hash, cache, kind_name(kind));
+                            name, hash, cache, name);
                 return NULL;
         }
         return g_steal_pointer(&dir);
 }
 
-static const char *backend_unavailable(EnvKind kind)
+const char *env_image_unavailable(const EnvOps *ops)
 {
-        switch (kind) {
-        case ENV_NSPAWN:
-                return env_nspawn_unavailable();
-        case ENV_VM:
-                return env_vm_unavailable();
-        case ENV_HOST:
-        default:
-                return NULL;
-        }
-}
+        static GHashTable *reasons; /* name -> the last reason */
 
-const char *env_unavailable(EnvKind kind)
-{
-        static char *reasons[3];
-
-        if (kind == ENV_HOST)
-                return NULL;
-        const char *why = backend_unavailable(kind);
+        const char *why = ops->backend->unavailable();
         if (why != NULL)
                 return why;
 
         g_autoptr(GError) error = NULL;
         g_autofree char *hash = recipe_hash_for(NULL, &error);
-        g_autofree char *image = hash != NULL ? find_image(kind, hash, &error) : NULL;
-        g_free(reasons[kind]);
-        reasons[kind] = image == NULL ? g_strdup(error->message) : NULL;
-        return reasons[kind];
-}
-
-const char *env_vm_accel(void)
-{
-        return env_vm_use_kvm() ? "kvm" : "tcg";
-}
-
-const char *env_warning(EnvKind kind)
-{
-        if (kind != ENV_VM || env_vm_use_kvm())
+        g_autofree char *image = hash != NULL ? find_image(ops, hash, &error) : NULL;
+        if (reasons == NULL)
+                reasons = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, g_free);
+        if (image != NULL) {
+                g_hash_table_remove(reasons, ops->name);
                 return NULL;
-        return "no usable KVM here (no /dev/kvm backed by kvm_intel or kvm_amd, or "
-               "IPCLAB_VM_ACCEL=tcg): "
-               "the VM runs under TCG emulation, and its timings are not comparable "
-               "with host or KVM numbers";
+        }
+        g_hash_table_insert(reasons, (gpointer) ops->name, g_strdup(error->message));
+        return g_hash_table_lookup(reasons, ops->name);
 }
 
 static void env_run_clear(EnvRun *run)
@@ -199,19 +190,6 @@ static void env_run_clear(EnvRun *run)
                 g_ptr_array_unref(run->args);
         if (run->env != NULL)
                 g_ptr_array_unref(run->env);
-}
-
-/* The value of "--profile NAME" or "--profile=NAME" in ARGS, or NULL. */
-static const char *find_profile(const char *const *args)
-{
-        for (gsize i = 0; args != NULL && args[i] != NULL; i++) {
-                if ((strcmp(args[i], "--profile") == 0 || strcmp(args[i], "-p") == 0) &&
-                    args[i + 1] != NULL)
-                        return args[i + 1];
-                if (g_str_has_prefix(args[i], "--profile="))
-                        return args[i] + strlen("--profile=");
-        }
-        return NULL;
 }
 
 static gboolean has_arg(const char *const *args, const char *arg)
@@ -236,9 +214,7 @@ static guint64 time_limit_s(const EnvRun *run, const Experiment *exp)
         }
         guint64 per = exp->timeout_ns / G_GUINT64_CONSTANT(1000000000) + 1 + ENV_CELL_SLACK_S;
         guint64 runs = (guint64) exp->cells->len * MAX(exp->repeat, 1u);
-        guint startup = run->kind == ENV_VM ? env_vm_startup_s(run->kvm)
-                                            : env_nspawn_startup_s();
-        return startup + runs * per;
+        return run->ops->backend->startup_s(run) + runs * per;
 }
 
 /* IPCLAB_* variables of our environment that the inner run inherits. */
@@ -328,20 +304,14 @@ static gboolean prepare(EnvRun *run, const char *out_dir, const char *name,
         g_ptr_array_add(run->args, g_build_filename(ENV_INNER_DIR, run->file_base, NULL));
 
         run->env = g_ptr_array_new_with_free_func(g_free);
-        g_ptr_array_add(run->env, g_strdup_printf("IPCLAB_ENV_BACKEND=%s", kind_name(run->kind)));
+        g_ptr_array_add(run->env, g_strdup_printf("IPCLAB_ENV_BACKEND=%s", run->ops->name));
         g_ptr_array_add(run->env, g_strdup_printf("IPCLAB_ENV_IMAGE=%s", run->hash));
         /* A container or VM runs on the host's machine: same name. */
         g_ptr_array_add(run->env, g_strdup_printf("IPCLAB_MACHINE=%s", meta_machine_name()));
-        if (run->kind == ENV_VM)
-                g_ptr_array_add(run->env,
-                                g_strdup_printf("IPCLAB_ENV_ACCEL=%s", run->kvm ? "kvm" : "tcg"));
+        if (run->ops->backend->setup != NULL)
+                run->ops->backend->setup(run);
         add_inherited_env(run->env);
         return TRUE;
-}
-
-static int pidfd_open_(pid_t pid)
-{
-        return (int) syscall(SYS_pidfd_open, pid, 0);
 }
 
 typedef enum {
@@ -372,72 +342,65 @@ static void child_unblock(gpointer data)
         sigprocmask(SIG_UNBLOCK, &set, NULL);
 }
 
-/* Did the guest's init announce itself in the console log LOG? */
-static gboolean guest_started(const char *log)
+/* Did the guest's init announce itself (MARKER) in the console log LOG? */
+static gboolean guest_started(const char *log, const char *marker)
 {
         g_autofree char *text = NULL;
-        return g_file_get_contents(log, &text, NULL, NULL) &&
-               strstr(text, ENV_GUEST_MARKER) != NULL;
+        return g_file_get_contents(log, &text, NULL, NULL) && strstr(text, marker) != NULL;
 }
 
-/* Waits for PID for at most LIMIT_S seconds, and when BOOT_LOG is set,
- * only BOOT_S seconds unless the guest's init shows up in BOOT_LOG by then,
- * and only until SFD (a signalfd, or -1) becomes readable.  Then sends
- * SIGTERM, and SIGKILL GRACE_S seconds later (at once when GRACE_S is 0).
- * Stores the wait status in *WSTATUS. */
-static WaitEnd wait_limited(GPid pid, guint64 limit_s, guint grace_s, const char *boot_log,
-                            guint boot_s, int sfd, int *wstatus)
-{
-        int pfd = pidfd_open_(pid);
-        gint64 start = g_get_monotonic_time();
-        gint64 deadline = start + (gint64) limit_s * G_USEC_PER_SEC;
-        gint64 boot_deadline = start + (gint64) boot_s * G_USEC_PER_SEC;
-        gboolean booted = boot_log == NULL;
-        WaitEnd end = WAIT_EXITED;
-        int signals = 0;
+/* What wait_limited() watches besides the time limit. */
+typedef struct {
+        const char *boot_log;   /* NULL, or the console log the guest's init shows up in */
+        const char *marker;     /* ... saying this */
+        gint64 boot_deadline;
+        gboolean booted;
+        int sfd;                /* a signalfd, or -1 */
+} Watch;
 
-        *wstatus = 0;
-        for (;;) {
-                pid_t r = waitpid(pid, wstatus, WNOHANG);
-                if (r == pid || (r < 0 && errno != EINTR))
-                        break;
-                gint64 now = g_get_monotonic_time();
-                if (!booted && end == WAIT_EXITED) {
-                        booted = guest_started(boot_log);
-                        if (!booted && now >= boot_deadline)
-                                end = WAIT_NO_BOOT;
-                }
-                if (end == WAIT_EXITED && now >= deadline)
-                        end = WAIT_TIMED_OUT;
-                if (end == WAIT_EXITED && sfd >= 0) {
-                        struct pollfd p = { .fd = sfd, .events = POLLIN };
-                        if (poll(&p, 1, 0) == 1)
-                                end = WAIT_SIGNALED;
-                }
-                if (end != WAIT_EXITED && signals == 0) {
-                        kill(pid, grace_s > 0 ? SIGTERM : SIGKILL);
-                        signals++;
-                        deadline = now + (gint64) grace_s * G_USEC_PER_SEC;
-                } else if (end != WAIT_EXITED && now >= deadline) {
-                        kill(pid, SIGKILL);
-                        signals++;
-                        deadline = now + G_USEC_PER_SEC;
-                }
-                /* wake at least every second while watching the boot */
-                gint64 left_ms = MAX((deadline - now) / 1000, 10);
-                left_ms = MIN(left_ms, booted ? 60000 : 1000);
-                if (pfd >= 0) {
-                        struct pollfd p[2] = { { .fd = pfd, .events = POLLIN },
-                                               { .fd = sfd, .events = POLLIN } };
-                        /* the signalfd stays readable: watch it only once */
-                        (void) poll(p, end == WAIT_EXITED && sfd >= 0 ? 2 : 1, (int) left_ms);
-                } else {
-                        g_usleep(MIN(left_ms, 100) * 1000);
-                }
+#define STOP_NO_BOOT (-ETIME)
+#define STOP_SIGNALED (-EINTR)
+
+/* SpawnCheck: a signal came, or the guest did not boot in time. */
+static int watch_check(void *data)
+{
+        Watch *w = data;
+        if (w->sfd >= 0) {
+                struct pollfd p = { .fd = w->sfd, .events = POLLIN };
+                if (poll(&p, 1, 0) == 1)
+                        return STOP_SIGNALED;
         }
-        if (pfd >= 0)
-                close(pfd);
-        return end;
+        if (!w->booted) {
+                w->booted = guest_started(w->boot_log, w->marker);
+                if (!w->booted && g_get_monotonic_time() >= w->boot_deadline)
+                        return STOP_NO_BOOT;
+        }
+        return 0;
+}
+
+/* Waits for CHILD for at most LIMIT_S seconds, and when BOOT_LOG is set,
+ * only BOOT_S seconds unless the guest's init shows up (MARKER) in
+ * BOOT_LOG by then, and only until SFD (a signalfd, or -1) becomes
+ * readable.  Then ends it: SIGTERM, and SIGKILL GRACE_S seconds later (at
+ * once when GRACE_S is 0).  Stores the wait status in *WSTATUS. */
+static WaitEnd wait_limited(SpawnChild *child, guint64 limit_s, guint grace_s, const char *boot_log,
+                            const char *marker, guint boot_s, int sfd, int *wstatus)
+{
+        gint64 start = g_get_monotonic_time();
+        Watch w = { .boot_log = boot_log, .marker = marker, .booted = boot_log == NULL, .sfd = sfd,
+                    .boot_deadline = start + (gint64) boot_s * G_USEC_PER_SEC };
+        int r = spawn_wait(child, start + (gint64) limit_s * G_USEC_PER_SEC, grace_s * 1000, NULL, watch_check, &w,
+                           wstatus);
+        switch (r) {
+        case 0:
+                return WAIT_EXITED;
+        case STOP_NO_BOOT:
+                return WAIT_NO_BOOT;
+        case STOP_SIGNALED:
+                return WAIT_SIGNALED;
+        default:
+                return WAIT_TIMED_OUT;
+        }
 }
 
 /* The last lines of the log at PATH (at most N), indented, or "". */
@@ -466,7 +429,7 @@ static char *keep_log(const EnvRun *run, const char *name)
         g_autofree char *dir = g_build_filename(cache, "logs", NULL);
         g_autoptr(GDateTime) now = g_date_time_new_now_utc();
         g_autofree char *stamp = g_date_time_format(now, "%Y%m%dT%H%M%S");
-        g_autofree char *base = g_strdup_printf("%s-%s-%s-%d.log", name, kind_name(run->kind),
+        g_autofree char *base = g_strdup_printf("%s-%s-%s-%d.log", name, run->ops->name,
                                                 stamp, (int) getpid());
         char *path = g_build_filename(dir, base, NULL);
         g_autofree char *text = NULL;
@@ -486,7 +449,7 @@ static void fail_run(const EnvRun *run, const char *name, int code, GError **err
 {
         g_autofree char *kept = keep_log(run, name);
         g_autofree char *tail = log_tail(run->log, 5);
-        g_set_error(error, IPCLAB_ERROR, code, "%s %s; log: %s%s", kind_name(run->kind), what,
+        g_set_error(error, IPCLAB_ERROR, code, "%s %s; log: %s%s", run->ops->name, what,
                     kept != NULL ? kept : "(not kept)", tail);
 }
 
@@ -530,15 +493,11 @@ static gboolean install(const EnvRun *run, const char *out_dir, const char *name
         return TRUE;
 }
 
-static GPtrArray *backend_argv(EnvRun *run, GError **error)
-{
-        return run->kind == ENV_VM ? env_vm_argv(run, error) : env_nspawn_argv(run, error);
-}
-
-static int run_in(EnvRun *run, const char *out_dir, const char *name,
+static int run_in(EnvRun *run, const Experiment *exp, const char *out_dir, const char *name,
                   const char *const *extra_args, int sfd, GError **error)
 {
-        const char *why = backend_unavailable(run->kind);
+        const EnvBackend *be = run->ops->backend;
+        const char *why = be->unavailable();
         if (why != NULL) {
                 g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s", why);
                 return -1;
@@ -546,7 +505,7 @@ static int run_in(EnvRun *run, const char *out_dir, const char *name,
         run->hash = recipe_hash_for(run->self, error);
         if (run->hash == NULL)
                 return -1;
-        run->image = find_image(run->kind, run->hash, error);
+        run->image = find_image(run->ops, run->hash, error);
         if (run->image == NULL)
                 return -1;
         if (!g_file_test(run->self, G_FILE_TEST_IS_EXECUTABLE)) {
@@ -558,18 +517,14 @@ static int run_in(EnvRun *run, const char *out_dir, const char *name,
                 if (strchr(extra_args[i], '\n') != NULL) {
                         g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
                                     "arguments for a %s run cannot hold a newline",
-                                    kind_name(run->kind));
+                                    run->ops->name);
                         return -1;
                 }
         }
-        g_autoptr(Experiment) exp = experiment_load(run->file, find_profile(extra_args), error);
-        if (exp == NULL)
-                return -1;
-        run->kvm = run->kind == ENV_VM && env_vm_use_kvm();
         if (!prepare(run, out_dir, name, extra_args, error))
                 return -1;
 
-        g_autoptr(GPtrArray) argv = backend_argv(run, error);
+        g_autoptr(GPtrArray) argv = be->argv(run, error);
         if (argv == NULL)
                 return -1;
 
@@ -580,22 +535,22 @@ static int run_in(EnvRun *run, const char *out_dir, const char *name,
                             run->log, g_strerror(e));
                 return -1;
         }
-        GPid pid = 0;
-        gboolean ok = g_spawn_async_with_fds(NULL, (char **) argv->pdata, NULL,
-                                             G_SPAWN_DO_NOT_REAP_CHILD, child_unblock, NULL, &pid,
-                                             -1, log_fd, log_fd, error);
+        SpawnOpts o = { .argv = (const char *const *) argv->pdata, .in_fd = -1, .out_fd = log_fd,
+                        .err_fd = log_fd, .new_group = TRUE, .setup = child_unblock };
+        SpawnChild child;
+        int sr = spawn_start(&o, &child);
         close(log_fd);
-        if (!ok) {
-                g_prefix_error(error, "cannot start %s: ", (const char *) argv->pdata[0]);
+        if (sr < 0) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_RUN, "cannot start %s: %s",
+                            (const char *) argv->pdata[0], g_strerror(-sr));
                 return -1;
         }
 
         guint64 limit = time_limit_s(run, exp);
-        guint boot = run->kind == ENV_VM ? env_vm_startup_s(run->kvm) : 0;
+        guint boot = be->boot_marker != NULL ? be->startup_s(run) : 0;
         int wstatus = 0;
-        WaitEnd end = wait_limited(pid, limit, run->kind == ENV_NSPAWN ? 10 : 0,
-                                   run->kind == ENV_VM ? run->log : NULL, boot, sfd, &wstatus);
-        g_spawn_close_pid(pid);
+        WaitEnd end = wait_limited(&child, limit, be->grace_s, be->boot_marker != NULL ? run->log : NULL,
+                                   be->boot_marker, boot, sfd, &wstatus);
         int status = end != WAIT_EXITED ? -1 : read_status(run);
         g_autofree char *results = g_build_filename(run->stage_out, name, NULL);
         gboolean have_results = g_file_test(results, G_FILE_TEST_IS_DIR);
@@ -618,9 +573,7 @@ static int run_in(EnvRun *run, const char *out_dir, const char *name,
         if (end == WAIT_NO_BOOT) {
                 g_autofree char *what = g_strdup_printf(
                         "guest did not start its init within %u s and was killed%s", boot,
-                        run->kvm ? " (if this KVM cannot run the image's kernel, "
-                                   "set IPCLAB_VM_ACCEL=tcg)"
-                                 : "");
+                        be->no_boot_hint != NULL ? be->no_boot_hint(run) : "");
                 fail_run(run, name, IPCLAB_ERROR_RUN, error, what);
                 return -1;
         }
@@ -656,14 +609,13 @@ static int run_in(EnvRun *run, const char *out_dir, const char *name,
         return status;
 }
 
-int env_run(EnvKind kind, const char *self, const char *file, const char *out_dir,
-            const char *const *extra_args, GError **error)
+int env_image_run(const EnvOps *ops, const Experiment *exp, const EnvCall *call, GError **error)
 {
-        g_return_val_if_fail(kind == ENV_NSPAWN || kind == ENV_VM, -1);
-        g_return_val_if_fail(self != NULL && file != NULL && out_dir != NULL, -1);
+        g_return_val_if_fail(ops != NULL && ops->backend != NULL, -1);
+        g_return_val_if_fail(call->self != NULL && exp->path != NULL && call->out_dir != NULL, -1);
 
-        EnvRun run = { .kind = kind, .self = self, .file = file };
-        run.file_base = g_path_get_basename(file);
+        EnvRun run = { .ops = ops, .self = call->self, .file = exp->path };
+        run.file_base = g_path_get_basename(exp->path);
         g_autofree char *name = g_str_has_suffix(run.file_base, ".ini")
                                         ? g_strndup(run.file_base, strlen(run.file_base) - 4)
                                         : g_strdup(run.file_base);
@@ -671,7 +623,7 @@ int env_run(EnvKind kind, const char *self, const char *file, const char *out_di
         stop_signals(&set);
         sigprocmask(SIG_BLOCK, &set, &old);
         int sfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
-        int r = run_in(&run, out_dir, name, extra_args, sfd, error);
+        int r = run_in(&run, exp, call->out_dir, name, call->extra, sfd, error);
         env_run_clear(&run);
         if (sfd >= 0)
                 close(sfd);

@@ -1,6 +1,8 @@
-/* env.h: running an experiment in a systemd-nspawn container or a QEMU VM.
+/* env.h: where on this machine an experiment runs: on the host, in a
+ * systemd-nspawn container or in a QEMU VM; one EnvOps each (below),
+ * listed once in ENVS(X) (envs.h).
  *
- * Both back ends run the host's own ipclab binary inside a Debian image
+ * The container and the VM run the host's own ipclab binary inside a Debian image
  * built from harness/place/env/image.recipe (see build-image.sh): the image has
  * the host's Debian release and libraries, so host and guest numbers compare
  * like with like.  Images live in ${IPCLAB_CACHE:-$HOME/.cache/ipclab}/
@@ -28,37 +30,76 @@
 #pragma once
 
 #include <glib.h>
+#include <stdbool.h>
 
+#include "estimate.h"
 #include "experiment.h"
 
-/* Runs the experiment FILE inside KIND (ENV_NSPAWN or ENV_VM) with the
- * ipclab binary SELF (the host build), and leaves results in
+/* How a run was asked for: what every environment's run() gets. */
+typedef struct {
+        const char *self;         /* the ipclab binary (what a container or VM runs) */
+        const char *out_dir;      /* results go to OUT_DIR/<experiment>/ */
+        bool resume;              /* --resume */
+        const char *const *extra; /* arguments for an inner `ipclab run` (--profile NAME, --resume) */
+        const char *const *argv;  /* the command line, recorded in meta.ini */
+} EnvCall;
+
+typedef struct EnvBackend EnvBackend;
+
+/* One environment: a row of ENVS(X) (envs.h), implemented in one file
+ * of place/env/ as `const EnvOps env_ops_NAME`.  An environment that
+ * runs the host's binary in an image (a container, a VM) sets BACKEND
+ * and RUN = env_image_run: env.c then prepares the staging directory,
+ * runs the back end's command with a deadline, collects the results and
+ * cleans up (env-internal.h). */
+typedef struct EnvOps {
+        const char *name;
+        /* NULL when it can run here, else why not and what to do about it
+         * ("no nspawn image for recipe 1a2b3c4d5e6f: run `make env-nspawn`
+         * (as root)").  The string is owned by the environment. */
+        const char *(*unavailable)(void);
+        /* A warning to print before running there, or NULL (a VM under
+         * TCG: its timings are not comparable).  NULL: never one. */
+        const char *(*warning)(void);
+        /* Runs EXP there (OPS: this struct), leaving its results in
+         * CALL->out_dir/<experiment>/ as a host run does.  Returns RUN_OK,
+         * RUN_FAILED, RUN_INTERRUPTED, or RUN_ERROR with ERROR (run.h). */
+        int (*run)(const struct EnvOps *ops, const Experiment *exp, const EnvCall *call, GError **error);
+        /* Seconds a pass over the cells that takes HOST_S on the host takes
+         * there, start-up included, from CAL's recorded runs (NULL: the
+         * model's numbers); appends what it assumed to NOTE ("; 1.0 s
+         * container start"). */
+        double (*cost_s)(double host_s, const EstimateCalib *cal, GString *note);
+        const EnvBackend *backend; /* for env_image_run(), else NULL */
+} EnvOps;
+
+#define ENV_OPS_DECLARE_(id, name) extern const EnvOps env_ops_##name;
+ENVS(ENV_OPS_DECLARE_)
+#undef ENV_OPS_DECLARE_
+
+/* The environment KIND's ops. */
+const EnvOps *env_ops(EnvKind kind);
+/* "host, nspawn or vm": the names, for a message (g_free). */
+char *env_names_text(void);
+
+/* Runs the experiment EXP (its file EXP->path) inside OPS's image with the
+ * ipclab binary CALL->self (the host build), and leaves results in
  * OUT_DIR/<experiment>/ exactly as a host run would, plus console.log: the
  * results appear all at once when the inner run has finished (they replace
  * an older OUT_DIR/<experiment>/ in one rename), and nothing in OUT_DIR
- * changes on failure.  EXTRA_ARGS: further arguments for the inner
- * `ipclab run` (e.g. "--profile", "quick", "--resume"), NULL-terminated, or
- * NULL.  Returns the inner run's exit status (0 ok, 1 a cell failed), or -1
- * with ERROR set: IPCLAB_ERROR_INPUT when root, a tool or the image is
- * missing (the message says what and how to get it) or the inner run
- * rejected its input; IPCLAB_ERROR_RUN for a hung (killed at the time
- * limit) or crashed container or guest, naming the log kept for it;
+ * changes on failure.  CALL->extra: further arguments for the inner
+ * `ipclab run` (e.g. "--profile", "quick", "--resume").  Returns the inner
+ * run's exit status (RUN_OK, RUN_FAILED), or RUN_ERROR with ERROR set:
+ * IPCLAB_ERROR_INPUT when root, a tool or the image is missing (the
+ * message says what and how to get it) or the inner run rejected its
+ * input; IPCLAB_ERROR_RUN for a hung (killed at the time limit), crashed
+ * or interrupted container or guest, naming the log kept for it;
  * IPCLAB_ERROR_IO when the results cannot be put in place. */
-int env_run(EnvKind kind, const char *self, const char *file, const char *out_dir,
-            const char *const *extra_args, GError **error);
+int env_image_run(const EnvOps *ops, const Experiment *exp, const EnvCall *call, GError **error);
 
-/* NULL when KIND can run here, else why not, with what to do about it
- * ("no nspawn image for recipe 1a2b3c4d5e6f: run `make env-nspawn` (as
- * root)").  For `ipclab list`.  The string is owned by env.c. */
-const char *env_unavailable(EnvKind kind);
-
-/* A warning to print before running in KIND, or NULL: for ENV_VM without a
- * usable KVM, that the guest runs under TCG emulation and its timings are
- * not comparable.  The string is owned by env.c. */
-const char *env_warning(EnvKind kind);
-
-/* "kvm" or "tcg": the accelerator env_run(ENV_VM, ...) will use. */
-const char *env_vm_accel(void);
+/* Why OPS (an image-based environment) cannot run here: its back end's
+ * tools, privileges, or its image; NULL when it can.  Owned by env.c. */
+const char *env_image_unavailable(const EnvOps *ops);
 
 /* The recipe hash (sha256 hex) of the images, or NULL with ERROR set when
  * the recipe cannot be found. */

@@ -20,8 +20,11 @@ static const char status_wrapper[] =
         "echo $s > " ENV_INNER_OUT "/status.tmp && "
         "mv " ENV_INNER_OUT "/status.tmp " ENV_INNER_OUT "/status; exit $s";
 
-guint env_nspawn_startup_s(void)
+#define NSPAWN_MODEL_START_S 1.0 /* container start and stop, when no run recorded one */
+
+static guint nspawn_startup_s(const EnvRun *run)
 {
+        (void) run;
         return 60;
 }
 
@@ -33,7 +36,7 @@ static char *nspawn_path(void)
         return p;
 }
 
-const char *env_nspawn_unavailable(void)
+static const char *nspawn_tools_unavailable(void)
 {
         if (geteuid() != 0)
                 return "nspawn needs root (systemd-nspawn sets up the container): "
@@ -63,12 +66,12 @@ static char *bind_path(const char *path, gboolean absolute)
         return g_string_free(out, FALSE);
 }
 
-GPtrArray *env_nspawn_argv(EnvRun *run, GError **error)
+static GPtrArray *nspawn_argv(EnvRun *run, GError **error)
 {
         g_autofree char *nspawn = nspawn_path();
         if (nspawn == NULL) {
                 g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s",
-                            env_nspawn_unavailable());
+                            nspawn_tools_unavailable());
                 return NULL;
         }
         g_autofree char *root = g_build_filename(run->image, "rootfs", NULL);
@@ -107,3 +110,31 @@ GPtrArray *env_nspawn_argv(EnvRun *run, GError **error)
         g_ptr_array_add(a, NULL);
         return a;
 }
+
+static double nspawn_cost_s(double host_s, const EstimateCalib *cal, GString *note)
+{
+        EstimateEnvCalib c;
+        double start = estimate_calib_env(cal, "nspawn", &c) ? c.start_s : NSPAWN_MODEL_START_S;
+        g_string_append_printf(note, "; %.1f s container start", start);
+        return host_s + start;
+}
+
+static const char *nspawn_unavailable(void)
+{
+        return env_image_unavailable(&env_ops_nspawn);
+}
+
+static const EnvBackend nspawn_backend = {
+        .unavailable = nspawn_tools_unavailable,
+        .argv = nspawn_argv,
+        .startup_s = nspawn_startup_s,
+        .grace_s = 10,
+};
+
+const EnvOps env_ops_nspawn = {
+        .name = "nspawn",
+        .unavailable = nspawn_unavailable,
+        .run = env_image_run,
+        .cost_s = nspawn_cost_s,
+        .backend = &nspawn_backend,
+};

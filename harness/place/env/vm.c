@@ -23,9 +23,16 @@
 
 #define VM_MEMORY "2048"
 
-guint env_vm_startup_s(gboolean kvm)
+#define VM_MODEL_BOOT_S 25.0 /* boot of the image's kernel (TCG: 24 s here) */
+#define VM_MODEL_TCG 10.0    /* a VM's slowdown emulated (env-cost: 30.5 s against 2.8 s) */
+#define VM_MODEL_KVM 1.2     /* ... under KVM */
+
+/* What guest-init.sh prints first on the console. */
+#define VM_GUEST_MARKER "ipclab-guest: ["
+
+static guint vm_startup_s(const EnvRun *run)
 {
-        return kvm ? 120 : 600;
+        return run->kvm ? 120 : 600;
 }
 
 static char *qemu_path(void)
@@ -33,7 +40,7 @@ static char *qemu_path(void)
         return g_find_program_in_path("qemu-system-x86_64");
 }
 
-const char *env_vm_unavailable(void)
+static const char *vm_tools_unavailable(void)
 {
         g_autofree char *q = qemu_path();
         if (q == NULL)
@@ -65,7 +72,9 @@ static gboolean kvm_works(void)
         return ok;
 }
 
-gboolean env_vm_use_kvm(void)
+/* Does the VM use KVM?  Decided once: IPCLAB_VM_ACCEL, else whether
+ * /dev/kvm can create a VM. */
+static gboolean vm_use_kvm(void)
 {
         static int use = -1;
 
@@ -137,11 +146,11 @@ static char *qemu_escape(const char *path)
         return g_strjoinv(",,", parts);
 }
 
-GPtrArray *env_vm_argv(EnvRun *run, GError **error)
+static GPtrArray *vm_argv(EnvRun *run, GError **error)
 {
         g_autofree char *qemu = qemu_path();
         if (qemu == NULL) {
-                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s", env_vm_unavailable());
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s", vm_tools_unavailable());
                 return NULL;
         }
         if (!fill_share(run, error))
@@ -203,3 +212,62 @@ GPtrArray *env_vm_argv(EnvRun *run, GError **error)
         g_ptr_array_add(a, NULL);
         return a;
 }
+
+static void vm_setup(EnvRun *run)
+{
+        run->kvm = vm_use_kvm();
+        g_ptr_array_add(run->env, g_strdup_printf("IPCLAB_ENV_ACCEL=%s", run->kvm ? "kvm" : "tcg"));
+}
+
+static const char *vm_no_boot_hint(const EnvRun *run)
+{
+        return run->kvm ? " (if this KVM cannot run the image's kernel, set IPCLAB_VM_ACCEL=tcg)" : "";
+}
+
+static const char *vm_unavailable(void)
+{
+        return env_image_unavailable(&env_ops_vm);
+}
+
+static const char *vm_warning(void)
+{
+        if (vm_use_kvm())
+                return NULL;
+        return "no usable KVM here (no /dev/kvm backed by kvm_intel or kvm_amd, or "
+               "IPCLAB_VM_ACCEL=tcg): "
+               "the VM runs under TCG emulation, and its timings are not comparable "
+               "with host or KVM numbers";
+}
+
+/* The host's time times the VM's slowdown, plus its boot: as recorded
+ * under the accelerator it will use here, else the model's. */
+static double vm_cost_s(double host_s, const EstimateCalib *cal, GString *note)
+{
+        gboolean kvm = vm_use_kvm();
+        EstimateEnvCalib c;
+        gboolean seen = estimate_calib_env(cal, "vm", &c) && strcmp(c.accel, kvm ? "kvm" : "tcg") == 0;
+        double boot = seen ? c.start_s : VM_MODEL_BOOT_S;
+        double factor = seen ? c.factor : kvm ? VM_MODEL_KVM : VM_MODEL_TCG;
+        g_string_append_printf(note, "; %.0f s VM boot, %.1fx slower in the VM (%s, %s)", boot, factor,
+                               kvm ? "KVM" : "emulated, TCG", seen ? "as recorded" : "modelled");
+        return host_s * factor + boot;
+}
+
+static const EnvBackend vm_backend = {
+        .unavailable = vm_tools_unavailable,
+        .setup = vm_setup,
+        .argv = vm_argv,
+        .startup_s = vm_startup_s,
+        .grace_s = 0,
+        .boot_marker = VM_GUEST_MARKER,
+        .no_boot_hint = vm_no_boot_hint,
+};
+
+const EnvOps env_ops_vm = {
+        .name = "vm",
+        .unavailable = vm_unavailable,
+        .warning = vm_warning,
+        .run = env_image_run,
+        .cost_s = vm_cost_s,
+        .backend = &vm_backend,
+};

@@ -1,0 +1,612 @@
+/* cmd-run.c: the commands that look at, estimate and run experiments:
+ * list, check, keys, run, estimate (cli.h). */
+#include "cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bus.h"
+#include "columns.h"
+#include "compare.h"
+#include "env/env.h"
+#include "estimate.h"
+#include "experiment.h"
+#include "figure.h"
+#include "findings.h"
+#include "history.h"
+#include "init.h"
+#include "latency.h"
+#include "meta.h"
+#include "methods.h"
+#include "numbers.h"
+#include "papercheck.h"
+#include "place.h"
+#include "plugin.h"
+#include "render.h"
+#include "remote.h"
+#include "run.h"
+#include "runner.h"
+#include "safefile.h"
+#include "samples.h"
+#include "summarize.h"
+#include "transport.h"
+#if __has_include("verify.h")
+#include "verify.h"
+#define IPCLAB_HAVE_VERIFY 1
+#endif
+
+int cmd_list(int argc, char **argv)
+{
+        g_autoptr(GOptionContext) ctx = g_option_context_new("- list transports (plugins too) and why any is unavailable");
+        g_autoptr(GError) e = NULL;
+
+        if (!g_option_context_parse(ctx, &argc, &argv, &e))
+                return cli_usage_error(ctx, e->message);
+        printf("%-16s %-8s %-10s %s\n", "TRANSPORT", "FAMILY", "STATE", "WHAT");
+        for (size_t i = 0; transport_table[i]; i++) {
+                const Transport *t = transport_table[i];
+                const char *why = transport_unavailable(t);
+                printf("%-16s %-8s %-10s %s\n", t->name, t->family, why ? "unavailable" : "ok", t->summary);
+                if (why)
+                        printf("%-16s %-8s %-10s   why: %s\n", "", "", "", why);
+                else if (t->libraries)
+                        printf("%-16s %-8s %-10s   uses: %s\n", "", "", "", t->libraries());
+                if (t->flags & TRANSPORT_DBUS) {
+                        for (BusKind b = BUS_DBUS_DAEMON; b <= BUS_P2P; b++) {
+                                /* A bus the transport itself refuses (sdbus-c++
+                                 * before 1.4.0: peer to peer) says so too. */
+                                const Cell probe = { .transport = t->name, .bus = b, .payload = PAYLOAD_STRING,
+                                                     .size = 64, .pattern = PATTERN_ROUNDTRIP };
+                                const char *bw = b == BUS_P2P ? NULL : bus_unavailable(b);
+                                if (!bw && !why)
+                                        bw = transport_refuses(t, &probe);
+                                printf("%-16s %-8s %-10s   bus=%s%s%s\n", "", "", bw ? "unavailable" : "ok",
+                                       bus_name(b), bw ? ": " : "", bw ? bw : "");
+                        }
+                }
+        }
+        /* Plugins on the path of the study here (plugin.h): probed, not
+         * loaded; a refused one makes the exit status 2. */
+        int status = 0;
+        g_autoptr(GPtrArray) found = plugin_list(".");
+        g_autoptr(GPtrArray) dirs = plugin_path(".");
+        g_ptr_array_add(dirs, NULL);
+        g_autofree char *where = g_strjoinv(", ", (char **) dirs->pdata);
+        printf("\n%-16s %-8s %-10s %s\n", "PLUGIN", "FAMILY", "STATE", "WHAT");
+        if (!found->len)
+                printf("%-16s %-8s %-10s %s\n", "(none)", "", "", "no *.so in the plugin path");
+        for (guint i = 0; i < found->len; i++) {
+                const PluginEntry *pe = found->pdata[i];
+                const char *state = pe->refused ? "refused" : pe->shadowed_by ? "shadowed"
+                                  : pe->unavailable ? "unavailable" : "ok";
+                printf("%-16s %-8s %-10s %s\n", pe->name, pe->family ? pe->family : "-", state,
+                       pe->summary ? pe->summary : "");
+                printf("%-16s %-8s %-10s   from: %s", "", "", "", pe->path);
+                if (pe->version)
+                        printf(" (version %s, ABI %s)", pe->version, pe->abi);
+                printf("\n");
+                if (pe->refused || pe->unavailable)
+                        printf("%-16s %-8s %-10s   why: %s\n", "", "", "", pe->refused ? pe->refused : pe->unavailable);
+                if (pe->shadowed_by)
+                        printf("%-16s %-8s %-10s   transport=%s finds %s first\n", "", "", "", pe->name,
+                               pe->shadowed_by);
+                if (pe->refused) {
+                        fprintf(stderr, "ipclab: %s\n", pe->refused);
+                        status = EXIT_USAGE;
+                }
+        }
+        printf("%-16s %-8s %-10s   plugin path: %s\n", "", "", "", where);
+        printf("\n%-16s %-10s %s\n", "ENVIRONMENT", "STATE", "WHY");
+        for (EnvKind k = 0; k < ENV_COUNT; k++) {
+                const char *why = env_ops(k)->unavailable();
+                printf("%-16s %-10s %s\n", env_ops(k)->name, why ? "unavailable" : "ok", why ? why : "");
+        }
+        return status;
+}
+
+/* What each claim of EXP (loaded from FILE with PROFILE) asks of its
+ * repetitions (verify.h), and, without PROFILE, of each profile's:
+ * loading has refused what cannot mean anything or cannot be decided
+ * without a profile; a profile's claims that cannot be decided are
+ * informative only. */
+static void print_claim_designs(const Experiment *exp, const char *file, const char *profile)
+{
+        g_autoptr(GPtrArray) with = g_ptr_array_new_with_free_func((GDestroyNotify) experiment_free);
+
+        for (guint p = 0; !profile && exp->profiles && exp->profiles[p]; p++) {
+                Experiment *o = experiment_load(file, exp->profiles[p], NULL);
+                if (o)
+                        g_ptr_array_add(with, o);
+        }
+        for (guint k = 0; k < exp->claims->len; k++) {
+                const Claim *cl = exp->claims->pdata[k];
+                VerifyDesign d;
+                const char *key;
+                g_autoptr(GError) e = NULL;
+                if (!verify_claim_design(exp, cl, &d, &key, &e))
+                        continue;
+                g_autofree char *line = verify_design_describe(&d);
+                g_autofree char *why = profile ? verify_design_refusal(&d) : NULL;
+                printf("  claim %s: %s%s\n", cl->name, line,
+                       why ? " (profile: its verdicts are informative only)" : "");
+                g_autoptr(GPtrArray) pl = verify_design_pairs(exp, cl);
+                for (guint p = 0; p < pl->len; p++)
+                        printf("    pair %u: %s\n", p + 1, (char *) pl->pdata[p]);
+                guint pairs = d.pairs;
+                for (guint p = 0; p < with->len; p++) {
+                        const Experiment *o = with->pdata[p];
+                        VerifyDesign od;
+                        if (k >= o->claims->len || !verify_claim_design(o, o->claims->pdata[k], &od, &key, NULL))
+                                continue;
+                        g_autofree char *pl = od.pairs == pairs ? NULL : verify_design_describe(&od);
+                        g_autofree char *pwhy = verify_design_refusal(&od);
+                        if (pl)
+                                printf("    with profile %s: %s%s\n", o->profile, pl,
+                                       pwhy ? " (its verdicts are informative only)" : "");
+                        else
+                                printf("    with profile %s: %u repetitions a cell: %s\n", o->profile, od.reps,
+                                       pwhy ? "cannot be decided, its verdicts are informative only"
+                                            : "can be decided");
+                }
+        }
+}
+
+/* The warnings `ipclab check` gives for the data measured from EXP, in
+ * DATA/<experiment>/ when there is any: every cell whose repetitions ran
+ * in more than one CPU placement (summary_mixed_placements). */
+static void check_data(const Experiment *exp, const char *data)
+{
+        g_autofree char *dir = g_build_filename(data, exp->name, NULL);
+        g_autofree char *path = g_build_filename(dir, "samples.tsv", NULL);
+        g_autoptr(GPtrArray) mixed = g_ptr_array_new_with_free_func(g_free);
+        g_autoptr(GError) e = NULL;
+
+        if (!g_file_test(path, G_FILE_TEST_EXISTS))
+                return;
+        if (!summary_mixed_placements(dir, mixed, &e)) {
+                fprintf(stderr, "ipclab: warning: %s\n", e->message);
+                return;
+        }
+        for (guint i = 0; i < mixed->len; i++)
+                fprintf(stderr, "ipclab: warning: %s: cell %s: its repetitions ran in more than one CPU placement "
+                        "(ipclab summarize --by-placement shows them apart)\n", dir, (char *) mixed->pdata[i]);
+}
+
+/* The estimated duration of EXP and how it was made (estimate.h). */
+static void print_estimate(const Experiment *exp, const EstimateCalib *cal)
+{
+        Estimate est;
+        char buf[64];
+
+        place_estimate(exp, cal, 1, &est);
+        run_format_duration(buf, sizeof buf, est.secs);
+        g_autofree char *how = estimate_describe(&est);
+        g_free(est.where);
+        printf("  estimated duration: %s%s\n", buf, est.more ? " or more" : "");
+        printf("  estimated from: %s\n", how);
+}
+
+int cmd_check(int argc, char **argv)
+{
+        char *profile = NULL, *data = NULL;
+        gboolean config_hash = FALSE, list_outputs = FALSE, run_order = FALSE;
+        GOptionEntry entries[] = {
+                { "profile", 'p', 0, G_OPTION_ARG_STRING, &profile, "Apply [profile NAME]", "NAME" },
+                { "data", 0, 0, G_OPTION_ARG_FILENAME, &data,
+                  "Warn of cells of DIR/<experiment>/ that ran in several CPU placements (default: data)", "DIR" },
+                { "list-outputs", 0, 0, G_OPTION_ARG_NONE, &list_outputs,
+                  "Print each file's figures, tables and numbers: KIND EXP NAME INPUTS, tab-separated", NULL },
+                { "run-order", 0, 0, G_OPTION_ARG_NONE, &run_order,
+                  "List the cells in the order they run (seed= shuffles them), not in file order", NULL },
+                { "config-hash", 0, 0, G_OPTION_ARG_NONE, &config_hash,
+                  "Print only the SHA-256 of what each file measures (meta.ini's config_sha256)", NULL },
+                { NULL },
+        };
+        g_autoptr(GOptionContext) ctx = g_option_context_new("FILE... - validate experiment files, print their cells and an estimate");
+        g_autoptr(EstimateCalib) cal = NULL;
+        g_autoptr(GError) e = NULL;
+        int status = 0;
+
+        g_option_context_add_main_entries(ctx, entries, NULL);
+        g_option_context_set_description(ctx, "Every key of every group ([experiment], [profile NAME], [claim NAME], "
+                                         "[figure NAME], [table NAME], [number NAME]),\nits type, default and "
+                                         "meaning: ipclab keys\n");
+        if (!g_option_context_parse(ctx, &argc, &argv, &e))
+                return cli_usage_error(ctx, e->message);
+        if (argc < 2)
+                return cli_usage_error(ctx, "check needs at least one experiment file");
+        /* Every file loaded, for what only all of them tell: two outputs
+         * of one name (figure_check_collisions). */
+        g_autoptr(GPtrArray) loaded = g_ptr_array_new_with_free_func((GDestroyNotify) experiment_free);
+        for (int i = 1; i < argc; i++) {
+                g_autoptr(GError) err = NULL;
+                /* The outputs an experiment declares do not depend on
+                 * what can run here: a reviewer without hyperfine still
+                 * draws shell-calls from the committed data. */
+                Experiment *exp = config_hash ? experiment_load_measured(argv[i], profile, &err)
+                                : list_outputs && !profile ? experiment_load_anywhere(argv[i], &err)
+                                : experiment_load(argv[i], profile, &err);
+                if (!exp) {
+                        status = cli_report(err);
+                        continue;
+                }
+                g_ptr_array_add(loaded, exp);
+                if (config_hash) {
+                        g_autofree char *h = experiment_config_sha256(exp);
+                        printf("%s\n", h);
+                        continue;
+                }
+                if (list_outputs) {
+                        for (guint k = 0; k < exp->outputs->len; k++) {
+                                const Output *o = exp->outputs->pdata[k];
+                                g_autofree char *in = figure_inputs(exp, o);
+                                printf("%s\t%s\t%s\t%s\n", o->is_table ? "table" : "figure", exp->name, o->name, in);
+                        }
+                        if (exp->numbers->len) {
+                                g_autofree char *in = numbers_inputs(exp);
+                                printf("numbers\t%s\tmacros\t%s\n", exp->name, in);
+                        }
+                        continue;
+                }
+                printf("%s: %s\n", exp->name, exp->title);
+                for (guint k = 0; k < exp->outputs->len; k++) {
+                        const Output *o = exp->outputs->pdata[k];
+                        if (!figure_cells_selected(exp, o))
+                                fprintf(stderr, "ipclab: warning: %s: [%s] where: '%s' selects no cell of %s\n",
+                                        exp->path, o->group, o->where ? o->where : "", exp->name);
+                        if (o->published && !o->published_kept)
+                                fprintf(stderr, "ipclab: warning: %s: [%s] published_where: '%s' keeps no row of %s\n",
+                                        exp->path, o->group, o->published_where ? o->published_where : "", o->published);
+                }
+                printf("  %u cells x %u%s repetitions, warm-up %u, time limit %.0f s per repetition%s%s\n",
+                       exp->cells->len, exp->repeat, exp->repeat_auto ? " or more (repeat=auto)" : "", exp->warmup, (double) exp->timeout_ns / 1e9,
+                       profile ? ", profile " : "", profile ? profile : "");
+                /* The cells as the file's axes expand (the index), or
+                 * as they run (seed= shuffles them). */
+                g_autoptr(GPtrArray) order = run_order ? experiment_cells_in_run_order(exp)
+                                                       : experiment_cells_in_file_order(exp);
+                printf("  cells in %s:\n", run_order ? "the order they run" : "file order (--run-order: as they run)");
+                for (guint c = 0; c < order->len; c++) {
+                        const Cell *cell = order->pdata[c];
+                        g_autofree char *d = cell_describe(cell);
+                        printf("  %4u  %s\n", cell->index, d);
+                }
+                for (guint s = 0; s < exp->skipped->len; s++)
+                        printf("  skip  %s\n", (char *) exp->skipped->pdata[s]);
+                print_claim_designs(exp, argv[i], profile);
+                for (guint k = 0; k < exp->outputs->len; k++) {
+                        g_autofree char *d = figure_describe(exp->outputs->pdata[k]);
+                        printf("  %s\n", d);
+                }
+                GString *where = g_string_new(NULL);
+                for (guint k = 0; k < exp->n_envs; k++)
+                        g_string_append_printf(where, "%s%s", k ? ", " : "", env_name(exp->envs[k]));
+                printf("  runs in: %s\n", where->str);
+                g_string_free(where, TRUE);
+                if (!cal)
+                        cal = estimate_calib_load(data ? data : "data", meta_machine_name(), NULL);
+                print_estimate(exp, cal);
+                check_data(exp, data ? data : "data");
+        }
+        g_autoptr(GPtrArray) clashes = g_ptr_array_new_with_free_func(g_free);
+        if (!config_hash && !figure_check_collisions(loaded, clashes)) {
+                for (guint k = 0; k < clashes->len; k++)
+                        fprintf(stderr, "ipclab: %s\n", (char *) clashes->pdata[k]);
+                status = EXIT_USAGE;
+        }
+        g_free(profile);
+        g_free(data);
+        return status;
+}
+
+/* What the run of EXP into DIR/<experiment>/ found (findings.h), added
+ * to FOUND; a warning when it cannot be read. */
+static void add_findings(GPtrArray *found, const Experiment *exp, const char *dir)
+{
+        g_autofree char *results = g_build_filename(dir, exp->name, NULL);
+        g_autoptr(GError) e = NULL;
+        Findings *f = findings_build(exp, results, &e);
+
+        if (f)
+                g_ptr_array_add(found, f);
+        else
+                fprintf(stderr, "ipclab: warning: %s: what the run found cannot be told: %s\n", exp->name, e->message);
+}
+
+/* ipclab keys: every key of every group of an experiment file, from the
+ * tables the parsers read (experiment.c, figure.c, numbers.c). */
+int cmd_keys(int argc, char **argv)
+{
+        g_autoptr(GOptionContext) ctx = g_option_context_new("- every key of every group of an experiment file");
+        g_autoptr(GError) e = NULL;
+
+        g_option_context_set_description(ctx, "One line a key: GROUPS KEY MEANING; [experiment] and [claim] keys "
+                                         "say TYPE; DEFAULT; MEANING.\n");
+        if (!g_option_context_parse(ctx, &argc, &argv, &e))
+                return cli_usage_error(ctx, e->message);
+        if (argc > 1)
+                return cli_usage_error(ctx, "keys takes no arguments");
+        g_autofree char *exp = experiment_key_help();
+        g_autofree char *fig = figure_key_help();
+        g_autofree char *num = numbers_key_help();
+        printf("%-18s %-17s %s\n%s%s%s", "GROUPS", "KEY", "MEANING", exp, fig, num);
+        return 0;
+}
+
+/* The EnvKind called NAME (envs.h), or -1. */
+static int env_kind_of(const char *name)
+{
+        for (EnvKind k = 0; k < ENV_COUNT; k++)
+                if (!strcmp(name, env_ops(k)->name))
+                        return (int) k;
+        return -1;
+}
+
+/* What `ipclab run` was asked, for run_files(). */
+typedef struct {
+        const char *profile;
+        int env_kind;                /* -1: as each file says */
+        const char *dir;
+        bool resume, quiet;
+        GPtrArray *targets;          /* RemoteTarget, NULL-terminated */
+        const char *self;
+        const char *const *extra;    /* for an inner run */
+        const char *const *argv_all; /* as typed */
+} RunRequest;
+
+/* Runs FILES (N of them) in turn as RQ says, here or on its targets,
+ * adding what each found to FOUND; stops at an interrupt.  Returns the
+ * exit status. */
+static int run_files(char **files, int n, const RunRequest *rq, GPtrArray *found)
+{
+        int status = 0;
+
+        for (int i = 0; i < n && !runner_interrupted; i++) {
+                g_autoptr(GError) err = NULL;
+                g_autoptr(Experiment) exp = experiment_load(files[i], rq->profile, &err);
+                int r;
+                if (!exp)
+                        return cli_report(err);
+                if (rq->env_kind >= 0)
+                        experiment_set_env(exp, (EnvKind) rq->env_kind);
+                if (rq->targets->len > 1)
+                        r = run_experiment_machines(exp, rq->self, rq->dir, rq->resume,
+                                                    (const RemoteTarget *const *) rq->targets->pdata, rq->extra,
+                                                    rq->argv_all, &err);
+                else
+                        r = run_experiment_here(exp, rq->self, rq->dir, rq->resume, rq->extra, rq->argv_all, &err);
+                if (r == RUN_INTERRUPTED || runner_interrupted)
+                        return EXIT_INTERRUPTED;
+                if (r == RUN_ERROR)
+                        r = cli_report(err);
+                else if (!rq->quiet)
+                        add_findings(found, exp, rq->dir);
+                if (r > status)
+                        status = r;
+        }
+        return status;
+}
+
+int cmd_run(int argc, char **argv, char **argv_all)
+{
+        char *profile = NULL, *env = NULL, *out = NULL, *slurm = NULL, *job_dir = NULL;
+        g_auto(GStrv) hosts = NULL;
+        gint nodes = 1, keep = HISTORY_KEEP_DEFAULT;
+        gboolean resume = FALSE, quiet = FALSE;
+        g_autoptr(GString) env_help = g_string_new("Where to run: ");
+        for (EnvKind k = 0; k < ENV_COUNT; k++)
+                g_string_append_printf(env_help, "%s%s", k ? ", " : "", env_ops(k)->name);
+        g_string_insert(env_help, (gssize) strlen("Where to run: ") + strlen(env_ops(0)->name), " (default)");
+        GOptionEntry entries[] = {
+                { "profile", 'p', 0, G_OPTION_ARG_STRING, &profile, "Apply [profile NAME] (e.g. quick)", "NAME" },
+                { "env", 'e', 0, G_OPTION_ARG_STRING, &env, env_help->str, "ENV" },
+                { "out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "Results go to DIR/<experiment>/ (default: data)", "DIR" },
+                { "resume", 'r', 0, G_OPTION_ARG_NONE, &resume, "Continue an interrupted run from its completed cells", NULL },
+                { "host", 0, 0, G_OPTION_ARG_STRING_ARRAY, &hosts,
+                  "Run on ssh://[USER@]HOST[:PORT] (or local: here); repeated, each in turn, merged", "TARGET" },
+                { "slurm", 0, 0, G_OPTION_ARG_STRING, &slurm, "Run as a Slurm job array on PARTITION", "PARTITION" },
+                { "nodes", 0, 0, G_OPTION_ARG_INT, &nodes, "With --slurm: run each file on N nodes (default 1)", "N" },
+                { "job-dir", 0, 0, G_OPTION_ARG_FILENAME, &job_dir,
+                  "With --slurm: where the job script, logs and task results go (default build/slurm/<experiments>)", "DIR" },
+                { "keep", 'k', 0, G_OPTION_ARG_INT, &keep,
+                  "Keep the N runs before this one in DIR/.history/<experiment>/ (default 5; 0: none)", "N" },
+                { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Do not print what the run found at its end", NULL },
+                { NULL },
+        };
+        g_autoptr(GOptionContext) ctx = g_option_context_new("FILE... - run experiments and store their samples");
+        g_autoptr(GError) e = NULL;
+        int status = 0;
+
+        g_option_context_add_main_entries(ctx, entries, NULL);
+        if (!g_option_context_parse(ctx, &argc, &argv, &e))
+                return cli_usage_error(ctx, e->message);
+        if (argc < 2)
+                return cli_usage_error(ctx, "run needs at least one experiment file");
+        int env_kind = env ? env_kind_of(env) : -1;   /* -1: as each file says */
+        if (env && env_kind < 0) {
+                g_autofree char *names = env_names_text();
+                g_autofree char *msg = g_strdup_printf("--env must be %s", names);
+                return cli_usage_error(ctx, msg);
+        }
+        if (slurm && hosts)
+                return cli_usage_error(ctx, "--host and --slurm do not go together: a Slurm job runs where Slurm puts it");
+        if (nodes < 1 || nodes > 4096 || (nodes != 1 && !slurm))
+                return cli_usage_error(ctx, "--nodes N goes with --slurm, N from 1 to 4096");
+        if (keep < 0 || keep > 10000)
+                return cli_usage_error(ctx, "--keep N: N from 0 to 10000 earlier runs");
+        history_set_keep((guint) keep);
+        g_autoptr(GPtrArray) targets = g_ptr_array_new_with_free_func((GDestroyNotify) remote_target_free);
+        for (guint i = 0; hosts && hosts[i]; i++) {
+                RemoteTarget *t = remote_target_parse(hosts[i], &e);
+                if (!t)
+                        return cli_report(e);
+                g_ptr_array_add(targets, t);
+        }
+        g_ptr_array_add(targets, NULL);
+        /* Validate every file before measuring anything. */
+        for (int i = 1; i < argc; i++) {
+                g_autoptr(GError) err = NULL;
+                g_autoptr(Experiment) exp = experiment_load(argv[i], profile, &err);
+                if (!exp)
+                        return cli_report(err);
+        }
+        /* What a container or VM runs: the same `ipclab run`, on the host
+         * binary, with these arguments. */
+        g_autofree char *self = g_file_read_link("/proc/self/exe", NULL);
+        const char *extra[4] = { NULL };
+        int n = 0;
+        if (profile) {
+                extra[n++] = "--profile";
+                extra[n++] = profile;
+        }
+        if (resume)
+                extra[n++] = "--resume";
+
+        struct sigaction sa = { .sa_handler = cli_on_signal };
+        sigaction(SIGINT, &sa, NULL);
+        sigaction(SIGTERM, &sa, NULL);
+        signal(SIGPIPE, SIG_IGN);
+        const char *dir = out ? out : "data";
+        /* One run per output directory at a time, for the whole run. */
+        g_autoptr(GError) lock_err = NULL;
+        int lock = run_lock_out(dir, (const char *const *) argv_all, &lock_err);
+        if (lock < 0)
+                return cli_report(lock_err);
+        if (slurm) {
+                g_autoptr(GError) err = NULL;
+                int r = remote_slurm(slurm, (guint) nodes, argv + 1, (guint) (argc - 1), profile, env, self, dir,
+                                     job_dir, resume, extra, (const char *const *) argv_all, &err);
+                if (r == RUN_ERROR)
+                        status = cli_report(err);
+                else
+                        status = r == RUN_INTERRUPTED ? EXIT_INTERRUPTED : r;
+                argc = 0;   /* the files ran as the job's tasks */
+        }
+        g_autoptr(GPtrArray) found = g_ptr_array_new_with_free_func((GDestroyNotify) findings_free);
+        RunRequest rq = { .profile = profile, .env_kind = env_kind, .dir = dir, .resume = resume, .quiet = quiet,
+                          .targets = targets, .self = self, .extra = extra,
+                          .argv_all = (const char *const *) argv_all };
+        if (argc > 1)
+                status = run_files(argv + 1, argc - 1, &rq, found);
+        run_unlock_out(dir, lock);
+        /* What the run found, once every experiment is measured. */
+        const char *no_colour = g_getenv("NO_COLOR");
+        bool colour = isatty(STDOUT_FILENO) && !(no_colour && *no_colour);
+        for (guint i = 0; status != EXIT_INTERRUPTED && i < found->len; i++) {
+                g_autofree char *text = findings_format(found->pdata[i], colour);
+                printf("%s%s", i ? "\n" : "", text);
+        }
+        g_free(profile);
+        g_free(env);
+        g_free(out);
+        g_free(slurm);
+        g_free(job_dir);
+        return status;
+}
+
+/* ipclab estimate FILE...: the duration of each run (estimate.h), as
+ * `make reproduce` announces it; --recorded: the model's and the
+ * calibrated estimate (leaving the experiment's own run out) beside the
+ * span its meta.ini recorded, on the machine that recorded it. */
+int cmd_estimate(int argc, char **argv)
+{
+        g_autofree char *profile = NULL, *data = NULL;
+        gboolean recorded = FALSE, model = FALSE;
+        gint places = 1;
+        GOptionEntry entries[] = {
+                { "profile", 'p', 0, G_OPTION_ARG_STRING, &profile, "Apply [profile NAME]", "NAME" },
+                { "data", 'd', 0, G_OPTION_ARG_FILENAME, &data,
+                  "Calibrate from the runs recorded in DIR/*/ on this machine (default: data)", "DIR" },
+                { "model", 0, 0, G_OPTION_ARG_NONE, &model, "The model alone: no calibration", NULL },
+                { "places", 0, 0, G_OPTION_ARG_INT, &places, "Run in turn on N machines (SSH targets)", "N" },
+                { "recorded", 0, 0, G_OPTION_ARG_NONE, &recorded,
+                  "Beside DIR/EXP/meta.ini's recorded span: the model, and the calibration without EXP's own "
+                  "run; exit 1 when a calibrated estimate is off by more than 25 %", NULL },
+                G_OPTION_ENTRY_NULL
+        };
+        g_autoptr(GOptionContext) ctx = g_option_context_new("FILE... - how long each run will take");
+        g_autoptr(GError) e = NULL;
+
+        g_option_context_add_main_entries(ctx, entries, NULL);
+        if (!g_option_context_parse(ctx, &argc, &argv, &e))
+                return cli_usage_error(ctx, e->message);
+        if (argc < 2)
+                return cli_usage_error(ctx, "estimate needs at least one experiment file");
+        if (places < 1 || places > 10000)
+                return cli_usage_error(ctx, "--places: give 1 to 10000");
+        const char *dir = data ? data : "data";
+        g_autoptr(EstimateCalib) cal = model || recorded ? NULL
+                                     : estimate_calib_load(dir, meta_machine_name(), NULL);
+        double total = 0, worst = 1;
+        int status = 0;
+        char a[64], b[64], c[64];
+        if (recorded)
+                printf("%-20s %12s %12s %12s %9s %9s\n", "EXPERIMENT", "MODEL", "CALIBRATED", "RECORDED",
+                       "MODEL/REC", "CAL/REC");
+        for (int i = 1; i < argc; i++) {
+                g_autoptr(Experiment) exp = experiment_load_anywhere(argv[i], &e);
+                if (exp && profile) {
+                        experiment_free(g_steal_pointer(&exp));
+                        exp = experiment_load(argv[i], profile, &e);
+                }
+                if (!exp) {
+                        status = cli_report(e);
+                        g_clear_error(&e);
+                        continue;
+                }
+                Estimate est;
+                if (!recorded) {
+                        place_estimate(exp, cal, (guint) places, &est);
+                        g_free(est.where);
+                        total += est.secs;
+                        run_format_duration(a, sizeof a, est.secs);
+                        printf("  %-20s %12s%s  %s\n", exp->name, a, est.more ? "+" : "",
+                               est.runs ? "calibrated" : "the model");
+                        continue;
+                }
+                g_autofree char *edir = g_build_filename(dir, exp->name, NULL);
+                g_autofree char *machine = NULL;
+                guint n = 0;
+                double rec = estimate_recorded_secs(edir, &machine, &n);
+                if (rec <= 0) {
+                        printf("%-20s (no recorded run in %s)\n", exp->name, edir);
+                        continue;
+                }
+                Estimate mod;
+                g_autoptr(EstimateCalib) loo = estimate_calib_load(dir, machine, exp->name);
+                place_estimate(exp, NULL, n, &mod);
+                place_estimate(exp, loo, n, &est);
+                g_free(mod.where);
+                g_free(est.where);
+                run_format_duration(a, sizeof a, mod.secs);
+                run_format_duration(b, sizeof b, est.secs);
+                run_format_duration(c, sizeof c, rec);
+                double r = est.secs / rec;
+                printf("%-20s %12s %12s %12s %9.2f %9.2f\n", exp->name, a, b, c, mod.secs / rec, r);
+                if (fabs(log(r)) > fabs(log(worst)))
+                        worst = r;
+                if (r < 0.8 || r > 1.25)
+                        status = MAX(status, 1);
+        }
+        if (recorded) {
+                printf("model: no calibration; calibrated: from every other experiment's runs in %s on the "
+                       "machine that recorded it (leave-one-out); the worst calibrated ratio %.2f (target 0.8 "
+                       "to 1.25)\n", dir, worst);
+                return status;
+        }
+        run_format_duration(a, sizeof a, total);
+        printf("  %-20s %12s\n", "estimated total", a);
+        Estimate how = { .runs = estimate_calib_runs(cal) };
+        g_autofree char *text = estimate_describe(&how);
+        /* Only the source, not the per-cell tally of one file. */
+        char *colon = strstr(text, " (data/");
+        if (colon)
+                *colon = '\0';
+        printf("  estimated from: %s\n", text);
+        return status;
+}

@@ -25,12 +25,15 @@
 static const size_t descriptor_size[IPCLAB_TRANSPORT_ABI_MINOR + 1] = {
         [0] = sizeof(IpclabTransport),
         [1] = sizeof(IpclabTransport),
+        [2] = sizeof(IpclabTransport),
 };
 
-/* The flags each minor knows: 1.1 added IPCLAB_TRANSPORT_THREADS. */
+/* The flags each minor knows: 1.1 added IPCLAB_TRANSPORT_THREADS (1.2
+ * added IpclabCell's roles, no flag). */
 static const uint32_t flags_known[IPCLAB_TRANSPORT_ABI_MINOR + 1] = {
         [0] = 0xffu,
         [1] = IPCLAB_TRANSPORT_FLAGS_KNOWN,
+        [2] = IPCLAB_TRANSPORT_FLAGS_KNOWN,
 };
 
 /* How long loading a plugin (its constructors, its libraries', its
@@ -695,9 +698,9 @@ static const char *hook_answer(const Transport *t, const char *hook, void (*fn)(
 {
         Plugin *p = plugin_by_transport(t);
         g_autofree char *key = g_strdup_printf("%s %u %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT
-                                               " %u %u %u %u %u %u", hook, cell->index, cell->size, cell->count,
-                                               cell->duration_ns, cell->payload, cell->pattern, cell->reply,
-                                               cell->marshal, cell->bus, cell->cpus);
+                                               " %u %u %u %u %u %u %u", hook, cell->index, cell->size,
+                                               cell->count, cell->duration_ns, cell->payload, cell->pattern,
+                                               cell->reply, cell->marshal, cell->bus, cell->cpus, cell->roles);
         const char *known = g_hash_table_lookup(p->answers, key);
         HookCall hc = { t, cell };
         char stage, *failure = NULL;

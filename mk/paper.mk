@@ -118,12 +118,15 @@ $(PAPER_GEN)/config.tex: | deps-check
 	$(Q)printf '%s\n' "$$PAPER_CONFIG_TEXT" > $@.tmp && mv $@.tmp $@
 
 # The methods text: machine, software and conditions, from meta.ini
-# (written with samples.tsv, whose rule measures what is missing).
+# (written with samples.tsv, whose rule measures what is missing), and
+# each experiment's fixed part, from its summary (in the same order).
 PAPER_META := $(PAPER_HAVE:%=$(DATADIR)/%/meta.ini)
-$(PAPER_GEN)/methods.tex: $(PAPER_HAVE:%=$(DATADIR)/%/samples.tsv) $(IPCLAB_CODE) $(PAPER_GEN)/config.tex | $(IPCLAB)
+PAPER_SUMMARIES := $(PAPER_HAVE:%=$(BUILD)/summary/%.tsv)
+$(PAPER_GEN)/methods.tex: $(PAPER_HAVE:%=$(DATADIR)/%/samples.tsv) $(PAPER_SUMMARIES) $(IPCLAB_CODE) \
+		$(PAPER_GEN)/config.tex | $(IPCLAB)
 	$(Q)mkdir -p $(@D)
 	@echo "  METHODS $@"
-	$(Q)$(IPCLAB) methods --out $@ $(PAPER_META)
+	$(Q)$(IPCLAB) methods --out $@ $(PAPER_SUMMARIES:%=--summary %) $(PAPER_META)
 
 # Make decides when the paper is out of date, so latexmk runs with -g:
 # its own bookkeeping would miss a file that \IfFileExists finds only

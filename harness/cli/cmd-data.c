@@ -248,12 +248,15 @@ int cmd_select(int argc, char **argv)
         return text ? write_out(NULL, text) : cli_report(e);
 }
 
-/* ipclab methods META.ini... (methods.h): the methods text. */
+/* ipclab methods --summary S.tsv... META.ini... (methods.h): the methods text. */
 int cmd_methods(int argc, char **argv)
 {
         g_autofree char *out = NULL;
+        g_auto(GStrv) summaries = NULL;
         GOptionEntry entries[] = {
                 { "out", 0, 0, G_OPTION_ARG_FILENAME, &out, "The file to write (default: standard output)", "FILE" },
+                { "summary", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &summaries,
+                  "Each experiment's summary (ipclab summarize), one per META.ini, in their order", "S.tsv" },
                 { NULL },
         };
         g_autoptr(GOptionContext) ctx = g_option_context_new("META.ini... - write the paper's methods text from meta.ini");
@@ -262,7 +265,7 @@ int cmd_methods(int argc, char **argv)
         g_option_context_add_main_entries(ctx, entries, NULL);
         if (!g_option_context_parse(ctx, &argc, &argv, &e))
                 return cli_usage_error(ctx, e->message);
-        g_autofree char *text = methods_tex(argv + 1, &e);
+        g_autofree char *text = methods_tex(argv + 1, summaries, &e);
         return text ? write_out(out, text) : cli_report(e);
 }
 

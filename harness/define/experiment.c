@@ -810,37 +810,6 @@ static bool cell_supported(const Transport *t, const Cell *cell, bool anywhere, 
         return true;
 }
 
-/* Why T cannot run its two roles as threads of one process at all
- * (roles=threads), or NULL when it can.  A transport that does not say it
- * can (TRANSPORT_THREADS) is refused them; its refuses() says why where
- * it knows better. */
-static const char *threads_refused(const Transport *t)
-{
-        /* ipclab's transports whose library keeps its I/O per process
-         * (what the transport's own refuses() cannot say: the cell a
-         * transport sees has no roles, ipclab/transport.h). */
-        static const struct {
-                const char *name, *why;
-        } per_process[] = {
-                { "gdbus", "roles=threads: GDBus does every connection's I/O in one worker thread per process, "
-                           "which the two roles would share (and neither role's thread CPU clock holds)" },
-                { "qtdbus", "roles=threads: QtDBus does every connection's I/O in one thread per process and has "
-                            "one QCoreApplication per process, which the two roles would share (and neither "
-                            "role's thread CPU clock holds)" },
-        };
-
-        if (t->flags & TRANSPORT_THREADS)
-                return NULL;
-        for (size_t i = 0; i < G_N_ELEMENTS(per_process); i++)
-                if (!strcmp(t->name, per_process[i].name))
-                        return per_process[i].why;
-        if (t->flags & TRANSPORT_INPROCESS)
-                return "roles=threads: it runs both roles in one thread already";
-        if (t->flags & TRANSPORT_COMMAND)
-                return "roles=threads: every call is a command of its own, a process";
-        return "roles=threads: the transport keeps state per process that its two roles would share in one";
-}
-
 /* Why T cannot do CELL's marshal= or reply= value, or NULL when it can. */
 static const char *cell_refused(const Transport *t, const Cell *cell)
 {
@@ -864,8 +833,7 @@ static const char *cell_refused(const Transport *t, const Cell *cell)
         }
         if (cell->reply == REPLY_SHORT && !(t->flags & TRANSPORT_SHORT_REPLY))
                 return "reply=short (the string OK) applies to gdbus only";
-        const char *no = transport_refuses(t, cell);
-        return no || cell->roles != ROLES_THREADS ? no : threads_refused(t);
+        return transport_refuses(t, cell);
 }
 
 /* Steps AT, one index per cell axis below N, to the next combination,
@@ -945,7 +913,7 @@ static gboolean expand(const Ctx *c, Experiment *exp, Values *v)
                 bool can = false;
                 for (guint k = 0; k < nt && !can; k++) {
                         const Transport *t = transport_find(v->list[it][k]);
-                        const char *no = threads_refused(t);
+                        const char *no = transport_threads_refused(t);
                         can = no == NULL;
                         if (no)
                                 g_string_append_printf(why, "%s%s (%s)", k ? "; " : "", t->name,

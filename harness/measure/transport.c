@@ -24,6 +24,8 @@ _Static_assert(SAME(IPCLAB_BUS_NONE, BUS_NONE) && SAME(IPCLAB_BUS_DBUS_DAEMON, B
                SAME(IPCLAB_BUS_DBUS_BROKER, BUS_DBUS_BROKER) && SAME(IPCLAB_BUS_P2P, BUS_P2P), "bus values");
 _Static_assert(SAME(IPCLAB_CPUS_NONE, CPUS_NONE) && SAME(IPCLAB_CPUS_SAME, CPUS_SAME) &&
                SAME(IPCLAB_CPUS_SPLIT, CPUS_SPLIT), "cpus values");
+_Static_assert(SAME(IPCLAB_ROLES_PROCESSES, ROLES_PROCESSES) && SAME(IPCLAB_ROLES_THREADS, ROLES_THREADS),
+               "roles values");
 #undef SAME
 
 /* The transports built only where their library is (the C++ ones and the
@@ -124,6 +126,7 @@ void transport_cell(const Cell *cell, IpclabCell *out)
                 .marshal = cell->marshal,
                 .bus = cell->bus,
                 .cpus = cell->cpus,
+                .roles = cell->roles,
         };
 }
 
@@ -139,12 +142,30 @@ size_t transport_max_size(const Transport *t, const Cell *cell)
 
 const char *transport_refuses(const Transport *t, const Cell *cell)
 {
+        const char *no = NULL;
         IpclabCell c;
 
-        if (!t->refuses)
-                return NULL;
-        transport_cell(cell, &c);
-        return plugin_of(t, NULL) ? plugin_refuses(t, &c) : t->refuses(&c);
+        if (t->refuses) {
+                transport_cell(cell, &c);
+                no = plugin_of(t, NULL) ? plugin_refuses(t, &c) : t->refuses(&c);
+        }
+        if (no || cell->roles != ROLES_THREADS || (t->flags & TRANSPORT_THREADS))
+                return no;
+        /* Refused roles=threads without a reason of its own (refuses()
+         * sees the cell's roles from ABI 1.2 on). */
+        if (t->flags & TRANSPORT_INPROCESS)
+                return "roles=threads: it runs both roles in one thread already";
+        if (t->flags & TRANSPORT_COMMAND)
+                return "roles=threads: every call is a command of its own, a process";
+        return "roles=threads: the transport keeps state per process that its two roles would share in one";
+}
+
+const char *transport_threads_refused(const Transport *t)
+{
+        const Cell cell = { .transport = t->name, .pattern = PATTERN_ROUNDTRIP, .size = 64, .count = 1,
+                            .roles = ROLES_THREADS };
+
+        return t->flags & TRANSPORT_THREADS ? NULL : transport_refuses(t, &cell);
 }
 
 void endpoint_init(Endpoint *ep, const IpclabCell *cell)

@@ -127,6 +127,11 @@ const char *transport_unavailable(const Transport *t);
  * the result the reason the plugin is refused. */
 size_t transport_max_size(const Transport *t, const Cell *cell);
 const char *transport_refuses(const Transport *t, const Cell *cell);
+/* Why T takes no roles=threads at all ("roles=threads: ..."), or NULL
+ * when it may (TRANSPORT_THREADS; its cells may still be refused): the
+ * reason its refuses() gives a cell of roles=threads, else a general one
+ * (transport_refuses gives the same for each such cell). */
+const char *transport_threads_refused(const Transport *t);
 
 /* The cell a transport sees (ipclab/transport.h) made from CELL: OUT's
  * transport points into CELL. */

@@ -4,10 +4,11 @@
 #include <math.h>
 #include <string.h>
 
+#include "columns.h"
 #include "meta.h"
 #include "render.h"
+#include "samples.h"
 #include "stats.h"
-#include "summarize.h"
 #include "verify.h"
 
 /* KEY of GROUP in KF, or "" (as the paper shows a fact that is missing). */
@@ -152,22 +153,22 @@ static bool clock_read_range(GPtrArray *kfs, double *lo, double *hi)
         return any;
 }
 
-/* V with one decimal below 10, none from 10 up. */
+/* V with one decimal below 10, none from 10 up (the paper's formatter). */
 static char *fixed1(double v)
 {
-        char b[G_ASCII_DTOSTR_BUF_SIZE];
-
-        return g_strdup(g_ascii_formatd(b, sizeof b, v >= 10 ? "%.0f" : "%.1f", v));
+        return verify_format_digits(v, v >= 10 ? 0 : 1);
 }
 
-/* The table of every experiment's fixed part, from the summaries of the
- * samples.tsv beside each meta.ini (PATHS): per repetition, the window of
- * one message timed just before the main one (fixed_ns), and its share of
- * the main window, each the median over a cell's repetitions, then the
- * median and the largest over the cells; and how many cells a claim may
- * not stand on (share over VERIFY_MAX_FIXED_SHARE).  An experiment whose
- * data have no fixed window, or no samples.tsv, says so. */
-static bool windows_table(GString *out, char *const *paths, GPtrArray *kfs, GError **error)
+/* The table of every experiment's fixed part, from the summary of each
+ * (SUMMARIES, one per meta.ini of PATHS, `ipclab summarize`'s): per
+ * repetition, the window of one message timed just before the main one
+ * (fixed_ns), and its share of the main window, each the median over a
+ * cell's repetitions (the summary's columns), then the median and the
+ * largest over the cells; and how many cells a claim may not stand on
+ * (share over VERIFY_MAX_FIXED_SHARE).  An experiment whose data have no
+ * fixed window, or no samples.tsv beside its meta.ini, says so. */
+static bool windows_table(GString *out, char *const *paths, char *const *summaries, GPtrArray *kfs,
+                          GError **error)
 {
         double clo = 0, chi = 0;
         int limit = (int) (100 * VERIFY_MAX_FIXED_SHARE + 0.5);
@@ -205,16 +206,24 @@ static bool windows_table(GString *out, char *const *paths, GPtrArray *kfs, GErr
                                                "meta.ini} \\\\\n", name);
                         continue;
                 }
-                g_autoptr(Summary) sum = summary_load(dir, error);
+                g_autoptr(Table) sum = table_read(summaries[i], error);
                 if (!sum)
                         return false;
-                g_autofree double *f = g_new0(double, sum->cells->len + 1);
-                g_autofree double *sh = g_new0(double, sum->cells->len + 1);
+                int fc = table_column(sum, column_table[COL_FIXED_NS].name);
+                int sc = table_column(sum, column_table[COL_FIXED_SHARE].name);
+                if (fc < 0 || sc < 0) {
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: no column %s", summaries[i],
+                                    fc < 0 ? column_table[COL_FIXED_NS].name : column_table[COL_FIXED_SHARE].name);
+                        return false;
+                }
+                guint rows = sum->rows->len;
+                g_autofree double *f = g_new0(double, rows + 1);
+                g_autofree double *sh = g_new0(double, rows + 1);
                 guint n = 0, over = 0;
-                for (guint c = 0; c < sum->cells->len; c++) {
-                        const SummaryCell *cell = sum->cells->pdata[c];
-                        double fx = cell->stat[COL_FIXED_NS].value, s = cell->stat[COL_FIXED_SHARE].value;
-                        if (isnan(fx) || isnan(s))
+                for (guint c = 0; c < rows; c++) {
+                        char **row = sum->rows->pdata[c];
+                        double fx, s;
+                        if (!samples_parse_number(row[fc], &fx) || !samples_parse_number(row[sc], &s))
                                 continue;
                         f[n] = fx / 1000;
                         sh[n] = 100 * s;
@@ -223,7 +232,7 @@ static bool windows_table(GString *out, char *const *paths, GPtrArray *kfs, GErr
                 }
                 if (!n) {
                         g_string_append_printf(out, "%s & %u & \\multicolumn{5}{l}{no fixed window (whole "
-                                               "commands, or older data)} \\\\\n", name, sum->cells->len);
+                                               "commands, or older data)} \\\\\n", name, rows);
                         continue;
                 }
                 stats_sort_double(f, n);
@@ -237,13 +246,19 @@ static bool windows_table(GString *out, char *const *paths, GPtrArray *kfs, GErr
         return true;
 }
 
-char *methods_tex(char *const *paths, GError **error)
+char *methods_tex(char *const *paths, char *const *summaries, GError **error)
 {
         guint n = paths ? g_strv_length((char **) paths) : 0;
         g_autoptr(GPtrArray) kfs = g_ptr_array_new_with_free_func((GDestroyNotify) g_key_file_unref);
 
         if (!n)
                 return g_strdup("\\paragraph{Machine.} No experiment of this build has data.\n");
+        if (!summaries || g_strv_length((char **) summaries) != n) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%u meta.ini files but %u summaries: one "
+                            "--summary per meta.ini, in the same order", n,
+                            summaries ? g_strv_length((char **) summaries) : 0);
+                return NULL;
+        }
         for (guint i = 0; i < n; i++) {
                 GKeyFile *kf = meta_read(paths[i], error);
                 if (!kf)
@@ -329,7 +344,7 @@ char *methods_tex(char *const *paths, GError **error)
                 g_string_append(out, "\\par\\footnotesize Commit hashes marked + were built from a tree with "
                                 "uncommitted changes.\n");
         g_string_append(out, "\\end{table}\n\n");
-        if (!windows_table(out, paths, kfs, error)) {
+        if (!windows_table(out, paths, summaries, kfs, error)) {
                 g_string_free(out, TRUE);
                 return NULL;
         }
@@ -351,9 +366,8 @@ char *methods_tex(char *const *paths, GError **error)
                 if (w->text) {
                         text = g_strdup(w->text);
                 } else {
-                        char a[G_ASCII_DTOSTR_BUF_SIZE], b[G_ASCII_DTOSTR_BUF_SIZE];
-                        g_ascii_formatd(a, sizeof a, "%.2f", w->lo);
-                        g_ascii_formatd(b, sizeof b, "%.2f", w->hi);
+                        g_autofree char *a = verify_format_digits(w->lo, 2);
+                        g_autofree char *b = verify_format_digits(w->hi, 2);
                         text = w->lo == w->hi ? g_strconcat(w->before, a, w->after, NULL)
                                               : g_strconcat(w->before, a, " to ", b, w->after, NULL);
                 }

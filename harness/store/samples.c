@@ -432,10 +432,14 @@ static int remove_at(int dir_fd, const char *name, dev_t dev, int depth)
         fd = openat(dir_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (fd < 0)
                 return errno == ENOENT ? 0 : -errno;
-        if (fstat(fd, &st) < 0 || (depth > 0 && st.st_dev != dev)) {
-                r = st.st_dev != dev ? -EXDEV : -errno;
+        if (fstat(fd, &st) < 0) {
+                r = -errno;
                 close(fd);
                 return r;
+        }
+        if (depth > 0 && st.st_dev != dev) {
+                close(fd);
+                return -EXDEV;
         }
         d = fdopendir(fd);
         if (!d) {

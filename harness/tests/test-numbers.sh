@@ -554,7 +554,7 @@ EOF
 sed -e 's/^cpu_model=.*/cpu_model=Other/' -e 's/1\.20/1.56/' -e 's/^name=a_x/name=b/' \
         -e 's/^ipclab_tree=dirty/ipclab_tree=clean/' -e 's/^profile=default/&\nroles=processes;threads/' \
         "$tmp/m/a/meta.ini" > "$tmp/m/b/meta.ini"
-"$ipclab" methods --out "$tmp/methods.tex" "$tmp/m/a/meta.ini" "$tmp/m/b/meta.ini"
+"$ipclab" methods --out "$tmp/methods.tex" --summary "$tmp/m/a.tsv" --summary "$tmp/m/b.tsv" "$tmp/m/a/meta.ini" "$tmp/m/b/meta.ini"
 check "methods: a macro per fact, escaped" 'grep -qxF "\\newcommand{\\MethodCpuModel}{CPU \\& Co}" "$tmp/methods.tex"'
 check "methods: the paragraph quotes the macros" 'grep -qF "measured on \\MethodCpuModel{} (\\MethodCpusOnline{} CPUs online" "$tmp/methods.tex"'
 check "methods: an experiment on other hardware is named" 'grep -qxF "Experiment b ran elsewhere: Other under Linux 6.1 (hypervisor: kvm, container: none)." "$tmp/methods.tex"'
@@ -562,7 +562,7 @@ check "methods: provenance, escaped, minutes, + for a dirty tree" 'grep -qxF "a\
 check "methods: a warning with a number once, with its range" 'grep -qxF "\\item the machine was loaded at the start (load average 1.20 to 1.56)" "$tmp/methods.tex"'
 check "methods: client and server as processes, and as threads where a meta.ini says so (a's, older, does not)" \
         'grep -qxF "The client and the server ran as two processes forked by the harness; in experiment b also as two threads of one forked process (\\texttt{roles=threads}), each thread'"'"'s CPU time and placement its own." "$tmp/methods.tex"'
-"$ipclab" methods --out "$tmp/methods-a.tex" "$tmp/m/a/meta.ini"
+"$ipclab" methods --out "$tmp/methods-a.tex" --summary "$tmp/m/a.tsv" "$tmp/m/a/meta.ini"
 check "methods: processes only, said so" \
         'grep -qxF "In every experiment the client and the server ran as two processes forked by the harness." "$tmp/methods-a.tex"'
 check "methods: another warning once" '[ "$(grep -c "swap in use" "$tmp/methods.tex")" -eq 1 ]'
@@ -573,11 +573,15 @@ check "methods: an experiment without samples.tsv has a row that says so" \
 printf '%s\n' '[experiment]' 'title=fixed part' 'transport=pipe' 'pattern=oneway' 'size=64' 'count=100' \
         'repeat=3' 'cpus=same' > "$tmp/m/w.ini"
 "$ipclab" run --out "$tmp/m/run" "$tmp/m/w.ini" > "$tmp/m/run.log" 2>&1 || cat "$tmp/m/run.log" >&2
-"$ipclab" methods --out "$tmp/methods-w.tex" "$tmp/m/run/w/meta.ini" || true
+"$ipclab" summarize "$tmp/m/run/w" > "$tmp/m/w.tsv"
+"$ipclab" methods --out "$tmp/methods-w.tex" --summary "$tmp/m/w.tsv" "$tmp/m/run/w/meta.ini" || true
 check "methods: a measured experiment's fixed part: median, largest, shares, cells over 10 %" \
         'grep -qE "^w & 1 & [0-9.]+ & [0-9.]+ & [0-9.]+.,.% & [0-9.]+.,.% & [01] " "$tmp/methods-w.tex"'
 check "methods: the run's cost of a clock read is in the caption" \
         'grep -qE "One clock read cost [0-9.]+~ns" "$tmp/methods-w.tex"'
+"$ipclab" methods --summary "$tmp/m/w.tsv" "$tmp/m/run/w/meta.ini" "$tmp/m/a/meta.ini" > /dev/null 2> "$tmp/e"
+check "methods: a summary missing for a meta.ini is exit 2, said so" \
+        '[ $? -eq 2 ] && grep -q "2 meta.ini files but 1 summaries" "$tmp/e"'
 check "methods: with no data, a sentence says so" \
         '[ "$("$ipclab" methods)" = "\\paragraph{Machine.} No experiment of this build has data." ]'
 

@@ -117,9 +117,25 @@ static const Constant changed_1_1[] = {
         { "IPCLAB_TRANSPORT_THREADS", 256 }, { "IPCLAB_TRANSPORT_FLAGS_KNOWN", 0x1ff }, { NULL, 0 },
 };
 
+/* ---- ABI 1.2: IpclabCell's roles (and its padding as a field), the
+ * constants IPCLAB_ROLES_*; the rest as in 1.1 ---- */
+
+static const Field cell_1_2[] = {
+        { "struct_size", 0, 4 }, { "index", 4, 4 }, { "transport", 8, 8 }, { "size", 16, 8 },
+        { "count", 24, 8 }, { "duration_ns", 32, 8 }, { "payload", 40, 4 }, { "pattern", 44, 4 },
+        { "reply", 48, 4 }, { "marshal", 52, 4 }, { "bus", 56, 4 }, { "cpus", 60, 4 }, { "roles", 64, 4 },
+        { "reserved", 68, 4 }, { NULL, 0, 0 },
+};
+
+static const Constant changed_1_2[] = {
+        { "IPCLAB_TRANSPORT_THREADS", 256 }, { "IPCLAB_TRANSPORT_FLAGS_KNOWN", 0x1ff },
+        { "IPCLAB_ROLES_PROCESSES", 0 }, { "IPCLAB_ROLES_THREADS", 1 }, { NULL, 0 },
+};
+
 static const Layout layouts[] = {
         { 1, 0, transport_1_0, cell_1_0, endpoint_1_0, 152, 64, 328, constants_1_0, NULL },
         { 1, 1, transport_1_0, cell_1_0, endpoint_1_0, 152, 64, 328, constants_1_0, changed_1_1 },
+        { 1, 2, transport_1_0, cell_1_2, endpoint_1_0, 152, 72, 328, constants_1_0, changed_1_2 },
 };
 
 /* ---- the header as compiled ---- */
@@ -141,7 +157,7 @@ static const Field cell_now[] = {
         F(IpclabCell, struct_size), F(IpclabCell, index), F(IpclabCell, transport), F(IpclabCell, size),
         F(IpclabCell, count), F(IpclabCell, duration_ns), F(IpclabCell, payload), F(IpclabCell, pattern),
         F(IpclabCell, reply), F(IpclabCell, marshal), F(IpclabCell, bus), F(IpclabCell, cpus),
-        { NULL, 0, 0 },
+        F(IpclabCell, roles), F(IpclabCell, reserved), { NULL, 0, 0 },
 };
 
 static const Field endpoint_now[] = {
@@ -162,7 +178,7 @@ static const Constant constants_now[] = {
         C(IPCLAB_MARSHAL_APPEND_PER_ELEMENT), C(IPCLAB_MARSHAL_COPY),
         C(IPCLAB_BUS_NONE), C(IPCLAB_BUS_DBUS_DAEMON), C(IPCLAB_BUS_DBUS_BROKER),
         C(IPCLAB_BUS_P2P), C(IPCLAB_CPUS_NONE), C(IPCLAB_CPUS_SAME), C(IPCLAB_CPUS_SPLIT),
-        C(IPCLAB_ROLE_SERVER), C(IPCLAB_ROLE_CLIENT),
+        C(IPCLAB_ROLES_PROCESSES), C(IPCLAB_ROLES_THREADS), C(IPCLAB_ROLE_SERVER), C(IPCLAB_ROLE_CLIENT),
         C(IPCLAB_TRANSPORT_INPROCESS), C(IPCLAB_TRANSPORT_DBUS), C(IPCLAB_TRANSPORT_MARSHAL),
         C(IPCLAB_TRANSPORT_VALIDATES), C(IPCLAB_TRANSPORT_EMPTY_OK),
         C(IPCLAB_TRANSPORT_COMMAND), C(IPCLAB_TRANSPORT_COPY_STRING),
@@ -316,10 +332,10 @@ typedef struct {
 } Refusal;
 
 static const Refusal refusals[] = {
-        { "faulty-abi", "", "faulty-abi.so", "it is built for ABI 2.0 of ipclab/transport.h; this ipclab runs ABI 1.1" },
-        { "faulty-minor", "", "faulty-minor.so", "built for ABI 1.9 of ipclab/transport.h, newer than this ipclab's 1.1" },
-        { "faulty-size", "", "faulty-size.so", "its descriptor is 64 bytes, ABI 1.1's is" },
-        { "faulty-flags", "", "faulty-flags.so", "it sets flags 0x40000000, unknown to ABI 1.1" },
+        { "faulty-abi", "", "faulty-abi.so", "it is built for ABI 2.0 of ipclab/transport.h; this ipclab runs ABI 1.2" },
+        { "faulty-minor", "", "faulty-minor.so", "built for ABI 1.9 of ipclab/transport.h, newer than this ipclab's 1.2" },
+        { "faulty-size", "", "faulty-size.so", "its descriptor is 64 bytes, ABI 1.2's is" },
+        { "faulty-flags", "", "faulty-flags.so", "it sets flags 0x40000000, unknown to ABI 1.2" },
         { "faulty-old-threads", "", "faulty-old-threads.so", "it sets flags 0x100, unknown to ABI 1.0" },
         { "faulty-no-send", "", "faulty-no-send.so", "it has no send() hook" },
         { "faulty-no-version", "", "faulty-no-version.so", "it has no version" },

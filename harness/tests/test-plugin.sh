@@ -57,7 +57,7 @@ while IFS='|' read -r kind item says; do
                 sed 's/^/# /' "$tmp/run.err"
 done <<'LIST'
 abi|faulty-abi|it is built for ABI 2.0 of ipclab/transport.h
-minor|faulty-minor|newer than this ipclab's 1.1
+minor|faulty-minor|newer than this ipclab's 1.2
 old-threads|faulty-old-threads|it sets flags 0x100, unknown to ABI 1.0
 no-send|faulty-no-send|it has no send() hook
 dup|plugin:transports/faulty-dup.so|its name 'pipe' is taken by one of ipclab's own transports
@@ -136,7 +136,7 @@ check "... no private directory" '[ -z "$(ls -A "$tmp/run")" ]' || ls -la "$tmp/
 check "list there exits 2: some plugin of the path is refused (status $rc)" '[ $rc -eq 2 ]'
 check "list shows seqpair ok, with its file, version and ABI" \
         'grep -qE "^seqpair +kernel +ok " "$tmp/list.out" &&
-         grep -qF "from: $study/transports/seqpair.so (version 1.0, ABI 1.1)" "$tmp/list.out"' ||
+         grep -qF "from: $study/transports/seqpair.so (version 1.0, ABI 1.2)" "$tmp/list.out"' ||
         sed 's/^/# /' "$tmp/list.out"
 check "list shows faulty-abi refused, saying why, also on stderr" \
         'grep -qE "^faulty-abi +- +refused" "$tmp/list.out" && grep -qF "built for ABI 2.0" "$tmp/list.out" &&

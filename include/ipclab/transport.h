@@ -1,4 +1,4 @@
-/* ipclab/transport.h: the transport ABI of ipclab, version 1.0.
+/* ipclab/transport.h: the transport ABI of ipclab, version 1.2.
  *
  * A transport moves ipclab's messages from a client to a server and back:
  * a pipe, a socket, a D-Bus library, your own IPC.  ipclab owns everything
@@ -79,7 +79,10 @@
  * then open(CLIENT) on the same endpoint, no fork, no close() between.
  * Threads: start them in open(), never in prepare() (a process that has
  * threads must not fork).  roles=threads (only with
- * IPCLAB_TRANSPORT_THREADS) forks one child in which the two roles run as
+ * IPCLAB_TRANSPORT_THREADS; a transport without it is refused the value,
+ * with the reason its refuses() gives for a cell whose roles is
+ * IPCLAB_ROLES_THREADS (ABI 1.2), else a general one) forks one child in
+ * which the two roles run as
  * two threads: each thread gets an endpoint of its own, a copy of the
  * prepared one in which every fd of ep->fd[] is a duplicate (so each role
  * closes its own, as after fork), but ep->priv is the same pointer for
@@ -151,7 +154,7 @@ extern "C" {
 #endif
 
 #define IPCLAB_TRANSPORT_ABI_MAJOR 1
-#define IPCLAB_TRANSPORT_ABI_MINOR 1
+#define IPCLAB_TRANSPORT_ABI_MINOR 2
 /* The one symbol a plugin exports: an IpclabTransport. */
 #define IPCLAB_TRANSPORT_SYMBOL "ipclab_transport_v1"
 /* The server's final message, the ack, is at most this many bytes: a
@@ -198,6 +201,11 @@ enum {
         IPCLAB_CPUS_SAME = 1,         /* both sides on one CPU */
         IPCLAB_CPUS_SPLIT = 2,        /* on two CPUs */
 };
+/* (ABI 1.2) */
+enum {
+        IPCLAB_ROLES_PROCESSES = 0,   /* client and server in two processes */
+        IPCLAB_ROLES_THREADS = 1,     /* as two threads of one process ("Threads" above) */
+};
 
 /* One point of the experiment's matrix.  ipclab fills it; a transport
  * reads it (ep->cell, and the argument of max_size() and refuses()). */
@@ -214,6 +222,11 @@ typedef struct IpclabCell {
         uint32_t marshal;         /* IPCLAB_MARSHAL_* */
         uint32_t bus;             /* IPCLAB_BUS_*: NONE unless IPCLAB_TRANSPORT_DBUS */
         uint32_t cpus;            /* IPCLAB_CPUS_*: ipclab has pinned both sides */
+        /* ABI 1.2.  A plugin built for 1.0 or 1.1 reads only the fields
+         * above (ipclab fills the whole struct; struct_size says how much). */
+        uint32_t roles;           /* IPCLAB_ROLES_*: refuses() sees THREADS also
+                                   * without IPCLAB_TRANSPORT_THREADS, to say why */
+        uint32_t reserved;        /* 0: the padding, as a field */
 } IpclabCell;
 
 /* ---- the endpoint: one side of one repetition ---- */

@@ -34,6 +34,15 @@
 #include <errno.h>
 #include <string.h>
 
+/* roles=threads: refused (no TRANSPORT_THREADS), with GDBus's reason. */
+static const char *gdbus_refuses(const IpclabCell *cell)
+{
+        if (cell->roles == IPCLAB_ROLES_THREADS)
+                return "roles=threads: GDBus does every connection's I/O in one worker thread per process, "
+                       "which the two roles would share (and neither role's thread CPU clock holds)";
+        return NULL;
+}
+
 #ifdef IPCLAB_HAVE_GIO
 
 #include <gio/gio.h>
@@ -471,6 +480,7 @@ const Transport transport_gdbus = {
                  TRANSPORT_COPY_STRING | TRANSPORT_SHORT_REPLY,
         .unavailable = gdbus_unavailable,
         .max_size = gdbus_max_size,
+        .refuses = gdbus_refuses,
         .open = gdbus_open,
         .send = gdbus_send,
         .recv = gdbus_recv,
@@ -500,6 +510,7 @@ const Transport transport_gdbus = {
         .flags = TRANSPORT_DBUS | TRANSPORT_MARSHAL | TRANSPORT_VALIDATES | TRANSPORT_EMPTY_OK |
                  TRANSPORT_COPY_STRING | TRANSPORT_SHORT_REPLY,
         .unavailable = gdbus_unavailable,
+        .refuses = gdbus_refuses,
         .open = gdbus_open,
 };
 

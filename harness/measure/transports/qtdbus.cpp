@@ -421,6 +421,16 @@ const char *qtdbus_unavailable(void)
         return NULL;
 }
 
+/* roles=threads: refused (no TRANSPORT_THREADS), with QtDBus's reason. */
+const char *qtdbus_refuses(const IpclabCell *cell)
+{
+        if (cell->roles == IPCLAB_ROLES_THREADS)
+                return "roles=threads: QtDBus does every connection's I/O in one thread per process and has "
+                       "one QCoreApplication per process, which the two roles would share (and neither "
+                       "role's thread CPU clock holds)";
+        return nullptr;
+}
+
 /* The D-Bus specification caps arrays at 64 MiB (messages at 128 MiB);
  * QByteArray and QString sizes are ints. */
 size_t qtdbus_max_size(const IpclabCell *cell)
@@ -527,7 +537,7 @@ extern "C" const Transport transport_qtdbus = {
         nullptr,   /* version: ipclab's */
         qtdbus_unavailable,
         qtdbus_max_size,
-        nullptr,   /* refuses */
+        qtdbus_refuses,
         nullptr,   /* prepare */
         qtdbus_open,
         qtdbus_send,

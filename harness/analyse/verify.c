@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "columns.h"
+#include "metrics.h"
 #include "safefile.h"
 #include "render.h"
 #include "placement.h"
@@ -147,110 +148,13 @@ static void result_init(VerifyResult *result)
 
 /* ---- Metrics ------------------------------------------------------------ */
 
-typedef enum {
-        METRIC_ROUNDTRIP_LATENCY,
-        METRIC_ELAPSED,
-        METRIC_CPU,
-        METRIC_THROUGHPUT,
-        METRIC_CALLRATE,
-} Metric;
-
-static const struct {
-        const char *name;
-        bool higher_is_better;
-        const Column *columns[7]; /* what the metric reads in samples.tsv, NULL-ended */
-} metrics[] = {
-        [METRIC_ROUNDTRIP_LATENCY] = { "roundtrip_latency", false, { &column_table[COL_LAT_P50_NS] } },
-        [METRIC_ELAPSED] = { "elapsed", false, { &column_table[COL_ELAPSED_NS] } },
-        [METRIC_CPU] = { "cpu", false, { &column_table[COL_CLIENT_CPU_NS], &column_table[COL_SERVER_CPU_NS],
-                                         &column_table[COL_BUS_CPU_NS], &column_table[COL_MESSAGES] } },
-        [METRIC_THROUGHPUT] = { "throughput", true, { &column_table[COL_BYTES_B], &column_table[COL_ELAPSED_NS] } },
-        [METRIC_CALLRATE] = { "callrate", true, { &column_table[COL_MESSAGES], &column_table[COL_ELAPSED_NS] } },
-};
-
-/* Does a cell of pattern PATTERN ("oneway", "roundtrip", "callrate")
- * measure metric M (verify.h)? */
-static bool metric_applies(Metric m, const char *pattern)
-{
-        switch (m) {
-        case METRIC_ROUNDTRIP_LATENCY:
-                return !strcmp(pattern, "roundtrip");
-        case METRIC_THROUGHPUT:
-                return !strcmp(pattern, "oneway") || !strcmp(pattern, "roundtrip");
-        case METRIC_CALLRATE:
-                return !strcmp(pattern, "callrate");
-        case METRIC_ELAPSED:
-        case METRIC_CPU:
-                return true;
-        }
-        return false;
-}
-
-/* Which cells measure M, for messages. */
-static const char *metric_cells(Metric m)
-{
-        switch (m) {
-        case METRIC_ROUNDTRIP_LATENCY:
-                return "only round-trip cells";
-        case METRIC_THROUGHPUT:
-                return "only one-way and round-trip cells";
-        case METRIC_CALLRATE:
-                return "only pattern=callrate cells";
-        default:
-                return "every cell";
-        }
-}
-
-static int metric_find(const char *name)
-{
-        for (size_t i = 0; i < G_N_ELEMENTS(metrics); i++)
-                if (!strcmp(metrics[i].name, name))
-                        return (int) i;
-        return -1;
-}
+/* A claim's metric is a row of the schema with a claim name (metrics.h). */
 
 /* How the ratio of metric NAME reads: "slower/faster" or "faster/slower". */
 static const char *metric_direction(const char *name)
 {
-        int m = metric_find(name);
-        return m >= 0 && metrics[m].higher_is_better ? "faster/slower" : "slower/faster";
-}
-
-/* A measured number, or NAN for "-" or anything malformed. */
-static double field_number(const char *s)
-{
-        char *end;
-
-        if (!s[0] || !strcmp(s, "-"))
-                return NAN;
-        double v = g_ascii_strtod(s, &end);
-        return *end ? NAN : v;
-}
-
-/* The metric of one row from its columns' fields F (in metrics[].columns
- * order); NAN when not measured. */
-static double metric_value(Metric m, const char *const *f)
-{
-        switch (m) {
-        case METRIC_ROUNDTRIP_LATENCY:
-        case METRIC_ELAPSED:
-                return field_number(f[0]);
-        case METRIC_CPU: {
-                double sum = field_number(f[0]);
-                /* In-process: no server; no bus in the path: no bus CPU. */
-                for (int i = 1; i < 3; i++)
-                        if (strcmp(f[i], "-") != 0)
-                                sum += field_number(f[i]);
-                double msgs = field_number(f[3]);
-                return msgs > 0 ? sum / msgs : NAN;
-        }
-        case METRIC_THROUGHPUT:
-        case METRIC_CALLRATE: {
-                double el = field_number(f[1]);
-                return el > 0 ? field_number(f[0]) / el : NAN;
-        }
-        }
-        return NAN;
+        const Column *m = metric_find_claim(name);
+        return m && m->better == BETTER_HIGHER ? "faster/slower" : "slower/faster";
 }
 
 /* ---- Numbers as people read them ---------------------------------------- */
@@ -377,9 +281,10 @@ static void note_add(GString *note, const char *fmt, ...)
 /* A claim's cells in a table, grouped and paired: what both the data and
  * the check before measuring look at. */
 typedef struct {
-        Metric m;
+        const Column *m;           /* the claim's metric (metrics.h) */
+        const Column *metric_in[5];   /* its inputs, NULL-ended */
         Selector *fast_sel, *slow_sel, *where;
-        int axis_col[N_AXES], key_col[16], metric_col[7];
+        int axis_col[N_AXES], key_col[16], metric_col[5];
         guint n_key, n_metric;
         int status_col, pattern_col, rep_col, env_col;
         int placement_col, fixed_col, elapsed_col; /* -1 in data older than them */
@@ -435,13 +340,13 @@ static gboolean pairing_build(const Claim *claim, const Table *samples, const ch
         g_autoptr(GError) e = NULL;
 
         memset(p, 0, sizeof *p);
-        int m = metric_find(claim->metric);
-        if (m < 0) {
+        p->m = metric_find_claim(claim->metric);
+        if (!p->m) {
                 g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "claim %s: unknown metric '%s'",
                             claim->name, claim->metric);
                 return FALSE;
         }
-        p->m = (Metric) m;
+        metric_inputs(p->m, p->metric_in);
         p->fast_sel = select_parse(claim->faster, SELECT_AXES, &e);
         p->slow_sel = p->fast_sel ? select_parse(claim->slower, SELECT_AXES, &e) : NULL;
         p->where = p->slow_sel ? select_parse(claim->where, SELECT_AXES, &e) : NULL;
@@ -463,8 +368,8 @@ static gboolean pairing_build(const Claim *claim, const Table *samples, const ch
                 p->axis_col[a] = table_column(samples, axes[a].column->name);
         for (guint i = 0; samples_axis_columns[i] && p->n_key < G_N_ELEMENTS(p->key_col); i++)
                 p->key_col[p->n_key++] = table_column(samples, samples_axis_columns[i]);
-        for (guint i = 0; metrics[m].columns[i]; i++)
-                p->metric_col[p->n_metric++] = table_column(samples, metrics[m].columns[i]->name);
+        for (guint i = 0; p->metric_in[i]; i++)
+                p->metric_col[p->n_metric++] = table_column(samples, p->metric_in[i]->name);
         const char *missing = p->status_col < 0 ? column_table[COL_STATUS].name
                             : max_rep != G_MAXUINT && p->rep_col < 0 ? column_table[COL_REP].name : NULL;
         for (size_t a = 0; a < N_AXES && !missing; a++)
@@ -475,7 +380,7 @@ static gboolean pairing_build(const Claim *claim, const Table *samples, const ch
                         missing = samples_axis_columns[i];
         for (guint i = 0; i < p->n_metric && !missing; i++)
                 if (p->metric_col[i] < 0)
-                        missing = metrics[m].columns[i]->name;
+                        missing = p->metric_in[i]->name;
         if (missing) {
                 g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: no column %s", path, missing);
                 pairing_clear(p);
@@ -515,10 +420,10 @@ static gboolean pairing_build(const Claim *claim, const Table *samples, const ch
                 double share = samples_fixed_share(row, p->fixed_col, p->elapsed_col, NULL);
                 if (!isnan(share))
                         g_array_append_val(c->fixed_share, share);
-                const char *f[7];
+                double f[G_N_ELEMENTS(p->metric_in)];
                 for (guint i = 0; i < p->n_metric; i++)
-                        f[i] = row[p->metric_col[i]];
-                double v = metric_value(p->m, f);
+                        f[i] = metric_field(p->metric_in[i], row[p->metric_col[i]]);
+                double v = metric_compute(p->m, f);
                 if (isnan(v) || isinf(v)) {
                         c->unmeasured++;
                         continue;
@@ -706,7 +611,7 @@ static gboolean evaluate(const Claim *claim, const Pairing *pg, double alpha, Ve
                          GString *note, GError **error)
 {
         guint np = pg->pf->len;
-        bool higher = metrics[pg->m].higher_is_better;
+        bool higher = pg->m->better == BETTER_HIGHER;
         double level_h = 1 - alpha, level_f = 1 - alpha / np;
         g_autofree double *los = g_new(double, np), *his = g_new(double, np), *rs = g_new(double, np);
         double miss = 0;
@@ -994,10 +899,10 @@ bool verify_claim_covers(const Claim *claim, const Cell *cell)
         g_autoptr(Selector) f = select_parse(claim->faster, SELECT_AXES, NULL);
         g_autoptr(Selector) s = select_parse(claim->slower, SELECT_AXES, NULL);
         g_autoptr(Selector) w = select_parse(claim->where, SELECT_AXES, NULL);
-        int m = metric_find(claim->metric);
+        const Column *m = metric_find_claim(claim->metric);
 
-        return f && s && w && m >= 0 && (select_cell(f, cell) || select_cell(s, cell)) && select_cell(w, cell) &&
-               metric_applies((Metric) m, pattern_name(cell->pattern));
+        return f && s && w && m && (select_cell(f, cell) || select_cell(s, cell)) && select_cell(w, cell) &&
+               metric_applies(m, pattern_name(cell->pattern));
 }
 
 /* The machine names the claim's selectors name (machine=A|B), each once,

@@ -2085,9 +2085,11 @@ int verify_command(int argc, char **argv)
         print_counts(which[0], counts[0]);
         if (repro)
                 print_counts(which[1], counts[1]);
-        printf("a ratio above 1 points the claim's way: slower/faster for times and costs (elapsed, "
-               "roundtrip_latency, cpu), faster/slower for rates (throughput, callrate)\n"
-               "holds: every pair's 95%% interval lies at or above BY; fails: some pair's 1 - 0.05/K interval "
+        g_autofree char *lower = metric_claim_list_by(BETTER_LOWER);
+        g_autofree char *higher = metric_claim_list_by(BETTER_HIGHER);
+        printf("a ratio above 1 points the claim's way: slower/faster for times and costs (%s), faster/slower "
+               "for rates (%s)\n", lower, higher);
+        printf("holds: every pair's 95%% interval lies at or above BY; fails: some pair's 1 - 0.05/K interval "
                "lies wholly below BY (K pairs); inconclusive: neither; reversed: a pair's 95%% interval lies "
                "below 1; every interval is given with the coverage it reaches\n");
 

@@ -35,6 +35,16 @@ char *metric_claim_list(void)
         return g_strjoinv(", ", (char **) metric_claim_names());
 }
 
+char *metric_claim_list_by(ColumnBetter better)
+{
+        GString *s = g_string_new(NULL);
+
+        for (const Column *c = column_table; c->name; c++)
+                if (c->claim && c->better == better)
+                        g_string_append_printf(s, "%s%s", s->len ? ", " : "", c->claim);
+        return g_string_free(s, FALSE);
+}
+
 bool metric_applies(const Column *m, const char *pattern)
 {
         if (!m->patterns)

@@ -28,6 +28,11 @@ const char *const *metric_claim_names(void);
  * allocated. */
 char *metric_claim_list(void);
 
+/* "elapsed, roundtrip_latency, cpu": the claim names of the metrics for
+ * which BETTER is better, in schema order, joined by ", ".  Newly
+ * allocated. */
+char *metric_claim_list_by(ColumnBetter better);
+
 /* Do cells of pattern PATTERN ("oneway", "roundtrip", "callrate")
  * measure metric M for claims? */
 bool metric_applies(const Column *m, const char *pattern);

@@ -8,6 +8,7 @@
 
 #include "experiment.h"
 #include "latency.h"
+#include "metrics.h"
 #include "safefile.h"
 #include "stats.h"
 
@@ -18,52 +19,60 @@ typedef enum {
         PART_HI,
 } Part;
 
-/* The summary's columns after the experiment and the axes, in order, and
- * how each number is written.  Every column of the schema with
- * COLUMN_IN_SUMMARY is here (test-columns checks it), and the _lo and _hi
- * of each with COLUMN_HAS_CI. */
-static const struct {
+/* The summary's columns after the experiment and the axes, in the order
+ * they always had; each number is written as its row of the schema says
+ * (its `format`).  Every other column of the schema with
+ * COLUMN_IN_SUMMARY (a metric added since) follows them in schema order,
+ * with its _lo and _hi when it has COLUMN_HAS_CI: see summary_layout(). */
+typedef struct {
         ColumnId id;
         Part part;
-        const char *format;   /* NULL: a count (%u) or text */
-} layout[] = {
-        { COL_N, PART_VALUE, NULL },
-        { COL_FAILED, PART_VALUE, NULL },
-        { COL_ELAPSED_NS, PART_VALUE, "%.0f" },
-        { COL_ELAPSED_NS, PART_LO, "%.0f" },
-        { COL_ELAPSED_NS, PART_HI, "%.0f" },
-        { COL_MESSAGES, PART_VALUE, "%.0f" },
-        { COL_THROUGHPUT_MIBPS, PART_VALUE, "%.6g" },
-        { COL_THROUGHPUT_MIBPS, PART_LO, "%.6g" },
-        { COL_THROUGHPUT_MIBPS, PART_HI, "%.6g" },
-        { COL_RATE_PER_S, PART_VALUE, "%.6g" },
-        { COL_RATE_PER_S, PART_LO, "%.6g" },
-        { COL_RATE_PER_S, PART_HI, "%.6g" },
-        { COL_LAT_P50_NS, PART_VALUE, "%.0f" },
-        { COL_LAT_P90_NS, PART_VALUE, "%.0f" },
-        { COL_LAT_P99_NS, PART_VALUE, "%.0f" },
-        { COL_LAT_P999_NS, PART_VALUE, "%.0f" },
-        { COL_CPU_NS_PER_MSG, PART_VALUE, "%.1f" },
-        { COL_CLIENT_CPU_NS, PART_VALUE, "%.0f" },
-        { COL_SERVER_CPU_NS, PART_VALUE, "%.0f" },
-        { COL_BUS_CPU_NS, PART_VALUE, "%.0f" },
-        { COL_MEMCPY_MIBPS, PART_VALUE, NULL },
-        { COL_LAT_P50_NS, PART_LO, "%.0f" },
-        { COL_LAT_P50_NS, PART_HI, "%.0f" },
-        { COL_LAT_P99_NS, PART_LO, "%.0f" },
-        { COL_LAT_P99_NS, PART_HI, "%.0f" },
-        { COL_THROUGHPUT_MIBPS_HMEAN, PART_VALUE, "%.6g" },
-        { COL_RATE_PER_S_HMEAN, PART_VALUE, "%.6g" },
-        { COL_POOLED_P50_NS, PART_VALUE, "%.0f" },
-        { COL_POOLED_P90_NS, PART_VALUE, "%.0f" },
-        { COL_POOLED_P99_NS, PART_VALUE, "%.0f" },
-        { COL_POOLED_P999_NS, PART_VALUE, "%.0f" },
-        { COL_POOLED_MAX_NS, PART_VALUE, "%.0f" },
-        { COL_FIXED_NS, PART_VALUE, "%.0f" },
-        { COL_FIXED_SHARE, PART_VALUE, "%.4f" },
-        { COL_PLACEMENT, PART_VALUE, NULL },
-        { COL_PLACEMENT_MODES, PART_VALUE, NULL },
+} LayoutItem;
+
+static const LayoutItem fixed_layout[] = {
+        { COL_N, PART_VALUE }, { COL_FAILED, PART_VALUE }, { COL_ELAPSED_NS, PART_VALUE },
+        { COL_ELAPSED_NS, PART_LO }, { COL_ELAPSED_NS, PART_HI }, { COL_MESSAGES, PART_VALUE },
+        { COL_THROUGHPUT_MIBPS, PART_VALUE }, { COL_THROUGHPUT_MIBPS, PART_LO },
+        { COL_THROUGHPUT_MIBPS, PART_HI }, { COL_RATE_PER_S, PART_VALUE }, { COL_RATE_PER_S, PART_LO },
+        { COL_RATE_PER_S, PART_HI }, { COL_LAT_P50_NS, PART_VALUE }, { COL_LAT_P90_NS, PART_VALUE },
+        { COL_LAT_P99_NS, PART_VALUE }, { COL_LAT_P999_NS, PART_VALUE }, { COL_CPU_NS_PER_MSG, PART_VALUE },
+        { COL_CLIENT_CPU_NS, PART_VALUE }, { COL_SERVER_CPU_NS, PART_VALUE }, { COL_BUS_CPU_NS, PART_VALUE },
+        { COL_MEMCPY_MIBPS, PART_VALUE }, { COL_LAT_P50_NS, PART_LO }, { COL_LAT_P50_NS, PART_HI },
+        { COL_LAT_P99_NS, PART_LO }, { COL_LAT_P99_NS, PART_HI }, { COL_THROUGHPUT_MIBPS_HMEAN, PART_VALUE },
+        { COL_RATE_PER_S_HMEAN, PART_VALUE }, { COL_POOLED_P50_NS, PART_VALUE },
+        { COL_POOLED_P90_NS, PART_VALUE }, { COL_POOLED_P99_NS, PART_VALUE },
+        { COL_POOLED_P999_NS, PART_VALUE }, { COL_POOLED_MAX_NS, PART_VALUE }, { COL_FIXED_NS, PART_VALUE },
+        { COL_FIXED_SHARE, PART_VALUE }, { COL_PLACEMENT, PART_VALUE }, { COL_PLACEMENT_MODES, PART_VALUE },
 };
+
+/* fixed_layout, then the summary's other columns (see above). */
+static const GArray *summary_layout(void)
+{
+        static GArray *layout;
+        static gsize done;
+
+        if (g_once_init_enter(&done)) {
+                GArray *l = g_array_new(FALSE, FALSE, sizeof(LayoutItem));
+                bool seen[COL_N_COLUMNS] = { false };
+                g_array_append_vals(l, fixed_layout, G_N_ELEMENTS(fixed_layout));
+                for (size_t i = 0; i < G_N_ELEMENTS(fixed_layout); i++)
+                        seen[fixed_layout[i].id] = true;
+                for (ColumnId id = 0; id < COL_N_COLUMNS; id++) {
+                        const Column *c = &column_table[id];
+                        if (seen[id] || c->kind == COLUMN_AXIS || c->kind == COLUMN_ID ||
+                            !(c->flags & COLUMN_IN_SUMMARY))
+                                continue;
+                        g_array_append_val(l, ((LayoutItem) { id, PART_VALUE }));
+                        if (c->flags & COLUMN_HAS_CI) {
+                                g_array_append_val(l, ((LayoutItem) { id, PART_LO }));
+                                g_array_append_val(l, ((LayoutItem) { id, PART_HI }));
+                        }
+                }
+                layout = l;
+                g_once_init_leave(&done, 1);
+        }
+        return layout;
+}
 
 /* The pooled percentiles and the quantile each is (1: the maximum). */
 static const struct {
@@ -93,10 +102,12 @@ const char *summary_header(void)
                 for (const Column *c = column_table; c->name; c++)
                         if (c->kind == COLUMN_AXIS && (c->flags & COLUMN_IN_SUMMARY))
                                 g_string_append_printf(h, "\t%s", c->name);
-                for (size_t i = 0; i < G_N_ELEMENTS(layout); i++)
-                        g_string_append_printf(h, "\t%s%s", column_table[layout[i].id].name,
-                                               layout[i].part == PART_LO ? "_lo"
-                                               : layout[i].part == PART_HI ? "_hi" : "");
+                const GArray *layout = summary_layout();
+                for (guint i = 0; i < layout->len; i++) {
+                        const LayoutItem *it = &g_array_index(layout, LayoutItem, i);
+                        g_string_append_printf(h, "\t%s%s", column_table[it->id].name,
+                                               it->part == PART_LO ? "_lo" : it->part == PART_HI ? "_hi" : "");
+                }
                 g_string_append_c(h, '\n');
                 header = g_string_free(h, FALSE);
                 g_once_init_leave(&done, 1);
@@ -157,19 +168,54 @@ static gboolean field_number(const Summary *s, char **row, int col, guint line, 
         return TRUE;
 }
 
+/* Derived metric D's statistic over cell C's ok repetitions, from VAL
+ * (N rows of COL_N_COLUMNS numbers by ColumnId): its value for each
+ * repetition (metrics.h; 0 where it has none), their median with its
+ * interval, or their mean for COLUMN_MEAN; none ("-") when it is not
+ * positive and D has COLUMN_POSITIVE. */
+static void cell_derived(SummaryCell *c, ColumnId d, const double *val, guint n)
+{
+        const Column *m = &column_table[d];
+        const Column *in[5];
+        guint k = metric_inputs(m, in);
+        g_autofree double *v = g_new0(double, n + 1);
+
+        for (guint i = 0; i < n; i++) {
+                double x[G_N_ELEMENTS(in)];
+                for (guint j = 0; j < k; j++)
+                        x[j] = val[(gsize) i * COL_N_COLUMNS + (in[j] - column_table)];
+                v[i] = metric_compute(m, x);
+                if (isnan(v[i]))
+                        v[i] = 0;
+        }
+        if (m->flags & COLUMN_MEAN)
+                set_value(&c->stat[d], stats_mean(v, n));
+        else
+                set_median(&c->stat[d], v, n);
+        if ((m->flags & COLUMN_POSITIVE) && !(c->stat[d].value > 0))
+                c->stat[d] = (SummaryStat) { NAN, NAN, NAN };
+}
+
+/* Is column D derived from samples.tsv per repetition (a row of the
+ * metric registry with `compute`) and in the summary? */
+static bool summary_derived(ColumnId d)
+{
+        return column_table[d].compute && (column_table[d].flags & COLUMN_IN_SUMMARY);
+}
+
 /* The statistics of cell C from its rows ROWS (their lines LINES); COL
- * holds the columns of inputs[].  FALSE with ERROR when an ok row lacks
- * a number. */
+ * holds the columns of inputs[], and FROM_COL those of the columns the
+ * derived metrics read, by ColumnId (-1: none read).  FALSE with ERROR
+ * when an ok row lacks a number. */
 static gboolean cell_compute(const Summary *s, SummaryCell *c, GPtrArray *rows, GArray *lines, const int *col,
-                             GError **error)
+                             const int *from_col, GError **error)
 {
         guint len = rows->len, n = 0, nlat = 0;
-        g_autofree double *el = g_new0(double, len), *tp = g_new0(double, len),
-                          *rate = g_new0(double, len), *msgs = g_new0(double, len),
-                          *cpm = g_new0(double, len), *ccpu = g_new0(double, len),
-                          *scpu = g_new0(double, len), *bcpu = g_new0(double, len),
+        g_autofree double *el = g_new0(double, len), *msgs = g_new0(double, len),
+                          *ccpu = g_new0(double, len), *scpu = g_new0(double, len), *bcpu = g_new0(double, len),
                           *bytes = g_new0(double, len), *secs = g_new0(double, len),
-                          *sent = g_new0(double, len), *lat = g_new0(double, 4 * (gsize) len);
+                          *sent = g_new0(double, len), *lat = g_new0(double, 4 * (gsize) len),
+                          *val = g_new0(double, (gsize) len * COL_N_COLUMNS);
         bool have_bus = false;
 
         for (ColumnId id = 0; id < COL_N_COLUMNS; id++)
@@ -189,18 +235,21 @@ static gboolean cell_compute(const Summary *s, SummaryCell *c, GPtrArray *rows, 
                     !field_number(s, row, col[5], line, true, &sc, error) ||
                     !field_number(s, row, col[6], line, true, &bc, error))
                         return FALSE;
+                for (ColumnId id = 0; id < COL_N_COLUMNS; id++)
+                        if (from_col[id] >= 0 &&
+                            !field_number(s, row, from_col[id], line,
+                                          (column_table[id].flags & COLUMN_ABSENT_ZERO) != 0,
+                                          &val[(gsize) n * COL_N_COLUMNS + id], error))
+                                return FALSE;
                 have_bus |= strcmp(row[col[6]], "-") != 0;
                 el[n] = elapsed;
                 secs[n] = elapsed / 1e9;
                 bytes[n] = b / 1048576.0;
                 sent[n] = m;   /* msgs is sorted for its median, sent is not */
                 msgs[n] = m;
-                tp[n] = elapsed > 0 ? b / (elapsed / 1e9) / 1048576.0 : 0;
-                rate[n] = elapsed > 0 ? m / (elapsed / 1e9) : 0;
                 ccpu[n] = cc;
                 scpu[n] = sc;
                 bcpu[n] = bc;
-                cpm[n] = m > 0 ? (cc + sc + bc) / m : 0;
                 if (strcmp(row[col[7]], "-") != 0) {
                         for (int q = 0; q < 4; q++)
                                 if (!field_number(s, row, col[7 + q], line, false, &lat[q * len + nlat], error))
@@ -215,13 +264,11 @@ static gboolean cell_compute(const Summary *s, SummaryCell *c, GPtrArray *rows, 
         set_median(&c->stat[COL_ELAPSED_NS], el, n);
         stats_sort_double(msgs, n);
         set_value(&c->stat[COL_MESSAGES], stats_median(msgs, n));
-        set_median(&c->stat[COL_THROUGHPUT_MIBPS], tp, n);
-        if (!(c->stat[COL_THROUGHPUT_MIBPS].value > 0))
-                c->stat[COL_THROUGHPUT_MIBPS] = (SummaryStat) { NAN, NAN, NAN };
-        set_median(&c->stat[COL_RATE_PER_S], rate, n);
+        for (ColumnId d = 0; d < COL_N_COLUMNS; d++)
+                if (summary_derived(d))
+                        cell_derived(c, d, val, n);
         for (int q = 0; q < 4 && nlat; q++)
                 set_median(&c->stat[percentiles[q]], lat + q * len, nlat);
-        set_value(&c->stat[COL_CPU_NS_PER_MSG], stats_mean(cpm, n));
         set_value(&c->stat[COL_CLIENT_CPU_NS], stats_mean(ccpu, n));
         set_value(&c->stat[COL_SERVER_CPU_NS], stats_mean(scpu, n));
         if (have_bus)
@@ -372,6 +419,22 @@ static Summary *summary_load_full(const char *dir, bool by_placement, GError **e
                         return NULL;
                 }
         }
+        /* The columns the derived metrics read (metrics.h). */
+        int from_col[COL_N_COLUMNS];
+        for (ColumnId id = 0; id < COL_N_COLUMNS; id++)
+                from_col[id] = -1;
+        for (ColumnId d = 0; d < COL_N_COLUMNS; d++) {
+                const Column *in[5];
+                for (guint j = 0, k = summary_derived(d) ? metric_inputs(&column_table[d], in) : 0; j < k; j++) {
+                        ColumnId id = (ColumnId) (in[j] - column_table);
+                        from_col[id] = table_column(s->samples, in[j]->name);
+                        if (from_col[id] < 0) {
+                                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: no column %s", path,
+                                            in[j]->name);
+                                return NULL;
+                        }
+                }
+        }
         int axis[COL_N_COLUMNS];
         guint naxis = 0;
         for (ColumnId id = 0; id < COL_N_COLUMNS; id++) {
@@ -414,7 +477,7 @@ static Summary *summary_load_full(const char *dir, bool by_placement, GError **e
                 SummaryCell *c = g_new0(SummaryCell, 1);
                 c->first = g->pdata[0];
                 g_ptr_array_add(s->cells, c);
-                if (!cell_compute(s, c, g, g_hash_table_lookup(lines_of, g), col, error))
+                if (!cell_compute(s, c, g, g_hash_table_lookup(lines_of, g), col, from_col, error))
                         return NULL;
                 cell_window(c, g, s->samples);
                 if (lat)
@@ -448,6 +511,8 @@ static void append_number(GString *out, const char *format, double v)
 
 void summary_format(const Summary *summary, GString *out)
 {
+        const GArray *layout = summary_layout();
+
         g_string_append(out, summary_header());
         for (guint i = 0; i < summary->cells->len; i++) {
                 const SummaryCell *c = summary->cells->pdata[i];
@@ -455,9 +520,10 @@ void summary_format(const Summary *summary, GString *out)
                 for (ColumnId id = 0; id < COL_N_COLUMNS; id++)
                         if (summary->axis_col[id] >= 0)
                                 g_string_append_printf(out, "\t%s", c->first[summary->axis_col[id]]);
-                for (size_t k = 0; k < G_N_ELEMENTS(layout); k++) {
-                        const SummaryStat *st = &c->stat[layout[k].id];
-                        switch (layout[k].id) {
+                for (guint k = 0; k < layout->len; k++) {
+                        const LayoutItem *it = &g_array_index(layout, LayoutItem, k);
+                        const SummaryStat *st = &c->stat[it->id];
+                        switch (it->id) {
                         case COL_N:
                                 g_string_append_printf(out, "\t%u", c->n);
                                 break;
@@ -476,9 +542,8 @@ void summary_format(const Summary *summary, GString *out)
                                 break;
                         }
                         default:
-                                append_number(out, layout[k].format,
-                                              layout[k].part == PART_LO ? st->lo
-                                              : layout[k].part == PART_HI ? st->hi : st->value);
+                                append_number(out, column_table[it->id].format ? column_table[it->id].format : "%.6g",
+                                              it->part == PART_LO ? st->lo : it->part == PART_HI ? st->hi : st->value);
                                 break;
                         }
                 }

@@ -74,16 +74,17 @@ int cmd_columns(int argc, char **argv)
                 return cli_usage_error(ctx, e->message);
         if (argc != 1)
                 return cli_usage_error(ctx, "columns takes no arguments");
-        printf("name\tkind\tunit\tlabel\tkey\tfiles\tinterval\n");
+        printf("name\tkind\tunit\tlabel\tkey\tfiles\tinterval\tbetter\tclaim\n");
         for (const Column *c = column_table; c->name; c++) {
                 bool s = c->flags & COLUMN_IN_SAMPLES, m = c->flags & COLUMN_IN_SUMMARY;
                 printf("%s\t%s\t%s\t%s\t%s\t%s\t", c->name, column_kind_name(c->kind),
                        c->unit[0] ? c->unit : "-", c->label, c->key ? c->key : "-",
                        s && m ? "samples,summary" : s ? "samples" : "summary");
                 if (c->flags & COLUMN_HAS_CI)
-                        printf("%s_lo,%s_hi\n", c->name, c->name);
+                        printf("%s_lo,%s_hi", c->name, c->name);
                 else
-                        printf("-\n");
+                        printf("-");
+                printf("\t%s\t%s\n", column_better_name(c->better), c->claim ? c->claim : "-");
         }
         return 0;
 }

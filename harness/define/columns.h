@@ -8,8 +8,15 @@
  * the renderer all take their columns from here; `ipclab columns` prints
  * the table for scripts and docs.
  *
+ * The rows of measured and derived quantities are also the metric
+ * registry (metrics.h): which way is better, whether claims may use one
+ * and under what name, and how a derived one is computed from the
+ * columns of samples.tsv.
+ *
  * Adding a measured column: one row here (and its ColumnId), and the code
- * that fills it (samples.c for samples.tsv, summarize.c for the summary).
+ * that fills it (samples.c for samples.tsv).  Adding a metric derived from
+ * samples.tsv: its row (with `from` and `compute`) and its ColumnId; the
+ * summary, `ipclab verify` and claims take it from there.
  */
 #pragma once
 
@@ -30,19 +37,19 @@ enum {
         COLUMN_IN_SUMMARY = 1 << 1,  /* a column of the summary */
         COLUMN_HAS_CI = 1 << 2,      /* the summary also has NAME_lo and NAME_hi:
                                       * a 95 % interval for the median */
+        COLUMN_ABSENT_ZERO = 1 << 3, /* "-" in an ok repetition is a part the cell
+                                      * does not have (no server, no bus): 0 */
+        COLUMN_MEAN = 1 << 4,        /* the summary gives the mean over the
+                                      * repetitions, not the median */
+        COLUMN_POSITIVE = 1 << 5,    /* a summary value <= 0 is none ("-") */
 };
 
-typedef struct {
-        const char *name;   /* as in the header: "size_B", "lat_p50_ns" */
-        ColumnKind kind;
-        const char *unit;   /* "B", "ns", "MiB/s", "1/s", "" when none */
-        const char *label;  /* for axes, legends, table heads: "message size",
-                             * "round-trip latency, median" */
-        const char *key;    /* axes only: the selector key ("size" for size_B,
-                             * "duration" for duration_ns); NULL otherwise */
-        unsigned flags;     /* COLUMN_IN_SAMPLES, COLUMN_IN_SUMMARY, COLUMN_HAS_CI
-                             * (the summary has NAME_lo and NAME_hi) */
-} Column;
+/* Which way a metric is better. */
+typedef enum {
+        BETTER_NONE,      /* not compared (counts, text, ids, axes) */
+        BETTER_LOWER,     /* times, latencies, CPU per message */
+        BETTER_HIGHER,    /* throughputs, rates */
+} ColumnBetter;
 
 /* The index of each row of column_table, for code that fills a column
  * (column_table[COL_SIZE_B] is size_B).  The columns of samples.tsv come
@@ -103,6 +110,40 @@ typedef enum {
         COL_N_COLUMNS
 } ColumnId;
 
+typedef struct {
+        const char *name;   /* as in the header: "size_B", "lat_p50_ns" */
+        ColumnKind kind;
+        const char *unit;   /* "B", "ns", "MiB/s", "1/s", "" when none */
+        const char *label;  /* for axes, legends, table heads: "message size",
+                             * "round-trip latency, median" */
+        const char *key;    /* axes only: the selector key ("size" for size_B,
+                             * "duration" for duration_ns); NULL otherwise */
+        unsigned flags;     /* COLUMN_IN_SAMPLES, COLUMN_IN_SUMMARY, COLUMN_HAS_CI
+                             * (the summary has NAME_lo and NAME_hi),
+                             * COLUMN_ABSENT_ZERO */
+
+        /* Metrics (measured and derived quantities; zero for the rest):
+         * the metric registry is these fields of the rows (metrics.h reads
+         * them). */
+        ColumnBetter better;   /* lower or higher is better */
+        const char *claim;     /* the name a claim's metric= gives it
+                                * ("throughput"), NULL: claims may not use it */
+        const char *patterns;  /* claims: the patterns whose cells measure it,
+                                * comma-separated ("oneway,roundtrip"); NULL:
+                                * every cell */
+        const char *cells;     /* claims: those cells, for messages ("only
+                                * round-trip cells"); NULL: "every cell" */
+        ColumnId from[4];      /* a derived metric: the samples.tsv columns it
+                                * is computed from, ended by 0 (none: a
+                                * measured column, its own value) */
+        double (*compute)(const double *from);   /* a derived metric's value
+                                * for one repetition from FROM's numbers
+                                * (in from[] order), NAN when it has none */
+        const char *format;    /* how the summary writes it (printf, one
+                                * double); NULL: "%.6g" */
+} Column;
+
+
 extern const Column column_table[];      /* terminated by { NULL } */
 
 /* The column called NAME, or NULL if none.  NAME_lo and NAME_hi are not
@@ -120,6 +161,9 @@ const Column *column_find_interval(const char *name, int *upper);
  * is none: the closest column name or axis key (only axes when
  * AXES_ONLY), or "" when none is close (suggest.h).  Newly allocated. */
 char *column_hint(const char *name, bool axes_only);
+
+/* "lower", "higher" or "-" (BETTER_NONE). */
+const char *column_better_name(ColumnBetter better);
 
 /* "id", "axis", "measured" or "summary". */
 const char *column_kind_name(ColumnKind kind);

@@ -22,6 +22,7 @@
 #include "select.h"
 #include "suggest.h"
 #include "transport.h"
+#include "metrics.h"
 #include "verify.h"
 
 G_DEFINE_QUARK(ipclab-error-quark, ipclab_error)
@@ -134,9 +135,6 @@ static const struct {
         { "where", "selector", "every cell", "which cells the claim is about (size>=4KiB)" },
 };
 
-static const char *const claim_metrics[] = {
-        "roundtrip_latency", "elapsed", "throughput", "callrate", "cpu", NULL
-};
 
 /* experiment.h */
 char *experiment_key_help(void)
@@ -623,10 +621,11 @@ static gboolean parse_claim(const Ctx *c, Experiment *exp, const char *g)
         }
         if (cl->text && !check_claim_text(c, g, cl->text))
                 ok = FALSE;
-        if (cl->metric && option_index(claim_metrics, cl->metric) < 0) {
-                g_autofree char *hint = suggest_hint_among(cl->metric, claim_metrics);
-                ok = fail(c, g, "metric", "unknown metric '%s' (allowed: roundtrip_latency, elapsed, throughput, "
-                          "callrate, cpu)%s", cl->metric, hint);
+        if (cl->metric && !metric_find_claim(cl->metric)) {
+                /* The metrics claims may use: the registry's (metrics.h). */
+                g_autofree char *hint = suggest_hint_among(cl->metric, metric_claim_names());
+                g_autofree char *allowed = metric_claim_list();
+                ok = fail(c, g, "metric", "unknown metric '%s' (allowed: %s)%s", cl->metric, allowed, hint);
         }
         if (cl->where) {
                 g_autoptr(GError) we = NULL;

@@ -105,29 +105,10 @@ static guint64 *sample_number(Sample *s, ColumnId id)
                 return &s->bus_on_cpu;
         case COL_MIGRATIONS:
                 return &s->migrations;
-        case COL_PLACEMENT:
-        case COL_EXPERIMENT:
-        case COL_CELL:
-        case COL_REP:
-        case COL_STATUS:
-        case COL_WHY:
-        case COL_N:
-        case COL_FAILED:
-        case COL_THROUGHPUT_MIBPS:
-        case COL_RATE_PER_S:
-        case COL_CPU_NS_PER_MSG:
-        case COL_MEMCPY_MIBPS:
-        case COL_THROUGHPUT_MIBPS_HMEAN:
-        case COL_RATE_PER_S_HMEAN:
-        case COL_POOLED_P50_NS:
-        case COL_POOLED_P90_NS:
-        case COL_POOLED_P99_NS:
-        case COL_POOLED_P999_NS:
-        case COL_POOLED_MAX_NS:
-        case COL_FIXED_SHARE:
-        case COL_PLACEMENT_MODES:
-        case COL_N_COLUMNS:
         default:
+                /* Axes, ids, text and the summary's columns (derived
+                 * metrics: columns.h) are not a Sample's numbers.  A
+                 * measured column adds its case here. */
                 break;
         }
         return NULL;

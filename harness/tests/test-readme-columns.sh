@@ -15,16 +15,17 @@ ipclab=$PWD/harness/ipclab
 
 # The README block for the TSV of `ipclab columns` on stdin.
 table() {
-        echo '| column | kind | in | unit | label | selector key |'
-        echo '|---|---|---|---|---|---|'
+        echo '| column | kind | in | unit | label | selector key | better | claim metric |'
+        echo '|---|---|---|---|---|---|---|---|'
         awk -F'\t' 'NR > 1 {
                 name = "`" $1 "`"
                 if ($7 != "-")
                         name = name " (and `" $1 "_lo`, `" $1 "_hi`)"
                 files = $6
                 sub(",", ", ", files)
-                printf "| %s | %s | %s | %s | %s | %s |\n", name, $2, files,
-                       $3 == "-" ? "" : $3, $4, $5 == "-" ? "" : "`" $5 "`"
+                printf "| %s | %s | %s | %s | %s | %s | %s | %s |\n", name, $2, files,
+                       $3 == "-" ? "" : $3, $4, $5 == "-" ? "" : "`" $5 "`",
+                       $8 == "-" ? "" : $8, $9 == "-" ? "" : "`" $9 "`"
         }'
 }
 

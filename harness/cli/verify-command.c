@@ -1,0 +1,756 @@
+/* verify-command.c: `ipclab verify`, the command (see verify.h): the
+ * claims table as text and TSV, --stability, and the paper's files
+ * (claims-tex.h). */
+#include "verify.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "columns.h"
+#include "metrics.h"
+#include "placement.h"
+#include "safefile.h"
+#include "select.h"
+#include "stats.h"
+#include "claims-tex.h"
+#include "verify-internal.h"
+
+#define EXIT_FAILED 1
+#define EXIT_USAGE 2
+
+/* ---- The command -------------------------------------------------------- */
+
+
+static void row_clear(ClaimsRow *r)
+{
+        verify_result_clear(&r->res[0]);
+        verify_result_clear(&r->res[1]);
+        g_free(r->prov[0]);
+        g_free(r->prov[1]);
+}
+
+/* The pair that decides R (verify.h) and the interval that shows it: the
+ * fails-level one for a claim that fails, else the holds-level one.
+ * NULL when there is none. */
+const VerifyPair *verify_decisive_pair(const VerifyResult *r, const char **role, double *lo, double *hi,
+                                       double *cov)
+{
+        if (r->decisive < 0 || !r->pairs || (guint) r->decisive >= r->pairs->len)
+                return NULL;
+        const VerifyPair *p = &g_array_index(r->pairs, VerifyPair, r->decisive);
+        bool fails = r->verdict == VERIFY_FAILS;
+        *role = r->verdict == VERIFY_HOLDS ? "weakest" : "blocking";
+        *lo = fails ? p->fail_lo : p->lo;
+        *hi = fails ? p->fail_hi : p->hi;
+        *cov = fails ? p->fail_coverage : p->coverage;
+        return p;
+}
+
+/* "blocking 2 KiB count=1000: 2.35 [0.94, 2.42] 95.9%", or for a claim of
+ * one pair its interval alone; "-" without data. */
+char *verify_decisive_text(const VerifyResult *r)
+{
+        const char *role;
+        double lo, hi, cov;
+        const VerifyPair *p = verify_decisive_pair(r, &role, &lo, &hi, &cov);
+
+        if (!p)
+                return g_strdup("-");
+        if (r->min_reps == 1) {
+                char s[32];
+                verify_format_one(s, sizeof s, p->ratio);
+                return g_strdup_printf("%s%s%s%s (one repetition: no interval)", r->pairs->len > 1 ? role : "",
+                                       r->pairs->len > 1 ? " " : "", p->label, s);
+        }
+        g_autofree char *iv = verify_format_interval_cov(p->ratio, lo, hi, cov);
+        if (r->pairs->len == 1)
+                return g_steal_pointer(&iv);
+        return g_strdup_printf("%s %s: %s", role, p->label, iv);
+}
+
+/* "27/28": pairs that hold, of all. */
+static char *clear_text(const VerifyResult *r)
+{
+        if (r->verdict == VERIFY_NO_DATA || !r->pairs)
+                return g_strdup("-");
+        return g_strdup_printf("%u/%u", r->clear, r->pairs->len);
+}
+
+static char *ratio_text(const VerifyResult *r)
+{
+        char s[32];
+
+        if (r->verdict == VERIFY_NO_DATA || isnan(r->ratio))
+                return g_strdup("-");
+        verify_format_one(s, sizeof s, r->ratio);
+        return g_strdup(s);
+}
+
+/* A TSV field: tabs and newlines become spaces; empty or NULL is "-". */
+static void tsv_field(GString *out, const char *s, bool first)
+{
+        if (!first)
+                g_string_append_c(out, '\t');
+        if (!s || !s[0]) {
+                g_string_append_c(out, '-');
+                return;
+        }
+        for (const char *p = s; *p; p++)
+                g_string_append_c(out, (*p == '\t' || *p == '\n' || *p == '\r') ? ' ' : *p);
+}
+
+static void tsv_number(GString *out, double v)
+{
+        char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+        if (isnan(v))
+                g_string_append(out, "\t-");
+        else
+                g_string_append_printf(out, "\t%s", g_ascii_formatd(buf, sizeof buf, "%.6g", v));
+}
+
+static void tsv_result(GString *out, const VerifyResult *r, bool present)
+{
+        if (!present) {
+                g_string_append(out, "\t-\t-\t-\t-\t-\t-\t-");
+                return;
+        }
+        tsv_field(out, verify_verdict_name(r->verdict), false);
+        tsv_number(out, r->ratio);
+        tsv_number(out, r->lo);
+        tsv_number(out, r->hi);
+        g_string_append_printf(out, "\t%u", r->pairs ? r->pairs->len : 0);
+        if (r->verdict == VERIFY_NO_DATA)
+                g_string_append(out, "\t-");
+        else
+                g_string_append_printf(out, "\t%u", r->min_reps);
+        tsv_field(out, r->note, false);
+}
+
+/* Every pair as "FASTER vs SLOWER: RATIO [LO, HI] COVERAGE VERDICT[,
+ * reversed]", separated by " | ", then the reversed pairs (or "-"). */
+static void tsv_pairs(GString *out, const VerifyResult *r, bool present)
+{
+        if (!present || !r->pairs || !r->pairs->len) {
+                g_string_append(out, "\t-\t-");
+                return;
+        }
+        g_autoptr(GString) s = g_string_new(NULL);
+        char b[3][G_ASCII_DTOSTR_BUF_SIZE];
+        for (guint p = 0; p < r->pairs->len; p++) {
+                const VerifyPair *pr = &g_array_index(r->pairs, VerifyPair, p);
+                g_autofree char *cov = verify_format_coverage(pr->coverage, false);
+                g_string_append_printf(s, "%s%s vs %s: %s [%s, %s] %s %s%s", p ? " | " : "", pr->faster, pr->slower,
+                                       g_ascii_formatd(b[0], sizeof b[0], "%.6g", pr->ratio),
+                                       g_ascii_formatd(b[1], sizeof b[1], "%.6g", pr->lo),
+                                       g_ascii_formatd(b[2], sizeof b[2], "%.6g", pr->hi), cov,
+                                       verify_verdict_name(pr->verdict), pr->reversed ? ", reversed" : "");
+        }
+        tsv_field(out, s->str, false);
+        tsv_field(out, r->reversed, false);
+}
+
+/* The columns added with issue 22: the combined interval's coverage, the
+ * pairs that hold, the deciding pair, the look. */
+static void tsv_more(GString *out, const VerifyResult *r, bool present)
+{
+        if (!present || r->verdict == VERIFY_NO_DATA) {
+                g_string_append(out, "\t-\t-\t-\t-");
+                return;
+        }
+        tsv_number(out, r->coverage);
+        g_string_append_printf(out, "\t%u", r->clear);
+        g_autofree char *d = verify_decisive_text(r);
+        tsv_field(out, d, false);
+        g_string_append_printf(out, "\t%u/%u", r->look, r->n_looks);
+}
+
+static char *table_tsv(const GArray *rows)
+{
+        GString *out = g_string_new("experiment\tclaim\ttext\tmetric\tby\tfaster\tslower\twhere"
+                                    "\tpublished\tpublished_ratio\tpublished_lo\tpublished_hi"
+                                    "\tpublished_pairs\tpublished_min_reps\tpublished_note"
+                                    "\treproduced\treproduced_ratio\treproduced_lo\treproduced_hi"
+                                    "\treproduced_pairs\treproduced_min_reps\treproduced_note"
+                                    "\tpublished_pair_ratios\tpublished_reversed"
+                                    "\treproduced_pair_ratios\treproduced_reversed"
+                                    "\tpublished_coverage\tpublished_clear\tpublished_decisive\tpublished_look"
+                                    "\treproduced_coverage\treproduced_clear\treproduced_decisive\treproduced_look\n");
+
+        for (guint i = 0; i < rows->len; i++) {
+                const ClaimsRow *r = &g_array_index(rows, ClaimsRow, i);
+                tsv_field(out, r->exp->name, true);
+                tsv_field(out, r->claim->name, false);
+                tsv_field(out, r->claim->text, false);
+                tsv_field(out, r->claim->metric, false);
+                tsv_number(out, r->claim->by);
+                tsv_field(out, r->claim->faster, false);
+                tsv_field(out, r->claim->slower, false);
+                tsv_field(out, r->claim->where, false);
+                tsv_result(out, &r->res[0], true);
+                tsv_result(out, &r->res[1], r->have_repro);
+                tsv_pairs(out, &r->res[0], true);
+                tsv_pairs(out, &r->res[1], r->have_repro);
+                tsv_more(out, &r->res[0], true);
+                tsv_more(out, &r->res[1], r->have_repro);
+                g_string_append_c(out, '\n');
+        }
+        return g_string_free(out, FALSE);
+}
+
+/* Where DIR/meta.ini says the samples came from something else than EXP:
+ * another version of the file, or a profile.  NULL when nothing to say. */
+static char *provenance_note(const Experiment *exp, const char *dir)
+{
+        g_autofree char *path = g_build_filename(dir, "meta.ini", NULL);
+        g_autoptr(GKeyFile) kf = safefile_key_file(path, NULL);
+        g_autoptr(GString) s = g_string_new(NULL);
+
+        if (!kf)
+                return NULL;
+        g_autofree char *sha = g_key_file_get_string(kf, "experiment", "sha256", NULL);
+        g_autofree char *config = g_key_file_get_string(kf, "experiment", "config_sha256", NULL);
+        g_autofree char *profile = g_key_file_get_string(kf, "experiment", "profile", NULL);
+        bool default_profile = !profile || strcmp(profile, "default") == 0;
+        /* Another version means another measurement: the file's bytes may
+         * differ (a title, a comment, a claim) and the data still be its. */
+        g_autofree char *want = config ? experiment_config_sha256(exp) : NULL;
+        if (config ? default_profile && strcmp(config, want) != 0 : sha && strcmp(sha, exp->sha256) != 0)
+                verify_note_add(s, "measured from another version of %s", exp->path);
+        if (profile && strcmp(profile, "default") != 0)
+                verify_note_add(s, "measured with profile %s (less work than the file asks: informative only)", profile);
+        return s->len ? g_strdup(s->str) : NULL;
+}
+
+static GPtrArray *default_experiments(GError **error)
+{
+        g_autoptr(GDir) d = g_dir_open("experiments", 0, error);
+        GPtrArray *files = g_ptr_array_new_with_free_func(g_free);
+        const char *name;
+
+        if (!d) {
+                g_ptr_array_unref(files);
+                return NULL;
+        }
+        while ((name = g_dir_read_name(d)))
+                if (g_str_has_suffix(name, ".ini"))
+                        g_ptr_array_add(files, g_build_filename("experiments", name, NULL));
+        return files;
+}
+
+static int compare_paths(gconstpointer a, gconstpointer b)
+{
+        return strcmp(*(char *const *) a, *(char *const *) b);
+}
+
+/* ---- --stability -------------------------------------------------------- */
+
+/* How often a rerun of N repetitions a cell reaches verdict REF: DRAWS
+ * times, every cell of the claim gets N rows drawn with replacement from
+ * its rows in T (failed ones included, so failures recur as often), and
+ * the claim is evaluated with one look.  COUNTS[v] counts the draws of
+ * verdict v. */
+static gboolean stability_claim(const Claim *claim, const Table *t, const char *path, guint n, guint draws,
+                                StatsRng *rng, guint counts[4], GError **error)
+{
+        g_autoptr(GError) e = NULL;
+        g_autoptr(Selector) fs = select_parse(claim->faster, SELECT_AXES, &e);
+        g_autoptr(Selector) ss = fs ? select_parse(claim->slower, SELECT_AXES, &e) : NULL;
+        if (!ss) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "claim %s: %s", claim->name, e->message);
+                return FALSE;
+        }
+        int key_col[16];
+        guint n_key = 0;
+        for (guint i = 0; samples_axis_columns[i] && n_key < G_N_ELEMENTS(key_col); i++)
+                if ((key_col[n_key] = table_column(t, samples_axis_columns[i])) >= 0)
+                        n_key++;
+        /* The rows of each cell either side selects. */
+        g_autoptr(GHashTable) by_key = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+                                                             (GDestroyNotify) g_ptr_array_unref);
+        g_autoptr(GPtrArray) cells = g_ptr_array_new();
+        for (guint r = 0; r < t->rows->len; r++) {
+                char **row = t->rows->pdata[r];
+                if (!select_row(fs, t, row) && !select_row(ss, t, row))
+                        continue;
+                g_autoptr(GString) key = g_string_new(NULL);
+                for (guint i = 0; i < n_key; i++)
+                        g_string_append_printf(key, "%s\t", row[key_col[i]]);
+                GPtrArray *c = g_hash_table_lookup(by_key, key->str);
+                if (!c) {
+                        c = g_ptr_array_new();
+                        g_hash_table_insert(by_key, g_strdup(key->str), c);
+                        g_ptr_array_add(cells, c);
+                }
+                g_ptr_array_add(c, row);
+        }
+        for (guint d = 0; d < draws; d++) {
+                Table view = { .columns = t->columns, .n_columns = t->n_columns,
+                               .rows = g_ptr_array_sized_new(cells->len * n) };
+                for (guint c = 0; c < cells->len; c++) {
+                        const GPtrArray *rows = cells->pdata[c];
+                        for (guint k = 0; k < n; k++)
+                                g_ptr_array_add(view.rows, rows->pdata[stats_rng_below(rng, rows->len)]);
+                }
+                VerifyResult r;
+                gboolean ok = verify_claim_table(claim, &view, path, &r, error);
+                g_ptr_array_unref(view.rows);
+                if (!ok)
+                        return FALSE;
+                counts[r.verdict]++;
+                verify_result_clear(&r);
+        }
+        return TRUE;
+}
+
+/* "6,10,15,20" into NS (at most MAX); 0 when malformed. */
+static guint parse_counts(const char *s, guint *ns, guint max)
+{
+        g_auto(GStrv) parts = g_strsplit(s, ",", -1);
+        guint n = 0;
+
+        for (guint i = 0; parts[i]; i++) {
+                char *end;
+                guint64 v = g_ascii_strtoull(g_strstrip(parts[i]), &end, 10);
+                if (*end || v < 1 || v > 1000 || n == max)
+                        return 0;
+                ns[n++] = (guint) v;
+        }
+        return n;
+}
+
+static int stability(const GArray *rows, const char *data_dir, const guint *ns, guint n_ns, guint draws,
+                     const char *tsv)
+{
+        g_autoptr(GString) out = g_string_new("experiment\tclaim\tverdict\treps");
+        g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func(g_free);
+        g_autoptr(GError) e = NULL;
+        int w_exp = (int) strlen("EXPERIMENT"), w_claim = (int) strlen("CLAIM");
+
+        for (guint k = 0; k < n_ns; k++)
+                g_string_append_printf(out, "\tagree_n%u\ttwo_agree_n%u\tholds_n%u\tinconclusive_n%u\tfails_n%u",
+                                       ns[k], ns[k], ns[k], ns[k], ns[k]);
+        g_string_append_c(out, '\n');
+        for (guint i = 0; i < rows->len; i++) {
+                const ClaimsRow *r = &g_array_index(rows, ClaimsRow, i);
+                w_exp = MAX(w_exp, (int) strlen(r->exp->name));
+                w_claim = MAX(w_claim, (int) strlen(r->claim->name));
+        }
+        printf("%-*s  %-*s  %-12s  %4s", w_exp, "EXPERIMENT", w_claim, "CLAIM", "THIS DATA", "REPS");
+        for (guint k = 0; k < n_ns; k++) {
+                g_autofree char *h = g_strdup_printf("N=%u: SAME TWO (H/I/F)", ns[k]);
+                printf("  %-26s", h);
+        }
+        printf("\n");
+        for (guint i = 0; i < rows->len; i++) {
+                const ClaimsRow *r = &g_array_index(rows, ClaimsRow, i);
+                const VerifyResult *ref = &r->res[0];
+                g_autofree char *dir = g_build_filename(data_dir, r->exp->name, NULL);
+                g_autofree char *path = g_build_filename(dir, "samples.tsv", NULL);
+                g_string_append_printf(out, "%s\t%s\t%s\t", r->exp->name, r->claim->name,
+                                       verify_verdict_name(ref->verdict));
+                if (r->missing[0] || ref->verdict == VERIFY_NO_DATA) {
+                        printf("%-*s  %-*s  %-12s\n", w_exp, r->exp->name, w_claim, r->claim->name,
+                               verify_verdict_name(ref->verdict));
+                        g_string_append(out, "-");
+                        for (guint k = 0; k < n_ns; k++)
+                                g_string_append(out, "\t-\t-\t-\t-\t-");
+                        g_string_append_c(out, '\n');
+                        continue;
+                }
+                printf("%-*s  %-*s  %-12s  %4u", w_exp, r->exp->name, w_claim, r->claim->name,
+                       verify_verdict_name(ref->verdict), ref->min_reps);
+                g_string_append_printf(out, "%u", ref->min_reps);
+                g_autoptr(Table) t = samples_table_read(path, &e);
+                if (!t) {
+                        fprintf(stderr, "\nipclab: verify: %s\n", e->message);
+                        return EXIT_USAGE;
+                }
+                for (guint k = 0; k < n_ns; k++) {
+                        guint counts[4] = { 0 };
+                        StatsRng rng;
+                        /* One fixed seed per claim and N: the same data
+                         * give the same table, whatever else is asked. */
+                        stats_rng_init(&rng, g_str_hash(r->claim->name) * 1000003u + ns[k]);
+                        if (!stability_claim(r->claim, t, path, ns[k], draws, &rng, counts, &e)) {
+                                fprintf(stderr, "\nipclab: verify: %s\n", e->message);
+                                return EXIT_USAGE;
+                        }
+                        double agree = 100.0 * counts[ref->verdict] / draws, two = 0;
+                        for (int v = 0; v < 4; v++)
+                                two += (double) counts[v] * counts[v] / ((double) draws * draws);
+                        g_autofree char *c = g_strdup_printf("%3.0f%% %3.0f%% (%.0f/%.0f/%.0f)", agree, 100 * two,
+                                                             100.0 * counts[VERIFY_HOLDS] / draws,
+                                                             100.0 * counts[VERIFY_INCONCLUSIVE] / draws,
+                                                             100.0 * counts[VERIFY_FAILS] / draws);
+                        printf("  %-26s", c);
+                        fflush(stdout);
+                        char b[G_ASCII_DTOSTR_BUF_SIZE];
+                        g_string_append_printf(out, "\t%s", g_ascii_formatd(b, sizeof b, "%.4f", agree / 100));
+                        g_string_append_printf(out, "\t%s", g_ascii_formatd(b, sizeof b, "%.4f", two));
+                        for (int v = VERIFY_HOLDS; v <= VERIFY_FAILS; v++)
+                                g_string_append_printf(out, "\t%s",
+                                                       g_ascii_formatd(b, sizeof b, "%.4f", (double) counts[v] / draws));
+                }
+                printf("\n");
+                g_string_append_c(out, '\n');
+        }
+        printf("\nN=n: of %u reruns of n repetitions a cell, drawn with replacement from this data's repetitions\n"
+               "of each cell (failed ones too) and evaluated with one look: SAME, the share that reach this\n"
+               "data's verdict; TWO, the chance that two such reruns reach the same verdict (the sum of the\n"
+               "squared shares: a paper measured with n repetitions and its reviewer's rerun); then the shares\n"
+               "that hold, are inconclusive and fail.  Drawing more repetitions than REPS repeats the measured\n"
+               "ones: the spread between them is all a draw can show, so the figures at n above REPS are an\n"
+               "optimistic guess, and a rerun on a busier or quieter machine differs more.\n", draws);
+        if (tsv) {
+                int rc = samples_write_atomic(tsv, out->str, out->len);
+                if (rc < 0) {
+                        fprintf(stderr, "ipclab: verify: cannot write %s: %s\n", tsv, g_strerror(-rc));
+                        return EXIT_FAILED;
+                }
+        }
+        return 0;
+}
+
+/* ---- ipclab verify ------------------------------------------------------ */
+
+static void count_verdict(guint counts[4], const VerifyResult *r)
+{
+        counts[r->verdict]++;
+}
+
+static void print_counts(const char *what, const guint counts[4])
+{
+        printf("%s: %u hold, %u inconclusive, %u fail, %u no data\n", what, counts[VERIFY_HOLDS],
+               counts[VERIFY_INCONCLUSIVE], counts[VERIFY_FAILS], counts[VERIFY_NO_DATA]);
+}
+
+/* Writes TEXT to PATH atomically; the exit status. */
+static int write_out(const char *path, const char *text)
+{
+        int r = samples_write_atomic(path, text, strlen(text));
+        if (r < 0) {
+                fprintf(stderr, "ipclab: verify: cannot write %s: %s\n", path, g_strerror(-r));
+                return EXIT_FAILED;
+        }
+        return 0;
+}
+
+/* The experiment files ARGV names, or every .ini of experiments/ in name
+ * order; NULL after printing why when there are none. */
+static GPtrArray *experiment_files(int argc, char **argv)
+{
+        g_autoptr(GError) e = NULL;
+        g_autoptr(GPtrArray) files = NULL;
+
+        if (argc > 1) {
+                files = g_ptr_array_new_with_free_func(g_free);
+                for (int i = 1; i < argc; i++)
+                        g_ptr_array_add(files, g_strdup(argv[i]));
+        } else {
+                files = default_experiments(&e);
+                if (!files) {
+                        fprintf(stderr, "ipclab: verify: no experiment files given and %s\n", e->message);
+                        return NULL;
+                }
+                g_ptr_array_sort(files, compare_paths);
+                if (!files->len) {
+                        fprintf(stderr, "ipclab: verify: no experiments/*.ini\n");
+                        return NULL;
+                }
+        }
+
+        return g_steal_pointer(&files);
+}
+
+/* Loads FILES into EXPS and evaluates every claim on DATA_DIR (and
+ * REPRO, when not NULL) into ROWS, adding what is missing to NOTES.
+ * FALSE after printing why (exit 2). */
+static bool load_rows(GPtrArray *files, const char *data_dir, const char *repro, GPtrArray *exps, GArray *rows,
+                      GPtrArray *notes)
+{
+        g_autoptr(GError) e = NULL;
+
+        /* Load and evaluate everything before printing anything.  Loading
+         * refuses claims that cannot mean anything or cannot be decided
+         * (verify.h): exit 2. */
+        for (guint i = 0; i < files->len; i++) {
+                Experiment *exp = experiment_load(files->pdata[i], NULL, &e);
+                if (!exp && strstr(e->message, "no cell can run here")) {
+                        /* a tool this machine lacks: reported, not fatal */
+                        fprintf(stderr, "ipclab: verify: %s: cannot run here, its claims are left out\n",
+                                e->message);
+                        g_clear_error(&e);
+                        continue;
+                }
+                if (!exp) {
+                        fprintf(stderr, "ipclab: %s\n", e->message);
+                        return false;
+                }
+                g_ptr_array_add(exps, exp);
+        }
+        const char *which[] = { "this data", "reproduction" };
+        for (guint i = 0; i < exps->len; i++) {
+                const Experiment *exp = exps->pdata[i];
+                char *dirs[2] = { g_build_filename(data_dir, exp->name, NULL),
+                                  repro ? g_build_filename(repro, exp->name, NULL) : NULL };
+                bool missing[2] = { false, false };
+                char *prov[2] = { NULL, NULL };
+                for (int k = 0; k < (repro ? 2 : 1); k++) {
+                        g_autofree char *tsvp = g_build_filename(dirs[k], "samples.tsv", NULL);
+                        missing[k] = !g_file_test(tsvp, G_FILE_TEST_EXISTS);
+                        prov[k] = provenance_note(exp, dirs[k]);
+                        if (exp->claims->len && missing[k])
+                                g_ptr_array_add(notes, g_strdup_printf("%s, %s: %s (%s does not exist)", exp->name,
+                                                                       which[k], k ? "not reproduced" : "no data", tsvp));
+                        if (exp->claims->len && prov[k])
+                                g_ptr_array_add(notes, g_strdup_printf("%s, %s: %s", exp->name, which[k], prov[k]));
+                }
+                gboolean ok = TRUE;
+                for (guint c = 0; c < exp->claims->len && ok; c++) {
+                        ClaimsRow row = { .exp = exp, .claim = exp->claims->pdata[c], .have_repro = repro != NULL,
+                                    .missing = { missing[0], missing[1] },
+                                    .prov = { g_strdup(prov[0]), g_strdup(prov[1]) } };
+                        ok = verify_claim_dir(row.claim, dirs[0], &row.res[0], &e);
+                        if (ok && repro)
+                                ok = verify_claim_dir(row.claim, dirs[1], &row.res[1], &e);
+                        g_array_append_val(rows, row);
+                }
+                for (int k = 0; k < 2; k++) {
+                        g_free(dirs[k]);
+                        g_free(prov[k]);
+                }
+                if (!ok) {
+                        fprintf(stderr, "ipclab: %s: %s\n", exp->path, e->message);
+                        return false;
+                }
+        }
+        return true;
+}
+
+/* Prints the claims table of ROWS (with the reproduction's columns when
+ * REPRO). */
+static void print_table(const GArray *rows, bool repro)
+{
+        const char *head[] = { "EXPERIMENT", "CLAIM", "METRIC", "BY", "THIS DATA", "PAIRS", "RATIO",
+                               "WEAKEST OR BLOCKING PAIR", "REPRODUCTION", "PAIRS", "RATIO",
+                               "WEAKEST OR BLOCKING PAIR" };
+        int ncol = repro ? 12 : 8;
+        g_autoptr(GPtrArray) cellv = g_ptr_array_new_with_free_func(g_free);
+        int width[12];
+        for (int k = 0; k < ncol; k++)
+                width[k] = (int) strlen(head[k]);
+        for (guint i = 0; i < rows->len; i++) {
+                const ClaimsRow *r = &g_array_index(rows, ClaimsRow, i);
+                char *v[12] = {
+                        g_strdup(r->exp->name), g_strdup(r->claim->name), g_strdup(r->claim->metric),
+                        g_strdup_printf("%g", r->claim->by),
+                        g_strdup(verify_verdict_name(r->res[0].verdict)), clear_text(&r->res[0]),
+                        ratio_text(&r->res[0]), verify_decisive_text(&r->res[0]),
+                        repro ? g_strdup(r->missing[1] ? "-" : verify_verdict_name(r->res[1].verdict)) : NULL,
+                        repro ? clear_text(&r->res[1]) : NULL, repro ? ratio_text(&r->res[1]) : NULL,
+                        repro ? verify_decisive_text(&r->res[1]) : NULL,
+                };
+                for (int k = 0; k < ncol; k++) {
+                        width[k] = MAX(width[k], (int) strlen(v[k]));
+                        g_ptr_array_add(cellv, v[k]);
+                }
+        }
+        for (int k = 0; k < ncol; k++)
+                printf("%-*s%s", k == ncol - 1 ? 0 : width[k], head[k], k == ncol - 1 ? "\n" : "  ");
+        for (guint i = 0; i < rows->len; i++)
+                for (int k = 0; k < ncol; k++)
+                        printf("%-*s%s", k == ncol - 1 ? 0 : width[k], (char *) cellv->pdata[i * ncol + k],
+                               k == ncol - 1 ? "\n" : "  ");
+        if (!rows->len)
+                printf("(no claims in these experiment files)\n");
+
+}
+
+/* Prints the notes and pairs of ROWS and NOTES (every pair with
+ * SHOW_PAIRS, else those of claims over several), and counts the
+ * verdicts into COUNTS (this data, the reproduction). */
+static void print_notes(const GArray *rows, const GPtrArray *notes, bool show_pairs, guint counts[2][4])
+{
+        const char *which[] = { "this data", "reproduction" };
+        bool printed_notes = false;
+        for (guint i = 0; i < rows->len; i++) {
+                const ClaimsRow *r = &g_array_index(rows, ClaimsRow, i);
+                count_verdict(counts[0], &r->res[0]);
+                if (r->have_repro)
+                        count_verdict(counts[1], &r->res[1]);
+                for (int k = 0; k < (r->have_repro ? 2 : 1); k++) {
+                        const VerifyResult *res = &r->res[k];
+                        if (r->missing[k])
+                                continue;
+                        bool list = res->pairs && (res->pairs->len > 1 || (show_pairs && res->pairs->len));
+                        if (res->note || list) {
+                                if (!printed_notes)
+                                        printf("\n");
+                                printed_notes = true;
+                                printf("%s/%s, %s:%s%s\n", r->exp->name, r->claim->name, which[k],
+                                       res->note ? " " : "", res->note ? res->note : "");
+                        }
+                        if (!list)
+                                continue;
+                        bool two = res->level_fails > res->level_holds + 1e-12;
+                        for (guint p = 0; p < res->pairs->len; p++) {
+                                const VerifyPair *pr = &g_array_index(res->pairs, VerifyPair, p);
+                                g_autofree char *rs = verify_format_interval_cov(pr->ratio, pr->lo, pr->hi, pr->coverage);
+                                g_autofree char *fs = two ? verify_format_interval_cov(pr->ratio, pr->fail_lo, pr->fail_hi,
+                                                                                pr->fail_coverage) : NULL;
+                                printf("    %s (n=%u) vs %s (n=%u): %s%s%s %s%s\n", pr->faster, pr->n_faster,
+                                       pr->slower, pr->n_slower, rs, two ? "; to fail: " : "", two ? fs : "",
+                                       verify_verdict_name(pr->verdict), pr->reversed ? ", reversed" : "");
+                        }
+                }
+        }
+        for (guint i = 0; i < notes->len; i++) {
+                if (!printed_notes)
+                        printf("\n");
+                printed_notes = true;
+                printf("%s\n", (char *) notes->pdata[i]);
+        }
+}
+
+int verify_command(int argc, char **argv)
+{
+        g_autofree char *data = NULL, *repro = NULL, *tsv = NULL, *macros = NULL, *latex = NULL, *stab = NULL,
+                        *require = NULL;
+        gboolean show_pairs = FALSE;
+        gint draws = 200;
+        GOptionEntry entries[] = {
+                { "data", 'd', 0, G_OPTION_ARG_FILENAME, &data,
+                  "This data: DIR/<experiment>/samples.tsv (default: data)", "DIR" },
+                { "repro", 'r', 0, G_OPTION_ARG_FILENAME, &repro,
+                  "Also evaluate the reproduction in DIR (e.g. build/repro)", "DIR" },
+                { "tsv", 't', 0, G_OPTION_ARG_FILENAME, &tsv,
+                  "Also write the table as TSV to FILE (atomically)", "FILE" },
+                { "macros", 'm', 0, G_OPTION_ARG_FILENAME, &macros,
+                  "Also write LaTeX macros of every claim's verdict and ratio to FILE (atomically)", "FILE" },
+                { "latex", 'l', 0, G_OPTION_ARG_FILENAME, &latex,
+                  "Also write the paper's claims table (a LaTeX longtable) to FILE (atomically)", "FILE" },
+                { "pairs", 'p', 0, G_OPTION_ARG_NONE, &show_pairs,
+                  "Show the pairs of claims over one pair too (those over several always are)", NULL },
+                { "stability", 's', 0, G_OPTION_ARG_STRING, &stab,
+                  "Instead: how often reruns of N repetitions a cell, drawn from this data, reach its verdict",
+                  "N,N..." },
+                { "draws", 0, 0, G_OPTION_ARG_INT, &draws, "With --stability: draws per claim and N (default 200)",
+                  "D" },
+                { "require", 0, 0, G_OPTION_ARG_STRING, &require,
+                  "Exit 1 unless every claim holds (holds) or every claim is decided, holds or fails "
+                  "(decided); without it, exit 1 only when a claim fails", "holds|decided" },
+                G_OPTION_ENTRY_NULL
+        };
+        g_autoptr(GOptionContext) ctx = g_option_context_new(
+                "[EXPERIMENT.ini...] - evaluate every claim on the data and on a reproduction");
+        g_autoptr(GError) e = NULL;
+
+        g_option_context_add_main_entries(ctx, entries, NULL);
+        g_option_context_set_description(ctx,
+                "Without files, every experiments/*.ini.  A pair's ratio above 1 points the claim's way\n"
+                "(slower/faster for times and costs, faster/slower for rates).  A claim over K pairs holds\n"
+                "when every pair's 95% interval lies at or above its factor `by`, fails when some pair's\n"
+                "1 - 0.05/K interval lies wholly below it, and is inconclusive otherwise (data measured in\n"
+                "L looks, repeat_until=decided: each look at 0.05/L).\n"
+                "Exit status: 0 no claim fails, 1 a claim fails, 2 bad usage or bad input; with\n"
+                "--require holds, 1 also when a claim is inconclusive or has no data; with --require\n"
+                "decided, 1 when a claim is inconclusive or has no data (a claim that fails is decided).\n");
+        if (!g_option_context_parse(ctx, &argc, &argv, &e)) {
+                fprintf(stderr, "ipclab: %s\n", e->message);
+                return EXIT_USAGE;
+        }
+        guint ns[16], n_ns = 0;
+        if (stab && !(n_ns = parse_counts(stab, ns, G_N_ELEMENTS(ns)))) {
+                fprintf(stderr, "ipclab: verify: --stability '%s': give repetition counts from 1 to 1000, "
+                        "such as 6,10,15,20\n", stab);
+                return EXIT_USAGE;
+        }
+        if (require && strcmp(require, "holds") && strcmp(require, "decided")) {
+                fprintf(stderr, "ipclab: verify: --require '%s': give holds or decided\n", require);
+                return EXIT_USAGE;
+        }
+        if (draws < 1 || draws > 100000) {
+                fprintf(stderr, "ipclab: verify: --draws %d: give 1 to 100000\n", draws);
+                return EXIT_USAGE;
+        }
+        const char *data_dir = data ? data : "data";
+        if (!g_file_test(data_dir, G_FILE_TEST_IS_DIR)) {
+                fprintf(stderr, "ipclab: verify: %s is not a directory\n", data_dir);
+                return EXIT_USAGE;
+        }
+        if (repro && !g_file_test(repro, G_FILE_TEST_IS_DIR)) {
+                fprintf(stderr, "ipclab: verify: --repro %s is not a directory\n", repro);
+                return EXIT_USAGE;
+        }
+
+        g_autoptr(GPtrArray) files = experiment_files(argc, argv);
+        if (!files)
+                return EXIT_USAGE;
+
+        g_autoptr(GArray) rows = g_array_new(FALSE, TRUE, sizeof(ClaimsRow));
+        g_array_set_clear_func(rows, (GDestroyNotify) row_clear);
+        g_autoptr(GPtrArray) notes = g_ptr_array_new_with_free_func(g_free);
+        g_autoptr(GPtrArray) exps = g_ptr_array_new_with_free_func((GDestroyNotify) experiment_free);
+        if (!load_rows(files, data_dir, repro, exps, rows, notes))
+                return EXIT_USAGE;
+        if (n_ns)
+                return stability(rows, data_dir, ns, n_ns, (guint) draws, tsv);
+
+        /* The table, its notes and the tally. */
+        const char *which[] = { "this data", "reproduction" };
+        print_table(rows, repro != NULL);
+
+        guint counts[2][4] = { { 0 } };
+        print_notes(rows, notes, show_pairs, counts);
+        printf("\n");
+        print_counts(which[0], counts[0]);
+        if (repro)
+                print_counts(which[1], counts[1]);
+        g_autofree char *lower = metric_claim_list_by(BETTER_LOWER);
+        g_autofree char *higher = metric_claim_list_by(BETTER_HIGHER);
+        printf("a ratio above 1 points the claim's way: slower/faster for times and costs (%s), faster/slower "
+               "for rates (%s)\n", lower, higher);
+        printf("holds: every pair's 95%% interval lies at or above BY; fails: some pair's 1 - 0.05/K interval "
+               "lies wholly below BY (K pairs); inconclusive: neither; reversed: a pair's 95%% interval lies "
+               "below 1; every interval is given with the coverage it reaches\n");
+
+        g_autofree char *mtext = NULL;
+        if (macros) {
+                g_autoptr(GError) me = NULL;
+                mtext = claims_tex_macros(rows, &me);
+                if (!mtext) {
+                        fprintf(stderr, "ipclab: verify: %s\n", me->message);
+                        return EXIT_USAGE;
+                }
+        }
+        int rc = 0;
+        if (macros)
+                rc = MAX(rc, write_out(macros, mtext));
+        if (tsv) {
+                g_autofree char *text = table_tsv(rows);
+                rc = MAX(rc, write_out(tsv, text));
+        }
+        if (latex) {
+                g_autofree char *text = claims_tex_table(rows, repro != NULL);
+                rc = MAX(rc, write_out(latex, text));
+        }
+        if (rc)
+                return rc;
+        if (require) {
+                /* What is short of the requirement, on every data set. */
+                bool holds = !strcmp(require, "holds");
+                guint shortfall = 0;
+                for (int k = 0; k < (repro ? 2 : 1); k++)
+                        shortfall += counts[k][VERIFY_INCONCLUSIVE] + counts[k][VERIFY_NO_DATA] +
+                                     (holds ? counts[k][VERIFY_FAILS] : 0);
+                printf("required (--require %s): every claim %s%s: %s\n", require,
+                       holds ? "holds" : "decided (holds or fails)", repro ? ", on both" : "",
+                       shortfall ? "not met" : "met");
+                return shortfall ? EXIT_FAILED : 0;
+        }
+        return counts[0][VERIFY_FAILS] || counts[1][VERIFY_FAILS] ? EXIT_FAILED : 0;
+}
+

@@ -3,7 +3,8 @@
  *   ipclab list
  *   ipclab check FILE...
  *   ipclab keys
- *   ipclab run [--profile NAME] [--env host|nspawn|vm] [--out DIR] [--resume] [--keep N] [--quiet]
+ *   ipclab run [--profile NAME] [--env host|nspawn|vm] [--out DIR] [--resume] [--history dir|git|none]
+ *              [--keep N] [--keep-size SIZE] [--quiet]
  *              [--host ssh://USER@HOST[:PORT]]... [--slurm PARTITION [--nodes N]] FILE...
  *   ipclab summarize DIR/<experiment>
  *   ipclab plot|table|section FILE [NAME] --summary S.tsv ... --out OUT (render.h)
@@ -386,6 +387,7 @@ static int cmd_keys(int argc, char **argv)
 static int cmd_run(int argc, char **argv, char **argv_all)
 {
         char *profile = NULL, *env = NULL, *out = NULL, *slurm = NULL, *job_dir = NULL;
+        char *history = NULL, *keep_size = NULL;
         g_auto(GStrv) hosts = NULL;
         gint nodes = 1, keep = HISTORY_KEEP_DEFAULT;
         gboolean resume = FALSE, quiet = FALSE;
@@ -402,6 +404,10 @@ static int cmd_run(int argc, char **argv, char **argv_all)
                   "With --slurm: where the job script, logs and task results go (default build/slurm/<experiments>)", "DIR" },
                 { "keep", 'k', 0, G_OPTION_ARG_INT, &keep,
                   "Keep the N runs before this one in DIR/.history/<experiment>/ (default 5; 0: none)", "N" },
+                { "history", 0, 0, G_OPTION_ARG_STRING, &history, "Keep the runs before this one in DIR/.history/ "
+                  "(dir, the default), as commits in DIR's git repository (git), or not (none)", "dir|git|none" },
+                { "keep-size", 0, 0, G_OPTION_ARG_STRING, &keep_size,
+                  "Keep at most SIZE (e.g. 200MiB) of earlier runs per experiment, the oldest removed first", "SIZE" },
                 { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Do not print what the run found at its end", NULL },
                 { NULL },
         };
@@ -429,7 +435,8 @@ static int cmd_run(int argc, char **argv, char **argv_all)
                 return usage_error(ctx, "--nodes N goes with --slurm, N from 1 to 4096");
         if (keep < 0 || keep > 10000)
                 return usage_error(ctx, "--keep N: N from 0 to 10000 earlier runs");
-        history_set_keep((guint) keep);
+        if (!history_configure(history, (guint) keep, keep_size, out ? out : "data", &e))
+                return report(e);
         g_autoptr(GPtrArray) targets = g_ptr_array_new_with_free_func((GDestroyNotify) remote_target_free);
         for (guint i = 0; hosts && hosts[i]; i++) {
                 RemoteTarget *t = remote_target_parse(hosts[i], &e);
@@ -888,19 +895,27 @@ static int cmd_compare(int argc, char **argv)
                                         id = against;
                 }
                 if (!id && against) {
-                        fprintf(stderr, "ipclab: compare: run %s is not kept in %s (`ipclab compare --list %s` "
+                        fprintf(stderr, "ipclab: compare: run %s is not kept in %s nor as a git commit (`ipclab compare --list %s` "
                                 "lists those kept)\n", against, hist, argv[1]);
                         return EXIT_USAGE;
                 }
                 if (!id) {
-                        fprintf(stderr, "ipclab: compare: no earlier run of %s is kept in %s (a rerun keeps the "
-                                "run it replaces there)\n", argv[1], hist);
+                        fprintf(stderr, "ipclab: compare: no earlier run of %s is kept in %s or as a git commit (a "
+                                "rerun keeps the run it replaces)\n", argv[1], hist);
                         return EXIT_USAGE;
                 }
-                g_autofree char *old = g_build_filename(hist, id, NULL);
+                g_autofree char *old = NULL, *tmp = NULL;
+                int r = history_open(argv[1], id, &old, &tmp);
+                if (r < 0) {
+                        fprintf(stderr, "ipclab: compare: cannot read run %s of %s: %s\n", id, argv[1], g_strerror(-r));
+                        return EXIT_FAILED;
+                }
                 g_autofree char *header = compare_header();
                 g_autoptr(GString) out = g_string_new(header);
-                if (!compare_pair(name, old, argv[1], &tally, out, &e))
+                bool ok = compare_pair(name, old, argv[1], &tally, out, &e);
+                if (tmp)
+                        samples_remove_dir(tmp);
+                if (!ok)
                         return report(e);
                 fputs(out->str, stdout);
                 fprintf(stderr, "ipclab: compare: %s against %s: ", argv[1], id);
@@ -1159,6 +1174,8 @@ int main(int argc, char **argv)
         }
         g_autofree char *prgname = g_strconcat("ipclab ", cmd, NULL);
         g_set_prgname(prgname);
+        /* Earlier runs kept as git commits: git runs with a deadline. */
+        history_set_command(meta_command);
         if (!strcmp(cmd, "list"))
                 return cmd_list(argc - 1, argv + 1);
         if (!strcmp(cmd, "check"))

@@ -35,9 +35,13 @@ DATA_CURRENT := IPCLAB=$(IPCLAB) $(IPCLAB_SHARE)/mk/data-current.sh
 # [NODES=N] submits a Slurm job array (job script and logs in
 # build/slurm/).  RESUME=1 keeps the machines, or tasks, already measured.
 # KEEP=N: keep the N runs before this one in $(DATADIR)/.history/<experiment>/
-# (ipclab run --keep; default 5, 0 keeps none).
+# (ipclab run --keep; default 5, 0 keeps none); KEEP_SIZE=200MiB: at most
+# that much of them (--keep-size); HISTORY=git: keep them as commits in the
+# study's git repository instead (--history dir|git|none; a study's
+# Makefile may set HISTORY = git for good).
 RUN_FLAGS = $(if $(PROFILE),--profile $(PROFILE)) $(if $(filter-out host,$(ENV)),--env $(ENV)) \
-	$(if $(RESUME),--resume) $(if $(KEEP),--keep $(KEEP)) $(foreach h,$(HOSTS),--host $(h)) \
+	$(if $(RESUME),--resume) $(if $(KEEP),--keep $(KEEP)) $(if $(KEEP_SIZE),--keep-size '$(KEEP_SIZE)') \
+	$(if $(HISTORY),--history '$(HISTORY)') $(foreach h,$(HOSTS),--host $(h)) \
 	$(if $(SLURM),--slurm $(SLURM) $(if $(NODES),--nodes $(NODES)))
 
 # Whether data is current is decided when make reads this file (a
@@ -69,7 +73,7 @@ data: $(foreach e,$(EXPERIMENTS),$(DATADIR)/$(e)/samples.tsv)
 
 # make run EXP=name: rerun one experiment whatever its data says.
 run: | $(IPCLAB)
-	$(Q)test -n "$(EXP)" || { echo "usage: make run EXP=name [PROFILE=quick] [ENV=host|nspawn|vm] [RESUME=1] [KEEP=N]" \
+	$(Q)test -n "$(EXP)" || { echo "usage: make run EXP=name [PROFILE=quick] [ENV=host|nspawn|vm] [RESUME=1] [KEEP=N] [KEEP_SIZE=SIZE] [HISTORY=dir|git|none]" \
 		"[HOSTS=\"ssh://USER@HOST[:PORT] ...\"] [SLURM=PARTITION [NODES=N]]" >&2; exit 2; }
 	$(Q)test -f $(EXPDIR)/$(EXP).ini || { echo "make run: no $(EXPDIR)/$(EXP).ini (have: $(ALL_EXPERIMENTS))" >&2; exit 2; }
 	$(Q)mkdir -p $(BUILD)
@@ -78,7 +82,8 @@ run: | $(IPCLAB)
 
 # make compare EXP=name [AGAINST=RUN] [FAIL_ABOVE=10%]: the current run of
 # one experiment beside the previous one (or run RUN) kept in
-# $(DATADIR)/.history/<experiment>/, cell by cell (ipclab compare); exits 1
+# $(DATADIR)/.history/<experiment>/ or as a git commit, cell by cell
+# (ipclab compare); exits 1
 # when a cell is slower beyond FAIL_ABOVE (its interval wholly above it).
 FAIL_ABOVE ?= 10%
 compare: | $(IPCLAB)

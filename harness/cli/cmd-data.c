@@ -410,19 +410,27 @@ int cmd_compare(int argc, char **argv)
                                         id = against;
                 }
                 if (!id && against) {
-                        fprintf(stderr, "ipclab: compare: run %s is not kept in %s (`ipclab compare --list %s` "
+                        fprintf(stderr, "ipclab: compare: run %s is not kept in %s nor as a git commit (`ipclab compare --list %s` "
                                 "lists those kept)\n", against, hist, argv[1]);
                         return EXIT_USAGE;
                 }
                 if (!id) {
-                        fprintf(stderr, "ipclab: compare: no earlier run of %s is kept in %s (a rerun keeps the "
-                                "run it replaces there)\n", argv[1], hist);
+                        fprintf(stderr, "ipclab: compare: no earlier run of %s is kept in %s or as a git commit (a "
+                                "rerun keeps the run it replaces)\n", argv[1], hist);
                         return EXIT_USAGE;
                 }
-                g_autofree char *old = g_build_filename(hist, id, NULL);
+                g_autofree char *old = NULL, *tmp = NULL;
+                int r = history_open(argv[1], id, &old, &tmp);
+                if (r < 0) {
+                        fprintf(stderr, "ipclab: compare: cannot read run %s of %s: %s\n", id, argv[1], g_strerror(-r));
+                        return EXIT_FAILED;
+                }
                 g_autofree char *header = compare_header();
                 g_autoptr(GString) out = g_string_new(header);
-                if (!compare_pair(name, old, argv[1], &tally, out, &e))
+                bool ok = compare_pair(name, old, argv[1], &tally, out, &e);
+                if (tmp)
+                        samples_remove_dir(tmp);
+                if (!ok)
                         return cli_report(e);
                 fputs(out->str, stdout);
                 fprintf(stderr, "ipclab: compare: %s against %s: ", argv[1], id);

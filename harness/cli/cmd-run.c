@@ -395,6 +395,7 @@ static int run_files(char **files, int n, const RunRequest *rq, GPtrArray *found
 int cmd_run(int argc, char **argv, char **argv_all)
 {
         char *profile = NULL, *env = NULL, *out = NULL, *slurm = NULL, *job_dir = NULL;
+        char *history = NULL, *keep_size = NULL;
         g_auto(GStrv) hosts = NULL;
         gint nodes = 1, keep = HISTORY_KEEP_DEFAULT;
         gboolean resume = FALSE, quiet = FALSE;
@@ -415,6 +416,10 @@ int cmd_run(int argc, char **argv, char **argv_all)
                   "With --slurm: where the job script, logs and task results go (default build/slurm/<experiments>)", "DIR" },
                 { "keep", 'k', 0, G_OPTION_ARG_INT, &keep,
                   "Keep the N runs before this one in DIR/.history/<experiment>/ (default 5; 0: none)", "N" },
+                { "history", 0, 0, G_OPTION_ARG_STRING, &history, "Keep the runs before this one in DIR/.history/ "
+                  "(dir, the default), as commits in DIR's git repository (git), or not (none)", "dir|git|none" },
+                { "keep-size", 0, 0, G_OPTION_ARG_STRING, &keep_size,
+                  "Keep at most SIZE (e.g. 200MiB) of earlier runs per experiment, the oldest removed first", "SIZE" },
                 { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Do not print what the run found at its end", NULL },
                 { NULL },
         };
@@ -439,7 +444,8 @@ int cmd_run(int argc, char **argv, char **argv_all)
                 return cli_usage_error(ctx, "--nodes N goes with --slurm, N from 1 to 4096");
         if (keep < 0 || keep > 10000)
                 return cli_usage_error(ctx, "--keep N: N from 0 to 10000 earlier runs");
-        history_set_keep((guint) keep);
+        if (!history_configure(history, (guint) keep, keep_size, out ? out : "data", &e))
+                return cli_report(e);
         g_autoptr(GPtrArray) targets = g_ptr_array_new_with_free_func((GDestroyNotify) remote_target_free);
         for (guint i = 0; hosts && hosts[i]; i++) {
                 RemoteTarget *t = remote_target_parse(hosts[i], &e);

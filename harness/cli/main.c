@@ -3,7 +3,8 @@
  *   ipclab list
  *   ipclab check FILE...
  *   ipclab keys
- *   ipclab run [--profile NAME] [--env host|nspawn|vm] [--out DIR] [--resume] [--keep N] [--quiet]
+ *   ipclab run [--profile NAME] [--env host|nspawn|vm] [--out DIR] [--resume] [--history dir|git|none]
+ *              [--keep N] [--keep-size SIZE] [--quiet]
  *              [--host ssh://USER@HOST[:PORT]]... [--slurm PARTITION [--nodes N]] FILE...
  *   ipclab summarize DIR/<experiment>
  *   ipclab plot|table|section FILE [NAME] --summary S.tsv ... --out OUT (render.h)
@@ -24,7 +25,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "history.h"
 #include "latency.h"
+#include "meta.h"
 #if __has_include("verify.h")
 #include "verify.h"
 #define IPCLAB_HAVE_VERIFY 1
@@ -70,6 +73,8 @@ int main(int argc, char **argv)
         }
         g_autofree char *prgname = g_strconcat("ipclab ", cmd, NULL);
         g_set_prgname(prgname);
+        /* Earlier runs kept as git commits: git runs with a deadline. */
+        history_set_command(meta_command);
         if (!strcmp(cmd, "list"))
                 return cmd_list(argc - 1, argv + 1);
         if (!strcmp(cmd, "check"))

@@ -201,4 +201,117 @@ $ipclab run --quiet --host local --out "$tmp/park" "$tmp/p.ini" > /dev/null 2>&1
 check "... and the next run keeps it in history" \
         '[ -n "$first" ] && grep -qx "started=$first" "$tmp/park/.history/p"/*/meta.ini && [ ! -e "$tmp/park/.p.new" ]'
 
+
+# 10. --keep-size: at most that much of the runs kept (the sizes of their
+# files), the oldest removed first; the current run is never touched.
+# Two runs are kept first; a limit of one and a half of the larger keeps
+# the newer only.
+ks=$tmp/ks
+for i in 1 2 3; do
+        $ipclab run --quiet --out "$ks" "$tmp/p.ini" > /dev/null 2>&1
+done
+run_bytes() { find "$1" -type f -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }'; }
+kept=$(ls "$ks/.history/p" 2>/dev/null)
+big=0
+for k in $kept; do b=$(run_bytes "$ks/.history/p/$k"); [ "$b" -gt "$big" ] && big=$b; done
+newest=$(echo "$kept" | tail -n1)
+cp "$ks/p/meta.ini" "$tmp/ks-before.ini"
+$ipclab run --quiet --keep-size $((big * 3 / 2)) --out "$ks" "$tmp/p.ini" > /dev/null 2>&1; rc=$?
+kept2=$(ls "$ks/.history/p")
+check "--keep-size 1.5 runs: of three runs kept, the newest only" \
+        '[ $rc -eq 0 ] && [ "$(echo "$kept" | wc -w)" -eq 2 ] && [ "$(echo "$kept2" | wc -w)" -eq 1 ] &&
+         cmp -s "$tmp/ks-before.ini" "$ks/.history/p/$kept2/meta.ini"' "before: $kept (largest $big B); after: $kept2"
+$ipclab run --quiet --keep-size 1 --out "$ks" "$tmp/p.ini" > /dev/null 2>&1
+check "--keep-size 1 (byte) keeps none, and the current run stays" \
+        '[ -z "$(ls "$ks/.history/p")" ] && [ -f "$ks/p/samples.tsv" ] && [ -f "$ks/p/meta.ini" ]'
+$ipclab run --quiet --keep-size 200MB --out "$ks" "$tmp/p.ini" > /dev/null 2> "$tmp/ks.err"; rc=$?
+check "--keep-size 200MB is bad usage (exit 2), naming the option" \
+        '[ $rc -eq 2 ] && grep -q -- "--keep-size .200MB." "$tmp/ks.err"' "$(cat "$tmp/ks.err")"
+
+# 11. --history git: earlier runs as commits in the study's repository,
+# on refs of their own, the user's branch, index and working tree as
+# they were.
+q=$tmp/q.ini
+cat > "$q" <<'INI'
+[experiment]
+title=pipe round trips
+transport=pipe
+size=64
+pattern=roundtrip
+cpus=same
+count=200
+repeat=3
+INI
+$ipclab run --quiet --history git --out "$tmp/nogit/data" "$q" > /dev/null 2> "$tmp/nogit.err"; rc=$?
+check "--history git outside a git repository: exit 2 before measuring, naming the choice" \
+        '[ $rc -eq 2 ] && grep -q "history git: .*not in a git repository" "$tmp/nogit.err" && [ ! -e "$tmp/nogit" ]' \
+        "$(cat "$tmp/nogit.err")"
+$ipclab run --quiet --history svn --out "$tmp/svn" "$q" > /dev/null 2>&1; rc=$?
+check "--history svn is bad usage (exit 2)" '[ $rc -eq 2 ] && [ ! -e "$tmp/svn" ]'
+st=$tmp/study
+$ipclab init "$st" > /dev/null 2>&1
+if git -C "$st" rev-parse --verify -q HEAD > /dev/null; then
+        cp "$q" "$st/experiments/q.ini"
+        echo staged > "$st/staged.txt"
+        echo untracked > "$st/untracked.txt"
+        git -C "$st" add staged.txt
+        # What the user has: branch, commit, index, working tree.
+        user_state() {
+                git -C "$st" symbolic-ref HEAD; git -C "$st" rev-parse HEAD; git -C "$st" ls-files -s
+                git -C "$st" status --porcelain --untracked-files=all; git -C "$st" for-each-ref refs/heads refs/tags
+        }
+        $ipclab run --quiet --history git --out "$st/data" "$st/experiments/q.ini" > /dev/null 2>&1
+        cp "$st/data/q/meta.ini" "$tmp/q1.ini"
+        cp "$st/data/q/samples.tsv" "$tmp/q1.tsv"
+        user_state > "$tmp/user1"
+        $ipclab run --quiet --history git --out "$st/data" "$st/experiments/q.ini" > /dev/null 2> "$tmp/git2.err"; rc=$?
+        user_state > "$tmp/user2"
+        refs=$(git -C "$st" for-each-ref --format='%(refname)' refs/ipclab/history/q/)
+        id=$(sed -n "s/^started=\([0-9]*\)-\([0-9]*\)-\([0-9]*\)T\([0-9]*\):\([0-9]*\):\([0-9]*\).*/\1\2\3T\4\5\6Z/p" \
+                "$tmp/q1.ini" | head -n1)
+        check "a rerun with --history git keeps the run replaced on refs/ipclab/history/q/<started>" \
+                '[ $rc -eq 0 ] && [ "$refs" = "refs/ipclab/history/q/$id" ]' "refs: $refs; $(cat "$tmp/git2.err")"
+        check "... a commit of data/q/'s files only, byte for byte" \
+                '[ "$(git -C "$st" ls-tree -r --name-only --full-tree "$refs" | tr "\n" " ")" = \
+                   "data/q/latencies.tsv.gz data/q/meta.ini data/q/samples.tsv " ] &&
+                 git -C "$st" cat-file blob "$refs:data/q/meta.ini" | cmp -s - "$tmp/q1.ini" &&
+                 git -C "$st" cat-file blob "$refs:data/q/samples.tsv" | cmp -s - "$tmp/q1.tsv"' \
+                "$(git -C "$st" ls-tree -r --full-tree "$refs" 2>&1)"
+        check "... the user's branch, commit, index and working tree untouched" 'cmp -s "$tmp/user1" "$tmp/user2"' \
+                "$(diff "$tmp/user1" "$tmp/user2")"
+        check "... no history directory, no temporary index left" \
+                '[ ! -e "$st/data/.history" ] && [ ! -e "$st/data/.q.new" ] && ! ls "$tmp/run" | grep -q ipclab-history'
+        check "ipclab compare --list finds it" '[ "$($ipclab compare --list "$st/data/q")" = "$id" ]'
+        $ipclab compare --against "$id" "$st/data/q" > "$tmp/gcmp.tsv" 2> "$tmp/gcmp.err"; rc=$?
+        check "ipclab compare --against it: the current run beside it, 3 repetitions a side" \
+                '[ $rc -eq 0 ] && [ "$(awk -F"\t" "NR > 1 && \$0 ~ /\t3\t3\t/" "$tmp/gcmp.tsv" | wc -l)" -eq 1 ] &&
+                 ! ls "$tmp/run" | grep -q ipclab-history' "$(cat "$tmp/gcmp.tsv" "$tmp/gcmp.err")"
+        for i in 3 4; do
+                cp "$st/data/q/meta.ini" "$tmp/qb$i.ini"
+                $ipclab run --quiet --history git --keep 1 --out "$st/data" "$st/experiments/q.ini" > /dev/null 2>&1
+        done
+        refs=$(git -C "$st" for-each-ref --format='%(refname)' refs/ipclab/history/q/)
+        check "--history git --keep 1: the newest run kept, alone" \
+                '[ "$(echo "$refs" | wc -w)" -eq 1 ] && git -C "$st" cat-file blob "$refs:data/q/meta.ini" | cmp -s - "$tmp/qb4.ini"' \
+                "refs: $refs"
+        $ipclab run --quiet --history none --keep-size 200M --out "$st/data" "$st/experiments/q.ini" > /dev/null 2>&1; rc=$?
+        check "--history none (--keep-size 200M) keeps nothing more (and leaves what is kept)" \
+                '[ $rc -eq 0 ] && [ "$(git -C "$st" for-each-ref --format="%(refname)" refs/ipclab/history/q/)" = "$refs" ] &&
+                 [ ! -e "$st/data/.history" ]'
+        $ipclab run --quiet --history git --keep-size 1 --out "$st/data" "$st/experiments/q.ini" > /dev/null 2>&1
+        check "--history git --keep-size 1 keeps none, and the current run stays" \
+                '[ -z "$(git -C "$st" for-each-ref refs/ipclab/history/q/)" ] && [ -f "$st/data/q/samples.tsv" ]'
+        user_state > "$tmp/user3"
+        check "... the user's branch, index and working tree still untouched" 'cmp -s "$tmp/user1" "$tmp/user3"' \
+                "$(diff "$tmp/user1" "$tmp/user3")"
+else
+        skip "--history git in a study" "ipclab init made no git repository here (is git installed, with an identity?)"
+fi
+
+# 12. make run passes HISTORY and KEEP_SIZE on (make -n: nothing runs).
+make --no-print-directory -n run EXP=p EXPDIR="$tmp" DATADIR="$tmp/mk" HISTORY=git KEEP_SIZE=200M Q= \
+        2> /dev/null | grep "ipclab run" > "$tmp/mk.out"
+check "make run HISTORY=git KEEP_SIZE=200M: ipclab run --history git --keep-size 200M" \
+        'grep -q -- "--keep-size .200M. --history .git." "$tmp/mk.out"' "$(cat "$tmp/mk.out")"
+
 done_testing

@@ -387,7 +387,7 @@ EstimateCalib *estimate_calib_load(const char *data_dir, const char *machine, co
         while (d && machine && (name = g_dir_read_name(d)))
                 if (name[0] != '.' && (!skip || strcmp(name, skip)))
                         g_ptr_array_add(names, g_strdup(name));
-        g_ptr_array_sort(names, (GCompareFunc) g_strcmp0);
+        g_ptr_array_sort(names, samples_name_cmp);
         for (guint i = 0; i < names->len; i++) {
                 g_autofree char *dir = g_build_filename(data_dir, names->pdata[i], NULL);
                 calib_add_dir(cal, dir, machine);

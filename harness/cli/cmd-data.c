@@ -300,11 +300,6 @@ int cmd_bus(int argc, char **argv)
         return 0;
 }
 
-static int compare_names(gconstpointer a, gconstpointer b)
-{
-        return strcmp(*(char *const *) a, *(char *const *) b);
-}
-
 /* The experiments with samples.tsv in both DATA and REPRO, sorted. */
 static GPtrArray *compare_experiments(const char *data, const char *repro, GError **error)
 {
@@ -320,7 +315,7 @@ static GPtrArray *compare_experiments(const char *data, const char *repro, GErro
                 if (name[0] != '.' && g_file_test(a, G_FILE_TEST_IS_REGULAR) && g_file_test(b, G_FILE_TEST_IS_REGULAR))
                         g_ptr_array_add(names, g_strdup(name));
         }
-        g_ptr_array_sort(names, compare_names);
+        g_ptr_array_sort(names, samples_name_cmp);
         return names;
 }
 

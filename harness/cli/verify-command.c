@@ -240,11 +240,6 @@ static GPtrArray *default_experiments(GError **error)
         return files;
 }
 
-static int compare_paths(gconstpointer a, gconstpointer b)
-{
-        return strcmp(*(char *const *) a, *(char *const *) b);
-}
-
 /* ---- --stability -------------------------------------------------------- */
 
 /* How often a rerun of N repetitions a cell reaches verdict REF: DRAWS
@@ -455,7 +450,7 @@ static GPtrArray *experiment_files(int argc, char **argv)
                         fprintf(stderr, "ipclab: verify: no experiment files given and %s\n", e->message);
                         return NULL;
                 }
-                g_ptr_array_sort(files, compare_paths);
+                g_ptr_array_sort(files, samples_name_cmp);
                 if (!files->len) {
                         fprintf(stderr, "ipclab: verify: no experiments/*.ini\n");
                         return NULL;

@@ -168,11 +168,6 @@ static char *run_id(const char *run)
         return g_string_free(id, FALSE);
 }
 
-static int compare_names(gconstpointer a, gconstpointer b)
-{
-        return strcmp(*(char *const *) a, *(char *const *) b);
-}
-
 /* The regular files below ROOT/REL (REL "" for ROOT itself), as paths
  * relative to ROOT, added to FILES (may be NULL), their sizes to *BYTES.
  * Links are not followed. */
@@ -213,7 +208,7 @@ static GPtrArray *dir_list(const char *final)
                         g_ptr_array_add(ids, g_strdup(name));
         }
         /* "...Z" before "...Z-2": the same second, in the order kept. */
-        g_ptr_array_sort(ids, compare_names);
+        g_ptr_array_sort(ids, samples_name_cmp);
         return ids;
 }
 
@@ -233,7 +228,7 @@ static GPtrArray *git_list(const char *final)
         for (guint i = 0; lines[i]; i++)
                 if (g_str_has_prefix(lines[i], refs) && lines[i][strlen(refs)])
                         g_ptr_array_add(ids, g_strdup(lines[i] + strlen(refs)));
-        g_ptr_array_sort(ids, compare_names);
+        g_ptr_array_sort(ids, samples_name_cmp);
         return ids;
 }
 
@@ -249,7 +244,7 @@ GPtrArray *history_list(const char *final)
                 if (!seen)
                         g_ptr_array_add(ids, g_strdup(in_git->pdata[i]));
         }
-        g_ptr_array_sort(ids, compare_names);
+        g_ptr_array_sort(ids, samples_name_cmp);
         return ids;
 }
 
@@ -339,7 +334,7 @@ static int git_tree(const char *old, const char *path, const char *parent, const
         walk(old, "", files, &bytes);
         if (!files->len)
                 return -ENOENT;
-        g_ptr_array_sort(files, compare_names);
+        g_ptr_array_sort(files, samples_name_cmp);
         /* git runs in PARENT: OLD's files by their full paths. */
         g_autofree char *abs = g_canonicalize_filename(old, NULL);
         /* Into the object store as they are (no filter, no line-end

@@ -832,3 +832,8 @@ void table_free(Table *t)
                 g_array_unref(t->lines);
         g_free(t);
 }
+
+int samples_name_cmp(gconstpointer a, gconstpointer b)
+{
+        return strcmp(*(char *const *) a, *(char *const *) b);
+}

@@ -53,6 +53,11 @@ int samples_swap_dir(const char *staging, const char *final);
  * contents.  Returns 0 or -errno; on failure FINAL is untouched. */
 int samples_replace_dir(const char *staging, const char *final);
 
+/* strcmp of two char * elements of a GPtrArray: g_ptr_array_sort()
+ * passes pointers to the elements, not the elements (names of
+ * directory entries sorted, as every listing here is). */
+int samples_name_cmp(gconstpointer a, gconstpointer b);
+
 /* Removes DIR and everything below it, never following links and never
  * entering another file system (a bind mount left below DIR: -EXDEV); a
  * missing DIR is fine.  Returns 0 or -errno (the first failure).  The one

@@ -454,3 +454,19 @@ Table *verify_rows_table(const GPtrArray *rows)
         return t;
 }
 
+/* The pair that decides R (verify.h) and the interval that shows it: the
+ * fails-level one for a claim that fails, else the holds-level one.
+ * NULL when there is none. */
+const VerifyPair *verify_decisive_pair(const VerifyResult *r, const char **role, double *lo, double *hi,
+                                       double *cov)
+{
+        if (r->decisive < 0 || !r->pairs || (guint) r->decisive >= r->pairs->len)
+                return NULL;
+        const VerifyPair *p = &g_array_index(r->pairs, VerifyPair, r->decisive);
+        bool fails = r->verdict == VERIFY_FAILS;
+        *role = r->verdict == VERIFY_HOLDS ? "weakest" : "blocking";
+        *lo = fails ? p->fail_lo : p->lo;
+        *hi = fails ? p->fail_hi : p->hi;
+        *cov = fails ? p->fail_coverage : p->coverage;
+        return p;
+}

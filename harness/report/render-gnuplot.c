@@ -551,6 +551,43 @@ static void write_style_lines(GString *gp, const Plot *p)
         }
 }
 
+/* The key below the panels: the columns of KEY (figure_key()), ROWS
+ * entries high, in a band LEGEND_H of the figure's FIG_H inches. */
+static void write_key(GString *gp, GArray *key, guint rows, double legend_h, double fig_h)
+{
+        /* Each column of the key is a plot of its own, placed where
+         * figure_key() put it: columns of one key would all be as
+         * wide as its longest entry. */
+        g_string_append_printf(gp, "\n# the key, below the panels\nunset title\nunset xlabel\nunset ylabel\n"
+                               "unset border\nunset tics\nunset grid\nunset logscale\nset xrange [0:1]\n"
+                               "set yrange [0:1]\nset tmargin at screen %.3f\nset bmargin at screen 0\n"
+                               "set lmargin at screen 0.03\nset rmargin at screen 0.99\n", legend_h / fig_h);
+        double total = 0;
+        for (guint i = 0; i < key->len; i++) {
+                const KeyColumn *c = &g_array_index(key, KeyColumn, i);
+                if (!c->band)
+                        total = MAX(total, c->x + c->width);
+        }
+        double x0 = MAX(0.05, (6.0 - total) / 2);
+        for (guint i = 0; i < key->len; i++) {
+                const KeyColumn *c = &g_array_index(key, KeyColumn, i);
+                double top = legend_h - 0.06 - c->band * rows * KEY_ROW_IN;
+                g_string_append_printf(gp, "set key at screen %.3f, screen %.3f left top vertical maxrows %u "
+                                       "width 0 samplen 2.5 font \",8\"\nplot ", (x0 + c->x) / 6.0, top / fig_h,
+                                       MAX(rows, 1));
+                for (guint j = 0; j < c->entries->len; j++) {
+                        const KeyEntry *e = &g_array_index(c->entries, KeyEntry, j);
+                        g_string_append_printf(gp, "%sNaN with %s", j ? ", \\\n     " : "",
+                                               e->points && e->line ? "linespoints" : e->points ? "points" : "lines");
+                        style_args(gp, &e->style, e->points, e->width);
+                        g_string_append(gp, " title ");
+                        gp_string(gp, e->title);
+                        g_string_append(gp, " noenhanced");
+                }
+                g_string_append_c(gp, '\n');
+        }
+}
+
 char *render_plot_script(Plot *p, const char *file)
 {
         const Output *o = p->out;
@@ -643,39 +680,8 @@ char *render_plot_script(Plot *p, const char *file)
                 }
                 g_string_append_c(gp, '\n');
         }
-        if (key->len) {
-                /* Each column of the key is a plot of its own, placed where
-                 * figure_key() put it: columns of one key would all be as
-                 * wide as its longest entry. */
-                g_string_append_printf(gp, "\n# the key, below the panels\nunset title\nunset xlabel\nunset ylabel\n"
-                                       "unset border\nunset tics\nunset grid\nunset logscale\nset xrange [0:1]\n"
-                                       "set yrange [0:1]\nset tmargin at screen %.3f\nset bmargin at screen 0\n"
-                                       "set lmargin at screen 0.03\nset rmargin at screen 0.99\n", legend_h / fig_h);
-                double total = 0;
-                for (guint i = 0; i < key->len; i++) {
-                        const KeyColumn *c = &g_array_index(key, KeyColumn, i);
-                        if (!c->band)
-                                total = MAX(total, c->x + c->width);
-                }
-                double x0 = MAX(0.05, (6.0 - total) / 2);
-                for (guint i = 0; i < key->len; i++) {
-                        const KeyColumn *c = &g_array_index(key, KeyColumn, i);
-                        double top = legend_h - 0.06 - c->band * rows * KEY_ROW_IN;
-                        g_string_append_printf(gp, "set key at screen %.3f, screen %.3f left top vertical maxrows %u "
-                                               "width 0 samplen 2.5 font \",8\"\nplot ", (x0 + c->x) / 6.0, top / fig_h,
-                                               MAX(rows, 1));
-                        for (guint j = 0; j < c->entries->len; j++) {
-                                const KeyEntry *e = &g_array_index(c->entries, KeyEntry, j);
-                                g_string_append_printf(gp, "%sNaN with %s", j ? ", \\\n     " : "",
-                                                       e->points && e->line ? "linespoints" : e->points ? "points" : "lines");
-                                style_args(gp, &e->style, e->points, e->width);
-                                g_string_append(gp, " title ");
-                                gp_string(gp, e->title);
-                                g_string_append(gp, " noenhanced");
-                        }
-                        g_string_append_c(gp, '\n');
-                }
-        }
+        if (key->len)
+                write_key(gp, key, rows, legend_h, fig_h);
         g_string_append(gp, "unset multiplot\n");
         return g_string_free(gp, FALSE);
 }

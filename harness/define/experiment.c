@@ -109,7 +109,8 @@ const Option experiment_options[] = {
           "per-message latencies in latencies.tsv.gz: histogram (log-linear buckets, under 1% error; "
           "the default) or raw (every value: for short runs)" },
         { "env", OPT_ENUMS, axis_env_values, "host", false, 0, 0,
-          "where it runs: host, nspawn, vm; a list runs every cell in each (--env picks one)" },
+          "where it runs: an environment `ipclab list` names (host, a container, a VM); a list runs every "
+          "cell in each (--env picks one)" },
 };
 G_STATIC_ASSERT(G_N_ELEMENTS(experiment_options) == EXPERIMENT_N_OPTIONS);
 

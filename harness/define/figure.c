@@ -1,6 +1,6 @@
 /* figure.c: [figure NAME] and [table NAME] groups, parsed and checked
  * (see figure.h).  The key table below describes every key once. */
-#include "figure.h"
+#include "figure-internal.h"
 
 #include <errno.h>
 #include <math.h>
@@ -285,11 +285,7 @@ static guint n_patterns(const Experiment *exp, const Selector *sel)
 
 /* ---- parsing ------------------------------------------------------------- */
 
-typedef GroupParse Parse;
-
-static void bad(Parse *p, const char *key, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
-
-static void bad(Parse *p, const char *key, const char *fmt, ...)
+void figure_bad(Parse *p, const char *key, const char *fmt, ...)
 {
         va_list ap;
 
@@ -308,7 +304,7 @@ static const char *check_axis(Parse *p, const char *key, const char *axis, const
 
         if (!c) {
                 g_autofree char *hint = column_hint(axis, true);
-                bad(p, key, "'%s' is not an axis (allowed: transport, bus, payload, size, pattern, reply, "
+                figure_bad(p, key, "'%s' is not an axis (allowed: transport, bus, payload, size, pattern, reply, "
                     "marshal, cpus, count, duration, env, machine)%s", axis, hint);
                 return NULL;
         }
@@ -325,7 +321,7 @@ static const char *check_axis(Parse *p, const char *key, const char *axis, const
                 kept += selected(sel, exp->cells->pdata[i]);
         axis_values(exp, kept ? sel : NULL, c->name, &applies);
         if (!applies) {
-                bad(p, key, "axis '%s' is not in this experiment (no cell it draws has a %s)", axis, c->key);
+                figure_bad(p, key, "axis '%s' is not in this experiment (no cell it draws has a %s)", axis, c->key);
                 return NULL;
         }
         return c->name;
@@ -338,146 +334,15 @@ static const Column *check_value_column(Parse *p, const char *key, const char *n
 
         if (!c) {
                 g_autofree char *hint = column_hint(name, false);
-                bad(p, key, "unknown column '%s' (see `ipclab columns`)%s", name, hint);
+                figure_bad(p, key, "unknown column '%s' (see `ipclab columns`)%s", name, hint);
                 return NULL;
         }
         if ((c->kind != COLUMN_MEASURED && c->kind != COLUMN_SUMMARY) || !(c->flags & COLUMN_IN_SUMMARY)) {
-                bad(p, key, "'%s' is not a measured column of the summary", name);
+                figure_bad(p, key, "'%s' is not a measured column of the summary", name);
                 return NULL;
         }
         return c;
 }
-
-static void check_published_column(Parse *p, const char *key, const Table *t, const char *col,
-                                   const char *file)
-{
-        if (col && t && table_column(t, col) < 0) {
-                g_autofree char *have = g_strjoinv(", ", t->columns);
-                g_autofree char *hint = suggest_hint_among(col, (const char *const *) t->columns);
-                bad(p, key, "%s has no column '%s' (it has: %s)%s", file, col, have, hint);
-        }
-}
-
-/* Time, rate and bandwidth units a table may display, by the column's
- * unit. */
-static const struct {
-        const char *column_unit;
-        const char *unit;
-} display_units[] = {
-        { "ns", "ns" }, { "ns", "us" }, { "ns", "ms" }, { "ns", "s" },
-        { "MiB/s", "KiB/s" }, { "MiB/s", "MiB/s" }, { "MiB/s", "GiB/s" },
-        { "1/s", "1/s" }, { "1/s", "k/s" }, { "1/s", "M/s" },
-};
-
-static bool in_strv(char **list, const char *s)
-{
-        for (guint i = 0; list && list[i]; i++)
-                if (!strcmp(list[i], s))
-                        return true;
-        return false;
-}
-
-static bool unit_fits(const char *column_unit, const char *unit)
-{
-        for (size_t i = 0; i < G_N_ELEMENTS(display_units); i++)
-                if (!strcmp(display_units[i].column_unit, column_unit) && !strcmp(display_units[i].unit, unit))
-                        return true;
-        return false;
-}
-
-/* The units a published column's name may end in, as factors to the
- * schema's units (ns, MiB/s, 1/s). */
-static const struct {
-        const char *suffix;
-        const char *unit;
-        double factor;
-} name_units[] = {
-        { "_ns", "ns", 1 }, { "_us", "ns", 1e3 }, { "_ms", "ns", 1e6 }, { "_s", "ns", 1e9 },
-        { "_MiBps", "MiB/s", 1 }, { "_per_s", "1/s", 1 },
-};
-
-/* The factor from published column COLUMN's unit, as its name says, to
- * our column OURS's; 0 when the name says none (then no factor is
- * implied), -1 when it says one of another kind (a time for a rate). */
-static double name_scale(const char *column, const char *ours)
-{
-        const Column *c = column_find(ours);
-        const char *unit = NULL;
-        double factor = 0;
-
-        /* The longest suffix that fits: _per_s before _s. */
-        size_t best = 0;
-        for (size_t i = 0; i < G_N_ELEMENTS(name_units); i++)
-                if (g_str_has_suffix(column, name_units[i].suffix) && strlen(name_units[i].suffix) > best) {
-                        best = strlen(name_units[i].suffix);
-                        unit = name_units[i].unit;
-                        factor = name_units[i].factor;
-                }
-        if (!unit || !c)
-                return 0;
-        return strcmp(unit, c->unit) ? -1 : factor;
-}
-
-/* ---- what the build cannot make: refused here, by `ipclab check` ---------- */
-
-const char *figure_text_problem(const char *s, gsize max)
-{
-        static char why[128];
-
-        if (strlen(s) > max) {
-                g_snprintf(why, sizeof why, "%zu bytes, more than the %zu it may have", strlen(s), max);
-                return why;
-        }
-        if (!g_utf8_validate(s, -1, NULL))
-                return "not UTF-8";
-        for (const char *p = s; *p; p = g_utf8_next_char(p)) {
-                gunichar c = g_utf8_get_char(p);
-                if (c < 0x20 || (c >= 0x7f && c < 0xa0))
-                        return "a control character, which LaTeX cannot typeset";
-        }
-        return NULL;
-}
-
-gboolean figure_check_collisions(GPtrArray *exps, GPtrArray *errors)
-{
-        g_autoptr(GHashTable) ids = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
-        gboolean ok = TRUE;
-
-        for (guint e = 0; e < exps->len; e++) {
-                const Experiment *exp = exps->pdata[e];
-                for (guint k = 0; k < exp->outputs->len; k++) {
-                        const Output *o = exp->outputs->pdata[k];
-                        g_autofree char *id = g_strdup_printf("%s %s-%s", o->is_table ? "table" : "figure",
-                                                              exp->name, o->name);
-                        g_autofree char *where = o->line ? g_strdup_printf("%s:%u", exp->path, o->line)
-                                                         : g_strdup(exp->path);
-                        g_autofree char *what = g_strdup_printf("%s's [%s]%s", exp->path, o->group,
-                                                                o->is_default ? " (the default)" : "");
-                        const char *first = g_hash_table_lookup(ids, id);
-                        if (first) {
-                                g_ptr_array_add(errors, g_strdup_printf("%s: [%s]: its output is %s, as %s's: rename one "
-                                                                        "(a section would show the other's)", where,
-                                                                        o->group, id + strcspn(id, " ") + 1, first));
-                                ok = FALSE;
-                                continue;
-                        }
-                        g_hash_table_insert(ids, g_steal_pointer(&id), g_strdup(what));
-                }
-        }
-        return ok;
-}
-
-/* What parsing one figure or table needs beside its Output. */
-typedef struct {
-        Parse p;
-        Output *o;
-        const Experiment *exp;
-        Selector *sel;              /* where=, or NULL */
-        const char *metric;         /* the default y */
-        char *pattern_where;        /* where= and the default metric's pattern, or NULL */
-        Table *pub;                 /* the published= file, or NULL */
-        bool scale_given;           /* published_scale= */
-} FigureParse;
 
 /* A list item's identity: axes by their column (size and size_B are one). */
 static const char *item_identity(const char *item)
@@ -497,7 +362,7 @@ static void parse_where(FigureParse *f)
                 g_autoptr(GError) e = NULL;
                 f->sel = select_parse(o->where, SELECT_AXES, &e);
                 if (!f->sel)
-                        bad(&f->p, "where", "%s", e->message);
+                        figure_bad(&f->p, "where", "%s", e->message);
         }
         f->metric = default_metric(f->exp, f->sel, &pattern);
         if (pattern && n_patterns(f->exp, f->sel) > 1)
@@ -516,26 +381,26 @@ static void parse_published_also(FigureParse *f, const char *published_dir)
                 g_autoptr(GError) e = NULL;
                 g_autoptr(Selector) ps = select_parse(o->published_where, SELECT_COLUMNS, &e);
                 if (!ps || !select_check_table(ps, f->pub, o->published, &e))
-                        bad(p, "published_where", "%s", e->message);
+                        figure_bad(p, "published_where", "%s", e->message);
                 for (guint r = 0; ps && !e && r < f->pub->rows->len; r++)
                         o->published_kept += select_row(ps, f->pub, f->pub->rows->pdata[r]);
         }
         for (size_t i = 0; !o->published && i < G_N_ELEMENTS(figure_keys); i++)
                 if (g_str_has_prefix(figure_keys[i].opt.key, "published_") &&
                     g_key_file_has_key(p->kf, p->group, figure_keys[i].opt.key, NULL))
-                        bad(p, figure_keys[i].opt.key, "applies only with published=");
+                        figure_bad(p, figure_keys[i].opt.key, "applies only with published=");
 
         /* A reference experiment (figures: lines; tables: a last row). */
         if (o->also && (strspn(o->also, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
                         != strlen(o->also) || strlen(o->also) > 64))
-                bad(p, "also", "'%s' is not an experiment's name", o->also);
+                figure_bad(p, "also", "'%s' is not an experiment's name", o->also);
         if (!o->also && (o->also_where || o->also_title))
-                bad(p, o->also_where ? "also_where" : "also_title", "applies only with also=");
+                figure_bad(p, o->also_where ? "also_where" : "also_title", "applies only with also=");
         if (o->also_where) {
                 g_autoptr(GError) e = NULL;
                 g_autoptr(Selector) as = select_parse(o->also_where, SELECT_AXES, &e);
                 if (!as)
-                        bad(p, "also_where", "%s", e->message);
+                        figure_bad(p, "also_where", "%s", e->message);
         }
 }
 
@@ -557,12 +422,12 @@ static void parse_table_layout(FigureParse *f)
                         check_value_column(p, "columns", cols[i]);
                 o->columns = g_steal_pointer(&cols);
                 if (o->value)
-                        bad(p, "value", "applies only when columns= is an axis");
+                        figure_bad(p, "value", "applies only when columns= is an axis");
         }
         for (guint i = 0; o->rows && o->rows[i]; i++) {
                 const char *c = check_axis(p, "rows", o->rows[i], f->exp, f->sel);
                 if (c && o->columns_axis && !strcmp(c, o->columns_axis))
-                        bad(p, "rows", "'%s' is already across (columns=)", o->rows[i]);
+                        figure_bad(p, "rows", "'%s' is already across (columns=)", o->rows[i]);
                 if (c) {
                         g_free(o->rows[i]);
                         o->rows[i] = g_strdup(c);
@@ -612,17 +477,17 @@ static void check_table_values(FigureParse *f)
         guint nvals = vals ? g_strv_length(vals) : 0, nunits = o->units ? g_strv_length(o->units) : 0;
 
         if (nunits > 1 && nunits != nvals)
-                bad(p, "unit", "%u units for %u value columns: give one, or one each", nunits, nvals);
+                figure_bad(p, "unit", "%u units for %u value columns: give one, or one each", nunits, nvals);
         for (guint i = 0; i < nvals; i++) {
                 const Column *c = o->columns_axis ? check_value_column(p, "value", vals[i]) : column_find(vals[i]);
                 const char *u = nunits > 1 && i < nunits ? o->units[i] : o->unit;
-                if (u && c && !unit_fits(c->unit, u))
-                        bad(p, "unit", "'%s' does not fit %s, measured in %s", u, c->name,
+                if (u && c && !figure_unit_fits(c->unit, u))
+                        figure_bad(p, "unit", "'%s' does not fit %s, measured in %s", u, c->name,
                             c->unit[0] ? c->unit : "no unit");
         }
         for (guint i = 0; o->per_message && o->per_message[i]; i++)
-                if (!in_strv(vals, o->per_message[i]))
-                        bad(p, "per_message", "'%s' is not one of the table's value columns", o->per_message[i]);
+                if (!figure_in_strv(vals, o->per_message[i]))
+                        figure_bad(p, "per_message", "'%s' is not one of the table's value columns", o->per_message[i]);
         if (o->intervals) {
                 bool any = false;
                 for (guint k = 0; k < nvals; k++) {
@@ -630,10 +495,10 @@ static void check_table_values(FigureParse *f)
                         any |= c && (c->flags & COLUMN_HAS_CI);
                 }
                 if (!any)
-                        bad(p, "intervals", "no value column of the table has an interval in the summary");
+                        figure_bad(p, "intervals", "no value column of the table has an interval in the summary");
         }
         if (o->ratio && !o->columns_axis)
-                bad(p, "ratio", "applies only when columns= is an axis (its values are the ratio's terms)");
+                figure_bad(p, "ratio", "applies only when columns= is an axis (its values are the ratio's terms)");
         for (guint i = 0; o->ratio && o->columns_axis && o->ratio[i]; i++) {
                 g_auto(GStrv) nd = g_strsplit(o->ratio[i], "/", -1);
                 bool ok = g_strv_length(nd) == 2;
@@ -646,91 +511,9 @@ static void check_table_values(FigureParse *f)
                         ok = n > 0;
                 }
                 if (!ok && f->exp->cells->len)
-                        bad(p, "ratio", "'%s' is not NUM/DEN, two values of %s among the table's cells",
+                        figure_bad(p, "ratio", "'%s' is not NUM/DEN, two values of %s among the table's cells",
                             o->ratio[i], o->columns_axis);
         }
-}
-
-/* A published column of the file, or a mistake in KEY. */
-static void check_pub(FigureParse *f, const char *key, const char *col)
-{
-        check_published_column(&f->p, key, f->pub, col, f->o->published);
-}
-
-/* published_ratio=: NUM/DEN, two values of published_series. */
-static void check_published_ratio(FigureParse *f)
-{
-        Output *o = f->o;
-
-        if (o->published_ratio && !o->published_series)
-                bad(&f->p, "published_ratio", "applies only with published_series= (its values are the ratio's terms)");
-        for (guint i = 0; o->published_ratio && o->published_series && f->pub && o->published_ratio[i]; i++) {
-                g_auto(GStrv) nd = g_strsplit(o->published_ratio[i], "/", -1);
-                int sc = table_column(f->pub, o->published_series);
-                bool ok = g_strv_length(nd) == 2 && sc >= 0;
-                for (guint k = 0; ok && k < 2; k++) {
-                        bool found = false;
-                        for (guint r = 0; r < f->pub->rows->len && !found; r++)
-                                found = !strcmp(((char **) f->pub->rows->pdata[r])[sc], g_strstrip(nd[k]));
-                        ok = found;
-                }
-                if (!ok)
-                        bad(&f->p, "published_ratio", "'%s' is not NUM/DEN, two values of %s in %s",
-                            o->published_ratio[i], o->published_series, o->published);
-        }
-}
-
-/* published_rows=: AXIS=COLUMN with AXIS one of rows=. */
-static void check_published_rows(FigureParse *f)
-{
-        Output *o = f->o;
-
-        for (guint i = 0; o->published_rows && o->published_rows[i]; i++) {
-                char *eq = strchr(o->published_rows[i], '=');
-                const Column *axis = NULL;
-                if (eq) {
-                        g_autofree char *a = g_strndup(o->published_rows[i], (gsize) (eq - o->published_rows[i]));
-                        axis = column_find_key(g_strstrip(a));
-                }
-                bool in_rows = axis && in_strv(o->rows, axis->name);
-                if (!eq || !axis || !in_rows)
-                        bad(&f->p, "published_rows", "'%s' is not AXIS=COLUMN with AXIS one of rows=",
-                            o->published_rows[i]);
-                else
-                        check_pub(f, "published_rows", g_strstrip(eq + 1));
-        }
-}
-
-/* published_columns= (OURS=THEIRS) and published_bounds= (THEIRS=COLUMN). */
-static void check_published_columns(FigureParse *f)
-{
-        Output *o = f->o;
-        char **vals = o->columns_axis ? o->values : o->columns;
-
-        o->published_columns_scale = g_new0(double, o->published_columns ? g_strv_length(o->published_columns) + 1 : 1);
-        for (guint i = 0; o->published_columns && o->published_columns[i]; i++) {
-                g_auto(GStrv) kv = g_strsplit(o->published_columns[i], "=", 2);
-                bool ours = kv[0] && kv[1] && in_strv(vals, g_strstrip(kv[0]));
-                if (!ours) {
-                        bad(&f->p, "published_columns", "'%s' is not OURS=THEIRS with OURS one of the table's value "
-                            "columns", o->published_columns[i]);
-                        continue;
-                }
-                check_pub(f, "published_columns", g_strstrip(kv[1]));
-                double s = name_scale(kv[1], kv[0]);
-                if (s < 0)
-                        bad(&f->p, "published_columns", "%s is not in the unit of %s", kv[1], kv[0]);
-                o->published_columns_scale[i] = s > 0 ? s : o->published_scale;
-        }
-        for (guint i = 0; o->published_bounds && o->published_bounds[i]; i++) {
-                g_auto(GStrv) kv = g_strsplit(o->published_bounds[i], "=", 2);
-                if (!kv[0] || !kv[1])
-                        bad(&f->p, "published_bounds", "'%s' is not THEIRS=COLUMN", o->published_bounds[i]);
-                else
-                        check_pub(f, "published_bounds", g_strstrip(kv[1]));
-        }
-        if (o->published_bounds && !o->published_columns)
-                bad(&f->p, "published_bounds", "applies only with published_columns=");
 }
 
 static void parse_table(FigureParse *f)
@@ -739,17 +522,17 @@ static void parse_table(FigureParse *f)
 
         parse_table_layout(f);
         check_table_values(f);
-        check_pub(f, "published_label", o->published_label);
-        check_published_ratio(f);
-        check_pub(f, "published_series", o->published_series);
-        check_published_rows(f);
-        check_published_columns(f);
+        figure_check_pub(f, "published_label", o->published_label);
+        figure_check_published_ratio(f);
+        figure_check_pub(f, "published_series", o->published_series);
+        figure_check_published_rows(f);
+        figure_check_published_columns(f);
         if (o->published && !o->published_columns && (!o->published_rows || !o->published_value))
-                bad(&f->p, o->published_rows ? "published_value" : "published_rows",
+                figure_bad(&f->p, o->published_rows ? "published_value" : "published_rows",
                     "missing: a published column is matched to our rows by published_rows= "
                     "and shown from published_value=");
         for (guint i = 0; o->published_value && o->published_value[i]; i++)
-                check_pub(f, "published_value", o->published_value[i]);
+                figure_check_pub(f, "published_value", o->published_value[i]);
 }
 
 /* y= and x=, or their defaults; none for latency figures. */
@@ -761,7 +544,7 @@ static void parse_figure_axes(FigureParse *f)
         g_autofree char *x = g_steal_pointer(&o->x);
 
         if (latency && (o->y || x)) {
-                bad(p, o->y ? "y" : "x", "a %s draws latency_ns and its percentiles from `ipclab latency`: "
+                figure_bad(p, o->y ? "y" : "x", "a %s draws latency_ns and its percentiles from `ipclab latency`: "
                     "x and y do not apply", type_values[o->type]);
         } else if (o->y) {
                 const Column *first = NULL;
@@ -769,7 +552,7 @@ static void parse_figure_axes(FigureParse *f)
                         const Column *c = check_value_column(p, "y", o->y[i]);
                         /* Panels share the y axis, so its unit. */
                         if (c && first && strcmp(c->unit, first->unit))
-                                bad(p, "y", "%s (%s) and %s (%s): panels share one y axis, so one unit",
+                                figure_bad(p, "y", "%s (%s) and %s (%s): panels share one y axis, so one unit",
                                     first->name, first->unit[0] ? first->unit : "no unit", c->name,
                                     c->unit[0] ? c->unit : "no unit");
                         first = first ? first : c;
@@ -801,7 +584,7 @@ static void parse_figure_series(FigureParse *f)
                 for (guint i = 0; o->series[i]; i++) {
                         const char *c = check_axis(&f->p, "series", o->series[i], f->exp, f->sel);
                         if (c && o->x && !strcmp(c, o->x))
-                                bad(&f->p, "series", "'%s' is already along x", o->series[i]);
+                                figure_bad(&f->p, "series", "'%s' is already along x", o->series[i]);
                         if (c) {
                                 g_free(o->series[i]);
                                 o->series[i] = g_strdup(c);
@@ -828,54 +611,28 @@ static void parse_figure_extras(FigureParse *f)
                 for (guint i = 0; o->y[i]; i++) {
                         const Column *c = column_find(o->y[i]);
                         if (c && !(c->flags & COLUMN_HAS_CI))
-                                bad(p, "errorbars", "%s has no interval in the summary", o->y[i]);
+                                figure_bad(p, "errorbars", "%s has no interval in the summary", o->y[i]);
                 }
-        o->bound_memcpy = in_strv(o->bounds, "memcpy");
+        o->bound_memcpy = figure_in_strv(o->bounds, "memcpy");
         if (o->bound_memcpy && o->x && strcmp(o->x, "size_B"))
-                bad(p, "bounds", "memcpy is drawn for the message size: it needs x=size");
-        o->bound_direct = in_strv(o->bounds, "direct");
+                figure_bad(p, "bounds", "memcpy is drawn for the message size: it needs x=size");
+        o->bound_direct = figure_in_strv(o->bounds, "direct");
         guint n = 0;
         for (guint c = 0; o->bound_direct && c < f->exp->cells->len; c++) {
                 const Cell *cell = f->exp->cells->pdata[c];
                 n += selected(f->sel, cell) && !strcmp(cell->transport, "direct");
         }
         if (o->bound_direct && !n && f->exp->cells->len)
-                bad(p, "bounds", "direct: no cell it draws has transport=direct");
+                figure_bad(p, "bounds", "direct: no cell it draws has transport=direct");
         if (o->published && (!o->published_x || !o->published_y))
-                bad(p, o->published_x ? "published_y" : "published_x", "missing: published numbers are "
+                figure_bad(p, o->published_x ? "published_y" : "published_x", "missing: published numbers are "
                     "drawn from the columns published_x= and published_y=");
         if (o->published && o->type != FIGURE_LINE)
-                bad(p, "published", "published numbers are drawn on line figures only");
-        check_pub(f, "published_x", o->published_x);
+                figure_bad(p, "published", "published numbers are drawn on line figures only");
+        figure_check_pub(f, "published_x", o->published_x);
         for (guint i = 0; o->published_y && o->published_y[i]; i++)
-                check_pub(f, "published_y", o->published_y[i]);
-        check_pub(f, "published_series", o->published_series);
-}
-
-/* Each published column's factor to our unit: without published_scale,
- * what the column's name says (elapsed_us: 1000 to our ns); one whose
- * name says no unit is shown as published in a table (speedup_pct). */
-static void published_scales(FigureParse *f)
-{
-        Output *o = f->o;
-        bool table = o->is_table;
-        char **pub_cols = table ? o->published_value : o->published_y;
-        const char *our_col = table ? (o->value ? o->value : o->columns ? o->columns[0] : NULL) : o->y ? o->y[0] : NULL;
-        guint npc = pub_cols ? g_strv_length(pub_cols) : 0;
-
-        o->published_scales = g_new0(double, npc + 1);
-        for (guint i = 0; i < npc; i++) {
-                double s = f->pub && our_col && !f->scale_given ? name_scale(pub_cols[i], our_col) : 0;
-                if (s < 0)
-                        bad(&f->p, table ? "published_value" : "published_y", "%s is not in the unit of %s (%s): "
-                            "give published_scale=", pub_cols[i], our_col, column_find(our_col)->unit);
-                o->published_scales[i] = s > 0 ? s : f->scale_given || !table ? o->published_scale : 0;
-                if (i == 0 && s > 0)
-                        o->published_scale = s;
-        }
-        if (o->published_heads && g_strv_length(o->published_heads) != npc)
-                bad(&f->p, "published_heads", "%u heads for %u published columns: give one each",
-                    g_strv_length(o->published_heads), npc);
+                figure_check_pub(f, "published_y", o->published_y[i]);
+        figure_check_pub(f, "published_series", o->published_series);
 }
 
 Output *figure_parse(GKeyFile *kf, const char *group, const Experiment *exp,
@@ -894,7 +651,7 @@ Output *figure_parse(GKeyFile *kf, const char *group, const Experiment *exp,
         o->published_scale = 1;
         if (!o->name[0] || strlen(o->name) > 64 || strspn(o->name, "abcdefghijklmnopqrstuvwxyz"
                                                           "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_") != strlen(o->name))
-                bad(&f.p, NULL, "%s name must be letters, digits, '-' or '_'", table ? "table" : "figure");
+                figure_bad(&f.p, NULL, "%s name must be letters, digits, '-' or '_'", table ? "table" : "figure");
         group_check_keys(&f.p, figure_keys, G_N_ELEMENTS(figure_keys), kind, table ? "table" : "figure");
         group_parse_keys(&f.p, figure_keys, G_N_ELEMENTS(figure_keys), kind, o, item_identity);
         f.scale_given = g_key_file_has_key(kf, group, "published_scale", NULL);
@@ -908,7 +665,7 @@ Output *figure_parse(GKeyFile *kf, const char *group, const Experiment *exp,
                 parse_figure_series(&f);
                 parse_figure_extras(&f);
         }
-        published_scales(&f);
+        figure_published_scales(&f);
         g_clear_pointer(&f.sel, select_free);
         g_free(f.pattern_where);
         g_clear_pointer(&f.pub, table_free);

@@ -184,9 +184,9 @@ check "ipclab check: env-cost's estimate counts the VM's boot (${est:-none})" \
 
 # Make hygiene: CPPFLAGS and LDFLAGS reach the compiler and the linker,
 # V=1 shows every command, and a missing step fails loudly.
-make -n -B build/obj/stats.o CPPFLAGS=-DIPCLAB_MARK_CPP > make-flags.n 2>&1
+make -n -B build/obj/analyse/stats.o CPPFLAGS=-DIPCLAB_MARK_CPP > make-flags.n 2>&1
 check "CPPFLAGS reaches the compiler" 'grep -q "cc .*-DIPCLAB_MARK_CPP.* -c harness/analyse/stats.c" make-flags.n'
-make -n -W build/obj/stats.o harness/ipclab LDFLAGS=-Wl,-O1 > make-flags.n 2>&1
+make -n -W build/obj/analyse/stats.o harness/ipclab LDFLAGS=-Wl,-O1 > make-flags.n 2>&1
 check "LDFLAGS reaches the linker" 'grep -q "cc .*-Wl,-O1 .*-o harness/ipclab" make-flags.n'
 touch data/kernel-latency/samples.tsv
 make V=1 build/summary/kernel-latency.tsv > make-v.log 2>&1

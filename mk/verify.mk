@@ -19,6 +19,9 @@
 #   make claim-stability [STABILITY_REPS=6,10,15,20] [STABILITY_DRAWS=200]
 #       how often a rerun with that many repetitions would reach each
 #       claim's verdict, estimated by resampling data/ (no measurement)
+#   make claim-reruns EXP=name [RERUNS=5] [PROFILE=...]
+#       rerun one experiment RERUNS times into build/reruns/<name>/N/ and
+#       count, per claim, the reruns that reach data/'s verdict (measured)
 #
 # Uses IPCLAB, BUILD, EXPERIMENT_FILES, ALL_EXPERIMENTS and EXPERIMENTS
 # (top Makefile; include this file after they are set), and, in recipes
@@ -217,6 +220,16 @@ claim-stability: $(IPCLAB)
 	$(IPCLAB) verify --data $(DATADIR) --stability $(STABILITY_REPS) --draws $(STABILITY_DRAWS) \
 		--tsv $(VERIFY_DIR)/stability.tsv
 	@echo "  (also in $(VERIFY_DIR)/stability.tsv)"
+
+# make claim-reruns EXP=name [RERUNS=5]: measured agreement (mk/claim-reruns.sh).
+RERUNS ?= 5
+.PHONY: claim-reruns
+claim-reruns: $(IPCLAB)
+	$(Q)if [ -z "$(EXP)" ] || [ ! -f "$(EXPDIR)/$(EXP).ini" ]; then \
+		echo "make claim-reruns: EXP= names no file in $(EXPDIR)/ (experiments: $(ALL_EXPERIMENTS))" >&2; exit 2; \
+	fi
+	$(Q)flock $(MEASURE_LOCK) mk/claim-reruns.sh $(IPCLAB) $(EXPDIR) $(DATADIR) $(BUILD)/reruns/$(EXP) $(EXP) $(RERUNS) \
+		$(if $(PROFILE),--profile $(PROFILE))
 
 # The paper carries the table and cites the claims; the TSV is made with
 # them (a deleted TSV is made again by the next make all).

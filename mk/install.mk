@@ -40,7 +40,7 @@ INSTALL_SHARE = $(DESTDIR)$(PREFIX)/share/ipclab
 INSTALL_INCLUDE = $(DESTDIR)$(PREFIX)/include/ipclab
 INSTALL_LIB = $(DESTDIR)$(PREFIX)/lib
 INSTALL_MK := mk/study.mk mk/standalone.mk mk/data.mk mk/transports.mk mk/plots.mk mk/paper.mk mk/verify.mk \
-	mk/env.mk mk/outputs.awk
+	mk/env.mk
 INSTALL_ENV := harness/place/env/image.recipe harness/place/env/build-image.sh harness/place/env/guest-init.sh \
 	harness/place/env/ssh-container.sh
 # The sources a target builds the harness from: what `make harness` reads.

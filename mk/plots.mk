@@ -3,10 +3,11 @@
 # IPCLAB_SHARE, IPCLAB_CODE, BUILD, EXPDIR, DATADIR, PAPERDIR, PLOTDIR,
 # EXPERIMENT_FILES and EXPERIMENTS).
 #
-# Nothing is listed here: `ipclab check --list-outputs` names every figure
+# Nothing is listed here: `ipclab check --make-outputs` names every figure
 # and table of every experiment file ([figure NAME] and [table NAME]
 # groups, or the defaults `main`), with what each reads besides its own
-# summary.  mk/outputs.awk turns that into $(BUILD)/outputs.mk, which is
+# summary, as the make variables of $(BUILD)/outputs.mk (OUTPUT_FIGURES,
+# OUT_EXP_figure_EXP-NAME, ...: harness/cli/outputs-mk.c), which is
 # included, so make knows them when it plans; it is made again when an
 # experiment file or ipclab's code changes (then make rereads it).  What a
 # file declares does not depend on what can run here: a file whose cells
@@ -33,7 +34,6 @@
 # to $(BUILD)/logs/.
 
 GNUPLOT ?= gnuplot
-AWK ?= awk
 
 OUTPUTS_MK := $(BUILD)/outputs.mk
 # Goals that need no outputs do not make them (`make clean` compiles
@@ -51,14 +51,11 @@ endif
 # Depends on the code, not on the binary (a commit relinks it and changes
 # no output); the binary is made first only when it is missing, or here
 # when the code is newer than it (a sub-make that does not read this file).
-$(OUTPUTS_MK): $(EXPERIMENT_FILES) $(IPCLAB_CODE) $(IPCLAB_SHARE)/mk/outputs.awk \
+$(OUTPUTS_MK): $(EXPERIMENT_FILES) $(IPCLAB_CODE) \
 		$(if $(wildcard $(IPCLAB)),,| $(IPCLAB))
 	$(Q)mkdir -p $(@D)
 	$(Q)$(if $(filter-out $(IPCLAB),$(IPCLAB_CODE)),$(MAKE) --no-print-directory IPCLAB_OUTPUTS=none $(IPCLAB) &&) \
-	: > $@.tsv.tmp && for f in $(EXPERIMENT_FILES); do \
-		$(IPCLAB) check --list-outputs $$f >> $@.tsv.tmp || { rm -f $@.tsv.tmp; exit 1; }; \
-	done && $(AWK) -f $(IPCLAB_SHARE)/mk/outputs.awk $@.tsv.tmp > $@.tmp && rm -f $@.tsv.tmp \
-		|| { rm -f $@.tmp $@.tsv.tmp; exit 1; }
+	$(IPCLAB) check --make-outputs $(EXPERIMENT_FILES) > $@.tmp || { rm -f $@.tmp; exit 1; }
 	$(Q)mv $@.tmp $@
 
 # The figures and tables of experiments with data.

@@ -33,7 +33,6 @@
 ifndef IPCLAB_VERIFY_MK
 IPCLAB_VERIFY_MK := 1
 
-AWK ?= awk
 REPRO_DIR := $(BUILD)/repro
 VERIFY_DIR := $(BUILD)/verify
 CLAIMS_TSV := $(VERIFY_DIR)/claims.tsv

@@ -44,3 +44,9 @@ int cmd_bus(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_paper_check(int argc, char **argv);
 int cmd_init(int argc, char **argv);
+
+/* `ipclab check --make-outputs`: prints the make variables of the
+ * outputs of LOADED (Experiment *, every file loaded, their names checked
+ * for clashes already) for mk/plots.mk; EXIT_USAGE, printing nothing on
+ * stdout, when a word could not be a make word (outputs-mk.c). */
+int cli_outputs_make(const GPtrArray *loaded);

@@ -194,13 +194,15 @@ static void print_estimate(const Experiment *exp, const EstimateCalib *cal)
 int cmd_check(int argc, char **argv)
 {
         char *profile = NULL, *data = NULL;
-        gboolean config_hash = FALSE, list_outputs = FALSE, run_order = FALSE;
+        gboolean config_hash = FALSE, list_outputs = FALSE, make_outputs = FALSE, run_order = FALSE;
         GOptionEntry entries[] = {
                 { "profile", 'p', 0, G_OPTION_ARG_STRING, &profile, "Apply [profile NAME]", "NAME" },
                 { "data", 0, 0, G_OPTION_ARG_FILENAME, &data,
                   "Warn of cells of DIR/<experiment>/ that ran in several CPU placements (default: data)", "DIR" },
                 { "list-outputs", 0, 0, G_OPTION_ARG_NONE, &list_outputs,
                   "Print each file's figures, tables and numbers: KIND EXP NAME INPUTS, tab-separated", NULL },
+                { "make-outputs", 0, 0, G_OPTION_ARG_NONE, &make_outputs,
+                  "Print the same as the make variables mk/plots.mk builds them from", NULL },
                 { "run-order", 0, 0, G_OPTION_ARG_NONE, &run_order,
                   "List the cells in the order they run (seed= shuffles them), not in file order", NULL },
                 { "config-hash", 0, 0, G_OPTION_ARG_NONE, &config_hash,
@@ -220,6 +222,9 @@ int cmd_check(int argc, char **argv)
                 return cli_usage_error(ctx, e->message);
         if (argc < 2)
                 return cli_usage_error(ctx, "check needs at least one experiment file");
+        if (make_outputs && (list_outputs || config_hash || profile))
+                return cli_usage_error(ctx, "--make-outputs goes with no --list-outputs, --config-hash or --profile");
+        list_outputs = list_outputs || make_outputs;
         /* Every file loaded, for what only all of them tell: two outputs
          * of one name (figure_check_collisions). */
         g_autoptr(GPtrArray) loaded = g_ptr_array_new_with_free_func((GDestroyNotify) experiment_free);
@@ -241,6 +246,8 @@ int cmd_check(int argc, char **argv)
                         printf("%s\n", h);
                         continue;
                 }
+                if (make_outputs)
+                        continue;
                 if (list_outputs) {
                         for (guint k = 0; k < exp->outputs->len; k++) {
                                 const Output *o = exp->outputs->pdata[k];
@@ -299,6 +306,8 @@ int cmd_check(int argc, char **argv)
                         fprintf(stderr, "ipclab: %s\n", (char *) clashes->pdata[k]);
                 status = EXIT_USAGE;
         }
+        if (make_outputs && !status)
+                status = cli_outputs_make(loaded);
         g_free(profile);
         g_free(data);
         return status;

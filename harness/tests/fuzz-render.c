@@ -15,7 +15,7 @@
  *   2. as a value alone, render_gnuplot_string(V) after "x = ": the same
  *      comparison, without the renderer around it;
  *   3. as an experiment file: what `ipclab check --list-outputs` prints of
- *      it (what mk/outputs.awk turns into make variables) must be names of
+ *      it (what `ipclab check --make-outputs` writes as make variables) must be names of
  *      letters, digits, '.', '_' and '-', and inputs of the forms
  *      exp:NAME, latency:NAME and published:data/published/NAME.
  * An invariant broken aborts: libFuzzer saves the input as a crash.

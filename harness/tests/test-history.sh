@@ -108,7 +108,7 @@ mkdir -p "$reg/.history/p"
 cp -a "$out/p" "$reg/.history/p/20000101T000000Z"
 cp -a "$out/p" "$reg/p"
 awk -F'\t' -v OFS='\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "elapsed_ns") c = i; print; next }
-        { if ($c != "-") $c = $c * 10; print }' "$out/p/samples.tsv" > "$reg/p/samples.tsv"
+        { if ($c != "-") $c = sprintf("%.0f", $c * 10); print }' "$out/p/samples.tsv" > "$reg/p/samples.tsv"
 $ipclab compare --fail-above 10% "$reg/p" > "$tmp/reg.tsv" 2> "$tmp/reg.err"; rc=$?
 check "10x slower data: --fail-above 10% exits 1" '[ $rc -eq 1 ]' "$(cat "$tmp/reg.err")"
 # Each cell's interval is as wide as its repetitions spread: on a loaded

@@ -23,9 +23,16 @@ CHECK_QUICK := test-columns test-compare test-experiment test-hist test-latency 
 	test-transports test-faults test-bus test-numbers.sh \
 	test-cli.sh test-readme-columns.sh test-latency.sh test-run.sh test-security.sh test-window.sh
 TEST_TIME_LIMIT ?= 1800
+# TEST_JOBS: tests run at a time (run-tests --jobs).  CHECK_SERIAL: the
+# tests that use what is machine-wide (container and VM images and their
+# caches, sshd, Slurm, a fixed port, /run): never two at once, in one
+# lane of their own (run-tests --serial).  A new test of that kind goes
+# there.
+TEST_JOBS ?= 2
+CHECK_SERIAL := test-env.sh test-fresh.sh test-install.sh test-ssh.sh test-slurm.sh
 CHECK_TESTS = $(TEST_BIN) $(sort $(wildcard harness/tests/test-*.sh))
 CHECK_QUICK_TESTS = $(foreach t,$(CHECK_TESTS),$(if $(filter $(CHECK_QUICK),$(notdir $(t))),$(t)))
-RUN_TESTS = harness/tests/run-tests --time-limit $(TEST_TIME_LIMIT)
+RUN_TESTS = harness/tests/run-tests --time-limit $(TEST_TIME_LIMIT) --jobs $(TEST_JOBS) --serial '$(CHECK_SERIAL)'
 
 .PHONY: check check-quick check-busy
 check: deps-check-test $(IPCLAB) $(TEST_BIN)

@@ -8,9 +8,31 @@
 # was missing, and every object depends on FILE, so that a library that
 # appeared, went or changed version is built in or left out, and "built
 # without X" means X is not installed.
+# The pkg-config and compiler calls below take seconds (15 and more on a
+# busy machine) and make runs this on every invocation, so their result
+# is kept with a key, $FILE.key, made of everything they depend on: this
+# script, its arguments, the compiler, pkg-config's search path and the
+# name, size and time of every .pc file on it (and of its directories:
+# a file added or removed), nng's header and library, and the package
+# database (an apt-get install or remove).  While the key is the same,
+# FILE is left as it is and nothing is asked again.
 set -u
 cxx=${1:-yes} file=$2
 mkdir -p "$(dirname "$file")"
+config_key() {
+        local pc_path d
+        pc_path=$(pkg-config --variable pc_path pkg-config 2>/dev/null)
+        sha256sum "$0"
+        echo "$cxx ${CC:-cc} ${PKG_CONFIG_PATH-} ${PKG_CONFIG_LIBDIR-} ${PKG_CONFIG_SYSROOT_DIR-} $pc_path"
+        for d in ${PKG_CONFIG_PATH:+${PKG_CONFIG_PATH//:/ }} ${PKG_CONFIG_LIBDIR:+${PKG_CONFIG_LIBDIR//:/ }} ${pc_path//:/ }; do
+                [ -d "$d" ] && stat -L -c '%n %s %.9Y' -- "$d" "$d"/*.pc 2>/dev/null
+        done
+        stat -L -c '%n %s %.9Y' -- /usr/include/nng/nng.h /usr/local/include/nng/nng.h \
+                "$(${CC:-cc} -print-file-name=libnng.so 2>/dev/null)" /var/lib/dpkg/status 2>/dev/null
+        command -v pkg-config ${CC:-cc}
+}
+key=$(config_key | sha256sum | cut -d' ' -f1)
+[ -f "$file" ] && [ "$(cat "$file.key" 2>/dev/null)" = "$key" ] && exit 0
 tmp=$file.tmp.$$
 trap 'rm -f "$tmp"' EXIT
 exec 3>&1 > "$tmp"
@@ -79,6 +101,8 @@ put HAVE_NNG "$have_nng"
 put NNG_LIBS "$([ -n "$have_nng" ] && echo "-lnng -lpthread")"
 
 exec >&3 3>&-
-cmp -s "$tmp" "$file" && exit 0
-[ -f "$file" ] && diff "$file" "$tmp" | sed -n 's/^> \(VERSION_[^ ]*\|CXX_TRANSPORTS_BUILT\) := /  config: \1 now /p' >&2
-mv "$tmp" "$file"
+if ! cmp -s "$tmp" "$file"; then
+        [ -f "$file" ] && diff "$file" "$tmp" | sed -n 's/^> \(VERSION_[^ ]*\|CXX_TRANSPORTS_BUILT\) := /  config: \1 now /p' >&2
+        mv "$tmp" "$file"
+fi
+echo "$key" > "$tmp" && mv "$tmp" "$file.key"

@@ -278,8 +278,13 @@ check "... the paper prints them as text (\\write18 and \$(shell ...) literally)
         'grep -qF "write18{touch" <<<"$text" && grep -qF "(shell touch" <<<"$text"'
 
 # A samples.tsv whose transport closes a string and calls system(): refused
-# by summarize, the build stops, nothing runs.
-cp -r "$study" "$tmp/study2"
+# by summarize, the build stops, nothing runs.  The copy keeps every file's
+# time (cp -a): with cp -r each file has the time it was copied at, and
+# when transports/pipe-packet.c lands a clock tick after its .so (a busy
+# machine, a directory listing the .so first), make rebuilds the plugin,
+# whose new SHA-256 makes the data stale, and make all measures the
+# example again instead of summarizing the edited file.
+cp -a "$study" "$tmp/study2"
 rm -rf "$tmp/study2/experiments/hostile.ini" "$tmp/study2/data/hostile"
 awk -F'\t' -v OFS='\t' -v c="$(col_of "$tmp/study2/data/example/samples.tsv" transport)" \
         -v v="pipe')+system('touch $canary')+('" 'NR == 2 { $c = v } { print }' "$study/data/example/samples.tsv" \
@@ -287,8 +292,9 @@ awk -F'\t' -v OFS='\t' -v c="$(col_of "$tmp/study2/data/example/samples.tsv" tra
 rm -rf "$tmp/study2/build"
 (cd "$tmp/study2" && make all) > "$tmp/make2.log" 2>&1; rc=$?
 check "a transport closing a quote with system(): make all fails at summarize, naming line and column" \
-        '[ $rc -ne 0 ] && grep -q "samples.tsv:2: column [0-9]* (transport) is" "$tmp/make2.log" && [ ! -e "$canary" ]' ||
-        tail -5 "$tmp/make2.log" | sed 's/^/# /'
+        '[ $rc -ne 0 ] && ! grep -q "^measuring" "$tmp/make2.log" &&
+         grep -q "samples.tsv:2: column [0-9]* (transport) is" "$tmp/make2.log" && [ ! -e "$canary" ]' ||
+        sed 's/^/# /' "$tmp/make2.log"
 # An experiment file whose name holds $(shell ...) or ';': make stops as it
 # reads its makefiles, make -n clean too, and nothing runs.
 cp "$study/experiments/example.ini" "$tmp/study2/experiments/x;touch\${IFS}$(basename "$canary");.ini"

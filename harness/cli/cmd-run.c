@@ -392,6 +392,31 @@ static int run_files(char **files, int n, const RunRequest *rq, GPtrArray *found
         return status;
 }
 
+/* Loads each of the N FILES with PROFILE: 0, or the exit status of the
+ * first that does not load (reported). */
+static int check_files(char **files, int n, const char *profile)
+{
+        for (int i = 0; i < n; i++) {
+                g_autoptr(GError) err = NULL;
+                g_autoptr(Experiment) exp = experiment_load(files[i], profile, &err);
+                if (!exp)
+                        return cli_report(err);
+        }
+        return 0;
+}
+
+/* What the run found (FOUND: Findings), once every experiment is
+ * measured, in colour on a terminal unless NO_COLOR says otherwise. */
+static void print_findings(const GPtrArray *found)
+{
+        const char *no_colour = g_getenv("NO_COLOR");
+        bool colour = isatty(STDOUT_FILENO) && !(no_colour && *no_colour);
+        for (guint i = 0; i < found->len; i++) {
+                g_autofree char *text = findings_format(found->pdata[i], colour);
+                printf("%s%s", i ? "\n" : "", text);
+        }
+}
+
 int cmd_run(int argc, char **argv, char **argv_all)
 {
         char *profile = NULL, *env = NULL, *out = NULL, *slurm = NULL, *job_dir = NULL;
@@ -455,12 +480,9 @@ int cmd_run(int argc, char **argv, char **argv_all)
         }
         g_ptr_array_add(targets, NULL);
         /* Validate every file before measuring anything. */
-        for (int i = 1; i < argc; i++) {
-                g_autoptr(GError) err = NULL;
-                g_autoptr(Experiment) exp = experiment_load(argv[i], profile, &err);
-                if (!exp)
-                        return cli_report(err);
-        }
+        status = check_files(argv + 1, argc - 1, profile);
+        if (status)
+                return status;
         /* What a container or VM runs: the same `ipclab run`, on the host
          * binary, with these arguments. */
         g_autofree char *self = g_file_read_link("/proc/self/exe", NULL);
@@ -500,13 +522,8 @@ int cmd_run(int argc, char **argv, char **argv_all)
         if (argc > 1)
                 status = run_files(argv + 1, argc - 1, &rq, found);
         run_unlock_out(dir, lock);
-        /* What the run found, once every experiment is measured. */
-        const char *no_colour = g_getenv("NO_COLOR");
-        bool colour = isatty(STDOUT_FILENO) && !(no_colour && *no_colour);
-        for (guint i = 0; status != EXIT_INTERRUPTED && i < found->len; i++) {
-                g_autofree char *text = findings_format(found->pdata[i], colour);
-                printf("%s%s", i ? "\n" : "", text);
-        }
+        if (status != EXIT_INTERRUPTED)
+                print_findings(found);
         g_free(profile);
         g_free(env);
         g_free(out);

@@ -582,15 +582,40 @@ static bool prepare_local(const Experiment *exp, const char *file, const char *s
         return true;
 }
 
-/* Step 3 on T, whose directory DIR holds what upload() sent: see
- * run_script.  Returns the run's status, or RUN_ERROR with ERROR. */
-static int run_there(const RemoteTarget *t, const Experiment *exp, const char *dir, const char *out_dir,
-                     const char *const *extra, GError **error)
+/* What step 3 on a target left: the run's stdout unpacked into IN, its
+ * stderr in LOG (the resume files' rows apart, in STREAMED and
+ * STREAMED_LAT), ssh's exit status SS. */
+typedef struct {
+        char *in;                 /* receive_dir(): the unpacked results */
+        GString *log, *streamed, *streamed_lat;
+        GError *refused;          /* the stream was refused (untar.h) */
+        GError *cut;              /* the stream ended before it was whole */
+        int ss;
+        bool interrupted;
+} ThereRun;
+
+static void there_run_clear(ThereRun *r)
 {
-        /* The run: its stdin is our watchdog pipe, its stdout the results. */
-        g_autofree char *ini = g_strdup_printf("%s/in/%s.ini", dir, exp->name);
-        g_autofree char *rout = g_strdup_printf("%s/out", dir);
-        g_autoptr(GPtrArray) args = g_ptr_array_new();
+        if (r->in)
+                samples_remove_dir(r->in);
+        g_clear_pointer(&r->in, g_free);
+        if (r->log)
+                g_string_free(r->log, TRUE);
+        if (r->streamed)
+                g_string_free(r->streamed, TRUE);
+        if (r->streamed_lat)
+                g_string_free(r->streamed_lat, TRUE);
+        g_clear_error(&r->refused);
+        g_clear_error(&r->cut);
+}
+
+/* The arguments of run_script for EXP in the target's directory DIR:
+ * its `ipclab run` in the place --env chose (else the file's), into
+ * DIR/out (ROUT) of DIR/in/NAME.ini (INI).  Points into its arguments. */
+static GPtrArray *there_args(const Experiment *exp, const char *dir, const char *rout, const char *ini,
+                             const char *const *extra)
+{
+        GPtrArray *args = g_ptr_array_new();
         g_ptr_array_add(args, (gpointer) dir);
         g_ptr_array_add(args, (gpointer) exp->name);
         g_ptr_array_add(args, (gpointer) "run");
@@ -600,114 +625,162 @@ static int run_there(const RemoteTarget *t, const Experiment *exp, const char *d
                 g_ptr_array_add(args, (gpointer) env_name(exp->env));
         }
         g_ptr_array_add(args, (gpointer) "--out");
-        g_ptr_array_add(args, rout);
+        g_ptr_array_add(args, (gpointer) rout);
         for (gsize i = 0; extra && extra[i]; i++)
                 g_ptr_array_add(args, (gpointer) extra[i]);
-        g_ptr_array_add(args, ini);
+        g_ptr_array_add(args, (gpointer) ini);
         g_ptr_array_add(args, NULL);
+        return args;
+}
+
+/* Runs run_script on T for EXP (in T's directory DIR) and follows it
+ * to its end: the run's stdin is our watchdog pipe, its stdout the
+ * results, unpacked into a new receive_dir() under OUT_DIR.  Fills R;
+ * false with ERROR when it could not start. */
+static bool there_stream(const RemoteTarget *t, const Experiment *exp, const char *dir, const char *out_dir,
+                         const char *const *extra, ThereRun *r, GError **error)
+{
+        g_autofree char *ini = g_strdup_printf("%s/in/%s.ini", dir, exp->name);
+        g_autofree char *rout = g_strdup_printf("%s/out", dir);
+        g_autoptr(GPtrArray) args = there_args(exp, dir, rout, ini, extra);
         g_autoptr(GPtrArray) argv = ssh_argv(t, run_script, (const char *const *) args->pdata, error);
         if (!argv)
-                return RUN_ERROR;
+                return false;
         int watch[2];
         if (pipe2(watch, O_CLOEXEC) < 0) {
                 g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "pipe: %s", g_strerror(errno));
-                return RUN_ERROR;
+                return false;
         }
-        g_autofree char *in = receive_dir(out_dir, error);
-        if (!in) {
+        r->in = receive_dir(out_dir, error);
+        if (!r->in) {
                 close(watch[0]);
                 close(watch[1]);
-                return RUN_ERROR;
+                return false;
         }
         int ssh_out = -1, ssh_err = -1;
         GPid spid = remote_spawn((const char *const *) argv->pdata, watch[0], -1, &ssh_out, &ssh_err, error);
         close(watch[0]);
         if (spid < 0) {
                 close(watch[1]);
-                samples_remove_dir(in);
-                return RUN_ERROR;
+                return false;
         }
         /* The results come on ssh's stdout as tar, unpacked here as
          * untrusted input (untar.h), never by tar(1). */
         g_autofree char *what = g_strdup_printf("the results from %s", t->spec);
-        g_autoptr(Untar) untar = untar_new(in, what);
-        g_autoptr(GString) log = g_string_new(NULL);
-        g_autoptr(GString) streamed = g_string_new(NULL), streamed_lat = g_string_new(NULL),
-                           line = g_string_new(NULL);
-        Pump sp = { .out = ssh_out, .err = ssh_err, .log = log, .stop_fd = &watch[1], .pid = spid, .forward = true,
-                    .partial = streamed, .partial_lat = streamed_lat, .line = line, .untar = untar };
-        bool interrupted = remote_pump(&sp);
+        g_autoptr(Untar) untar = untar_new(r->in, what);
+        g_autoptr(GString) line = g_string_new(NULL);
+        r->log = g_string_new(NULL);
+        r->streamed = g_string_new(NULL);
+        r->streamed_lat = g_string_new(NULL);
+        Pump sp = { .out = ssh_out, .err = ssh_err, .log = r->log, .stop_fd = &watch[1], .pid = spid,
+                    .forward = true, .partial = r->streamed, .partial_lat = r->streamed_lat, .line = line,
+                    .untar = untar };
+        r->interrupted = remote_pump(&sp);
         if (watch[1] >= 0)
                 close(watch[1]);
-        int ss = remote_wait_exit(spid);
-        g_autoptr(GError) refused = sp.untar_error;
-        if (refused) {
+        r->ss = remote_wait_exit(spid);
+        r->refused = sp.untar_error;
+        if (!r->refused)
+                (void) untar_finish(untar, &r->cut);
+        return true;
+}
+
+/* The error of a run on T that did not come back whole (R), keeping the
+ * repetitions it streamed for --resume in OUT_DIR when there are any. */
+static void there_lost(const RemoteTarget *t, const Experiment *exp, const char *out_dir, const ThereRun *r,
+                       GError **error)
+{
+        int ss = r->ss;
+        const char *log = r->log->str;
+        g_autofree char *partial = run_partial_path(out_dir, exp->name, 0);
+        /* mk/deps.sh's own words, when it named what is missing. */
+        const char *apt = ss == 97 || ss == 98 ? strstr(log, "apt-get install") : NULL;
+        while (apt && apt > log && apt[-1] != '\n')
+                apt--;
+        g_autofree char *apt_line = apt ? g_strndup(apt, strcspn(apt, "\n")) : NULL;
+        g_autofree char *l = remote_last_line(apt_line ? apt_line : r->cut && ss == 0 ? r->cut->message : log);
+        if (ss == 97 || ss == 98)
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                            "%s cannot build the harness%s%s (its full output is above)", t->spec,
+                            apt ? "; as root there: " : ": ", l);
+        else if (keep_streamed(exp, r->streamed, partial) > 0 &&
+                 keep_streamed_latencies(exp, r->streamed_lat, out_dir))
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_RUN,
+                            "%s: the connection was lost or the run there failed (ssh exit %d: %s); "
+                            "the %u repetitions it had finished are kept in %s: `ipclab run --resume` "
+                            "continues from them", t->spec, ss, l, keep_streamed(exp, r->streamed, NULL), partial);
+        else
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_RUN,
+                            "%s: the connection was lost or the run there failed (ssh exit %d: %s); "
+                            "nothing of it is kept; `ipclab run --resume` runs it again",
+                            t->spec, ss, l);
+}
+
+/* Puts a whole stream R from T in place: the results into
+ * OUT_DIR/<experiment>/ (with console.log, what the target said), or
+ * the resume files of a stopped run (the rows --resume would read of
+ * them).  False with ERROR when the results cannot be put there. */
+static bool there_keep(const RemoteTarget *t, const Experiment *exp, const char *out_dir, const ThereRun *r,
+                       GError **error)
+{
+        g_autofree char *name_dir = g_build_filename(r->in, exp->name, NULL);
+        struct stat st;
+
+        for (guint k = 0; k < RUN_N_PARTIALS; k++)
+                copy_partial(exp, k, r->in, out_dir);
+        if (lstat(name_dir, &st) < 0 || !S_ISDIR(st.st_mode))
+                return true;
+        g_autofree char *final = g_build_filename(out_dir, exp->name, NULL);
+        g_autofree char *console = g_build_filename(name_dir, "console.log", NULL);
+        g_autofree char *shown = safefile_terminal_text(r->log->str, r->log->len);
+        unlink(console);
+        samples_write_atomic(console, shown, strlen(shown));
+        int rr = history_replace_dir(name_dir, final);
+        if (rr < 0) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot put the results of %s in %s: %s",
+                            t->spec, final, g_strerror(-rr));
+                return false;
+        }
+        for (guint k = 0; k < RUN_N_PARTIALS; k++) {
+                g_autofree char *done = run_partial_path(out_dir, exp->name, k);
+                unlink(done);
+        }
+        return true;
+}
+
+/* Step 3 on T, whose directory DIR holds what upload() sent: see
+ * run_script.  Returns the run's status, or RUN_ERROR with ERROR. */
+static int run_there(const RemoteTarget *t, const Experiment *exp, const char *dir, const char *out_dir,
+                     const char *const *extra, GError **error)
+{
+        ThereRun r = { 0 };
+        int status = RUN_ERROR;
+
+        if (!there_stream(t, exp, dir, out_dir, extra, &r, error))
+                goto out;
+        if (r.refused) {
                 /* Nothing of a refused stream is kept, not even its
                  * resume rows. */
-                g_propagate_error(error, g_steal_pointer(&refused));
+                g_propagate_error(error, g_steal_pointer(&r.refused));
                 g_prefix_error(error, "%s: ", t->spec);
-                samples_remove_dir(in);
-                return RUN_ERROR;
+                goto out;
         }
-        g_autoptr(GError) cut = NULL;
-        int ts = untar_finish(untar, &cut) ? 0 : 1;
-        g_autofree char *name_dir = g_build_filename(in, exp->name, NULL);
-        g_autofree char *partial = run_partial_path(out_dir, exp->name, 0);
-        if (ts != 0 || ss == 255 || (ss >= 96 && ss <= 99)) {
-                /* mk/deps.sh's own words, when it named what is missing. */
-                const char *apt = ss == 97 || ss == 98 ? strstr(log->str, "apt-get install") : NULL;
-                while (apt && apt > log->str && apt[-1] != '\n')
-                        apt--;
-                g_autofree char *apt_line = apt ? g_strndup(apt, strcspn(apt, "\n")) : NULL;
-                g_autofree char *l = remote_last_line(apt_line ? apt_line : ts != 0 && ss == 0 ? cut->message : log->str);
-                if (ss == 97 || ss == 98)
-                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
-                                    "%s cannot build the harness%s%s (its full output is above)", t->spec,
-                                    apt ? "; as root there: " : ": ", l);
-                else if (keep_streamed(exp, streamed, partial) > 0 && keep_streamed_latencies(exp, streamed_lat, out_dir))
-                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_RUN,
-                                    "%s: the connection was lost or the run there failed (ssh exit %d: %s); "
-                                    "the %u repetitions it had finished are kept in %s: `ipclab run --resume` "
-                                    "continues from them", t->spec, ss, l, keep_streamed(exp, streamed, NULL), partial);
-                else
-                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_RUN,
-                                    "%s: the connection was lost or the run there failed (ssh exit %d: %s); "
-                                    "nothing of it is kept; `ipclab run --resume` runs it again",
-                                    t->spec, ss, l);
-                samples_remove_dir(in);
-                return RUN_ERROR;
+        int ss = r.ss;
+        if (r.cut || ss == 255 || (ss >= 96 && ss <= 99)) {
+                there_lost(t, exp, out_dir, &r, error);
+                goto out;
         }
-        /* Whole: the results, or the resume files of a stopped run (the
-         * rows --resume would read of them). */
-        for (guint k = 0; k < RUN_N_PARTIALS; k++)
-                copy_partial(exp, k, in, out_dir);
-        struct stat st;
-        if (lstat(name_dir, &st) == 0 && S_ISDIR(st.st_mode)) {
-                g_autofree char *final = g_build_filename(out_dir, exp->name, NULL);
-                g_autofree char *console = g_build_filename(name_dir, "console.log", NULL);
-                g_autofree char *shown = safefile_terminal_text(log->str, log->len);
-                unlink(console);
-                samples_write_atomic(console, shown, strlen(shown));
-                int rr = history_replace_dir(name_dir, final);
-                if (rr < 0) {
-                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot put the results of %s in %s: %s",
-                                    t->spec, final, g_strerror(-rr));
-                        samples_remove_dir(in);
-                        return RUN_ERROR;
-                }
-                for (guint k = 0; k < RUN_N_PARTIALS; k++) {
-                        g_autofree char *done = run_partial_path(out_dir, exp->name, k);
-                        unlink(done);
-                }
-        }
-        samples_remove_dir(in);
-        int status = interrupted || ss == RUN_INTERRUPTED || ss == 129 ? RUN_INTERRUPTED
+        if (!there_keep(t, exp, out_dir, &r, error))
+                goto out;
+        status = r.interrupted || ss == RUN_INTERRUPTED || ss == 129 ? RUN_INTERRUPTED
                : ss == 0 ? RUN_OK : ss == 1 ? RUN_FAILED : RUN_ERROR;
         if (status == RUN_ERROR) {
-                g_autofree char *l = remote_last_line(log->str);
+                g_autofree char *l = remote_last_line(r.log->str);
                 g_set_error(error, IPCLAB_ERROR, ss == 2 ? IPCLAB_ERROR_INPUT : IPCLAB_ERROR_RUN,
                             "%s: ipclab run there exited %d: %s", t->spec, ss, l);
         }
+out:
+        there_run_clear(&r);
         return status;
 }
 

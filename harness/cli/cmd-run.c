@@ -26,6 +26,7 @@
 #include "numbers.h"
 #include "papercheck.h"
 #include "place.h"
+#include "progress.h"
 #include "plugin.h"
 #include "render.h"
 #include "remote.h"
@@ -392,6 +393,13 @@ static int run_files(char **files, int n, const RunRequest *rq, GPtrArray *found
         return status;
 }
 
+/* Where what the places say goes (progress.h): our stderr, as it comes. */
+static void show_progress(const char *text, gsize len, gpointer data)
+{
+        (void) data;
+        (void) !write(STDERR_FILENO, text, len);
+}
+
 /* Loads each of the N FILES with PROFILE: 0, or the exit status of the
  * first that does not load (reported). */
 static int check_files(char **files, int n, const char *profile)
@@ -495,6 +503,7 @@ int cmd_run(int argc, char **argv, char **argv_all)
         if (resume)
                 extra[n++] = "--resume";
 
+        place_set_progress(show_progress, NULL);
         struct sigaction sa = { .sa_handler = cli_on_signal };
         sigaction(SIGINT, &sa, NULL);
         sigaction(SIGTERM, &sa, NULL);

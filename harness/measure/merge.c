@@ -309,7 +309,7 @@ static int merge_write(const MergeAcc *acc, const char *final)
 }
 
 int run_merge(const Experiment *exp, const char *out_dir, const char *const *dirs, const char *const *labels,
-              bool machines, GError **error)
+              bool machines, char **merged, GError **error)
 {
         g_autoptr(GHashTable) done = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
         g_autoptr(Experiment) any = experiment_load_measured(exp->path, exp->profile, error);
@@ -350,6 +350,7 @@ int run_merge(const Experiment *exp, const char *out_dir, const char *const *dir
                 samples_remove_dir(staging);
                 return RUN_ERROR;
         }
-        fprintf(stderr, "ipclab: %s: %s merged in %s\n", exp->name, list, final);
+        if (merged)
+                *merged = g_steal_pointer(&list);
         return RUN_OK;
 }

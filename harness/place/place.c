@@ -7,9 +7,22 @@
 #include <stdio.h>
 
 #include "env/env.h"
+#include "progress.h"
 #include "samples.h"
 
 #define MODEL_PLACE_START_S 2.0 /* an SSH target: probe, upload, results back */
+
+int place_merge(const Experiment *exp, const char *out_dir, const char *const *dirs, const char *const *labels,
+                bool machines, GError **error)
+{
+        g_autofree char *merged = NULL;
+        g_autofree char *final = g_build_filename(out_dir, exp->name, NULL);
+        int r = run_merge(exp, out_dir, dirs, labels, machines, &merged, error);
+
+        if (r == RUN_OK)
+                place_say("%s: %s merged in %s", exp->name, merged, final);
+        return r;
+}
 
 /* Runs place I of a staged run (an environment, a machine) into STAGE,
  * as run_experiment() would into its OUT_DIR. */
@@ -41,17 +54,17 @@ static int run_staged(const Experiment *exp, const char *out_dir, bool resume, c
                 g_ptr_array_add(dirs, stage);
                 g_autofree char *done = g_build_filename(stage, exp->name, "samples.tsv", NULL);
                 if (resume && g_file_test(done, G_FILE_TEST_EXISTS)) {
-                        fprintf(stderr, "ipclab: %s: %s already measured, kept\n", exp->name, labels[i]);
+                        place_say("%s: %s already measured, kept", exp->name, labels[i]);
                         continue;
                 }
                 if (g_mkdir_with_parents(stage, 0755) < 0) {
                         g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot create %s: %s", stage, g_strerror(errno));
                         return RUN_ERROR;
                 }
-                fprintf(stderr, "ipclab: %s: running %s %s\n", exp->name, machines ? "on" : "in", labels[i]);
+                place_say("%s: running %s %s", exp->name, machines ? "on" : "in", labels[i]);
                 int r = run(exp, i, stage, data, error);
                 if (r == RUN_INTERRUPTED) {
-                        fprintf(stderr, "ipclab: interrupted; %s is unchanged; --resume keeps the %s already measured\n",
+                        place_say("interrupted; %s is unchanged; --resume keeps the %s already measured",
                                 final, what);
                         return r;
                 }
@@ -65,7 +78,7 @@ static int run_staged(const Experiment *exp, const char *out_dir, bool resume, c
                 failed |= r == RUN_FAILED;
         }
         g_ptr_array_add(dirs, NULL);
-        int r = run_merge(exp, out_dir, (const char *const *) dirs->pdata, labels, machines, error);
+        int r = place_merge(exp, out_dir, (const char *const *) dirs->pdata, labels, machines, error);
         if (r == RUN_ERROR)
                 return r;
         samples_remove_dir(stage_root);
@@ -88,7 +101,7 @@ static int run_in_env(const EnvOps *ops, const Experiment *exp, const StageArgs 
                          .argv = a->argv };
         const char *w = ops->warning ? ops->warning() : NULL;
         if (w)
-                fprintf(stderr, "ipclab: warning: %s\n", w);
+                place_say("warning: %s", w);
         int r = ops->run(ops, exp, &call, error);
         return r < 0 ? RUN_ERROR : r;
 }
@@ -123,7 +136,7 @@ int run_experiment_here(const Experiment *exp, const char *self, const char *out
         int r = run_in_env(ops, exp, &a, out_dir, error);
         if (ops->backend == NULL || r == RUN_ERROR)
                 return r;
-        fprintf(stderr, "ipclab: %s: ran in %s (exit status %d); its output is in %s/%s/console.log\n",
+        place_say("%s: ran in %s (exit status %d); its output is in %s/%s/console.log",
                 exp->name, env_name(exp->env), r, out_dir, exp->name);
         return r;
 }

@@ -13,6 +13,10 @@
 #include "remote.h"
 #include "run.h"
 
+/* run_merge() (run.h), saying what it merged (progress.h). */
+int place_merge(const Experiment *exp, const char *out_dir, const char *const *dirs, const char *const *labels,
+                bool machines, GError **error);
+
 /* Runs EXP in each of its environments (env=host;nspawn;vm) into staging
  * directories under OUT_DIR/.<experiment>.envs/, then merges them into one
  * OUT_DIR/<experiment>/: the samples and latencies of every environment

@@ -1,9 +1,10 @@
-/* remote.c: an experiment on an SSH target or a Slurm cluster (see
- * remote.h for the steps).  Never prints but for what the target's run
- * prints (forwarded to our stderr as it comes, as a run here would show
- * it) and the Slurm summary lines; errors come back through GError. */
+/* remote.c: an experiment on an SSH target (see remote.h for the
+ * steps).  Never prints: what the target's run prints is passed on as it
+ * comes (progress.h: the command line shows it as a run here would), and
+ * errors come back through GError. */
 #include "remote.h"
 #include "remote-internal.h"
+#include "progress.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -116,11 +117,11 @@ int remote_wait_exit(GPid pid)
 }
 
 
-/* Writes TEXT from elsewhere to our stderr, as safefile_terminal_text() makes it. */
+/* Passes TEXT from elsewhere on (progress.h), as safefile_terminal_text() makes it. */
 static void forward_text(const char *text, gsize len)
 {
         g_autofree char *safe = safefile_terminal_text(text, len);
-        (void) !write(STDERR_FILENO, safe, strlen(safe));
+        place_forward(safe, strlen(safe));
 }
 
 /* What the run script puts before each line of the target's resume file
@@ -529,7 +530,7 @@ static void copy_partial(const Experiment *exp, guint which, const char *from_di
         g_autofree char *text = safefile_read(from, "a resume file", SAFEFILE_MAX_TABLE, &len, &e);
         g_autofree char *rows = text ? run_partial_checked(exp, which, text, len) : NULL;
         if (!rows) {
-                fprintf(stderr, "ipclab: warning: %s: %s; not carried over\n", exp->name,
+                place_say("warning: %s: %s; not carried over", exp->name,
                         e ? e->message : "not a resume file of this experiment");
                 return;
         }
@@ -820,7 +821,7 @@ int remote_run(const RemoteTarget *t, const Experiment *exp, const char *self, c
                             t->spec, why, self);
                 return RUN_ERROR;
         }
-        fprintf(stderr, "ipclab: %s: %s: %s (%s)\n", exp->name, t->spec,
+        place_say("%s: %s: %s (%s)", exp->name, t->spec,
                 fits ? "sending the binary" : "building there from the sources", why);
         int status = RUN_ERROR;
         if (!prepare_local(exp, file, self, fits, out_dir, resume, &local, error))

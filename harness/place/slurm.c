@@ -1,6 +1,8 @@
 /* slurm.c: an experiment as a Slurm job array (remote.h: remote_slurm). */
 #include "remote.h"
 #include "remote-internal.h"
+#include "place.h"
+#include "progress.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -269,15 +271,15 @@ static int slurm_submit_wait(const SlurmJob *j, const char *const *sb, GError **
                             j->script_path);
                 return RUN_ERROR;
         }
-        fprintf(stderr, "ipclab: submitted Slurm job %s to partition %s: tasks %s of %u (job script %s)\n",
+        place_say("submitted Slurm job %s to partition %s: tasks %s of %u (job script %s)",
                 job, j->partition, j->todo->str, j->n, j->script_path);
         for (;;) {
                 if (runner_interrupted) {
                         const char *sc[] = { "scancel", job, NULL };
                         g_autofree char *ignored = NULL;
                         meta_command(sc, 30000, &ignored);
-                        fprintf(stderr, "ipclab: interrupted: cancelled job %s; %s keeps the finished tasks, "
-                                "--resume submits the others\n", job, j->jd);
+                        place_say("interrupted: cancelled job %s; %s keeps the finished tasks, "
+                                "--resume submits the others", job, j->jd);
                         return RUN_INTERRUPTED;
                 }
                 int pending = slurm_pending(job);
@@ -303,7 +305,7 @@ static int slurm_merge(const SlurmJob *j, const char *out_dir, int status)
                         g_autofree char *done = task_done_path(t);
                         if (!g_file_test(done, G_FILE_TEST_IS_REGULAR)) {
                                 g_autofree char *why = task_failure(j->jd, t);
-                                fprintf(stderr, "ipclab: Slurm task %u (%s, %s) failed %s\n", t->id, exp->name,
+                                place_say("Slurm task %u (%s, %s) failed %s", t->id, exp->name,
                                         t->file, why);
                                 whole = false;
                         }
@@ -317,14 +319,14 @@ static int slurm_merge(const SlurmJob *j, const char *out_dir, int status)
                 g_ptr_array_add(dirs, NULL);
                 g_ptr_array_add(labels, NULL);
                 g_autoptr(GError) e = NULL;
-                if (run_merge(exp, out_dir, (const char *const *) dirs->pdata, (const char *const *) labels->pdata,
+                if (place_merge(exp, out_dir, (const char *const *) dirs->pdata, (const char *const *) labels->pdata,
                               true, &e) == RUN_ERROR) {
-                        fprintf(stderr, "ipclab: %s: %s\n", exp->name, e->message);
+                        place_say("%s: %s", exp->name, e->message);
                         status = MAX(status, RUN_FAILED);
                 }
         }
         if (status == RUN_FAILED)
-                fprintf(stderr, "ipclab: `ipclab run --slurm %s --resume` submits the failed tasks again\n",
+                place_say("`ipclab run --slurm %s --resume` submits the failed tasks again",
                         j->partition);
         return status;
 }

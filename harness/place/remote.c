@@ -1,7 +1,8 @@
-/* remote.c: an experiment on an SSH target (see remote.h for the
- * steps).  Never prints: what the target's run prints is passed on as it
- * comes (progress.h: the command line shows it as a run here would), and
- * errors come back through GError. */
+/* remote.c: the place "an SSH target" (place.h: a row of PLACES(X),
+ * place_ops_ssh): an experiment run on another machine over OpenSSH, in
+ * the five steps remote.h describes.  Never prints: what the target's run prints is
+ * passed on (progress.h); errors come back through GError. */
+#include "place.h"
 #include "remote.h"
 #include "remote-internal.h"
 #include "progress.h"
@@ -28,9 +29,7 @@
 #include "spawn.h"
 #include "untar.h"
 
-/* Seconds a stopped target's run has to send back its resume file before
- * the connection is cut. */
-#define REMOTE_STOP_GRACE_S 20
+#define MODEL_SSH_START_S 2.0 /* the model's probe, upload, results back */
 
 /* ssh's command line for T running the POSIX sh SCRIPT with ARGS ($1...):
  * ssh [IPCLAB_SSH_OPTS] -o BatchMode=yes -o ServerAlive... [-p PORT] [-l USER] HOST
@@ -82,147 +81,6 @@ static GPtrArray *ssh_argv(const RemoteTarget *t, const char *script, const char
         return a;
 }
 
-/* Spawns ARGV with stdin IN_FD and stdout OUT_FD (-1: a pipe returned in
- * *OUT_PIPE when OUT_PIPE is set, else /dev/null) and stderr a pipe
- * returned in *ERR_PIPE.  Returns the pid, or -1 with ERROR. */
-GPid remote_spawn(const char *const *argv, int in_fd, int out_fd, int *out_pipe, int *err_pipe, GError **error)
-{
-        SpawnOpts o = { .argv = argv, .in_fd = in_fd, .out_fd = out_fd >= 0 ? out_fd : out_pipe ? SPAWN_PIPE : -1,
-                        .err_fd = SPAWN_PIPE };
-        SpawnChild c;
-        int r = spawn_start(&o, &c);
-
-        if (r < 0) {
-                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_RUN, "cannot run %s: %s", argv[0], g_strerror(-r));
-                return -1;
-        }
-        /* remote_pump() and remote_wait_exit() follow the pid */
-        if (c.pidfd >= 0)
-                close(c.pidfd);
-        if (out_fd < 0 && out_pipe)
-                *out_pipe = c.out;
-        *err_pipe = c.err;
-        return c.pid;
-}
-
-int remote_wait_exit(GPid pid)
-{
-        int status = 0;
-
-        while (waitpid(pid, &status, 0) < 0)
-                if (errno != EINTR)
-                        return -errno;
-        g_spawn_close_pid(pid);
-        return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-
-/* Passes TEXT from elsewhere on (progress.h), as safefile_terminal_text() makes it. */
-static void forward_text(const char *text, gsize len)
-{
-        g_autofree char *safe = safefile_terminal_text(text, len);
-        place_forward(safe, strlen(safe));
-}
-
-/* What the run script puts before each line of the target's resume file
- * that it copies to stderr as the file grows (see run_script). */
-#define REMOTE_PARTIAL_MARK "ipclab-partial: "
-/* ... and before each line of its resume file of latencies. */
-#define REMOTE_PARTIAL_LAT_MARK "ipclab-partial-latencies: "
-
-/* One whole line LINE (with its newline) of the target's stderr. */
-static void pump_line(Pump *p, const char *line, gsize len)
-{
-        if (g_str_has_prefix(line, REMOTE_PARTIAL_LAT_MARK)) {
-                const char *row = line + strlen(REMOTE_PARTIAL_LAT_MARK);
-                /* Its header starts it again, as for the samples. */
-                if (g_str_has_prefix(row, LATENCY_HEADER))
-                        g_string_truncate(p->partial_lat, 0);
-                g_string_append(p->partial_lat, row);
-                return;
-        }
-        if (g_str_has_prefix(line, REMOTE_PARTIAL_MARK)) {
-                const char *row = line + strlen(REMOTE_PARTIAL_MARK);
-                /* A header starts the file again (it is rewritten whole when
-                 * a run starts, then appended to). */
-                if (g_str_has_prefix(row, "# ipclab partial "))
-                        g_string_truncate(p->partial, 0);
-                g_string_append(p->partial, row);
-                return;
-        }
-        g_string_append_len(p->log, line, (gssize) len);
-        if (p->forward)
-                forward_text(line, len);
-}
-
-/* Reads PUMP's pipes until both are closed; on an interrupt closes
- * *STOP_FD (the target's run sees its stdin end and stops) and kills PID
- * if it has not ended REMOTE_STOP_GRACE_S later.  Returns whether it was
- * interrupted. */
-bool remote_pump(Pump *p)
-{
-        gint64 kill_at = 0;
-        bool interrupted = false;
-
-        while (p->out >= 0 || p->err >= 0) {
-                if (runner_interrupted && !interrupted) {
-                        interrupted = true;
-                        if (p->stop_fd && *p->stop_fd >= 0) {
-                                close(*p->stop_fd);
-                                *p->stop_fd = -1;
-                        }
-                        kill_at = g_get_monotonic_time() + REMOTE_STOP_GRACE_S * G_USEC_PER_SEC;
-                }
-                if (kill_at && g_get_monotonic_time() > kill_at) {
-                        kill(p->pid, SIGKILL);
-                        kill_at = 0;
-                }
-                struct pollfd fds[2] = { { .fd = p->out, .events = POLLIN }, { .fd = p->err, .events = POLLIN } };
-                int n = poll(fds, 2, 100);
-                if (n < 0 && errno != EINTR)
-                        break;
-                for (int i = 0; i < 2 && n > 0; i++) {
-                        int *fd = i == 0 ? &p->out : &p->err;
-                        if (*fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
-                                continue;
-                        char buf[8192];
-                        ssize_t k = read(*fd, buf, sizeof buf);
-                        if (k < 0 && errno == EINTR)
-                                continue;
-                        if (k <= 0) {
-                                close(*fd);
-                                *fd = -1;
-                                continue;
-                        }
-                        if (i == 0 && p->untar && !p->untar_error &&
-                            !untar_feed(p->untar, buf, (gsize) k, &p->untar_error)) {
-                                /* Refused: the rest of the stream is not read. */
-                                close(*fd);
-                                *fd = -1;
-                                kill(p->pid, SIGKILL);
-                                continue;
-                        }
-                        if (i == 0 && p->out_text)
-                                g_string_append_len(p->out_text, buf, k);
-                        if (i == 1 && p->partial) {
-                                g_string_append_len(p->line, buf, k);
-                                char *nl;
-                                while ((nl = memchr(p->line->str, '\n', p->line->len))) {
-                                        gsize len = (gsize) (nl - p->line->str) + 1;
-                                        g_autofree char *l = g_strndup(p->line->str, len);
-                                        pump_line(p, l, len);
-                                        g_string_erase(p->line, 0, (gssize) len);
-                                }
-                        } else if (i == 1) {
-                                g_string_append_len(p->log, buf, k);
-                                if (p->forward)
-                                        forward_text(buf, (gsize) k);
-                        }
-                }
-        }
-        return interrupted;
-}
-
 /* Runs SCRIPT with ARGS on T, its stdin from /dev/null; *OUT its stdout,
  * *LOG its stderr.  Returns the exit status (255: ssh failed), or -1 with
  * ERROR when ssh cannot be started. */
@@ -245,22 +103,6 @@ static int ssh_simple(const RemoteTarget *t, const char *script, const char *con
         if (log)
                 *log = g_string_free(g_steal_pointer(&l), FALSE);
         return status;
-}
-
-/* The last line of TEXT (from elsewhere) that says something, for an
- * error message: as safefile_terminal_text() makes it, at most 300 bytes. */
-char *remote_last_line(const char *text)
-{
-        g_auto(GStrv) lines = g_strsplit(text ? text : "", "\n", -1);
-        for (int i = (int) g_strv_length(lines) - 1; i >= 0; i--) {
-                g_strstrip(lines[i]);
-                if (lines[i][0]) {
-                        g_autofree char *safe = safefile_terminal_text(lines[i], MIN(strlen(lines[i]), (gsize) 300));
-                        g_strdelimit(safe, "\t", ' ');
-                        return g_steal_pointer(&safe);
-                }
-        }
-        return g_strdup("no message");
 }
 
 /* ---- 1. The probe --------------------------------------------------------- */
@@ -749,95 +591,192 @@ static bool there_keep(const RemoteTarget *t, const Experiment *exp, const char 
         return true;
 }
 
-/* Step 3 on T, whose directory DIR holds what upload() sent: see
- * run_script.  Returns the run's status, or RUN_ERROR with ERROR. */
-static int run_there(const RemoteTarget *t, const Experiment *exp, const char *dir, const char *out_dir,
-                     const char *const *extra, GError **error)
-{
-        ThereRun r = { 0 };
-        int status = RUN_ERROR;
+/* ---- The place ----------------------------------------------------------- */
 
-        if (!there_stream(t, exp, dir, out_dir, extra, &r, error))
-                goto out;
-        if (r.refused) {
-                /* Nothing of a refused stream is kept, not even its
-                 * resume rows. */
-                g_propagate_error(error, g_steal_pointer(&r.refused));
-                g_prefix_error(error, "%s: ", t->spec);
-                goto out;
-        }
-        int ss = r.ss;
-        if (r.cut || ss == 255 || (ss >= 96 && ss <= 99)) {
-                there_lost(t, exp, out_dir, &r, error);
-                goto out;
-        }
-        if (!there_keep(t, exp, out_dir, &r, error))
-                goto out;
-        status = r.interrupted || ss == RUN_INTERRUPTED || ss == 129 ? RUN_INTERRUPTED
-               : ss == 0 ? RUN_OK : ss == 1 ? RUN_FAILED : RUN_ERROR;
-        if (status == RUN_ERROR) {
-                g_autofree char *l = remote_last_line(r.log->str);
-                g_set_error(error, IPCLAB_ERROR, ss == 2 ? IPCLAB_ERROR_INPUT : IPCLAB_ERROR_RUN,
-                            "%s: ipclab run there exited %d: %s", t->spec, ss, l);
-        }
-out:
-        there_run_clear(&r);
-        return status;
+/* A run on an SSH target, from prepare to clean. */
+typedef struct {
+        char *local;     /* prepare_local(): what is sent, here */
+        char *dir;       /* the target's directory, until its run script owns it */
+        ThereRun there;
+} SshJob;
+
+static bool ssh_claims(const char *spec)
+{
+        (void) spec;
+        return true;   /* every --host value but "local" (local.c) */
 }
 
-int remote_run(const RemoteTarget *t, const Experiment *exp, const char *self, const char *file,
-               const char *out_dir, const char *const *extra, GError **error)
+static bool ssh_parse(Place *p, const char *spec, GError **error)
 {
-        g_autofree char *probe = NULL, *plog = NULL, *why = NULL, *local = NULL, *dir = NULL;
-        bool resume = false;
+        RemoteTarget *t = remote_target_parse(spec, error);
+        if (!t)
+                return false;
+        p->key = g_strdup(t->key);
+        p->data = t;
+        return true;
+}
 
-        for (gsize i = 0; extra && extra[i]; i++)
-                resume |= !strcmp(extra[i], "--resume");
+static void ssh_free_data(gpointer data)
+{
+        remote_target_free(data);
+}
+
+static bool ssh_available(const Place *p, GError **error)
+{
+        g_autofree char *ssh = g_find_program_in_path("ssh");
+        if (!ssh) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                            "%s: no ssh here, which reaches it; as root: apt-get install -y openssh-client",
+                            p->spec);
+                return false;
+        }
+        return true;
+}
+
+/* Whether the target can run our binary SELF as it is (*FITS), or else
+ * build from the sources (*ROOT) beside it; false with ERROR when it can
+ * do neither, lacks tar, or cannot be reached. */
+static bool ssh_probe(const RemoteTarget *t, const char *self, bool *fits, char **root, char **why,
+                      GError **error)
+{
+        g_autofree char *probe = NULL, *plog = NULL;
         int r = ssh_simple(t, probe_script, NULL, &probe, &plog, error);
         if (r < 0)
-                return RUN_ERROR;
+                return false;
         if (r != 0) {
                 g_autofree char *l = remote_last_line(plog);
                 g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_RUN, "%s: ssh cannot reach it (%s)", t->spec, l);
-                return RUN_ERROR;
+                return false;
         }
         if (!strstr(probe, "have tar")) {
                 g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
                             "%s has no tar, which carries the files there and back; as root there: "
                             "apt-get install -y tar", t->spec);
-                return RUN_ERROR;
+                return false;
         }
-        bool fits = binary_fits(self, probe, &why);
+        *fits = binary_fits(self, probe, why);
         const char *build = g_getenv("IPCLAB_REMOTE_BUILD");
-        if (fits && build && !strcmp(build, "1")) {
-                fits = false;
-                g_free(why);
-                why = g_strdup("IPCLAB_REMOTE_BUILD=1");
+        if (*fits && build && !strcmp(build, "1")) {
+                *fits = false;
+                g_free(*why);
+                *why = g_strdup("IPCLAB_REMOTE_BUILD=1");
         }
-        g_autofree char *root = source_root(self);
-        if (!fits && !root) {
+        *root = source_root(self);
+        if (!*fits && !*root) {
                 g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
                             "%s cannot run this binary (%s) and there are no sources beside it (%s) to build there",
-                            t->spec, why, self);
+                            t->spec, *why, self);
+                return false;
+        }
+        return true;
+}
+
+/* Steps 1 and 2: the probe, then the experiment, its resume files and
+ * our binary or the sources, sent. */
+static int ssh_prepare(PlaceJob *job, GError **error)
+{
+        const RemoteTarget *t = job->place->data;
+        const Experiment *exp = job->exp;
+        const char *self = job->call->self;
+        SshJob *s = job->state = g_new0(SshJob, 1);
+        g_autofree char *why = NULL, *root = NULL;
+        bool fits = false;
+
+        if (!ssh_available(job->place, error) || !ssh_probe(t, self, &fits, &root, &why, error))
+                return RUN_ERROR;
+        place_say("%s: %s: %s (%s)", exp->name, t->spec,
+                  fits ? "sending the binary" : "building there from the sources", why);
+        if (!prepare_local(exp, exp->path, self, fits, job->out_dir, job->call->resume, &s->local, error))
+                return RUN_ERROR;
+        s->dir = upload(t, s->local, root, error);
+        return s->dir ? RUN_OK : RUN_ERROR;
+}
+
+/* Step 3: the run there (see run_script), its results streamed back:
+ * RUN_OK when they came back whole (ssh_collect() says how the run
+ * ended), else RUN_ERROR with ERROR. */
+static int ssh_run(PlaceJob *job, GError **error)
+{
+        const RemoteTarget *t = job->place->data;
+        SshJob *s = job->state;
+        ThereRun *r = &s->there;
+        bool started = there_stream(t, job->exp, s->dir, job->out_dir, job->call->extra, r, error);
+
+        g_clear_pointer(&s->dir, g_free);   /* the run script removes it, however it ends */
+        if (!started)
+                return RUN_ERROR;
+        if (r->refused) {
+                /* Nothing of a refused stream is kept, not even its
+                 * resume rows. */
+                g_propagate_error(error, g_steal_pointer(&r->refused));
+                g_prefix_error(error, "%s: ", t->spec);
                 return RUN_ERROR;
         }
-        place_say("%s: %s: %s (%s)", exp->name, t->spec,
-                fits ? "sending the binary" : "building there from the sources", why);
-        int status = RUN_ERROR;
-        if (!prepare_local(exp, file, self, fits, out_dir, resume, &local, error))
-                goto out;
-        dir = upload(t, local, root, error);
-        if (!dir)
-                goto out;
-
-        status = run_there(t, exp, dir, out_dir, extra, error);
-        g_clear_pointer(&dir, g_free);   /* the run script removes it, however it ends */
-out:
-        if (dir) {
-                const char *a[] = { dir, NULL };
-                ssh_simple(t, cleanup_script, a, NULL, NULL, NULL);
+        if (r->cut || r->ss == 255 || (r->ss >= 96 && r->ss <= 99)) {
+                there_lost(t, job->exp, job->out_dir, r, error);
+                return RUN_ERROR;
         }
-        if (local)
-                samples_remove_dir(local);
+        return RUN_OK;
+}
+
+/* The whole stream put in place (there_keep); then the status the run
+ * there ended with, or RUN_ERROR with ERROR saying how it failed. */
+static int ssh_collect(PlaceJob *job, int status, GError **error)
+{
+        const RemoteTarget *t = job->place->data;
+        const ThereRun *r = &((SshJob *) job->state)->there;
+        int ss = r->ss;
+
+        (void) status;
+        if (!there_keep(t, job->exp, job->out_dir, r, error))
+                return RUN_ERROR;
+        status = r->interrupted || ss == RUN_INTERRUPTED || ss == 129 ? RUN_INTERRUPTED
+               : ss == 0 ? RUN_OK : ss == 1 ? RUN_FAILED : RUN_ERROR;
+        if (status == RUN_ERROR) {
+                g_autofree char *l = remote_last_line(r->log->str);
+                g_set_error(error, IPCLAB_ERROR, ss == 2 ? IPCLAB_ERROR_INPUT : IPCLAB_ERROR_RUN,
+                            "%s: ipclab run there exited %d: %s", t->spec, ss, l);
+        }
         return status;
 }
+
+/* Steps 4 and 5: the target's directory removed when its run script did
+ * not take it over, and ours. */
+static void ssh_clean(PlaceJob *job)
+{
+        SshJob *s = job->state;
+
+        if (!s)
+                return;
+        if (s->dir) {
+                const char *a[] = { s->dir, NULL };
+                ssh_simple(job->place->data, cleanup_script, a, NULL, NULL, NULL);
+        }
+        if (s->local)
+                samples_remove_dir(s->local);
+        there_run_clear(&s->there);
+        g_free(s->dir);
+        g_free(s->local);
+        g_clear_pointer(&job->state, g_free);
+}
+
+static double ssh_cost_s(double secs, const EstimateCalib *cal, GString *note)
+{
+        (void) cal;
+        (void) note;
+        return secs + MODEL_SSH_START_S;
+}
+
+const PlaceOps place_ops_ssh = {
+        .name = "ssh",
+        .option = "--host",
+        .claims = ssh_claims,
+        .parse = ssh_parse,
+        .free_data = ssh_free_data,
+        .available = ssh_available,
+        .prepare = ssh_prepare,
+        .run = ssh_run,
+        .collect = ssh_collect,
+        .clean = ssh_clean,
+        .cost_s = ssh_cost_s,
+};

@@ -1,4 +1,9 @@
-/* slurm.c: an experiment as a Slurm job array (remote.h: remote_slurm). */
+/* slurm.c: the place "a Slurm cluster" (place.h: a row of PLACES(X)):
+ * `ipclab run --slurm PARTITION` runs every file as one job array, one
+ * task per file and node (--nodes N runs each file N times, --exclusive,
+ * one machine per node), submitted with sbatch and waited for; the
+ * generated job script and each task's log stay in the job directory for
+ * inspection; each file's tasks are merged into OUT_DIR/<experiment>/. */
 #include "remote.h"
 #include "remote-internal.h"
 #include "place.h"
@@ -136,6 +141,7 @@ typedef struct {
         guint n;              /* tasks: files x nodes */
         GString *todo;        /* the tasks to submit: "0,1,3" */
         char *script_path;    /* JD/job.sh */
+        GPtrArray *sbatch;    /* its command line, NULL-terminated */
 } SlurmJob;
 
 static void slurm_job_clear(SlurmJob *j)
@@ -147,6 +153,7 @@ static void slurm_job_clear(SlurmJob *j)
         g_clear_pointer(&j->abs_files, g_ptr_array_unref);
         g_clear_pointer(&j->jd, g_free);
         g_clear_pointer(&j->script_path, g_free);
+        g_clear_pointer(&j->sbatch, g_ptr_array_unref);
         if (j->todo)
                 g_string_free(g_steal_pointer(&j->todo), TRUE);
 }
@@ -331,46 +338,118 @@ static int slurm_merge(const SlurmJob *j, const char *out_dir, int status)
         return status;
 }
 
-/* Writes J's job script and task list into its job directory, submits
- * the tasks to do and merges what they measured (remote_slurm()). */
-static int slurm_start(SlurmJob *j, char **files, const char *env, const char *self, const char *out_dir,
-                       bool resume, const char *const *extra, GError **error)
+/* Writes J's job script and task list into its job directory
+ * (slurm_prepare()). */
+static int slurm_write(SlurmJob *j, char **files, const PlaceCall *c, GError **error)
 {
-        if (!resume)
+        if (!c->resume)
                 samples_remove_dir(j->jd);
         if (g_mkdir_with_parents(j->jd, 0755) < 0) {
                 g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot create %s: %s", j->jd, g_strerror(errno));
                 return RUN_ERROR;
         }
-        g_autoptr(GString) tsv = slurm_tasks(j, files, resume);
+        g_autoptr(GString) tsv = slurm_tasks(j, files, c->resume);
         j->script_path = g_build_filename(j->jd, "job.sh", NULL);
         g_autofree char *tp = g_build_filename(j->jd, "tasks.tsv", NULL);
-        g_autofree char *array = g_strdup_printf("--array=%s", j->todo->str);
-        g_autofree char *part = g_strdup_printf("--partition=%s", j->partition);
-        g_autofree char *output = g_strdup_printf("--output=%s/task-%%a.log", j->jd);
-        g_autofree char *chdir_ = g_strdup_printf("--chdir=%s", j->jd);
         /* --exclusive: no other job shares the node's CPUs with a task. */
-        const char *sb[] = { "sbatch", "--parsable", "--exclusive", "--job-name=ipclab", array, part, output,
-                             chdir_, j->script_path, NULL };
-        g_autofree char *script = slurm_script(self, j->tasks, j->n, env, extra, sb);
+        j->sbatch = g_ptr_array_new_with_free_func(g_free);
+        const char *fixed[] = { "sbatch", "--parsable", "--exclusive", "--job-name=ipclab" };
+        for (gsize i = 0; i < G_N_ELEMENTS(fixed); i++)
+                g_ptr_array_add(j->sbatch, g_strdup(fixed[i]));
+        g_ptr_array_add(j->sbatch, g_strdup_printf("--array=%s", j->todo->str));
+        g_ptr_array_add(j->sbatch, g_strdup_printf("--partition=%s", j->partition));
+        g_ptr_array_add(j->sbatch, g_strdup_printf("--output=%s/task-%%a.log", j->jd));
+        g_ptr_array_add(j->sbatch, g_strdup_printf("--chdir=%s", j->jd));
+        g_ptr_array_add(j->sbatch, g_strdup(j->script_path));
+        g_ptr_array_add(j->sbatch, NULL);
+        const char *const *sb = (const char *const *) j->sbatch->pdata;
+        g_autofree char *script = slurm_script(c->self, j->tasks, j->n, c->env, c->extra, sb);
         if (!g_file_set_contents_full(j->script_path, script, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0755, error) ||
             !g_file_set_contents(tp, tsv->str, (gssize) tsv->len, error))
                 return RUN_ERROR;
-        int status = j->todo->len ? slurm_submit_wait(j, sb, error) : RUN_OK;
-        return status == RUN_OK ? slurm_merge(j, out_dir, status) : status;
+        return RUN_OK;
 }
 
-int remote_slurm(const char *partition, guint nodes, char **files, guint n_files, const char *profile,
-                 const char *env, const char *self, const char *out_dir, const char *job_dir, bool resume,
-                 const char *const *extra, const char *const *argv, GError **error)
+/* ---- The place ----------------------------------------------------------- */
+
+static bool slurm_claims(const char *spec)
 {
-        (void) argv;
-        SlurmJob j = { .partition = partition, .nodes = nodes, .n = n_files * nodes };
-        int status = RUN_ERROR;
-
-        if (slurm_usable(partition, error) && slurm_load(&j, files, n_files, profile, job_dir, error) &&
-            slurm_values_ok(&j, files, n_files, self, profile, env, error))
-                status = slurm_start(&j, files, env, self, out_dir, resume, extra, error);
-        slurm_job_clear(&j);
-        return status;
+        (void) spec;
+        return true;
 }
+
+/* The partition is checked where sbatch is asked for (slurm_prepare):
+ * a missing sbatch is said first. */
+static bool slurm_parse(Place *p, const char *spec, GError **error)
+{
+        (void) error;
+        p->key = g_strdup(spec);
+        return true;
+}
+
+static bool slurm_available(const Place *p, GError **error)
+{
+        return slurm_usable(p->spec, error);
+}
+
+/* The job's files loaded and checked, its script and task list written
+ * into its job directory. */
+static int slurm_prepare(PlaceJob *job, GError **error)
+{
+        const PlaceCall *c = job->call;
+        SlurmJob *j = job->state = g_new0(SlurmJob, 1);
+
+        j->partition = job->place->spec;
+        j->nodes = c->nodes;
+        j->n = job->n_files * c->nodes;
+        if (!slurm_available(job->place, error) ||
+            !slurm_load(j, job->files, job->n_files, c->profile, c->job_dir, error) ||
+            !slurm_values_ok(j, job->files, job->n_files, c->self, c->profile, c->env, error))
+                return RUN_ERROR;
+        return slurm_write(j, job->files, c, error);
+}
+
+/* The tasks to do submitted as one job array, waited for. */
+static int slurm_run(PlaceJob *job, GError **error)
+{
+        const SlurmJob *j = job->state;
+
+        return j->todo->len ? slurm_submit_wait(j, (const char *const *) j->sbatch->pdata, error) : RUN_OK;
+}
+
+/* Each file's tasks merged; RUN_FAILED when one failed. */
+static int slurm_collect(PlaceJob *job, int status, GError **error)
+{
+        (void) error;
+        return status == RUN_OK ? slurm_merge(job->state, job->out_dir, status) : status;
+}
+
+static void slurm_clean(PlaceJob *job)
+{
+        if (job->state)
+                slurm_job_clear(job->state);
+        g_clear_pointer(&job->state, g_free);
+}
+
+/* The tasks run side by side, one node each: the time of one, queueing
+ * not counted. */
+static double slurm_cost_s(double secs, const EstimateCalib *cal, GString *note)
+{
+        (void) cal;
+        g_string_append(note, "; the time Slurm queues the job not counted");
+        return secs;
+}
+
+const PlaceOps place_ops_slurm = {
+        .name = "slurm",
+        .option = "--slurm",
+        .claims = slurm_claims,
+        .parse = slurm_parse,
+        .available = slurm_available,
+        .prepare = slurm_prepare,
+        .run = slurm_run,
+        .collect = slurm_collect,
+        .clean = slurm_clean,
+        .cost_s = slurm_cost_s,
+        .batch = true,
+};

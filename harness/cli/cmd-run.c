@@ -26,9 +26,9 @@
 #include "numbers.h"
 #include "papercheck.h"
 #include "place.h"
+#include "progress.h"
 #include "plugin.h"
 #include "render.h"
-#include "remote.h"
 #include "run.h"
 #include "runner.h"
 #include "safefile.h"
@@ -358,37 +358,36 @@ static int env_kind_of(const char *name)
 
 /* What `ipclab run` was asked, for run_files(). */
 typedef struct {
-        const char *profile;
         int env_kind;                /* -1: as each file says */
         const char *dir;
-        bool resume, quiet;
-        GPtrArray *targets;          /* RemoteTarget, NULL-terminated */
-        const char *self;
-        const char *const *extra;    /* for an inner run */
-        const char *const *argv_all; /* as typed */
+        bool quiet;
+        GPtrArray *places;           /* Place, NULL-terminated; none: here */
+        PlaceCall call;
 } RunRequest;
 
-/* Runs FILES (N of them) in turn as RQ says, here or on its targets,
+/* Runs FILES (N of them) in turn as RQ says, here or at its places,
  * adding what each found to FOUND; stops at an interrupt.  Returns the
  * exit status. */
 static int run_files(char **files, int n, const RunRequest *rq, GPtrArray *found)
 {
+        Place here = { .ops = place_ops(PLACE_LOCAL), .spec = (char *) "local", .key = (char *) "local" };
         int status = 0;
 
         for (int i = 0; i < n && !runner_interrupted; i++) {
                 g_autoptr(GError) err = NULL;
-                g_autoptr(Experiment) exp = experiment_load(files[i], rq->profile, &err);
+                g_autoptr(Experiment) exp = experiment_load(files[i], rq->call.profile, &err);
                 int r;
                 if (!exp)
                         return cli_report(err);
                 if (rq->env_kind >= 0)
                         experiment_set_env(exp, (EnvKind) rq->env_kind);
-                if (rq->targets->len > 1)
-                        r = run_experiment_machines(exp, rq->self, rq->dir, rq->resume,
-                                                    (const RemoteTarget *const *) rq->targets->pdata, rq->extra,
-                                                    rq->argv_all, &err);
-                else
-                        r = run_experiment_here(exp, rq->self, rq->dir, rq->resume, rq->extra, rq->argv_all, &err);
+                if (rq->places->len > 1) {
+                        r = run_experiment_machines(exp, rq->dir, (const Place *const *) rq->places->pdata,
+                                                    &rq->call, &err);
+                } else {
+                        PlaceJob job = { .place = &here, .call = &rq->call, .exp = exp, .out_dir = rq->dir };
+                        r = place_run(&job, &err);
+                }
                 if (r == RUN_INTERRUPTED || runner_interrupted)
                         return EXIT_INTERRUPTED;
                 if (r == RUN_ERROR)
@@ -399,6 +398,61 @@ static int run_files(char **files, int n, const RunRequest *rq, GPtrArray *found
                         status = r;
         }
         return status;
+}
+
+/* Runs FILES (N of them) at P, a place that takes them all at once (a
+ * Slurm job array: PlaceOps.batch), as RQ says.  Returns the exit
+ * status. */
+static int run_batch(const Place *p, char **files, int n, const RunRequest *rq)
+{
+        g_autoptr(GError) err = NULL;
+        PlaceJob job = { .place = p, .call = &rq->call, .files = files, .n_files = (guint) n, .out_dir = rq->dir };
+        int r = place_run(&job, &err);
+
+        if (r == RUN_ERROR)
+                return cli_report(err);
+        return r == RUN_INTERRUPTED ? EXIT_INTERRUPTED : r;
+}
+
+/* Adds the place SPEC, the value of OPTION, to PLACES; false with ERROR. */
+static bool add_place(GPtrArray *places, const char *option, const char *spec, GError **error)
+{
+        Place *p = place_parse(option, spec, error);
+        if (p)
+                g_ptr_array_add(places, p);
+        return p != NULL;
+}
+
+/* Where what the places say goes (progress.h): our stderr, as it comes. */
+static void show_progress(const char *text, gsize len, gpointer data)
+{
+        (void) data;
+        (void) !write(STDERR_FILENO, text, len);
+}
+
+/* Loads each of the N FILES with PROFILE: 0, or the exit status of the
+ * first that does not load (reported). */
+static int check_files(char **files, int n, const char *profile)
+{
+        for (int i = 0; i < n; i++) {
+                g_autoptr(GError) err = NULL;
+                g_autoptr(Experiment) exp = experiment_load(files[i], profile, &err);
+                if (!exp)
+                        return cli_report(err);
+        }
+        return 0;
+}
+
+/* What the run found (FOUND: Findings), once every experiment is
+ * measured, in colour on a terminal unless NO_COLOR says otherwise. */
+static void print_findings(const GPtrArray *found)
+{
+        const char *no_colour = g_getenv("NO_COLOR");
+        bool colour = isatty(STDOUT_FILENO) && !(no_colour && *no_colour);
+        for (guint i = 0; i < found->len; i++) {
+                g_autofree char *text = findings_format(found->pdata[i], colour);
+                printf("%s%s", i ? "\n" : "", text);
+        }
 }
 
 int cmd_run(int argc, char **argv, char **argv_all)
@@ -455,21 +509,17 @@ int cmd_run(int argc, char **argv, char **argv_all)
                 return cli_usage_error(ctx, "--keep N: N from 0 to 10000 earlier runs");
         if (!history_configure(history, (guint) keep, keep_size, out ? out : "data", &e))
                 return cli_report(e);
-        g_autoptr(GPtrArray) targets = g_ptr_array_new_with_free_func((GDestroyNotify) remote_target_free);
-        for (guint i = 0; hosts && hosts[i]; i++) {
-                RemoteTarget *t = remote_target_parse(hosts[i], &e);
-                if (!t)
+        g_autoptr(GPtrArray) places = g_ptr_array_new_with_free_func((GDestroyNotify) place_free);
+        for (guint i = 0; hosts && hosts[i]; i++)
+                if (!add_place(places, "--host", hosts[i], &e))
                         return cli_report(e);
-                g_ptr_array_add(targets, t);
-        }
-        g_ptr_array_add(targets, NULL);
+        if (slurm && !add_place(places, "--slurm", slurm, &e))
+                return cli_report(e);
+        g_ptr_array_add(places, NULL);
         /* Validate every file before measuring anything. */
-        for (int i = 1; i < argc; i++) {
-                g_autoptr(GError) err = NULL;
-                g_autoptr(Experiment) exp = experiment_load(argv[i], profile, &err);
-                if (!exp)
-                        return cli_report(err);
-        }
+        status = check_files(argv + 1, argc - 1, profile);
+        if (status)
+                return status;
         /* What a container or VM runs: the same `ipclab run`, on the host
          * binary, with these arguments. */
         g_autofree char *self = g_file_read_link("/proc/self/exe", NULL);
@@ -482,6 +532,7 @@ int cmd_run(int argc, char **argv, char **argv_all)
         if (resume)
                 extra[n++] = "--resume";
 
+        place_set_progress(show_progress, NULL);
         struct sigaction sa = { .sa_handler = cli_on_signal };
         sigaction(SIGINT, &sa, NULL);
         sigaction(SIGTERM, &sa, NULL);
@@ -492,30 +543,19 @@ int cmd_run(int argc, char **argv, char **argv_all)
         int lock = run_lock_out(dir, (const char *const *) argv_all, &lock_err);
         if (lock < 0)
                 return cli_report(lock_err);
-        if (slurm) {
-                g_autoptr(GError) err = NULL;
-                int r = remote_slurm(slurm, (guint) nodes, argv + 1, (guint) (argc - 1), profile, env, self, dir,
-                                     job_dir, resume, extra, (const char *const *) argv_all, &err);
-                if (r == RUN_ERROR)
-                        status = cli_report(err);
-                else
-                        status = r == RUN_INTERRUPTED ? EXIT_INTERRUPTED : r;
-                argc = 0;   /* the files ran as the job's tasks */
-        }
         g_autoptr(GPtrArray) found = g_ptr_array_new_with_free_func((GDestroyNotify) findings_free);
-        RunRequest rq = { .profile = profile, .env_kind = env_kind, .dir = dir, .resume = resume, .quiet = quiet,
-                          .targets = targets, .self = self, .extra = extra,
-                          .argv_all = (const char *const *) argv_all };
-        if (argc > 1)
+        RunRequest rq = { .env_kind = env_kind, .dir = dir, .quiet = quiet, .places = places,
+                          .call = { .self = self, .profile = profile, .env = env, .resume = resume,
+                                    .nodes = (guint) nodes, .job_dir = job_dir, .extra = extra,
+                                    .argv = (const char *const *) argv_all } };
+        const Place *first = places->pdata[0];
+        if (first && first->ops->batch)
+                status = run_batch(first, argv + 1, argc - 1, &rq);
+        else
                 status = run_files(argv + 1, argc - 1, &rq, found);
         run_unlock_out(dir, lock);
-        /* What the run found, once every experiment is measured. */
-        const char *no_colour = g_getenv("NO_COLOR");
-        bool colour = isatty(STDOUT_FILENO) && !(no_colour && *no_colour);
-        for (guint i = 0; status != EXIT_INTERRUPTED && i < found->len; i++) {
-                g_autofree char *text = findings_format(found->pdata[i], colour);
-                printf("%s%s", i ? "\n" : "", text);
-        }
+        if (status != EXIT_INTERRUPTED)
+                print_findings(found);
         g_free(profile);
         g_free(env);
         g_free(out);

@@ -168,8 +168,148 @@ static gboolean merge_check(const Experiment *exp, const Experiment *any, const 
         return TRUE;
 }
 
+/* What run_merge() gathers from the places, in order. */
+typedef struct {
+        GString *rows;      /* samples.tsv */
+        GString *lat_rows;  /* latencies.tsv.gz */
+        GKeyFile *meta;
+        GPtrArray *names;   /* each place's label, as [run] lists them */
+        GHashTable *done;   /* the rows' keys (merge_check) */
+        const char *staging;
+} MergeAcc;
+
+/* Copies the console logs of DIR into the staging directory STAGING:
+ * console.log becomes console-LABEL.log, console-REST.log
+ * console-LABEL-REST.log. */
+static void merge_console_logs(const char *dir, const char *staging, const char *label)
+{
+        g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
+        for (const char *f; d && (f = g_dir_read_name(d));) {
+                if (!g_str_has_prefix(f, "console") || !g_str_has_suffix(f, ".log") ||
+                    strspn(f, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") != strlen(f))
+                        continue;
+                gsize log_len = 0;
+                g_autofree char *from = g_build_filename(dir, f, NULL);
+                g_autofree char *log = safefile_read(from, "a console log", SAFEFILE_MAX_LOG, &log_len, NULL);
+                if (!log)
+                        continue;
+                g_autofree char *lname = g_strdup_printf("console-%s%s", label, f + strlen("console"));
+                if (!strcmp(f, "console.log")) {
+                        g_free(lname);
+                        lname = g_strdup_printf("console-%s.log", label);
+                }
+                g_autofree char *lp = g_build_filename(staging, lname, NULL);
+                samples_write_atomic(lp, log, log_len);
+        }
+}
+
+/* The label of place I (DIRS[I], named WHO) whose meta.ini M (at MP) was
+ * read: with MACHINES the machine its run recorded, which no place
+ * before it (ACC->names) may have; else LABELS[I], the environment.  NULL
+ * with ERROR. */
+static char *merge_label(const Experiment *exp, const MergeAcc *acc, const char *const *dirs,
+                         const char *const *labels, guint i, bool machines, GKeyFile *m, const char *mp,
+                         GError **error)
+{
+        /* A machine is named by what its own run recorded, as
+         * IPCLAB_MACHINE may name one; every value is one line. */
+        const char *who = labels ? labels[i] : dirs[i];
+        g_autofree char *label = machines ? g_key_file_get_string(m, "run", "machine", NULL) : g_strdup(labels[i]);
+        if (!meta_check_values(m, mp, error) || (machines && !meta_machine_name_valid(label))) {
+                if (!(error && *error))
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                                    "results of %s from %s: %s: [run] machine is %s, not a machine name (1 to "
+                                    "64 letters, digits, '-', '_', '.')", exp->name, who, mp,
+                                    label ? "not one" : "missing");
+                else
+                        g_prefix_error(error, "results of %s from %s: ", exp->name, who);
+                return NULL;
+        }
+        for (guint k = 0; k < acc->names->len; k++) {
+                if (!strcmp(acc->names->pdata[k], label)) {
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                                    "%s and %s are the same machine, %s (its host name): one machine "
+                                    "measured twice is not two machines; name them apart by their host "
+                                    "names, or measure it once", labels ? labels[k] : dirs[k],
+                                    labels ? labels[i] : dirs[i], label);
+                        return NULL;
+                }
+        }
+        return g_steal_pointer(&label);
+}
+
+/* Adds the results of place I (DIRS[I]/<experiment>/) to ACC, checked
+ * whole first (merge_check).  False with ERROR. */
+static bool merge_place(const Experiment *exp, const Experiment *any, MergeAcc *acc, const char *const *dirs,
+                        const char *const *labels, guint i, bool machines, GError **error)
+{
+        g_autofree char *dir = g_build_filename(dirs[i], exp->name, NULL);
+        g_autofree char *sp = g_build_filename(dir, "samples.tsv", NULL);
+        g_autofree char *mp = g_build_filename(dir, "meta.ini", NULL);
+        g_autoptr(GError) e = NULL;
+        g_autofree char *text = safefile_read(sp, "a samples.tsv", SAFEFILE_MAX_TABLE, NULL, &e);
+        g_autoptr(GKeyFile) m = text ? safefile_key_file(mp, &e) : NULL;
+        const char *who = labels ? labels[i] : dirs[i];
+        if (!m) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "results of %s from %s: %s", exp->name, who,
+                            e->message);
+                return false;
+        }
+        char *label = merge_label(exp, acc, dirs, labels, i, machines, m, mp, error);
+        if (!label)
+                return false;
+        g_ptr_array_add(acc->names, label);
+        if (!g_str_has_prefix(text, samples_header())) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO,
+                            "%s: not the columns this harness writes (another version of ipclab?)", sp);
+                return false;
+        }
+        /* The latencies likewise: each environment's rows say
+         * which it is. */
+        g_autofree char *lp = g_build_filename(dir, LATENCY_FILE, NULL);
+        gsize lat_len = 0;
+        g_autofree char *lat_text = latency_read_text(lp, &lat_len, &e);
+        if (!lat_text || !g_str_has_prefix(lat_text, LATENCY_HEADER)) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "results of %s in %s: %s", exp->name, label,
+                            lat_text ? "latencies.tsv.gz has another header" : e->message);
+                return false;
+        }
+        /* Nothing is merged that --resume would not keep. */
+        if (!merge_check(exp, any, who, sp, text, lp, lat_text, lat_len, machines ? NULL : labels[i],
+                         machines ? label : meta_machine_name(), acc->done, error))
+                return false;
+        char *body = strchr(text, '\n');
+        g_string_append(acc->rows, body ? body + 1 : "");
+        g_string_append_len(acc->lat_rows, lat_text + strlen(LATENCY_HEADER),
+                            (gssize) (lat_len - strlen(LATENCY_HEADER)));
+        merge_groups(acc->meta, m, i == 0 ? NULL : label, machines);
+        merge_console_logs(dir, acc->staging, label);
+        return true;
+}
+
+/* Writes what ACC gathered into its staging directory and swaps that in
+ * for FINAL; a negative errno when it cannot. */
+static int merge_write(const MergeAcc *acc, const char *final)
+{
+        g_autofree char *ini = g_key_file_to_data(acc->meta, NULL, NULL);
+        g_autofree char *sp = g_build_filename(acc->staging, "samples.tsv", NULL);
+        g_autofree char *mp = g_build_filename(acc->staging, "meta.ini", NULL);
+        g_autofree char *lp = g_build_filename(acc->staging, LATENCY_FILE, NULL);
+        int r = samples_write_atomic(sp, acc->rows->str, acc->rows->len);
+        if (r >= 0)
+                r = latency_write(lp, acc->lat_rows->str, acc->lat_rows->len);
+        if (r >= 0)
+                r = samples_write_atomic(mp, ini, strlen(ini));
+        if (r >= 0) {
+                /* The staging directory may hold console logs: swap it in
+                 * whole; the old one goes to history (history.h). */
+                r = history_replace_dir(acc->staging, final);
+        }
+        return r;
+}
+
 int run_merge(const Experiment *exp, const char *out_dir, const char *const *dirs, const char *const *labels,
-              bool machines, GError **error)
+              bool machines, char **merged, GError **error)
 {
         g_autoptr(GHashTable) done = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
         g_autoptr(Experiment) any = experiment_load_measured(exp->path, exp->profile, error);
@@ -186,6 +326,8 @@ int run_merge(const Experiment *exp, const char *out_dir, const char *const *dir
         g_autofree char *staging_name = g_strconcat(".", exp->name, ".new", NULL);
         g_autofree char *staging = g_build_filename(out_dir, staging_name, NULL);
         g_autofree char *final = g_build_filename(out_dir, exp->name, NULL);
+        MergeAcc acc = { .rows = rows, .lat_rows = lat_rows, .meta = meta, .names = names, .done = done,
+                         .staging = staging };
 
         history_keep_leftover(staging, final);
         if (mkdir(staging, 0755) < 0) {
@@ -193,119 +335,22 @@ int run_merge(const Experiment *exp, const char *out_dir, const char *const *dir
                 return RUN_ERROR;
         }
         for (guint i = 0; dirs[i]; i++) {
-                g_autofree char *dir = g_build_filename(dirs[i], exp->name, NULL);
-                g_autofree char *sp = g_build_filename(dir, "samples.tsv", NULL);
-                g_autofree char *mp = g_build_filename(dir, "meta.ini", NULL);
-                g_autoptr(GError) e = NULL;
-                g_autofree char *text = safefile_read(sp, "a samples.tsv", SAFEFILE_MAX_TABLE, NULL, &e);
-                g_autoptr(GKeyFile) m = text ? safefile_key_file(mp, &e) : NULL;
-                if (!m) {
-                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "results of %s from %s: %s",
-                                    exp->name, labels ? labels[i] : dirs[i], e->message);
+                if (!merge_place(exp, any, &acc, dirs, labels, i, machines, error)) {
                         samples_remove_dir(staging);
                         return RUN_ERROR;
-                }
-                /* A machine is named by what its own run recorded, as
-                 * IPCLAB_MACHINE may name one; every value is one line. */
-                const char *who = labels ? labels[i] : dirs[i];
-                char *label = machines ? g_key_file_get_string(m, "run", "machine", NULL) : g_strdup(labels[i]);
-                if (!meta_check_values(m, mp, error) || (machines && !meta_machine_name_valid(label))) {
-                        if (!(error && *error))
-                                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
-                                            "results of %s from %s: %s: [run] machine is %s, not a machine name (1 to "
-                                            "64 letters, digits, '-', '_', '.')", exp->name, who, mp,
-                                            label ? "not one" : "missing");
-                        else
-                                g_prefix_error(error, "results of %s from %s: ", exp->name, who);
-                        g_free(label);
-                        samples_remove_dir(staging);
-                        return RUN_ERROR;
-                }
-                for (guint k = 0; k < names->len; k++) {
-                        if (!strcmp(names->pdata[k], label)) {
-                                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
-                                            "%s and %s are the same machine, %s (its host name): one machine "
-                                            "measured twice is not two machines; name them apart by their host "
-                                            "names, or measure it once", labels ? labels[k] : dirs[k],
-                                            labels ? labels[i] : dirs[i], label);
-                                g_free(label);
-                                samples_remove_dir(staging);
-                                return RUN_ERROR;
-                        }
-                }
-                g_ptr_array_add(names, label);
-                if (!g_str_has_prefix(text, samples_header())) {
-                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO,
-                                    "%s: not the columns this harness writes (another version of ipclab?)", sp);
-                        samples_remove_dir(staging);
-                        return RUN_ERROR;
-                }
-                /* The latencies likewise: each environment's rows say
-                 * which it is. */
-                g_autofree char *lp = g_build_filename(dir, LATENCY_FILE, NULL);
-                gsize lat_len = 0;
-                g_autofree char *lat_text = latency_read_text(lp, &lat_len, &e);
-                if (!lat_text || !g_str_has_prefix(lat_text, LATENCY_HEADER)) {
-                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "results of %s in %s: %s", exp->name, label,
-                                    lat_text ? "latencies.tsv.gz has another header" : e->message);
-                        samples_remove_dir(staging);
-                        return RUN_ERROR;
-                }
-                /* Nothing is merged that --resume would not keep. */
-                if (!merge_check(exp, any, who, sp, text, lp, lat_text, lat_len, machines ? NULL : labels[i],
-                                 machines ? label : meta_machine_name(), done, error)) {
-                        samples_remove_dir(staging);
-                        return RUN_ERROR;
-                }
-                char *body = strchr(text, '\n');
-                g_string_append(rows, body ? body + 1 : "");
-                g_string_append_len(lat_rows, lat_text + strlen(LATENCY_HEADER),
-                                    (gssize) (lat_len - strlen(LATENCY_HEADER)));
-                merge_groups(meta, m, i == 0 ? NULL : label, machines);
-                /* Console logs: console.log becomes console-LABEL.log,
-                 * console-REST.log console-LABEL-REST.log. */
-                g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
-                for (const char *f; d && (f = g_dir_read_name(d));) {
-                        if (!g_str_has_prefix(f, "console") || !g_str_has_suffix(f, ".log") ||
-                            strspn(f, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") != strlen(f))
-                                continue;
-                        gsize log_len = 0;
-                        g_autofree char *from = g_build_filename(dir, f, NULL);
-                        g_autofree char *log = safefile_read(from, "a console log", SAFEFILE_MAX_LOG, &log_len, NULL);
-                        if (!log)
-                                continue;
-                        g_autofree char *lname = g_strdup_printf("console-%s%s", label, f + strlen("console"));
-                        if (!strcmp(f, "console.log")) {
-                                g_free(lname);
-                                lname = g_strdup_printf("console-%s.log", label);
-                        }
-                        g_autofree char *lp = g_build_filename(staging, lname, NULL);
-                        samples_write_atomic(lp, log, log_len);
                 }
         }
         g_ptr_array_add(names, NULL);
         g_autofree char *list = g_strjoinv(";", (char **) names->pdata);
         g_key_file_set_string(meta, "run", machines ? "machines" : "envs", list);
-        g_autofree char *ini = g_key_file_to_data(meta, NULL, NULL);
-        g_autofree char *sp = g_build_filename(staging, "samples.tsv", NULL);
-        g_autofree char *mp = g_build_filename(staging, "meta.ini", NULL);
-        g_autofree char *lp = g_build_filename(staging, LATENCY_FILE, NULL);
-        int r = samples_write_atomic(sp, rows->str, rows->len);
-        if (r >= 0)
-                r = latency_write(lp, lat_rows->str, lat_rows->len);
-        if (r >= 0)
-                r = samples_write_atomic(mp, ini, strlen(ini));
-        if (r >= 0) {
-                /* The staging directory may hold console logs: swap it in
-                 * whole; the old one goes to history (history.h). */
-                r = history_replace_dir(staging, final);
-        }
+        int r = merge_write(&acc, final);
         if (r < 0) {
                 g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot write the results of %s into %s: %s; %s is unchanged",
                             exp->name, out_dir, g_strerror(-r), final);
                 samples_remove_dir(staging);
                 return RUN_ERROR;
         }
-        fprintf(stderr, "ipclab: %s: %s merged in %s\n", exp->name, list, final);
+        if (merged)
+                *merged = g_steal_pointer(&list);
         return RUN_OK;
 }

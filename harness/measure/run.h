@@ -34,9 +34,10 @@ int run_experiment(const Experiment *exp, const char *out_dir, bool resume,
  * ([run] machine), its [machine NAME] group kept as it is; two of one name
  * are an error (IPCLAB_ERROR_INPUT).  Otherwise LABELS are environment
  * names.  Console logs are kept as console-LABEL[-REST].log.  Returns
- * RUN_OK or RUN_ERROR with ERROR. */
+ * RUN_OK with *MERGED (when MERGED is set; g_free) the labels merged,
+ * as [run] lists them, or RUN_ERROR with ERROR. */
 int run_merge(const Experiment *exp, const char *out_dir, const char *const *dirs, const char *const *labels,
-              bool machines, GError **error);
+              bool machines, char **merged, GError **error);
 
 /* Makes OUT_DIR usable for results (created when missing; a file, a
  * directory we cannot write: IPCLAB_ERROR_INPUT) and takes its lock,

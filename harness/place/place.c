@@ -1,15 +1,78 @@
 /* place.c: where an experiment runs (place.h): in each of its
- * environments (the EnvOps of env/), on each machine (remote.c), staged
- * and merged into one result (run_merge). */
+ * environments (the EnvOps of env/), at each place (the PlaceOps of
+ * local.c, remote.c, slurm.c), staged and merged into one result
+ * (run_merge). */
 #include "place.h"
 
 #include <errno.h>
-#include <stdio.h>
+#include <string.h>
 
 #include "env/env.h"
+#include "progress.h"
 #include "samples.h"
 
-#define MODEL_PLACE_START_S 2.0 /* an SSH target: probe, upload, results back */
+#define PLACE_OPS_ROW_(id, name) [PLACE_##id] = &place_ops_##name,
+static const PlaceOps *const place_table[PLACE_COUNT] = { PLACES(PLACE_OPS_ROW_) };
+#undef PLACE_OPS_ROW_
+
+const PlaceOps *place_ops(PlaceKind kind)
+{
+        return place_table[kind];
+}
+
+Place *place_parse(const char *option, const char *spec, GError **error)
+{
+        for (PlaceKind k = 0; k < PLACE_COUNT; k++) {
+                const PlaceOps *ops = place_table[k];
+                if (!ops->option || strcmp(ops->option, option) || !ops->claims(spec))
+                        continue;
+                g_autoptr(Place) p = g_new0(Place, 1);
+                p->ops = ops;
+                p->spec = g_strdup(spec);
+                if (!ops->parse(p, spec, error))
+                        return NULL;
+                return g_steal_pointer(&p);
+        }
+        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s %s: no kind of place takes it", option, spec);
+        return NULL;
+}
+
+void place_free(Place *p)
+{
+        if (!p)
+                return;
+        if (p->data && p->ops->free_data)
+                p->ops->free_data(p->data);
+        g_free(p->spec);
+        g_free(p->key);
+        g_free(p);
+}
+
+int place_run(PlaceJob *job, GError **error)
+{
+        const PlaceOps *ops = job->place->ops;
+        int r = ops->prepare ? ops->prepare(job, error) : RUN_OK;
+
+        if (r == RUN_OK)
+                r = ops->run(job, error);
+        if (r != RUN_ERROR && ops->collect)
+                r = ops->collect(job, r, error);
+        if (ops->clean)
+                ops->clean(job);
+        return r;
+}
+
+int place_merge(const Experiment *exp, const char *out_dir, const char *const *dirs, const char *const *labels,
+                bool machines, GError **error)
+{
+        g_autofree char *merged = NULL;
+        g_autofree char *final = g_build_filename(out_dir, exp->name, NULL);
+        int r = run_merge(exp, out_dir, dirs, labels, machines, &merged, error);
+
+        if (r == RUN_OK)
+                place_say("%s: %s merged in %s", exp->name, merged, final);
+        return r;
+}
 
 /* Runs place I of a staged run (an environment, a machine) into STAGE,
  * as run_experiment() would into its OUT_DIR. */
@@ -41,17 +104,17 @@ static int run_staged(const Experiment *exp, const char *out_dir, bool resume, c
                 g_ptr_array_add(dirs, stage);
                 g_autofree char *done = g_build_filename(stage, exp->name, "samples.tsv", NULL);
                 if (resume && g_file_test(done, G_FILE_TEST_EXISTS)) {
-                        fprintf(stderr, "ipclab: %s: %s already measured, kept\n", exp->name, labels[i]);
+                        place_say("%s: %s already measured, kept", exp->name, labels[i]);
                         continue;
                 }
                 if (g_mkdir_with_parents(stage, 0755) < 0) {
                         g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot create %s: %s", stage, g_strerror(errno));
                         return RUN_ERROR;
                 }
-                fprintf(stderr, "ipclab: %s: running %s %s\n", exp->name, machines ? "on" : "in", labels[i]);
+                place_say("%s: running %s %s", exp->name, machines ? "on" : "in", labels[i]);
                 int r = run(exp, i, stage, data, error);
                 if (r == RUN_INTERRUPTED) {
-                        fprintf(stderr, "ipclab: interrupted; %s is unchanged; --resume keeps the %s already measured\n",
+                        place_say("interrupted; %s is unchanged; --resume keeps the %s already measured",
                                 final, what);
                         return r;
                 }
@@ -65,7 +128,7 @@ static int run_staged(const Experiment *exp, const char *out_dir, bool resume, c
                 failed |= r == RUN_FAILED;
         }
         g_ptr_array_add(dirs, NULL);
-        int r = run_merge(exp, out_dir, (const char *const *) dirs->pdata, labels, machines, error);
+        int r = place_merge(exp, out_dir, (const char *const *) dirs->pdata, labels, machines, error);
         if (r == RUN_ERROR)
                 return r;
         samples_remove_dir(stage_root);
@@ -77,7 +140,8 @@ typedef struct {
         const char *const *extra;
         const char *const *argv;
         bool resume;
-        const RemoteTarget *const *targets;
+        const Place *const *places;
+        const PlaceCall *call;
 } StageArgs;
 
 /* Runs EXP in OPS into OUT_DIR, after OPS's warning. */
@@ -88,7 +152,7 @@ static int run_in_env(const EnvOps *ops, const Experiment *exp, const StageArgs 
                          .argv = a->argv };
         const char *w = ops->warning ? ops->warning() : NULL;
         if (w)
-                fprintf(stderr, "ipclab: warning: %s\n", w);
+                place_say("warning: %s", w);
         int r = ops->run(ops, exp, &call, error);
         return r < 0 ? RUN_ERROR : r;
 }
@@ -123,7 +187,7 @@ int run_experiment_here(const Experiment *exp, const char *self, const char *out
         int r = run_in_env(ops, exp, &a, out_dir, error);
         if (ops->backend == NULL || r == RUN_ERROR)
                 return r;
-        fprintf(stderr, "ipclab: %s: ran in %s (exit status %d); its output is in %s/%s/console.log\n",
+        place_say("%s: ran in %s (exit status %d); its output is in %s/%s/console.log",
                 exp->name, env_name(exp->env), r, out_dir, exp->name);
         return r;
 }
@@ -131,26 +195,24 @@ int run_experiment_here(const Experiment *exp, const char *self, const char *out
 static int run_machine_stage(const Experiment *exp, guint i, const char *stage, gpointer data, GError **error)
 {
         const StageArgs *a = data;
-        const RemoteTarget *t = a->targets[i];
+        PlaceJob job = { .place = a->places[i], .call = a->call, .exp = exp, .out_dir = stage };
 
-        return t->host ? remote_run(t, exp, a->self, exp->path, stage, a->extra, error)
-                       : run_experiment_here(exp, a->self, stage, a->resume, a->extra, a->argv, error);
+        return place_run(&job, error);
 }
 
-int run_experiment_machines(const Experiment *exp, const char *self, const char *out_dir, bool resume,
-                            const RemoteTarget *const *targets, const char *const *extra,
-                            const char *const *argv, GError **error)
+int run_experiment_machines(const Experiment *exp, const char *out_dir, const Place *const *places,
+                            const PlaceCall *call, GError **error)
 {
-        StageArgs a = { .self = self, .extra = extra, .argv = argv, .resume = resume, .targets = targets };
+        StageArgs a = { .places = places, .call = call };
         g_autoptr(GPtrArray) keys = g_ptr_array_new();
         g_autoptr(GPtrArray) labels = g_ptr_array_new();
 
-        for (guint i = 0; targets[i]; i++) {
-                g_ptr_array_add(keys, targets[i]->key);
-                g_ptr_array_add(labels, targets[i]->spec);
+        for (guint i = 0; places[i]; i++) {
+                g_ptr_array_add(keys, places[i]->key);
+                g_ptr_array_add(labels, places[i]->spec);
         }
         g_ptr_array_add(labels, NULL);
-        return run_staged(exp, out_dir, resume, "machines", keys->len, (const char *const *) keys->pdata,
+        return run_staged(exp, out_dir, call->resume, "machines", keys->len, (const char *const *) keys->pdata,
                           (const char *const *) labels->pdata, true, run_machine_stage, &a, error);
 }
 
@@ -161,8 +223,8 @@ void place_estimate(const Experiment *exp, const EstimateCalib *cal, guint place
         double secs = 0;
         for (guint k = 0; k < exp->n_envs; k++)
                 secs += env_ops(exp->envs[k])->cost_s(out->host_secs, cal, note);
-        if (places > 1)
-                secs = places * (secs + MODEL_PLACE_START_S);
-        out->secs = secs;
+        /* One place is here; more are SSH targets, each in turn. */
+        const PlaceOps *each = place_ops(places > 1 ? PLACE_SSH : PLACE_LOCAL);
+        out->secs = places * each->cost_s(secs, cal, note);
         out->where = note->len ? g_strdup(note->str) : NULL;
 }

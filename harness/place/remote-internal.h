@@ -1,4 +1,4 @@
-/* remote-internal.h: what remote.c (SSH) shares with slurm.c: starting
+/* remote-internal.h: what tool.c gives remote.c (SSH) and slurm.c: starting
  * a tool, following its output, and reading what it said. */
 #pragma once
 
@@ -6,6 +6,12 @@
 #include <stdbool.h>
 
 #include "untar.h"
+
+/* What the run script puts before each line of the target's resume file
+ * that it copies to stderr as the file grows (see remote.c: run_script). */
+#define REMOTE_PARTIAL_MARK "ipclab-partial: "
+/* ... and before each line of its resume file of latencies. */
+#define REMOTE_PARTIAL_LAT_MARK "ipclab-partial-latencies: "
 
 /* Letters and digits, or one of EXTRA, throughout S. */
 gboolean remote_all_of(const char *s, const char *extra);
@@ -37,7 +43,7 @@ typedef struct {
         GError *untar_error;
 } Pump;
 
-/* Follows P's pipes until both end (remote.c says what each does);
+/* Follows P's pipes until both end (tool.c says what each does);
  * returns whether we were interrupted meanwhile. */
 bool remote_pump(Pump *p);
 

@@ -1,9 +1,11 @@
-/* remote.c: an experiment on an SSH target or a Slurm cluster (see
- * remote.h for the steps).  Never prints but for what the target's run
- * prints (forwarded to our stderr as it comes, as a run here would show
- * it) and the Slurm summary lines; errors come back through GError. */
+/* remote.c: the place "an SSH target" (place.h: a row of PLACES(X),
+ * place_ops_ssh): an experiment run on another machine over OpenSSH, in
+ * the five steps remote.h describes.  Never prints: what the target's run prints is
+ * passed on (progress.h); errors come back through GError. */
+#include "place.h"
 #include "remote.h"
 #include "remote-internal.h"
+#include "progress.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -27,9 +29,7 @@
 #include "spawn.h"
 #include "untar.h"
 
-/* Seconds a stopped target's run has to send back its resume file before
- * the connection is cut. */
-#define REMOTE_STOP_GRACE_S 20
+#define MODEL_SSH_START_S 2.0 /* the model's probe, upload, results back */
 
 /* ssh's command line for T running the POSIX sh SCRIPT with ARGS ($1...):
  * ssh [IPCLAB_SSH_OPTS] -o BatchMode=yes -o ServerAlive... [-p PORT] [-l USER] HOST
@@ -81,147 +81,6 @@ static GPtrArray *ssh_argv(const RemoteTarget *t, const char *script, const char
         return a;
 }
 
-/* Spawns ARGV with stdin IN_FD and stdout OUT_FD (-1: a pipe returned in
- * *OUT_PIPE when OUT_PIPE is set, else /dev/null) and stderr a pipe
- * returned in *ERR_PIPE.  Returns the pid, or -1 with ERROR. */
-GPid remote_spawn(const char *const *argv, int in_fd, int out_fd, int *out_pipe, int *err_pipe, GError **error)
-{
-        SpawnOpts o = { .argv = argv, .in_fd = in_fd, .out_fd = out_fd >= 0 ? out_fd : out_pipe ? SPAWN_PIPE : -1,
-                        .err_fd = SPAWN_PIPE };
-        SpawnChild c;
-        int r = spawn_start(&o, &c);
-
-        if (r < 0) {
-                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_RUN, "cannot run %s: %s", argv[0], g_strerror(-r));
-                return -1;
-        }
-        /* remote_pump() and remote_wait_exit() follow the pid */
-        if (c.pidfd >= 0)
-                close(c.pidfd);
-        if (out_fd < 0 && out_pipe)
-                *out_pipe = c.out;
-        *err_pipe = c.err;
-        return c.pid;
-}
-
-int remote_wait_exit(GPid pid)
-{
-        int status = 0;
-
-        while (waitpid(pid, &status, 0) < 0)
-                if (errno != EINTR)
-                        return -errno;
-        g_spawn_close_pid(pid);
-        return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-
-/* Writes TEXT from elsewhere to our stderr, as safefile_terminal_text() makes it. */
-static void forward_text(const char *text, gsize len)
-{
-        g_autofree char *safe = safefile_terminal_text(text, len);
-        (void) !write(STDERR_FILENO, safe, strlen(safe));
-}
-
-/* What the run script puts before each line of the target's resume file
- * that it copies to stderr as the file grows (see run_script). */
-#define REMOTE_PARTIAL_MARK "ipclab-partial: "
-/* ... and before each line of its resume file of latencies. */
-#define REMOTE_PARTIAL_LAT_MARK "ipclab-partial-latencies: "
-
-/* One whole line LINE (with its newline) of the target's stderr. */
-static void pump_line(Pump *p, const char *line, gsize len)
-{
-        if (g_str_has_prefix(line, REMOTE_PARTIAL_LAT_MARK)) {
-                const char *row = line + strlen(REMOTE_PARTIAL_LAT_MARK);
-                /* Its header starts it again, as for the samples. */
-                if (g_str_has_prefix(row, LATENCY_HEADER))
-                        g_string_truncate(p->partial_lat, 0);
-                g_string_append(p->partial_lat, row);
-                return;
-        }
-        if (g_str_has_prefix(line, REMOTE_PARTIAL_MARK)) {
-                const char *row = line + strlen(REMOTE_PARTIAL_MARK);
-                /* A header starts the file again (it is rewritten whole when
-                 * a run starts, then appended to). */
-                if (g_str_has_prefix(row, "# ipclab partial "))
-                        g_string_truncate(p->partial, 0);
-                g_string_append(p->partial, row);
-                return;
-        }
-        g_string_append_len(p->log, line, (gssize) len);
-        if (p->forward)
-                forward_text(line, len);
-}
-
-/* Reads PUMP's pipes until both are closed; on an interrupt closes
- * *STOP_FD (the target's run sees its stdin end and stops) and kills PID
- * if it has not ended REMOTE_STOP_GRACE_S later.  Returns whether it was
- * interrupted. */
-bool remote_pump(Pump *p)
-{
-        gint64 kill_at = 0;
-        bool interrupted = false;
-
-        while (p->out >= 0 || p->err >= 0) {
-                if (runner_interrupted && !interrupted) {
-                        interrupted = true;
-                        if (p->stop_fd && *p->stop_fd >= 0) {
-                                close(*p->stop_fd);
-                                *p->stop_fd = -1;
-                        }
-                        kill_at = g_get_monotonic_time() + REMOTE_STOP_GRACE_S * G_USEC_PER_SEC;
-                }
-                if (kill_at && g_get_monotonic_time() > kill_at) {
-                        kill(p->pid, SIGKILL);
-                        kill_at = 0;
-                }
-                struct pollfd fds[2] = { { .fd = p->out, .events = POLLIN }, { .fd = p->err, .events = POLLIN } };
-                int n = poll(fds, 2, 100);
-                if (n < 0 && errno != EINTR)
-                        break;
-                for (int i = 0; i < 2 && n > 0; i++) {
-                        int *fd = i == 0 ? &p->out : &p->err;
-                        if (*fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
-                                continue;
-                        char buf[8192];
-                        ssize_t k = read(*fd, buf, sizeof buf);
-                        if (k < 0 && errno == EINTR)
-                                continue;
-                        if (k <= 0) {
-                                close(*fd);
-                                *fd = -1;
-                                continue;
-                        }
-                        if (i == 0 && p->untar && !p->untar_error &&
-                            !untar_feed(p->untar, buf, (gsize) k, &p->untar_error)) {
-                                /* Refused: the rest of the stream is not read. */
-                                close(*fd);
-                                *fd = -1;
-                                kill(p->pid, SIGKILL);
-                                continue;
-                        }
-                        if (i == 0 && p->out_text)
-                                g_string_append_len(p->out_text, buf, k);
-                        if (i == 1 && p->partial) {
-                                g_string_append_len(p->line, buf, k);
-                                char *nl;
-                                while ((nl = memchr(p->line->str, '\n', p->line->len))) {
-                                        gsize len = (gsize) (nl - p->line->str) + 1;
-                                        g_autofree char *l = g_strndup(p->line->str, len);
-                                        pump_line(p, l, len);
-                                        g_string_erase(p->line, 0, (gssize) len);
-                                }
-                        } else if (i == 1) {
-                                g_string_append_len(p->log, buf, k);
-                                if (p->forward)
-                                        forward_text(buf, (gsize) k);
-                        }
-                }
-        }
-        return interrupted;
-}
-
 /* Runs SCRIPT with ARGS on T, its stdin from /dev/null; *OUT its stdout,
  * *LOG its stderr.  Returns the exit status (255: ssh failed), or -1 with
  * ERROR when ssh cannot be started. */
@@ -244,22 +103,6 @@ static int ssh_simple(const RemoteTarget *t, const char *script, const char *con
         if (log)
                 *log = g_string_free(g_steal_pointer(&l), FALSE);
         return status;
-}
-
-/* The last line of TEXT (from elsewhere) that says something, for an
- * error message: as safefile_terminal_text() makes it, at most 300 bytes. */
-char *remote_last_line(const char *text)
-{
-        g_auto(GStrv) lines = g_strsplit(text ? text : "", "\n", -1);
-        for (int i = (int) g_strv_length(lines) - 1; i >= 0; i--) {
-                g_strstrip(lines[i]);
-                if (lines[i][0]) {
-                        g_autofree char *safe = safefile_terminal_text(lines[i], MIN(strlen(lines[i]), (gsize) 300));
-                        g_strdelimit(safe, "\t", ' ');
-                        return g_steal_pointer(&safe);
-                }
-        }
-        return g_strdup("no message");
 }
 
 /* ---- 1. The probe --------------------------------------------------------- */
@@ -529,7 +372,7 @@ static void copy_partial(const Experiment *exp, guint which, const char *from_di
         g_autofree char *text = safefile_read(from, "a resume file", SAFEFILE_MAX_TABLE, &len, &e);
         g_autofree char *rows = text ? run_partial_checked(exp, which, text, len) : NULL;
         if (!rows) {
-                fprintf(stderr, "ipclab: warning: %s: %s; not carried over\n", exp->name,
+                place_say("warning: %s: %s; not carried over", exp->name,
                         e ? e->message : "not a resume file of this experiment");
                 return;
         }
@@ -582,15 +425,40 @@ static bool prepare_local(const Experiment *exp, const char *file, const char *s
         return true;
 }
 
-/* Step 3 on T, whose directory DIR holds what upload() sent: see
- * run_script.  Returns the run's status, or RUN_ERROR with ERROR. */
-static int run_there(const RemoteTarget *t, const Experiment *exp, const char *dir, const char *out_dir,
-                     const char *const *extra, GError **error)
+/* What step 3 on a target left: the run's stdout unpacked into IN, its
+ * stderr in LOG (the resume files' rows apart, in STREAMED and
+ * STREAMED_LAT), ssh's exit status SS. */
+typedef struct {
+        char *in;                 /* receive_dir(): the unpacked results */
+        GString *log, *streamed, *streamed_lat;
+        GError *refused;          /* the stream was refused (untar.h) */
+        GError *cut;              /* the stream ended before it was whole */
+        int ss;
+        bool interrupted;
+} ThereRun;
+
+static void there_run_clear(ThereRun *r)
 {
-        /* The run: its stdin is our watchdog pipe, its stdout the results. */
-        g_autofree char *ini = g_strdup_printf("%s/in/%s.ini", dir, exp->name);
-        g_autofree char *rout = g_strdup_printf("%s/out", dir);
-        g_autoptr(GPtrArray) args = g_ptr_array_new();
+        if (r->in)
+                samples_remove_dir(r->in);
+        g_clear_pointer(&r->in, g_free);
+        if (r->log)
+                g_string_free(r->log, TRUE);
+        if (r->streamed)
+                g_string_free(r->streamed, TRUE);
+        if (r->streamed_lat)
+                g_string_free(r->streamed_lat, TRUE);
+        g_clear_error(&r->refused);
+        g_clear_error(&r->cut);
+}
+
+/* The arguments of run_script for EXP in the target's directory DIR:
+ * its `ipclab run` in the place --env chose (else the file's), into
+ * DIR/out (ROUT) of DIR/in/NAME.ini (INI).  Points into its arguments. */
+static GPtrArray *there_args(const Experiment *exp, const char *dir, const char *rout, const char *ini,
+                             const char *const *extra)
+{
+        GPtrArray *args = g_ptr_array_new();
         g_ptr_array_add(args, (gpointer) dir);
         g_ptr_array_add(args, (gpointer) exp->name);
         g_ptr_array_add(args, (gpointer) "run");
@@ -600,170 +468,315 @@ static int run_there(const RemoteTarget *t, const Experiment *exp, const char *d
                 g_ptr_array_add(args, (gpointer) env_name(exp->env));
         }
         g_ptr_array_add(args, (gpointer) "--out");
-        g_ptr_array_add(args, rout);
+        g_ptr_array_add(args, (gpointer) rout);
         for (gsize i = 0; extra && extra[i]; i++)
                 g_ptr_array_add(args, (gpointer) extra[i]);
-        g_ptr_array_add(args, ini);
+        g_ptr_array_add(args, (gpointer) ini);
         g_ptr_array_add(args, NULL);
+        return args;
+}
+
+/* Runs run_script on T for EXP (in T's directory DIR) and follows it
+ * to its end: the run's stdin is our watchdog pipe, its stdout the
+ * results, unpacked into a new receive_dir() under OUT_DIR.  Fills R;
+ * false with ERROR when it could not start. */
+static bool there_stream(const RemoteTarget *t, const Experiment *exp, const char *dir, const char *out_dir,
+                         const char *const *extra, ThereRun *r, GError **error)
+{
+        g_autofree char *ini = g_strdup_printf("%s/in/%s.ini", dir, exp->name);
+        g_autofree char *rout = g_strdup_printf("%s/out", dir);
+        g_autoptr(GPtrArray) args = there_args(exp, dir, rout, ini, extra);
         g_autoptr(GPtrArray) argv = ssh_argv(t, run_script, (const char *const *) args->pdata, error);
         if (!argv)
-                return RUN_ERROR;
+                return false;
         int watch[2];
         if (pipe2(watch, O_CLOEXEC) < 0) {
                 g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "pipe: %s", g_strerror(errno));
-                return RUN_ERROR;
+                return false;
         }
-        g_autofree char *in = receive_dir(out_dir, error);
-        if (!in) {
+        r->in = receive_dir(out_dir, error);
+        if (!r->in) {
                 close(watch[0]);
                 close(watch[1]);
-                return RUN_ERROR;
+                return false;
         }
         int ssh_out = -1, ssh_err = -1;
         GPid spid = remote_spawn((const char *const *) argv->pdata, watch[0], -1, &ssh_out, &ssh_err, error);
         close(watch[0]);
         if (spid < 0) {
                 close(watch[1]);
-                samples_remove_dir(in);
-                return RUN_ERROR;
+                return false;
         }
         /* The results come on ssh's stdout as tar, unpacked here as
          * untrusted input (untar.h), never by tar(1). */
         g_autofree char *what = g_strdup_printf("the results from %s", t->spec);
-        g_autoptr(Untar) untar = untar_new(in, what);
-        g_autoptr(GString) log = g_string_new(NULL);
-        g_autoptr(GString) streamed = g_string_new(NULL), streamed_lat = g_string_new(NULL),
-                           line = g_string_new(NULL);
-        Pump sp = { .out = ssh_out, .err = ssh_err, .log = log, .stop_fd = &watch[1], .pid = spid, .forward = true,
-                    .partial = streamed, .partial_lat = streamed_lat, .line = line, .untar = untar };
-        bool interrupted = remote_pump(&sp);
+        g_autoptr(Untar) untar = untar_new(r->in, what);
+        g_autoptr(GString) line = g_string_new(NULL);
+        r->log = g_string_new(NULL);
+        r->streamed = g_string_new(NULL);
+        r->streamed_lat = g_string_new(NULL);
+        Pump sp = { .out = ssh_out, .err = ssh_err, .log = r->log, .stop_fd = &watch[1], .pid = spid,
+                    .forward = true, .partial = r->streamed, .partial_lat = r->streamed_lat, .line = line,
+                    .untar = untar };
+        r->interrupted = remote_pump(&sp);
         if (watch[1] >= 0)
                 close(watch[1]);
-        int ss = remote_wait_exit(spid);
-        g_autoptr(GError) refused = sp.untar_error;
-        if (refused) {
+        r->ss = remote_wait_exit(spid);
+        r->refused = sp.untar_error;
+        if (!r->refused)
+                (void) untar_finish(untar, &r->cut);
+        return true;
+}
+
+/* The error of a run on T that did not come back whole (R), keeping the
+ * repetitions it streamed for --resume in OUT_DIR when there are any. */
+static void there_lost(const RemoteTarget *t, const Experiment *exp, const char *out_dir, const ThereRun *r,
+                       GError **error)
+{
+        int ss = r->ss;
+        const char *log = r->log->str;
+        g_autofree char *partial = run_partial_path(out_dir, exp->name, 0);
+        /* mk/deps.sh's own words, when it named what is missing. */
+        const char *apt = ss == 97 || ss == 98 ? strstr(log, "apt-get install") : NULL;
+        while (apt && apt > log && apt[-1] != '\n')
+                apt--;
+        g_autofree char *apt_line = apt ? g_strndup(apt, strcspn(apt, "\n")) : NULL;
+        g_autofree char *l = remote_last_line(apt_line ? apt_line : r->cut && ss == 0 ? r->cut->message : log);
+        if (ss == 97 || ss == 98)
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                            "%s cannot build the harness%s%s (its full output is above)", t->spec,
+                            apt ? "; as root there: " : ": ", l);
+        else if (keep_streamed(exp, r->streamed, partial) > 0 &&
+                 keep_streamed_latencies(exp, r->streamed_lat, out_dir))
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_RUN,
+                            "%s: the connection was lost or the run there failed (ssh exit %d: %s); "
+                            "the %u repetitions it had finished are kept in %s: `ipclab run --resume` "
+                            "continues from them", t->spec, ss, l, keep_streamed(exp, r->streamed, NULL), partial);
+        else
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_RUN,
+                            "%s: the connection was lost or the run there failed (ssh exit %d: %s); "
+                            "nothing of it is kept; `ipclab run --resume` runs it again",
+                            t->spec, ss, l);
+}
+
+/* Puts a whole stream R from T in place: the results into
+ * OUT_DIR/<experiment>/ (with console.log, what the target said), or
+ * the resume files of a stopped run (the rows --resume would read of
+ * them).  False with ERROR when the results cannot be put there. */
+static bool there_keep(const RemoteTarget *t, const Experiment *exp, const char *out_dir, const ThereRun *r,
+                       GError **error)
+{
+        g_autofree char *name_dir = g_build_filename(r->in, exp->name, NULL);
+        struct stat st;
+
+        for (guint k = 0; k < RUN_N_PARTIALS; k++)
+                copy_partial(exp, k, r->in, out_dir);
+        if (lstat(name_dir, &st) < 0 || !S_ISDIR(st.st_mode))
+                return true;
+        g_autofree char *final = g_build_filename(out_dir, exp->name, NULL);
+        g_autofree char *console = g_build_filename(name_dir, "console.log", NULL);
+        g_autofree char *shown = safefile_terminal_text(r->log->str, r->log->len);
+        unlink(console);
+        samples_write_atomic(console, shown, strlen(shown));
+        int rr = history_replace_dir(name_dir, final);
+        if (rr < 0) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot put the results of %s in %s: %s",
+                            t->spec, final, g_strerror(-rr));
+                return false;
+        }
+        for (guint k = 0; k < RUN_N_PARTIALS; k++) {
+                g_autofree char *done = run_partial_path(out_dir, exp->name, k);
+                unlink(done);
+        }
+        return true;
+}
+
+/* ---- The place ----------------------------------------------------------- */
+
+/* A run on an SSH target, from prepare to clean. */
+typedef struct {
+        char *local;     /* prepare_local(): what is sent, here */
+        char *dir;       /* the target's directory, until its run script owns it */
+        ThereRun there;
+} SshJob;
+
+static bool ssh_claims(const char *spec)
+{
+        (void) spec;
+        return true;   /* every --host value but "local" (local.c) */
+}
+
+static bool ssh_parse(Place *p, const char *spec, GError **error)
+{
+        RemoteTarget *t = remote_target_parse(spec, error);
+        if (!t)
+                return false;
+        p->key = g_strdup(t->key);
+        p->data = t;
+        return true;
+}
+
+static void ssh_free_data(gpointer data)
+{
+        remote_target_free(data);
+}
+
+static bool ssh_available(const Place *p, GError **error)
+{
+        g_autofree char *ssh = g_find_program_in_path("ssh");
+        if (!ssh) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                            "%s: no ssh here, which reaches it; as root: apt-get install -y openssh-client",
+                            p->spec);
+                return false;
+        }
+        return true;
+}
+
+/* Whether the target can run our binary SELF as it is (*FITS), or else
+ * build from the sources (*ROOT) beside it; false with ERROR when it can
+ * do neither, lacks tar, or cannot be reached. */
+static bool ssh_probe(const RemoteTarget *t, const char *self, bool *fits, char **root, char **why,
+                      GError **error)
+{
+        g_autofree char *probe = NULL, *plog = NULL;
+        int r = ssh_simple(t, probe_script, NULL, &probe, &plog, error);
+        if (r < 0)
+                return false;
+        if (r != 0) {
+                g_autofree char *l = remote_last_line(plog);
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_RUN, "%s: ssh cannot reach it (%s)", t->spec, l);
+                return false;
+        }
+        if (!strstr(probe, "have tar")) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                            "%s has no tar, which carries the files there and back; as root there: "
+                            "apt-get install -y tar", t->spec);
+                return false;
+        }
+        *fits = binary_fits(self, probe, why);
+        const char *build = g_getenv("IPCLAB_REMOTE_BUILD");
+        if (*fits && build && !strcmp(build, "1")) {
+                *fits = false;
+                g_free(*why);
+                *why = g_strdup("IPCLAB_REMOTE_BUILD=1");
+        }
+        *root = source_root(self);
+        if (!*fits && !*root) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                            "%s cannot run this binary (%s) and there are no sources beside it (%s) to build there",
+                            t->spec, *why, self);
+                return false;
+        }
+        return true;
+}
+
+/* Steps 1 and 2: the probe, then the experiment, its resume files and
+ * our binary or the sources, sent. */
+static int ssh_prepare(PlaceJob *job, GError **error)
+{
+        const RemoteTarget *t = job->place->data;
+        const Experiment *exp = job->exp;
+        const char *self = job->call->self;
+        SshJob *s = job->state = g_new0(SshJob, 1);
+        g_autofree char *why = NULL, *root = NULL;
+        bool fits = false;
+
+        if (!ssh_available(job->place, error) || !ssh_probe(t, self, &fits, &root, &why, error))
+                return RUN_ERROR;
+        place_say("%s: %s: %s (%s)", exp->name, t->spec,
+                  fits ? "sending the binary" : "building there from the sources", why);
+        if (!prepare_local(exp, exp->path, self, fits, job->out_dir, job->call->resume, &s->local, error))
+                return RUN_ERROR;
+        s->dir = upload(t, s->local, root, error);
+        return s->dir ? RUN_OK : RUN_ERROR;
+}
+
+/* Step 3: the run there (see run_script), its results streamed back:
+ * RUN_OK when they came back whole (ssh_collect() says how the run
+ * ended), else RUN_ERROR with ERROR. */
+static int ssh_run(PlaceJob *job, GError **error)
+{
+        const RemoteTarget *t = job->place->data;
+        SshJob *s = job->state;
+        ThereRun *r = &s->there;
+        bool started = there_stream(t, job->exp, s->dir, job->out_dir, job->call->extra, r, error);
+
+        g_clear_pointer(&s->dir, g_free);   /* the run script removes it, however it ends */
+        if (!started)
+                return RUN_ERROR;
+        if (r->refused) {
                 /* Nothing of a refused stream is kept, not even its
                  * resume rows. */
-                g_propagate_error(error, g_steal_pointer(&refused));
+                g_propagate_error(error, g_steal_pointer(&r->refused));
                 g_prefix_error(error, "%s: ", t->spec);
-                samples_remove_dir(in);
                 return RUN_ERROR;
         }
-        g_autoptr(GError) cut = NULL;
-        int ts = untar_finish(untar, &cut) ? 0 : 1;
-        g_autofree char *name_dir = g_build_filename(in, exp->name, NULL);
-        g_autofree char *partial = run_partial_path(out_dir, exp->name, 0);
-        if (ts != 0 || ss == 255 || (ss >= 96 && ss <= 99)) {
-                /* mk/deps.sh's own words, when it named what is missing. */
-                const char *apt = ss == 97 || ss == 98 ? strstr(log->str, "apt-get install") : NULL;
-                while (apt && apt > log->str && apt[-1] != '\n')
-                        apt--;
-                g_autofree char *apt_line = apt ? g_strndup(apt, strcspn(apt, "\n")) : NULL;
-                g_autofree char *l = remote_last_line(apt_line ? apt_line : ts != 0 && ss == 0 ? cut->message : log->str);
-                if (ss == 97 || ss == 98)
-                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
-                                    "%s cannot build the harness%s%s (its full output is above)", t->spec,
-                                    apt ? "; as root there: " : ": ", l);
-                else if (keep_streamed(exp, streamed, partial) > 0 && keep_streamed_latencies(exp, streamed_lat, out_dir))
-                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_RUN,
-                                    "%s: the connection was lost or the run there failed (ssh exit %d: %s); "
-                                    "the %u repetitions it had finished are kept in %s: `ipclab run --resume` "
-                                    "continues from them", t->spec, ss, l, keep_streamed(exp, streamed, NULL), partial);
-                else
-                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_RUN,
-                                    "%s: the connection was lost or the run there failed (ssh exit %d: %s); "
-                                    "nothing of it is kept; `ipclab run --resume` runs it again",
-                                    t->spec, ss, l);
-                samples_remove_dir(in);
+        if (r->cut || r->ss == 255 || (r->ss >= 96 && r->ss <= 99)) {
+                there_lost(t, job->exp, job->out_dir, r, error);
                 return RUN_ERROR;
         }
-        /* Whole: the results, or the resume files of a stopped run (the
-         * rows --resume would read of them). */
-        for (guint k = 0; k < RUN_N_PARTIALS; k++)
-                copy_partial(exp, k, in, out_dir);
-        struct stat st;
-        if (lstat(name_dir, &st) == 0 && S_ISDIR(st.st_mode)) {
-                g_autofree char *final = g_build_filename(out_dir, exp->name, NULL);
-                g_autofree char *console = g_build_filename(name_dir, "console.log", NULL);
-                g_autofree char *shown = safefile_terminal_text(log->str, log->len);
-                unlink(console);
-                samples_write_atomic(console, shown, strlen(shown));
-                int rr = history_replace_dir(name_dir, final);
-                if (rr < 0) {
-                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot put the results of %s in %s: %s",
-                                    t->spec, final, g_strerror(-rr));
-                        samples_remove_dir(in);
-                        return RUN_ERROR;
-                }
-                for (guint k = 0; k < RUN_N_PARTIALS; k++) {
-                        g_autofree char *done = run_partial_path(out_dir, exp->name, k);
-                        unlink(done);
-                }
-        }
-        samples_remove_dir(in);
-        int status = interrupted || ss == RUN_INTERRUPTED || ss == 129 ? RUN_INTERRUPTED
+        return RUN_OK;
+}
+
+/* The whole stream put in place (there_keep); then the status the run
+ * there ended with, or RUN_ERROR with ERROR saying how it failed. */
+static int ssh_collect(PlaceJob *job, int status, GError **error)
+{
+        const RemoteTarget *t = job->place->data;
+        const ThereRun *r = &((SshJob *) job->state)->there;
+        int ss = r->ss;
+
+        (void) status;
+        if (!there_keep(t, job->exp, job->out_dir, r, error))
+                return RUN_ERROR;
+        status = r->interrupted || ss == RUN_INTERRUPTED || ss == 129 ? RUN_INTERRUPTED
                : ss == 0 ? RUN_OK : ss == 1 ? RUN_FAILED : RUN_ERROR;
         if (status == RUN_ERROR) {
-                g_autofree char *l = remote_last_line(log->str);
+                g_autofree char *l = remote_last_line(r->log->str);
                 g_set_error(error, IPCLAB_ERROR, ss == 2 ? IPCLAB_ERROR_INPUT : IPCLAB_ERROR_RUN,
                             "%s: ipclab run there exited %d: %s", t->spec, ss, l);
         }
         return status;
 }
 
-int remote_run(const RemoteTarget *t, const Experiment *exp, const char *self, const char *file,
-               const char *out_dir, const char *const *extra, GError **error)
+/* Steps 4 and 5: the target's directory removed when its run script did
+ * not take it over, and ours. */
+static void ssh_clean(PlaceJob *job)
 {
-        g_autofree char *probe = NULL, *plog = NULL, *why = NULL, *local = NULL, *dir = NULL;
-        bool resume = false;
+        SshJob *s = job->state;
 
-        for (gsize i = 0; extra && extra[i]; i++)
-                resume |= !strcmp(extra[i], "--resume");
-        int r = ssh_simple(t, probe_script, NULL, &probe, &plog, error);
-        if (r < 0)
-                return RUN_ERROR;
-        if (r != 0) {
-                g_autofree char *l = remote_last_line(plog);
-                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_RUN, "%s: ssh cannot reach it (%s)", t->spec, l);
-                return RUN_ERROR;
+        if (!s)
+                return;
+        if (s->dir) {
+                const char *a[] = { s->dir, NULL };
+                ssh_simple(job->place->data, cleanup_script, a, NULL, NULL, NULL);
         }
-        if (!strstr(probe, "have tar")) {
-                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
-                            "%s has no tar, which carries the files there and back; as root there: "
-                            "apt-get install -y tar", t->spec);
-                return RUN_ERROR;
-        }
-        bool fits = binary_fits(self, probe, &why);
-        const char *build = g_getenv("IPCLAB_REMOTE_BUILD");
-        if (fits && build && !strcmp(build, "1")) {
-                fits = false;
-                g_free(why);
-                why = g_strdup("IPCLAB_REMOTE_BUILD=1");
-        }
-        g_autofree char *root = source_root(self);
-        if (!fits && !root) {
-                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
-                            "%s cannot run this binary (%s) and there are no sources beside it (%s) to build there",
-                            t->spec, why, self);
-                return RUN_ERROR;
-        }
-        fprintf(stderr, "ipclab: %s: %s: %s (%s)\n", exp->name, t->spec,
-                fits ? "sending the binary" : "building there from the sources", why);
-        int status = RUN_ERROR;
-        if (!prepare_local(exp, file, self, fits, out_dir, resume, &local, error))
-                goto out;
-        dir = upload(t, local, root, error);
-        if (!dir)
-                goto out;
-
-        status = run_there(t, exp, dir, out_dir, extra, error);
-        g_clear_pointer(&dir, g_free);   /* the run script removes it, however it ends */
-out:
-        if (dir) {
-                const char *a[] = { dir, NULL };
-                ssh_simple(t, cleanup_script, a, NULL, NULL, NULL);
-        }
-        if (local)
-                samples_remove_dir(local);
-        return status;
+        if (s->local)
+                samples_remove_dir(s->local);
+        there_run_clear(&s->there);
+        g_free(s->dir);
+        g_free(s->local);
+        g_clear_pointer(&job->state, g_free);
 }
+
+static double ssh_cost_s(double secs, const EstimateCalib *cal, GString *note)
+{
+        (void) cal;
+        (void) note;
+        return secs + MODEL_SSH_START_S;
+}
+
+const PlaceOps place_ops_ssh = {
+        .name = "ssh",
+        .option = "--host",
+        .claims = ssh_claims,
+        .parse = ssh_parse,
+        .free_data = ssh_free_data,
+        .available = ssh_available,
+        .prepare = ssh_prepare,
+        .run = ssh_run,
+        .collect = ssh_collect,
+        .clean = ssh_clean,
+        .cost_s = ssh_cost_s,
+};

@@ -1,10 +1,10 @@
 /* remote.h: running an experiment on other machines, with real tools:
- * OpenSSH for a target (`ipclab run --host ssh://USER@HOST[:PORT]`) and
- * Slurm for a cluster (`ipclab run --slurm PARTITION`).  No agent of our
- * own runs anywhere: ssh runs sh, tar and the harness; sbatch runs the
- * harness.
+ * OpenSSH for a target (`ipclab run --host ssh://USER@HOST[:PORT]`:
+ * remote.c) and Slurm for a cluster (`ipclab run --slurm PARTITION`:
+ * slurm.c), each a place (place.h: PlaceOps).  No agent of our own runs
+ * anywhere: ssh runs sh, tar and the harness; sbatch runs the harness.
  *
- * Over SSH (remote_run()), five steps, each one ssh connection:
+ * Over SSH (place_ops_ssh), five steps, each one ssh connection:
  *   1. probe: `uname -m`, the glibc version and the shared libraries the
  *      target has (ldconfig -p), and whether it has make and cc;
  *   2. upload: `mktemp -d` on the target, then one tar stream of the
@@ -30,9 +30,9 @@
  * (a link that died silently ends the run within about a minute).  Every word sent to a remote shell goes through
  * remote_quote_command().
  *
- * On Slurm (remote_slurm()): one job array, one task per experiment file
+ * On Slurm (place_ops_slurm): one job array, one task per experiment file
  * and node (--nodes N runs each file N times, --exclusive, one machine per
- * node), submitted with `sbatch --wait`; the generated job script and each
+ * node), submitted with sbatch and followed in squeue; the job script and each
  * task's log stay in the job directory for inspection.
  */
 #pragma once
@@ -61,36 +61,3 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(RemoteTarget, remote_target_free)
  * (g_shell_quote), joined by spaces.  The only way anything reaches a
  * remote shell or a job script. */
 char *remote_quote_command(const char *const *argv);
-
-/* Runs the experiment FILE (already loaded as EXP) on target T with the
- * harness binary SELF (whose sources are beside it, SELF's directory's
- * parent), and leaves the target's results in OUT_DIR/<experiment>/ as a
- * run here would (plus console.log, the target's output), all at once
- * when they are whole.  The target runs it in EXP's one environment
- * (as --env set it) or, for a list (env=host;nspawn), in each as the file
- * says.  EXTRA: further arguments for the target's
- * `ipclab run` (--profile NAME, --resume).  On an interrupt (SIGINT or
- * SIGTERM: runner_interrupted) the target's run is stopped and its resume
- * file brought back to OUT_DIR/.<experiment>.partial.tsv.  Returns the
- * target's exit status (RUN_OK, RUN_FAILED, RUN_INTERRUPTED), or RUN_ERROR
- * with ERROR: IPCLAB_ERROR_INPUT when the target lacks something (the
- * message says what to install there, and how), IPCLAB_ERROR_RUN when
- * the connection failed or was lost (OUT_DIR/<experiment>/ is then as it
- * was, and the repetitions that came back before are in
- * OUT_DIR/.<experiment>.partial.tsv for --resume). */
-int remote_run(const RemoteTarget *t, const Experiment *exp, const char *self, const char *file,
-               const char *out_dir, const char *const *extra, GError **error);
-
-/* Runs the experiment FILES on Slurm partition PARTITION, each on NODES
- * nodes, as one job array, with the binary SELF (on a file system the
- * nodes share), and merges each file's tasks into OUT_DIR/<experiment>/
- * (one machine per node).  JOB_DIR keeps the job script (job.sh), the
- * task list (tasks.tsv), each task's log and results.  RESUME submits only
- * the tasks whose results JOB_DIR does not hold yet.  EXTRA: arguments for
- * each task's `ipclab run` (--profile NAME); ENV: the --env each task
- * runs in, or NULL for each file's own env=.  Prints what it submits and
- * each failed task by name.  Returns RUN_OK, RUN_FAILED (a task failed or
- * a cell failed), RUN_INTERRUPTED or RUN_ERROR with ERROR. */
-int remote_slurm(const char *partition, guint nodes, char **files, guint n_files, const char *profile,
-                 const char *env, const char *self, const char *out_dir, const char *job_dir, bool resume,
-                 const char *const *extra, const char *const *argv, GError **error);

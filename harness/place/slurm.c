@@ -1,6 +1,13 @@
-/* slurm.c: an experiment as a Slurm job array (remote.h: remote_slurm). */
+/* slurm.c: the place "a Slurm cluster" (place.h: a row of PLACES(X)):
+ * `ipclab run --slurm PARTITION` runs every file as one job array, one
+ * task per file and node (--nodes N runs each file N times, --exclusive,
+ * one machine per node), submitted with sbatch and waited for; the
+ * generated job script and each task's log stay in the job directory for
+ * inspection; each file's tasks are merged into OUT_DIR/<experiment>/. */
 #include "remote.h"
 #include "remote-internal.h"
+#include "place.h"
+#include "progress.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -123,47 +130,92 @@ static char *task_failure(const char *job_dir, const SlurmTask *t)
         return g_strdup_printf("on node %s: %s (log: %s)", node ? node : "unknown", l, lpath);
 }
 
-int remote_slurm(const char *partition, guint nodes, char **files, guint n_files, const char *profile,
-                 const char *env, const char *self, const char *out_dir, const char *job_dir, bool resume,
-                 const char *const *extra, const char *const *argv, GError **error)
+/* One `ipclab run --slurm`: its experiments, job directory and tasks. */
+typedef struct {
+        const char *partition;
+        guint nodes;
+        GPtrArray *exps;      /* Experiment, one per file */
+        GPtrArray *abs_files; /* their absolute paths */
+        char *jd;             /* the job directory, absolute */
+        SlurmTask *tasks;
+        guint n;              /* tasks: files x nodes */
+        GString *todo;        /* the tasks to submit: "0,1,3" */
+        char *script_path;    /* JD/job.sh */
+        GPtrArray *sbatch;    /* its command line, NULL-terminated */
+} SlurmJob;
+
+static void slurm_job_clear(SlurmJob *j)
 {
-        (void) argv;
+        for (guint i = 0; j->tasks && i < j->n; i++)
+                g_free(j->tasks[i].dir);
+        g_clear_pointer(&j->tasks, g_free);
+        g_clear_pointer(&j->exps, g_ptr_array_unref);
+        g_clear_pointer(&j->abs_files, g_ptr_array_unref);
+        g_clear_pointer(&j->jd, g_free);
+        g_clear_pointer(&j->script_path, g_free);
+        g_clear_pointer(&j->sbatch, g_ptr_array_unref);
+        if (j->todo)
+                g_string_free(g_steal_pointer(&j->todo), TRUE);
+}
+
+/* Whether Slurm's client tools are here and PARTITION is a partition's
+ * name; false with ERROR (IPCLAB_ERROR_INPUT) saying what to do. */
+static bool slurm_usable(const char *partition, GError **error)
+{
         g_autofree char *sbatch = g_find_program_in_path("sbatch");
-        if (!sbatch || !g_find_program_in_path("squeue")) {
+        g_autofree char *squeue = g_find_program_in_path("squeue");
+        if (!sbatch || !squeue) {
                 g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
                             "--slurm needs sbatch and squeue; as root: apt-get install -y slurm-client");
-                return RUN_ERROR;
+                return false;
         }
         if (!partition[0] || !remote_all_of(partition, "._-")) {
                 g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
                             "--slurm %s: a partition name is letters, digits, '.', '_', '-'", partition);
-                return RUN_ERROR;
+                return false;
         }
-        g_autoptr(GPtrArray) exps = g_ptr_array_new_with_free_func((GDestroyNotify) experiment_free);
+        return true;
+}
+
+/* Loads the N_FILES FILES into J->exps and chooses J->jd: JOB_DIR, else
+ * build/slurm/<experiments>-<partition>.  False with ERROR. */
+static bool slurm_load(SlurmJob *j, char **files, guint n_files, const char *profile, const char *job_dir,
+                       GError **error)
+{
         g_autoptr(GString) names = g_string_new(NULL);
+
+        j->exps = g_ptr_array_new_with_free_func((GDestroyNotify) experiment_free);
         for (guint f = 0; f < n_files; f++) {
                 Experiment *exp = experiment_load(files[f], profile, error);
                 if (!exp)
-                        return RUN_ERROR;
+                        return false;
                 g_string_append_printf(names, "%s%s", f ? "+" : "", exp->name);
-                g_ptr_array_add(exps, exp);
+                g_ptr_array_add(j->exps, exp);
         }
-        g_autofree char *jd = job_dir ? absolute(job_dir) : NULL;
-        if (!jd) {
-                g_autofree char *base = g_strdup_printf("%.100s-%s", names->str, partition);
+        j->jd = job_dir ? absolute(job_dir) : NULL;
+        if (!j->jd) {
+                g_autofree char *base = g_strdup_printf("%.100s-%s", names->str, j->partition);
                 g_autofree char *rel = g_build_filename("build", "slurm", base, NULL);
-                jd = absolute(rel);
+                j->jd = absolute(rel);
         }
+        return true;
+}
+
+/* Whether every value the job script will hold may be written into it
+ * (script_value_ok); false with ERROR naming the one that may not. */
+static bool slurm_values_ok(const SlurmJob *j, char **files, guint n_files, const char *self, const char *profile,
+                            const char *env, GError **error)
+{
         /* What the job script holds: quoted, and never a line break. */
         const char *what[] = { "--job-dir", "the ipclab binary's path", "--profile", "--env" };
-        const char *value[] = { jd, self, profile, env };
+        const char *value[] = { j->jd, self, profile, env };
         for (gsize i = 0; i < G_N_ELEMENTS(value); i++)
                 if (value[i] && !script_value_ok(value[i])) {
                         g_autofree char *shown = g_strescape(value[i], NULL);
                         g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
                                     "%s %s: a control character (a newline would end a line of the job script): "
                                     "refused", what[i], shown);
-                        return RUN_ERROR;
+                        return false;
                 }
         for (guint f = 0; f < n_files; f++) {
                 g_autofree char *abs = absolute(files[f]);
@@ -172,99 +224,95 @@ int remote_slurm(const char *partition, guint nodes, char **files, guint n_files
                         g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
                                     "%s: a control character in the path of an experiment file (a newline would end "
                                     "a line of the job script): refused", shown);
-                        return RUN_ERROR;
+                        return false;
                 }
         }
-        if (!resume)
-                samples_remove_dir(jd);
-        if (g_mkdir_with_parents(jd, 0755) < 0) {
-                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot create %s: %s", jd, g_strerror(errno));
-                return RUN_ERROR;
-        }
-        guint n = n_files * nodes;
-        g_autofree SlurmTask *tasks = g_new0(SlurmTask, n);
-        g_autoptr(GPtrArray) abs_files = g_ptr_array_new_with_free_func(g_free);
-        g_autoptr(GString) tsv = g_string_new("task\texperiment\tfile\treplica\n");
-        g_autoptr(GString) todo = g_string_new(NULL);
-        for (guint i = 0; i < n; i++) {
-                const Experiment *exp = exps->pdata[i / nodes];
+        return true;
+}
+
+/* J's tasks, one per file and node, and J->todo, those to submit (all,
+ * or with RESUME those whose results J->jd does not hold); returns the
+ * task list for tasks.tsv. */
+static GString *slurm_tasks(SlurmJob *j, char **files, bool resume)
+{
+        GString *tsv = g_string_new("task\texperiment\tfile\treplica\n");
+        guint nodes = j->nodes;
+
+        j->tasks = g_new0(SlurmTask, j->n);
+        j->abs_files = g_ptr_array_new_with_free_func(g_free);
+        j->todo = g_string_new(NULL);
+        for (guint i = 0; i < j->n; i++) {
+                const Experiment *exp = j->exps->pdata[i / nodes];
                 if (i % nodes == 0)
-                        g_ptr_array_add(abs_files, absolute(files[i / nodes]));
-                tasks[i].id = i;
-                tasks[i].file = abs_files->pdata[i / nodes];
-                tasks[i].name = exp->name;
-                tasks[i].dir = g_strdup_printf("%s/task-%u", jd, i);
-                g_string_append_printf(tsv, "%u\t%s\t%s\t%u\n", i, exp->name, tasks[i].file, i % nodes);
-                g_autofree char *done = task_done_path(&tasks[i]);
+                        g_ptr_array_add(j->abs_files, absolute(files[i / nodes]));
+                j->tasks[i].id = i;
+                j->tasks[i].file = j->abs_files->pdata[i / nodes];
+                j->tasks[i].name = exp->name;
+                j->tasks[i].dir = g_strdup_printf("%s/task-%u", j->jd, i);
+                g_string_append_printf(tsv, "%u\t%s\t%s\t%u\n", i, exp->name, j->tasks[i].file, i % nodes);
+                g_autofree char *done = task_done_path(&j->tasks[i]);
                 if (resume && g_file_test(done, G_FILE_TEST_IS_REGULAR))
                         continue;
-                g_string_append_printf(todo, "%s%u", todo->len ? "," : "", i);
+                g_string_append_printf(j->todo, "%s%u", j->todo->len ? "," : "", i);
         }
-        g_autofree char *sp = g_build_filename(jd, "job.sh", NULL);
-        g_autofree char *tp = g_build_filename(jd, "tasks.tsv", NULL);
-        g_autofree char *array = g_strdup_printf("--array=%s", todo->str);
-        g_autofree char *part = g_strdup_printf("--partition=%s", partition);
-        g_autofree char *output = g_strdup_printf("--output=%s/task-%%a.log", jd);
-        g_autofree char *chdir_ = g_strdup_printf("--chdir=%s", jd);
-        /* --exclusive: no other job shares the node's CPUs with a task. */
-        const char *sb[] = { "sbatch", "--parsable", "--exclusive", "--job-name=ipclab", array, part, output,
-                             chdir_, sp, NULL };
-        g_autofree char *script = slurm_script(self, tasks, n, env, extra, sb);
-        int status = RUN_OK;
-        if (!g_file_set_contents_full(sp, script, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0755, error) ||
-            !g_file_set_contents(tp, tsv->str, (gssize) tsv->len, error)) {
-                status = RUN_ERROR;
-                goto out;
+        return tsv;
+}
+
+/* Submits SB (sbatch's command line) and waits for the job's end: RUN_OK,
+ * RUN_INTERRUPTED (the job cancelled) or RUN_ERROR with ERROR. */
+static int slurm_submit_wait(const SlurmJob *j, const char *const *sb, GError **error)
+{
+        int out_pipe = -1, err_pipe = -1;
+        GPid pid = remote_spawn(sb, -1, -1, &out_pipe, &err_pipe, error);
+        if (pid < 0)
+                return RUN_ERROR;
+        g_autoptr(GString) o = g_string_new(NULL), l = g_string_new(NULL);
+        Pump p = { .out = out_pipe, .err = err_pipe, .out_text = o, .log = l, .pid = pid };
+        remote_pump(&p);
+        int rs = remote_wait_exit(pid);
+        char *job = g_strstrip(o->str);
+        job[strcspn(job, ";")] = '\0';
+        if (rs != 0 || !job[0]) {
+                g_autofree char *why = remote_last_line(l->str);
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_RUN, "sbatch failed: %s (job script: %s)", why,
+                            j->script_path);
+                return RUN_ERROR;
         }
-        if (todo->len) {
-                int out_pipe = -1, err_pipe = -1;
-                GPid pid = remote_spawn(sb, -1, -1, &out_pipe, &err_pipe, error);
-                if (pid < 0) {
-                        status = RUN_ERROR;
-                        goto out;
+        place_say("submitted Slurm job %s to partition %s: tasks %s of %u (job script %s)",
+                job, j->partition, j->todo->str, j->n, j->script_path);
+        for (;;) {
+                if (runner_interrupted) {
+                        const char *sc[] = { "scancel", job, NULL };
+                        g_autofree char *ignored = NULL;
+                        meta_command(sc, 30000, &ignored);
+                        place_say("interrupted: cancelled job %s; %s keeps the finished tasks, "
+                                "--resume submits the others", job, j->jd);
+                        return RUN_INTERRUPTED;
                 }
-                g_autoptr(GString) o = g_string_new(NULL), l = g_string_new(NULL);
-                Pump p = { .out = out_pipe, .err = err_pipe, .out_text = o, .log = l, .pid = pid };
-                remote_pump(&p);
-                int rs = remote_wait_exit(pid);
-                char *job = g_strstrip(o->str);
-                job[strcspn(job, ";")] = '\0';
-                if (rs != 0 || !job[0]) {
-                        g_autofree char *why = remote_last_line(l->str);
-                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_RUN, "sbatch failed: %s (job script: %s)", why, sp);
-                        status = RUN_ERROR;
-                        goto out;
-                }
-                fprintf(stderr, "ipclab: submitted Slurm job %s to partition %s: tasks %s of %u (job script %s)\n",
-                        job, partition, todo->str, n, sp);
-                for (;;) {
-                        if (runner_interrupted) {
-                                const char *sc[] = { "scancel", job, NULL };
-                                g_autofree char *ignored = NULL;
-                                meta_command(sc, 30000, &ignored);
-                                fprintf(stderr, "ipclab: interrupted: cancelled job %s; %s keeps the finished tasks, "
-                                        "--resume submits the others\n", job, jd);
-                                status = RUN_INTERRUPTED;
-                                goto out;
-                        }
-                        int pending = slurm_pending(job);
-                        if (pending == 0)
-                                break;
-                        g_usleep(SLURM_POLL_MS * 1000);
-                }
+                int pending = slurm_pending(job);
+                if (pending == 0)
+                        break;
+                g_usleep(SLURM_POLL_MS * 1000);
         }
-        /* Every file's tasks, merged; a file with a failed task is not. */
-        for (guint f = 0; f < n_files; f++) {
-                const Experiment *exp = exps->pdata[f];
+        return RUN_OK;
+}
+
+/* Merges each file's tasks into OUT_DIR/<experiment>/; a file with a
+ * failed task is not.  Returns STATUS, or RUN_FAILED when a task failed
+ * or a merge did. */
+static int slurm_merge(const SlurmJob *j, const char *out_dir, int status)
+{
+        for (guint f = 0; f < j->exps->len; f++) {
+                const Experiment *exp = j->exps->pdata[f];
                 g_autoptr(GPtrArray) dirs = g_ptr_array_new();
                 g_autoptr(GPtrArray) labels = g_ptr_array_new_with_free_func(g_free);
                 bool whole = true;
-                for (guint k = 0; k < nodes; k++) {
-                        const SlurmTask *t = &tasks[f * nodes + k];
+                for (guint k = 0; k < j->nodes; k++) {
+                        const SlurmTask *t = &j->tasks[f * j->nodes + k];
                         g_autofree char *done = task_done_path(t);
                         if (!g_file_test(done, G_FILE_TEST_IS_REGULAR)) {
-                                g_autofree char *why = task_failure(jd, t);
-                                fprintf(stderr, "ipclab: Slurm task %u (%s, %s) failed %s\n", t->id, exp->name,
+                                g_autofree char *why = task_failure(j->jd, t);
+                                place_say("Slurm task %u (%s, %s) failed %s", t->id, exp->name,
                                         t->file, why);
                                 whole = false;
                         }
@@ -278,16 +326,130 @@ int remote_slurm(const char *partition, guint nodes, char **files, guint n_files
                 g_ptr_array_add(dirs, NULL);
                 g_ptr_array_add(labels, NULL);
                 g_autoptr(GError) e = NULL;
-                if (run_merge(exp, out_dir, (const char *const *) dirs->pdata, (const char *const *) labels->pdata,
+                if (place_merge(exp, out_dir, (const char *const *) dirs->pdata, (const char *const *) labels->pdata,
                               true, &e) == RUN_ERROR) {
-                        fprintf(stderr, "ipclab: %s: %s\n", exp->name, e->message);
+                        place_say("%s: %s", exp->name, e->message);
                         status = MAX(status, RUN_FAILED);
                 }
         }
         if (status == RUN_FAILED)
-                fprintf(stderr, "ipclab: `ipclab run --slurm %s --resume` submits the failed tasks again\n", partition);
-out:
-        for (guint i = 0; i < n; i++)
-                g_free(tasks[i].dir);
+                place_say("`ipclab run --slurm %s --resume` submits the failed tasks again",
+                        j->partition);
         return status;
 }
+
+/* Writes J's job script and task list into its job directory
+ * (slurm_prepare()). */
+static int slurm_write(SlurmJob *j, char **files, const PlaceCall *c, GError **error)
+{
+        if (!c->resume)
+                samples_remove_dir(j->jd);
+        if (g_mkdir_with_parents(j->jd, 0755) < 0) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot create %s: %s", j->jd, g_strerror(errno));
+                return RUN_ERROR;
+        }
+        g_autoptr(GString) tsv = slurm_tasks(j, files, c->resume);
+        j->script_path = g_build_filename(j->jd, "job.sh", NULL);
+        g_autofree char *tp = g_build_filename(j->jd, "tasks.tsv", NULL);
+        /* --exclusive: no other job shares the node's CPUs with a task. */
+        j->sbatch = g_ptr_array_new_with_free_func(g_free);
+        const char *fixed[] = { "sbatch", "--parsable", "--exclusive", "--job-name=ipclab" };
+        for (gsize i = 0; i < G_N_ELEMENTS(fixed); i++)
+                g_ptr_array_add(j->sbatch, g_strdup(fixed[i]));
+        g_ptr_array_add(j->sbatch, g_strdup_printf("--array=%s", j->todo->str));
+        g_ptr_array_add(j->sbatch, g_strdup_printf("--partition=%s", j->partition));
+        g_ptr_array_add(j->sbatch, g_strdup_printf("--output=%s/task-%%a.log", j->jd));
+        g_ptr_array_add(j->sbatch, g_strdup_printf("--chdir=%s", j->jd));
+        g_ptr_array_add(j->sbatch, g_strdup(j->script_path));
+        g_ptr_array_add(j->sbatch, NULL);
+        const char *const *sb = (const char *const *) j->sbatch->pdata;
+        g_autofree char *script = slurm_script(c->self, j->tasks, j->n, c->env, c->extra, sb);
+        if (!g_file_set_contents_full(j->script_path, script, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0755, error) ||
+            !g_file_set_contents(tp, tsv->str, (gssize) tsv->len, error))
+                return RUN_ERROR;
+        return RUN_OK;
+}
+
+/* ---- The place ----------------------------------------------------------- */
+
+static bool slurm_claims(const char *spec)
+{
+        (void) spec;
+        return true;
+}
+
+/* The partition is checked where sbatch is asked for (slurm_prepare):
+ * a missing sbatch is said first. */
+static bool slurm_parse(Place *p, const char *spec, GError **error)
+{
+        (void) error;
+        p->key = g_strdup(spec);
+        return true;
+}
+
+static bool slurm_available(const Place *p, GError **error)
+{
+        return slurm_usable(p->spec, error);
+}
+
+/* The job's files loaded and checked, its script and task list written
+ * into its job directory. */
+static int slurm_prepare(PlaceJob *job, GError **error)
+{
+        const PlaceCall *c = job->call;
+        SlurmJob *j = job->state = g_new0(SlurmJob, 1);
+
+        j->partition = job->place->spec;
+        j->nodes = c->nodes;
+        j->n = job->n_files * c->nodes;
+        if (!slurm_available(job->place, error) ||
+            !slurm_load(j, job->files, job->n_files, c->profile, c->job_dir, error) ||
+            !slurm_values_ok(j, job->files, job->n_files, c->self, c->profile, c->env, error))
+                return RUN_ERROR;
+        return slurm_write(j, job->files, c, error);
+}
+
+/* The tasks to do submitted as one job array, waited for. */
+static int slurm_run(PlaceJob *job, GError **error)
+{
+        const SlurmJob *j = job->state;
+
+        return j->todo->len ? slurm_submit_wait(j, (const char *const *) j->sbatch->pdata, error) : RUN_OK;
+}
+
+/* Each file's tasks merged; RUN_FAILED when one failed. */
+static int slurm_collect(PlaceJob *job, int status, GError **error)
+{
+        (void) error;
+        return status == RUN_OK ? slurm_merge(job->state, job->out_dir, status) : status;
+}
+
+static void slurm_clean(PlaceJob *job)
+{
+        if (job->state)
+                slurm_job_clear(job->state);
+        g_clear_pointer(&job->state, g_free);
+}
+
+/* The tasks run side by side, one node each: the time of one, queueing
+ * not counted. */
+static double slurm_cost_s(double secs, const EstimateCalib *cal, GString *note)
+{
+        (void) cal;
+        g_string_append(note, "; the time Slurm queues the job not counted");
+        return secs;
+}
+
+const PlaceOps place_ops_slurm = {
+        .name = "slurm",
+        .option = "--slurm",
+        .claims = slurm_claims,
+        .parse = slurm_parse,
+        .available = slurm_available,
+        .prepare = slurm_prepare,
+        .run = slurm_run,
+        .collect = slurm_collect,
+        .clean = slurm_clean,
+        .cost_s = slurm_cost_s,
+        .batch = true,
+};

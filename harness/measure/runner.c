@@ -541,13 +541,6 @@ Runner *runner_new(const Experiment *exp)
         return r;
 }
 
-void sample_init(Sample *s)
-{
-        memset(s, 0, sizeof *s);
-        s->fixed_ns = s->client_on_cpu = s->server_on_cpu = s->bus_on_cpu = s->migrations = SAMPLE_NONE;
-        s->placement = PLACEMENT_UNKNOWN;
-}
-
 void runner_stop_buses(Runner *runner)
 {
         for (size_t i = 0; i < G_N_ELEMENTS(runner->bus); i++) {

@@ -309,16 +309,11 @@ void meta_add_machine_group(GKeyFile *kf)
         }
 }
 
-Meta *meta_begin(const Experiment *exp, const char *const *argv)
+/* [run]: when, what command, where, and the load at the start. */
+static void meta_run_group(Meta *m, const char *const *argv)
 {
-        Meta *m = g_new0(Meta, 1);
-        struct utsname u;
         g_autoptr(GDateTime) now = g_date_time_new_now_utc();
         g_autofree char *date = g_date_time_format_iso8601(now);
-
-        m->kf = g_key_file_new();
-        m->warnings = g_ptr_array_new_with_free_func(g_free);
-        g_ptr_array_add(m->warnings, NULL);
 
         set(m, "run", "started", date);
         g_autofree char *cmd = g_strjoinv(" ", (char **) argv);
@@ -333,6 +328,13 @@ Meta *meta_begin(const Experiment *exp, const char *const *argv)
                         warn(m, "the virtual machine is emulated (TCG, no KVM): timings are not comparable with hardware");
         }
         g_key_file_set_double(m->kf, "run", "load_start", loadavg1());
+}
+
+/* [machine]: the kernel, the CPUs and what makes timings noisy (each a
+ * warning too). */
+static void meta_machine_group(Meta *m)
+{
+        struct utsname u;
 
         if (uname(&u) == 0) {
                 set(m, "machine", "kernel", u.release);
@@ -388,7 +390,11 @@ Meta *meta_begin(const Experiment *exp, const char *const *argv)
         g_key_file_set_uint64(m->kf, "machine", "swap_used_kib", swap);
         if (swap > 0)
                 warn(m, "swap in use (%" G_GUINT64_FORMAT " KiB)", swap);
+}
 
+/* [software]: the libraries, buses and build measured with. */
+static void meta_software_group(Meta *m)
+{
         g_autofree char *glib = g_strdup_printf("%u.%u.%u", glib_major_version, glib_minor_version, glib_micro_version);
         set(m, "software", "glib", glib);
         int maj, min, mic;
@@ -423,7 +429,12 @@ Meta *meta_begin(const Experiment *exp, const char *const *argv)
         set(m, "software", "cflags", IPCLAB_CFLAGS);
         set(m, "software", "ipclab_commit", IPCLAB_COMMIT);
         set(m, "software", "ipclab_tree", IPCLAB_TREE_STATE);
+}
 
+/* [experiment], [resolved], [skipped] and each plugin's group: what was
+ * measured. */
+static void meta_experiment_group(Meta *m, const Experiment *exp)
+{
         set(m, "experiment", "name", exp->name);
         set(m, "experiment", "file", exp->path);
         set(m, "experiment", "sha256", exp->sha256);
@@ -470,6 +481,19 @@ Meta *meta_begin(const Experiment *exp, const char *const *argv)
                 g_autofree char *group = g_strconcat("plugin ", c->transport, NULL);
                 plugin_provenance(t, m->kf, group);
         }
+}
+
+Meta *meta_begin(const Experiment *exp, const char *const *argv)
+{
+        Meta *m = g_new0(Meta, 1);
+
+        m->kf = g_key_file_new();
+        m->warnings = g_ptr_array_new_with_free_func(g_free);
+        g_ptr_array_add(m->warnings, NULL);
+        meta_run_group(m, argv);
+        meta_machine_group(m);
+        meta_software_group(m);
+        meta_experiment_group(m, exp);
         return m;
 }
 

@@ -17,6 +17,9 @@ static const char *const mode_names[PLACEMENT_N_MODES] = {
         [PLACEMENT_OTHER] = "other",
 };
 
+/* sample_init() leaves a Sample's placement 0: not seen. */
+G_STATIC_ASSERT(PLACEMENT_UNKNOWN == 0);
+
 const char *placement_mode_name(PlacementMode mode)
 {
         return mode < PLACEMENT_N_MODES ? mode_names[mode] : "-";

@@ -395,79 +395,341 @@ static int compare_rows(const void *pa, const void *pb)
         return ra < rb ? -1 : ra > rb;
 }
 
-static int run_inner(const Experiment *exp, const char *out_dir, bool resume,
-                     const char *const *argv, CellState *states, GError **error)
+/* One run of an experiment in progress: the steps of run_inner(). */
+typedef struct {
+        const Experiment *exp;
+        CellState *states;
+        const char *out_dir;
+        char *final, *staging, *partial, *lat_partial;
+        const char *env;
+        GPtrArray *rows;      /* the rows taken, without their newline */
+        GHashTable *done;     /* "cell:rep" of the rows taken */
+        GHashTable *lat;      /* "cell:rep" -> LatRows */
+        int pfd, lfd;         /* the partial files, appended to */
+        /* Progress. */
+        bool tty;
+        gint64 start;
+        double est_total, est_done;
+        guint planned, taken, failed;
+} Run;
+
+static void run_clear(Run *run)
 {
-        g_autofree char *final = g_build_filename(out_dir, exp->name, NULL);
-        g_autofree char *staging_name = g_strconcat(".", exp->name, ".new", NULL);
-        g_autofree char *staging = g_build_filename(out_dir, staging_name, NULL);
-        g_autofree char *partial = run_partial_path(out_dir, exp->name, 0);
-        g_autofree char *lat_partial = run_partial_path(out_dir, exp->name, 1);
-        const char *env = meta_env_backend();
-        guint ncells = exp->cells->len;
-        g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func(g_free);
-        g_autoptr(GHashTable) done = NULL;
-        g_autoptr(GHashTable) lat = NULL;   /* "cell:rep" -> LatRows */
-        int r;
+        g_free(run->final);
+        g_free(run->staging);
+        g_free(run->partial);
+        g_free(run->lat_partial);
+        g_clear_pointer(&run->rows, g_ptr_array_unref);
+        g_clear_pointer(&run->done, g_hash_table_unref);
+        g_clear_pointer(&run->lat, g_hash_table_unref);
+        if (run->pfd >= 0)
+                close(run->pfd);
+        if (run->lfd >= 0)
+                close(run->lfd);
+}
 
-        if (g_mkdir_with_parents(out_dir, 0755) < 0) {
-                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot create %s: %s", out_dir, g_strerror(errno));
+/* RUN->rows, done and lat: what --resume keeps, or nothing. */
+static int run_load(Run *run, bool resume, GError **error)
+{
+        if (!resume) {
+                run->lat = rows_lat_new();
+                run->done = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+                return 0;
+        }
+        run->lat = resume_latencies(run->lat_partial, run->exp, run->env);
+        run->done = resume_load(run->partial, run->exp, run->rows, run->states, run->lat, run->lat_partial, error);
+        if (!run->done)
                 return RUN_ERROR;
-        }
-        if (resume) {
-                lat = resume_latencies(lat_partial, exp, env);
-                done = resume_load(partial, exp, rows, states, lat, lat_partial, error);
-                if (!done) {
-                        return RUN_ERROR;
-                }
-                /* The latencies of repetitions not kept are measured again. */
-                GHashTableIter it;
-                gpointer k;
-                g_hash_table_iter_init(&it, lat);
-                while (g_hash_table_iter_next(&it, &k, NULL))
-                        if (!g_hash_table_contains(done, k))
-                                g_hash_table_iter_remove(&it);
-        } else {
-                lat = rows_lat_new();
-                done = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-        }
+        /* The latencies of repetitions not kept are measured again. */
+        GHashTableIter it;
+        gpointer k;
+        g_hash_table_iter_init(&it, run->lat);
+        while (g_hash_table_iter_next(&it, &k, NULL))
+                if (!g_hash_table_contains(run->done, k))
+                        g_hash_table_iter_remove(&it);
+        return 0;
+}
 
-        /* The partial file: its header, the rows kept, then appended rows. */
-        {
-                g_autofree char *hdr = rows_partial_header(exp);
-                g_autoptr(GString) p = g_string_new(hdr);
-                for (guint i = 0; i < rows->len; i++)
-                        g_string_append_printf(p, "%s\n", (char *) rows->pdata[i]);
-                r = samples_write_atomic(partial, p->str, p->len);
-                if (r < 0) {
-                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot write %s: %s", partial, g_strerror(-r));
-                        return RUN_ERROR;
-                }
-        }
-        {
-                g_autoptr(GString) p = g_string_new(LATENCY_HEADER);
-                GHashTableIter it;
-                gpointer v;
-                g_hash_table_iter_init(&it, lat);
-                while (g_hash_table_iter_next(&it, NULL, &v))
-                        g_string_append(p, ((LatRows *) v)->rows);
-                r = samples_write_atomic(lat_partial, p->str, p->len);
-                if (r < 0) {
-                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot write %s: %s", lat_partial, g_strerror(-r));
-                        return RUN_ERROR;
-                }
-        }
-        int lfd = open(lat_partial, O_WRONLY | O_APPEND | O_CLOEXEC);
-        if (lfd < 0) {
-                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot open %s: %s", lat_partial, g_strerror(errno));
+/* The partial files, rewritten with what was kept and opened for
+ * appending: the samples' header and rows, the latencies' rows. */
+static int run_open_partials(Run *run, GError **error)
+{
+        g_autofree char *hdr = rows_partial_header(run->exp);
+        g_autoptr(GString) p = g_string_new(hdr);
+        for (guint i = 0; i < run->rows->len; i++)
+                g_string_append_printf(p, "%s\n", (char *) run->rows->pdata[i]);
+        int r = samples_write_atomic(run->partial, p->str, p->len);
+        if (r < 0) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot write %s: %s", run->partial, g_strerror(-r));
                 return RUN_ERROR;
         }
-        int pfd = open(partial, O_WRONLY | O_APPEND | O_CLOEXEC);
-        if (pfd < 0) {
-                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot open %s: %s", partial, g_strerror(errno));
-                close(lfd);
+        g_autoptr(GString) l = g_string_new(LATENCY_HEADER);
+        GHashTableIter it;
+        gpointer v;
+        g_hash_table_iter_init(&it, run->lat);
+        while (g_hash_table_iter_next(&it, NULL, &v))
+                g_string_append(l, ((LatRows *) v)->rows);
+        r = samples_write_atomic(run->lat_partial, l->str, l->len);
+        if (r < 0) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot write %s: %s", run->lat_partial,
+                            g_strerror(-r));
                 return RUN_ERROR;
         }
+        run->lfd = open(run->lat_partial, O_WRONLY | O_APPEND | O_CLOEXEC);
+        if (run->lfd < 0) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot open %s: %s", run->lat_partial,
+                            g_strerror(errno));
+                return RUN_ERROR;
+        }
+        run->pfd = open(run->partial, O_WRONLY | O_APPEND | O_CLOEXEC);
+        if (run->pfd < 0) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot open %s: %s", run->partial, g_strerror(errno));
+                return RUN_ERROR;
+        }
+        return 0;
+}
+
+/* The progress line on a terminal, before repetition ROUND of CELL
+ * (DESC), the I-th of the N cells of this round. */
+static void run_show_progress(const Run *run, guint i, guint n, guint round, const char *desc)
+{
+        double elapsed = (double) (g_get_monotonic_time() - run->start) / 1e6;
+        double eta = run->est_done > 0 ? elapsed / run->est_done * MAX(run->est_total - run->est_done, 0)
+                                       : run->est_total;
+        char etab[64];
+        run_format_duration(etab, sizeof etab, eta);
+        g_autofree char *line = g_strdup_printf("cell %u of %u, round %u, %u of %u%s, ETA %s: %s",
+                                                i + 1, n, round + 1, run->taken + 1, run->planned,
+                                                run->exp->repeat_auto ? "+" : "", etab, desc);
+        /* One line that never wraps: a wrapped one leaves its first half
+         * behind at each update. */
+        guint cols = terminal_columns(STDERR_FILENO);
+        if (strlen(line) >= cols)
+                line[cols - 1] = '\0';
+        fprintf(stderr, "\r\033[K%s", line);
+}
+
+/* Appends the row S of repetition ROUND of CELL to the partial file, its
+ * latencies (LV, NLAT of them) first: on disk before the row that says
+ * the repetition is done.  Returns 0 or RUN_ERROR. */
+static int run_append(Run *run, const Cell *cell, guint round, const Sample *s, const guint64 *lv, size_t nlat,
+                      GError **error)
+{
+        const char *unwritten = NULL;
+        int r = 0;
+
+        if (s->status == 0 && nlat) {
+                g_autoptr(GString) part = g_string_new(NULL);
+                latency_append_part(part, run->env, meta_machine_name(), cell->index, round,
+                                    cell->pattern == PATTERN_ONEWAY ? LATENCY_ONEWAY : LATENCY_ROUNDTRIP,
+                                    lv, nlat, run->exp->store_raw);
+                r = append_row(run->lfd, part->str, part->len);
+                if (r < 0)
+                        unwritten = run->lat_partial;
+                else
+                        rows_lat_add(run->lat, cell->index, round, nlat, g_string_free(g_steal_pointer(&part), FALSE));
+        }
+        g_autoptr(GString) row = g_string_new(NULL);
+        samples_append_row(row, run->env, meta_machine_name(), cell, round, s);
+        if (!unwritten && (r = append_row(run->pfd, row->str, row->len)) < 0)
+                unwritten = run->partial;
+        if (unwritten) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot write %s: %s; %s is unchanged",
+                            unwritten, g_strerror(-r), run->final);
+                return RUN_ERROR;
+        }
+        g_string_truncate(row, row->len - 1);
+        g_ptr_array_add(run->rows, g_string_free(g_steal_pointer(&row), FALSE));
+        return 0;
+}
+
+/* Repetition ROUND of CELL, the I-th of the N of this round, unless it is
+ * done already.  Returns 0 or RUN_ERROR. */
+static int run_one(Run *run, Runner *runner, const Cell *cell, guint i, guint n, guint round, GError **error)
+{
+        CellState *st = &run->states[cell->index];
+        g_autofree char *key = g_strdup_printf("%u:%u", cell->index, round);
+        if (g_hash_table_contains(run->done, key))
+                return 0;
+        g_autofree char *desc = cell_describe(cell);
+        if (run->tty)
+                run_show_progress(run, i, n, round, desc);
+        Sample s;
+        gint64 t0 = g_get_monotonic_time();
+        int r = runner_run(runner, cell, round, &s);
+        if (r < 0) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_RUN, "cannot run %s: %s", desc, g_strerror(-r));
+                return RUN_ERROR;
+        }
+        if (runner_interrupted)
+                return 0;
+        guint64 spent = (guint64) (g_get_monotonic_time() - t0) * 1000;
+        if (s.status < 0) {
+                run->failed++;
+                fprintf(stderr, "%sipclab: %s: failed: %s\n", run->tty ? "\n" : "", desc, s.why);
+        }
+        /* (After the window: the histogram is built here.) */
+        size_t nlat = 0;
+        const guint64 *lv = runner_latencies(runner, &nlat);
+        if (run_append(run, cell, round, &s, lv, nlat, error) < 0)
+                return RUN_ERROR;
+        g_hash_table_add(run->done, g_steal_pointer(&key));
+        state_add(run->exp, st, s.status == 0 && s.messages > 0,
+                  s.messages ? (double) s.elapsed_ns / (double) s.messages : 0, spent);
+        run->taken++;
+        run->est_done += estimate_rep_ns(NULL, cell, run->exp->warmup) / 1e9;
+        return 0;
+}
+
+/* The cells that need round ROUND, in a fresh order (Fisher-Yates, from
+ * the seed, drawn from RNG). */
+static GPtrArray *run_round_order(const Run *run, guint round, GRand *rng)
+{
+        const Experiment *exp = run->exp;
+        GPtrArray *order = g_ptr_array_new();
+
+        for (guint c = 0; c < exp->cells->len; c++) {
+                const Cell *cell = exp->cells->pdata[c];
+                if (needs_round(exp, &run->states[cell->index], round))
+                        g_ptr_array_add(order, (gpointer) cell);
+        }
+        for (guint i = order->len; exp->seed && i > 1; i--) {
+                guint j = (guint) g_rand_int_range(rng, 0, (gint32) i);
+                gpointer t = order->pdata[i - 1];
+                order->pdata[i - 1] = order->pdata[j];
+                order->pdata[j] = t;
+        }
+        return order;
+}
+
+/* Every round until no cell needs one or the run is interrupted.
+ * Returns 0 or RUN_ERROR. */
+static int run_rounds(Run *run, Runner *runner, GError **error)
+{
+        const Experiment *exp = run->exp;
+
+        run->tty = isatty(STDERR_FILENO);
+        run->start = g_get_monotonic_time();
+        for (guint c = 0; c < exp->cells->len; c++) {
+                const Cell *cell = exp->cells->pdata[c];
+                guint reps = run->states[cell->index].reps;
+                guint todo = exp->repeat > reps ? exp->repeat - reps : 0;
+                run->est_total += estimate_rep_ns(NULL, cell, exp->warmup) * todo / 1e9;
+                run->planned += todo;
+        }
+        g_autoptr(GRand) rng = g_rand_new_with_seed((guint32) (exp->seed ^ (exp->seed >> 32)));
+        for (guint round = 0; !runner_interrupted; round++) {
+                decide_at_look(exp, run->states, run->rows, round);
+                g_autoptr(GPtrArray) order = run_round_order(run, round, rng);
+                if (!order->len)
+                        break;
+                for (guint i = 0; i < order->len && !runner_interrupted; i++)
+                        if (run_one(run, runner, order->pdata[i], i, order->len, round, error) < 0)
+                                return RUN_ERROR;
+        }
+        return 0;
+}
+
+/* META's [repeat] group: how the repetitions were decided, and for
+ * repeat=auto where each cell stopped. */
+static void run_meta_repeat(const Run *run, Meta *meta)
+{
+        const Experiment *exp = run->exp;
+
+        meta_set(meta, "repeat", "mode", exp->repeat_auto ? "auto" : "fixed");
+        if (!exp->repeat_auto)
+                return;
+        g_autofree char *t = g_strdup_printf("%g%%", exp->ci_target * 100);
+        meta_set(meta, "repeat", "ci_target", t);
+        if (exp->repeat_decide) {
+                /* What `ipclab verify` replays (verify.h). */
+                g_autoptr(GString) l = g_string_new(NULL);
+                for (guint j = 0; j < exp->n_looks; j++)
+                        g_string_append_printf(l, "%s%u", j ? ";" : "", exp->looks[j]);
+                meta_set(meta, "repeat", "until", "decided");
+                meta_set(meta, "repeat", "looks", l->str);
+        }
+        for (guint c = 0; c < exp->cells->len; c++) {
+                const CellState *st = &run->states[c];
+                g_autofree char *k = g_strdup_printf("cell_%u", c);
+                g_autofree char *v = exp->repeat_decide && st->in_claim
+                        ? g_strdup_printf("%u repetitions, %s", st->reps, st->stop ? st->stop : "stopped")
+                        : st->narrowed_at
+                        ? g_strdup_printf("%u repetitions, CI half-width %.2f%% of the median, narrow "
+                                          "at %zu, %s", st->reps, st->halfwidth * 100, st->narrowed_at,
+                                          st->stop ? st->stop : "stopped")
+                        : g_strdup_printf("%u repetitions, CI half-width %.2f%% of the median, %s",
+                                          st->reps, st->halfwidth * 100, st->stop ? st->stop : "stopped");
+                meta_set(meta, "repeat", k, v);
+        }
+}
+
+/* samples.tsv (every row, ordered by cell and repetition), latencies.tsv.gz
+ * and META's meta.ini into the staging directory, which replaces FINAL in
+ * one step.  *TOTAL_FAILED: the rows that failed.  Returns 0 or
+ * RUN_ERROR. */
+static int run_write_results(Run *run, Meta *meta, guint *total_failed, GError **error)
+{
+        GPtrArray *rows = run->rows;
+
+        qsort(rows->pdata, rows->len, sizeof(gpointer), compare_rows);
+        g_autoptr(GString) out = g_string_new(samples_header());
+        g_autoptr(GString) lat_out = g_string_new(LATENCY_HEADER);
+        *total_failed = 0;
+        for (guint i = 0; i < rows->len; i++) {
+                const char *row = rows->pdata[i];
+                g_string_append_printf(out, "%s\n", row);
+                *total_failed += strstr(row, "\tfailed\t") != NULL;
+                /* The row begins "CELL\tREP\t". */
+                const char *tab = strchr(row, '\t');
+                g_autofree char *key = g_strdup_printf("%" G_GUINT64_FORMAT ":%" G_GUINT64_FORMAT,
+                                                       g_ascii_strtoull(row, NULL, 10),
+                                                       tab ? g_ascii_strtoull(tab + 1, NULL, 10) : 0);
+                LatRows *l = g_hash_table_lookup(run->lat, key);
+                if (l)
+                        g_string_append(lat_out, l->rows);
+        }
+        run_meta_repeat(run, meta);
+        meta_end(meta, run->exp->cells->len, *total_failed, rows->len);
+        g_autofree char *ini = meta_to_ini(meta);
+
+        history_keep_leftover(run->staging, run->final);
+        if (mkdir(run->staging, 0755) < 0) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot create %s: %s; %s is unchanged",
+                            run->staging, g_strerror(errno), run->final);
+                return RUN_ERROR;
+        }
+        g_autofree char *sp = g_build_filename(run->staging, "samples.tsv", NULL);
+        g_autofree char *mp = g_build_filename(run->staging, "meta.ini", NULL);
+        g_autofree char *lp = g_build_filename(run->staging, LATENCY_FILE, NULL);
+        int r = samples_write_atomic(sp, out->str, out->len);
+        if (r >= 0)
+                r = latency_write(lp, lat_out->str, lat_out->len);
+        if (r >= 0)
+                r = samples_write_atomic(mp, ini, strlen(ini));
+        if (r >= 0)
+                r = history_replace_dir(run->staging, run->final);
+        if (r < 0) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO,
+                            "cannot write the results of %s into %s: %s; %s is unchanged",
+                            run->exp->name, run->out_dir, g_strerror(-r), run->final);
+                samples_remove_dir(run->staging);
+                return RUN_ERROR;
+        }
+        return 0;
+}
+
+static int run_inner(Run *run, bool resume, const char *const *argv, GError **error)
+{
+        const Experiment *exp = run->exp;
+
+        if (g_mkdir_with_parents(run->out_dir, 0755) < 0) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot create %s: %s", run->out_dir,
+                            g_strerror(errno));
+                return RUN_ERROR;
+        }
+        if (run_load(run, resume, error) < 0 || run_open_partials(run, error) < 0)
+                return RUN_ERROR;
 
         g_autoptr(Meta) meta = meta_begin(exp, argv);
         meta_measure_bounds(meta, exp);
@@ -477,198 +739,27 @@ static int run_inner(const Experiment *exp, const char *out_dir, bool resume,
                 fprintf(stderr, "ipclab: %s: skipped %s\n", exp->name, (char *) exp->skipped->pdata[s]);
 
         g_autoptr(Runner) runner = runner_new(exp);
-        bool tty = isatty(STDERR_FILENO);
-        gint64 start = g_get_monotonic_time();
-        double est_total = 0, est_done = 0;
-        guint planned = 0, taken = 0, failed = 0;
-
-        for (guint c = 0; c < ncells; c++) {
-                const Cell *cell = exp->cells->pdata[c];
-                guint todo = exp->repeat > states[cell->index].reps ? exp->repeat - states[cell->index].reps : 0;
-                est_total += estimate_rep_ns(NULL, cell, exp->warmup) * todo / 1e9;
-                planned += todo;
-        }
-
-        g_autoptr(GRand) rng = g_rand_new_with_seed((guint32) (exp->seed ^ (exp->seed >> 32)));
-        for (guint round = 0; !runner_interrupted; round++) {
-                decide_at_look(exp, states, rows, round);
-                g_autoptr(GPtrArray) order = g_ptr_array_new();
-                for (guint c = 0; c < ncells; c++) {
-                        const Cell *cell = exp->cells->pdata[c];
-                        if (needs_round(exp, &states[cell->index], round))
-                                g_ptr_array_add(order, (gpointer) cell);
-                }
-                if (!order->len)
-                        break;
-                /* A fresh order every round (Fisher-Yates), from the seed. */
-                for (guint i = order->len; exp->seed && i > 1; i--) {
-                        guint j = (guint) g_rand_int_range(rng, 0, (gint32) i);
-                        gpointer t = order->pdata[i - 1];
-                        order->pdata[i - 1] = order->pdata[j];
-                        order->pdata[j] = t;
-                }
-                for (guint i = 0; i < order->len && !runner_interrupted; i++) {
-                        const Cell *cell = order->pdata[i];
-                        CellState *st = &states[cell->index];
-                        g_autofree char *key = g_strdup_printf("%u:%u", cell->index, round);
-                        if (g_hash_table_contains(done, key))
-                                continue;
-                        g_autofree char *desc = cell_describe(cell);
-                        if (tty) {
-                                double elapsed = (double) (g_get_monotonic_time() - start) / 1e6;
-                                double eta = est_done > 0 ? elapsed / est_done * MAX(est_total - est_done, 0) : est_total;
-                                char etab[64];
-                                run_format_duration(etab, sizeof etab, eta);
-                                g_autofree char *line = g_strdup_printf("cell %u of %u, round %u, %u of %u%s, ETA %s: %s",
-                                                                        i + 1, order->len, round + 1, taken + 1, planned,
-                                                                        exp->repeat_auto ? "+" : "", etab, desc);
-                                /* One line that never wraps: a wrapped one
-                                 * leaves its first half behind at each update. */
-                                guint cols = terminal_columns(STDERR_FILENO);
-                                if (strlen(line) >= cols)
-                                        line[cols - 1] = '\0';
-                                fprintf(stderr, "\r\033[K%s", line);
-                        }
-                        Sample s;
-                        gint64 t0 = g_get_monotonic_time();
-                        r = runner_run(runner, cell, round, &s);
-                        if (r < 0) {
-                                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_RUN, "cannot run %s: %s", desc, g_strerror(-r));
-                                close(pfd);
-                                close(lfd);
-                                return RUN_ERROR;
-                        }
-                        if (runner_interrupted)
-                                break;
-                        guint64 spent = (guint64) (g_get_monotonic_time() - t0) * 1000;
-                        if (s.status < 0) {
-                                failed++;
-                                fprintf(stderr, "%sipclab: %s: failed: %s\n", tty ? "\n" : "", desc, s.why);
-                        }
-                        /* Its latencies first, on disk before the row that
-                         * says the repetition is done (after the window:
-                         * the histogram is built here). */
-                        size_t nlat = 0;
-                        const guint64 *lv = runner_latencies(runner, &nlat);
-                        const char *unwritten = NULL;
-                        r = 0;
-                        if (s.status == 0 && nlat) {
-                                g_autoptr(GString) part = g_string_new(NULL);
-                                latency_append_part(part, env, meta_machine_name(), cell->index, round,
-                                                    cell->pattern == PATTERN_ONEWAY ? LATENCY_ONEWAY : LATENCY_ROUNDTRIP,
-                                                    lv, nlat, exp->store_raw);
-                                r = append_row(lfd, part->str, part->len);
-                                if (r < 0)
-                                        unwritten = lat_partial;
-                                else
-                                        rows_lat_add(lat, cell->index, round, nlat,
-                                                     g_string_free(g_steal_pointer(&part), FALSE));
-                        }
-                        g_autoptr(GString) row = g_string_new(NULL);
-                        samples_append_row(row, env, meta_machine_name(), cell, round, &s);
-                        if (!unwritten && (r = append_row(pfd, row->str, row->len)) < 0)
-                                unwritten = partial;
-                        if (unwritten) {
-                                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot write %s: %s; %s is unchanged",
-                                            unwritten, g_strerror(-r), final);
-                                close(pfd);
-                                close(lfd);
-                                return RUN_ERROR;
-                        }
-                        g_string_truncate(row, row->len - 1);
-                        g_ptr_array_add(rows, g_string_free(g_steal_pointer(&row), FALSE));
-                        g_hash_table_add(done, g_steal_pointer(&key));
-                        state_add(exp, st, s.status == 0 && s.messages > 0,
-                                  s.messages ? (double) s.elapsed_ns / (double) s.messages : 0, spent);
-                        taken++;
-                        est_done += estimate_rep_ns(NULL, cell, exp->warmup) / 1e9;
-                }
-        }
-        close(pfd);
-        close(lfd);
-        if (tty)
+        if (run_rounds(run, runner, error) < 0)
+                return RUN_ERROR;
+        close(run->pfd);
+        close(run->lfd);
+        run->pfd = run->lfd = -1;
+        if (run->tty)
                 fprintf(stderr, "\r\033[K");
         runner_stop_buses(runner);
         if (runner_interrupted) {
                 fprintf(stderr, "ipclab: interrupted; %s is unchanged; `ipclab run --resume` continues from %u finished repetitions\n",
-                        final, rows->len);
+                        run->final, run->rows->len);
                 return RUN_INTERRUPTED;
         }
-
-        /* samples.tsv: every row, ordered by cell and repetition. */
-        qsort(rows->pdata, rows->len, sizeof(gpointer), compare_rows);
-        g_autoptr(GString) out = g_string_new(samples_header());
-        g_autoptr(GString) lat_out = g_string_new(LATENCY_HEADER);
-        guint total_failed = 0;
-        for (guint i = 0; i < rows->len; i++) {
-                const char *row = rows->pdata[i];
-                g_string_append_printf(out, "%s\n", row);
-                total_failed += strstr(row, "\tfailed\t") != NULL;
-                /* The row begins "CELL\tREP\t". */
-                const char *tab = strchr(row, '\t');
-                g_autofree char *key = g_strdup_printf("%" G_GUINT64_FORMAT ":%" G_GUINT64_FORMAT,
-                                                       g_ascii_strtoull(row, NULL, 10),
-                                                       tab ? g_ascii_strtoull(tab + 1, NULL, 10) : 0);
-                LatRows *l = g_hash_table_lookup(lat, key);
-                if (l)
-                        g_string_append(lat_out, l->rows);
-        }
-        meta_set(meta, "repeat", "mode", exp->repeat_auto ? "auto" : "fixed");
-        if (exp->repeat_auto) {
-                g_autofree char *t = g_strdup_printf("%g%%", exp->ci_target * 100);
-                meta_set(meta, "repeat", "ci_target", t);
-                if (exp->repeat_decide) {
-                        /* What `ipclab verify` replays (verify.h). */
-                        g_autoptr(GString) l = g_string_new(NULL);
-                        for (guint j = 0; j < exp->n_looks; j++)
-                                g_string_append_printf(l, "%s%u", j ? ";" : "", exp->looks[j]);
-                        meta_set(meta, "repeat", "until", "decided");
-                        meta_set(meta, "repeat", "looks", l->str);
-                }
-                for (guint c = 0; c < ncells; c++) {
-                        const CellState *st = &states[c];
-                        g_autofree char *k = g_strdup_printf("cell_%u", c);
-                        g_autofree char *v = exp->repeat_decide && st->in_claim
-                                ? g_strdup_printf("%u repetitions, %s", st->reps, st->stop ? st->stop : "stopped")
-                                : st->narrowed_at
-                                ? g_strdup_printf("%u repetitions, CI half-width %.2f%% of the median, narrow "
-                                                  "at %zu, %s", st->reps, st->halfwidth * 100, st->narrowed_at,
-                                                  st->stop ? st->stop : "stopped")
-                                : g_strdup_printf("%u repetitions, CI half-width %.2f%% of the median, %s",
-                                                  st->reps, st->halfwidth * 100, st->stop ? st->stop : "stopped");
-                        meta_set(meta, "repeat", k, v);
-                }
-        }
-        meta_end(meta, ncells, total_failed, rows->len);
-        g_autofree char *ini = meta_to_ini(meta);
-
-        history_keep_leftover(staging, final);
-        if (mkdir(staging, 0755) < 0) {
-                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot create %s: %s; %s is unchanged",
-                            staging, g_strerror(errno), final);
+        guint total_failed;
+        if (run_write_results(run, meta, &total_failed, error) < 0)
                 return RUN_ERROR;
-        }
-        g_autofree char *sp = g_build_filename(staging, "samples.tsv", NULL);
-        g_autofree char *mp = g_build_filename(staging, "meta.ini", NULL);
-        g_autofree char *lp = g_build_filename(staging, LATENCY_FILE, NULL);
-        r = samples_write_atomic(sp, out->str, out->len);
-        if (r >= 0)
-                r = latency_write(lp, lat_out->str, lat_out->len);
-        if (r >= 0)
-                r = samples_write_atomic(mp, ini, strlen(ini));
-        if (r >= 0)
-                r = history_replace_dir(staging, final);
-        if (r < 0) {
-                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO,
-                            "cannot write the results of %s into %s: %s; %s is unchanged",
-                            exp->name, out_dir, g_strerror(-r), final);
-                samples_remove_dir(staging);
-                return RUN_ERROR;
-        }
-        unlink(partial);
-        unlink(lat_partial);
-        fprintf(stderr, "ipclab: %s: %u rows (%u failed) in %s\n", exp->name, rows->len, total_failed, final);
-        return total_failed || failed ? RUN_FAILED : RUN_OK;
+        unlink(run->partial);
+        unlink(run->lat_partial);
+        fprintf(stderr, "ipclab: %s: %u rows (%u failed) in %s\n", exp->name, run->rows->len, total_failed,
+                run->final);
+        return total_failed || run->failed ? RUN_FAILED : RUN_OK;
 }
 
 int run_experiment(const Experiment *exp, const char *out_dir, bool resume,
@@ -676,11 +767,26 @@ int run_experiment(const Experiment *exp, const char *out_dir, bool resume,
 {
         guint ncells = exp->cells->len;
         CellState *states = g_new0(CellState, ncells);
+        g_autofree char *staging_name = g_strconcat(".", exp->name, ".new", NULL);
+        Run run = {
+                .exp = exp,
+                .states = states,
+                .out_dir = out_dir,
+                .final = g_build_filename(out_dir, exp->name, NULL),
+                .staging = g_build_filename(out_dir, staging_name, NULL),
+                .partial = run_partial_path(out_dir, exp->name, 0),
+                .lat_partial = run_partial_path(out_dir, exp->name, 1),
+                .env = meta_env_backend(),
+                .rows = g_ptr_array_new_with_free_func(g_free),
+                .pfd = -1,
+                .lfd = -1,
+        };
 
         for (guint i = 0; i < ncells; i++)
                 states[i].cost = g_array_new(FALSE, FALSE, sizeof(double));
         mark_claim_cells(exp, states);
-        int status = run_inner(exp, out_dir, resume, argv, states, error);
+        int status = run_inner(&run, resume, argv, error);
+        run_clear(&run);
         for (guint i = 0; i < ncells; i++)
                 g_array_unref(states[i].cost);
         g_free(states);

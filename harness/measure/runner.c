@@ -206,6 +206,98 @@ guint64 runner_time_left(guint64 deadline)
 
 /* ---- the supervisor: the transport's hooks out of ipclab's own process ---- */
 
+/* Starts the server of repetition RP (both sides in one process for
+ * roles=threads) into CH and waits until it is ready, by DEADLINE.  FALSE
+ * with OUT failed when it is not; *SERVER_EARLY when it ended before it
+ * was ready, for no reason it reported. */
+static bool rep_start_server(Ctx *c, Child ch[2], const Rep *rp, guint64 deadline, Sample *out,
+                             bool *server_early)
+{
+        bool threads = rp->cell->roles == ROLES_THREADS;
+        int r = runner_spawn(c, ch, threads ? SPAWN_PAIR : SPAWN_SERVER, rp->cpu_server, rp->cpu_client);
+
+        if (r < 0) {
+                runner_report_fail(out, r, "fork: %s", g_strerror(-r));
+                return false;
+        }
+        if (runner_wait_ready(&ch[0], deadline))
+                return true;
+        runner_collect(&ch[0], 1, MIN(deadline, runner_now_ns() + 1000000000u));
+        if (ch[0].have_report && ch[0].s.status < 0)
+                runner_report_fail(out, ch[0].s.status, "%s", ch[0].s.why);
+        else if (runner_interrupted)
+                runner_report_fail(out, EINTR, "interrupted");
+        else if (runner_now_ns() >= deadline)
+                runner_report_fail(out, ETIMEDOUT, "the server did not become ready within the time limit");
+        else {
+                runner_report_fail(out, EIO, "the server ended before it was ready");
+                *server_early = true;
+        }
+        return false;
+}
+
+/* Reaps the sides of a repetition (killed first when OUT has failed). */
+static void rep_reap(Child ch[2], const Sample *out)
+{
+        for (size_t i = 0; i < 2; i++) {
+                if (ch[i].pid <= 0)
+                        continue;
+                if (i == 1 && ch[1].pid == ch[0].pid) {
+                        /* roles=threads: one process, reaped once. */
+                        ch[1].killed = ch[0].killed;
+                        ch[1].status = ch[0].status;
+                        if (ch[1].fd >= 0)
+                                close(ch[1].fd);
+                        continue;
+                }
+                if (out->status < 0) {
+                        kill(ch[i].pid, SIGKILL);
+                        ch[i].killed = true;
+                }
+                while (waitpid(ch[i].pid, &ch[i].status, 0) < 0 && errno == EINTR)
+                        ;
+                if (ch[i].fd >= 0)
+                        close(ch[i].fd);
+        }
+}
+
+/* OUT, the sample of a repetition whose sides CH are reaped: the client's,
+ * or why it failed (SERVER_EARLY: as rep_start_server() says). */
+static void rep_verdict(Child ch[2], bool server_early, Sample *out)
+{
+        /* A server that ended before it was ready, by a signal of its own
+         * (a crash in a transport's open(), say) rather than reap's
+         * SIGKILL: the signal is why. */
+        if (server_early && WIFSIGNALED(ch[0].status) && WTERMSIG(ch[0].status) != SIGKILL) {
+                char how[96];
+                runner_describe_exit(ch[0].status, how, sizeof how);
+                snprintf(out->why, sizeof out->why, "the server %s before it was ready", how);
+        }
+        /* Why the cell failed, unless the time limit or an interrupt says
+         * it: a side that died on its own (a crash, a signal) before it
+         * reported; else the side that failed first.  Its peer only saw
+         * the consequence (a closed stream, an ack nobody read) or was
+         * killed by runner_collect(). */
+        for (size_t i = 0; i < 2 && out->status == 0; i++) {
+                if (ch[i].pid > 0 && !ch[i].have_report && !ch[i].killed) {
+                        char how[96];
+                        runner_describe_exit(ch[i].status, how, sizeof how);
+                        runner_report_fail(out, ECHILD, "the %s %s before reporting", ch[i].role, how);
+                }
+        }
+        if (out->status == 0) {
+                Sample *cli = &ch[1].s, *first = NULL;
+                for (size_t i = 0; i < 2; i++)
+                        if (ch[i].pid > 0 && ch[i].have_report &&
+                            ch[i].s.status < 0 && (!first || ch[i].s.failed_ns < first->failed_ns))
+                                first = &ch[i].s;
+                if (first)
+                        runner_report_fail(out, first->status, "%s", first->why);
+                if (out->status == 0)
+                        *out = *cli;   /* the server's readings came in its ack */
+        }
+}
+
 /* One repetition of a cell of two sides, in the supervisor: prepare(),
  * the server, the client, the forking process's close(), both reports,
  * cleanup() (see the top of the file). */
@@ -246,27 +338,8 @@ static void repetition(Runner *runner, const Rep *rp, Sample *out)
         }
 
         guint64 deadline = runner_now_ns() + limit;
-        if (!inproc) {
-                r = runner_spawn(&c, ch, threads ? SPAWN_PAIR : SPAWN_SERVER, rp->cpu_server, rp->cpu_client);
-                if (r < 0) {
-                        runner_report_fail(out, r, "fork: %s", g_strerror(-r));
-                        goto reap;
-                }
-                if (!runner_wait_ready(&ch[0], deadline)) {
-                        runner_collect(&ch[0], 1, MIN(deadline, runner_now_ns() + 1000000000u));
-                        if (ch[0].have_report && ch[0].s.status < 0)
-                                runner_report_fail(out, ch[0].s.status, "%s", ch[0].s.why);
-                        else if (runner_interrupted)
-                                runner_report_fail(out, EINTR, "interrupted");
-                        else if (runner_now_ns() >= deadline)
-                                runner_report_fail(out, ETIMEDOUT, "the server did not become ready within the time limit");
-                        else {
-                                runner_report_fail(out, EIO, "the server ended before it was ready");
-                                server_early = true;
-                        }
-                        goto reap;
-                }
-        }
+        if (!inproc && !rep_start_server(&c, ch, rp, deadline, out, &server_early))
+                goto reap;
         c.srv_pid = inproc || threads ? 0 : ch[0].pid;
         r = threads ? 0 : runner_spawn(&c, &ch[1], SPAWN_CLIENT, rp->cpu_client, -1);
         if (r < 0) {
@@ -289,57 +362,8 @@ static void repetition(Runner *runner, const Rep *rp, Sample *out)
         }
 
 reap:
-        for (size_t i = 0; i < 2; i++) {
-                if (ch[i].pid <= 0)
-                        continue;
-                if (i == 1 && ch[1].pid == ch[0].pid) {
-                        /* roles=threads: one process, reaped once. */
-                        ch[1].killed = ch[0].killed;
-                        ch[1].status = ch[0].status;
-                        if (ch[1].fd >= 0)
-                                close(ch[1].fd);
-                        continue;
-                }
-                if (out->status < 0) {
-                        kill(ch[i].pid, SIGKILL);
-                        ch[i].killed = true;
-                }
-                while (waitpid(ch[i].pid, &ch[i].status, 0) < 0 && errno == EINTR)
-                        ;
-                if (ch[i].fd >= 0)
-                        close(ch[i].fd);
-        }
-        /* A server that ended before it was ready, by a signal of its own
-         * (a crash in a transport's open(), say) rather than reap's
-         * SIGKILL: the signal is why. */
-        if (server_early && WIFSIGNALED(ch[0].status) && WTERMSIG(ch[0].status) != SIGKILL) {
-                char how[96];
-                runner_describe_exit(ch[0].status, how, sizeof how);
-                snprintf(out->why, sizeof out->why, "the server %s before it was ready", how);
-        }
-        /* Why the cell failed, unless the time limit or an interrupt says
-         * it: a side that died on its own (a crash, a signal) before it
-         * reported; else the side that failed first.  Its peer only saw
-         * the consequence (a closed stream, an ack nobody read) or was
-         * killed by runner_collect(). */
-        for (size_t i = 0; i < 2 && out->status == 0; i++) {
-                if (ch[i].pid > 0 && !ch[i].have_report && !ch[i].killed) {
-                        char how[96];
-                        runner_describe_exit(ch[i].status, how, sizeof how);
-                        runner_report_fail(out, ECHILD, "the %s %s before reporting", ch[i].role, how);
-                }
-        }
-        if (out->status == 0) {
-                Sample *cli = &ch[1].s, *first = NULL;
-                for (size_t i = 0; i < 2; i++)
-                        if (ch[i].pid > 0 && ch[i].have_report &&
-                            ch[i].s.status < 0 && (!first || ch[i].s.failed_ns < first->failed_ns))
-                                first = &ch[i].s;
-                if (first)
-                        runner_report_fail(out, first->status, "%s", first->why);
-                if (out->status == 0)
-                        *out = *cli;   /* the server's readings came in its ack */
-        }
+        rep_reap(ch, out);
+        rep_verdict(ch, server_early, out);
         if (t->cleanup) {
                 runner_hook_enter(runner, STAGE_CLEANUP, limit);
                 t->cleanup(&ep);
@@ -515,13 +539,6 @@ Runner *runner_new(const Experiment *exp)
         if (r->stage == MAP_FAILED)
                 g_error("runner: cannot map %zu bytes of shared memory", sizeof *r->stage);
         return r;
-}
-
-void sample_init(Sample *s)
-{
-        memset(s, 0, sizeof *s);
-        s->fixed_ns = s->client_on_cpu = s->server_on_cpu = s->bus_on_cpu = s->migrations = SAMPLE_NONE;
-        s->placement = PLACEMENT_UNKNOWN;
 }
 
 void runner_stop_buses(Runner *runner)

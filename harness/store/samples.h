@@ -10,7 +10,7 @@
 #include <glib.h>
 
 #include "experiment.h"
-#include "runner.h"
+#include "sample.h"
 
 /* The header line, with its newline: the names of the columns of the
  * schema (columns.h) that samples.tsv has, in the schema's order. */

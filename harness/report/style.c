@@ -117,16 +117,6 @@ static const char *named_value(const char *axis, int i)
         return env_name((EnvKind) i);
 }
 
-static double number_of(const char *s)
-{
-        char *end;
-
-        if (!s || !s[0])
-                return NAN;
-        double v = g_ascii_strtod(s, &end);
-        return *end ? NAN : v;
-}
-
 /* Orders values: "-" first, then numbers ascending, then text. */
 static int value_cmp(gconstpointer a, gconstpointer b)
 {
@@ -134,7 +124,7 @@ static int value_cmp(gconstpointer a, gconstpointer b)
         bool dx = !strcmp(x, "-"), dy = !strcmp(y, "-");
         if (dx || dy)
                 return dy - dx;
-        double nx = number_of(x), ny = number_of(y);
+        double nx = axis_value_number(x), ny = axis_value_number(y);
         if (!isnan(nx) && !isnan(ny))
                 return nx < ny ? -1 : nx > ny;
         if (isnan(nx) != isnan(ny))
@@ -458,33 +448,11 @@ char *style_line_title(const Encoding *e, char *const *axes, guint na, char *con
 
 char *style_value_text(const char *axis, const char *value, bool latex)
 {
-        double v = number_of(value);
-
-        if (!strcmp(value, "-"))
-                return g_strdup(latex ? "--" : "none");
-        if (!strcmp(axis, "size_B") && !isnan(v)) {
-                guint64 s = (guint64) v;
-                const char *sp = latex ? "~" : " ";
-                if (s >= 1048576 && s % 1048576 == 0)
-                        return g_strdup_printf("%" G_GUINT64_FORMAT "%sMiB", s / 1048576, sp);
-                if (s >= 1024 && s % 1024 == 0)
-                        return g_strdup_printf("%" G_GUINT64_FORMAT "%sKiB", s / 1024, sp);
-                return g_strdup_printf("%" G_GUINT64_FORMAT "%sB", s, sp);
-        }
-        if (!strcmp(axis, "duration_ns") && !isnan(v))
-                return g_strdup_printf("%g%sms", v / 1e6, latex ? "~" : " ");
-        if (!strcmp(axis, "count") && !isnan(v) && v >= 10000) {
-                /* Digits in groups of three, as the paper's numbers. */
-                g_autofree char *d = g_strdup_printf("%.0f", v);
-                GString *g = g_string_new(NULL);
-                for (gsize i = 0, n = strlen(d); i < n; i++) {
-                        if (i && (n - i) % 3 == 0)
-                                g_string_append(g, latex ? "\\," : " ");
-                        g_string_append_c(g, d[i]);
-                }
-                return g_string_free(g, FALSE);
-        }
-        return latex ? render_latex_escape(value) : g_strdup(value);
+        if (!latex)
+                return axis_format_value(axis, value, false);
+        /* Escaping leaves a number and "-" as they are. */
+        g_autofree char *escaped = render_latex_escape(value);
+        return axis_format_value(axis, escaped, true);
 }
 
 /* ---- axes -------------------------------------------------------------------- */
@@ -550,7 +518,7 @@ char *style_time_text(double v)
 static char *size_text(double v)
 {
         g_autofree char *s = g_strdup_printf("%.0f", v);
-        return v == 0 ? g_strdup("0") : style_value_text("size_B", s, false);
+        return v == 0 ? g_strdup("0") : axis_format_value("size_B", s, false);
 }
 
 /* A tic's label; numbers with a prefix from SI_FROM on, so that one axis

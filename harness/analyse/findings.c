@@ -2,12 +2,12 @@
 #include <math.h>
 #include <string.h>
 
+#include "axes.h"
 #include "figure.h"
 #include "findings.h"
 #include "placement.h"
 #include "safefile.h"
 #include "select.h"
-#include "style.h"
 #include "summarize.h"
 #include "verify.h"
 
@@ -158,7 +158,7 @@ static void add_figure_x(Findings *f, const Output *o, const Summary *s, const S
         g_autoptr(GHashTable) seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
         guint ns = g_strv_length(o->series);
         g_autofree char *label = g_strdup_printf("figure %s", o->name);
-        g_autofree char *xtext = style_value_text(o->x, x, false);
+        g_autofree char *xtext = axis_format_value(o->x, x, false);
         g_autofree char *tag = g_strdup_printf("at %s", xtext);
 
         g_array_set_clear_func(series, (GDestroyNotify) series_clear);
@@ -180,7 +180,7 @@ static void add_figure_x(Findings *f, const Output *o, const Summary *s, const S
                                 break;
                         cols[k] = o->series[k];
                         vals[k] = c->first[col];
-                        g_autofree char *v = style_value_text(o->series[k], vals[k], false);
+                        g_autofree char *v = axis_format_value(o->series[k], vals[k], false);
                         g_string_append_printf(name, "%s%s", k ? " " : "", v);
                 }
                 cols[ns] = o->x;

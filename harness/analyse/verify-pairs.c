@@ -7,13 +7,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "axes.h"
 #include "columns.h"
 #include "metrics.h"
 #include "placement.h"
 #include "safefile.h"
 #include "select.h"
 #include "stats.h"
-#include "style.h"
 
 /* How claims describe each axis (verify-internal.h), in the order a
  * pair's description names them. */
@@ -61,7 +61,7 @@ static double vcell_fixed_share(const VCell *c)
 static char *axis_value_text(const VerifyAxis *a, const char *v)
 {
         g_autofree char *t = a->kind == KIND_SIZE || a->kind == KIND_DURATION
-                ? style_value_text(a->column->name, v, false) : g_strdup(v);
+                ? axis_format_value(a->column->name, v, false) : g_strdup(v);
         return a->labelled ? g_strdup_printf("%s=%s", a->column->key, t) : g_steal_pointer(&t);
 }
 

@@ -344,6 +344,98 @@ static bool compare_pair(const char *name, const char *old, const char *new, Com
         return tb && compare_cells(name, ta, tb, tally, out, error);
 }
 
+/* What a compare branch returns to go on to the tally. */
+#define COMPARE_TALLY (-1)
+
+/* ipclab compare DIR/EXPERIMENT: its current run beside the one kept
+ * before it, or AGAINST; LIST: the runs kept.  An exit status, or
+ * COMPARE_TALLY. */
+static int compare_history(const char *path, const char *against, bool list, CompareTally *tally)
+{
+        g_autoptr(GError) e = NULL;
+        g_autofree char *name = g_path_get_basename(path);
+        g_autofree char *hist = history_dir_of(path);
+        g_autoptr(GPtrArray) ids = history_list(path);
+
+        if (list) {
+                for (guint i = 0; i < ids->len; i++)
+                        printf("%s\n", (char *) ids->pdata[i]);
+                return 0;
+        }
+        const char *id = ids->len ? ids->pdata[ids->len - 1] : NULL;
+        if (against) {
+                id = NULL;
+                for (guint i = 0; i < ids->len; i++)
+                        if (!strcmp(ids->pdata[i], against))
+                                id = against;
+        }
+        if (!id && against) {
+                fprintf(stderr, "ipclab: compare: run %s is not kept in %s nor as a git commit (`ipclab compare --list %s` "
+                        "lists those kept)\n", against, hist, path);
+                return EXIT_USAGE;
+        }
+        if (!id) {
+                fprintf(stderr, "ipclab: compare: no earlier run of %s is kept in %s or as a git commit (a "
+                        "rerun keeps the run it replaces)\n", path, hist);
+                return EXIT_USAGE;
+        }
+        g_autofree char *old = NULL, *tmp = NULL;
+        int r = history_open(path, id, &old, &tmp);
+        if (r < 0) {
+                fprintf(stderr, "ipclab: compare: cannot read run %s of %s: %s\n", id, path, g_strerror(-r));
+                return EXIT_FAILED;
+        }
+        g_autofree char *header = compare_header();
+        g_autoptr(GString) out = g_string_new(header);
+        bool ok = compare_pair(name, old, path, tally, out, &e);
+        if (tmp)
+                samples_remove_dir(tmp);
+        if (!ok)
+                return cli_report(e);
+        fputs(out->str, stdout);
+        fprintf(stderr, "ipclab: compare: %s against %s: ", path, id);
+        return COMPARE_TALLY;
+}
+
+/* ipclab compare DATA REPRO: every experiment with data in both (ONLY:
+ * those named), or with MACHINES the two machines.  An exit status, or
+ * COMPARE_TALLY (with FAIL_ABOVE). */
+static int compare_dirs(const char *data, const char *repro, char **only, bool machines, const char *fail_above,
+                        CompareTally *tally)
+{
+        g_autoptr(GError) e = NULL;
+        g_autoptr(GPtrArray) names = compare_experiments(data, repro, &e);
+        if (e)
+                return cli_report(e);
+        g_autofree char *header = compare_header();
+        g_autoptr(GString) out = g_string_new(machines ? NULL : header);
+        for (guint i = 0; i < names->len; i++) {
+                const char *name = names->pdata[i];
+                if (only && !g_strv_contains((const char *const *) only, name))
+                        continue;
+                g_autofree char *a = g_build_filename(data, name, NULL);
+                g_autofree char *b = g_build_filename(repro, name, NULL);
+                if (machines) {
+                        g_autofree char *ma = g_build_filename(a, "meta.ini", NULL);
+                        g_autofree char *mb = g_build_filename(b, "meta.ini", NULL);
+                        if (!compare_machines(ma, mb, out, &e))
+                                return cli_report(e);
+                        break;
+                }
+                if (!compare_pair(name, a, b, tally, out, &e))
+                        return cli_report(e);
+        }
+        if (machines && !out->len) {
+                fprintf(stderr, "ipclab: compare: no experiment has data in both %s and %s\n", data, repro);
+                return EXIT_USAGE;
+        }
+        fputs(out->str, stdout);
+        if (machines || !fail_above)
+                return 0;
+        fprintf(stderr, "ipclab: compare: %s against %s: ", repro, data);
+        return COMPARE_TALLY;
+}
+
 /* ipclab compare DATA_DIR REPRO_DIR: a reproduction beside the committed
  * data (compare.h): per cell, or with --machines the two machines.
  * ipclab compare DIR/EXPERIMENT: the current run beside one kept in its
@@ -387,83 +479,18 @@ int cmd_compare(int argc, char **argv)
         g_autoptr(GPtrArray) regressions = tally.regressions;
         if (fail_above && !parse_percent(fail_above, &tally.fail_above))
                 return cli_usage_error(ctx, "--fail-above takes a percentage above 0, such as 10%");
+        int rc;
         if (argc == 2 && !machines && !only) {
-                /* One experiment against its history. */
-                g_autofree char *name = g_path_get_basename(argv[1]);
-                g_autofree char *hist = history_dir_of(argv[1]);
-                g_autoptr(GPtrArray) ids = history_list(argv[1]);
-                if (list) {
-                        for (guint i = 0; i < ids->len; i++)
-                                printf("%s\n", (char *) ids->pdata[i]);
-                        return 0;
-                }
-                const char *id = ids->len ? ids->pdata[ids->len - 1] : NULL;
-                if (against) {
-                        id = NULL;
-                        for (guint i = 0; i < ids->len; i++)
-                                if (!strcmp(ids->pdata[i], against))
-                                        id = against;
-                }
-                if (!id && against) {
-                        fprintf(stderr, "ipclab: compare: run %s is not kept in %s nor as a git commit (`ipclab compare --list %s` "
-                                "lists those kept)\n", against, hist, argv[1]);
-                        return EXIT_USAGE;
-                }
-                if (!id) {
-                        fprintf(stderr, "ipclab: compare: no earlier run of %s is kept in %s or as a git commit (a "
-                                "rerun keeps the run it replaces)\n", argv[1], hist);
-                        return EXIT_USAGE;
-                }
-                g_autofree char *old = NULL, *tmp = NULL;
-                int r = history_open(argv[1], id, &old, &tmp);
-                if (r < 0) {
-                        fprintf(stderr, "ipclab: compare: cannot read run %s of %s: %s\n", id, argv[1], g_strerror(-r));
-                        return EXIT_FAILED;
-                }
-                g_autofree char *header = compare_header();
-                g_autoptr(GString) out = g_string_new(header);
-                bool ok = compare_pair(name, old, argv[1], &tally, out, &e);
-                if (tmp)
-                        samples_remove_dir(tmp);
-                if (!ok)
-                        return cli_report(e);
-                fputs(out->str, stdout);
-                fprintf(stderr, "ipclab: compare: %s against %s: ", argv[1], id);
+                rc = compare_history(argv[1], against, list, &tally);
         } else {
                 if (argc != 3)
                         return cli_usage_error(ctx, "compare needs DATA_DIR and REPRO_DIR, or one DIR/EXPERIMENT");
                 if (against || list)
                         return cli_usage_error(ctx, "--against and --list go with one DIR/EXPERIMENT");
-                g_autoptr(GPtrArray) names = compare_experiments(argv[1], argv[2], &e);
-                if (e)
-                        return cli_report(e);
-                g_autofree char *header = compare_header();
-                g_autoptr(GString) out = g_string_new(machines ? NULL : header);
-                for (guint i = 0; i < names->len; i++) {
-                        const char *name = names->pdata[i];
-                        if (only && !g_strv_contains((const char *const *) only, name))
-                                continue;
-                        g_autofree char *a = g_build_filename(argv[1], name, NULL);
-                        g_autofree char *b = g_build_filename(argv[2], name, NULL);
-                        if (machines) {
-                                g_autofree char *ma = g_build_filename(a, "meta.ini", NULL);
-                                g_autofree char *mb = g_build_filename(b, "meta.ini", NULL);
-                                if (!compare_machines(ma, mb, out, &e))
-                                        return cli_report(e);
-                                break;
-                        }
-                        if (!compare_pair(name, a, b, &tally, out, &e))
-                                return cli_report(e);
-                }
-                if (machines && !out->len) {
-                        fprintf(stderr, "ipclab: compare: no experiment has data in both %s and %s\n", argv[1], argv[2]);
-                        return EXIT_USAGE;
-                }
-                fputs(out->str, stdout);
-                if (machines || !fail_above)
-                        return 0;
-                fprintf(stderr, "ipclab: compare: %s against %s: ", argv[2], argv[1]);
+                rc = compare_dirs(argv[1], argv[2], only, machines, fail_above, &tally);
         }
+        if (rc != COMPARE_TALLY)
+                return rc;
         fprintf(stderr, "%u cells: %u slower, %u faster, %u within %s, %u undecided\n", tally.cells,
                 tally.changes[COMPARE_SLOWER], tally.changes[COMPARE_FASTER], tally.changes[COMPARE_WITHIN],
                 fail_above ? fail_above : "(no --fail-above)", tally.changes[COMPARE_UNDECIDED]);

@@ -593,31 +593,49 @@ static void print_notes(const GArray *rows, const GPtrArray *notes, bool show_pa
         }
 }
 
-int verify_command(int argc, char **argv)
+/* verify's command line. */
+typedef struct {
+        char *data, *repro, *tsv, *macros, *latex, *stab, *require;
+        gboolean show_pairs;
+        gint draws;
+        guint ns[16], n_ns;   /* --stability's counts */
+} VerifyOpts;
+
+static void verify_opts_clear(VerifyOpts *o)
 {
-        g_autofree char *data = NULL, *repro = NULL, *tsv = NULL, *macros = NULL, *latex = NULL, *stab = NULL,
-                        *require = NULL;
-        gboolean show_pairs = FALSE;
-        gint draws = 200;
+        g_free(o->data);
+        g_free(o->repro);
+        g_free(o->tsv);
+        g_free(o->macros);
+        g_free(o->latex);
+        g_free(o->stab);
+        g_free(o->require);
+}
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(VerifyOpts, verify_opts_clear)
+
+/* Parses and checks the options into O, leaving the files in ARGV:
+ * 0, or the exit status of bad usage (told on stderr). */
+static int verify_options(VerifyOpts *o, int *argc, char ***argv)
+{
         GOptionEntry entries[] = {
-                { "data", 'd', 0, G_OPTION_ARG_FILENAME, &data,
+                { "data", 'd', 0, G_OPTION_ARG_FILENAME, &o->data,
                   "This data: DIR/<experiment>/samples.tsv (default: data)", "DIR" },
-                { "repro", 'r', 0, G_OPTION_ARG_FILENAME, &repro,
+                { "repro", 'r', 0, G_OPTION_ARG_FILENAME, &o->repro,
                   "Also evaluate the reproduction in DIR (e.g. build/repro)", "DIR" },
-                { "tsv", 't', 0, G_OPTION_ARG_FILENAME, &tsv,
+                { "tsv", 't', 0, G_OPTION_ARG_FILENAME, &o->tsv,
                   "Also write the table as TSV to FILE (atomically)", "FILE" },
-                { "macros", 'm', 0, G_OPTION_ARG_FILENAME, &macros,
+                { "macros", 'm', 0, G_OPTION_ARG_FILENAME, &o->macros,
                   "Also write LaTeX macros of every claim's verdict and ratio to FILE (atomically)", "FILE" },
-                { "latex", 'l', 0, G_OPTION_ARG_FILENAME, &latex,
+                { "latex", 'l', 0, G_OPTION_ARG_FILENAME, &o->latex,
                   "Also write the paper's claims table (a LaTeX longtable) to FILE (atomically)", "FILE" },
-                { "pairs", 'p', 0, G_OPTION_ARG_NONE, &show_pairs,
+                { "pairs", 'p', 0, G_OPTION_ARG_NONE, &o->show_pairs,
                   "Show the pairs of claims over one pair too (those over several always are)", NULL },
-                { "stability", 's', 0, G_OPTION_ARG_STRING, &stab,
+                { "stability", 's', 0, G_OPTION_ARG_STRING, &o->stab,
                   "Instead: how often reruns of N repetitions a cell, drawn from this data, reach its verdict",
                   "N,N..." },
-                { "draws", 0, 0, G_OPTION_ARG_INT, &draws, "With --stability: draws per claim and N (default 200)",
+                { "draws", 0, 0, G_OPTION_ARG_INT, &o->draws, "With --stability: draws per claim and N (default 200)",
                   "D" },
-                { "require", 0, 0, G_OPTION_ARG_STRING, &require,
+                { "require", 0, 0, G_OPTION_ARG_STRING, &o->require,
                   "Exit 1 unless every claim holds (holds) or every claim is decided, holds or fails "
                   "(decided); without it, exit 1 only when a claim fails", "holds|decided" },
                 G_OPTION_ENTRY_NULL
@@ -626,6 +644,7 @@ int verify_command(int argc, char **argv)
                 "[EXPERIMENT.ini...] - evaluate every claim on the data and on a reproduction");
         g_autoptr(GError) e = NULL;
 
+        o->draws = 200;
         g_option_context_add_main_entries(ctx, entries, NULL);
         g_option_context_set_description(ctx,
                 "Without files, every experiments/*.ini.  A pair's ratio above 1 points the claim's way\n"
@@ -636,33 +655,84 @@ int verify_command(int argc, char **argv)
                 "Exit status: 0 no claim fails, 1 a claim fails, 2 bad usage or bad input; with\n"
                 "--require holds, 1 also when a claim is inconclusive or has no data; with --require\n"
                 "decided, 1 when a claim is inconclusive or has no data (a claim that fails is decided).\n");
-        if (!g_option_context_parse(ctx, &argc, &argv, &e)) {
+        if (!g_option_context_parse(ctx, argc, argv, &e)) {
                 fprintf(stderr, "ipclab: %s\n", e->message);
                 return EXIT_USAGE;
         }
-        guint ns[16], n_ns = 0;
-        if (stab && !(n_ns = parse_counts(stab, ns, G_N_ELEMENTS(ns)))) {
+        if (o->stab && !(o->n_ns = parse_counts(o->stab, o->ns, G_N_ELEMENTS(o->ns)))) {
                 fprintf(stderr, "ipclab: verify: --stability '%s': give repetition counts from 1 to 1000, "
-                        "such as 6,10,15,20\n", stab);
+                        "such as 6,10,15,20\n", o->stab);
                 return EXIT_USAGE;
         }
-        if (require && strcmp(require, "holds") && strcmp(require, "decided")) {
-                fprintf(stderr, "ipclab: verify: --require '%s': give holds or decided\n", require);
+        if (o->require && strcmp(o->require, "holds") && strcmp(o->require, "decided")) {
+                fprintf(stderr, "ipclab: verify: --require '%s': give holds or decided\n", o->require);
                 return EXIT_USAGE;
         }
-        if (draws < 1 || draws > 100000) {
-                fprintf(stderr, "ipclab: verify: --draws %d: give 1 to 100000\n", draws);
+        if (o->draws < 1 || o->draws > 100000) {
+                fprintf(stderr, "ipclab: verify: --draws %d: give 1 to 100000\n", o->draws);
                 return EXIT_USAGE;
         }
-        const char *data_dir = data ? data : "data";
+        const char *data_dir = o->data ? o->data : "data";
         if (!g_file_test(data_dir, G_FILE_TEST_IS_DIR)) {
                 fprintf(stderr, "ipclab: verify: %s is not a directory\n", data_dir);
                 return EXIT_USAGE;
         }
-        if (repro && !g_file_test(repro, G_FILE_TEST_IS_DIR)) {
-                fprintf(stderr, "ipclab: verify: --repro %s is not a directory\n", repro);
+        if (o->repro && !g_file_test(o->repro, G_FILE_TEST_IS_DIR)) {
+                fprintf(stderr, "ipclab: verify: --repro %s is not a directory\n", o->repro);
                 return EXIT_USAGE;
         }
+        return 0;
+}
+
+/* The files --macros, --tsv and --latex ask for: 0, or the exit status
+ * of the first that could not be written (told on stderr). */
+static int write_files(const VerifyOpts *o, GArray *rows)
+{
+        g_autofree char *mtext = NULL;
+        if (o->macros) {
+                g_autoptr(GError) me = NULL;
+                mtext = claims_tex_macros(rows, &me);
+                if (!mtext) {
+                        fprintf(stderr, "ipclab: verify: %s\n", me->message);
+                        return EXIT_USAGE;
+                }
+        }
+        int rc = 0;
+        if (o->macros)
+                rc = MAX(rc, write_out(o->macros, mtext));
+        if (o->tsv) {
+                g_autofree char *text = table_tsv(rows);
+                rc = MAX(rc, write_out(o->tsv, text));
+        }
+        if (o->latex) {
+                g_autofree char *text = claims_tex_table(rows, o->repro != NULL);
+                rc = MAX(rc, write_out(o->latex, text));
+        }
+        return rc;
+}
+
+/* --require: what is short of the requirement, on every data set. */
+static int required(const VerifyOpts *o, guint counts[2][4])
+{
+        bool holds = !strcmp(o->require, "holds");
+        guint shortfall = 0;
+
+        for (int k = 0; k < (o->repro ? 2 : 1); k++)
+                shortfall += counts[k][VERIFY_INCONCLUSIVE] + counts[k][VERIFY_NO_DATA] +
+                             (holds ? counts[k][VERIFY_FAILS] : 0);
+        printf("required (--require %s): every claim %s%s: %s\n", o->require,
+               holds ? "holds" : "decided (holds or fails)", o->repro ? ", on both" : "",
+               shortfall ? "not met" : "met");
+        return shortfall ? EXIT_FAILED : 0;
+}
+
+int verify_command(int argc, char **argv)
+{
+        g_auto(VerifyOpts) o = { 0 };
+        int bad = verify_options(&o, &argc, &argv);
+        if (bad)
+                return bad;
+        const char *data_dir = o.data ? o.data : "data";
 
         g_autoptr(GPtrArray) files = experiment_files(argc, argv);
         if (!files)
@@ -672,20 +742,20 @@ int verify_command(int argc, char **argv)
         g_array_set_clear_func(rows, (GDestroyNotify) row_clear);
         g_autoptr(GPtrArray) notes = g_ptr_array_new_with_free_func(g_free);
         g_autoptr(GPtrArray) exps = g_ptr_array_new_with_free_func((GDestroyNotify) experiment_free);
-        if (!load_rows(files, data_dir, repro, exps, rows, notes))
+        if (!load_rows(files, data_dir, o.repro, exps, rows, notes))
                 return EXIT_USAGE;
-        if (n_ns)
-                return stability(rows, data_dir, ns, n_ns, (guint) draws, tsv);
+        if (o.n_ns)
+                return stability(rows, data_dir, o.ns, o.n_ns, (guint) o.draws, o.tsv);
 
         /* The table, its notes and the tally. */
         const char *which[] = { "this data", "reproduction" };
-        print_table(rows, repro != NULL);
+        print_table(rows, o.repro != NULL);
 
         guint counts[2][4] = { { 0 } };
-        print_notes(rows, notes, show_pairs, counts);
+        print_notes(rows, notes, o.show_pairs, counts);
         printf("\n");
         print_counts(which[0], counts[0]);
-        if (repro)
+        if (o.repro)
                 print_counts(which[1], counts[1]);
         g_autofree char *lower = metric_claim_list_by(BETTER_LOWER);
         g_autofree char *higher = metric_claim_list_by(BETTER_HIGHER);
@@ -695,40 +765,10 @@ int verify_command(int argc, char **argv)
                "lies wholly below BY (K pairs); inconclusive: neither; reversed: a pair's 95%% interval lies "
                "below 1; every interval is given with the coverage it reaches\n");
 
-        g_autofree char *mtext = NULL;
-        if (macros) {
-                g_autoptr(GError) me = NULL;
-                mtext = claims_tex_macros(rows, &me);
-                if (!mtext) {
-                        fprintf(stderr, "ipclab: verify: %s\n", me->message);
-                        return EXIT_USAGE;
-                }
-        }
-        int rc = 0;
-        if (macros)
-                rc = MAX(rc, write_out(macros, mtext));
-        if (tsv) {
-                g_autofree char *text = table_tsv(rows);
-                rc = MAX(rc, write_out(tsv, text));
-        }
-        if (latex) {
-                g_autofree char *text = claims_tex_table(rows, repro != NULL);
-                rc = MAX(rc, write_out(latex, text));
-        }
+        int rc = write_files(&o, rows);
         if (rc)
                 return rc;
-        if (require) {
-                /* What is short of the requirement, on every data set. */
-                bool holds = !strcmp(require, "holds");
-                guint shortfall = 0;
-                for (int k = 0; k < (repro ? 2 : 1); k++)
-                        shortfall += counts[k][VERIFY_INCONCLUSIVE] + counts[k][VERIFY_NO_DATA] +
-                                     (holds ? counts[k][VERIFY_FAILS] : 0);
-                printf("required (--require %s): every claim %s%s: %s\n", require,
-                       holds ? "holds" : "decided (holds or fails)", repro ? ", on both" : "",
-                       shortfall ? "not met" : "met");
-                return shortfall ? EXIT_FAILED : 0;
-        }
+        if (o.require)
+                return required(&o, counts);
         return counts[0][VERIFY_FAILS] || counts[1][VERIFY_FAILS] ? EXIT_FAILED : 0;
 }
-

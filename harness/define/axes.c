@@ -2,6 +2,7 @@
 #include "axes.h"
 
 #include <errno.h>
+#include <math.h>
 #include <string.h>
 
 #include <ipclab/transport.h>
@@ -248,4 +249,55 @@ char *axis_keys_text(void)
                         if ((axis_table[i].type == AXIS_PLACE) == place)
                                 g_string_append_printf(s, "%s%s", s->len ? ", " : "", axis_key(&axis_table[i]));
         return g_string_free(s, FALSE);
+}
+
+double axis_value_number(const char *s)
+{
+        char *end;
+
+        if (!s || !s[0])
+                return NAN;
+        double v = g_ascii_strtod(s, &end);
+        return *end ? NAN : v;
+}
+
+/* Digits of V in groups of three, SEP between the groups. */
+static char *grouped(double v, const char *sep)
+{
+        g_autofree char *d = g_strdup_printf("%.0f", v);
+        GString *g = g_string_new(NULL);
+
+        for (gsize i = 0, n = strlen(d); i < n; i++) {
+                if (i && (n - i) % 3 == 0)
+                        g_string_append(g, sep);
+                g_string_append_c(g, d[i]);
+        }
+        return g_string_free(g, FALSE);
+}
+
+char *axis_format_value(const char *column, const char *value, bool latex)
+{
+        const Axis *a = axis_find(column);
+        AxisType type = a && !strcmp(axis_column(a), column) ? a->type : AXIS_TRANSPORT;
+        const char *sp = latex ? "~" : " ";
+        double v = axis_value_number(value);
+
+        if (!strcmp(value, "-"))
+                return g_strdup(latex ? "--" : "none");
+        if (isnan(v))
+                return g_strdup(value);
+        if (type == AXIS_SIZE) {
+                guint64 s = (guint64) v;
+                if (s >= 1048576 && s % 1048576 == 0)
+                        return g_strdup_printf("%" G_GUINT64_FORMAT "%sMiB", s / 1048576, sp);
+                if (s >= 1024 && s % 1024 == 0)
+                        return g_strdup_printf("%" G_GUINT64_FORMAT "%sKiB", s / 1024, sp);
+                return g_strdup_printf("%" G_GUINT64_FORMAT "%sB", s, sp);
+        }
+        if (type == AXIS_DURATION)
+                return g_strdup_printf("%g%sms", v / 1e6, sp);
+        /* Digits in groups of three, as the paper's numbers. */
+        if (type == AXIS_COUNT && v >= 10000)
+                return grouped(v, latex ? "\\," : " ");
+        return g_strdup(value);
 }

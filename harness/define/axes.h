@@ -185,6 +185,16 @@ char *axis_cell_key(const Cell *cell);
  * described, and is not usual.  What the configuration hash reads. */
 char *cell_describe(const Cell *cell);
 
+/* VALUE of the axis whose column is COLUMN (a summary column; any
+ * other column's value is returned as it is) as a reader reads it:
+ * sizes as 64 B, 4 KiB, 1 MiB; durations in ms; counts from 10000 on
+ * in groups of three; "-" as "none".  LATEX: with LaTeX's spaces (64~B,
+ * 10\,000) and "-" as "--"; VALUE is then already escaped.  Newly
+ * allocated. */
+char *axis_format_value(const char *column, const char *value, bool latex);
+/* A value S as a number, or NAN when it is not one whole. */
+double axis_value_number(const char *s);
+
 /* "transport, bus, ..., env, machine": every selector key, for messages.
  * Newly allocated. */
 char *axis_keys_text(void);

@@ -133,30 +133,64 @@ static bool next_combination(const guint *n, guint *at)
         return false;
 }
 
-/* Expands the axes into the filtered cartesian product. */
-gboolean experiment_expand(const Ctx *c, Experiment *exp, Values *v)
+#define FROM(i) (v->from[i] ? v->from[i] : "experiment")
+
+/* roles=threads that no transport listed can run: say why each cannot,
+ * rather than leave every such cell out. */
+static gboolean check_roles(const Ctx *c, const Values *v)
+{
+        guint it = experiment_opt_index("transport"), iro = experiment_opt_index("roles");
+        guint nt = g_strv_length(v->list[it]);
+        gboolean ok = TRUE;
+
+        for (guint i = 0; v->list[iro] && v->list[iro][i]; i++) {
+                if (v->nums[iro][i] != ROLES_THREADS)
+                        continue;
+                g_autoptr(GString) why = g_string_new(NULL);
+                bool can = false;
+                for (guint k = 0; k < nt && !can; k++) {
+                        const Transport *t = transport_find(v->list[it][k]);
+                        const char *no = transport_threads_refused(t);
+                        can = no == NULL;
+                        if (no)
+                                g_string_append_printf(why, "%s%s (%s)", k ? "; " : "", t->name,
+                                                       no + strlen("roles=threads: "));
+                }
+                if (!can)
+                        ok = experiment_fail(c, FROM(iro), "roles",
+                                             "threads: no transport listed can run its client and server as two threads of one "
+                                             "process: %s", why->str);
+        }
+        return ok;
+}
+
+/* Exactly one of count= and duration= (not when either has a mistake of
+ * its own). */
+static gboolean check_count_duration(const Ctx *c, const Values *v)
+{
+        guint icn = experiment_opt_index("count"), idu = experiment_opt_index("duration");
+        bool have_count = v->list[icn] != NULL, have_dur = v->list[idu] != NULL;
+        bool counts_broken = v->broken[icn] || v->broken[idu];
+
+        if (have_count && have_dur && !counts_broken)
+                return experiment_fail(c, FROM(idu), "duration", "exactly one of count= and duration= must be given"
+                                       " (count= is in [%s])", FROM(icn));
+        if (!have_count && !have_dur && !counts_broken)
+                return experiment_fail(c, "experiment", "count", "exactly one of count= and duration= must be given");
+        return TRUE;
+}
+
+/* The runner, bus=, marshal=, reply= and payload= against the
+ * transports listed: a value no listed transport takes is a mistake. */
+static gboolean check_transport_keys(const Ctx *c, const Values *v)
 {
         guint it = experiment_opt_index("transport"), ib = experiment_opt_index("bus"),
-              ip = experiment_opt_index("payload"), is = experiment_opt_index("size"),
-              ipt = experiment_opt_index("pattern"), ir = experiment_opt_index("reply"),
-              im = experiment_opt_index("marshal"), icn = experiment_opt_index("count"),
-              idu = experiment_opt_index("duration"), iro = experiment_opt_index("roles");
-        bool have_count = v->list[icn] != NULL, have_dur = v->list[idu] != NULL;
+              ip = experiment_opt_index("payload"), ir = experiment_opt_index("reply"),
+              im = experiment_opt_index("marshal");
         bool any_dbus = false, any_marshal = false, any_copy = false, any_short = false;
-        g_autoptr(GHashTable) seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-        g_autoptr(GHashTable) skipped = g_hash_table_new(g_str_hash, g_str_equal);
-
-#define FROM(i) (v->from[i] ? v->from[i] : "experiment")
         gboolean ok = TRUE;
-        /* (Not when either has a mistake of its own.) */
-        bool counts_broken = v->broken[icn] || v->broken[idu];
-        if (have_count && have_dur && !counts_broken)
-                ok = experiment_fail(c, FROM(idu), "duration", "exactly one of count= and duration= must be given"
-                                     " (count= is in [%s])", FROM(icn));
-        else if (!have_count && !have_dur && !counts_broken)
-                ok = experiment_fail(c, "experiment", "count", "exactly one of count= and duration= must be given");
-
         guint nt = g_strv_length(v->list[it]);
+
         for (guint i = 0; i < nt; i++) {
                 const Transport *t = transport_find(v->list[it][i]);
                 any_dbus |= (t->flags & TRANSPORT_DBUS) != 0;
@@ -188,26 +222,7 @@ gboolean experiment_expand(const Ctx *c, Experiment *exp, Values *v)
                                              "copy applies only to a transport whose own strings borrow the buffer (gdbus), "
                                              "and none is listed");
         }
-        /* roles=threads that no transport listed can run: say why each
-         * cannot, rather than leave every such cell out. */
-        for (guint i = 0; v->list[iro] && v->list[iro][i]; i++) {
-                if (v->nums[iro][i] != ROLES_THREADS)
-                        continue;
-                g_autoptr(GString) why = g_string_new(NULL);
-                bool can = false;
-                for (guint k = 0; k < nt && !can; k++) {
-                        const Transport *t = transport_find(v->list[it][k]);
-                        const char *no = transport_threads_refused(t);
-                        can = no == NULL;
-                        if (no)
-                                g_string_append_printf(why, "%s%s (%s)", k ? "; " : "", t->name,
-                                                       no + strlen("roles=threads: "));
-                }
-                if (!can)
-                        ok = experiment_fail(c, FROM(iro), "roles",
-                                             "threads: no transport listed can run its client and server as two threads of one "
-                                             "process: %s", why->str);
-        }
+        ok &= check_roles(c, v);
         for (guint i = 0; v->list[ir][i]; i++)
                 if (v->nums[ir][i] == REPLY_SHORT && !any_short)
                         ok = experiment_fail(c, FROM(ir), "reply",
@@ -219,10 +234,18 @@ gboolean experiment_expand(const Ctx *c, Experiment *exp, Values *v)
                 if (v->nums[ip][i] == PAYLOAD_NONE)
                         ok = experiment_fail(c, FROM(ip), "payload",
                                              "'none' is implied by pattern=callrate; use bytes or string");
+        return ok;
+}
 
-        /* A key given in the file that no pattern listed uses cannot mean
-         * what it says: refuse it rather than drop it silently. */
+/* A key given in the file that no pattern listed uses cannot mean what
+ * it says: refuse it rather than drop it silently. */
+static gboolean check_patterns(const Ctx *c, const Values *v)
+{
+        guint ip = experiment_opt_index("payload"), is = experiment_opt_index("size"),
+              ipt = experiment_opt_index("pattern"), ir = experiment_opt_index("reply");
         bool any_roundtrip = false, any_payload = false;
+        gboolean ok = TRUE;
+
         for (guint i = 0; v->list[ipt][i]; i++) {
                 any_roundtrip |= v->nums[ipt][i] == PATTERN_ROUNDTRIP;
                 any_payload |= v->nums[ipt][i] != PATTERN_CALLRATE;
@@ -240,10 +263,18 @@ gboolean experiment_expand(const Ctx *c, Experiment *exp, Values *v)
                                                      "pattern=callrate carries no payload, so %s cannot apply",
                                                      experiment_options[keys[k]].key);
         }
+        return ok;
+}
 
-        /* Memory: a payload, its echo and a receive buffer per side; and
-         * the round-trip latency buffer of count entries. */
+/* Memory: a payload, its echo and a receive buffer per side; and the
+ * round-trip latency buffer of count entries. */
+static gboolean check_memory(const Ctx *c, const Values *v)
+{
+        guint is = experiment_opt_index("size"), ipt = experiment_opt_index("pattern"),
+              icn = experiment_opt_index("count");
         guint64 mem = (guint64) sysconf(_SC_PHYS_PAGES) * (guint64) sysconf(_SC_PAGESIZE);
+        gboolean ok = TRUE;
+
         for (guint i = 0; v->list[is][i]; i++)
                 if (v->nums[is][i] * 8 > mem)
                         ok = experiment_fail(c, FROM(is), "size",
@@ -251,22 +282,68 @@ gboolean experiment_expand(const Ctx *c, Experiment *exp, Values *v)
         bool any_latency = false;
         for (guint i = 0; v->list[ipt][i]; i++)
                 any_latency |= v->nums[ipt][i] != PATTERN_ONEWAY;
-        if (have_count && any_latency)
+        if (v->list[icn] && any_latency)
                 for (guint i = 0; v->list[icn][i]; i++)
                         if (v->nums[icn][i] * sizeof(guint64) * 4 > mem)
                                 ok = experiment_fail(c, FROM(icn), "count",
                                                      "'%s' latencies are more than this machine's memory holds",
                                                      v->list[icn][i]);
+        return ok;
+}
 #undef FROM
-        if (!ok || (!have_count && !have_dur))
-                return FALSE;
 
-        /* The cartesian product of the cell axes, the last one
-         * (axis_table's order) varying fastest; an axis the file leaves
-         * out (roles: no default, so that the config hash of a file
-         * without it stays) holds its first value. */
+/* The cell at combination AT of the axes' values (OPT: each axis's
+ * option), as the pattern and the transport T (into *T) make it. */
+static Cell cell_at(const Values *v, const guint *opt, const guint *at, const Transport **tp)
+{
+        const Transport *t = NULL;
+        Cell cell = { 0 };
+
+        for (size_t i = 0; i < axis_count; i++) {
+                const Axis *a = &axis_table[i];
+                if (a->type == AXIS_PLACE)
+                        continue;
+                if (a->type == AXIS_TRANSPORT) {
+                        t = transport_find(v->list[opt[i]][at[i]]);
+                        cell.transport = t->name;
+                        continue;
+                }
+                bool takes = !a->takes || (t->flags & a->takes);
+                axis_set(a, &cell, takes && v->list[opt[i]] ? v->nums[opt[i]][at[i]] : 0);
+        }
+        if (cell.pattern == PATTERN_CALLRATE) {
+                cell.payload = PAYLOAD_NONE;
+                cell.size = 0;
+                cell.reply = REPLY_EMPTY;
+                cell.marshal = MARSHAL_ARRAY;
+        }
+        if (cell.pattern == PATTERN_ONEWAY)
+                cell.reply = REPLY_ECHO;
+        *tp = t;
+        return cell;
+}
+
+/* Why a command (hyperfine) cannot make CELL, or NULL. */
+static const char *command_refused(const Cell *cell)
+{
+        return cell->bus == BUS_P2P ? "command-line tools call through a bus, not peer to peer"
+             : cell->payload != PAYLOAD_STRING ? "commands carry a string payload (payload=string)"
+             : cell->pattern != PATTERN_ROUNDTRIP ? "a command makes one call and waits for its reply (pattern=roundtrip)"
+             : cell->size > 4096 ? "a command line carries at most 4 KiB of payload"
+             : NULL;
+}
+
+/* The cartesian product of the cell axes, the last one (axis_table's
+ * order) varying fastest; an axis the file leaves out (roles: no
+ * default, so that the config hash of a file without it stays) holds
+ * its first value.  Into EXP's cells, or its skipped with the reason. */
+static void expand_cells(const Ctx *c, Experiment *exp, const Values *v)
+{
+        g_autoptr(GHashTable) seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+        g_autoptr(GHashTable) skipped = g_hash_table_new(g_str_hash, g_str_equal);
         guint nv[AXIS_MAX], at[AXIS_MAX] = { 0 };
         guint opt[AXIS_MAX];
+
         for (size_t i = 0; i < axis_count; i++) {
                 if (axis_table[i].type == AXIS_PLACE)
                         continue;
@@ -274,30 +351,9 @@ gboolean experiment_expand(const Ctx *c, Experiment *exp, Values *v)
                 nv[i] = v->list[opt[i]] ? g_strv_length(v->list[opt[i]]) : 1;
         }
         for (bool more = true; more; more = next_combination(nv, at)) {
-                const Transport *t = NULL;
-                Cell cell = { 0 };
-                for (size_t i = 0; i < axis_count; i++) {
-                        const Axis *a = &axis_table[i];
-                        if (a->type == AXIS_PLACE)
-                                continue;
-                        if (a->type == AXIS_TRANSPORT) {
-                                t = transport_find(v->list[opt[i]][at[i]]);
-                                cell.transport = t->name;
-                                continue;
-                        }
-                        bool takes = !a->takes || (t->flags & a->takes);
-                        axis_set(a, &cell, takes && v->list[opt[i]] ? v->nums[opt[i]][at[i]] : 0);
-                }
+                const Transport *t;
+                Cell cell = cell_at(v, opt, at, &t);
                 g_autofree char *why = NULL;
-
-                if (cell.pattern == PATTERN_CALLRATE) {
-                        cell.payload = PAYLOAD_NONE;
-                        cell.size = 0;
-                        cell.reply = REPLY_EMPTY;
-                        cell.marshal = MARSHAL_ARRAY;
-                }
-                if (cell.pattern == PATTERN_ONEWAY)
-                        cell.reply = REPLY_ECHO;
                 const char *no = cell_refused(t, &cell);
                 if (no) {
                         g_autofree char *d = cell_describe(&cell);
@@ -311,11 +367,7 @@ gboolean experiment_expand(const Ctx *c, Experiment *exp, Values *v)
                         continue;
                 }
                 if (t->flags & TRANSPORT_COMMAND) {
-                        const char *no = cell.bus == BUS_P2P ? "command-line tools call through a bus, not peer to peer"
-                                       : cell.payload != PAYLOAD_STRING ? "commands carry a string payload (payload=string)"
-                                       : cell.pattern != PATTERN_ROUNDTRIP ? "a command makes one call and waits for its reply (pattern=roundtrip)"
-                                       : cell.size > 4096 ? "a command line carries at most 4 KiB of payload"
-                                       : NULL;
+                        const char *no = command_refused(&cell);
                         if (no) {
                                 g_autofree char *d = cell_describe(&cell);
                                 g_ptr_array_add(exp->skipped, g_strdup_printf("%s: %s", d, no));
@@ -338,8 +390,24 @@ gboolean experiment_expand(const Ctx *c, Experiment *exp, Values *v)
                 copy->index = exp->cells->len;
                 g_ptr_array_add(exp->cells, copy);
         }
+}
+
+/* Expands the axes into the filtered cartesian product. */
+gboolean experiment_expand(const Ctx *c, Experiment *exp, Values *v)
+{
+        guint it = experiment_opt_index("transport"), icn = experiment_opt_index("count"),
+              idu = experiment_opt_index("duration");
+        gboolean ok = check_count_duration(c, v);
+
+        ok &= check_transport_keys(c, v);
+        ok &= check_patterns(c, v);
+        ok &= check_memory(c, v);
+        if (!ok || (!v->list[icn] && !v->list[idu]))
+                return FALSE;
+        expand_cells(c, exp, v);
         /* A plugin whose refuses() or max_size() crashed cannot be
          * trusted with the cells it let through. */
+        guint nt = g_strv_length(v->list[it]);
         for (guint i = 0; i < nt; i++) {
                 const char *why = plugin_failure(transport_find(v->list[it][i]));
                 if (why)

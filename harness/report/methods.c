@@ -246,27 +246,11 @@ static bool windows_table(GString *out, char *const *paths, char *const *summari
         return true;
 }
 
-char *methods_tex(char *const *paths, char *const *summaries, GError **error)
+/* The machine's facts as macros, and the paragraph that names them: the
+ * first experiment's machine, and any other an experiment ran on. */
+static void machine_paragraph(GString *out, GPtrArray *kfs)
 {
-        guint n = paths ? g_strv_length((char **) paths) : 0;
-        g_autoptr(GPtrArray) kfs = g_ptr_array_new_with_free_func((GDestroyNotify) g_key_file_unref);
-
-        if (!n)
-                return g_strdup("\\paragraph{Machine.} No experiment of this build has data.\n");
-        if (!summaries || g_strv_length((char **) summaries) != n) {
-                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%u meta.ini files but %u summaries: one "
-                            "--summary per meta.ini, in the same order", n,
-                            summaries ? g_strv_length((char **) summaries) : 0);
-                return NULL;
-        }
-        for (guint i = 0; i < n; i++) {
-                GKeyFile *kf = meta_read(paths[i], error);
-                if (!kf)
-                        return NULL;
-                g_ptr_array_add(kfs, kf);
-        }
         GKeyFile *first = kfs->pdata[0];
-        GString *out = g_string_new("% generated from data/*/meta.ini by `ipclab methods`\n");
 
         for (size_t i = 0; i < G_N_ELEMENTS(facts); i++) {
                 g_autofree char *v = fact_tex(first, facts[i].group, facts[i].key);
@@ -282,7 +266,7 @@ char *methods_tex(char *const *paths, char *const *summaries, GError **error)
         g_string_append(out, "with GLib \\MethodGlib, libdbus \\MethodLibdbus, libsystemd \\MethodLibsystemd, "
                         "\\MethodDbusDaemon{} and \\MethodDbusBroker; the harness was compiled by "
                         "\\MethodCompiler{} with \\texttt{\\MethodCflags}.\n");
-        for (guint i = 1; i < n; i++) {
+        for (guint i = 1; i < kfs->len; i++) {
                 GKeyFile *kf = kfs->pdata[i];
                 if (!differs(kf, first, "cpu_model") && !differs(kf, first, "kernel") &&
                     !differs(kf, first, "hypervisor") && !differs(kf, first, "container"))
@@ -293,11 +277,15 @@ char *methods_tex(char *const *paths, char *const *summaries, GError **error)
                 g_autofree char *v = virt_text(kf);
                 g_string_append_printf(out, "Experiment %s ran elsewhere: %s under Linux %s (%s).\n", name, cpu, kernel, v);
         }
-        /* How client and server ran: processes, unless an experiment's
-         * meta.ini says threads too (roles=; none said so before the key). */
+}
+
+/* How client and server ran: processes, unless an experiment's meta.ini
+ * says threads too (roles=; none said so before the key). */
+static void roles_sentence(GString *out, GPtrArray *kfs)
+{
         g_autoptr(GString) threads = g_string_new(NULL);
         guint n_threads = 0;
-        for (guint i = 0; i < n; i++) {
+        for (guint i = 0; i < kfs->len; i++) {
                 g_autofree char *roles = fact(kfs->pdata[i], "experiment", "roles");
                 g_auto(GStrv) each = g_strsplit(roles, ";", -1);
                 if (!g_strv_contains((const char *const *) each, "threads"))
@@ -313,6 +301,12 @@ char *methods_tex(char *const *paths, char *const *summaries, GError **error)
                                        "in experiment%s %s also as two threads of one forked process "
                                        "(\\texttt{roles=threads}), each thread's CPU time and placement its own.\n",
                                        n_threads > 1 ? "s" : "", threads->str);
+}
+
+/* The table of when each experiment ran, with which profile, in which
+ * environments, from which commit. */
+static void provenance_table(GString *out, GPtrArray *kfs)
+{
         g_string_append(out, "\n\\begin{table}[htbp]\\centering\\small\n"
                         "\\caption{Provenance of the data: when each experiment ran, with which profile, environment "
                         "and commit of ipclab (stored in its meta.ini).}\n"
@@ -320,7 +314,7 @@ char *methods_tex(char *const *paths, char *const *summaries, GError **error)
                         "\\begin{tabular}{@{}lllll@{}}\\toprule\n"
                         "Experiment & Measured (UTC) & Profile & Environment & ipclab commit \\\\\\midrule\n");
         guint dirty = 0;
-        for (guint i = 0; i < n; i++) {
+        for (guint i = 0; i < kfs->len; i++) {
                 GKeyFile *kf = kfs->pdata[i];
                 g_autofree char *commit = fact(kf, "software", "ipclab_commit");
                 g_autofree char *tree = fact(kf, "software", "ipclab_tree");
@@ -344,18 +338,18 @@ char *methods_tex(char *const *paths, char *const *summaries, GError **error)
                 g_string_append(out, "\\par\\footnotesize Commit hashes marked + were built from a tree with "
                                 "uncommitted changes.\n");
         g_string_append(out, "\\end{table}\n\n");
-        if (!windows_table(out, paths, summaries, kfs, error)) {
-                g_string_free(out, TRUE);
-                return NULL;
-        }
+}
 
+/* The conditions known to bias results that the harness found. */
+static void conditions(GString *out, GPtrArray *kfs)
+{
         g_autoptr(GArray) kinds = g_array_new(FALSE, TRUE, sizeof(Warning));
         g_array_set_clear_func(kinds, (GDestroyNotify) warning_clear);
-        for (guint i = 0; i < n; i++)
+        for (guint i = 0; i < kfs->len; i++)
                 add_warnings(kinds, kfs->pdata[i]);
         if (!kinds->len) {
                 g_string_append(out, "\\paragraph{Conditions.} The harness found nothing known to bias the results.\n");
-                return g_string_free(out, FALSE);
+                return;
         }
         g_string_append(out, "\\paragraph{Conditions that bias results.}\n"
                         "The harness checks for conditions known to bias measurements and stores what it finds; "
@@ -375,5 +369,34 @@ char *methods_tex(char *const *paths, char *const *summaries, GError **error)
                 g_string_append_printf(out, "\\item %s\n", t);
         }
         g_string_append(out, "\\end{itemize}\n");
-        return g_string_free(out, FALSE);
+}
+
+char *methods_tex(char *const *paths, char *const *summaries, GError **error)
+{
+        guint n = paths ? g_strv_length((char **) paths) : 0;
+        g_autoptr(GPtrArray) kfs = g_ptr_array_new_with_free_func((GDestroyNotify) g_key_file_unref);
+
+        if (!n)
+                return g_strdup("\\paragraph{Machine.} No experiment of this build has data.\n");
+        if (!summaries || g_strv_length((char **) summaries) != n) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%u meta.ini files but %u summaries: one "
+                            "--summary per meta.ini, in the same order", n,
+                            summaries ? g_strv_length((char **) summaries) : 0);
+                return NULL;
+        }
+        for (guint i = 0; i < n; i++) {
+                GKeyFile *kf = meta_read(paths[i], error);
+                if (!kf)
+                        return NULL;
+                g_ptr_array_add(kfs, kf);
+        }
+        g_autoptr(GString) out = g_string_new("% generated from data/*/meta.ini by `ipclab methods`\n");
+
+        machine_paragraph(out, kfs);
+        roles_sentence(out, kfs);
+        provenance_table(out, kfs);
+        if (!windows_table(out, paths, summaries, kfs, error))
+                return NULL;
+        conditions(out, kfs);
+        return g_string_free(g_steal_pointer(&out), FALSE);
 }

@@ -1,7 +1,8 @@
 /* render-internal.h: what the files of the renderer (render.h) share:
  * render.c (helpers of every output), render-plot.c (what a figure
  * draws), render-gnuplot.c (its script and facts), render-table.c and
- * render-section.c.  Only harness/report/render*.c include it.
+ * render-table-layout.c (a table) and render-section.c.  Only
+ * harness/report/render*.c include it.
  */
 #pragma once
 

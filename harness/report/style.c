@@ -117,16 +117,6 @@ static const char *named_value(const char *axis, int i)
         return env_name((EnvKind) i);
 }
 
-static double number_of(const char *s)
-{
-        char *end;
-
-        if (!s || !s[0])
-                return NAN;
-        double v = g_ascii_strtod(s, &end);
-        return *end ? NAN : v;
-}
-
 /* Orders values: "-" first, then numbers ascending, then text. */
 static int value_cmp(gconstpointer a, gconstpointer b)
 {
@@ -134,7 +124,7 @@ static int value_cmp(gconstpointer a, gconstpointer b)
         bool dx = !strcmp(x, "-"), dy = !strcmp(y, "-");
         if (dx || dy)
                 return dy - dx;
-        double nx = number_of(x), ny = number_of(y);
+        double nx = axis_value_number(x), ny = axis_value_number(y);
         if (!isnan(nx) && !isnan(ny))
                 return nx < ny ? -1 : nx > ny;
         if (isnan(nx) != isnan(ny))
@@ -241,45 +231,185 @@ static void add_entry(GPtrArray *list, char *text, Style s)
         g_ptr_array_add(list, e);
 }
 
-Encoding *style_encode(char *const *axes, guint na, char *const *const *vals, guint n, Style *styles)
-{
-        Encoding *e = g_new0(Encoding, 1);
-        g_autofree guint *idx = g_new0(guint, na + 1);
-        /* Each varying axis's values, sorted (for their ranks), and in
-         * the lines' order (for the key). */
-        g_autoptr(GPtrArray) present = g_ptr_array_new_with_free_func((GDestroyNotify) g_ptr_array_unref);
-        g_autoptr(GPtrArray) ordered = g_ptr_array_new_with_free_func((GDestroyNotify) g_ptr_array_unref);
-        guint k = 0;
+/* What style_encode works from: the lines' values, the varying axes
+ * (IDX[0..K-1], indexes into the lines' values), each one's values
+ * sorted (PRESENT, for their ranks) and in the lines' order (ORDERED,
+ * for the key), the first axis in the dash (DASH_FROM) and the dash
+ * axes' distinct combinations (COMBOS, in the order of their ranks). */
+typedef struct {
+        char *const *const *vals;
+        guint n;
+        guint *idx;
+        guint k;
+        guint dash_from;
+        GPtrArray *present, *ordered, *combos;
+} EncodePlan;
 
-        e->colour_entries = g_ptr_array_new_with_free_func((GDestroyNotify) entry_free);
-        e->point_entries = g_ptr_array_new_with_free_func((GDestroyNotify) entry_free);
-        e->dash_entries = g_ptr_array_new_with_free_func((GDestroyNotify) entry_free);
-        /* The axes that vary, transport first; transport even when it
-         * does not vary, so that its colour is its own in every figure. */
+/* The axes that vary, transport first; transport even when it does not
+ * vary, so that its colour is its own in every figure. */
+static void encode_axes(Encoding *e, EncodePlan *p, char *const *axes, guint na)
+{
         for (int pass = 0; pass < 2; pass++)
                 for (guint a = 0; a < na; a++) {
                         bool transport = !strcmp(axes[a], "transport");
                         if ((pass == 0) != transport)
                                 continue;
-                        GPtrArray *v = values_of(vals, n, a, true);
+                        GPtrArray *v = values_of(p->vals, p->n, a, true);
                         if (v->len < 2 && !(transport && v->len == 1)) {
                                 g_ptr_array_unref(v);
                                 continue;
                         }
                         e->fixed_transport |= transport && v->len == 1;
-                        idx[k++] = a;
-                        g_ptr_array_add(present, v);
-                        g_ptr_array_add(ordered, values_of(vals, n, a, false));
+                        p->idx[p->k++] = a;
+                        g_ptr_array_add(p->present, v);
+                        g_ptr_array_add(p->ordered, values_of(p->vals, p->n, a, false));
                 }
-        e->n_axes = k;
-        e->axes = g_new0(char *, k + 1);
-        for (guint j = 0; j < k; j++)
-                e->axes[j] = g_strdup(axes[idx[j]]);
+        e->n_axes = p->k;
+        e->axes = g_new0(char *, p->k + 1);
+        for (guint j = 0; j < p->k; j++)
+                e->axes[j] = g_strdup(axes[p->idx[j]]);
         if (e->fixed_transport)
-                e->fixed_value = g_strdup(((GPtrArray *) present->pdata[0])->pdata[0]);
+                e->fixed_value = g_strdup(((GPtrArray *) p->present->pdata[0])->pdata[0]);
+}
+
+/* The dash: the rank of the remaining axes' combination.  Their
+ * combinations, in the order of their values' ranks. */
+static void encode_combos(const Encoding *e, EncodePlan *p)
+{
+        GPtrArray *combos = p->combos;
+        guint dash_from = p->dash_from;
+
+        for (guint i = 0; i < p->n && dash_from < p->k; i++) {
+                g_autofree char *c = combo_key(p->vals[i], p->idx, dash_from, p->k);
+                bool seen = false;
+                for (guint m = 0; m < combos->len && !seen; m++)
+                        seen = !strcmp(combos->pdata[m], c);
+                if (!seen)
+                        g_ptr_array_add(combos, g_steal_pointer(&c));
+        }
+        for (guint i = 0; i < combos->len; i++)
+                for (guint j = i + 1; j < combos->len; j++) {
+                        g_auto(GStrv) x = g_strsplit(combos->pdata[i], "\t", -1);
+                        g_auto(GStrv) y = g_strsplit(combos->pdata[j], "\t", -1);
+                        int d = 0;
+                        for (guint m = 0; x[m] && y[m] && !d; m++) {
+                                GPtrArray *pv = p->present->pdata[dash_from + m];
+                                guint rx = identity_rank(e->axes[dash_from + m], x[m], pv);
+                                guint ry = identity_rank(e->axes[dash_from + m], y[m], pv);
+                                d = rx < ry ? -1 : rx > ry;
+                        }
+                        if (d > 0) {
+                                gpointer t = combos->pdata[i];
+                                combos->pdata[i] = combos->pdata[j];
+                                combos->pdata[j] = t;
+                        }
+                }
+}
+
+static bool any_clash(const Style *styles, guint n)
+{
+        bool clash = false;
+
+        for (guint i = 0; i < n && !clash; i++)
+                for (guint j = i + 1; j < n && !clash; j++)
+                        clash = same_style(&styles[i], &styles[j]);
+        return clash;
+}
+
+/* Each line's colour, point and dash by its values; TRUE when two lines
+ * still look alike. */
+static bool encode_lines(const Encoding *e, const EncodePlan *p, Style *styles)
+{
+        GPtrArray *first = p->present->pdata[0], *combos = p->combos;
+        guint dash_from = p->dash_from, k = p->k;
+
+        for (guint i = 0; i < p->n; i++) {
+                Style c = value_style(e->axes[0], p->vals[i][p->idx[0]], first);
+                styles[i].colour = c.colour;
+                styles[i].point = e->glyph ? c.point
+                                           : value_style(e->axes[1], p->vals[i][p->idx[1]], p->present->pdata[1]).point;
+                styles[i].dash = dashes[0];
+                if (dash_from < k) {
+                        g_autofree char *key = combo_key(p->vals[i], p->idx, dash_from, k);
+                        for (guint m = 0; m < combos->len; m++)
+                                if (!strcmp(combos->pdata[m], key))
+                                        styles[i].dash = dash_from + 1 == k
+                                                ? value_style(e->axes[dash_from], key, p->present->pdata[dash_from]).dash
+                                                : dashes[m % G_N_ELEMENTS(dashes)];
+                }
+        }
+        /* A value of one channel must look different from the others of
+         * that channel; the dash of one axis by identity may collide
+         * (ranks 0 and 8): then by order. */
+        bool clash = any_clash(styles, p->n);
+        if (clash && dash_from + 1 == k && combos->len <= G_N_ELEMENTS(dashes)) {
+                for (guint i = 0; i < p->n; i++) {
+                        g_autofree char *key = combo_key(p->vals[i], p->idx, dash_from, k);
+                        for (guint m = 0; m < combos->len; m++)
+                                if (!strcmp(combos->pdata[m], key))
+                                        styles[i].dash = dashes[m];
+                }
+                clash = any_clash(styles, p->n);
+        }
+        return clash;
+}
+
+/* The key: each channel's values, as labelled and drawn (factored when
+ * that is shorter than a line each). */
+static void encode_key(Encoding *e, const EncodePlan *p, const Style *styles)
+{
+        GPtrArray *first = p->present->pdata[0], *combos = p->combos;
+        guint dash_from = p->dash_from, k = p->k;
+        guint sum = first->len + (e->glyph ? 0 : ((GPtrArray *) p->present->pdata[1])->len) + combos->len;
+
+        e->factored = k > 1 && sum < p->n;
+        GPtrArray *first_ordered = p->ordered->pdata[0];
+        for (guint i = 0; i < first_ordered->len; i++) {
+                Style s = value_style(e->axes[0], first_ordered->pdata[i], first);
+                if (!e->glyph)
+                        s.point = 0;
+                s.dash = dashes[0];
+                add_entry(e->colour_entries, style_value_text(e->axes[0], first_ordered->pdata[i], false), s);
+        }
+        for (guint i = 0; !e->glyph && i < ((GPtrArray *) p->ordered->pdata[1])->len; i++) {
+                const char *v = ((GPtrArray *) p->ordered->pdata[1])->pdata[i];
+                Style s = { "#444444", value_style(e->axes[1], v, p->present->pdata[1]).point, dashes[0] };
+                add_entry(e->point_entries, style_value_text(e->axes[1], v, false), s);
+        }
+        for (guint m = 0; m < combos->len; m++) {
+                /* The dash as the lines have it. */
+                const char *d = dashes[0];
+                for (guint i = 0; i < p->n; i++) {
+                        g_autofree char *key = combo_key(p->vals[i], p->idx, dash_from, k);
+                        if (!strcmp(key, combos->pdata[m]))
+                                d = styles[i].dash;
+                }
+                g_auto(GStrv) parts = g_strsplit(combos->pdata[m], "\t", -1);
+                GString *t = g_string_new(NULL);
+                for (guint j = 0; parts[j]; j++) {
+                        g_autofree char *v = style_value_text(e->axes[dash_from + j], parts[j], false);
+                        g_string_append_printf(t, "%s%s", j ? ", " : "", v);
+                }
+                add_entry(e->dash_entries, g_string_free(t, FALSE), (Style) { "#444444", 0, d });
+        }
+}
+
+Encoding *style_encode(char *const *axes, guint na, char *const *const *vals, guint n, Style *styles)
+{
+        Encoding *e = g_new0(Encoding, 1);
+        g_autofree guint *idx = g_new0(guint, na + 1);
+        g_autoptr(GPtrArray) present = g_ptr_array_new_with_free_func((GDestroyNotify) g_ptr_array_unref);
+        g_autoptr(GPtrArray) ordered = g_ptr_array_new_with_free_func((GDestroyNotify) g_ptr_array_unref);
+        g_autoptr(GPtrArray) combos = g_ptr_array_new_with_free_func(g_free);
+        EncodePlan p = { .vals = vals, .n = n, .idx = idx, .present = present, .ordered = ordered, .combos = combos };
+
+        e->colour_entries = g_ptr_array_new_with_free_func((GDestroyNotify) entry_free);
+        e->point_entries = g_ptr_array_new_with_free_func((GDestroyNotify) entry_free);
+        e->dash_entries = g_ptr_array_new_with_free_func((GDestroyNotify) entry_free);
+        encode_axes(e, &p, axes, na);
         for (guint i = 0; i < n; i++)
                 styles[i] = (Style) { colours[0], points[0], dashes[0] };
-        if (!k)
+        if (!p.k)
                 return e;
 
         /* Colour by the first axis; if two of its values share a colour,
@@ -292,70 +422,10 @@ Encoding *style_encode(char *const *axes, guint na, char *const *const *vals, gu
                         if (!strcmp(a.colour, b.colour))
                                 e->glyph = true;
                 }
-        e->glyph |= k == 1;
-        guint dash_from = e->glyph ? 1 : 2;
-        /* The dash: the rank of the remaining axes' combination. */
-        g_autoptr(GPtrArray) combos = g_ptr_array_new_with_free_func(g_free);
-        for (guint i = 0; i < n && dash_from < k; i++) {
-                g_autofree char *c = combo_key(vals[i], idx, dash_from, k);
-                bool seen = false;
-                for (guint m = 0; m < combos->len && !seen; m++)
-                        seen = !strcmp(combos->pdata[m], c);
-                if (!seen)
-                        g_ptr_array_add(combos, g_steal_pointer(&c));
-        }
-        /* Combinations in the order of their values' ranks. */
-        for (guint i = 0; i < combos->len; i++)
-                for (guint j = i + 1; j < combos->len; j++) {
-                        g_auto(GStrv) x = g_strsplit(combos->pdata[i], "\t", -1);
-                        g_auto(GStrv) y = g_strsplit(combos->pdata[j], "\t", -1);
-                        int d = 0;
-                        for (guint m = 0; x[m] && y[m] && !d; m++) {
-                                GPtrArray *pv = present->pdata[dash_from + m];
-                                guint rx = identity_rank(e->axes[dash_from + m], x[m], pv);
-                                guint ry = identity_rank(e->axes[dash_from + m], y[m], pv);
-                                d = rx < ry ? -1 : rx > ry;
-                        }
-                        if (d > 0) {
-                                gpointer t = combos->pdata[i];
-                                combos->pdata[i] = combos->pdata[j];
-                                combos->pdata[j] = t;
-                        }
-                }
-        for (guint i = 0; i < n; i++) {
-                Style c = value_style(e->axes[0], vals[i][idx[0]], first);
-                styles[i].colour = c.colour;
-                styles[i].point = e->glyph ? c.point : value_style(e->axes[1], vals[i][idx[1]], present->pdata[1]).point;
-                styles[i].dash = dashes[0];
-                if (dash_from < k) {
-                        g_autofree char *key = combo_key(vals[i], idx, dash_from, k);
-                        for (guint m = 0; m < combos->len; m++)
-                                if (!strcmp(combos->pdata[m], key))
-                                        styles[i].dash = dash_from + 1 == k
-                                                ? value_style(e->axes[dash_from], key, present->pdata[dash_from]).dash
-                                                : dashes[m % G_N_ELEMENTS(dashes)];
-                }
-        }
-        /* A value of one channel must look different from the others of
-         * that channel; the dash of one axis by identity may collide
-         * (ranks 0 and 8): then by order. */
-        bool clash = false;
-        for (guint i = 0; i < n && !clash; i++)
-                for (guint j = i + 1; j < n && !clash; j++)
-                        clash = same_style(&styles[i], &styles[j]);
-        if (clash && dash_from + 1 == k && combos->len <= G_N_ELEMENTS(dashes)) {
-                for (guint i = 0; i < n; i++) {
-                        g_autofree char *key = combo_key(vals[i], idx, dash_from, k);
-                        for (guint m = 0; m < combos->len; m++)
-                                if (!strcmp(combos->pdata[m], key))
-                                        styles[i].dash = dashes[m];
-                }
-                clash = false;
-                for (guint i = 0; i < n && !clash; i++)
-                        for (guint j = i + 1; j < n && !clash; j++)
-                                clash = same_style(&styles[i], &styles[j]);
-        }
-        if (clash) {
+        e->glyph |= p.k == 1;
+        p.dash_from = e->glyph ? 1 : 2;
+        encode_combos(e, &p);
+        if (encode_lines(e, &p, styles)) {
                 /* A style per line, in order: colours first, then points. */
                 e->per_line = true;
                 for (guint i = 0; i < n; i++)
@@ -365,39 +435,7 @@ Encoding *style_encode(char *const *axes, guint na, char *const *const *vals, gu
                                                      G_N_ELEMENTS(dashes)] };
                 return e;
         }
-        /* The key: each channel's values, when that is shorter than a line
-         * each. */
-        guint sum = first->len + (e->glyph ? 0 : ((GPtrArray *) present->pdata[1])->len) + combos->len;
-        e->factored = k > 1 && sum < n;
-        GPtrArray *first_ordered = ordered->pdata[0];
-        for (guint i = 0; i < first_ordered->len; i++) {
-                Style s = value_style(e->axes[0], first_ordered->pdata[i], first);
-                if (!e->glyph)
-                        s.point = 0;
-                s.dash = dashes[0];
-                add_entry(e->colour_entries, style_value_text(e->axes[0], first_ordered->pdata[i], false), s);
-        }
-        for (guint i = 0; !e->glyph && i < ((GPtrArray *) ordered->pdata[1])->len; i++) {
-                const char *v = ((GPtrArray *) ordered->pdata[1])->pdata[i];
-                Style s = { "#444444", value_style(e->axes[1], v, present->pdata[1]).point, dashes[0] };
-                add_entry(e->point_entries, style_value_text(e->axes[1], v, false), s);
-        }
-        for (guint m = 0; m < combos->len; m++) {
-                /* The dash as the lines have it. */
-                const char *d = dashes[0];
-                for (guint i = 0; i < n; i++) {
-                        g_autofree char *key = combo_key(vals[i], idx, dash_from, k);
-                        if (!strcmp(key, combos->pdata[m]))
-                                d = styles[i].dash;
-                }
-                g_auto(GStrv) parts = g_strsplit(combos->pdata[m], "\t", -1);
-                GString *t = g_string_new(NULL);
-                for (guint j = 0; parts[j]; j++) {
-                        g_autofree char *v = style_value_text(e->axes[dash_from + j], parts[j], false);
-                        g_string_append_printf(t, "%s%s", j ? ", " : "", v);
-                }
-                add_entry(e->dash_entries, g_string_free(t, FALSE), (Style) { "#444444", 0, d });
-        }
+        encode_key(e, &p, styles);
         return e;
 }
 
@@ -458,33 +496,11 @@ char *style_line_title(const Encoding *e, char *const *axes, guint na, char *con
 
 char *style_value_text(const char *axis, const char *value, bool latex)
 {
-        double v = number_of(value);
-
-        if (!strcmp(value, "-"))
-                return g_strdup(latex ? "--" : "none");
-        if (!strcmp(axis, "size_B") && !isnan(v)) {
-                guint64 s = (guint64) v;
-                const char *sp = latex ? "~" : " ";
-                if (s >= 1048576 && s % 1048576 == 0)
-                        return g_strdup_printf("%" G_GUINT64_FORMAT "%sMiB", s / 1048576, sp);
-                if (s >= 1024 && s % 1024 == 0)
-                        return g_strdup_printf("%" G_GUINT64_FORMAT "%sKiB", s / 1024, sp);
-                return g_strdup_printf("%" G_GUINT64_FORMAT "%sB", s, sp);
-        }
-        if (!strcmp(axis, "duration_ns") && !isnan(v))
-                return g_strdup_printf("%g%sms", v / 1e6, latex ? "~" : " ");
-        if (!strcmp(axis, "count") && !isnan(v) && v >= 10000) {
-                /* Digits in groups of three, as the paper's numbers. */
-                g_autofree char *d = g_strdup_printf("%.0f", v);
-                GString *g = g_string_new(NULL);
-                for (gsize i = 0, n = strlen(d); i < n; i++) {
-                        if (i && (n - i) % 3 == 0)
-                                g_string_append(g, latex ? "\\," : " ");
-                        g_string_append_c(g, d[i]);
-                }
-                return g_string_free(g, FALSE);
-        }
-        return latex ? render_latex_escape(value) : g_strdup(value);
+        if (!latex)
+                return axis_format_value(axis, value, false);
+        /* Escaping leaves a number and "-" as they are. */
+        g_autofree char *escaped = render_latex_escape(value);
+        return axis_format_value(axis, escaped, true);
 }
 
 /* ---- axes -------------------------------------------------------------------- */
@@ -550,7 +566,7 @@ char *style_time_text(double v)
 static char *size_text(double v)
 {
         g_autofree char *s = g_strdup_printf("%.0f", v);
-        return v == 0 ? g_strdup("0") : style_value_text("size_B", s, false);
+        return v == 0 ? g_strdup("0") : axis_format_value("size_B", s, false);
 }
 
 /* A tic's label; numbers with a prefix from SI_FROM on, so that one axis

@@ -96,8 +96,8 @@ char *style_describe(const Encoding *e);
  * machine as "machine NAME"), or FALLBACK when none varies. */
 char *style_line_title(const Encoding *e, char *const *axes, guint na, char *const *vals, const char *fallback);
 
-/* VALUE of AXIS (a summary column) as text: sizes as 64 B, 4 KiB (LATEX:
- * 64~B and escaped), durations in ms, "-" as "none" (LaTeX "--"). */
+/* VALUE of AXIS (a summary column) as the axis registry prints it
+ * (axis_format_value); LATEX: escaped, with LaTeX's spaces. */
 char *style_value_text(const char *axis, const char *value, bool latex);
 
 /* ---- axes ----------------------------------------------------------- */

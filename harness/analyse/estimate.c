@@ -27,7 +27,7 @@ static const double model_fixed[N_FIXED] = { 15e6, 25e6, 100e6, 40e6, 0.5e9 };
 /* One cell's per-message time as recorded: its placement, size and the
  * median over its repetitions of elapsed_ns / messages. */
 typedef struct {
-        char *key;      /* transport|bus|pattern|payload|marshal|roles */
+        char *key;      /* kind_key() */
         char *cpus;
         double size;
         double per_msg;
@@ -96,10 +96,30 @@ static FixedClass fixed_class(const char *transport, bool boxed)
         return FIXED_KERNEL;
 }
 
-static char *cell_key(const char *transport, const char *bus, const char *pattern, const char *payload,
-                      const char *marshal, const char *roles)
+/* The axes a recorded per-message time is matched on, "of its kind": not
+ * the size (interpolated between), the cpus (the same if any, else any),
+ * nor the reply, count, duration or place. */
+static const ColumnId kind_axes[] = { COL_TRANSPORT, COL_BUS, COL_PATTERN, COL_PAYLOAD, COL_MARSHAL, COL_ROLES };
+
+/* The key of a cell's kind: its kind_axes values as samples.tsv writes
+ * them (axes.h), from ROW (of T: a column missing reads "-") or, when
+ * ROW is NULL, from CELL. */
+static char *kind_key(const Table *t, char **row, const Cell *cell)
 {
-        return g_strjoin("|", transport, bus, pattern, payload, marshal, roles, NULL);
+        GString *s = g_string_new(NULL);
+
+        for (size_t i = 0; i < G_N_ELEMENTS(kind_axes); i++) {
+                const Axis *a = axis_of_column(kind_axes[i]);
+                g_autofree char *v = NULL;
+                if (row) {
+                        int col = table_column(t, axis_column(a));
+                        v = g_strdup(col >= 0 ? row[col] : "-");
+                } else {
+                        v = axis_cell_text(a, cell);
+                }
+                g_string_append_printf(s, "%s%s", i ? "|" : "", v);
+        }
+        return g_string_free(s, FALSE);
 }
 
 static void recorded_clear(Recorded *r)
@@ -254,9 +274,7 @@ static void calib_add_dir(EstimateCalib *cal, const char *dir, const char *machi
                         windows += (double) el + per_msg * (double) warmup;
                         if (strcmp(g->env, "host"))
                                 continue;
-                        g_autofree char *key = cell_key(field(t, row, col[C_TRANSPORT]), field(t, row, col[C_BUS]),
-                                                        field(t, row, col[C_PATTERN]), field(t, row, col[C_PAYLOAD]),
-                                                        field(t, row, col[C_MARSHAL]), field(t, row, col[C_ROLES]));
+                        g_autofree char *key = kind_key(t, row, NULL);
                         g_autofree char *full = g_strjoin("\t", key, field(t, row, col[C_CPUS]),
                                                           field(t, row, col[C_SIZE]), NULL);
                         GArray *v = g_hash_table_lookup(per_cell, full);
@@ -419,10 +437,7 @@ guint estimate_calib_runs(const EstimateCalib *cal)
  * beyond the sizes recorded; < 0 when none is of its kind. */
 static double recorded_per_msg(const EstimateCalib *cal, const Cell *cell, double model_byte)
 {
-        const char *bus = cell->bus == BUS_NONE ? "-" : bus_name(cell->bus);
-        g_autofree char *key = cell_key(cell->transport, bus, pattern_name(cell->pattern),
-                                           cell->pattern == PATTERN_CALLRATE ? "none" : payload_name(cell->payload),
-                                           marshal_name(cell->marshal), roles_name(cell->roles));
+        g_autofree char *key = kind_key(NULL, NULL, cell);
         for (int pass = 0; pass < 2; pass++) {
                 /* The nearest recorded sizes below and above. */
                 const Recorded *lo = NULL, *hi = NULL;

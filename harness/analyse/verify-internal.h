@@ -7,6 +7,7 @@
 #include <glib.h>
 #include <stdbool.h>
 
+#include "axes.h"
 #include "columns.h"
 #include "placement.h"
 #include "select.h"
@@ -14,25 +15,11 @@
 
 /* ---- Axes ---------------------------------------------------------------- */
 
-typedef enum {
-        KIND_TEXT,
-        KIND_SIZE,
-        KIND_COUNT,
-        KIND_DURATION,
-} AxisKind;
-
-/* How claims describe each axis of the column schema in notes (columns.h:
- * its selector key and its column in samples.tsv; selectors: select.h).
- * env is not one of them: claims pair cells of one environment. */
-typedef struct {
-        const Column *column; /* its key, as written in selectors and filters,
-                               * and its name in samples.tsv */
-        AxisKind kind;
-        bool labelled;        /* described as key=value */
-} VerifyAxis;
-
-extern const VerifyAxis verify_axes[];
-#define N_AXES 12
+/* The axes of the registry (axes.h) that notes describe a cell by, in the
+ * order they name them: the file's axes in table order, then the run's
+ * but env (machine), NULL-ended.  env is not one of them: claims pair
+ * cells of one environment, and a note names it apart. */
+const Axis *const *verify_note_axes(void);
 
 typedef struct {
         char **row;          /* its first row, for the axis values */
@@ -51,9 +38,10 @@ typedef struct {
         const Column *m;           /* the claim's metric (metrics.h) */
         const Column *metric_in[5];   /* its inputs, NULL-ended */
         Selector *fast_sel, *slow_sel, *where;
-        int axis_col[N_AXES], key_col[16], metric_col[5];
+        int axis_col[AXIS_MAX];    /* by verify_note_axes() index: its column */
+        int key_col[16], metric_col[5];
         guint n_key, n_metric;
-        int status_col, pattern_col, rep_col, env_col;
+        int status_col, pattern_col, rep_col, env_col, machine_col;
         int placement_col, fixed_col, elapsed_col; /* -1 in data older than them */
         bool machines;             /* the rows hold more than one machine */
         GPtrArray *cells;          /* VCell *, owned, in first-seen order */

@@ -15,26 +15,23 @@
 #include "select.h"
 #include "stats.h"
 
-/* How claims describe each axis (verify-internal.h), in the order a
- * pair's description names them. */
-const VerifyAxis verify_axes[] = {
-        { &column_table[COL_TRANSPORT], KIND_TEXT, false },
-        { &column_table[COL_BUS], KIND_TEXT, false },
-        { &column_table[COL_PAYLOAD], KIND_TEXT, false },
-        { &column_table[COL_SIZE_B], KIND_SIZE, false },
-        { &column_table[COL_PATTERN], KIND_TEXT, false },
-        { &column_table[COL_REPLY], KIND_TEXT, true },
-        { &column_table[COL_MARSHAL], KIND_TEXT, true },
-        { &column_table[COL_CPUS], KIND_TEXT, true },
-        { &column_table[COL_ROLES], KIND_TEXT, true },
-        { &column_table[COL_COUNT], KIND_COUNT, true },
-        { &column_table[COL_DURATION_NS], KIND_DURATION, true },
-        /* Last, so that a pair's description names it last. */
-        { &column_table[COL_MACHINE], KIND_TEXT, true },
-};
-/* Every axis of the schema but env, which comes first there. */
-_Static_assert(G_N_ELEMENTS(verify_axes) == N_AXES && N_AXES == COL_DURATION_NS - COL_ENV,
-               "an axis of columns.h is missing here");
+const Axis *const *verify_note_axes(void)
+{
+        static const Axis *order[AXIS_MAX + 1];
+        static gsize done;
+
+        if (g_once_init_enter(&done)) {
+                const Axis *env = axis_of_column(COL_ENV);
+                guint n = 0;
+                for (int place = 0; place < 2; place++)
+                        for (size_t i = 0; i < axis_count; i++)
+                                if ((axis_table[i].type == AXIS_PLACE) == place && &axis_table[i] != env)
+                                        order[n++] = &axis_table[i];
+                order[n] = NULL;
+                g_once_init_leave(&done, 1);
+        }
+        return order;
+}
 
 /* ---- Cells and pairs ---------------------------------------------------- */
 
@@ -58,11 +55,11 @@ static double vcell_fixed_share(const VCell *c)
 }
 
 /* The value V of axis A, as people read it: "4 KiB", "count=1000". */
-static char *axis_value_text(const VerifyAxis *a, const char *v)
+static char *axis_value_text(const Axis *a, const char *v)
 {
-        g_autofree char *t = a->kind == KIND_SIZE || a->kind == KIND_DURATION
-                ? axis_format_value(a->column->name, v, false) : g_strdup(v);
-        return a->labelled ? g_strdup_printf("%s=%s", a->column->key, t) : g_steal_pointer(&t);
+        g_autofree char *t = a->type == AXIS_SIZE || a->type == AXIS_DURATION
+                ? axis_format_value(axis_column(a), v, false) : g_strdup(v);
+        return a->noted_bare ? g_steal_pointer(&t) : g_strdup_printf("%s=%s", axis_key(a), t);
 }
 
 /* "pipe bytes 64 B roundtrip reply=echo count=1000": the axis values that
@@ -72,13 +69,13 @@ char *verify_vcell_describe(const VCell *c, const int *axis_col, int env_col, bo
 {
         GString *s = g_string_new(NULL);
 
-        for (size_t a = 0; a < N_AXES; a++) {
+        const Axis *const *axes = verify_note_axes();
+        for (size_t a = 0; axes[a]; a++) {
                 const char *v = c->row[axis_col[a]];
-                const Axis *reg = axis_of_column((ColumnId) (verify_axes[a].column - column_table));
-                if (!strcmp(v, "-") || (reg->type == AXIS_PLACE && !machines) ||
-                    (reg->usual && !strcmp(v, reg->usual)))
+                if (!strcmp(v, "-") || (axes[a]->type == AXIS_PLACE && !machines) ||
+                    (axes[a]->usual && !strcmp(v, axes[a]->usual)))
                         continue;
-                g_autofree char *t = axis_value_text(&verify_axes[a], v);
+                g_autofree char *t = axis_value_text(axes[a], v);
                 g_string_append_printf(s, "%s%s", s->len ? " " : "", t);
         }
         const char *env_usual = axis_of_column(COL_ENV)->usual;
@@ -128,16 +125,12 @@ void verify_pairing_clear(Pairing *p)
         memset(p, 0, sizeof *p);
 }
 
-/* Groups the rows of SAMPLES whose repetition is below MAX_REP (G_MAXUINT:
- * every row) into cells and pairs the claim's (verify.h).  FALSE with
- * IPCLAB_ERROR_INPUT when the claim is malformed or SAMPLES lacks a
- * column; *P is then cleared. */
-gboolean verify_pairing_build(const Claim *claim, const Table *samples, const char *path, guint max_rep,
-                              Pairing *p, GError **error)
+/* Finds the claim's metric and parses its selectors into P.  FALSE with
+ * IPCLAB_ERROR_INPUT when one is malformed. */
+static gboolean pairing_parse(const Claim *claim, Pairing *p, GError **error)
 {
         g_autoptr(GError) e = NULL;
 
-        memset(p, 0, sizeof *p);
         p->m = metric_find_claim(claim->metric);
         if (!p->m) {
                 g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "claim %s: unknown metric '%s'",
@@ -150,29 +143,38 @@ gboolean verify_pairing_build(const Claim *claim, const Table *samples, const ch
         p->where = p->slow_sel ? select_parse(claim->where, SELECT_AXES, &e) : NULL;
         if (!p->where) {
                 g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "claim %s: %s", claim->name, e->message);
-                verify_pairing_clear(p);
                 return FALSE;
         }
+        return TRUE;
+}
 
-        /* Columns: the axes, the status, the metric's inputs. */
+/* Finds the columns P reads in SAMPLES (at PATH): the axes, the status,
+ * the metric's inputs, the repetition when MAX_REP limits it.  FALSE with
+ * IPCLAB_ERROR_INPUT naming the first one missing. */
+static gboolean pairing_columns(const Table *samples, const char *path, guint max_rep, Pairing *p,
+                                GError **error)
+{
+        const Axis *const *axes = verify_note_axes();
+
         p->status_col = table_column(samples, column_table[COL_STATUS].name);
         p->pattern_col = table_column(samples, column_table[COL_PATTERN].name);
         p->rep_col = table_column(samples, column_table[COL_REP].name);
         p->env_col = table_column(samples, column_table[COL_ENV].name);
+        p->machine_col = table_column(samples, column_table[COL_MACHINE].name);
         p->placement_col = table_column(samples, column_table[COL_PLACEMENT].name);
         p->fixed_col = table_column(samples, column_table[COL_FIXED_NS].name);
         p->elapsed_col = table_column(samples, column_table[COL_ELAPSED_NS].name);
-        for (size_t a = 0; a < N_AXES; a++)
-                p->axis_col[a] = table_column(samples, verify_axes[a].column->name);
+        for (size_t a = 0; axes[a]; a++)
+                p->axis_col[a] = table_column(samples, axis_column(axes[a]));
         for (guint i = 0; samples_axis_columns[i] && p->n_key < G_N_ELEMENTS(p->key_col); i++)
                 p->key_col[p->n_key++] = table_column(samples, samples_axis_columns[i]);
         for (guint i = 0; p->metric_in[i]; i++)
                 p->metric_col[p->n_metric++] = table_column(samples, p->metric_in[i]->name);
         const char *missing = p->status_col < 0 ? column_table[COL_STATUS].name
                             : max_rep != G_MAXUINT && p->rep_col < 0 ? column_table[COL_REP].name : NULL;
-        for (size_t a = 0; a < N_AXES && !missing; a++)
+        for (size_t a = 0; axes[a] && !missing; a++)
                 if (p->axis_col[a] < 0)
-                        missing = verify_axes[a].column->name;
+                        missing = axis_column(axes[a]);
         for (guint i = 0; i < p->n_key && !missing; i++)
                 if (p->key_col[i] < 0)
                         missing = samples_axis_columns[i];
@@ -181,16 +183,46 @@ gboolean verify_pairing_build(const Claim *claim, const Table *samples, const ch
                         missing = p->metric_in[i]->name;
         if (missing) {
                 g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "%s: no column %s", path, missing);
-                verify_pairing_clear(p);
                 return FALSE;
         }
-        int machine_col = p->axis_col[N_AXES - 1];
         for (guint r = 1; r < samples->rows->len && !p->machines; r++)
-                p->machines = strcmp(((char **) samples->rows->pdata[r])[machine_col],
-                                     ((char **) samples->rows->pdata[0])[machine_col]) != 0;
+                p->machines = strcmp(((char **) samples->rows->pdata[r])[p->machine_col],
+                                     ((char **) samples->rows->pdata[0])[p->machine_col]) != 0;
+        return TRUE;
+}
 
-        /* Group the rows into cells, in first-seen order. */
+/* Adds ROW, one repetition, to cell C: counted, and its metric kept
+ * where the repetition measured it. */
+static void pairing_cell_add(const Pairing *p, VCell *c, char **row)
+{
+        c->rows++;
+        if (strcmp(row[p->status_col], "ok") != 0) {
+                c->failed++;
+                return;
+        }
+        if (p->placement_col >= 0)
+                placement_count_add(&c->placement, row[p->placement_col]);
+        double share = samples_fixed_share(row, p->fixed_col, p->elapsed_col, NULL);
+        if (!isnan(share))
+                g_array_append_val(c->fixed_share, share);
+        double f[G_N_ELEMENTS(p->metric_in)];
+        for (guint i = 0; i < p->n_metric; i++)
+                f[i] = metric_field(p->metric_in[i], row[p->metric_col[i]]);
+        double v = metric_compute(p->m, f);
+        if (isnan(v) || isinf(v)) {
+                c->unmeasured++;
+                return;
+        }
+        c->nonpositive |= !(v > 0);
+        g_array_append_val(c->values, v);
+}
+
+/* Groups the rows of SAMPLES whose repetition is below MAX_REP into
+ * P's cells, in first-seen order. */
+static void pairing_group_cells(const Table *samples, guint max_rep, Pairing *p)
+{
         g_autoptr(GHashTable) by_key = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+
         p->cells = g_ptr_array_new_with_free_func((GDestroyNotify) vcell_free);
         for (guint r = 0; r < samples->rows->len; r++) {
                 char **row = samples->rows->pdata[r];
@@ -208,29 +240,14 @@ gboolean verify_pairing_build(const Claim *claim, const Table *samples, const ch
                         g_ptr_array_add(p->cells, c);
                         g_hash_table_insert(by_key, g_strdup(key->str), c);
                 }
-                c->rows++;
-                if (strcmp(row[p->status_col], "ok") != 0) {
-                        c->failed++;
-                        continue;
-                }
-                if (p->placement_col >= 0)
-                        placement_count_add(&c->placement, row[p->placement_col]);
-                double share = samples_fixed_share(row, p->fixed_col, p->elapsed_col, NULL);
-                if (!isnan(share))
-                        g_array_append_val(c->fixed_share, share);
-                double f[G_N_ELEMENTS(p->metric_in)];
-                for (guint i = 0; i < p->n_metric; i++)
-                        f[i] = metric_field(p->metric_in[i], row[p->metric_col[i]]);
-                double v = metric_compute(p->m, f);
-                if (isnan(v) || isinf(v)) {
-                        c->unmeasured++;
-                        continue;
-                }
-                c->nonpositive |= !(v > 0);
-                g_array_append_val(c->values, v);
+                pairing_cell_add(p, c, row);
         }
+}
 
-        /* The faster and slower cells. */
+/* Sorts P's cells into its faster and slower sides (SAMPLES' rows),
+ * counting those it leaves out and why. */
+static void pairing_sides(const Table *samples, Pairing *p)
+{
         p->fast = g_ptr_array_new();
         p->slow = g_ptr_array_new();
         for (guint i = 0; i < p->cells->len; i++) {
@@ -271,10 +288,14 @@ gboolean verify_pairing_build(const Claim *claim, const Table *samples, const ch
                 if (in[1])
                         g_ptr_array_add(p->slow, c);
         }
+}
 
-        /* Pairs: equal on every axis column neither selector names (env
-         * too), where the axis applies to both. */
+/* Pairs P's faster and slower cells: equal on every axis column neither
+ * selector names (env too), where the axis applies to both. */
+static void pairing_pair(Pairing *p)
+{
         bool named[G_N_ELEMENTS(p->key_col)] = { 0 };
+
         for (guint k = 0; k < p->n_key; k++)
                 named[k] = verify_pairing_names_key(p, k);
         p->pf = g_array_new(FALSE, FALSE, sizeof(guint));
@@ -300,10 +321,14 @@ gboolean verify_pairing_build(const Claim *claim, const Table *samples, const ch
                 }
                 p->unpaired += !paired;
         }
+}
 
-        /* A pair stands on cells whose repetitions ran where their cpus=
-         * says (or, unpinned, all in one placement); name the others. */
+/* A pair stands on cells whose repetitions ran where their cpus= says
+ * (or, unpinned, all in one placement): names the others in P->mixed. */
+static void pairing_note_mixed(Pairing *p)
+{
         g_autoptr(GHashTable) named_cells = g_hash_table_new(NULL, NULL);
+
         for (guint i = 0; i < p->pf->len; i++) {
                 VCell *pc[2] = { p->fast->pdata[g_array_index(p->pf, guint, i)],
                                  p->slow->pdata[g_array_index(p->ps, guint, i)] };
@@ -318,6 +343,24 @@ gboolean verify_pairing_build(const Claim *claim, const Table *samples, const ch
                         g_string_append_printf(p->mixed, "%s%s (%s)", p->mixed->len ? ", " : "", d, m);
                 }
         }
+}
+
+/* Groups the rows of SAMPLES whose repetition is below MAX_REP (G_MAXUINT:
+ * every row) into cells and pairs the claim's (verify.h).  FALSE with
+ * IPCLAB_ERROR_INPUT when the claim is malformed or SAMPLES lacks a
+ * column; *P is then cleared. */
+gboolean verify_pairing_build(const Claim *claim, const Table *samples, const char *path, guint max_rep,
+                              Pairing *p, GError **error)
+{
+        memset(p, 0, sizeof *p);
+        if (!pairing_parse(claim, p, error) || !pairing_columns(samples, path, max_rep, p, error)) {
+                verify_pairing_clear(p);
+                return FALSE;
+        }
+        pairing_group_cells(samples, max_rep, p);
+        pairing_sides(samples, p);
+        pairing_pair(p);
+        pairing_note_mixed(p);
         return TRUE;
 }
 
@@ -362,10 +405,15 @@ int verify_pairing_unmeasured_side(const Pairing *p)
 void verify_pair_labels(const Pairing *pg, VerifyResult *result)
 {
         guint np = pg->pf->len;
-        bool vary[N_AXES + 1][2] = { { 0 } };
+        const Axis *const *axes = verify_note_axes();
+        size_t n_axes = 0;
+        while (axes[n_axes])
+                n_axes++;
+        /* The axes, then env. */
+        bool vary[AXIS_MAX + 1][2] = { { 0 } };
 
-        for (size_t a = 0; a <= N_AXES; a++) {
-                int col = a < N_AXES ? pg->axis_col[a] : pg->env_col;
+        for (size_t a = 0; a <= n_axes; a++) {
+                int col = a < n_axes ? pg->axis_col[a] : pg->env_col;
                 if (col < 0)
                         continue;
                 for (int side = 0; side < 2; side++) {
@@ -382,13 +430,13 @@ void verify_pair_labels(const Pairing *pg, VerifyResult *result)
                 const VCell *fc = pg->fast->pdata[g_array_index(pg->pf, guint, p)];
                 const VCell *sc = pg->slow->pdata[g_array_index(pg->ps, guint, p)];
                 GString *s = g_string_new(NULL), *vs = g_string_new(NULL);
-                for (size_t a = 0; a <= N_AXES; a++) {
+                for (size_t a = 0; a <= n_axes; a++) {
                         for (int side = 0; side < 2; side++) {
                                 if (!vary[a][side] || (side && vary[a][0]))
                                         continue;
                                 GString *to = side ? vs : s;
-                                const char *v = (side ? sc : fc)->row[a < N_AXES ? pg->axis_col[a] : pg->env_col];
-                                g_autofree char *t = a < N_AXES ? axis_value_text(&verify_axes[a], v)
+                                const char *v = (side ? sc : fc)->row[a < n_axes ? pg->axis_col[a] : pg->env_col];
+                                g_autofree char *t = a < n_axes ? axis_value_text(axes[a], v)
                                                                 : g_strdup_printf("env=%s", v);
                                 g_string_append_printf(to, "%s%s", to->len ? " " : "", t);
                         }

@@ -135,6 +135,8 @@ typedef struct {
         guint describe;              /* where cell_describe (and so the configuration
                                       * hash) puts it, 1 first; 0: not described */
         bool labelled;               /* described as key=value (else the value alone) */
+        bool noted_bare;             /* `ipclab verify`'s notes give its value alone
+                                      * ("dbus-broker", "4 KiB"), else key=value */
         /* Does it apply to CELL (else "-" in rows)?  NULL: always. */
         bool (*applies)(const Cell *cell);
         /* Is it in CELL's description, where it applies and is not

@@ -19,7 +19,8 @@
 /* ---- The paper's table and macros --------------------------------------- */
 
 /* S escaped for LaTeX, with a permitted line break before each '-', '_',
- * '.' and '=' and after each '/': names in typewriter type, which LaTeX
+ * '.', '=' and '|' and after each '/' and ',': names and selectors in
+ * typewriter type, which LaTeX
  * never hyphenates, would otherwise run into the margin.  (Before, not
  * after, a '-': text extraction takes a line that ends in '-' for a
  * hyphenated word and drops the '-', and the name would not be found.) */
@@ -30,10 +31,10 @@ static char *tex_breakable(const char *s)
         for (const char *p = s; *p; p++) {
                 char one[2] = { *p, 0 };
                 g_autofree char *e = render_latex_escape(one);
-                if (strchr("-_.=", *p) && p != s)
+                if (strchr("-_.=|", *p) && p != s)
                         g_string_append(out, "\\allowbreak{}");
                 g_string_append(out, e);
-                if (*p == '/' && p[1])
+                if ((*p == '/' || *p == ',') && p[1])
                         g_string_append(out, "\\allowbreak{}");
         }
         return g_string_free(out, FALSE);
@@ -177,7 +178,9 @@ char *claims_tex_table(const GArray *rows, bool have_repro)
         for (guint i = 0; i < rows->len; i++) {
                 const ClaimsRow *r = &g_array_index(rows, ClaimsRow, i);
                 g_autofree char *text = render_latex_escape(r->claim->text);
-                g_autofree char *where = r->claim->where ? render_latex_escape(r->claim->where) : NULL;
+                /* In typewriter type, where '|' is a bar (in roman it is a dash). */
+                g_autofree char *where_tt = r->claim->where ? tex_breakable(r->claim->where) : NULL;
+                g_autofree char *where = where_tt ? g_strdup_printf("{\\ttfamily %s}", where_tt) : NULL;
                 g_autofree char *full = g_strdup_printf("%s/%s", r->exp->name, r->claim->name);
                 g_autofree char *name = tex_breakable(full);
                 g_autofree char *metric = tex_breakable(r->claim->metric);

@@ -14,7 +14,7 @@
  * schedule (looks=) until every claim over them holds or fails there,
  * evaluated exactly as `ipclab verify` replays it (verify.h: each look at
  * alpha/L, so that stopping when decided biases nothing); cells of no
- * claim follow the narrow rule.
+ * claim stop at the first look's repetitions.
  *
  * Every finished repetition is appended to data/.<experiment>.partial.tsv
  * and synced, so that `--resume` continues where an interrupted run
@@ -185,10 +185,19 @@ static void state_add(const Experiment *exp, CellState *st, bool ok, double cost
         st->spent_ns += ns;
         if (ok)
                 g_array_append_val(st->cost, cost);
-        /* The cells of a claim stop only at a look (decide_at_look). */
+        /* The cells of a claim stop only at a look (decide_at_look); the
+         * others have what the first look asks and no more: no verdict
+         * waits for them, and the narrow rule's confirmation batch would
+         * double them. */
         if (!exp->repeat_auto || st->reps < exp->repeat || (exp->repeat_decide && st->in_claim))
                 return;
         guint n = st->cost->len;
+        if (exp->repeat_decide) {
+                stats_auto_done((const double *) (gpointer) st->cost->data, n, exp->repeat, exp->ci_target,
+                                &st->narrowed_at, &st->halfwidth);
+                st->stop = "no claim over it: the first look's repetitions";
+                return;
+        }
         if (stats_auto_done((const double *) (gpointer) st->cost->data, n, exp->repeat, exp->ci_target,
                             &st->narrowed_at, &st->halfwidth)) {
                 st->stop = "confirmed after it converged";

@@ -7,6 +7,7 @@
 #include "samples.h"
 #include "stats.h"
 #include "transport.h"
+#include "verify.h"
 
 /* The classes of fixed cost per repetition. */
 typedef enum {
@@ -520,6 +521,20 @@ bool estimate_calib_env(const EstimateCalib *cal, const char *env, EstimateEnvCa
         return false;
 }
 
+/* The repetitions EXP gives CELL: its repeat (with repeat=auto, the
+ * least); in a sequential design the cells of a claim the last look's,
+ * the most they can take (a claim still undecided at the first look, as
+ * it often is, takes them all). */
+static guint design_reps(const Experiment *exp, const Cell *cell)
+{
+        if (!exp->repeat_decide || !exp->n_looks)
+                return exp->repeat;
+        for (guint k = 0; k < exp->claims->len; k++)
+                if (verify_claim_covers(exp->claims->pdata[k], cell))
+                        return exp->looks[exp->n_looks - 1];
+        return exp->repeat;
+}
+
 void estimate_host(const Experiment *exp, const EstimateCalib *cal, Estimate *out)
 {
         double host = (cal ? cal->fixed[FIXED_RUN] : model_fixed[FIXED_RUN]);
@@ -527,7 +542,7 @@ void estimate_host(const Experiment *exp, const EstimateCalib *cal, Estimate *ou
         memset(out, 0, sizeof *out);
         for (guint c = 0; c < exp->cells->len; c++) {
                 bool seen = false;
-                host += rep_ns(cal, exp->cells->pdata[c], exp->warmup, &seen) * exp->repeat;
+                host += rep_ns(cal, exp->cells->pdata[c], exp->warmup, &seen) * design_reps(exp, exp->cells->pdata[c]);
                 out->cells_seen += seen;
         }
         host /= 1e9;
@@ -535,7 +550,8 @@ void estimate_host(const Experiment *exp, const EstimateCalib *cal, Estimate *ou
         out->host_secs = host;
         out->secs = host;
         out->runs = estimate_calib_runs(cal);
-        out->more = exp->repeat_auto;
+        out->more = exp->repeat_auto && !exp->repeat_decide;
+        out->most = exp->repeat_decide && exp->n_looks > 1;
 }
 
 char *estimate_describe(const Estimate *e)
@@ -555,5 +571,8 @@ char *estimate_describe(const Estimate *e)
                 g_string_append(s, e->where);
         if (e->more)
                 g_string_append(s, "; repeat=auto: for the least repetitions, it may take more");
+        if (e->most)
+                g_string_append(s, "; repeat_until=decided: the cells of a claim to the last look, the most "
+                                   "it takes");
         return g_string_free(s, FALSE);
 }

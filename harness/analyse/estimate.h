@@ -64,6 +64,8 @@ typedef struct {
         guint cells_seen;  /* cells whose per-message time earlier runs gave */
         guint cells;
         bool more;         /* repeat=auto: this is for the minimum */
+        bool most;         /* repeat_until=decided: this is for the most
+                            * (the cells of a claim to the last look) */
         char *where;       /* what the environments and places add ("; 1.0 s
                             * container start"), or NULL; g_free */
 } Estimate;

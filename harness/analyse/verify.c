@@ -391,9 +391,8 @@ gboolean verify_claim_table(const Claim *claim, const Table *samples, const char
         return verify_claim_table_looks(claim, samples, path, NULL, 0, 0, result, error);
 }
 
-/* The look schedule DIR/meta.ini records ([repeat] looks=N1;N2;...), in
- * LOOKS (at most 16); 0 looks for a fixed design or no meta.ini. */
-static guint meta_looks(const char *dir, guint *looks)
+/* verify.h */
+guint verify_meta_looks(const char *dir, guint *looks)
 {
         g_autofree char *path = g_build_filename(dir, "meta.ini", NULL);
         g_autoptr(GKeyFile) kf = safefile_key_file(path, NULL);
@@ -428,7 +427,7 @@ gboolean verify_claim_dir(const Claim *claim, const char *dir, VerifyResult *res
                 return FALSE;
         }
         guint looks[EXPERIMENT_MAX_LOOKS];
-        guint n = meta_looks(dir, looks);
+        guint n = verify_meta_looks(dir, looks);
         return verify_claim_table_looks(claim, t, path, n ? looks : NULL, n, n, result, error);
 }
 

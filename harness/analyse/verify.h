@@ -304,6 +304,27 @@ gboolean verify_claim_table_looks(const Claim *claim, const Table *samples, cons
 gboolean verify_claim_dir(const Claim *claim, const char *dir, VerifyResult *result,
                           GError **error);
 
+/* The look schedule DIR/meta.ini records ([repeat] looks=N1;N2;...), in
+ * LOOKS (at most EXPERIMENT_MAX_LOOKS, increasing); 0 for a fixed design
+ * or no meta.ini. */
+guint verify_meta_looks(const char *dir, guint *looks);
+
+/* How often a rerun would reach each verdict of CLAIM, estimated from
+ * SAMPLES (samples.tsv at PATH, for messages): DRAWS times, every cell
+ * either side selects gets repetitions drawn with replacement from its
+ * rows in SAMPLES (failed ones too, so that failures recur as often),
+ * numbered 0, 1, ... as a run numbers them, and the claim is evaluated on
+ * the draw.  With LOOKS (N_LOOKS > 0, a sequential design) each cell gets
+ * LOOKS[N_LOOKS - 1] repetitions and the looks are replayed as the run
+ * and verify_claim_table_looks() take them: the first that decides gives
+ * the verdict, from the draws up to it; else N repetitions and one look.
+ * SEED fixes the draws (the same data give the same shares).  COUNTS[v]
+ * gets the draws of verdict v (VerifyVerdict).  The draws know only the
+ * spread within this data: a rerun on another day can differ more. */
+gboolean verify_stability(const Claim *claim, const Table *samples, const char *path, guint n,
+                          const guint *looks, guint n_looks, guint draws, guint64 seed, guint counts[4],
+                          GError **error);
+
 /* ROWS (char *: rows of samples.tsv as samples_append_row writes them,
  * with or without their newline) as a Table with samples.tsv's header,
  * for verify_claim_table on rows in memory.  The caller frees it with
@@ -358,6 +379,9 @@ char *verify_format_written(const char *s);
  *   \newcommand{\ClaimIntervalNAME}{...}         one pair: "1.23 [1.10,
  *       1.40] at 95.9\,\%"; several: "11 of 12 pairs clear 1.25; blocking
  *       LABEL: ..." (or "weakest", for a claim that holds)
+ *   \newcommand{\ClaimAgreeNAME}{92}           the per cent of 200 reruns of
+ *       the data's design estimated to reach its verdict (verify_stability,
+ *       a fixed seed); --latex's table gives it too
  * with NAME from verify_macro_name() (two claims giving the same NAME are
  * an error: exit 2).  --stability N,N...: instead, for every claim, how
  * often a rerun with N repetitions a cell would reach this data's verdict

@@ -225,62 +225,32 @@ static GPtrArray *default_experiments(GError **error)
 
 /* ---- --stability -------------------------------------------------------- */
 
-/* How often a rerun of N repetitions a cell reaches verdict REF: DRAWS
- * times, every cell of the claim gets N rows drawn with replacement from
- * its rows in T (failed ones included, so failures recur as often), and
- * the claim is evaluated with one look.  COUNTS[v] counts the draws of
- * verdict v. */
-static gboolean stability_claim(const Claim *claim, const Table *t, const char *path, guint n, guint draws,
-                                StatsRng *rng, guint counts[4], GError **error)
+/* The seed of the draws for CLAIM and N (0: its design): one fixed seed
+ * per claim and N, so that the same data give the same shares, whatever
+ * else is asked. */
+static guint64 stability_seed(const Claim *claim, guint n)
 {
-        g_autoptr(GError) e = NULL;
-        g_autoptr(Selector) fs = select_parse(claim->faster, SELECT_AXES, &e);
-        g_autoptr(Selector) ss = fs ? select_parse(claim->slower, SELECT_AXES, &e) : NULL;
-        if (!ss) {
-                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT, "claim %s: %s", claim->name, e->message);
-                return FALSE;
-        }
-        int key_col[16];
-        guint n_key = 0;
-        for (guint i = 0; samples_axis_columns[i] && n_key < G_N_ELEMENTS(key_col); i++)
-                if ((key_col[n_key] = table_column(t, samples_axis_columns[i])) >= 0)
-                        n_key++;
-        /* The rows of each cell either side selects. */
-        g_autoptr(GHashTable) by_key = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
-                                                             (GDestroyNotify) g_ptr_array_unref);
-        g_autoptr(GPtrArray) cells = g_ptr_array_new();
-        for (guint r = 0; r < t->rows->len; r++) {
-                char **row = t->rows->pdata[r];
-                if (!select_row(fs, t, row) && !select_row(ss, t, row))
-                        continue;
-                g_autoptr(GString) key = g_string_new(NULL);
-                for (guint i = 0; i < n_key; i++)
-                        g_string_append_printf(key, "%s\t", row[key_col[i]]);
-                GPtrArray *c = g_hash_table_lookup(by_key, key->str);
-                if (!c) {
-                        c = g_ptr_array_new();
-                        g_hash_table_insert(by_key, g_strdup(key->str), c);
-                        g_ptr_array_add(cells, c);
-                }
-                g_ptr_array_add(c, row);
-        }
-        for (guint d = 0; d < draws; d++) {
-                Table view = { .columns = t->columns, .n_columns = t->n_columns,
-                               .rows = g_ptr_array_sized_new(cells->len * n) };
-                for (guint c = 0; c < cells->len; c++) {
-                        const GPtrArray *rows = cells->pdata[c];
-                        for (guint k = 0; k < n; k++)
-                                g_ptr_array_add(view.rows, rows->pdata[stats_rng_below(rng, rows->len)]);
-                }
-                VerifyResult r;
-                gboolean ok = verify_claim_table(claim, &view, path, &r, error);
-                g_ptr_array_unref(view.rows);
-                if (!ok)
-                        return FALSE;
-                counts[r.verdict]++;
-                verify_result_clear(&r);
-        }
-        return TRUE;
+        return g_str_hash(claim->name) * 1000003u + n;
+}
+
+/* "6;14" (a sequential design's looks) or "6" (repetitions a cell). */
+static char *design_label(const guint *looks, guint n_looks, guint n)
+{
+        if (!n_looks)
+                return g_strdup_printf("%u", n);
+        GString *s = g_string_new(NULL);
+        for (guint j = 0; j < n_looks; j++)
+                g_string_append_printf(s, "%s%u", j ? ";" : "", looks[j]);
+        return g_string_free(s, FALSE);
+}
+
+/* The design R's data was measured with: its look schedule (LOOKS, the
+ * count returned) from DIR/meta.ini, or 0 and *N its repetitions a cell
+ * (the fewest of the compared cells). */
+static guint row_design(const ClaimsRow *r, const char *dir, guint *looks, guint *n)
+{
+        *n = r->res[0].min_reps;
+        return verify_meta_looks(dir, looks);
 }
 
 /* "6,10,15,20" into NS (at most MAX); 0 when malformed. */
@@ -310,6 +280,8 @@ static int stability(const GArray *rows, const char *data_dir, const guint *ns, 
         for (guint k = 0; k < n_ns; k++)
                 g_string_append_printf(out, "\tagree_n%u\ttwo_agree_n%u\tholds_n%u\tinconclusive_n%u\tfails_n%u",
                                        ns[k], ns[k], ns[k], ns[k], ns[k]);
+        g_string_append(out, "\tdesign\tagree_design\ttwo_agree_design\tholds_design\tinconclusive_design"
+                        "\tfails_design");
         g_string_append_c(out, '\n');
         for (guint i = 0; i < rows->len; i++) {
                 const ClaimsRow *r = &g_array_index(rows, ClaimsRow, i);
@@ -321,7 +293,7 @@ static int stability(const GArray *rows, const char *data_dir, const guint *ns, 
                 g_autofree char *h = g_strdup_printf("N=%u: SAME TWO (H/I/F)", ns[k]);
                 printf("  %-26s", h);
         }
-        printf("\n");
+        printf("  %-10s  %-26s\n", "DESIGN", "AS MEASURED: SAME TWO (H/I/F)");
         for (guint i = 0; i < rows->len; i++) {
                 const ClaimsRow *r = &g_array_index(rows, ClaimsRow, i);
                 const VerifyResult *ref = &r->res[0];
@@ -333,8 +305,8 @@ static int stability(const GArray *rows, const char *data_dir, const guint *ns, 
                         printf("%-*s  %-*s  %-12s\n", w_exp, r->exp->name, w_claim, r->claim->name,
                                verify_verdict_name(ref->verdict));
                         g_string_append(out, "-");
-                        for (guint k = 0; k < n_ns; k++)
-                                g_string_append(out, "\t-\t-\t-\t-\t-");
+                        for (guint k = 0; k <= n_ns; k++)
+                                g_string_append(out, k == n_ns ? "\t-\t-\t-\t-\t-\t-" : "\t-\t-\t-\t-\t-");
                         g_string_append_c(out, '\n');
                         continue;
                 }
@@ -346,13 +318,20 @@ static int stability(const GArray *rows, const char *data_dir, const guint *ns, 
                         fprintf(stderr, "\nipclab: verify: %s\n", e->message);
                         return EXIT_USAGE;
                 }
-                for (guint k = 0; k < n_ns; k++) {
+                guint looks[EXPERIMENT_MAX_LOOKS], n_design;
+                guint n_looks = row_design(r, dir, looks, &n_design);
+                for (guint k = 0; k <= n_ns; k++) {
                         guint counts[4] = { 0 };
-                        StatsRng rng;
-                        /* One fixed seed per claim and N: the same data
-                         * give the same table, whatever else is asked. */
-                        stats_rng_init(&rng, g_str_hash(r->claim->name) * 1000003u + ns[k]);
-                        if (!stability_claim(r->claim, t, path, ns[k], draws, &rng, counts, &e)) {
+                        /* k == n_ns: the design the data was measured with. */
+                        bool design = k == n_ns;
+                        if (design) {
+                                g_autofree char *label = design_label(looks, n_looks, n_design);
+                                printf("  %-10s", label);
+                                g_string_append_printf(out, "\t%s", label);
+                        }
+                        if (!verify_stability(r->claim, t, path, design ? n_design : ns[k], design ? looks : NULL,
+                                              design ? n_looks : 0, draws,
+                                              stability_seed(r->claim, design ? 0 : ns[k]), counts, &e)) {
                                 fprintf(stderr, "\nipclab: verify: %s\n", e->message);
                                 return EXIT_USAGE;
                         }
@@ -381,7 +360,9 @@ static int stability(const GArray *rows, const char *data_dir, const guint *ns, 
                "squared shares: a paper measured with n repetitions and its reviewer's rerun); then the shares\n"
                "that hold, are inconclusive and fail.  Drawing more repetitions than REPS repeats the measured\n"
                "ones: the spread between them is all a draw can show, so the figures at n above REPS are an\n"
-               "optimistic guess, and a rerun on a busier or quieter machine differs more.\n", draws);
+               "optimistic guess, and a rerun on a busier or quieter machine differs more.  DESIGN, AS MEASURED:\n"
+               "the same for a rerun of the design this data was measured with (its repetitions, or the looks\n"
+               "of a sequential design, replayed as the run takes them: the first look that decides).\n", draws);
         if (tsv) {
                 int rc = samples_write_atomic(tsv, out->str, out->len);
                 if (rc < 0) {
@@ -489,6 +470,7 @@ static bool load_rows(GPtrArray *files, const char *data_dir, const char *repro,
                 gboolean ok = TRUE;
                 for (guint c = 0; c < exp->claims->len && ok; c++) {
                         ClaimsRow row = { .exp = exp, .claim = exp->claims->pdata[c], .have_repro = repro != NULL,
+                                    .agree = NAN,
                                     .missing = { missing[0], missing[1] },
                                     .prov = { g_strdup(prov[0]), g_strdup(prov[1]) } };
                         ok = verify_claim_dir(row.claim, dirs[0], &row.res[0], &e);
@@ -711,6 +693,39 @@ static int write_files(const VerifyOpts *o, GArray *rows)
         return rc;
 }
 
+/* The draws behind the paper's estimate of each claim's rerun agreement:
+ * as many as `make claim-stability` takes by default. */
+#define AGREE_DRAWS 200
+
+/* For the paper (--latex, --macros): each claim's share of reruns of its data's
+ * design estimated to reach this data's verdict (verify_stability), in
+ * ROWS' agree.  FALSE after printing why. */
+static bool rows_agreement(GArray *rows, const char *data_dir)
+{
+        g_autoptr(GHashTable) tables = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+                                                             (GDestroyNotify) table_free);
+        for (guint i = 0; i < rows->len; i++) {
+                ClaimsRow *r = &g_array_index(rows, ClaimsRow, i);
+                if (r->missing[0] || r->res[0].verdict == VERIFY_NO_DATA)
+                        continue;
+                g_autofree char *dir = g_build_filename(data_dir, r->exp->name, NULL);
+                g_autofree char *path = g_build_filename(dir, "samples.tsv", NULL);
+                g_autoptr(GError) e = NULL;
+                Table *t = g_hash_table_lookup(tables, path);
+                if (!t && (t = samples_table_read(path, &e)))
+                        g_hash_table_insert(tables, g_strdup(path), t);
+                guint looks[EXPERIMENT_MAX_LOOKS], n, counts[4];
+                guint n_looks = row_design(r, dir, looks, &n);
+                if (!t || !verify_stability(r->claim, t, path, n, looks, n_looks, AGREE_DRAWS,
+                                            stability_seed(r->claim, 0), counts, &e)) {
+                        fprintf(stderr, "ipclab: verify: %s\n", e->message);
+                        return false;
+                }
+                r->agree = (double) counts[r->res[0].verdict] / AGREE_DRAWS;
+        }
+        return true;
+}
+
 /* --require: what is short of the requirement, on every data set. */
 static int required(const VerifyOpts *o, guint counts[2][4])
 {
@@ -746,6 +761,8 @@ int verify_command(int argc, char **argv)
                 return EXIT_USAGE;
         if (o.n_ns)
                 return stability(rows, data_dir, o.ns, o.n_ns, (guint) o.draws, o.tsv);
+        if ((o.latex || o.macros) && !rows_agreement(rows, data_dir))
+                return EXIT_USAGE;
 
         /* The table, its notes and the tally. */
         const char *which[] = { "this data", "reproduction" };

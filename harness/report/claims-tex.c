@@ -113,6 +113,8 @@ static char *tex_result(const ClaimsRow *row, int side)
                 g_string_append_printf(s, "\\newline %s at look %u of %u (%u repetitions)",
                                        r->verdict == VERIFY_INCONCLUSIVE ? "undecided" : "decided", r->look,
                                        r->n_looks, r->look_reps);
+        if (side == 0 && !isnan(row->agree))
+                g_string_append_printf(s, "\\newline a rerun agrees: %.0f\\,\\%%", 100 * row->agree);
         if (row->prov[side]) {
                 g_autofree char *p = render_latex_escape(row->prov[side]);
                 g_string_append_printf(s, "\\newline \\emph{%s}", p);
@@ -165,7 +167,11 @@ char *claims_tex_table(const GArray *rows, bool have_repro)
                 "pair's 95\\,\\%% interval lies at or above its factor, \\emph{fails} when some pair's "
                 "$1-0.05/K$ interval lies wholly below it, and is \\emph{inconclusive} otherwise; the weakest "
                 "pair (of a claim that holds) or the blocking one is shown with its interval and the coverage "
-                "that interval reaches, and every reversed pair (95\\,\\%% interval below 1) is named.}"
+                "that interval reaches, and every reversed pair (95\\,\\%% interval below 1) is named.  \\emph{A rerun agrees}: "
+                "the share of 200 reruns of the design this data was measured with (its repetitions, or its "
+                "looks replayed as the run takes them), drawn with replacement from this data's repetitions, "
+                "that reach this data's verdict (\\texttt{make claim-stability}); the draws know only the "
+                "spread within this run, so the share is optimistic.}"
                 "\\label{tab:claims}\\\\\n",
                 have_repro ? " and on the reproduction" : "", lower, higher);
         g_string_append_printf(out, "\\toprule\n%s\\midrule\n\\endfirsthead\n", head);
@@ -225,6 +231,8 @@ char *claims_tex_macros(const GArray *rows, GError **error)
                 g_string_append_printf(out, "\\newcommand{\\ClaimRatio%s}{%s}\n", name, ratio);
                 g_string_append_printf(out, "\\newcommand{\\ClaimLo%s}{%s}\n", name, lo);
                 g_string_append_printf(out, "\\newcommand{\\ClaimHi%s}{%s}\n", name, hi);
+                if (!isnan(r->agree))
+                        g_string_append_printf(out, "\\newcommand{\\ClaimAgree%s}{%.0f}\n", name, 100 * r->agree);
                 g_autofree char *dec = d->verdict == VERIFY_NO_DATA ? NULL : tex_decisive(d, true);
                 g_autofree char *by = g_strdup_printf("%g", r->claim->by);
                 if (!dec)

@@ -19,6 +19,9 @@ typedef struct {
         bool missing[2];       /* no samples.tsv */
         char *prov[2];         /* where meta.ini says the samples came from
                                 * something else (a profile), or NULL */
+        double agree;          /* the share of reruns of this data's design
+                                * estimated to reach its verdict
+                                * (verify_stability), or NAN: not estimated */
 } ClaimsRow;
 
 char *claims_tex_table(const GArray *rows, bool have_repro);

@@ -337,6 +337,26 @@ check "--stability: its TSV" \
          [ "$(awk -F"\t" "\$2 == \"geomean\" { print \$5, \$6 }" "$tmp/stab.tsv")" = "1.0000 1.0000" ]'
 out2=$($ipclab verify --data "$tmp/fx-data" --stability 6,10 --draws 50 "$tmp/exp/fx-ok.ini" 2>&1)
 check "--stability: the same data give the same table" '[ "$out" = "$out2" ]'
+# stab_col FILE CLAIM COLUMN: a field of --stability's TSV, by column name.
+stab_col() {
+        awk -F'\t' -v c="$2" -v k="$3" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+                $2 == c { print $col[k] }' "$1"
+}
+check "--stability: the design the data was measured with (6 repetitions), every draw agreeing" \
+        '[ "$(stab_col "$tmp/stab.tsv" double design)" = 6 ] &&
+         [ "$(stab_col "$tmp/stab.tsv" double agree_design)" = 1.0000 ] &&
+         grep -qE "^fx-ok +double +holds .* 6 +100% 100% \(100/0/0\) *$" <<<"$out"' "$out"
+# A sequential design's looks come from meta.ini and are replayed.
+out=$($ipclab verify --data "$tmp/data" --stability 5 --draws 20 --tsv "$tmp/seq-stab.tsv" "$tmp/exp/seq.ini" 2>&1)
+check "--stability: a sequential design is replayed with its looks (5;8;12)" \
+        '[ "$(stab_col "$tmp/seq-stab.tsv" socket-slower design)" = "5;8;12" ] &&
+         [ -n "$(stab_col "$tmp/seq-stab.tsv" socket-slower agree_design)" ]' "$out"
+# The paper's table and macros carry the same share.
+$ipclab verify --data "$tmp/fx-data" --latex "$tmp/agree.tex" --macros "$tmp/agree-macros.tex" "$tmp/exp/fx-ok.ini" \
+        > /dev/null 2>&1
+check "--latex and --macros: each claim's rerun agreement (double: 100 %)" \
+        'grep -qF "\newcommand{\ClaimAgreeDouble}{100}" "$tmp/agree-macros.tex" &&
+         [ "$(grep -c "a rerun agrees: " "$tmp/agree.tex")" = 3 ]' "$(grep -i agree "$tmp/agree-macros.tex")"
 
 # Bad input: exit 2 and nothing written.
 bad() {

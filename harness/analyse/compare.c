@@ -4,7 +4,7 @@
 
 #include "compare.h"
 #include "experiment.h"
-#include "render.h"
+#include "latex.h"
 #include "safefile.h"
 #include "stats.h"
 #include "verify.h"

@@ -28,8 +28,6 @@
 #include "metrics.h"
 #include "verify.h"
 
-G_DEFINE_QUARK(ipclab-error-quark, ipclab_error)
-
 static const char *const runner_values[] = { "harness", "hyperfine", NULL };
 static const char *const store_latencies_values[] = { "histogram", "raw", NULL };
 static const char *const repeat_until_values[] = { "narrow", "decided", NULL };

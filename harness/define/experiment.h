@@ -12,15 +12,7 @@
 #include <stdint.h>
 
 #include "axes.h"
-
-#define IPCLAB_ERROR (ipclab_error_quark())
-GQuark ipclab_error_quark(void);
-
-typedef enum {
-        IPCLAB_ERROR_INPUT = 1,   /* bad experiment file or argument: exit 2 */
-        IPCLAB_ERROR_RUN,         /* a measurement failed: exit 1 */
-        IPCLAB_ERROR_IO,          /* could not write results */
-} IpclabError;
+#include "ipclab-error.h"
 
 typedef struct {
         char *name;

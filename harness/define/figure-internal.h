@@ -4,8 +4,8 @@
 
 #include "figure.h"
 #include "group.h"
-#include "samples.h"
 #include "select.h"
+#include "table.h"
 
 typedef GroupParse Parse;
 

@@ -9,9 +9,9 @@
 #include <sys/stat.h>
 
 #include "columns.h"
-#include "samples.h"
 #include "select.h"
 #include "suggest.h"
+#include "table.h"
 
 enum {
         FOR_FIGURE = 1 << 0,

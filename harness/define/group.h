@@ -10,7 +10,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 
-#include "samples.h"
+#include "table.h"
 
 /* What a key's value is. */
 typedef enum {

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 
 #include "numbers.h"
-#include "samples.h"
+#include "table.h"
 
 typedef struct {
         const char *name;   /* "us", "MiB/s", "%", "" (none) */

@@ -9,9 +9,9 @@
 
 #include "columns.h"
 #include "numbers-internal.h"
-#include "samples.h"
 #include "select.h"
 #include "suggest.h"
+#include "table.h"
 #include "verify.h"
 
 static const char *const reduce_words[] = { "one", "min", "max", "count", "distinct", "list", NULL };

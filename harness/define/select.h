@@ -35,7 +35,7 @@
 #include <stdbool.h>
 
 #include "experiment.h"
-#include "samples.h"
+#include "table.h"
 
 typedef struct Selector Selector;
 

@@ -27,9 +27,7 @@
 #include <glib.h>
 #include <stdbool.h>
 
-/* S with LaTeX's special characters escaped, for running text: the one
- * escaper of the paper's generated files.  Newly allocated. */
-char *render_latex_escape(const char *s);
+#include "latex.h"
 
 /* S as a gnuplot string literal, single-quoted (no backquote command,
  * no @macro is expanded there), control characters as spaces: the one

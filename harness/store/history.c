@@ -5,8 +5,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "experiment.h"
 #include "history.h"
+#include "ipclab-error.h"
 #include "safefile.h"
 #include "samples.h"
 

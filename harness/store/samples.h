@@ -9,8 +9,10 @@
 
 #include <glib.h>
 
+#include "dir.h"
 #include "experiment.h"
 #include "sample.h"
+#include "table.h"
 
 /* The header line, with its newline: the names of the columns of the
  * schema (columns.h) that samples.tsv has, in the schema's order. */
@@ -53,30 +55,6 @@ int samples_swap_dir(const char *staging, const char *final);
  * contents.  Returns 0 or -errno; on failure FINAL is untouched. */
 int samples_replace_dir(const char *staging, const char *final);
 
-/* strcmp of two char * elements of a GPtrArray: g_ptr_array_sort()
- * passes pointers to the elements, not the elements (names of
- * directory entries sorted, as every listing here is). */
-int samples_name_cmp(gconstpointer a, gconstpointer b);
-
-/* Removes DIR and everything below it, never following links and never
- * entering another file system (a bind mount left below DIR: -EXDEV); a
- * missing DIR is fine.  Returns 0 or -errno (the first failure).  The one
- * remover of a tree: data, staging, a bus's or a run's directory. */
-int samples_remove_dir(const char *dir);
-
-/* A TSV table read whole: column names and rows of strings. */
-typedef struct {
-        char **columns;       /* NULL-terminated */
-        guint n_columns;
-        GPtrArray *rows;      /* char ** per row, n_columns each */
-        GArray *lines;        /* guint per row: its line in the file */
-} Table;
-
-/* Reads a TSV file with a header line, line by line (safefile.h: a
- * regular file in its tree, at most SAFEFILE_MAX_TABLE).  Lines starting
- * with '#' are skipped.  NULL with ERROR set (naming the file and line)
- * on failure. */
-Table *table_read(const char *path, GError **error);
 /* Reads samples.tsv at PATH like table_read(), and checks every field by
  * its column's name (columns.h), as samples_append_row() writes it: the
  * cell, the repetition and every number a whole number up to 2^53 (no
@@ -99,27 +77,12 @@ Table *samples_table_read(const char *path, GError **error);
  * ERROR naming the line. */
 gboolean samples_check_cells(const Table *t, const char *path, GError **error);
 
-/* Whether S is text a field may hold, whatever it is: no control
- * character (no tab, newline, escape...). */
-gboolean samples_plain_text(const char *s);
-
-/* S as a whole number up to 2^53 (exact in a double): decimal digits
- * only.  FALSE for anything else ("", "-", "-5", "+5", "1e3", "0x10"). */
-gboolean samples_parse_whole(const char *s, guint64 *v);
-/* S as a finite decimal number of magnitude at most 1e300: an optional
- * '-', digits with an optional fraction, an optional exponent.  FALSE
- * for anything else ("", "-", "inf", "nan", "0x10", " 5", "1e999"). */
-gboolean samples_parse_number(const char *s, double *v);
-/* Index of column NAME, or -1. */
-int table_column(const Table *t, const char *name);
 /* The share of ROW's window that is its fixed part, fixed_ns / elapsed_ns,
  * from the columns FIXED and ELAPSED (-1 in data older than them); NAN
  * where the row has no fixed part ("-"), a column is missing or the
  * window is not positive.  *FIXED_NS, when not NULL, gets fixed_ns (NAN
  * likewise). */
 double samples_fixed_share(char **row, int fixed, int elapsed, double *fixed_ns);
-void table_free(Table *t);
-G_DEFINE_AUTOPTR_CLEANUP_FUNC(Table, table_free)
 
 /* The names of the axis columns, in order, NULL-terminated: rows with the
  * same values in these columns belong to the same cell.  The axes of the

@@ -3,11 +3,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "experiment.h"
+#include "ipclab-error.h"
 
 #define BLOCK 512
 

@@ -4,12 +4,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "experiment.h"
+#include "ipclab-error.h"
 
 char *safefile_terminal_text(const char *text, gsize len)
 {

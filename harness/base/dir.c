@@ -1,6 +1,6 @@
-/* samples-dir.c: directories of data removed whole, and their entries
- * listed in order (samples.h). */
-#include "samples.h"
+/* dir.c: directories of data removed whole, and their entries listed in
+ * order (dir.h). */
+#include "dir.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -183,7 +183,7 @@ static void print_estimate(const Experiment *exp, const EstimateCalib *cal)
         Estimate est;
         char buf[64];
 
-        place_estimate(exp, cal, 1, &est);
+        place_estimate(exp, cal, PLACE_LOCAL, 1, &est);
         run_format_duration(buf, sizeof buf, est.secs);
         g_autofree char *how = estimate_describe(&est);
         g_free(est.where);
@@ -570,15 +570,22 @@ int cmd_run(int argc, char **argv, char **argv_all)
  * span its meta.ini recorded, on the machine that recorded it. */
 int cmd_estimate(int argc, char **argv)
 {
-        g_autofree char *profile = NULL, *data = NULL;
+        g_autofree char *profile = NULL, *data = NULL, *place = NULL;
         gboolean recorded = FALSE, model = FALSE;
         gint places = 1;
+        g_autoptr(GString) kinds = g_string_new(NULL);
+        for (PlaceKind k = 0; k < PLACE_COUNT; k++)
+                g_string_append_printf(kinds, "%s%s", k ? ", " : "", place_ops(k)->name);
+        g_autofree char *place_help = g_strdup_printf("Run at places of KIND: %s (default: local for one "
+                                                      "place, else ssh)", kinds->str);
         GOptionEntry entries[] = {
                 { "profile", 'p', 0, G_OPTION_ARG_STRING, &profile, "Apply [profile NAME]", "NAME" },
                 { "data", 'd', 0, G_OPTION_ARG_FILENAME, &data,
                   "Calibrate from the runs recorded in DIR/*/ on this machine (default: data)", "DIR" },
                 { "model", 0, 0, G_OPTION_ARG_NONE, &model, "The model alone: no calibration", NULL },
-                { "places", 0, 0, G_OPTION_ARG_INT, &places, "Run in turn on N machines (SSH targets)", "N" },
+                { "places", 0, 0, G_OPTION_ARG_INT, &places, "Run at N places (SSH targets in turn; Slurm nodes)",
+                  "N" },
+                { "place", 0, 0, G_OPTION_ARG_STRING, &place, place_help, "KIND" },
                 { "recorded", 0, 0, G_OPTION_ARG_NONE, &recorded,
                   "Beside DIR/EXP/meta.ini's recorded span: the model, and the calibration without EXP's own "
                   "run; exit 1 when a calibrated estimate is off by more than 25 %", NULL },
@@ -594,6 +601,14 @@ int cmd_estimate(int argc, char **argv)
                 return cli_usage_error(ctx, "estimate needs at least one experiment file");
         if (places < 1 || places > 10000)
                 return cli_usage_error(ctx, "--places: give 1 to 10000");
+        int kind = place ? place_kind_of(place) : places > 1 ? PLACE_SSH : PLACE_LOCAL;
+        if (kind < 0 || (kind == PLACE_LOCAL && places > 1)) {
+                g_autofree char *msg = g_strdup_printf("--place: give one of %s (local: one place)", kinds->str);
+                return cli_usage_error(ctx, msg);
+        }
+        /* A place that takes every file at once (Slurm's job array) runs
+         * them side by side: the total is the longest. */
+        bool side_by_side = place_ops((PlaceKind) kind)->batch;
         const char *dir = data ? data : "data";
         g_autoptr(EstimateCalib) cal = model || recorded ? NULL
                                      : estimate_calib_load(dir, meta_machine_name(), NULL);
@@ -616,9 +631,9 @@ int cmd_estimate(int argc, char **argv)
                 }
                 Estimate est;
                 if (!recorded) {
-                        place_estimate(exp, cal, (guint) places, &est);
+                        place_estimate(exp, cal, (PlaceKind) kind, (guint) places, &est);
                         g_free(est.where);
-                        total += est.secs;
+                        total = side_by_side ? MAX(total, est.secs) : total + est.secs;
                         run_format_duration(a, sizeof a, est.secs);
                         printf("  %-20s %12s%s  %s\n", exp->name, a, est.more ? "+" : "",
                                est.runs ? "calibrated" : "the model");
@@ -634,8 +649,10 @@ int cmd_estimate(int argc, char **argv)
                 }
                 Estimate mod;
                 g_autoptr(EstimateCalib) loo = estimate_calib_load(dir, machine, exp->name);
-                place_estimate(exp, NULL, n, &mod);
-                place_estimate(exp, loo, n, &est);
+                /* The recorded run: here, or N SSH targets in turn. */
+                PlaceKind at = n > 1 ? PLACE_SSH : PLACE_LOCAL;
+                place_estimate(exp, NULL, at, n, &mod);
+                place_estimate(exp, loo, at, n, &est);
                 g_free(mod.where);
                 g_free(est.where);
                 run_format_duration(a, sizeof a, mod.secs);

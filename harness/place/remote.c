@@ -760,11 +760,12 @@ static void ssh_clean(PlaceJob *job)
         g_clear_pointer(&job->state, g_free);
 }
 
-static double ssh_cost_s(double secs, const EstimateCalib *cal, GString *note)
+/* The targets one after another (run_experiment_machines). */
+static double ssh_cost_s(double secs, guint n, const EstimateCalib *cal, GString *note)
 {
         (void) cal;
         (void) note;
-        return secs + MODEL_SSH_START_S;
+        return n * (secs + MODEL_SSH_START_S);
 }
 
 const PlaceOps place_ops_ssh = {

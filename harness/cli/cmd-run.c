@@ -414,14 +414,73 @@ static int run_batch(const Place *p, char **files, int n, const RunRequest *rq)
         return r == RUN_INTERRUPTED ? EXIT_INTERRUPTED : r;
 }
 
-/* Adds the place SPEC, the value of OPTION, to PLACES; false with ERROR. */
-static bool add_place(GPtrArray *places, const char *option, const char *spec, GError **error)
+/* The values of the place options (PlaceOps.option_help), by the kind
+ * that declares the option. */
+typedef struct {
+        char *one[PLACE_COUNT];
+        char **many[PLACE_COUNT];
+} PlaceArgs;
+
+/* The place options of PLACES(X), into ENTRIES (PLACE_COUNT + 1 of them,
+ * NULL-terminated), their values into A. */
+static void place_entries(GOptionEntry *entries, PlaceArgs *a)
 {
-        Place *p = place_parse(option, spec, error);
-        if (p)
-                g_ptr_array_add(places, p);
-        return p != NULL;
+        guint n = 0;
+
+        for (PlaceKind k = 0; k < PLACE_COUNT; k++) {
+                const PlaceOps *o = place_ops(k);
+                if (!o->option_help)
+                        continue;
+                entries[n++] = (GOptionEntry) { o->option + 2, 0, 0,
+                                                o->option_many ? G_OPTION_ARG_STRING_ARRAY : G_OPTION_ARG_STRING,
+                                                o->option_many ? (gpointer) &a->many[k] : (gpointer) &a->one[k],
+                                                o->option_help, o->option_arg };
+        }
+        entries[n] = (GOptionEntry) { NULL };
 }
+
+/* How many of the place options were given; *BATCH: whether one that
+ * names a batch place (Slurm) was. */
+static guint place_args_given(const PlaceArgs *a, bool *batch)
+{
+        guint n = 0;
+
+        *batch = false;
+        for (PlaceKind k = 0; k < PLACE_COUNT; k++) {
+                if (!a->one[k] && !a->many[k])
+                        continue;
+                n++;
+                *batch = *batch || place_ops(k)->batch;
+        }
+        return n;
+}
+
+/* Adds the places A names to PLACES, in PLACES(X)'s order of their
+ * options, each as the first kind of its option that claims it; false
+ * with ERROR. */
+static bool place_args_add(const PlaceArgs *a, GPtrArray *places, GError **error)
+{
+        for (PlaceKind k = 0; k < PLACE_COUNT; k++) {
+                const char *one[] = { a->one[k], NULL };
+                char **specs = a->many[k] ? a->many[k] : (char **) one;
+                for (guint i = 0; specs[i]; i++) {
+                        Place *p = place_parse(place_ops(k)->option, specs[i], error);
+                        if (!p)
+                                return false;
+                        g_ptr_array_add(places, p);
+                }
+        }
+        return true;
+}
+
+static void place_args_clear(PlaceArgs *a)
+{
+        for (PlaceKind k = 0; k < PLACE_COUNT; k++) {
+                g_free(a->one[k]);
+                g_strfreev(a->many[k]);
+        }
+}
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(PlaceArgs, place_args_clear)
 
 /* Where what the places say goes (progress.h): our stderr, as it comes. */
 static void show_progress(const char *text, gsize len, gpointer data)
@@ -457,9 +516,10 @@ static void print_findings(const GPtrArray *found)
 
 int cmd_run(int argc, char **argv, char **argv_all)
 {
-        char *profile = NULL, *env = NULL, *out = NULL, *slurm = NULL, *job_dir = NULL;
+        char *profile = NULL, *env = NULL, *out = NULL, *job_dir = NULL;
         char *history = NULL, *keep_size = NULL;
-        g_auto(GStrv) hosts = NULL;
+        g_auto(PlaceArgs) pa = { { NULL }, { NULL } };
+        GOptionEntry place_opts[PLACE_COUNT + 1];
         gint nodes = 1, keep = HISTORY_KEEP_DEFAULT;
         gboolean resume = FALSE, quiet = FALSE;
         g_autoptr(GString) env_help = g_string_new("Where to run: ");
@@ -471,9 +531,10 @@ int cmd_run(int argc, char **argv, char **argv_all)
                 { "env", 'e', 0, G_OPTION_ARG_STRING, &env, env_help->str, "ENV" },
                 { "out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "Results go to DIR/<experiment>/ (default: data)", "DIR" },
                 { "resume", 'r', 0, G_OPTION_ARG_NONE, &resume, "Continue an interrupted run from its completed cells", NULL },
-                { "host", 0, 0, G_OPTION_ARG_STRING_ARRAY, &hosts,
-                  "Run on ssh://[USER@]HOST[:PORT] (or local: here); repeated, each in turn, merged", "TARGET" },
-                { "slurm", 0, 0, G_OPTION_ARG_STRING, &slurm, "Run as a Slurm job array on PARTITION", "PARTITION" },
+                { NULL },
+        };
+        /* Then the places' options (PLACES(X)), then these. */
+        GOptionEntry after[] = {
                 { "nodes", 0, 0, G_OPTION_ARG_INT, &nodes, "With --slurm: run each file on N nodes (default 1)", "N" },
                 { "job-dir", 0, 0, G_OPTION_ARG_FILENAME, &job_dir,
                   "With --slurm: where the job script, logs and task results go (default build/slurm/<experiments>)", "DIR" },
@@ -491,6 +552,9 @@ int cmd_run(int argc, char **argv, char **argv_all)
         int status = 0;
 
         g_option_context_add_main_entries(ctx, entries, NULL);
+        place_entries(place_opts, &pa);
+        g_option_context_add_main_entries(ctx, place_opts, NULL);
+        g_option_context_add_main_entries(ctx, after, NULL);
         if (!g_option_context_parse(ctx, &argc, &argv, &e))
                 return cli_usage_error(ctx, e->message);
         if (argc < 2)
@@ -501,19 +565,17 @@ int cmd_run(int argc, char **argv, char **argv_all)
                 g_autofree char *msg = g_strdup_printf("--env must be %s", names);
                 return cli_usage_error(ctx, msg);
         }
-        if (slurm && hosts)
+        bool batch;
+        if (place_args_given(&pa, &batch) > 1 && batch)
                 return cli_usage_error(ctx, "--host and --slurm do not go together: a Slurm job runs where Slurm puts it");
-        if (nodes < 1 || nodes > 4096 || (nodes != 1 && !slurm))
+        if (nodes < 1 || nodes > 4096 || (nodes != 1 && !batch))
                 return cli_usage_error(ctx, "--nodes N goes with --slurm, N from 1 to 4096");
         if (keep < 0 || keep > 10000)
                 return cli_usage_error(ctx, "--keep N: N from 0 to 10000 earlier runs");
         if (!history_configure(history, (guint) keep, keep_size, out ? out : "data", &e))
                 return cli_report(e);
         g_autoptr(GPtrArray) places = g_ptr_array_new_with_free_func((GDestroyNotify) place_free);
-        for (guint i = 0; hosts && hosts[i]; i++)
-                if (!add_place(places, "--host", hosts[i], &e))
-                        return cli_report(e);
-        if (slurm && !add_place(places, "--slurm", slurm, &e))
+        if (!place_args_add(&pa, places, &e))
                 return cli_report(e);
         g_ptr_array_add(places, NULL);
         /* Validate every file before measuring anything. */
@@ -559,7 +621,6 @@ int cmd_run(int argc, char **argv, char **argv_all)
         g_free(profile);
         g_free(env);
         g_free(out);
-        g_free(slurm);
         g_free(job_dir);
         return status;
 }

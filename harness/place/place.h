@@ -17,7 +17,8 @@
 /* The one list of places: X(ID, name) is a PlaceKind PLACE_ID and an ops
  * struct place_ops_name, implemented in one file of harness/place/
  * (local.c; remote.c for ssh; slurm.c).  Adding a place: its file, and
- * one line here.  For an option several kinds share (--host), the first
+ * one line here; `ipclab run` takes its option from its row (option,
+ * option_help) and `ipclab estimate --place` its name.  For an option several kinds share (--host), the first
  * row that claims a value reads it. */
 #define PLACES(X) \
         X(LOCAL, local) \
@@ -74,8 +75,13 @@ typedef struct {
 struct PlaceOps {
         const char *name;
         /* The option that names one ("--host"), or NULL: where nothing
-         * else is named (here). */
+         * else is named (here).  `ipclab run` has one option for each row
+         * with OPTION_HELP (one row per option): its help, its
+         * argument's name, and whether it may be repeated. */
         const char *option;
+        const char *option_help;
+        const char *option_arg;
+        bool option_many;
         /* Whether SPEC, a value of OPTION, names a place of this kind. */
         bool (*claims)(const char *spec);
         /* Reads SPEC into P (its key and data; P->spec is set); false with

@@ -771,6 +771,9 @@ static double ssh_cost_s(double secs, guint n, const EstimateCalib *cal, GString
 const PlaceOps place_ops_ssh = {
         .name = "ssh",
         .option = "--host",
+        .option_help = "Run on ssh://[USER@]HOST[:PORT] (or local: here); repeated, each in turn, merged",
+        .option_arg = "TARGET",
+        .option_many = true,
         .claims = ssh_claims,
         .parse = ssh_parse,
         .free_data = ssh_free_data,

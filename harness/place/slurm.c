@@ -444,6 +444,8 @@ static double slurm_cost_s(double secs, guint n, const EstimateCalib *cal, GStri
 const PlaceOps place_ops_slurm = {
         .name = "slurm",
         .option = "--slurm",
+        .option_help = "Run as a Slurm job array on PARTITION",
+        .option_arg = "PARTITION",
         .claims = slurm_claims,
         .parse = slurm_parse,
         .available = slurm_available,

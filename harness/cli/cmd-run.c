@@ -183,7 +183,7 @@ static void print_estimate(const Experiment *exp, const EstimateCalib *cal)
         Estimate est;
         char buf[64];
 
-        place_estimate(exp, cal, 1, &est);
+        place_estimate(exp, cal, PLACE_LOCAL, 1, &est);
         run_format_duration(buf, sizeof buf, est.secs);
         g_autofree char *how = estimate_describe(&est);
         g_free(est.where);
@@ -414,14 +414,73 @@ static int run_batch(const Place *p, char **files, int n, const RunRequest *rq)
         return r == RUN_INTERRUPTED ? EXIT_INTERRUPTED : r;
 }
 
-/* Adds the place SPEC, the value of OPTION, to PLACES; false with ERROR. */
-static bool add_place(GPtrArray *places, const char *option, const char *spec, GError **error)
+/* The values of the place options (PlaceOps.option_help), by the kind
+ * that declares the option. */
+typedef struct {
+        char *one[PLACE_COUNT];
+        char **many[PLACE_COUNT];
+} PlaceArgs;
+
+/* The place options of PLACES(X), into ENTRIES (PLACE_COUNT + 1 of them,
+ * NULL-terminated), their values into A. */
+static void place_entries(GOptionEntry *entries, PlaceArgs *a)
 {
-        Place *p = place_parse(option, spec, error);
-        if (p)
-                g_ptr_array_add(places, p);
-        return p != NULL;
+        guint n = 0;
+
+        for (PlaceKind k = 0; k < PLACE_COUNT; k++) {
+                const PlaceOps *o = place_ops(k);
+                if (!o->option_help)
+                        continue;
+                entries[n++] = (GOptionEntry) { o->option + 2, 0, 0,
+                                                o->option_many ? G_OPTION_ARG_STRING_ARRAY : G_OPTION_ARG_STRING,
+                                                o->option_many ? (gpointer) &a->many[k] : (gpointer) &a->one[k],
+                                                o->option_help, o->option_arg };
+        }
+        entries[n] = (GOptionEntry) { NULL };
 }
+
+/* How many of the place options were given; *BATCH: whether one that
+ * names a batch place (Slurm) was. */
+static guint place_args_given(const PlaceArgs *a, bool *batch)
+{
+        guint n = 0;
+
+        *batch = false;
+        for (PlaceKind k = 0; k < PLACE_COUNT; k++) {
+                if (!a->one[k] && !a->many[k])
+                        continue;
+                n++;
+                *batch = *batch || place_ops(k)->batch;
+        }
+        return n;
+}
+
+/* Adds the places A names to PLACES, in PLACES(X)'s order of their
+ * options, each as the first kind of its option that claims it; false
+ * with ERROR. */
+static bool place_args_add(const PlaceArgs *a, GPtrArray *places, GError **error)
+{
+        for (PlaceKind k = 0; k < PLACE_COUNT; k++) {
+                const char *one[] = { a->one[k], NULL };
+                char **specs = a->many[k] ? a->many[k] : (char **) one;
+                for (guint i = 0; specs[i]; i++) {
+                        Place *p = place_parse(place_ops(k)->option, specs[i], error);
+                        if (!p)
+                                return false;
+                        g_ptr_array_add(places, p);
+                }
+        }
+        return true;
+}
+
+static void place_args_clear(PlaceArgs *a)
+{
+        for (PlaceKind k = 0; k < PLACE_COUNT; k++) {
+                g_free(a->one[k]);
+                g_strfreev(a->many[k]);
+        }
+}
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(PlaceArgs, place_args_clear)
 
 /* Where what the places say goes (progress.h): our stderr, as it comes. */
 static void show_progress(const char *text, gsize len, gpointer data)
@@ -457,9 +516,10 @@ static void print_findings(const GPtrArray *found)
 
 int cmd_run(int argc, char **argv, char **argv_all)
 {
-        char *profile = NULL, *env = NULL, *out = NULL, *slurm = NULL, *job_dir = NULL;
+        char *profile = NULL, *env = NULL, *out = NULL, *job_dir = NULL;
         char *history = NULL, *keep_size = NULL;
-        g_auto(GStrv) hosts = NULL;
+        g_auto(PlaceArgs) pa = { { NULL }, { NULL } };
+        GOptionEntry place_opts[PLACE_COUNT + 1];
         gint nodes = 1, keep = HISTORY_KEEP_DEFAULT;
         gboolean resume = FALSE, quiet = FALSE;
         g_autoptr(GString) env_help = g_string_new("Where to run: ");
@@ -471,9 +531,10 @@ int cmd_run(int argc, char **argv, char **argv_all)
                 { "env", 'e', 0, G_OPTION_ARG_STRING, &env, env_help->str, "ENV" },
                 { "out", 'o', 0, G_OPTION_ARG_FILENAME, &out, "Results go to DIR/<experiment>/ (default: data)", "DIR" },
                 { "resume", 'r', 0, G_OPTION_ARG_NONE, &resume, "Continue an interrupted run from its completed cells", NULL },
-                { "host", 0, 0, G_OPTION_ARG_STRING_ARRAY, &hosts,
-                  "Run on ssh://[USER@]HOST[:PORT] (or local: here); repeated, each in turn, merged", "TARGET" },
-                { "slurm", 0, 0, G_OPTION_ARG_STRING, &slurm, "Run as a Slurm job array on PARTITION", "PARTITION" },
+                { NULL },
+        };
+        /* Then the places' options (PLACES(X)), then these. */
+        GOptionEntry after[] = {
                 { "nodes", 0, 0, G_OPTION_ARG_INT, &nodes, "With --slurm: run each file on N nodes (default 1)", "N" },
                 { "job-dir", 0, 0, G_OPTION_ARG_FILENAME, &job_dir,
                   "With --slurm: where the job script, logs and task results go (default build/slurm/<experiments>)", "DIR" },
@@ -491,6 +552,9 @@ int cmd_run(int argc, char **argv, char **argv_all)
         int status = 0;
 
         g_option_context_add_main_entries(ctx, entries, NULL);
+        place_entries(place_opts, &pa);
+        g_option_context_add_main_entries(ctx, place_opts, NULL);
+        g_option_context_add_main_entries(ctx, after, NULL);
         if (!g_option_context_parse(ctx, &argc, &argv, &e))
                 return cli_usage_error(ctx, e->message);
         if (argc < 2)
@@ -501,19 +565,17 @@ int cmd_run(int argc, char **argv, char **argv_all)
                 g_autofree char *msg = g_strdup_printf("--env must be %s", names);
                 return cli_usage_error(ctx, msg);
         }
-        if (slurm && hosts)
+        bool batch;
+        if (place_args_given(&pa, &batch) > 1 && batch)
                 return cli_usage_error(ctx, "--host and --slurm do not go together: a Slurm job runs where Slurm puts it");
-        if (nodes < 1 || nodes > 4096 || (nodes != 1 && !slurm))
+        if (nodes < 1 || nodes > 4096 || (nodes != 1 && !batch))
                 return cli_usage_error(ctx, "--nodes N goes with --slurm, N from 1 to 4096");
         if (keep < 0 || keep > 10000)
                 return cli_usage_error(ctx, "--keep N: N from 0 to 10000 earlier runs");
         if (!history_configure(history, (guint) keep, keep_size, out ? out : "data", &e))
                 return cli_report(e);
         g_autoptr(GPtrArray) places = g_ptr_array_new_with_free_func((GDestroyNotify) place_free);
-        for (guint i = 0; hosts && hosts[i]; i++)
-                if (!add_place(places, "--host", hosts[i], &e))
-                        return cli_report(e);
-        if (slurm && !add_place(places, "--slurm", slurm, &e))
+        if (!place_args_add(&pa, places, &e))
                 return cli_report(e);
         g_ptr_array_add(places, NULL);
         /* Validate every file before measuring anything. */
@@ -559,7 +621,6 @@ int cmd_run(int argc, char **argv, char **argv_all)
         g_free(profile);
         g_free(env);
         g_free(out);
-        g_free(slurm);
         g_free(job_dir);
         return status;
 }
@@ -570,15 +631,22 @@ int cmd_run(int argc, char **argv, char **argv_all)
  * span its meta.ini recorded, on the machine that recorded it. */
 int cmd_estimate(int argc, char **argv)
 {
-        g_autofree char *profile = NULL, *data = NULL;
+        g_autofree char *profile = NULL, *data = NULL, *place = NULL;
         gboolean recorded = FALSE, model = FALSE;
         gint places = 1;
+        g_autoptr(GString) kinds = g_string_new(NULL);
+        for (PlaceKind k = 0; k < PLACE_COUNT; k++)
+                g_string_append_printf(kinds, "%s%s", k ? ", " : "", place_ops(k)->name);
+        g_autofree char *place_help = g_strdup_printf("Run at places of KIND: %s (default: local for one "
+                                                      "place, else ssh)", kinds->str);
         GOptionEntry entries[] = {
                 { "profile", 'p', 0, G_OPTION_ARG_STRING, &profile, "Apply [profile NAME]", "NAME" },
                 { "data", 'd', 0, G_OPTION_ARG_FILENAME, &data,
                   "Calibrate from the runs recorded in DIR/*/ on this machine (default: data)", "DIR" },
                 { "model", 0, 0, G_OPTION_ARG_NONE, &model, "The model alone: no calibration", NULL },
-                { "places", 0, 0, G_OPTION_ARG_INT, &places, "Run in turn on N machines (SSH targets)", "N" },
+                { "places", 0, 0, G_OPTION_ARG_INT, &places, "Run at N places (SSH targets in turn; Slurm nodes)",
+                  "N" },
+                { "place", 0, 0, G_OPTION_ARG_STRING, &place, place_help, "KIND" },
                 { "recorded", 0, 0, G_OPTION_ARG_NONE, &recorded,
                   "Beside DIR/EXP/meta.ini's recorded span: the model, and the calibration without EXP's own "
                   "run; exit 1 when a calibrated estimate is off by more than 25 %", NULL },
@@ -594,6 +662,14 @@ int cmd_estimate(int argc, char **argv)
                 return cli_usage_error(ctx, "estimate needs at least one experiment file");
         if (places < 1 || places > 10000)
                 return cli_usage_error(ctx, "--places: give 1 to 10000");
+        int kind = place ? place_kind_of(place) : places > 1 ? PLACE_SSH : PLACE_LOCAL;
+        if (kind < 0 || (kind == PLACE_LOCAL && places > 1)) {
+                g_autofree char *msg = g_strdup_printf("--place: give one of %s (local: one place)", kinds->str);
+                return cli_usage_error(ctx, msg);
+        }
+        /* A place that takes every file at once (Slurm's job array) runs
+         * them side by side: the total is the longest. */
+        bool side_by_side = place_ops((PlaceKind) kind)->batch;
         const char *dir = data ? data : "data";
         g_autoptr(EstimateCalib) cal = model || recorded ? NULL
                                      : estimate_calib_load(dir, meta_machine_name(), NULL);
@@ -616,9 +692,9 @@ int cmd_estimate(int argc, char **argv)
                 }
                 Estimate est;
                 if (!recorded) {
-                        place_estimate(exp, cal, (guint) places, &est);
+                        place_estimate(exp, cal, (PlaceKind) kind, (guint) places, &est);
                         g_free(est.where);
-                        total += est.secs;
+                        total = side_by_side ? MAX(total, est.secs) : total + est.secs;
                         run_format_duration(a, sizeof a, est.secs);
                         printf("  %-20s %12s%s  %s\n", exp->name, a, est.more ? "+" : "",
                                est.runs ? "calibrated" : "the model");
@@ -634,8 +710,10 @@ int cmd_estimate(int argc, char **argv)
                 }
                 Estimate mod;
                 g_autoptr(EstimateCalib) loo = estimate_calib_load(dir, machine, exp->name);
-                place_estimate(exp, NULL, n, &mod);
-                place_estimate(exp, loo, n, &est);
+                /* The recorded run: here, or N SSH targets in turn. */
+                PlaceKind at = n > 1 ? PLACE_SSH : PLACE_LOCAL;
+                place_estimate(exp, NULL, at, n, &mod);
+                place_estimate(exp, loo, at, n, &est);
                 g_free(mod.where);
                 g_free(est.where);
                 run_format_duration(a, sizeof a, mod.secs);

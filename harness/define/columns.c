@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "sample.h"
 #include "suggest.h"
 
 #define S COLUMN_IN_SAMPLES
@@ -12,6 +13,12 @@
 #define ABSENT0 COLUMN_ABSENT_ZERO
 #define MEAN COLUMN_MEAN
 #define POSITIVE COLUMN_POSITIVE
+#define OPTIONAL COLUMN_OPTIONAL
+#define WORD COLUMN_WORD
+/* A measured number's field in a Sample.  Offset 0 is the status, never
+ * a number, so 0 can mean none. */
+#define FIELD(m) .sample = offsetof(Sample, m)
+_Static_assert(offsetof(Sample, status) == 0, "a Sample's offset 0 is no number");
 
 /* ---- Derived metrics: one repetition's value from its columns ----------- */
 
@@ -55,39 +62,46 @@ const Column column_table[] = {
         [COL_COUNT] = { "count", COLUMN_AXIS, "", "messages per repetition", "count", S | M },
         [COL_DURATION_NS] = { "duration_ns", COLUMN_AXIS, "ns", "duration of a repetition", "duration", S | M },
 
-        [COL_STATUS] = { "status", COLUMN_MEASURED, "", "outcome", NULL, S },
+        [COL_STATUS] = { "status", COLUMN_MEASURED, "", "outcome", NULL, S | WORD },
         [COL_ELAPSED_NS] = { "elapsed_ns", COLUMN_MEASURED, "ns", "elapsed time", NULL, S | M | CI,
-                             .better = BETTER_LOWER, .claim = "elapsed", .format = "%.0f" },
+                             .better = BETTER_LOWER, .claim = "elapsed", .format = "%.0f", FIELD(elapsed_ns) },
         [COL_CLIENT_CPU_NS] = { "client_cpu_ns", COLUMN_MEASURED, "ns", "client CPU time", NULL, S | M | MEAN,
-                                .better = BETTER_LOWER, .format = "%.0f" },
+                                .better = BETTER_LOWER, .format = "%.0f", FIELD(client_cpu_ns) },
         [COL_SERVER_CPU_NS] = { "server_cpu_ns", COLUMN_MEASURED, "ns", "server CPU time", NULL,
-                                S | M | MEAN | ABSENT0, .better = BETTER_LOWER, .format = "%.0f" },
+                                S | M | MEAN | ABSENT0, .better = BETTER_LOWER, .format = "%.0f",
+                                FIELD(server_cpu_ns) },
         [COL_BUS_CPU_NS] = { "bus_cpu_ns", COLUMN_MEASURED, "ns", "bus CPU time", NULL, S | M | MEAN | ABSENT0,
-                             .better = BETTER_LOWER, .format = "%.0f" },
-        [COL_MESSAGES] = { "messages", COLUMN_MEASURED, "", "messages delivered", NULL, S | M, .format = "%.0f" },
-        [COL_BYTES_B] = { "bytes_B", COLUMN_MEASURED, "B", "payload bytes delivered", NULL, S },
-        [COL_LAT_N] = { "lat_n", COLUMN_MEASURED, "", "latencies recorded", NULL, S },
-        [COL_LAT_MIN_NS] = { "lat_min_ns", COLUMN_MEASURED, "ns", "latency, minimum", NULL, S },
+                             .better = BETTER_LOWER, .format = "%.0f", FIELD(bus_cpu_ns) },
+        [COL_MESSAGES] = { "messages", COLUMN_MEASURED, "", "messages delivered", NULL, S | M, .format = "%.0f",
+                           FIELD(messages) },
+        [COL_BYTES_B] = { "bytes_B", COLUMN_MEASURED, "B", "payload bytes delivered", NULL, S, FIELD(bytes) },
+        [COL_LAT_N] = { "lat_n", COLUMN_MEASURED, "", "latencies recorded", NULL, S, FIELD(lat_n) },
+        [COL_LAT_MIN_NS] = { "lat_min_ns", COLUMN_MEASURED, "ns", "latency, minimum", NULL, S, FIELD(lat_min_ns) },
         [COL_LAT_P50_NS] = { "lat_p50_ns", COLUMN_MEASURED, "ns", "latency, median", NULL, S | M | CI,
                              .better = BETTER_LOWER, .claim = "roundtrip_latency", .patterns = "roundtrip",
-                             .cells = "only round-trip cells", .format = "%.0f" },
+                             .cells = "only round-trip cells", .format = "%.0f", FIELD(lat_p50_ns) },
         [COL_LAT_P90_NS] = { "lat_p90_ns", COLUMN_MEASURED, "ns", "latency, 90th percentile", NULL, S | M,
-                             .better = BETTER_LOWER, .format = "%.0f" },
+                             .better = BETTER_LOWER, .format = "%.0f", FIELD(lat_p90_ns) },
         [COL_LAT_P99_NS] = { "lat_p99_ns", COLUMN_MEASURED, "ns", "latency, 99th percentile", NULL, S | M | CI,
-                             .better = BETTER_LOWER, .format = "%.0f" },
+                             .better = BETTER_LOWER, .format = "%.0f", FIELD(lat_p99_ns) },
         [COL_LAT_P999_NS] = { "lat_p999_ns", COLUMN_MEASURED, "ns", "latency, 99.9th percentile", NULL, S | M,
-                              .better = BETTER_LOWER, .format = "%.0f" },
-        [COL_LAT_MAX_NS] = { "lat_max_ns", COLUMN_MEASURED, "ns", "latency, maximum", NULL, S },
+                              .better = BETTER_LOWER, .format = "%.0f", FIELD(lat_p999_ns) },
+        [COL_LAT_MAX_NS] = { "lat_max_ns", COLUMN_MEASURED, "ns", "latency, maximum", NULL, S, FIELD(lat_max_ns) },
         /* Where a repetition ran (placement.h) and what its window holds
          * besides its messages (runner.c): a window of one message, timed
          * like the main one just before it. */
-        [COL_FIXED_NS] = { "fixed_ns", COLUMN_MEASURED, "ns", "one-message window", NULL, S | M, .format = "%.0f" },
-        [COL_PLACEMENT] = { "placement", COLUMN_MEASURED, "", "CPU placement observed", NULL, S | M },
-        [COL_CLIENT_ON_CPU] = { "client_on_cpu", COLUMN_MEASURED, "", "client's CPU", NULL, S },
-        [COL_SERVER_ON_CPU] = { "server_on_cpu", COLUMN_MEASURED, "", "server's CPU", NULL, S },
-        [COL_BUS_ON_CPU] = { "bus_on_cpu", COLUMN_MEASURED, "", "bus daemon's CPU", NULL, S },
-        [COL_MIGRATIONS] = { "migrations", COLUMN_MEASURED, "", "CPU migrations in the window", NULL, S },
-        [COL_WHY] = { "why", COLUMN_MEASURED, "", "reason for failure", NULL, S },
+        [COL_FIXED_NS] = { "fixed_ns", COLUMN_MEASURED, "ns", "one-message window", NULL, S | M | OPTIONAL,
+                           .format = "%.0f", FIELD(fixed_ns) },
+        [COL_PLACEMENT] = { "placement", COLUMN_MEASURED, "", "CPU placement observed", NULL, S | M | WORD },
+        [COL_CLIENT_ON_CPU] = { "client_on_cpu", COLUMN_MEASURED, "", "client's CPU", NULL, S | OPTIONAL,
+                                FIELD(client_on_cpu) },
+        [COL_SERVER_ON_CPU] = { "server_on_cpu", COLUMN_MEASURED, "", "server's CPU", NULL, S | OPTIONAL,
+                                FIELD(server_on_cpu) },
+        [COL_BUS_ON_CPU] = { "bus_on_cpu", COLUMN_MEASURED, "", "bus daemon's CPU", NULL, S | OPTIONAL,
+                             FIELD(bus_on_cpu) },
+        [COL_MIGRATIONS] = { "migrations", COLUMN_MEASURED, "", "CPU migrations in the window", NULL, S | OPTIONAL,
+                             FIELD(migrations) },
+        [COL_WHY] = { "why", COLUMN_MEASURED, "", "reason for failure", NULL, S | WORD },
 
         [COL_N] = { "n", COLUMN_SUMMARY, "", "repetitions", NULL, M },
         [COL_FAILED] = { "failed", COLUMN_SUMMARY, "", "failed repetitions", NULL, M },

@@ -13,8 +13,9 @@
  * and under what name, and how a derived one is computed from the
  * columns of samples.tsv.
  *
- * Adding a measured column: one row here (and its ColumnId), and the code
- * that fills it (samples.c for samples.tsv).  Adding a metric derived from
+ * Adding a measured column: its field in Sample (sample.h), one row here
+ * with that field (FIELD in columns.c) and its ColumnId, and the code that
+ * measures it (runner.c); samples.tsv then writes and reads it.  Adding a metric derived from
  * samples.tsv: its row (with `from` and `compute`) and its ColumnId; the
  * summary, `ipclab verify` and claims take it from there.
  */
@@ -42,6 +43,10 @@ enum {
         COLUMN_MEAN = 1 << 4,        /* the summary gives the mean over the
                                       * repetitions, not the median */
         COLUMN_POSITIVE = 1 << 5,    /* a summary value <= 0 is none ("-") */
+        COLUMN_OPTIONAL = 1 << 6,    /* a Sample's number the runner measures where
+                                      * it can, SAMPLE_NONE ("-") where it cannot */
+        COLUMN_WORD = 1 << 7,        /* a measured column written as a word, not a
+                                      * number: no field of a Sample holds it */
 };
 
 /* Which way a metric is better. */
@@ -141,6 +146,9 @@ typedef struct {
                                 * (in from[] order), NAN when it has none */
         const char *format;    /* how the summary writes it (printf, one
                                 * double); NULL: "%.6g" */
+        size_t sample;         /* a measured number: where a Sample holds it
+                                * (FIELD(elapsed_ns) in columns.c: its offset); 0:
+                                * none (a Sample's status is at 0) */
 } Column;
 
 

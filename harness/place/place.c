@@ -20,6 +20,14 @@ const PlaceOps *place_ops(PlaceKind kind)
         return place_table[kind];
 }
 
+int place_kind_of(const char *name)
+{
+        for (PlaceKind k = 0; k < PLACE_COUNT; k++)
+                if (!strcmp(place_table[k]->name, name))
+                        return (int) k;
+        return -1;
+}
+
 Place *place_parse(const char *option, const char *spec, GError **error)
 {
         for (PlaceKind k = 0; k < PLACE_COUNT; k++) {
@@ -216,15 +224,13 @@ int run_experiment_machines(const Experiment *exp, const char *out_dir, const Pl
                           (const char *const *) labels->pdata, true, run_machine_stage, &a, error);
 }
 
-void place_estimate(const Experiment *exp, const EstimateCalib *cal, guint places, Estimate *out)
+void place_estimate(const Experiment *exp, const EstimateCalib *cal, PlaceKind kind, guint places, Estimate *out)
 {
         estimate_host(exp, cal, out);
         g_autoptr(GString) note = g_string_new(NULL);
         double secs = 0;
         for (guint k = 0; k < exp->n_envs; k++)
                 secs += env_ops(exp->envs[k])->cost_s(out->host_secs, cal, note);
-        /* One place is here; more are SSH targets, each in turn. */
-        const PlaceOps *each = place_ops(places > 1 ? PLACE_SSH : PLACE_LOCAL);
-        out->secs = places * each->cost_s(secs, cal, note);
+        out->secs = place_ops(kind)->cost_s(secs, places, cal, note);
         out->where = note->len ? g_strdup(note->str) : NULL;
 }

@@ -17,7 +17,8 @@
 /* The one list of places: X(ID, name) is a PlaceKind PLACE_ID and an ops
  * struct place_ops_name, implemented in one file of harness/place/
  * (local.c; remote.c for ssh; slurm.c).  Adding a place: its file, and
- * one line here.  For an option several kinds share (--host), the first
+ * one line here; `ipclab run` takes its option from its row (option,
+ * option_help) and `ipclab estimate --place` its name.  For an option several kinds share (--host), the first
  * row that claims a value reads it. */
 #define PLACES(X) \
         X(LOCAL, local) \
@@ -74,8 +75,13 @@ typedef struct {
 struct PlaceOps {
         const char *name;
         /* The option that names one ("--host"), or NULL: where nothing
-         * else is named (here). */
+         * else is named (here).  `ipclab run` has one option for each row
+         * with OPTION_HELP (one row per option): its help, its
+         * argument's name, and whether it may be repeated. */
         const char *option;
+        const char *option_help;
+        const char *option_arg;
+        bool option_many;
         /* Whether SPEC, a value of OPTION, names a place of this kind. */
         bool (*claims)(const char *spec);
         /* Reads SPEC into P (its key and data; P->spec is set); false with
@@ -90,10 +96,10 @@ struct PlaceOps {
         /* Fetches and places the results of a run that ended STATUS. */
         int (*collect)(PlaceJob *job, int status, GError **error);
         void (*clean)(PlaceJob *job);                   /* whatever happened */
-        /* Seconds a run there of what takes SECS here takes, from CAL's
-         * recorded runs (NULL: the model's); appends what it assumed to
-         * NOTE. */
-        double (*cost_s)(double secs, const EstimateCalib *cal, GString *note);
+        /* Seconds a run at N places of this kind of what takes SECS here
+         * takes (in turn, or side by side), from CAL's recorded runs
+         * (NULL: the model's); appends what it assumed to NOTE. */
+        double (*cost_s)(double secs, guint n, const EstimateCalib *cal, GString *note);
         /* Takes every file at once (PlaceJob.files), as one job. */
         bool batch;
 };
@@ -144,8 +150,10 @@ int run_experiment_here(const Experiment *exp, const char *self, const char *out
 int run_experiment_machines(const Experiment *exp, const char *out_dir, const Place *const *places,
                             const PlaceCall *call, GError **error);
 
-/* The time EXP takes (estimate.h), run in turn on PLACES machines (1:
- * here alone, else SSH targets: PlaceOps.cost_s), in every environment
- * of it: each environment's cost (EnvOps.cost_s) of one pass over the
- * cells on the host.  OUT->where says what they added (g_free). */
-void place_estimate(const Experiment *exp, const EstimateCalib *cal, guint places, Estimate *out);
+/* The time EXP takes (estimate.h) at PLACES places of kind KIND (as
+ * its PlaceOps.cost_s adds them up), in every environment of it: each
+ * environment's cost (EnvOps.cost_s) of one pass over the cells on the
+ * host.  OUT->where says what they added (g_free). */
+void place_estimate(const Experiment *exp, const EstimateCalib *cal, PlaceKind kind, guint places, Estimate *out);
+/* The place kind called NAME ("local", "ssh", "slurm"), or -1. */
+int place_kind_of(const char *name);

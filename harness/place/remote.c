@@ -760,16 +760,20 @@ static void ssh_clean(PlaceJob *job)
         g_clear_pointer(&job->state, g_free);
 }
 
-static double ssh_cost_s(double secs, const EstimateCalib *cal, GString *note)
+/* The targets one after another (run_experiment_machines). */
+static double ssh_cost_s(double secs, guint n, const EstimateCalib *cal, GString *note)
 {
         (void) cal;
         (void) note;
-        return secs + MODEL_SSH_START_S;
+        return n * (secs + MODEL_SSH_START_S);
 }
 
 const PlaceOps place_ops_ssh = {
         .name = "ssh",
         .option = "--host",
+        .option_help = "Run on ssh://[USER@]HOST[:PORT] (or local: here); repeated, each in turn, merged",
+        .option_arg = "TARGET",
+        .option_many = true,
         .claims = ssh_claims,
         .parse = ssh_parse,
         .free_data = ssh_free_data,

@@ -431,10 +431,11 @@ static void slurm_clean(PlaceJob *job)
         g_clear_pointer(&job->state, g_free);
 }
 
-/* The tasks run side by side, one node each: the time of one, queueing
- * not counted. */
-static double slurm_cost_s(double secs, const EstimateCalib *cal, GString *note)
+/* The tasks run side by side, one node each: the time of one, however
+ * many nodes, queueing not counted. */
+static double slurm_cost_s(double secs, guint n, const EstimateCalib *cal, GString *note)
 {
+        (void) n;
         (void) cal;
         g_string_append(note, "; the time Slurm queues the job not counted");
         return secs;
@@ -443,6 +444,8 @@ static double slurm_cost_s(double secs, const EstimateCalib *cal, GString *note)
 const PlaceOps place_ops_slurm = {
         .name = "slurm",
         .option = "--slurm",
+        .option_help = "Run as a Slurm job array on PARTITION",
+        .option_arg = "PARTITION",
         .claims = slurm_claims,
         .parse = slurm_parse,
         .available = slurm_available,

@@ -62,64 +62,20 @@ const char *samples_header(void)
 }
 
 /* Where the number that column ID holds lives in S; NULL for a column
- * that is not one of a Sample's numbers. */
+ * that is not one of a Sample's numbers (its row has no field:
+ * columns.c). */
 static guint64 *sample_number(Sample *s, ColumnId id)
 {
-        /* No axis is a number of the Sample (axes.h). */
-        if (column_table[id].kind == COLUMN_AXIS)
-                return NULL;
-        switch (id) {
-        case COL_ELAPSED_NS:
-                return &s->elapsed_ns;
-        case COL_CLIENT_CPU_NS:
-                return &s->client_cpu_ns;
-        case COL_SERVER_CPU_NS:
-                return &s->server_cpu_ns;
-        case COL_BUS_CPU_NS:
-                return &s->bus_cpu_ns;
-        case COL_MESSAGES:
-                return &s->messages;
-        case COL_BYTES_B:
-                return &s->bytes;
-        case COL_LAT_N:
-                return &s->lat_n;
-        case COL_LAT_MIN_NS:
-                return &s->lat_min_ns;
-        case COL_LAT_P50_NS:
-                return &s->lat_p50_ns;
-        case COL_LAT_P90_NS:
-                return &s->lat_p90_ns;
-        case COL_LAT_P99_NS:
-                return &s->lat_p99_ns;
-        case COL_LAT_P999_NS:
-                return &s->lat_p999_ns;
-        case COL_LAT_MAX_NS:
-                return &s->lat_max_ns;
-        case COL_FIXED_NS:
-                return &s->fixed_ns;
-        case COL_CLIENT_ON_CPU:
-                return &s->client_on_cpu;
-        case COL_SERVER_ON_CPU:
-                return &s->server_on_cpu;
-        case COL_BUS_ON_CPU:
-                return &s->bus_on_cpu;
-        case COL_MIGRATIONS:
-                return &s->migrations;
-        default:
-                /* Axes, ids, text and the summary's columns (derived
-                 * metrics: columns.h) are not a Sample's numbers.  A
-                 * measured column adds its case here. */
-                break;
-        }
-        return NULL;
+        size_t at = column_table[id].sample;
+
+        return at ? (guint64 *) ((char *) s + at) : NULL;
 }
 
 /* Is column ID a number the runner measures where it can, SAMPLE_NONE
  * where it cannot (a Sample's placement and fixed window)? */
 static bool sample_optional(ColumnId id)
 {
-        return id == COL_FIXED_NS || id == COL_CLIENT_ON_CPU || id == COL_SERVER_ON_CPU ||
-               id == COL_BUS_ON_CPU || id == COL_MIGRATIONS;
+        return column_table[id].flags & COLUMN_OPTIONAL;
 }
 
 /* Was the number in column ID measured for CELL (else the row has "-")? */

@@ -3,9 +3,11 @@
  *
  * The table: one row per ColumnId, names unique, a unit and a label for
  * every column and a unit that agrees with the name's suffix, selector
- * keys exactly on the axes; samples.tsv's header is exactly its
- * COLUMN_IN_SAMPLES columns and the summary's exactly its
- * COLUMN_IN_SUMMARY columns plus NAME_lo and NAME_hi where COLUMN_HAS_CI.
+ * keys exactly on the axes; every measured number of samples.tsv has its
+ * field in a Sample and every number of a Sample its column; samples.tsv's
+ * header is exactly its COLUMN_IN_SAMPLES columns and the summary's
+ * exactly its COLUMN_IN_SUMMARY columns plus NAME_lo and NAME_hi where
+ * COLUMN_HAS_CI.
  *
  * samples.tsv: rows written for known cells and samples are byte for byte
  * what the writer wrote before it took its columns from the schema (the
@@ -234,6 +236,53 @@ static void test_table(void)
         g_assert_null(column_find_interval("_lo", &upper));
         g_assert_cmpstr(column_find_key("size")->name, ==, "size_B");
         g_assert_cmpstr(column_find_key("duration")->name, ==, "duration_ns");
+}
+
+/* Every measured number of samples.tsv has its field in a Sample and
+ * every number of a Sample its column: a measured row is either a word
+ * (COLUMN_WORD) or names a field, each field once, and the fields named
+ * are all of a Sample's numbers but failed_ns and placement (which
+ * samples.tsv writes as a word). */
+static void test_sample_fields(void)
+{
+        size_t first = offsetof(Sample, failed_ns);
+        size_t slots = (sizeof(Sample) - first) / sizeof(guint64);
+        g_autoptr(GHashTable) seen = g_hash_table_new(g_direct_hash, g_direct_equal);
+
+        g_assert_cmpuint(first % sizeof(guint64), ==, 0);
+        g_assert_cmpuint((sizeof(Sample) - first) % sizeof(guint64), ==, 0);
+        for (ColumnId id = 0; id < COL_N_COLUMNS; id++) {
+                const Column *c = &column_table[id];
+                bool measured = c->kind == COLUMN_MEASURED && (c->flags & COLUMN_IN_SAMPLES);
+                bool word = c->flags & COLUMN_WORD;
+                if (measured && !word && !c->sample)
+                        g_test_fail_printf("%s: a measured column without its field in Sample (columns.c, FIELD)",
+                                           c->name);
+                if (word)
+                        g_assert_true(measured && !c->sample);
+                if ((c->flags & COLUMN_OPTIONAL) || c->sample)
+                        g_assert_true(measured && c->sample);
+                if (!c->sample)
+                        continue;
+                g_assert_cmpuint(c->sample, >, first);
+                g_assert_cmpuint(c->sample, <, sizeof(Sample));
+                g_assert_cmpuint((c->sample - first) % sizeof(guint64), ==, 0);
+                g_assert_cmpuint(c->sample, !=, offsetof(Sample, placement));
+                if (g_hash_table_contains(seen, GSIZE_TO_POINTER(c->sample)))
+                        g_test_fail_printf("%s: a field another column holds", c->name);
+                g_hash_table_add(seen, GSIZE_TO_POINTER(c->sample));
+        }
+        if (g_hash_table_size(seen) != slots - 2)
+                g_test_fail_printf("columns hold %u of a Sample's %zu numbers (all but failed_ns and placement)",
+                                   g_hash_table_size(seen), slots - 2);
+        /* sample_init() leaves every optional number SAMPLE_NONE, the
+         * others 0. */
+        Sample s;
+        sample_init(&s);
+        for (const Column *c = column_table; c->name; c++)
+                if (c->sample)
+                        g_assert_cmpuint(*(guint64 *) ((char *) &s + c->sample), ==,
+                                         (c->flags & COLUMN_OPTIONAL) ? SAMPLE_NONE : 0);
 }
 
 /* samples.tsv's header is the table's samples columns in the table's
@@ -624,6 +673,7 @@ int main(int argc, char **argv)
         tmp_dir = g_dir_make_tmp("test-columns-XXXXXX", NULL);
         g_assert_nonnull(tmp_dir);
         g_test_add_func("/columns/table", test_table);
+        g_test_add_func("/columns/sample-fields", test_sample_fields);
         g_test_add_func("/columns/samples-header", test_samples_header);
         g_test_add_func("/columns/summary-header", test_summary_header);
         g_test_add_func("/columns/samples-rows", test_samples_rows);

@@ -55,5 +55,27 @@ quick=$(harness/ipclab estimate --profile quick experiments/kernel-latency.ini |
 check "a quick profile is estimated as itself ($quick), less than the full one ($full)" \
         '[ -n "$quick" ] && [ "$(duration_secs "$quick")" -lt "$(duration_secs "$full")" ]'
 
+# Places add up as their kind says (PlaceOps.cost_s): three SSH targets
+# run in turn, three Slurm nodes side by side, and a Slurm job array runs
+# its files side by side (the total is the longest, not the sum).
+secs_of() { awk -v e="$1" '$1 == e { $1 = ""; $NF = ""; print }' <<<"$2"; }
+exps="experiments/kernel-latency.ini experiments/machines.ini"
+one=$(harness/ipclab estimate $exps)
+ssh3=$(harness/ipclab estimate --places 3 $exps)
+slurm3=$(harness/ipclab estimate --place slurm --places 3 $exps)
+k1=$(duration_secs "$(secs_of kernel-latency "$one")")
+m1=$(duration_secs "$(secs_of machines "$one")")
+k3=$(duration_secs "$(secs_of kernel-latency "$ssh3")")
+ks=$(duration_secs "$(secs_of kernel-latency "$slurm3")")
+ts=$(duration_secs "$(awk '$1 == "estimated" && $2 == "total" { $1 = $2 = ""; print }' <<<"$slurm3")")
+check "three SSH targets in turn take three times as long or more ($k3 s, here $k1 s)" \
+        '[ "$k3" -ge $((3 * k1)) ]'
+check "three Slurm nodes side by side take as long as here ($ks s, here $k1 s)" '[ "$ks" -eq "$k1" ]'
+check "a Slurm job array's total is its longest file ($ts s), not the sum ($k1 s + $m1 s)" \
+        '[ "$ts" -eq "$((k1 > m1 ? k1 : m1))" ]'
+out=$(harness/ipclab estimate --place nowhere $exps 2>&1); rc=$?
+check "an unknown place kind: exit 2, naming the kinds (status $rc)" \
+        '[ $rc -eq 2 ] && grep -q "give one of local, ssh, slurm" <<<"$out"'
+
 echo "1..$n"
 [ "$failed" -eq 0 ]

@@ -3,9 +3,13 @@
 
 #include <string.h>
 
+#include "columns.h"
+
 void sample_init(Sample *s)
 {
         /* placement 0 is PLACEMENT_UNKNOWN (placement.c asserts it). */
         memset(s, 0, sizeof *s);
-        s->fixed_ns = s->client_on_cpu = s->server_on_cpu = s->bus_on_cpu = s->migrations = SAMPLE_NONE;
+        for (const Column *c = column_table; c->name; c++)
+                if ((c->flags & COLUMN_OPTIONAL) && c->sample)
+                        *(guint64 *) ((char *) s + c->sample) = SAMPLE_NONE;
 }

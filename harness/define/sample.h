@@ -1,5 +1,10 @@
 /* sample.h: what one repetition of one cell measured, as the runner
- * fills it (runner.h) and a row of samples.tsv holds it (samples.h). */
+ * fills it (runner.h) and a row of samples.tsv holds it (samples.h).
+ *
+ * Every number here but failed_ns and placement is one measured column:
+ * its row in columns.c names the field (FIELD), which is how samples.tsv
+ * writes and reads it.  A number without a row, or a measured row
+ * without a number, fails test-columns. */
 #pragma once
 
 #include <glib.h>
@@ -21,8 +26,9 @@ typedef struct {
         guint64 lat_n;            /* latencies recorded: round trips, or one-way
                                    * transit times (stamped payloads, runner.c) */
         guint64 lat_min_ns, lat_p50_ns, lat_p90_ns, lat_p99_ns, lat_p999_ns, lat_max_ns;
-        /* The numbers below are SAMPLE_NONE where they were not measured
-         * (sample_init() sets them so); samples.tsv has "-" there. */
+        /* The numbers below but placement are SAMPLE_NONE where they were
+         * not measured (their rows are COLUMN_OPTIONAL: sample_init() sets
+         * them so); samples.tsv has "-" there. */
         guint64 fixed_ns;         /* a window of one message, timed like the main
                                    * one just before it (runner.c) */
         guint64 placement;        /* a PlacementMode (placement.h) */

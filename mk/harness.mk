@@ -60,7 +60,7 @@ $(BUILD)/obj/measure/transports/zeromq.o: ALL_CFLAGS += $(ZMQ_CFLAGS)
 # The modules, one folder per step of the pipeline (README, "The source"):
 # define (the experiment file), measure, place (where it runs), store,
 # analyse, report, and cli (the command line).
-HARNESS_DIRS := define measure measure/transports place place/env store analyse report cli
+HARNESS_DIRS := base define measure measure/transports place place/env store analyse report cli
 HARNESS_SRC := $(filter-out harness/cli/main.c $(LIB_SRC),$(wildcard $(HARNESS_DIRS:%=harness/%/*.c)))
 HARNESS_OBJ := $(patsubst harness/%.c,$(BUILD)/obj/%.o,$(HARNESS_SRC))
 

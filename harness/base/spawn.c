@@ -38,6 +38,12 @@ static void child_close(int fd)
                 close(fd);
 }
 
+void spawn_adopt(pid_t pid, int out, bool group, SpawnChild *c)
+{
+        *c = (SpawnChild) { .pid = pid, .pidfd = (int) syscall(SYS_pidfd_open, pid, 0), .out = out, .err = -1,
+                            .group = group };
+}
+
 int spawn_start(const SpawnOpts *o, SpawnChild *c)
 {
         g_autofree char *program = NULL;
@@ -96,10 +102,8 @@ int spawn_start(const SpawnOpts *o, SpawnChild *c)
                 close(q[1]);
         if (o->new_group)
                 setpgid(pid, pid);
-        c->pid = pid;
-        c->out = p[0];
+        spawn_adopt(pid, p[0], o->new_group, c);
         c->err = q[0];
-        c->pidfd = (int) syscall(SYS_pidfd_open, pid, 0);
         return 0;
 }
 

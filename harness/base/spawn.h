@@ -54,6 +54,11 @@ typedef struct {
  * or -errno. */
 int spawn_start(const SpawnOpts *o, SpawnChild *c);
 
+/* Fills *C for PID, a child forked by other means (plugin.c's probe),
+ * to wait on as spawn_start()'s: OUT its output pipe (-1: none), GROUP
+ * whether to end its process group with it. */
+void spawn_adopt(pid_t pid, int out, bool group, SpawnChild *c);
+
 /* Called at least every 100 ms while spawn_watch() or spawn_wait() waits:
  * 0 to go on, or a negative errno-style reason to stop waiting (returned
  * as it is). */

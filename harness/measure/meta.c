@@ -141,7 +141,8 @@ static int stop_when_interrupted(void *data)
 
 int meta_child_output(pid_t pid, int fd, guint timeout_ms, GString *text, int *status)
 {
-        SpawnChild c = { .pid = pid, .pidfd = -1, .out = fd, .group = true };
+        SpawnChild c;
+        spawn_adopt(pid, fd, true, &c);
         gint64 deadline = g_get_monotonic_time() + (gint64) timeout_ms * 1000;
 
         return spawn_wait(&c, deadline, 0, text, stop_when_interrupted, NULL, status);

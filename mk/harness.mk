@@ -59,8 +59,9 @@ $(BUILD)/obj/measure/transports/zeromq.o: ALL_CFLAGS += $(ZMQ_CFLAGS)
 
 # The modules, one folder per step of the pipeline (README, "The source"):
 # base (what every step may use: the error domain, safe file reading, TSV
-# tables, the tree remover), define (the experiment file), measure, place
-# (where it runs), store, analyse, report, and cli (the command line).
+# tables, the tree remover, the LaTeX escaper, spawning a child),
+# define (the experiment file), measure, place (where it runs), store,
+# analyse, report, and cli (the command line).
 HARNESS_DIRS := base define measure measure/transports place place/env store analyse report cli
 HARNESS_SRC := $(filter-out harness/cli/main.c $(LIB_SRC),$(wildcard $(HARNESS_DIRS:%=harness/%/*.c)))
 HARNESS_OBJ := $(patsubst harness/%.c,$(BUILD)/obj/%.o,$(HARNESS_SRC))

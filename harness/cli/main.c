@@ -73,8 +73,6 @@ int main(int argc, char **argv)
         }
         g_autofree char *prgname = g_strconcat("ipclab ", cmd, NULL);
         g_set_prgname(prgname);
-        /* Earlier runs kept as git commits: git runs with a deadline. */
-        history_set_command(meta_command);
         if (!strcmp(cmd, "list"))
                 return cmd_list(argc - 1, argv + 1);
         if (!strcmp(cmd, "check"))

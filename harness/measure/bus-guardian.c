@@ -62,14 +62,9 @@ static char *guardian_log_tail(Guardian *g)
 static char *guardian_daemon_status(Guardian *g)
 {
         int status;
-        pid_t r;
 
-        do
-                r = waitpid(g->daemon, &status, 0);
-        while (r < 0 && errno == EINTR);
-        if (r != g->daemon)
+        if (spawn_wait(&g->daemon, 0, 0, NULL, NULL, NULL, &status) < 0)
                 return g_strdup("it is gone");
-        g->daemon = 0;
         if (WIFEXITED(status))
                 return g_strdup_printf("exit status %d", WEXITSTATUS(status));
         if (WIFSIGNALED(status))
@@ -149,49 +144,45 @@ static gboolean guardian_signalled(Guardian *g)
         return stop;
 }
 
-/* Has the daemon exited?  It stays waitable (WNOWAIT) for its status. */
-static gboolean guardian_daemon_exited(Guardian *g)
+/* SpawnCheck, without a pidfd on ipclab: has ipclab gone (we were
+ * reparented)? */
+static int guardian_orphaned(void *data)
 {
-        siginfo_t si = { 0 };
+        const Guardian *g = data;
 
-        if (g->daemon <= 0)
-                return TRUE;
-        if (waitid(P_PID, (id_t) g->daemon, &si, WEXITED | WNOHANG | WNOWAIT) < 0)
-                return errno == ECHILD;
-        return si.si_pid == g->daemon;
+        return getppid() != g->ipclab ? -ECANCELED : 0;
 }
 
 /* Waits until FD is readable (FD < 0: only watches).  Returns 0, -ECHILD
  * when the daemon exited, -ECANCELED when ipclab is gone or wants the bus
- * stopped, -ETIMEDOUT at DEADLINE.  The pidfds make this prompt; without
- * them (old kernels, valgrind) SIGCHLD, EOF on the socketpair and a
- * periodic getppid() do the same job. */
+ * stopped, -ETIMEDOUT at DEADLINE (bus_deadline(); 0: none).  The pidfds
+ * make this prompt; without them (old kernels, valgrind) SIGCHLD, EOF on
+ * the socketpair and a periodic getppid() do the same job. */
 static int guardian_wait(Guardian *g, int fd, gint64 deadline)
 {
-        for (;;) {
-                struct pollfd p[5];
-                int timeout = bus_remaining_ms(deadline), r;
+        const int fds[] = { g->control, g->ipclab_pidfd, g->signal_fd, fd };
 
-                if (getppid() != g->ipclab)
+        if (getppid() != g->ipclab)
+                return -ECANCELED;
+        if (g->daemon.pid <= 0)
+                return -ECHILD;
+        for (;;) {
+                int r = spawn_watch(&g->daemon, fds, G_N_ELEMENTS(fds), deadline,
+                                    g->ipclab_pidfd < 0 ? guardian_orphaned : NULL, g);
+
+                switch (r) {
+                case 0:   /* a byte or EOF from ipclab */
+                case 1:   /* ipclab exited */
                         return -ECANCELED;
-                if (timeout == 0)
-                        return -ETIMEDOUT;
-                p[0] = (struct pollfd) { .fd = g->control, .events = POLLIN };
-                p[1] = (struct pollfd) { .fd = g->ipclab_pidfd, .events = POLLIN };
-                p[2] = (struct pollfd) { .fd = g->signal_fd, .events = POLLIN };
-                p[3] = (struct pollfd) { .fd = g->daemon_pidfd, .events = POLLIN };
-                p[4] = (struct pollfd) { .fd = fd, .events = POLLIN };
-                r = poll(p, 5, MIN(timeout, BUS_WATCH_PERIOD_MS));
-                if (r < 0 && errno != EINTR)
-                        return -errno;
-                if (r > 0 && (p[0].revents || p[1].revents))
-                        return -ECANCELED;
-                if (r > 0 && p[2].revents && guardian_signalled(g))
-                        return -ECANCELED;
-                if (r > 0 && p[4].revents)
+                case 2:   /* SIGCHLD only wakes us up to look at the daemon */
+                        if (guardian_signalled(g))
+                                return -ECANCELED;
+                        break;
+                case 3:
                         return 0;
-                if (guardian_daemon_exited(g))
-                        return -ECHILD;
+                default:
+                        return r;
+                }
         }
 }
 
@@ -234,9 +225,8 @@ static int guardian_spawn(Guardian *g, const char *const *argv, int fd3, char **
                 *why = g_strdup_printf("cannot start %s: %s", argv[0], g_strerror(-r));
                 return r;
         }
-        g->daemon = c.pid;
-        /* Optional: without it, SIGCHLD tells us. */
-        g->daemon_pidfd = c.pidfd;
+        /* Its pidfd is optional: without it, SIGCHLD tells us. */
+        g->daemon = c;
         return 0;
 }
 
@@ -246,7 +236,7 @@ static int guardian_start_daemon(Guardian *g, char **why)
         g_autofree char *config_arg = g_strdup_printf("--config-file=%s", g->config);
         const char *argv[] = { g->program, "--nofork", "--nopidfile", "--nosyslog",
                                config_arg, "--print-address=3", NULL };
-        gint64 deadline = bus_now_ms() + BUS_START_TIMEOUT_MS;
+        gint64 deadline = bus_deadline(BUS_START_TIMEOUT_MS);
         char line[1024];
         size_t len = 0;
         int pipe_fd[2], r;
@@ -274,7 +264,7 @@ static int guardian_start_daemon(Guardian *g, char **why)
                         continue;
                 if (n <= 0 || len + (size_t) n >= sizeof(line) - 1) {
                         /* EOF without an address: the daemon is exiting. */
-                        r = guardian_wait(g, -1, bus_now_ms() + BUS_TERM_TIMEOUT_MS);
+                        r = guardian_wait(g, -1, bus_deadline(BUS_TERM_TIMEOUT_MS));
                         if (r == 0 || r == -ETIMEDOUT)
                                 r = -EPROTO;
                         break;
@@ -483,7 +473,7 @@ static int guardian_start_broker(Guardian *g, char **why)
         }
         /* libdbus authenticates lazily, and only knows afterwards that it
          * may pass fds: finish the handshake before sending the socket. */
-        gint64 deadline = bus_now_ms() + BUS_START_TIMEOUT_MS;
+        gint64 deadline = bus_deadline(BUS_START_TIMEOUT_MS);
         while (!dbus_connection_get_is_authenticated(g->controller) &&
                dbus_connection_get_is_connected(g->controller) && bus_remaining_ms(deadline) > 0)
                 dbus_connection_read_write(g->controller, MIN(bus_remaining_ms(deadline), 100));
@@ -493,7 +483,7 @@ static int guardian_start_broker(Guardian *g, char **why)
                 g_autofree char *late = bus_remaining_ms(deadline) == 0 ?
                         g_strdup_printf(" within %d s", BUS_START_TIMEOUT_MS / 1000) : g_strdup("");
 
-                if (guardian_wait(g, -1, bus_now_ms() + 200) == -ECHILD)
+                if (guardian_wait(g, -1, bus_deadline(200)) == -ECHILD)
                         status = guardian_daemon_status(g);
                 log = guardian_log_tail(g);
                 *why = g_strdup_printf("%s did not %s its controller connection%s%s%s%s%s",
@@ -516,7 +506,7 @@ static int guardian_start_broker(Guardian *g, char **why)
                 g_autofree char *log = NULL;
                 g_autofree char *status = NULL;
 
-                r = guardian_wait(g, -1, bus_now_ms() + 200);
+                r = guardian_wait(g, -1, bus_deadline(200));
                 if (r == -ECHILD)
                         status = guardian_daemon_status(g);
                 log = guardian_log_tail(g);
@@ -557,7 +547,7 @@ static void guardian_watch(Guardian *g)
                  * pidfd will say so. */
                 if (!dbus_connection_get_is_connected(g->controller))
                         ctl_fd = -1;
-        } while (guardian_wait(g, ctl_fd, G_MAXINT64) == 0);
+        } while (guardian_wait(g, ctl_fd, 0) == 0);
 }
 
 static _Noreturn void guardian_exit(Guardian *g, int status)
@@ -568,57 +558,32 @@ static _Noreturn void guardian_exit(Guardian *g, int status)
                 dbus_connection_unref(g->controller);
                 g->controller = NULL;
         }
-        if (g->daemon > 0) {
-                gint64 deadline = bus_now_ms() + BUS_TERM_TIMEOUT_MS;
+        if (g->daemon.pid > 0) {
                 int st;
 
-                kill(g->daemon, SIGTERM);
-                while (waitpid(g->daemon, &st, WNOHANG) == 0) {
-                        if (bus_remaining_ms(deadline) == 0) {
-                                kill(g->daemon, SIGKILL);
-                                while (waitpid(g->daemon, &st, 0) < 0 && errno == EINTR)
-                                        ;
-                                break;
-                        }
-                        if (g->daemon_pidfd >= 0) {
-                                struct pollfd p = { .fd = g->daemon_pidfd, .events = POLLIN };
-
-                                poll(&p, 1, bus_remaining_ms(deadline));
-                        } else {
-                                g_usleep(5000);
-                        }
-                }
-                g->daemon = 0;
+                spawn_end(&g->daemon, BUS_TERM_TIMEOUT_MS, &st);
         }
         samples_remove_dir(g->dir);
         _exit(status);
 }
 
-/* Moves FD above 2 (ipclab may have run with 0, 1 or 2 closed). */
-static int fd_above_stdio(int fd)
+_Noreturn int bus_guardian_main(void *guardian)
 {
-        return fd >= 0 && fd <= 2 ? fcntl(fd, F_DUPFD_CLOEXEC, 3) : fd;
-}
-
-_Noreturn void bus_guardian_main(Guardian *g)
-{
+        Guardian *g = guardian;
         g_autofree char *why = NULL;
-        int devnull, r;
+        int r;
 
-        g->control = fd_above_stdio(g->control);
-        g->listen_fd = fd_above_stdio(g->listen_fd);
-        g->log_fd = fd_above_stdio(g->log_fd);
+        /* bus_start() put them above 2; 0 is /dev/null, 1 and 2 the log. */
         const int keep[] = { g->control, g->listen_fd, g->log_fd };
 
         g->self = getpid();
         g->ipclab_pidfd = -1;
-        g->daemon_pidfd = -1;
-        g->daemon = 0;
+        g->daemon = (SpawnChild) { .pid = -1, .pidfd = -1, .out = -1, .err = -1 };
         g->controller = NULL;
 
-        /* Out of ipclab's process group: a terminal's ^C reaches ipclab,
-         * and ipclab's exit then reaches us. */
-        setpgid(0, 0);
+        /* In a process group of its own (SpawnOpts.new_group), out of
+         * ipclab's: a terminal's ^C reaches ipclab, and ipclab's exit then
+         * reaches us. */
         prctl(PR_SET_NAME, "ipclab-bus");
         /* Pin no mount point; every path we use is absolute. */
         if (chdir("/") < 0) {
@@ -627,11 +592,6 @@ _Noreturn void bus_guardian_main(Guardian *g)
         }
 
         /* Hold nothing of ipclab's: no terminal, no pipes of the runner. */
-        devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
-        if (devnull >= 0)
-                dup2(devnull, 0);
-        dup2(g->log_fd, 1);
-        dup2(g->log_fd, 2);
         close_fds_except(keep, G_N_ELEMENTS(keep));
         guardian_signals(g);
 
@@ -651,7 +611,7 @@ _Noreturn void bus_guardian_main(Guardian *g)
                         guardian_report(g, "E %s\n", why ? why : g_strerror(-r));
                 guardian_exit(g, 1);
         }
-        guardian_report(g, "R %ld\n", (long) g->daemon);
+        guardian_report(g, "R %ld\n", (long) g->daemon.pid);
         guardian_watch(g);
         guardian_exit(g, 0);
 }

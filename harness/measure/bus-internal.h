@@ -31,7 +31,6 @@
 #define BUS_PARENT_TIMEOUT_MS 15000   /* outer bound on the guardian's report */
 #define BUS_TERM_TIMEOUT_MS 2000      /* SIGTERM, then SIGKILL */
 #define BUS_STOP_TIMEOUT_MS 5000      /* guardian must be done by then */
-#define BUS_WATCH_PERIOD_MS 1000      /* guardian re-checks getppid() */
 
 #define BUS_MESSAGE_MAX "134217728"   /* 128 MiB: the D-Bus maximum */
 #define BUS_QUEUE_MAX "1073741824"    /* 1 GiB queued per connection */
@@ -51,14 +50,13 @@ struct Bus {
         BusKind kind;
         char *dir;
         char *address;
-        pid_t guardian;
-        int guardian_pidfd;
+        SpawnChild guardian;   /* .pid -1: none, or reaped */
         pid_t daemon;
         int daemon_pidfd;
         int control;   /* our end of the socketpair with the guardian */
 };
 
-/* Everything the guardian needs; filled by bus_start() before fork(). */
+/* Everything the guardian needs; filled by bus_start() before the fork. */
 typedef struct {
         BusKind kind;
         const char *program;
@@ -73,16 +71,16 @@ typedef struct {
         pid_t self;
         int ipclab_pidfd;
         int signal_fd;
-        pid_t daemon;
-        int daemon_pidfd;
+        SpawnChild daemon;        /* .pid -1: none, or reaped */
         DBusConnection *controller;
 } Guardian;
 
 /* bus.c */
-gint64 bus_now_ms(void);
+gint64 bus_deadline(int timeout_ms);
 int bus_remaining_ms(gint64 deadline);
 char *bus_unix_address(const char *path);
 int bus_unix_listen(const char *path, int flags);
 
-/* bus-guardian.c */
-_Noreturn void bus_guardian_main(Guardian *g);
+/* bus-guardian.c: the guardian's whole life, in the child bus_start()
+ * forks (SpawnOpts.run; GUARDIAN is a Guardian); it never returns. */
+_Noreturn int bus_guardian_main(void *guardian);

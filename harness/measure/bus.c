@@ -37,17 +37,16 @@ static const char *bus_program_name(BusKind kind)
         return kind == BUS_DBUS_BROKER ? "dbus-broker" : "dbus-daemon";
 }
 
-gint64 bus_now_ms(void)
+/* TIMEOUT_MS from now, as spawn_watch() takes it. */
+gint64 bus_deadline(int timeout_ms)
 {
-        struct timespec ts;
-
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return (gint64) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+        return g_get_monotonic_time() + (gint64) timeout_ms * 1000;
 }
 
+/* What is left until DEADLINE (bus_deadline()), in whole ms. */
 int bus_remaining_ms(gint64 deadline)
 {
-        gint64 left = deadline - bus_now_ms();
+        gint64 left = (deadline - g_get_monotonic_time()) / 1000;
 
         return left < 0 ? 0 : (int) MIN(left, (gint64) G_MAXINT);
 }
@@ -290,52 +289,38 @@ static void bus_kill_daemon(const Bus *bus)
                 kill(bus->daemon, SIGKILL);
 }
 
-/* Waits up to TIMEOUT_MS for the guardian to exit, and reaps it.  Returns
- * FALSE if it is still running. */
-static gboolean bus_reap_guardian(Bus *bus, int timeout_ms)
+/* SpawnCheck: stop waiting once the daemon has ended. */
+static int bus_daemon_gone(void *bus)
 {
-        gint64 deadline = bus_now_ms() + timeout_ms;
+        return bus_daemon_ended(bus) ? -ESRCH : 0;
+}
 
-        for (;;) {
-                pid_t r = waitpid(bus->guardian, NULL, WNOHANG);
-
-                /* ECHILD: somebody else reaped it (SIGCHLD ignored?). */
-                if (r == bus->guardian || (r < 0 && errno != EINTR)) {
-                        bus->guardian = 0;
-                        return TRUE;
-                }
-                if (bus_remaining_ms(deadline) == 0)
-                        return FALSE;
-                if (bus->guardian_pidfd >= 0) {
-                        struct pollfd p = { .fd = bus->guardian_pidfd, .events = POLLIN };
-
-                        poll(&p, 1, bus_remaining_ms(deadline));
-                } else {
-                        g_usleep(2000);
-                }
-        }
+/* Waits up to TIMEOUT_MS for the daemon (not our child) to end. */
+static gboolean bus_await_daemon(const Bus *bus, int timeout_ms)
+{
+        /* Its pidfd says at once; without one, the check looks. */
+        return spawn_watch(NULL, &bus->daemon_pidfd, 1, bus_deadline(timeout_ms), bus_daemon_gone,
+                           (void *) bus) != -ETIMEDOUT;
 }
 
 /* Reads the guardian's one-line report into BUF. */
 static gboolean bus_read_report(Bus *bus, char *buf, size_t size, GError **error)
 {
-        gint64 deadline = bus_now_ms() + BUS_PARENT_TIMEOUT_MS;
+        gint64 deadline = bus_deadline(BUS_PARENT_TIMEOUT_MS);
         size_t len = 0;
 
         buf[0] = '\0';
         while (!memchr(buf, '\n', len)) {
-                struct pollfd p = { .fd = bus->control, .events = POLLIN };
                 ssize_t n;
-                int r = poll(&p, 1, bus_remaining_ms(deadline));
+                int r = spawn_watch(NULL, &bus->control, 1, deadline, NULL, NULL);
 
-                if (r < 0 && errno == EINTR)
-                        continue;
-                if (r == 0) {
+                if (r == -ETIMEDOUT) {
                         g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_RUN,
                                     "%s did not start within %d s (is the machine overloaded?)",
                                     bus_program_name(bus->kind), BUS_PARENT_TIMEOUT_MS / 1000);
                         return FALSE;
                 }
+                errno = -r;
                 n = r < 0 ? -1 : read(bus->control, buf + len, size - 1 - len);
                 if (n < 0 && errno == EINTR)
                         continue;
@@ -355,6 +340,18 @@ static gboolean bus_read_report(Bus *bus, char *buf, size_t size, GError **error
         return TRUE;
 }
 
+/* FD, moved above 2 when it is 0, 1 or 2 (ipclab may have run with one
+ * of them closed): the guardian's 0, 1 and 2 are put in place over them. */
+static int fd_above_stdio(int fd)
+{
+        if (fd < 0 || fd > 2)
+                return fd;
+        int moved = fcntl(fd, F_DUPFD_CLOEXEC, 3), e = errno;
+        close(fd);
+        errno = e;
+        return moved < 0 ? -e : moved;
+}
+
 Bus *bus_start(BusKind kind, GError **error)
 {
         g_autoptr(Bus) bus = NULL;
@@ -364,8 +361,9 @@ Bus *bus_start(BusKind kind, GError **error)
         g_autofree char *log_path = NULL;
         g_autofree char *machine_id = NULL;
         Guardian g = { .kind = kind, .listen_fd = -1, .log_fd = -1, .signal_fd = -1 };
+        SpawnOpts o = { .in_fd = -1, .new_group = true, .run = bus_guardian_main, .data = &g };
         char report[2048];
-        int sv[2];
+        int sv[2] = { -1, -1 };
 
         if (kind != BUS_DBUS_DAEMON && kind != BUS_DBUS_BROKER) {
                 g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_RUN,
@@ -380,7 +378,7 @@ Bus *bus_start(BusKind kind, GError **error)
 
         bus = g_new0(Bus, 1);
         bus->kind = kind;
-        bus->guardian_pidfd = -1;
+        bus->guardian.pid = -1;
         bus->daemon_pidfd = -1;
         bus->control = -1;
         bus->dir = bus_make_dir(error);
@@ -402,7 +400,7 @@ Bus *bus_start(BusKind kind, GError **error)
                 }
         } else {
                 machine_id = bus_machine_id();
-                g.listen_fd = bus_unix_listen(socket_path, SOCK_NONBLOCK);
+                g.listen_fd = fd_above_stdio(bus_unix_listen(socket_path, SOCK_NONBLOCK));
                 if (g.listen_fd < 0) {
                         g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_RUN,
                                     "cannot listen on %s: %s", socket_path, g_strerror(-g.listen_fd));
@@ -410,14 +408,17 @@ Bus *bus_start(BusKind kind, GError **error)
                 }
         }
 
-        g.log_fd = open(log_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
-        if (g.log_fd < 0 || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
+        g.log_fd = fd_above_stdio(open(log_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600));
+        if (g.log_fd < 0 || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0 ||
+            (sv[1] = fd_above_stdio(sv[1])) < 0) {
                 g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_RUN,
                             "cannot prepare the bus in %s: %s", bus->dir, g_strerror(errno));
                 if (g.log_fd >= 0)
                         close(g.log_fd);
                 if (g.listen_fd >= 0)
                         close(g.listen_fd);
+                if (sv[0] >= 0)
+                        close(sv[0]);
                 return NULL;
         }
 
@@ -427,25 +428,20 @@ Bus *bus_start(BusKind kind, GError **error)
         g.machine_id = machine_id;
         g.ipclab = getpid();
         g.control = sv[1];
+        /* Its stdout and stderr are the log; it keeps nothing else of ours. */
+        o.out_fd = o.err_fd = g.log_fd;
 
-        bus->guardian = fork();
-        if (bus->guardian == 0) {
-                close(sv[0]);
-                bus_guardian_main(&g);
-        }
-        int fork_errno = errno;
+        int r = spawn_start(&o, &bus->guardian);
         close(sv[1]);
         close(g.log_fd);
         if (g.listen_fd >= 0)
                 close(g.listen_fd);
         bus->control = sv[0];
-        if (bus->guardian < 0) {
-                bus->guardian = 0;
+        if (r < 0) {
                 g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_RUN,
-                            "cannot fork the bus guardian: %s", g_strerror(fork_errno));
+                            "cannot fork the bus guardian: %s", g_strerror(-r));
                 return NULL;
         }
-        bus->guardian_pidfd = pidfd_open(bus->guardian, 0);
 
         if (!bus_read_report(bus, report, sizeof(report), error))
                 return NULL;
@@ -489,7 +485,7 @@ gboolean bus_is_alive(const Bus *bus)
 
 void bus_stop(Bus *bus)
 {
-        gint64 deadline;
+        int status;
 
         if (!bus)
                 return;
@@ -500,26 +496,19 @@ void bus_stop(Bus *bus)
                 shutdown(bus->control, SHUT_RDWR);
                 close(bus->control);
         }
-        if (bus->guardian > 0 && !bus_reap_guardian(bus, BUS_STOP_TIMEOUT_MS)) {
-                kill(bus->guardian, SIGKILL);
+        /* Past the deadline the guardian is SIGKILLed with its process
+         * group, the daemon's too. */
+        if (bus->guardian.pid > 0 &&
+            spawn_wait(&bus->guardian, bus_deadline(BUS_STOP_TIMEOUT_MS), 0, NULL, NULL, NULL, &status) == -ETIMEDOUT)
                 bus_kill_daemon(bus);
-                bus_reap_guardian(bus, G_MAXINT);
-        }
         /* The guardian reaps the daemon before it exits; this is for a
          * guardian that was killed. */
-        deadline = bus_now_ms() + BUS_TERM_TIMEOUT_MS;
-        while (!bus_daemon_ended(bus) && bus_remaining_ms(deadline) > 0)
-                g_usleep(2000);
-        if (!bus_daemon_ended(bus)) {
+        if (!bus_await_daemon(bus, BUS_TERM_TIMEOUT_MS)) {
                 bus_kill_daemon(bus);
-                deadline = bus_now_ms() + BUS_TERM_TIMEOUT_MS;
-                while (!bus_daemon_ended(bus) && bus_remaining_ms(deadline) > 0)
-                        g_usleep(2000);
+                bus_await_daemon(bus, BUS_TERM_TIMEOUT_MS);
         }
         if (bus->daemon_pidfd >= 0)
                 close(bus->daemon_pidfd);
-        if (bus->guardian_pidfd >= 0)
-                close(bus->guardian_pidfd);
         if (bus->dir)
                 samples_remove_dir(bus->dir);
         g_free(bus->dir);

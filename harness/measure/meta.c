@@ -141,7 +141,8 @@ static int stop_when_interrupted(void *data)
 
 int meta_child_output(pid_t pid, int fd, guint timeout_ms, GString *text, int *status)
 {
-        SpawnChild c = { .pid = pid, .pidfd = -1, .out = fd, .group = true };
+        SpawnChild c;
+        spawn_adopt(pid, fd, true, &c);
         gint64 deadline = g_get_monotonic_time() + (gint64) timeout_ms * 1000;
 
         return spawn_wait(&c, deadline, 0, text, stop_when_interrupted, NULL, status);
@@ -149,25 +150,7 @@ int meta_child_output(pid_t pid, int fd, guint timeout_ms, GString *text, int *s
 
 int meta_command(const char *const *argv, guint timeout_ms, char **out)
 {
-        g_autoptr(GString) text = g_string_new(NULL);
-        SpawnOpts o = { .argv = argv, .in_fd = -1, .out_fd = SPAWN_PIPE, .err_fd = -1, .new_group = true };
-        SpawnChild c;
-        int status = 0;
-
-        *out = NULL;
-        if (runner_interrupted)
-                return -EINTR;
-        int r = spawn_start(&o, &c);
-        if (r < 0)
-                return r;
-        gint64 deadline = g_get_monotonic_time() + (gint64) timeout_ms * 1000;
-        r = spawn_wait(&c, deadline, 0, text, stop_when_interrupted, NULL, &status);
-        if (r < 0)
-                return r;
-        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-                return -EIO;
-        *out = g_string_free(g_steal_pointer(&text), FALSE);
-        return 0;
+        return spawn_command(argv, timeout_ms, stop_when_interrupted, NULL, out);
 }
 
 /* systemd-detect-virt --MODE: "kvm", "docker", "none"; it exits non-zero

@@ -9,6 +9,7 @@
 #include "ipclab-error.h"
 #include "safefile.h"
 #include "samples.h"
+#include "spawn.h"
 
 /* How long one git command may take: writing a run of hundreds of MiB
  * into the object store takes seconds. */
@@ -22,24 +23,17 @@ static struct {
         HistoryMode mode;
         guint keep;
         guint64 keep_size;
-        HistoryCommand command;
-} history = { HISTORY_MODE_DIR, HISTORY_KEEP_DEFAULT, G_MAXUINT64, NULL };
-
-void history_set_command(HistoryCommand command)
-{
-        history.command = command;
-}
+} history = { HISTORY_MODE_DIR, HISTORY_KEEP_DEFAULT, G_MAXUINT64 };
 
 /* Runs git with ARGS in DIR, with the environment ENV ("NAME=VALUE"
- * strings, NULL-terminated; may be NULL), through history.command:
- * 0 with *OUT its output (may be NULL), or -errno. */
+ * strings, NULL-terminated; may be NULL), within HISTORY_GIT_TIMEOUT_MS
+ * (spawn_command()): 0 with *OUT its output (may be NULL), or -errno
+ * (-ENOENT: no git). */
 static int git(const char *dir, const char *const *env, const char *const *args, char **out)
 {
         g_autoptr(GPtrArray) argv = g_ptr_array_new();
         g_autofree char *ignored = NULL;
 
-        if (!history.command)
-                return -ENOSYS;
         /* env(1) sets what git reads from its environment (GIT_INDEX_FILE):
          * still one argv, no shell. */
         g_ptr_array_add(argv, (gpointer) "env");
@@ -51,7 +45,8 @@ static int git(const char *dir, const char *const *env, const char *const *args,
         for (guint i = 0; args[i]; i++)
                 g_ptr_array_add(argv, (gpointer) args[i]);
         g_ptr_array_add(argv, NULL);
-        return history.command((const char *const *) argv->pdata, HISTORY_GIT_TIMEOUT_MS, out ? out : &ignored);
+        return spawn_command((const char *const *) argv->pdata, HISTORY_GIT_TIMEOUT_MS, NULL, NULL,
+                             out ? out : &ignored);
 }
 
 /* Where DIR is in its git repository ("data/"; "" at its top), or -errno

@@ -16,8 +16,8 @@
  *   index of its own and holds nothing but those files; the user's
  *   branch, index and working tree are untouched (`git log` shows none of
  *   it; `git checkout REF -- DIR/<experiment>` brings a run back).  git
- *   is run from argv, within a time limit, through the command
- *   history_set_command() gives.
+ *   is run from argv, within a time limit (spawn_command(), which an
+ *   interrupt does not cut short: a commit under way is finished).
  * - none: it is removed.
  *
  * RUN-ID is the time the run started as its meta.ini records it
@@ -39,14 +39,6 @@
 #define HISTORY_DIR ".history"
 #define HISTORY_KEEP_DEFAULT 5
 #define HISTORY_GIT_REFS "refs/ipclab/history/"
-
-/* How history runs git: ARGV (ARGV[0] searched in PATH) with standard
- * input and error on /dev/null; 0 with *OUT its standard output when it
- * exits 0 within TIMEOUT_MS, else -errno (-ENOENT: no such program).
- * Given from above (the layer that spawns children); without one, no run
- * is kept as a git commit and none is found there. */
-typedef int (*HistoryCommand)(const char *const *argv, guint timeout_ms, char **out);
-void history_set_command(HistoryCommand command);
 
 /* Where and how many earlier runs this process keeps, for results in
  * OUT_DIR: MODE "dir", "git" or "none" (NULL: dir), at most KEEP runs

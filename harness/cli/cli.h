@@ -2,8 +2,8 @@
  * statuses, the two ways an error is printed, and one function per
  * command (main.c dispatches; cmd-run.c: list, check, keys, run,
  * estimate; cmd-data.c: summarize, columns, plot, table, section,
- * numbers, select, methods, bus, compare, paper-check, init).  Only these
- * files print. */
+ * numbers, select, methods, bus, compare, paper-check, init;
+ * cmd-latency.c: latency).  Only these files print. */
 #pragma once
 
 #include <glib.h>
@@ -36,6 +36,8 @@ int cmd_estimate(int argc, char **argv);
 int cmd_run(int argc, char **argv, char **argv_all);
 int cmd_summarize(int argc, char **argv);
 int cmd_columns(int argc, char **argv);
+/* cmd-latency.c */
+int cmd_latency(int argc, char **argv);
 int cmd_render(int argc, char **argv, RenderKind kind);
 int cmd_numbers(int argc, char **argv);
 int cmd_select(int argc, char **argv);

@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -482,11 +483,43 @@ static void place_args_clear(PlaceArgs *a)
 }
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(PlaceArgs, place_args_clear)
 
-/* Where what the places say goes (progress.h): our stderr, as it comes. */
-static void show_progress(const char *text, gsize len, gpointer data)
+/* The width of the terminal on FD: the kernel's (TIOCGWINSZ), else
+ * $COLUMNS, else 80; never less than 20. */
+static guint terminal_columns(int fd)
+{
+        struct winsize ws;
+        guint cols = 80;
+
+        if (ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) {
+                cols = ws.ws_col;
+        } else if (g_getenv("COLUMNS")) {
+                guint64 c = g_ascii_strtoull(g_getenv("COLUMNS"), NULL, 10);
+                if (c > 0 && c < 10000)
+                        cols = (guint) c;
+        }
+        return MAX(cols, 20);
+}
+
+/* Where what a run says goes (progress.h): our stderr, as it comes; the
+ * status line only on a terminal, on one line that never wraps (a
+ * wrapped one leaves its first half behind at each update). */
+static void show_progress(ProgressKind kind, const char *text, gsize len, gpointer data)
 {
         (void) data;
-        (void) !write(STDERR_FILENO, text, len);
+        if (kind == PROGRESS_TEXT) {
+                (void) !write(STDERR_FILENO, text, len);
+                return;
+        }
+        if (!isatty(STDERR_FILENO))
+                return;
+        if (kind == PROGRESS_KEEP) {
+                (void) !write(STDERR_FILENO, "\n", 1);
+                return;
+        }
+        guint cols = terminal_columns(STDERR_FILENO);
+        g_autofree char *line = g_strconcat("\r\033[K", text, NULL);
+        gsize n = strlen("\r\033[K") + (len >= cols ? cols - 1 : len);
+        (void) !write(STDERR_FILENO, line, n);
 }
 
 /* Loads each of the N FILES with PROFILE: 0, or the exit status of the
@@ -594,7 +627,7 @@ int cmd_run(int argc, char **argv, char **argv_all)
         if (resume)
                 extra[n++] = "--resume";
 
-        place_set_progress(show_progress, NULL);
+        progress_set(show_progress, NULL);
         struct sigaction sa = { .sa_handler = cli_on_signal };
         sigaction(SIGINT, &sa, NULL);
         sigaction(SIGTERM, &sa, NULL);

@@ -26,7 +26,6 @@
 #include <string.h>
 
 #include "history.h"
-#include "latency.h"
 #include "meta.h"
 #if __has_include("verify.h")
 #include "verify.h"
@@ -94,7 +93,7 @@ int main(int argc, char **argv)
         if (!strcmp(cmd, "bus"))
                 return cmd_bus(argc - 1, argv + 1);
         if (!strcmp(cmd, "latency"))
-                return latency_command(argc - 1, argv + 1);
+                return cmd_latency(argc - 1, argv + 1);
         if (!strcmp(cmd, "plot"))
                 return cmd_render(argc - 1, argv + 1, RENDER_PLOT);
         if (!strcmp(cmd, "table"))

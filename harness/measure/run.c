@@ -37,7 +37,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/file.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -45,6 +44,7 @@
 #include "history.h"
 #include "latency.h"
 #include "meta.h"
+#include "progress.h"
 #include "runner.h"
 #include "safefile.h"
 #include "samples.h"
@@ -79,23 +79,6 @@ void run_format_duration(char *buf, size_t len, double s)
         }
         else
                 snprintf(buf, len, "%.1f h", s / 3600);
-}
-
-/* The width of the terminal on FD: the kernel's (TIOCGWINSZ), else
- * $COLUMNS, else 80; never less than 20. */
-static guint terminal_columns(int fd)
-{
-        struct winsize ws;
-        guint cols = 80;
-
-        if (ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) {
-                cols = ws.ws_col;
-        } else if (g_getenv("COLUMNS")) {
-                guint64 c = g_ascii_strtoull(g_getenv("COLUMNS"), NULL, 10);
-                if (c > 0 && c < 10000)
-                        cols = (guint) c;
-        }
-        return MAX(cols, 20);
 }
 
 static char *lock_path(const char *out_dir)
@@ -290,18 +273,18 @@ static GHashTable *resume_latencies(const char *path, const Experiment *exp, con
                 return lat;
         g_autofree char *text = safefile_read(path, "a resume file of latencies", LATENCY_MAX_TEXT, &len, &e);
         if (!text) {
-                fprintf(stderr, "ipclab: warning: %s: --resume: %s\n", exp->name, e->message);
+                progress_say("warning: %s: --resume: %s", exp->name, e->message);
                 return lat;
         }
         const char *nl = memrchr(text, '\n', len);
         gsize whole = nl ? (gsize) (nl + 1 - text) : 0;
         if (whole < len)
-                fprintf(stderr, "ipclab: warning: %s: dropped a torn last line\n", path);
+                progress_say("warning: %s: dropped a torn last line", path);
         if (!whole)
                 return lat;
         g_autoptr(LatencyFile) f = latency_parse(path, text, whole, &e);
         if (!f) {
-                fprintf(stderr, "ipclab: warning: %s; its latencies are dropped\n", e->message);
+                progress_say("warning: %s; its latencies are dropped", e->message);
                 return lat;
         }
         for (guint i = 0; i < f->parts->len; i++) {
@@ -332,17 +315,17 @@ static GHashTable *resume_load(const char *partial, const Experiment *exp, GPtrA
 
         struct stat st;
         if (lstat(partial, &st) < 0 && errno == ENOENT) {
-                fprintf(stderr, "ipclab: %s: --resume: no interrupted run to continue (no %s); starting afresh\n",
-                        exp->name, partial);
+                progress_say("%s: --resume: no interrupted run to continue (no %s); starting afresh",
+                             exp->name, partial);
                 return done;
         }
         if (!(text = safefile_read(partial, "a resume file", SAFEFILE_MAX_TABLE, NULL, &e))) {
-                fprintf(stderr, "ipclab: %s: --resume: %s; starting afresh\n", exp->name, e->message);
+                progress_say("%s: --resume: %s; starting afresh", exp->name, e->message);
                 return done;
         }
         if (strlen(text) < strlen(want) && g_str_has_prefix(want, text)) {
-                fprintf(stderr, "ipclab: %s: --resume: %s is %s, so it holds no finished repetition; starting afresh\n",
-                        exp->name, partial, text[0] ? "cut short within its header" : "empty");
+                progress_say("%s: --resume: %s is %s, so it holds no finished repetition; starting afresh",
+                             exp->name, partial, text[0] ? "cut short within its header" : "empty");
                 return done;
         }
         if (!g_str_has_prefix(text, want)) {
@@ -359,7 +342,7 @@ static GHashTable *resume_load(const char *partial, const Experiment *exp, GPtrA
         for (; *p; line++) {
                 char *nl = strchr(p, '\n');
                 if (!nl) {
-                        fprintf(stderr, "ipclab: warning: %s:%u: dropped a torn last line\n", partial, line);
+                        progress_say("warning: %s:%u: dropped a torn last line", partial, line);
                         break;
                 }
                 *nl = '\0';
@@ -370,7 +353,7 @@ static GHashTable *resume_load(const char *partial, const Experiment *exp, GPtrA
                 char *key = rows_check(exp, p, env, meta_machine_name(), "", done, lat, lat_path, &s, &cell, &rep, &why);
                 if (!key) {
                         g_autofree char *shown = safefile_terminal_text(why, strlen(why));
-                        fprintf(stderr, "ipclab: warning: %s:%u: dropped: %s\n", partial, line, shown);
+                        progress_say("warning: %s:%u: dropped: %s", partial, line, shown);
                 } else {
                         bool ok = s.status == 0;
                         double el = (double) s.elapsed_ns, m = (double) s.messages;
@@ -416,7 +399,6 @@ typedef struct {
         GHashTable *lat;      /* "cell:rep" -> LatRows */
         int pfd, lfd;         /* the partial files, appended to */
         /* Progress. */
-        bool tty;
         gint64 start;
         double est_total, est_done;
         guint planned, taken, failed;
@@ -498,8 +480,8 @@ static int run_open_partials(Run *run, GError **error)
         return 0;
 }
 
-/* The progress line on a terminal, before repetition ROUND of CELL
- * (DESC), the I-th of the N cells of this round. */
+/* The status line (progress.h: shown on a terminal) before repetition
+ * ROUND of CELL (DESC), the I-th of the N cells of this round. */
 static void run_show_progress(const Run *run, guint i, guint n, guint round, const char *desc)
 {
         double elapsed = (double) (g_get_monotonic_time() - run->start) / 1e6;
@@ -510,12 +492,7 @@ static void run_show_progress(const Run *run, guint i, guint n, guint round, con
         g_autofree char *line = g_strdup_printf("cell %u of %u, round %u, %u of %u%s, ETA %s: %s",
                                                 i + 1, n, round + 1, run->taken + 1, run->planned,
                                                 run->exp->repeat_auto ? "+" : "", etab, desc);
-        /* One line that never wraps: a wrapped one leaves its first half
-         * behind at each update. */
-        guint cols = terminal_columns(STDERR_FILENO);
-        if (strlen(line) >= cols)
-                line[cols - 1] = '\0';
-        fprintf(stderr, "\r\033[K%s", line);
+        progress_status(line);
 }
 
 /* Appends the row S of repetition ROUND of CELL to the partial file, its
@@ -561,8 +538,7 @@ static int run_one(Run *run, Runner *runner, const Cell *cell, guint i, guint n,
         if (g_hash_table_contains(run->done, key))
                 return 0;
         g_autofree char *desc = cell_describe(cell);
-        if (run->tty)
-                run_show_progress(run, i, n, round, desc);
+        run_show_progress(run, i, n, round, desc);
         Sample s;
         gint64 t0 = g_get_monotonic_time();
         int r = runner_run(runner, cell, round, &s);
@@ -575,7 +551,8 @@ static int run_one(Run *run, Runner *runner, const Cell *cell, guint i, guint n,
         guint64 spent = (guint64) (g_get_monotonic_time() - t0) * 1000;
         if (s.status < 0) {
                 run->failed++;
-                fprintf(stderr, "%sipclab: %s: failed: %s\n", run->tty ? "\n" : "", desc, s.why);
+                progress_keep_status();
+                progress_say("%s: failed: %s", desc, s.why);
         }
         /* (After the window: the histogram is built here.) */
         size_t nlat = 0;
@@ -617,7 +594,6 @@ static int run_rounds(Run *run, Runner *runner, GError **error)
 {
         const Experiment *exp = run->exp;
 
-        run->tty = isatty(STDERR_FILENO);
         run->start = g_get_monotonic_time();
         for (guint c = 0; c < exp->cells->len; c++) {
                 const Cell *cell = exp->cells->pdata[c];
@@ -743,9 +719,9 @@ static int run_inner(Run *run, bool resume, const char *const *argv, GError **er
         g_autoptr(Meta) meta = meta_begin(exp, argv);
         meta_measure_bounds(meta, exp);
         for (const char *const *w = meta_warnings(meta); *w; w++)
-                fprintf(stderr, "ipclab: warning: %s\n", *w);
+                progress_say("warning: %s", *w);
         for (guint s = 0; s < exp->skipped->len; s++)
-                fprintf(stderr, "ipclab: %s: skipped %s\n", exp->name, (char *) exp->skipped->pdata[s]);
+                progress_say("%s: skipped %s", exp->name, (char *) exp->skipped->pdata[s]);
 
         g_autoptr(Runner) runner = runner_new(exp);
         if (run_rounds(run, runner, error) < 0)
@@ -753,12 +729,11 @@ static int run_inner(Run *run, bool resume, const char *const *argv, GError **er
         close(run->pfd);
         close(run->lfd);
         run->pfd = run->lfd = -1;
-        if (run->tty)
-                fprintf(stderr, "\r\033[K");
+        progress_status(NULL);
         runner_stop_buses(runner);
         if (runner_interrupted) {
-                fprintf(stderr, "ipclab: interrupted; %s is unchanged; `ipclab run --resume` continues from %u finished repetitions\n",
-                        run->final, run->rows->len);
+                progress_say("interrupted; %s is unchanged; `ipclab run --resume` continues from %u finished repetitions",
+                             run->final, run->rows->len);
                 return RUN_INTERRUPTED;
         }
         guint total_failed;
@@ -766,8 +741,7 @@ static int run_inner(Run *run, bool resume, const char *const *argv, GError **er
                 return RUN_ERROR;
         unlink(run->partial);
         unlink(run->lat_partial);
-        fprintf(stderr, "ipclab: %s: %u rows (%u failed) in %s\n", exp->name, run->rows->len, total_failed,
-                run->final);
+        progress_say("%s: %u rows (%u failed) in %s", exp->name, run->rows->len, total_failed, run->final);
         return total_failed || run->failed ? RUN_FAILED : RUN_OK;
 }
 

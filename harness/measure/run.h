@@ -20,8 +20,8 @@ enum {
  * below).  RESUME
  * continues from the repetitions in OUT_DIR/.<experiment>.partial.tsv
  * (and their latencies in .<experiment>.partial-latencies.tsv).  ARGV is recorded in meta.ini.
- * Prints progress and warnings on stderr (a command's loop, not library
- * code).  Returns one of the RUN_ values. */
+ * Says its progress, warnings and status line through progress.h;
+ * prints nothing.  Returns one of the RUN_ values. */
 int run_experiment(const Experiment *exp, const char *out_dir, bool resume,
                    const char *const *argv, GError **error);
 

@@ -78,7 +78,7 @@ int place_merge(const Experiment *exp, const char *out_dir, const char *const *d
         int r = run_merge(exp, out_dir, dirs, labels, machines, &merged, error);
 
         if (r == RUN_OK)
-                place_say("%s: %s merged in %s", exp->name, merged, final);
+                progress_say("%s: %s merged in %s", exp->name, merged, final);
         return r;
 }
 
@@ -112,17 +112,17 @@ static int run_staged(const Experiment *exp, const char *out_dir, bool resume, c
                 g_ptr_array_add(dirs, stage);
                 g_autofree char *done = g_build_filename(stage, exp->name, "samples.tsv", NULL);
                 if (resume && g_file_test(done, G_FILE_TEST_EXISTS)) {
-                        place_say("%s: %s already measured, kept", exp->name, labels[i]);
+                        progress_say("%s: %s already measured, kept", exp->name, labels[i]);
                         continue;
                 }
                 if (g_mkdir_with_parents(stage, 0755) < 0) {
                         g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_IO, "cannot create %s: %s", stage, g_strerror(errno));
                         return RUN_ERROR;
                 }
-                place_say("%s: running %s %s", exp->name, machines ? "on" : "in", labels[i]);
+                progress_say("%s: running %s %s", exp->name, machines ? "on" : "in", labels[i]);
                 int r = run(exp, i, stage, data, error);
                 if (r == RUN_INTERRUPTED) {
-                        place_say("interrupted; %s is unchanged; --resume keeps the %s already measured",
+                        progress_say("interrupted; %s is unchanged; --resume keeps the %s already measured",
                                 final, what);
                         return r;
                 }
@@ -160,7 +160,7 @@ static int run_in_env(const EnvOps *ops, const Experiment *exp, const StageArgs 
                          .argv = a->argv };
         const char *w = ops->warning ? ops->warning() : NULL;
         if (w)
-                place_say("warning: %s", w);
+                progress_say("warning: %s", w);
         int r = ops->run(ops, exp, &call, error);
         return r < 0 ? RUN_ERROR : r;
 }
@@ -195,7 +195,7 @@ int run_experiment_here(const Experiment *exp, const char *self, const char *out
         int r = run_in_env(ops, exp, &a, out_dir, error);
         if (ops->backend == NULL || r == RUN_ERROR)
                 return r;
-        place_say("%s: ran in %s (exit status %d); its output is in %s/%s/console.log",
+        progress_say("%s: ran in %s (exit status %d); its output is in %s/%s/console.log",
                 exp->name, env_name(exp->env), r, out_dir, exp->name);
         return r;
 }

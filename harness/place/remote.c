@@ -372,7 +372,7 @@ static void copy_partial(const Experiment *exp, guint which, const char *from_di
         g_autofree char *text = safefile_read(from, "a resume file", SAFEFILE_MAX_TABLE, &len, &e);
         g_autofree char *rows = text ? run_partial_checked(exp, which, text, len) : NULL;
         if (!rows) {
-                place_say("warning: %s: %s; not carried over", exp->name,
+                progress_say("warning: %s: %s; not carried over", exp->name,
                         e ? e->message : "not a resume file of this experiment");
                 return;
         }
@@ -684,7 +684,7 @@ static int ssh_prepare(PlaceJob *job, GError **error)
 
         if (!ssh_available(job->place, error) || !ssh_probe(t, self, &fits, &root, &why, error))
                 return RUN_ERROR;
-        place_say("%s: %s: %s (%s)", exp->name, t->spec,
+        progress_say("%s: %s: %s (%s)", exp->name, t->spec,
                   fits ? "sending the binary" : "building there from the sources", why);
         if (!prepare_local(exp, exp->path, self, fits, job->out_dir, job->call->resume, &s->local, error))
                 return RUN_ERROR;

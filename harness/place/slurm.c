@@ -278,14 +278,14 @@ static int slurm_submit_wait(const SlurmJob *j, const char *const *sb, GError **
                             j->script_path);
                 return RUN_ERROR;
         }
-        place_say("submitted Slurm job %s to partition %s: tasks %s of %u (job script %s)",
+        progress_say("submitted Slurm job %s to partition %s: tasks %s of %u (job script %s)",
                 job, j->partition, j->todo->str, j->n, j->script_path);
         for (;;) {
                 if (runner_interrupted) {
                         const char *sc[] = { "scancel", job, NULL };
                         g_autofree char *ignored = NULL;
                         meta_command(sc, 30000, &ignored);
-                        place_say("interrupted: cancelled job %s; %s keeps the finished tasks, "
+                        progress_say("interrupted: cancelled job %s; %s keeps the finished tasks, "
                                 "--resume submits the others", job, j->jd);
                         return RUN_INTERRUPTED;
                 }
@@ -312,7 +312,7 @@ static int slurm_merge(const SlurmJob *j, const char *out_dir, int status)
                         g_autofree char *done = task_done_path(t);
                         if (!g_file_test(done, G_FILE_TEST_IS_REGULAR)) {
                                 g_autofree char *why = task_failure(j->jd, t);
-                                place_say("Slurm task %u (%s, %s) failed %s", t->id, exp->name,
+                                progress_say("Slurm task %u (%s, %s) failed %s", t->id, exp->name,
                                         t->file, why);
                                 whole = false;
                         }
@@ -328,12 +328,12 @@ static int slurm_merge(const SlurmJob *j, const char *out_dir, int status)
                 g_autoptr(GError) e = NULL;
                 if (place_merge(exp, out_dir, (const char *const *) dirs->pdata, (const char *const *) labels->pdata,
                               true, &e) == RUN_ERROR) {
-                        place_say("%s: %s", exp->name, e->message);
+                        progress_say("%s: %s", exp->name, e->message);
                         status = MAX(status, RUN_FAILED);
                 }
         }
         if (status == RUN_FAILED)
-                place_say("`ipclab run --slurm %s --resume` submits the failed tasks again",
+                progress_say("`ipclab run --slurm %s --resume` submits the failed tasks again",
                         j->partition);
         return status;
 }

@@ -71,7 +71,7 @@ int remote_wait_exit(GPid pid)
 static void forward_text(const char *text, gsize len)
 {
         g_autofree char *safe = safefile_terminal_text(text, len);
-        place_forward(safe, strlen(safe));
+        progress_forward(safe, strlen(safe));
 }
 
 /* One whole line LINE (with its newline) of the target's stderr. */

@@ -9,10 +9,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "experiment.h"
 #include "safefile.h"
 #include "samples.h"
-#include "select.h"
 #include "stats.h"
 
 static const char *const kind_names[] = { "roundtrip", "oneway", NULL };
@@ -497,209 +495,32 @@ Hist *latency_pool(const LatencyFile *f, const char *env, const char *machine, c
         return h;
 }
 
-/* ---- ipclab latency ------------------------------------------------------ */
-
-/* Sets OUT to the enum value whose NAME(value) is S, for values 0 to
- * LAST; to -1 if none. */
-#define ENUM_FIND(out, name, last, s) do { \
-        (out) = -1; \
-        for (int v_ = 0; v_ <= (int) (last) && (out) < 0; v_++) \
-                if (!strcmp(name(v_), s)) \
-                        (out) = v_; \
-} while (0)
-
-/* The samples.tsv columns a Cell is made of, in cell_from_row()'s order. */
-static const char *const cell_columns[] = {
-        "transport", "bus", "payload", "size_B", "pattern", "reply", "marshal", "cpus", "roles", "count", "duration_ns",
-};
-#define N_CELL_COLUMNS G_N_ELEMENTS(cell_columns)
-
-/* The cell a samples.tsv row describes (COL: the row's fields at
- * cell_columns), for select_cell(); "-" is what samples.c
- * writes where an axis does not apply.  FALSE when a value is not one
- * ipclab writes. */
-static gboolean cell_from_row(char **row, const int *col, Cell *cell)
+gboolean latency_check_measured(const LatencyFile *f, const Table *t, const char *samples_path, GError **error)
 {
-        const char *bus = row[col[1]], *reply = row[col[5]], *count = row[col[9]], *dur = row[col[10]];
-        int b = BUS_NONE, pl, pt, r = REPLY_ECHO, m, cp, ro;
-
-        if (strcmp(bus, "-"))
-                ENUM_FIND(b, bus_name, BUS_P2P, bus);
-        ENUM_FIND(pl, payload_name, PAYLOAD_NONE, row[col[2]]);
-        ENUM_FIND(pt, pattern_name, PATTERN_CALLRATE, row[col[4]]);
-        if (strcmp(reply, "-"))
-                ENUM_FIND(r, reply_name, REPLY_SHORT, reply);
-        ENUM_FIND(m, marshal_name, MARSHAL_COPY, row[col[6]]);
-        ENUM_FIND(cp, cpus_name, CPUS_SPLIT, row[col[7]]);
-        ENUM_FIND(ro, roles_name, ROLES_THREADS, row[col[8]]);
-
-        memset(cell, 0, sizeof *cell);
-        cell->transport = row[col[0]];
-        if (b < 0 || pl < 0 || pt < 0 || r < 0 || m < 0 || cp < 0 || ro < 0 || !parse_u64(row[col[3]], G_MAXUINT64, &cell->size) ||
-            (strcmp(count, "-") && !parse_u64(count, G_MAXUINT64, &cell->count)) ||
-            (strcmp(dur, "-") && !parse_u64(dur, G_MAXUINT64, &cell->duration_ns)))
-                return FALSE;
-        cell->bus = (BusKind) b;
-        cell->payload = (PayloadType) pl;
-        cell->pattern = (Pattern) pt;
-        cell->reply = (ReplyKind) r;
-        cell->marshal = (Marshal) m;
-        cell->cpus = (CpuPlacement) cp;
-        cell->roles = (Roles) ro;
-        return TRUE;
-}
-
-static const double fixed_percentiles[] = { 0, 10, 20, 30, 40, 50, 90, 99, 99.9, 99.99, 99.999, 100 };
-
-static void print_percentile(const char *axes, const char *kind, double p, const Hist *h)
-{
-        char pbuf[G_ASCII_DTOSTR_BUF_SIZE];
-        guint64 v = p >= 100 ? h->max : hist_quantile(h, p / 100);
-
-        g_ascii_formatd(pbuf, sizeof pbuf, "%.12g", p);
-        printf("%s\t%s\t%s\t%" PRIu64 "\n", axes, kind, pbuf, v);
-}
-
-/* The percentiles of H the values support (stats_quantile_supported: at
- * least STATS_TAIL_MIN of them beyond each; the minimum and maximum
- * always), a row each. */
-static void print_cell(const char *axes, const char *kind, const Hist *h, gboolean spectrum)
-{
-        if (!spectrum) {
-                for (size_t i = 0; i < G_N_ELEMENTS(fixed_percentiles); i++)
-                        if (stats_quantile_supported((double) h->n, fixed_percentiles[i] / 100))
-                                print_percentile(axes, kind, fixed_percentiles[i], h);
-                return;
-        }
-        for (int k = 0;; k++) {
-                double tail = pow(10, -k / 10.0);   /* 1 - p */
-                if (!stats_quantile_supported((double) h->n, 1 - tail))
-                        break;
-                print_percentile(axes, kind, 100 * (1 - tail), h);
-        }
-        print_percentile(axes, kind, 100, h);
-}
-
-static int latency_fail(GError *e)
-{
-        g_autofree char *shown = safefile_terminal_text(e->message, strlen(e->message));
-        fprintf(stderr, "ipclab: %s\n", shown);
-        return 2;
-}
-
-int latency_command(int argc, char **argv)
-{
-        char *selector = NULL;
-        gboolean spectrum = FALSE;
-        GOptionEntry entries[] = {
-                { "cell", 'c', 0, G_OPTION_ARG_STRING, &selector,
-                  "Only the cells SELECTOR selects (transport=pipe,size=64)", "SELECTOR" },
-                { "spectrum", 's', 0, G_OPTION_ARG_NONE, &spectrum,
-                  "Percentiles 100(1 - 10^(-k/10)), k = 0, 1, ..., for a percentile-spectrum plot", NULL },
-                { NULL },
-        };
-        g_autoptr(GOptionContext) ctx = g_option_context_new("DIR - pooled latency percentiles of DIR/latencies.tsv.gz");
-        g_autoptr(GError) e = NULL;
-
-        g_option_context_add_main_entries(ctx, entries, NULL);
-        if (!g_option_context_parse(ctx, &argc, &argv, &e)) {
-                fprintf(stderr, "ipclab: %s\n", e->message);
-                return 2;
-        }
-        g_autofree char *sel_text = selector;
-        if (argc != 2) {
-                fprintf(stderr, "ipclab: latency needs one results directory\n");
-                return 2;
-        }
-        /* The selector, parsed once (select.h), before any file is read. */
-        g_autoptr(Selector) sel = NULL;
-        if (sel_text && !(sel = select_parse(sel_text, SELECT_AXES, &e))) {
-                fprintf(stderr, "ipclab: --cell: %s\n", e->message);
-                return 2;
-        }
-        g_autofree char *sp = g_build_filename(argv[1], "samples.tsv", NULL);
-        g_autofree char *lp = g_build_filename(argv[1], LATENCY_FILE, NULL);
-        g_autoptr(Table) t = samples_table_read(sp, &e);
-        if (!t)
-                return latency_fail(e);
-        /* The axis columns printed, then the columns of a Cell. */
-        int col[32], ccol[N_CELL_COLUMNS], status_col = table_column(t, "status"),
-            cell_col = table_column(t, "cell"), rep_col = table_column(t, "rep"), env_col = table_column(t, "env"),
-            machine_col = table_column(t, "machine");
-        guint naxis = 0;
-        for (; samples_axis_columns[naxis] && naxis < G_N_ELEMENTS(col); naxis++) {
-                col[naxis] = table_column(t, samples_axis_columns[naxis]);
-                if (col[naxis] < 0) {
-                        fprintf(stderr, "ipclab: %s: no column %s\n", sp, samples_axis_columns[naxis]);
-                        return 2;
-                }
-        }
-        for (guint i = 0; i < N_CELL_COLUMNS; i++) {
-                ccol[i] = table_column(t, cell_columns[i]);
-                if (ccol[i] < 0) {
-                        fprintf(stderr, "ipclab: %s: no column %s\n", sp, cell_columns[i]);
-                        return 2;
-                }
-        }
-        if (status_col < 0 || cell_col < 0 || rep_col < 0 || env_col < 0 || machine_col < 0) {
-                fprintf(stderr, "ipclab: %s: not a samples.tsv (no cell, rep, env, machine or status column)\n", sp);
-                return 2;
-        }
-        if (!g_file_test(lp, G_FILE_TEST_EXISTS)) {
-                fprintf(stderr, "ipclab: %s: no such file: these samples were measured before ipclab kept "
-                        "every latency; run the experiment again\n", lp);
-                return 2;
-        }
-        g_autoptr(LatencyFile) lf = samples_check_cells(t, sp, &e) ? latency_read(lp, &e) : NULL;
-        if (!lf)
-                return latency_fail(e);
-
-        /* Every part must be a repetition samples.tsv holds, measured. */
+        int status = table_column(t, "status"), cell = table_column(t, "cell"), rep = table_column(t, "rep"),
+            env = table_column(t, "env"), machine = table_column(t, "machine");
         g_autoptr(GHashTable) reps = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+
+        if (status < 0 || cell < 0 || rep < 0 || env < 0 || machine < 0) {
+                g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                            "%s: not a samples.tsv (no cell, rep, env, machine or status column)", samples_path);
+                return FALSE;
+        }
         for (guint r = 0; r < t->rows->len; r++) {
                 char **row = t->rows->pdata[r];
-                if (!strcmp(row[status_col], "ok"))
-                        g_hash_table_add(reps, g_strdup_printf("%s\t%s\t%s\t%s", row[env_col], row[machine_col],
-                                                              row[cell_col], row[rep_col]));
+                if (!strcmp(row[status], "ok"))
+                        g_hash_table_add(reps, g_strdup_printf("%s\t%s\t%s\t%s", row[env], row[machine], row[cell],
+                                                              row[rep]));
         }
-        for (guint i = 0; i < lf->parts->len; i++) {
-                const LatencyPart *p = lf->parts->pdata[i];
+        for (guint i = 0; i < f->parts->len; i++) {
+                const LatencyPart *p = f->parts->pdata[i];
                 g_autofree char *key = g_strdup_printf("%s\t%s\t%u\t%u", p->env, p->machine, p->cell, p->rep);
                 if (!g_hash_table_contains(reps, key)) {
-                        fprintf(stderr, "ipclab: %s:%u: env %s machine %s cell %u repetition %u is not a measured "
-                                "repetition of %s\n", lp, p->line, p->env, p->machine, p->cell, p->rep, sp);
-                        return 2;
+                        g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
+                                    "%s:%u: env %s machine %s cell %u repetition %u is not a measured repetition "
+                                    "of %s", f->path, p->line, p->env, p->machine, p->cell, p->rep, samples_path);
+                        return FALSE;
                 }
         }
-
-        g_autoptr(GHashTable) done = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-        printf("%s", samples_axis_columns[0]);
-        for (guint a = 1; a < naxis; a++)
-                printf("\t%s", samples_axis_columns[a]);
-        printf("\tkind\tpercentile\tlatency_ns\n");
-        for (guint r = 0; r < t->rows->len; r++) {
-                char **row = t->rows->pdata[r];
-                g_autofree char *key = g_strdup_printf("%s\t%s\t%s", row[env_col], row[machine_col], row[cell_col]);
-                if (g_hash_table_contains(done, key))
-                        continue;
-                g_hash_table_add(done, g_steal_pointer(&key));
-                Cell cell;
-                if (!cell_from_row(row, ccol, &cell)) {
-                        fprintf(stderr, "ipclab: %s:%u: cell %s: its axes are not values ipclab writes\n", sp, r + 2,
-                                row[cell_col]);
-                        return 2;
-                }
-                if (sel && !select_cell(sel, &cell))
-                        continue;
-                g_autoptr(GString) axes = g_string_new(naxis ? row[col[0]] : "");
-                for (guint a = 1; a < naxis; a++)
-                        g_string_append_printf(axes, "\t%s", row[col[a]]);
-                guint idx = (guint) g_ascii_strtoull(row[cell_col], NULL, 10);
-                for (int k = 0; kind_names[k]; k++) {
-                        g_autofree Hist *h = latency_pool(lf, row[env_col], row[machine_col], &idx, 1, kind_names[k]);
-                        if (h)
-                                print_cell(axes->str, kind_names[k], h, spectrum);
-                }
-        }
-        return 0;
+        return TRUE;
 }

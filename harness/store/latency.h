@@ -15,15 +15,16 @@
  * is always an exact value; any other must be one of hist.h's buckets.
  * The rows of one (env, cell, rep, kind) are contiguous.
  *
- * Readable without ipclab: `zcat latencies.tsv.gz`.  Pure code apart from
- * latency_write(), latency_read_text(), latency_read() and
- * latency_command().
+ * Readable without ipclab: `zcat latencies.tsv.gz`, or `ipclab latency`
+ * (cli/cmd-latency.c) for the pooled percentiles.  Pure code apart from
+ * latency_write(), latency_read_text() and latency_read().  Never prints.
  */
 #pragma once
 
 #include <glib.h>
 
 #include "hist.h"
+#include "samples.h"
 
 #define LATENCY_FILE "latencies.tsv.gz"
 #define LATENCY_HEADER "env\tmachine\tcell\trep\tkind\tlower_ns\tupper_ns\tcount\n"
@@ -113,13 +114,9 @@ int latency_write(const char *path, const char *text, gsize len);
 Hist *latency_pool(const LatencyFile *f, const char *env, const char *machine, const guint *cells, guint n_cells,
                    const char *kind);
 
-/* `ipclab latency DIR [--cell SELECTOR] [--spectrum]`: prints, for every
- * cell of DIR/samples.tsv that SELECTOR (select.h's
- * syntax) selects and kind it measured, the axis columns, kind, percentile
- * and latency_ns of the pooled histogram: at 0 10 20 30 40 50 90 99 99.9
- * 99.99 99.999 100, or with --spectrum at 100 (1 - 10^(-k/10)), k = 0, 1,
- * ..., then 100; only the percentiles the values pooled support (at
- * least STATS_TAIL_MIN of them beyond it: 99.9 needs 10000; 0 and 100,
- * the minimum and maximum, always).  Prints
- * errors; returns the exit status (0, or 2 on bad usage or input). */
-int latency_command(int argc, char **argv);
+/* Whether every part of F is a repetition the samples T (samples.tsv at
+ * SAMPLES_PATH) hold, measured (status ok): its env, machine, cell and
+ * repetition.  FALSE with IPCLAB_ERROR_INPUT naming F's path and the
+ * part's line otherwise, or naming SAMPLES_PATH when T lacks one of
+ * those columns or status. */
+gboolean latency_check_measured(const LatencyFile *f, const Table *t, const char *samples_path, GError **error);

@@ -7,7 +7,7 @@
 #   2. every column name the "Data" section's prose quotes (`..._ns`,
 #      `..._B`, ...) is a column of the schema or one of its _lo/_hi, or
 #      of latencies.tsv.gz (LATENCY_HEADER in harness/store/latency.h) or of
-#      `ipclab latency`'s output (its header line in harness/store/latency.c).
+#      `ipclab latency`'s output (its header line in harness/cli/cmd-latency.c).
 set -u
 cd "$(dirname "$0")/../.."
 ipclab=$PWD/harness/ipclab
@@ -47,7 +47,7 @@ names=$("$ipclab" columns | awk -F'\t' 'NR > 1 { print $1; if ($7 != "-") { prin
 # latencies.tsv.gz's columns and those `ipclab latency` adds to the axes
 names="$names
 $(sed -n 's/^#define LATENCY_HEADER "\(.*\)\\n"$/\1/p' harness/store/latency.h | sed 's/\\t/\n/g')
-$(sed -n 's/.*printf("\\tkind\\tpercentile\\t\([a-z_]*\)\\n");.*/\1/p' harness/store/latency.c)"
+$(sed -n 's/.*printf("\\tkind\\tpercentile\\t\([a-z_]*\)\\n");.*/\1/p' harness/cli/cmd-latency.c)"
 data=$(sed -n '/^## Data/,/^## /p' README.md | sed '/^<!-- columns: begin/,/^<!-- columns: end/d')
 unknown=""
 for w in $(grep -oE '`[a-z0-9_]+_(ns|B|MiBps|per_s|hmean|lo|hi|n)`' <<<"$data" | tr -d '`' | sort -u); do

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "axes.h"
 #include "columns.h"
 #include "numbers-internal.h"
 #include "render.h"
@@ -49,17 +50,15 @@ char *number_text_tex(const Number *n, const char *column, const char *raw)
         return g_steal_pointer(&e);
 }
 
-/* Bytes as a size: 64~B, 4~KiB, 1~MiB (as tables label sizes). */
+/* Bytes as a size: 64~B, 4~KiB, 1~MiB, as the axis registry prints a
+ * size (axis_format_value: tables label sizes the same way). */
 char *number_size_tex(double b)
 {
-        if (isnan(b) || b < 0 || b != floor(b))
+        if (isnan(b) || b < 0 || b != floor(b) || b > 9007199254740992.0)
                 return verify_format_number(b);
-        guint64 s = (guint64) b;
-        if (s >= 1048576 && s % 1048576 == 0)
-                return g_strdup_printf("%" G_GUINT64_FORMAT "~MiB", s / 1048576);
-        if (s >= 1024 && s % 1024 == 0)
-                return g_strdup_printf("%" G_GUINT64_FORMAT "~KiB", s / 1024);
-        return g_strdup_printf("%" G_GUINT64_FORMAT "~B", s);
+        char v[32];
+        g_snprintf(v, sizeof v, "%" G_GUINT64_FORMAT, (guint64) b);
+        return axis_format_value(column_table[COL_SIZE_B].name, v, true);
 }
 
 /* A number in seconds and bytes, shown in N's unit. */

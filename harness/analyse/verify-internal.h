@@ -42,6 +42,7 @@ typedef struct {
         int key_col[16], metric_col[5];
         guint n_key, n_metric;
         int status_col, pattern_col, rep_col, env_col, machine_col;
+        int cell_col;              /* the data's cell numbers; -1 in a table without them */
         int placement_col, fixed_col, elapsed_col; /* -1 in data older than them */
         bool machines;             /* the rows hold more than one machine */
         GPtrArray *cells;          /* VCell *, owned, in first-seen order */

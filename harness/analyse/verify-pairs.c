@@ -159,6 +159,7 @@ static gboolean pairing_columns(const Table *samples, const char *path, guint ma
         p->status_col = table_column(samples, column_table[COL_STATUS].name);
         p->pattern_col = table_column(samples, column_table[COL_PATTERN].name);
         p->rep_col = table_column(samples, column_table[COL_REP].name);
+        p->cell_col = table_column(samples, column_table[COL_CELL].name);
         p->env_col = table_column(samples, column_table[COL_ENV].name);
         p->machine_col = table_column(samples, column_table[COL_MACHINE].name);
         p->placement_col = table_column(samples, column_table[COL_PLACEMENT].name);

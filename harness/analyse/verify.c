@@ -166,23 +166,27 @@ char *verify_format_interval_cov(double ratio, double lo, double hi, double cove
 
 /* ---- One look ----------------------------------------------------------- */
 
-/* The verdict of the claim on the pairs of PG, each pair's intervals at
- * 1 - ALPHA (holds) and 1 - ALPHA/K (fails); appends what it finds to
- * NOTE.  PG has at least one pair. */
-gboolean verify_evaluate(const Claim *claim, const Pairing *pg, double alpha, VerifyResult *result,
-                         GString *note, GError **error)
+/* The number of cell C in the data (its cell column), or G_MAXUINT. */
+static guint vcell_number(const Pairing *pg, const VCell *c)
 {
-        guint np = pg->pf->len;
+        if (pg->cell_col < 0)
+                return G_MAXUINT;
+        char *end = NULL;
+        guint64 v = g_ascii_strtoull(c->row[pg->cell_col], &end, 10);
+        return end && end != c->row[pg->cell_col] && !*end && v < G_MAXUINT ? (guint) v : G_MAXUINT;
+}
+
+/* Each pair of PG, its ratio and intervals at LEVEL_H (holds) and
+ * LEVEL_F (fails) and what it does to CLAIM, labelled, into
+ * RESULT->pairs, its numbers from look LOOK.  PG has at least one pair. */
+static gboolean pairs_measure(const Claim *claim, const Pairing *pg, double level_h, double level_f, guint look,
+                              VerifyResult *result, GError **error)
+{
         bool higher = pg->m->better == BETTER_HIGHER;
-        double level_h = 1 - alpha, level_f = 1 - alpha / np;
-        g_autofree double *los = g_new(double, np), *his = g_new(double, np), *rs = g_new(double, np);
-        double miss = 0;
-        guint min_reps = G_MAXUINT, short_h = 0, short_f = 0;
-        g_autoptr(GString) reversed = g_string_new(NULL);
 
         result->level_holds = level_h;
         result->level_fails = level_f;
-        for (guint p = 0; p < np; p++) {
+        for (guint p = 0; p < pg->pf->len; p++) {
                 VerifyPair pair = { 0 };
                 VCell *fc = pg->fast->pdata[g_array_index(pg->pf, guint, p)];
                 VCell *sc = pg->slow->pdata[g_array_index(pg->ps, guint, p)];
@@ -191,6 +195,9 @@ gboolean verify_evaluate(const Claim *claim, const Pairing *pg, double alpha, Ve
                 pair.slower = verify_vcell_describe(sc, pg->axis_col, pg->env_col, pg->machines);
                 pair.n_faster = fc->values->len;
                 pair.n_slower = sc->values->len;
+                pair.look = look;
+                pair.cell_faster = vcell_number(pg, fc);
+                pair.cell_slower = vcell_number(pg, sc);
                 const double *nv = (const double *) (gpointer) nc->values->data;
                 const double *dv = (const double *) (gpointer) dc->values->data;
                 int r = verify_pair_intervals(nv, nc->values->len, dv, dc->values->len, level_h, level_f, &pair);
@@ -200,38 +207,44 @@ gboolean verify_evaluate(const Claim *claim, const Pairing *pg, double alpha, Ve
                                     claim->name, g_strerror(-r));
                         return FALSE;
                 }
-                rs[p] = pair.ratio;
-                los[p] = pair.fail_lo;
-                his[p] = pair.fail_hi;
-                miss += 1 - pair.fail_coverage;
-                min_reps = MIN(min_reps, MIN(pair.n_faster, pair.n_slower));
-                short_h += !verify_reaches(pair.coverage, level_h);
-                short_f += !verify_reaches(pair.fail_coverage, level_f);
                 pair.verdict = verify_pair_verdict(&pair, level_h, level_f, claim->by);
-                result->clear += pair.verdict == VERIFY_HOLDS;
                 g_array_append_val(result->pairs, pair);
         }
         verify_pair_labels(pg, result);
-        for (guint p = 0; p < np; p++) {
-                const VerifyPair *pair = &g_array_index(result->pairs, VerifyPair, p);
-                if (!pair->reversed)
-                        continue;
-                g_autofree char *rtxt = verify_format_interval_cov(pair->ratio, pair->lo, pair->hi, pair->coverage);
-                g_string_append_printf(reversed, "%s%s vs %s %s", reversed->len ? "; " : "", pair->faster,
-                                       pair->slower, rtxt);
-        }
-        result->ratio = stats_geometric_mean(rs, np);
-        result->lo = stats_geometric_mean(los, np);
-        result->hi = stats_geometric_mean(his, np);
-        result->coverage = miss >= 1 ? 0 : 1 - miss;
-        result->min_reps = min_reps;
-        result->reversed = reversed->len ? g_strdup(reversed->str) : NULL;
+        return TRUE;
+}
 
-        /* The verdict (verify.h), and the pair that decides it. */
-        guint failing = 0;
+/* The claim's verdict from its pairs (RESULT->pairs, the levels set,
+ * each pair's own verdict given): holds when all hold, fails when one
+ * fails, with the summary numbers and the deciding pair (verify.h);
+ * appends what it finds to NOTE. */
+static void verdict_from_pairs(const Claim *claim, VerifyResult *result, GString *note)
+{
+        guint np = result->pairs->len;
+        double level_h = result->level_holds, level_f = result->level_fails;
+        g_autofree double *los = g_new(double, np), *his = g_new(double, np), *rs = g_new(double, np);
+        double miss = 0;
+        guint min_reps = G_MAXUINT, short_h = 0, short_f = 0, failing = 0;
         int weakest = -1, blocking = -1, failing_pair = -1;
+        g_autoptr(GString) reversed = g_string_new(NULL);
+
+        result->clear = 0;
         for (guint p = 0; p < np; p++) {
                 const VerifyPair *pair = &g_array_index(result->pairs, VerifyPair, p);
+                rs[p] = pair->ratio;
+                los[p] = pair->fail_lo;
+                his[p] = pair->fail_hi;
+                miss += 1 - pair->fail_coverage;
+                min_reps = MIN(min_reps, MIN(pair->n_faster, pair->n_slower));
+                short_h += !verify_reaches(pair->coverage, level_h);
+                short_f += !verify_reaches(pair->fail_coverage, level_f);
+                result->clear += pair->verdict == VERIFY_HOLDS;
+                if (pair->reversed) {
+                        g_autofree char *rtxt = verify_format_interval_cov(pair->ratio, pair->lo, pair->hi,
+                                                                           pair->coverage);
+                        g_string_append_printf(reversed, "%s%s vs %s %s", reversed->len ? "; " : "", pair->faster,
+                                               pair->slower, rtxt);
+                }
                 if (weakest < 0 || pair->lo < g_array_index(result->pairs, VerifyPair, weakest).lo)
                         weakest = (int) p;
                 if (pair->verdict != VERIFY_HOLDS &&
@@ -244,6 +257,13 @@ gboolean verify_evaluate(const Claim *claim, const Pairing *pg, double alpha, Ve
                                 failing_pair = (int) p;
                 }
         }
+        result->ratio = stats_geometric_mean(rs, np);
+        result->lo = stats_geometric_mean(los, np);
+        result->hi = stats_geometric_mean(his, np);
+        result->coverage = miss >= 1 ? 0 : 1 - miss;
+        result->min_reps = min_reps;
+        g_free(result->reversed);
+        result->reversed = reversed->len ? g_strdup(reversed->str) : NULL;
         if (result->clear == np) {
                 result->verdict = VERIFY_HOLDS;
                 result->decisive = weakest;
@@ -259,7 +279,7 @@ gboolean verify_evaluate(const Claim *claim, const Pairing *pg, double alpha, Ve
         if (short_h)
                 verify_note_add(note, "%u of %u pairs have too few repetitions for a %s interval "
                          "(fewest: %u): the claim cannot hold", short_h, np, lh, min_reps);
-        if (short_f && result->verdict != VERIFY_FAILS)
+        if (short_f && result->verdict == VERIFY_INCONCLUSIVE)
                 verify_note_add(note, "%u of %u pairs have too few repetitions for a %s interval, which failing "
                          "needs over %u pairs", short_f, np, lf, np);
         if (failing)
@@ -268,23 +288,21 @@ gboolean verify_evaluate(const Claim *claim, const Pairing *pg, double alpha, Ve
                 verify_note_add(note, "reversed (the interval lies below 1): %s", result->reversed);
         else if (result->verdict == VERIFY_INCONCLUSIVE && np > 1 && !short_h)
                 verify_note_add(note, "%u of %u pairs hold", result->clear, np);
+}
+
+/* The verdict of the claim on the pairs of PG, each pair's intervals at
+ * 1 - ALPHA (holds) and 1 - ALPHA/K (fails); appends what it finds to
+ * NOTE.  PG has at least one pair. */
+gboolean verify_evaluate(const Claim *claim, const Pairing *pg, double alpha, VerifyResult *result,
+                         GString *note, GError **error)
+{
+        if (!pairs_measure(claim, pg, 1 - alpha, 1 - alpha / pg->pf->len, 1, result, error))
+                return FALSE;
+        verdict_from_pairs(claim, result, note);
         return TRUE;
 }
 
 /* ---- Looks -------------------------------------------------------------- */
-
-/* The fewest rows (ok or not) of a compared cell. */
-static guint pairing_min_rows(const Pairing *pg)
-{
-        guint min = G_MAXUINT;
-
-        for (guint p = 0; p < pg->pf->len; p++) {
-                const VCell *fc = pg->fast->pdata[g_array_index(pg->pf, guint, p)];
-                const VCell *sc = pg->slow->pdata[g_array_index(pg->ps, guint, p)];
-                min = MIN(min, MIN(fc->rows, sc->rows));
-        }
-        return min;
-}
 
 /* The no-data result, with what PG left out and why. */
 static void no_data(const Claim *claim, const Pairing *pg, GString *note, VerifyResult *result)
@@ -312,6 +330,58 @@ static gboolean unmeasured_error(const Claim *claim, const Pairing *pg, GError *
         return FALSE;
 }
 
+/* The fewest rows (ok or not) of pair P's two cells. */
+static guint pair_min_rows(const Pairing *pg, guint p)
+{
+        const VCell *fc = pg->fast->pdata[g_array_index(pg->pf, guint, p)];
+        const VCell *sc = pg->slow->pdata[g_array_index(pg->ps, guint, p)];
+        return MIN(fc->rows, sc->rows);
+}
+
+/* The pair of PAIRS between the same two cells as PAIR, or NULL. */
+static const VerifyPair *pair_find(const GArray *pairs, const VerifyPair *pair)
+{
+        for (guint i = 0; pairs && i < pairs->len; i++) {
+                const VerifyPair *o = &g_array_index(pairs, VerifyPair, i);
+                if (!strcmp(o->faster, pair->faster) && !strcmp(o->slower, pair->slower))
+                        return o;
+        }
+        return NULL;
+}
+
+/* Replaces *TO (cleared) with a copy of FROM. */
+static void pair_set(VerifyPair *to, const VerifyPair *from)
+{
+        pair_clear(to);
+        *to = *from;
+        to->faster = g_strdup(from->faster);
+        to->slower = g_strdup(from->slower);
+        to->label = g_strdup(from->label);
+}
+
+/* Look LOOK (1-based) of a sequence, its pairs measured in CUR: a pair
+ * decided at an earlier look (in PREV) keeps the numbers it was decided
+ * on, and so does one whose cells stopped short of this look (WANT rows);
+ * one that never reached a look decides nothing.  Returns the pairs
+ * measured afresh at this look. */
+static guint pairs_carry(const Pairing *pg, const VerifyResult *prev, guint look, guint want, VerifyResult *cur)
+{
+        guint fresh = 0;
+
+        for (guint p = 0; p < cur->pairs->len; p++) {
+                VerifyPair *pair = &g_array_index(cur->pairs, VerifyPair, p);
+                const VerifyPair *old = look > 1 ? pair_find(prev->pairs, pair) : NULL;
+                bool reached = pair_min_rows(pg, p) >= want;
+                if (old && (old->verdict != VERIFY_INCONCLUSIVE || !reached))
+                        pair_set(pair, old);
+                else if (!reached)
+                        pair->verdict = VERIFY_INCONCLUSIVE;
+                else
+                        fresh++;
+        }
+        return fresh;
+}
+
 gboolean verify_claim_table_looks(const Claim *claim, const Table *samples, const char *path,
                                   const guint *looks, guint n_looks, guint upto, VerifyResult *result,
                                   GError **error)
@@ -335,46 +405,61 @@ gboolean verify_claim_table_looks(const Claim *claim, const Table *samples, cons
                         return FALSE;
                 }
                 verify_pairing_note(&pg, claim, note);
-                /* A later look is taken only when every compared cell has
-                 * reached it: else the sequence ends at the look before. */
-                guint have = pg.pf->len ? pairing_min_rows(&pg) : 0;
-                if (j > 0 && (!pg.pf->len || have < want)) {
-                        g_autoptr(GString) more = g_string_new(result->note);
-                        verify_note_add(more, "look %u (%u repetitions) not reached: the run stopped before", j + 1, want);
-                        g_free(result->note);
-                        result->note = g_strdup(more->str);
-                        verify_pairing_clear(&pg);
-                        break;
-                }
                 VerifyResult cur;
                 result_init(&cur);
                 cur.look = j + 1;
                 cur.n_looks = sequential ? n_looks : 1;
                 cur.look_reps = sequential ? want : 0;
-                if (!pg.pf->len) {
-                        no_data(claim, &pg, note, &cur);
-                } else if (!verify_evaluate(claim, &pg, VERIFY_ALPHA / cur.n_looks, &cur, note, error)) {
+                double alpha = VERIFY_ALPHA / cur.n_looks;
+                guint fresh = 0;
+                if (pg.pf->len) {
+                        if (!pairs_measure(claim, &pg, 1 - alpha, 1 - alpha / pg.pf->len, j + 1, &cur, error)) {
+                                verify_pairing_clear(&pg);
+                                verify_result_clear(&cur);
+                                verify_result_clear(result);
+                                return FALSE;
+                        }
+                        fresh = sequential ? pairs_carry(&pg, result, j + 1, want, &cur) : cur.pairs->len;
+                }
+                /* A later look is taken only when some undecided pair has
+                 * reached it: else the sequence ends at the look before. */
+                if (j > 0 && !fresh) {
+                        g_autoptr(GString) more = g_string_new(result->note);
+                        verify_note_add(more, "look %u (%u repetitions) not reached: the run stopped before", j + 1, want);
+                        g_free(result->note);
+                        result->note = g_strdup(more->str);
                         verify_pairing_clear(&pg);
                         verify_result_clear(&cur);
-                        verify_result_clear(result);
-                        return FALSE;
+                        break;
                 }
-                if (sequential && pg.pf->len && have < want) {
-                        /* The first look not reached: nothing is decided. */
-                        verify_note_add(note, "look 1 (%u repetitions) not reached: undecided", want);
-                        cur.verdict = VERIFY_INCONCLUSIVE;
+                if (!pg.pf->len) {
+                        no_data(claim, &pg, note, &cur);
+                } else {
+                        verdict_from_pairs(claim, &cur, note);
+                        if (sequential && fresh < cur.pairs->len && j == 0)
+                                /* A pair short of the first look is undecided. */
+                                verify_note_add(note, "look 1 (%u repetitions) not reached by %u of %u pairs: "
+                                                "undecided", want, cur.pairs->len - fresh, cur.pairs->len);
                 }
                 bool decided = cur.verdict == VERIFY_HOLDS || cur.verdict == VERIFY_FAILS;
                 if (sequential && (decided || j + 1 == n)) {
                         g_autofree char *each = verify_format_coverage(1 - VERIFY_ALPHA / n_looks, false);
+                        guint earlier = 0;
+                        for (guint p = 0; p < cur.pairs->len; p++) {
+                                const VerifyPair *pair = &g_array_index(cur.pairs, VerifyPair, p);
+                                earlier += pair->look < j + 1 && pair->verdict != VERIFY_INCONCLUSIVE;
+                        }
                         verify_note_add(note, "%s at look %u of %u (%u repetitions, each look at %s)",
                                  decided ? "decided" : "undecided", j + 1, n_looks, want, each);
+                        if (earlier)
+                                verify_note_add(note, "%u of %u pairs decided at an earlier look, on its repetitions",
+                                                earlier, cur.pairs->len);
                 }
                 cur.note = note->len ? g_strdup(note->str) : NULL;
                 verify_pairing_clear(&pg);
                 verify_result_clear(result);
                 *result = cur;
-                if (decided || (sequential && have < want))
+                if (decided || (sequential && j == 0 && !fresh))
                         break;
         }
         /* Over several looks, the combined interval covers with what each

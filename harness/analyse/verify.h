@@ -105,15 +105,23 @@
  * fixed in the file before measuring, and at each look its pairs'
  * intervals are taken at alpha/L instead of alpha (holds: 1 - alpha/L;
  * fails: 1 - alpha/(L K)), on the first Nj repetitions of every cell.
- * The first look at which it holds or fails decides it; a look at which
- * some compared cell has fewer than Nj repetitions (rows, failed ones
- * included) ends the sequence.  Whatever rule chooses when to stop (claims
- * decided, repeat_max, auto_cap), a wrong verdict needs a wrong decision at
- * one of the L looks, and each has probability at most alpha/L: the
- * family-wise error over all looks stays at most alpha (Bonferroni over
- * looks; test-verify.c simulates it, and the naive rule, 95% at every look,
- * which does not).  `ipclab verify` replays exactly this on the data, so
- * its verdict is the one the run stopped on.
+ * Each pair is decided on its own: the first look at which its interval
+ * holds or fails decides it, and it keeps that verdict and that look's
+ * numbers (VerifyPair.look) at later looks; the claim holds once every
+ * pair holds, fails once one fails, and is decided at that look.  A pair
+ * still open at a look some cell of it has not reached (rows, failed ones
+ * included) keeps its last numbers, undecided; when no open pair reached
+ * a look, the sequence ends at the look before.  The run (measure/run.c)
+ * stops a cell at the first look at which no open pair of an undecided
+ * claim uses it.  Whatever rule chooses when to stop (pairs decided,
+ * repeat_max, auto_cap), a wrong "holds" needs the pair whose true ratio
+ * lies below BY to lie above it at one of the L looks, each with
+ * probability at most alpha/L, and a wrong "fails" one of the K pairs to
+ * lie below at one of them, each at most alpha/(L K): the family-wise
+ * error over all looks stays at most alpha (Bonferroni over looks and
+ * pairs; test-verify.c simulates it, and the naive rule, 95% at every
+ * look, which does not).  `ipclab verify` replays exactly this on the
+ * data, so its verdict is the one the run stopped on.
  *
  * Before measuring (verify_claim_design, called when an experiment file is
  * loaded: `ipclab check`, `ipclab run` and `ipclab verify` refuse alike,
@@ -188,6 +196,9 @@ typedef struct {
         double fail_coverage;
         VerifyVerdict verdict;  /* what it does to the claim (above) */
         bool reversed;          /* hi < 1: the other way round */
+        guint look;             /* the look its numbers are from (1: one look) */
+        guint cell_faster;      /* the cells' numbers (samples.tsv's cell */
+        guint cell_slower;      /* column); G_MAXUINT in data without them */
 } VerifyPair;
 
 typedef struct {

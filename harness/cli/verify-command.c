@@ -114,6 +114,15 @@ static void tsv_result(GString *out, const VerifyResult *r, bool present)
 
 /* Every pair as "FASTER vs SLOWER: RATIO [LO, HI] COVERAGE VERDICT[,
  * reversed]", separated by " | ", then the reversed pairs (or "-"). */
+/* A pair's verdict as verify prints it: "holds", "fails, reversed";
+ * in a sequential design with the look its numbers are from ("holds at
+ * look 1"). */
+static char *pair_verdict_text(const VerifyResult *r, const VerifyPair *pr)
+{
+        g_autofree char *at = r->n_looks > 1 ? g_strdup_printf(" at look %u", pr->look) : g_strdup("");
+        return g_strdup_printf("%s%s%s", verify_verdict_name(pr->verdict), at, pr->reversed ? ", reversed" : "");
+}
+
 static void tsv_pairs(GString *out, const VerifyResult *r, bool present)
 {
         if (!present || !r->pairs || !r->pairs->len) {
@@ -125,11 +134,11 @@ static void tsv_pairs(GString *out, const VerifyResult *r, bool present)
         for (guint p = 0; p < r->pairs->len; p++) {
                 const VerifyPair *pr = &g_array_index(r->pairs, VerifyPair, p);
                 g_autofree char *cov = verify_format_coverage(pr->coverage, false);
-                g_string_append_printf(s, "%s%s vs %s: %s [%s, %s] %s %s%s", p ? " | " : "", pr->faster, pr->slower,
+                g_autofree char *v = pair_verdict_text(r, pr);
+                g_string_append_printf(s, "%s%s vs %s: %s [%s, %s] %s %s", p ? " | " : "", pr->faster, pr->slower,
                                        g_ascii_formatd(b[0], sizeof b[0], "%.6g", pr->ratio),
                                        g_ascii_formatd(b[1], sizeof b[1], "%.6g", pr->lo),
-                                       g_ascii_formatd(b[2], sizeof b[2], "%.6g", pr->hi), cov,
-                                       verify_verdict_name(pr->verdict), pr->reversed ? ", reversed" : "");
+                                       g_ascii_formatd(b[2], sizeof b[2], "%.6g", pr->hi), cov, v);
         }
         tsv_field(out, s->str, false);
         tsv_field(out, r->reversed, false);
@@ -561,9 +570,9 @@ static void print_notes(const GArray *rows, const GPtrArray *notes, bool show_pa
                                 g_autofree char *rs = verify_format_interval_cov(pr->ratio, pr->lo, pr->hi, pr->coverage);
                                 g_autofree char *fs = two ? verify_format_interval_cov(pr->ratio, pr->fail_lo, pr->fail_hi,
                                                                                 pr->fail_coverage) : NULL;
-                                printf("    %s (n=%u) vs %s (n=%u): %s%s%s %s%s\n", pr->faster, pr->n_faster,
-                                       pr->slower, pr->n_slower, rs, two ? "; to fail: " : "", two ? fs : "",
-                                       verify_verdict_name(pr->verdict), pr->reversed ? ", reversed" : "");
+                                g_autofree char *v = pair_verdict_text(res, pr);
+                                printf("    %s (n=%u) vs %s (n=%u): %s%s%s %s\n", pr->faster, pr->n_faster,
+                                       pr->slower, pr->n_slower, rs, two ? "; to fail: " : "", two ? fs : "", v);
                         }
                 }
         }

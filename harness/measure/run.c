@@ -214,12 +214,13 @@ static void mark_claim_cells(const Experiment *exp, CellState *states)
 }
 
 /* repeat_until=decided, before round ROUND: when ROUND is look j of the
- * schedule (the cells of a claim have exp->looks[j] repetitions), every
- * claim is evaluated on ROWS (this run's rows of samples.tsv) exactly as
- * `ipclab verify` replays looks 1 to j, and a cell waiting for look j stops
- * when every claim over it holds or fails, at the last look, or past
- * auto_cap; else it goes on to look j + 1.  Stopping only at looks keeps
- * the look schedule the verdicts were planned for. */
+ * schedule, every claim is evaluated on ROWS (this run's rows of
+ * samples.tsv) exactly as `ipclab verify` replays looks 1 to j.  A pair
+ * decided at a look keeps that look's verdict (verify.h), so a cell
+ * waiting for look j goes on to look j + 1 only while a pair over it is
+ * undecided in a claim that is undecided; it stops when none is, at the
+ * last look, or past auto_cap.  Stopping only at looks keeps the look
+ * schedule the verdicts were planned for. */
 static void decide_at_look(const Experiment *exp, CellState *states, const GPtrArray *rows, guint round)
 {
         guint j = 0;
@@ -231,12 +232,27 @@ static void decide_at_look(const Experiment *exp, CellState *states, const GPtrA
         if (j == exp->n_looks)
                 return;
         g_autoptr(Table) t = verify_rows_table(rows);
-        g_autofree bool *decided = g_new0(bool, exp->claims->len);
+        /* The cells (by number) of a pair still undecided at this look. */
+        g_autoptr(GHashTable) open = g_hash_table_new(g_direct_hash, g_direct_equal);
         for (guint k = 0; k < exp->claims->len; k++) {
                 VerifyResult r;
-                if (verify_claim_table_looks(exp->claims->pdata[k], t, "this run", exp->looks, exp->n_looks, j + 1,
-                                             &r, NULL))
-                        decided[k] = r.verdict == VERIFY_HOLDS || r.verdict == VERIFY_FAILS;
+                if (!verify_claim_table_looks(exp->claims->pdata[k], t, "this run", exp->looks, exp->n_looks, j + 1,
+                                              &r, NULL)) {
+                        /* Not yet evaluable (say, no repetition of a side
+                         * measured so far): every cell of it goes on. */
+                        for (guint c = 0; c < exp->cells->len; c++) {
+                                const Cell *cell = exp->cells->pdata[c];
+                                if (verify_claim_covers(exp->claims->pdata[k], cell))
+                                        g_hash_table_add(open, GUINT_TO_POINTER(cell->index));
+                        }
+                } else if (r.verdict != VERIFY_HOLDS && r.verdict != VERIFY_FAILS)
+                        for (guint p = 0; p < r.pairs->len; p++) {
+                                const VerifyPair *pair = &g_array_index(r.pairs, VerifyPair, p);
+                                if (pair->verdict != VERIFY_INCONCLUSIVE || pair->look != j + 1)
+                                        continue;
+                                g_hash_table_add(open, GUINT_TO_POINTER(pair->cell_faster));
+                                g_hash_table_add(open, GUINT_TO_POINTER(pair->cell_slower));
+                        }
                 verify_result_clear(&r);
         }
         for (guint c = 0; c < exp->cells->len; c++) {
@@ -244,13 +260,10 @@ static void decide_at_look(const Experiment *exp, CellState *states, const GPtrA
                 CellState *st = &states[cell->index];
                 if (!st->in_claim || st->stop || st->look != j)
                         continue;
-                bool all = true;
-                for (guint k = 0; k < exp->claims->len; k++)
-                        all &= decided[k] || !verify_claim_covers(exp->claims->pdata[k], cell);
-                if (all)
-                        st->stop = "every claim over it decided";
+                if (!g_hash_table_contains(open, GUINT_TO_POINTER(cell->index)))
+                        st->stop = "no pair over it undecided";
                 else if (j + 1 == exp->n_looks)
-                        st->stop = "a claim over it undecided at the last look";
+                        st->stop = "a pair over it undecided at the last look";
                 else if (st->spent_ns >= exp->auto_cap_ns)
                         st->stop = "auto_cap reached";
                 else

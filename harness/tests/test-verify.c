@@ -573,6 +573,87 @@ static void test_looks_replay(void)
         verify_result_clear(&r);
 }
 
+/* Pairs decided apart: a pair decided at a look keeps that look's
+ * verdict, whatever later repetitions of its cells show, and the others
+ * go on.  Looks 5 and 10, pipe against fifo by 1.5.  At 64 B, repetitions
+ * 0-4 give 2 and 5-9 give 0.5: the pair holds at look 1 and would be
+ * undecided on all ten.  At 4 KiB, look 1 (pipe 100, 200, 100, 200, 100
+ * us, fifo 150 us) decides nothing and look 2 (fifo 400 us from rep 5)
+ * holds.  Deciding the claim as a whole at each look would leave it
+ * undecided at look 2; pair by pair, it holds there. */
+static void test_pairs_decided_apart(void)
+{
+        Cell p64 = cell("pipe", 64, PATTERN_ROUNDTRIP), f64 = cell("fifo", 64, PATTERN_ROUNDTRIP);
+        Cell p4k = cell("pipe", 4096, PATTERN_ROUNDTRIP), f4k = cell("fifo", 4096, PATTERN_ROUNDTRIP);
+        static const guint64 a[] = { 100000, 100000, 100000, 100000, 100000, 200000, 200000, 200000, 200000, 200000 };
+        static const guint64 b[] = { 200000, 200000, 200000, 200000, 200000, 100000, 100000, 100000, 100000, 100000 };
+        static const guint64 c[] = { 100000, 200000, 100000, 200000, 100000, 100000, 100000, 100000, 100000, 100000 };
+        static const guint64 d[] = { 150000, 150000, 150000, 150000, 150000, 400000, 400000, 400000, 400000, 400000 };
+        static const guint looks[] = { 5, 10 };
+        Claim cl = claim("transport=pipe", "transport=fifo", "elapsed", NULL, 1.5);
+        g_autoptr(GError) e = NULL;
+        VerifyResult r;
+
+        p64.index = 0, f64.index = 1, p4k.index = 2, f4k.index = 3;
+        for (int stopped = 0; stopped < 2; stopped++) {
+                /* STOPPED: the 64 B cells stopped at look 1, as a run
+                 * stops them; the verdict is the same. */
+                g_autoptr(GString) body = g_string_new(NULL);
+                rows(body, "host", &p64, a, stopped ? 5 : 10);
+                rows(body, "host", &f64, b, stopped ? 5 : 10);
+                rows(body, "host", &p4k, c, 10);
+                rows(body, "host", &f4k, d, 10);
+                g_autoptr(Table) t = table_of(body, "apart.tsv");
+
+                /* At look 1: the 64 B pair holds, the 4 KiB pair is open. */
+                g_assert_true(verify_claim_table_looks(&cl, t, "apart", looks, 2, 1, &r, &e));
+                g_assert_no_error(e);
+                g_assert_cmpint(r.verdict, ==, VERIFY_INCONCLUSIVE);
+                g_assert_cmpuint(r.pairs->len, ==, 2);
+                const VerifyPair *small = &g_array_index(r.pairs, VerifyPair, 0);
+                const VerifyPair *large = &g_array_index(r.pairs, VerifyPair, 1);
+                g_assert_cmpint(small->verdict, ==, VERIFY_HOLDS);
+                g_assert_cmpint(large->verdict, ==, VERIFY_INCONCLUSIVE);
+                g_assert_cmpuint(large->look, ==, 1);
+                g_assert_cmpuint(small->cell_faster, ==, 0);
+                g_assert_cmpuint(small->cell_slower, ==, 1);
+                g_assert_cmpuint(large->cell_faster, ==, 2);
+                g_assert_cmpuint(large->cell_slower, ==, 3);
+                verify_result_clear(&r);
+
+                /* At look 2: the 64 B pair keeps look 1's numbers. */
+                g_assert_true(verify_claim_table_looks(&cl, t, "apart", looks, 2, 2, &r, &e));
+                g_assert_cmpint(r.verdict, ==, VERIFY_HOLDS);
+                g_assert_cmpuint(r.look, ==, 2);
+                small = &g_array_index(r.pairs, VerifyPair, 0);
+                large = &g_array_index(r.pairs, VerifyPair, 1);
+                g_assert_cmpuint(small->look, ==, 1);
+                g_assert_cmpuint(small->n_faster, ==, 5);
+                g_assert_cmpfloat(small->ratio, ==, 2);
+                g_assert_cmpuint(large->look, ==, 2);
+                g_assert_cmpuint(large->n_faster, ==, 10);
+                g_assert_cmpint(large->verdict, ==, VERIFY_HOLDS);
+                g_assert_nonnull(strstr(r.note, "1 of 2 pairs decided at an earlier look"));
+                verify_result_clear(&r);
+        }
+
+        /* A pair whose cells stopped short of a look it was undecided at
+         * keeps its last numbers and stays undecided; the claim cannot
+         * hold, and the sequence ends when no undecided pair is left to
+         * look at. */
+        g_autoptr(GString) body = g_string_new(NULL);
+        rows(body, "host", &p64, a, 10);
+        rows(body, "host", &f64, b, 10);
+        rows(body, "host", &p4k, c, 7);
+        rows(body, "host", &f4k, d, 7);
+        g_autoptr(Table) t = table_of(body, "short.tsv");
+        g_assert_true(verify_claim_table_looks(&cl, t, "short", looks, 2, 2, &r, &e));
+        g_assert_cmpint(r.verdict, ==, VERIFY_INCONCLUSIVE);
+        g_assert_cmpuint(r.look, ==, 1);
+        g_assert_nonnull(strstr(r.note, "look 2 (10 repetitions) not reached"));
+        verify_result_clear(&r);
+}
+
 /* SIM claims over 2 pairs whose true ratios are exactly BY = 1 (lognormal
  * noise, sigma 0.2): any verdict is an error ("holds" needs every ratio
  * above, "fails" one below).  Each run draws 30 repetitions a cell and
@@ -914,6 +995,7 @@ int main(int argc, char **argv)
         g_test_add_func("/verify/format-coverage", test_format_coverage);
         g_test_add_func("/verify/looks-replay", test_looks_replay);
         g_test_add_func("/verify/sequential-error", test_sequential_error);
+        g_test_add_func("/verify/pairs-decided-apart", test_pairs_decided_apart);
         g_test_add_func("/verify/claim-check", test_claim_check);
         g_test_add_func("/verify/claim-power", test_claim_power);
         g_test_add_func("/verify/macros", test_macros);

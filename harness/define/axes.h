@@ -142,7 +142,20 @@ typedef struct {
         /* Is it in CELL's description, where it applies and is not
          * usual?  NULL: yes. */
         bool (*described)(const Cell *cell);
+        /* Its key in [experiment] and profiles (experiment.c makes it a
+         * row of the file's option table: a list of the type's values,
+         * AXIS_NAMES and AXIS_PLACE of `values`).  help NULL: not a key
+         * of the file (machine). */
+        const char *help;            /* for `ipclab keys` */
+        const char *def;             /* when the file leaves it out, or NULL: it
+                                      * holds its first value (0) and files
+                                      * without it keep their configuration hash */
+        bool required;
+        guint64 min, max;            /* a number's bounds, inclusive */
 } Axis;
+
+/* The longest duration= (and timeout=, auto_cap=): an hour, in ns. */
+#define AXIS_MAX_DURATION ((guint64) 3600 * G_USEC_PER_SEC * 1000)
 
 /* More axes than this: raise it. */
 #define AXIS_MAX 32

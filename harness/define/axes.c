@@ -67,26 +67,26 @@ const Axis axis_table[] = {
          * the machine its meta.ini names (samples.c). */
         { .column = COL_MACHINE, .type = AXIS_PLACE },
         { .column = COL_TRANSPORT, .type = AXIS_TRANSPORT, .offset = AT(transport), .describe = 1,
-          .noted_bare = true, .required = true, .help = "axis: transports (see `ipclab list`)" },
+          .noted_bare = true, .of_kind = true, .required = true, .help = "axis: transports (see `ipclab list`)" },
         { .column = COL_BUS, .type = AXIS_NAMES, .values = axis_bus_values, .offset = AT(bus),
           .takes = IPCLAB_TRANSPORT_DBUS, .dash = "none", .describe = 2, .labelled = true,
-          .noted_bare = true, .applies = bus_applies,
+          .noted_bare = true, .of_kind = true, .applies = bus_applies,
           .def = "dbus-daemon", .help = "axis, D-Bus transports only: dbus-daemon, dbus-broker, p2p" },
         { .column = COL_PAYLOAD, .type = AXIS_NAMES, .values = axis_payload_values, .offset = AT(payload),
-          .describe = 4, .noted_bare = true,
+          .describe = 4, .noted_bare = true, .of_kind = true,
           .def = "bytes", .help = "axis: bytes (D-Bus ay) or string (D-Bus s)" },
         { .column = COL_SIZE_B, .type = AXIS_SIZE, .offset = AT(size), .describe = 5, .labelled = true,
           .noted_bare = true, .described = has_payload,
           .def = "64", .min = 1, .max = MAX_SIZE, .help = "axis: payload bytes per message (64, 4KiB, 1MiB)" },
         { .column = COL_PATTERN, .type = AXIS_NAMES, .values = axis_pattern_values, .offset = AT(pattern),
-          .describe = 3, .noted_bare = true,
+          .describe = 3, .noted_bare = true, .of_kind = true,
           .def = "roundtrip", .help = "axis: oneway, roundtrip, callrate" },
         { .column = COL_REPLY, .type = AXIS_NAMES, .values = axis_reply_values, .offset = AT(reply),
           .dash = "echo", .describe = 6, .labelled = true, .applies = reply_applies, .described = is_roundtrip,
           .def = "echo",
           .help = "axis, round trips: echo the payload, reply empty, or short (the string OK; gdbus)" },
         { .column = COL_MARSHAL, .type = AXIS_NAMES, .values = axis_marshal_values, .offset = AT(marshal),
-          .usual = "array", .describe = 7, .labelled = true,
+          .usual = "array", .describe = 7, .labelled = true, .of_kind = true,
           .def = "array", .help = "axis: array (whole), per-element (append and read per byte), append-per-element "
                                   "(append per byte, read whole) for D-Bus ay; copy (gdbus strings built with "
                                   "g_variant_new)" },
@@ -98,7 +98,7 @@ const Axis axis_table[] = {
          * keeps the config_sha256 it had before the key existed
          * (processes). */
         { .column = COL_ROLES, .type = AXIS_NAMES, .values = axis_roles_values, .offset = AT(roles),
-          .old = "processes", .usual = "processes", .describe = 9, .labelled = true,
+          .old = "processes", .usual = "processes", .describe = 9, .labelled = true, .of_kind = true,
           .help = "axis: processes (client and server each a forked process; the default) or threads "
                   "(two threads of one forked process), for the transports that can (see `ipclab check`)" },
         { .column = COL_COUNT, .type = AXIS_COUNT, .offset = AT(count), .dash = "0", .describe = 10,

@@ -137,6 +137,11 @@ typedef struct {
         bool labelled;               /* described as key=value (else the value alone) */
         bool noted_bare;             /* `ipclab verify`'s notes give its value alone
                                       * ("dbus-broker", "4 KiB"), else key=value */
+        bool of_kind;                /* it changes what a message costs: a run's
+                                      * estimate (estimate.c) takes recorded
+                                      * per-message times of cells that agree on it
+                                      * (not size: interpolated between; not cpus:
+                                      * the same if any, else any) */
         /* Does it apply to CELL (else "-" in rows)?  NULL: always. */
         bool (*applies)(const Cell *cell);
         /* Is it in CELL's description, where it applies and is not

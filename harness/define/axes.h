@@ -11,9 +11,12 @@
  * selectors, the axis columns of samples.tsv and the descriptions of
  * cells in `ipclab verify` and the summary all read these rows.
  *
+ * Its key in experiment files is made from its row too (experiment.c),
+ * and so is what a run's estimate matches recorded times on (of_kind).
+ *
  * Adding an axis: its field in Cell below (and in IpclabCell when a
  * transport reads it), its row in axis_table, its column in columns.h,
- * its key in experiment.c's option table, and the transports that take it.
+ * and the transports that take it (README.md, "Adding an axis").
  */
 #pragma once
 

@@ -108,20 +108,19 @@ static FixedClass fixed_class(const char *transport, bool boxed)
         return FIXED_KERNEL;
 }
 
-/* The axes a recorded per-message time is matched on, "of its kind": not
- * the size (interpolated between), the cpus (the same if any, else any),
- * nor the reply, count, duration or place. */
-static const ColumnId kind_axes[] = { COL_TRANSPORT, COL_BUS, COL_PATTERN, COL_PAYLOAD, COL_MARSHAL, COL_ROLES };
-
-/* The key of a cell's kind: its kind_axes values as samples.tsv writes
- * them (axes.h), from ROW (of T: a column missing reads "-") or, when
- * ROW is NULL, from CELL. */
+/* The key of a cell's kind: the values of the axes a recorded
+ * per-message time is matched on (of_kind in axes.c) as samples.tsv
+ * writes them (axes.h), from ROW (of T: a column missing reads "-") or,
+ * when ROW is NULL, from CELL. */
 static char *kind_key(const Table *t, char **row, const Cell *cell)
 {
         GString *s = g_string_new(NULL);
+        bool first = true;
 
-        for (size_t i = 0; i < G_N_ELEMENTS(kind_axes); i++) {
-                const Axis *a = axis_of_column(kind_axes[i]);
+        for (size_t i = 0; i < axis_count; i++) {
+                const Axis *a = &axis_table[i];
+                if (!a->of_kind)
+                        continue;
                 g_autofree char *v = NULL;
                 if (row) {
                         int col = table_column(t, axis_column(a));
@@ -129,7 +128,8 @@ static char *kind_key(const Table *t, char **row, const Cell *cell)
                 } else {
                         v = axis_cell_text(a, cell);
                 }
-                g_string_append_printf(s, "%s%s", i ? "|" : "", v);
+                g_string_append_printf(s, "%s%s", first ? "" : "|", v);
+                first = false;
         }
         return g_string_free(s, FALSE);
 }
@@ -249,11 +249,9 @@ static void calib_add_dir(EstimateCalib *cal, const char *dir, const char *machi
         g_autofree char *w = g_key_file_get_string(kf, "resolved", "warmup", NULL);
         if (!w || !samples_parse_whole(w, &warmup))
                 return;
-        enum { C_ENV, C_MACHINE, C_TRANSPORT, C_BUS, C_PATTERN, C_PAYLOAD, C_MARSHAL, C_ROLES, C_CPUS, C_SIZE,
-               C_DURATION, C_STATUS, C_ELAPSED, C_MESSAGES, N_C };
-        static const char *const names[N_C] = { "env", "machine", "transport", "bus", "pattern", "payload",
-                                                "marshal", "roles", "cpus", "size_B", "duration_ns", "status",
-                                                "elapsed_ns", "messages" };
+        enum { C_ENV, C_MACHINE, C_TRANSPORT, C_CPUS, C_SIZE, C_DURATION, C_STATUS, C_ELAPSED, C_MESSAGES, N_C };
+        static const char *const names[N_C] = { "env", "machine", "transport", "cpus", "size_B", "duration_ns",
+                                                "status", "elapsed_ns", "messages" };
         int col[N_C];
         for (int c = 0; c < N_C; c++)
                 col[c] = table_column(t, names[c]);

@@ -11,9 +11,12 @@
  * selectors, the axis columns of samples.tsv and the descriptions of
  * cells in `ipclab verify` and the summary all read these rows.
  *
+ * Its key in experiment files is made from its row too (experiment.c),
+ * and so is what a run's estimate matches recorded times on (of_kind).
+ *
  * Adding an axis: its field in Cell below (and in IpclabCell when a
  * transport reads it), its row in axis_table, its column in columns.h,
- * its key in experiment.c's option table, and the transports that take it.
+ * and the transports that take it (README.md, "Adding an axis").
  */
 #pragma once
 
@@ -137,12 +140,30 @@ typedef struct {
         bool labelled;               /* described as key=value (else the value alone) */
         bool noted_bare;             /* `ipclab verify`'s notes give its value alone
                                       * ("dbus-broker", "4 KiB"), else key=value */
+        bool of_kind;                /* it changes what a message costs: a run's
+                                      * estimate (estimate.c) takes recorded
+                                      * per-message times of cells that agree on it
+                                      * (not size: interpolated between; not cpus:
+                                      * the same if any, else any) */
         /* Does it apply to CELL (else "-" in rows)?  NULL: always. */
         bool (*applies)(const Cell *cell);
         /* Is it in CELL's description, where it applies and is not
          * usual?  NULL: yes. */
         bool (*described)(const Cell *cell);
+        /* Its key in [experiment] and profiles (experiment.c makes it a
+         * row of the file's option table: a list of the type's values,
+         * AXIS_NAMES and AXIS_PLACE of `values`).  help NULL: not a key
+         * of the file (machine). */
+        const char *help;            /* for `ipclab keys` */
+        const char *def;             /* when the file leaves it out, or NULL: it
+                                      * holds its first value (0) and files
+                                      * without it keep their configuration hash */
+        bool required;
+        guint64 min, max;            /* a number's bounds, inclusive */
 } Axis;
+
+/* The longest duration= (and timeout=, auto_cap=): an hour, in ns. */
+#define AXIS_MAX_DURATION ((guint64) 3600 * G_USEC_PER_SEC * 1000)
 
 /* More axes than this: raise it. */
 #define AXIS_MAX 32

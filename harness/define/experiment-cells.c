@@ -259,9 +259,9 @@ static gboolean check_patterns(const Ctx *c, const Values *v)
                 const guint keys[] = { ip, is };
                 for (guint k = 0; k < G_N_ELEMENTS(keys); k++)
                         if (v->from[keys[k]])
-                                ok = experiment_fail(c, v->from[keys[k]], experiment_options[keys[k]].key,
+                                ok = experiment_fail(c, v->from[keys[k]], experiment_options()[keys[k]].key,
                                                      "pattern=callrate carries no payload, so %s cannot apply",
-                                                     experiment_options[keys[k]].key);
+                                                     experiment_options()[keys[k]].key);
         }
         return ok;
 }
@@ -420,12 +420,12 @@ void experiment_resolved_echo(Experiment *exp, Values *v)
 {
         GString *s = g_string_new(NULL);
 
-        for (size_t i = 0; i < EXPERIMENT_N_OPTIONS; i++) {
+        for (size_t i = 0; i < experiment_n_options(); i++) {
                 if (v->list[i]) {
                         g_autofree char *j = g_strjoinv(";", v->list[i]);
-                        g_string_append_printf(s, "%s=%s\n", experiment_options[i].key, j);
+                        g_string_append_printf(s, "%s=%s\n", experiment_options()[i].key, j);
                 } else if (v->text[i]) {
-                        g_string_append_printf(s, "%s=%s\n", experiment_options[i].key, v->text[i]);
+                        g_string_append_printf(s, "%s=%s\n", experiment_options()[i].key, v->text[i]);
                 }
         }
         exp->resolved = g_string_free(s, FALSE);

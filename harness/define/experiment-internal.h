@@ -13,11 +13,14 @@
 #include "experiment.h"
 #include "group.h"
 
-/* The rows of experiment_options (experiment.c), one per key of
- * [experiment]: a compile-time count, for the arrays of Values. */
-#define EXPERIMENT_N_OPTIONS 28
+/* The rows of the option table (experiment.c), one per key of
+ * [experiment]: what the experiment is, the cell axes' keys (axes.h),
+ * how it is measured, the run's axes' keys; at most this many, for the
+ * arrays of Values. */
+#define EXPERIMENT_MAX_OPTIONS 48
 
-extern const Option experiment_options[];
+const Option *experiment_options(void);
+size_t experiment_n_options(void);
 
 /* A parsing context: the file and where we are in it, for messages.
  * Mistakes are collected, not returned one at a time: every independent
@@ -44,12 +47,12 @@ typedef struct {
 } Mistake;
 /* Parsed values of every option, by option index. */
 typedef struct {
-        char **list[EXPERIMENT_N_OPTIONS];      /* list options: the items */
-        guint64 *nums[EXPERIMENT_N_OPTIONS];    /* numeric lists/scalars */
-        char *text[EXPERIMENT_N_OPTIONS];       /* scalars as text */
-        const char *from[EXPERIMENT_N_OPTIONS];
-        bool broken[EXPERIMENT_N_OPTIONS];      /* a mistake in its value: its
-                                                  * default (if any) in its place */
+        char **list[EXPERIMENT_MAX_OPTIONS];    /* list options: the items */
+        guint64 *nums[EXPERIMENT_MAX_OPTIONS];  /* numeric lists/scalars */
+        char *text[EXPERIMENT_MAX_OPTIONS];     /* scalars as text */
+        const char *from[EXPERIMENT_MAX_OPTIONS];
+        bool broken[EXPERIMENT_MAX_OPTIONS];    /* a mistake in its value: its
+                                                 * default (if any) in its place */
 } Values;
 
 /* The line (from 1) of KEY in GROUP of TEXT, or of GROUP's header when
@@ -64,7 +67,7 @@ gboolean experiment_fail_at(const Ctx *c, guint line, const char *group,
 gboolean experiment_fail(const Ctx *c, const char *group,
                          const char *key, const char *fmt, ...) G_GNUC_PRINTF(4, 5);
 
-/* The index in experiment_options of KEY, which must be one. */
+/* The index in experiment_options() of KEY, which must be one. */
 guint experiment_opt_index(const char *key);
 
 /* A name of an experiment, profile or claim: letters, digits, '-', '_'. */

@@ -1,8 +1,9 @@
 /* experiment.c: experiment file -> validated Experiment -> matrix of cells.
  *
- * One option table (`experiment_options` below) describes every key of
- * [experiment]: its type, its allowed values, its default and its help.
- * Parsing, validation, profile overrides, `ipclab check` and the resolved
+ * One option table (`experiment_options()` below) describes every key of
+ * [experiment]: its type, its allowed values, its default and its help;
+ * the rows of the axes' keys are made from the axis registry (axes.h),
+ * the others are below.  Parsing, validation, profile overrides, `ipclab check` and the resolved
  * echo in meta.ini all come from those rows.  This file reads the file,
  * [experiment] and its profiles; experiment-cells.c expands them into
  * cells, experiment-groups.c reads the other groups.
@@ -32,47 +33,23 @@ static const char *const runner_values[] = { "harness", "hyperfine", NULL };
 static const char *const store_latencies_values[] = { "histogram", "raw", NULL };
 static const char *const repeat_until_values[] = { "narrow", "decided", NULL };
 
-#define MAX_SIZE ((guint64) 256 << 20)      /* 256 MiB: D-Bus allows 128 MiB */
-#define MAX_COUNT ((guint64) 1000000000)    /* a billion messages */
-#define MAX_DURATION ((guint64) 3600 * G_USEC_PER_SEC * 1000)
 /* Repetitions of one cell: 10000 pin a median to a small fraction of its
  * spread, and what is kept of each (a row, a latency histogram of up to
  * 40 KiB) must fit what is read back: MAX_RUN_REPETITIONS in one run. */
 #define MAX_REPEAT ((guint64) 10000)
 
-const Option experiment_options[] = {
+/* The keys of [experiment] before the axes': what the experiment is. */
+static const Option head_options[] = {
         { "title", OPT_STRING, NULL, NULL, true, 0, 0,
           "what the experiment measures, in one line" },
         { "source", OPT_STRING, NULL, NULL, false, 0, 0,
           "the published document it follows (a file in shared/seeds)" },
         { "description", OPT_STRING, NULL, NULL, false, 0, 8000,
           "longer free text" },
-        { "transport", OPT_TRANSPORTS, NULL, NULL, true, 0, 0,
-          "axis: transports (see `ipclab list`)" },
-        { "bus", OPT_ENUMS, axis_bus_values, "dbus-daemon", false, 0, 0,
-          "axis, D-Bus transports only: dbus-daemon, dbus-broker, p2p" },
-        { "payload", OPT_ENUMS, axis_payload_values, "bytes", false, 0, 0,
-          "axis: bytes (D-Bus ay) or string (D-Bus s)" },
-        { "size", OPT_SIZES, NULL, "64", false, 1, MAX_SIZE,
-          "axis: payload bytes per message (64, 4KiB, 1MiB)" },
-        { "pattern", OPT_ENUMS, axis_pattern_values, "roundtrip", false, 0, 0,
-          "axis: oneway, roundtrip, callrate" },
-        { "reply", OPT_ENUMS, axis_reply_values, "echo", false, 0, 0,
-          "axis, round trips: echo the payload, reply empty, or short (the string OK; gdbus)" },
-        { "marshal", OPT_ENUMS, axis_marshal_values, "array", false, 0, 0,
-          "axis: array (whole), per-element (append and read per byte), append-per-element "
-          "(append per byte, read whole) for D-Bus ay; copy (gdbus strings built with g_variant_new)" },
-        { "cpus", OPT_ENUMS, axis_cpus_values, "none", false, 0, 0,
-          "axis: none (unpinned), same (one CPU), split (two CPUs)" },
-        /* No default value: a file without the key keeps the
-         * config_sha256 it had before the key existed (processes). */
-        { "roles", OPT_ENUMS, axis_roles_values, NULL, false, 0, 0,
-          "axis: processes (client and server each a forked process; the default) or threads "
-          "(two threads of one forked process), for the transports that can (see `ipclab check`)" },
-        { "count", OPT_UINTS, NULL, NULL, false, 1, MAX_COUNT,
-          "axis: messages per repetition (exactly one of count and duration)" },
-        { "duration", OPT_DURATIONS, NULL, NULL, false, 1000, MAX_DURATION,
-          "axis: time box per repetition, 500ms (exactly one of count and duration)" },
+};
+
+/* The keys after the cell axes': how every cell is measured. */
+static const Option run_options[] = {
         { "repeat", OPT_REPEAT, NULL, "5", false, 1, MAX_REPEAT,
           "repetitions of every cell, or auto: until the median's 95% CI is narrow enough" },
         { "repeat_min", OPT_UINT, NULL, "5", false, 2, MAX_REPEAT,
@@ -81,7 +58,7 @@ const Option experiment_options[] = {
           "repeat=auto: the most repetitions of one cell" },
         { "ci_target", OPT_PERCENT, NULL, "2%", false, 1, 100,
           "repeat=auto: the CI half-width to reach, in per cent of the median" },
-        { "auto_cap", OPT_DURATION, NULL, "5m", false, 1000000, MAX_DURATION,
+        { "auto_cap", OPT_DURATION, NULL, "5m", false, 1000000, AXIS_MAX_DURATION,
           "repeat=auto: the most time one cell may take in all its repetitions" },
         /* No default values: a file without the keys keeps the
          * config_sha256 it had before they existed. */
@@ -93,7 +70,7 @@ const Option experiment_options[] = {
           "(default: repeat_min, then doubling up to repeat_max, which is the last)" },
         { "warmup", OPT_UINT, NULL, "10", false, 0, 10000000,
           "messages exchanged before timing starts, discarded" },
-        { "timeout", OPT_DURATION, NULL, "60s", false, 1000000, MAX_DURATION,
+        { "timeout", OPT_DURATION, NULL, "60s", false, 1000000, AXIS_MAX_DURATION,
           "time limit of one repetition; past it the cell fails" },
         { "verify", OPT_BOOL, NULL, "false", false, 0, 0,
           "check every payload's size and checksum (costs time)" },
@@ -106,19 +83,72 @@ const Option experiment_options[] = {
         { "store_latencies", OPT_ENUM, store_latencies_values, NULL, false, 0, 0,
           "per-message latencies in latencies.tsv.gz: histogram (log-linear buckets, under 1% error; "
           "the default) or raw (every value: for short runs)" },
-        { "env", OPT_ENUMS, axis_env_values, "host", false, 0, 0,
-          "where it runs: an environment `ipclab list` names (host, a container, a VM); a list runs every "
-          "cell in each (--env picks one)" },
 };
-G_STATIC_ASSERT(G_N_ELEMENTS(experiment_options) == EXPERIMENT_N_OPTIONS);
+
+/* The option table (experiment_options()), made once: what the
+ * experiment is, the key of every cell axis in axis_table's order, how
+ * it is measured, then the keys of the run's axes the file may set
+ * (env). */
+static Option option_rows[G_N_ELEMENTS(head_options) + AXIS_MAX + G_N_ELEMENTS(run_options)];
+static size_t n_option_rows;
+G_STATIC_ASSERT(G_N_ELEMENTS(option_rows) <= EXPERIMENT_MAX_OPTIONS);
+
+/* Axis A's row of the option table: a list of its type's values. */
+static Option axis_option(const Axis *a)
+{
+        static const OptType types[] = {
+                [AXIS_TRANSPORT] = OPT_TRANSPORTS, [AXIS_NAMES] = OPT_ENUMS, [AXIS_SIZE] = OPT_SIZES,
+                [AXIS_COUNT] = OPT_UINTS, [AXIS_DURATION] = OPT_DURATIONS, [AXIS_PLACE] = OPT_ENUMS,
+        };
+
+        return (Option) { axis_key(a), types[a->type], a->values, a->def, a->required, a->min, a->max, a->help };
+}
+
+/* Appends to option_rows, from N, the keys of the run's axes (PLACE)
+ * or of the cells'; returns the rows then. */
+static size_t add_axis_options(size_t n, bool place)
+{
+        for (size_t i = 0; i < axis_count; i++) {
+                const Axis *a = &axis_table[i];
+                /* Every cell axis is a key: the cells are expanded from
+                 * them (experiment-cells.c). */
+                g_assert(a->help || a->type == AXIS_PLACE);
+                if ((a->type == AXIS_PLACE) == place && a->help)
+                        option_rows[n++] = axis_option(a);
+        }
+        return n;
+}
+
+const Option *experiment_options(void)
+{
+        static gsize done;
+
+        if (g_once_init_enter(&done)) {
+                size_t n = 0;
+                for (size_t i = 0; i < G_N_ELEMENTS(head_options); i++)
+                        option_rows[n++] = head_options[i];
+                n = add_axis_options(n, false);
+                for (size_t i = 0; i < G_N_ELEMENTS(run_options); i++)
+                        option_rows[n++] = run_options[i];
+                n_option_rows = add_axis_options(n, true);
+                g_once_init_leave(&done, 1);
+        }
+        return option_rows;
+}
+
+size_t experiment_n_options(void)
+{
+        experiment_options();
+        return n_option_rows;
+}
 
 /* experiment.h */
 char *experiment_key_help(void)
 {
         GString *s = g_string_new(NULL);
 
-        for (size_t i = 0; i < G_N_ELEMENTS(experiment_options); i++) {
-                const Option *o = &experiment_options[i];
+        for (size_t i = 0; i < experiment_n_options(); i++) {
+                const Option *o = &experiment_options()[i];
                 /* A profile changes what is measured, not what it is. */
                 bool profile = o->type != OPT_STRING || !strcmp(o->key, "description");
                 option_help(s, profile ? "experiment,profile" : "experiment", o);
@@ -129,9 +159,9 @@ char *experiment_key_help(void)
 
 static const Option *option_find(const char *key)
 {
-        for (size_t i = 0; i < G_N_ELEMENTS(experiment_options); i++)
-                if (strcmp(experiment_options[i].key, key) == 0)
-                        return &experiment_options[i];
+        for (size_t i = 0; i < experiment_n_options(); i++)
+                if (strcmp(experiment_options()[i].key, key) == 0)
+                        return &experiment_options()[i];
         return NULL;
 }
 
@@ -271,7 +301,7 @@ static char *lookup(const Ctx *c, const Option *o, const char **from)
 
 static void values_clear(Values *v)
 {
-        for (size_t i = 0; i < G_N_ELEMENTS(experiment_options); i++) {
+        for (size_t i = 0; i < experiment_n_options(); i++) {
                 g_strfreev(v->list[i]);
                 g_free(v->nums[i]);
                 g_free(v->text[i]);
@@ -280,7 +310,7 @@ static void values_clear(Values *v)
 
 guint experiment_opt_index(const char *key)
 {
-        return (guint) (option_find(key) - experiment_options);
+        return (guint) (option_find(key) - experiment_options());
 }
 
 /* A mistake in a value of [experiment] or a profile: at its key's line. */
@@ -315,7 +345,7 @@ static gboolean transport_item(GroupParse *p, const Option *o, char **items, gui
 
 static gboolean parse_option(const Ctx *c, const Option *o, Values *v)
 {
-        guint k = (guint) (o - experiment_options);
+        guint k = (guint) (o - experiment_options());
         const char *from;
         g_autofree char *value = lookup(c, o, &from);
         GroupParse p = { .kf = c->kf, .group = from ? from : "experiment", .report = report_option,
@@ -476,15 +506,15 @@ static gboolean resolve(const Ctx *c, Experiment *exp)
          * file means, and are dropped below. */
         defaults.kf = none;
         defaults.profile_group = NULL;
-        for (size_t o = 0; o < G_N_ELEMENTS(experiment_options); o++) {
-                if (parse_option(c, &experiment_options[o], &v))
+        for (size_t o = 0; o < experiment_n_options(); o++) {
+                if (parse_option(c, &experiment_options()[o], &v))
                         continue;
                 ok = FALSE;
                 v.broken[o] = true;
-                if (!v.list[o] && !v.text[o] && experiment_options[o].def) {
+                if (!v.list[o] && !v.text[o] && experiment_options()[o].def) {
                         const char *from = v.from[o];
                         g_clear_pointer(&v.nums[o], g_free);
-                        parse_option(&defaults, &experiment_options[o], &v);
+                        parse_option(&defaults, &experiment_options()[o], &v);
                         v.from[o] = from;
                 }
         }
@@ -606,8 +636,8 @@ static gboolean check_structure(Ctx *c, const char *base, const char *text, gsiz
                         if (!o) {
                                 Suggest sg;
                                 suggest_init(&sg, keys[k]);
-                                for (size_t i = 0; i < G_N_ELEMENTS(experiment_options); i++)
-                                        suggest_consider(&sg, experiment_options[i].key);
+                                for (size_t i = 0; i < experiment_n_options(); i++)
+                                        suggest_consider(&sg, experiment_options()[i].key);
                                 g_autofree char *hint = suggest_hint(&sg);
                                 experiment_fail(c, g, keys[k], "unknown key (`ipclab keys` lists them)%s", hint);
                                 c->cells_unsure = true;

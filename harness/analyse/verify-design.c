@@ -9,7 +9,7 @@
 
 #include "columns.h"
 #include "metrics.h"
-#include "placement.h"
+#include "placement-modes.h"
 #include "safefile.h"
 #include "select.h"
 #include "stats.h"

@@ -17,7 +17,7 @@
 #include "columns.h"
 #include "metrics.h"
 #include "safefile.h"
-#include "placement.h"
+#include "placement-modes.h"
 #include "select.h"
 #include "stats.h"
 

@@ -14,7 +14,7 @@
 #include "columns.h"
 #include "meta.h"
 #include "safefile.h"
-#include "placement.h"
+#include "placement-modes.h"
 #include "transport.h"
 
 /* The columns of samples.tsv, in column_table's order: the header and

@@ -54,7 +54,7 @@ bench-peers-test: $(IPCLAB) peers
 # bench-estimate: for every experiment file, the estimate of its run (the
 # model alone, and calibrated from every other experiment's recorded runs:
 # leave-one-out) beside the span its committed data/EXP/meta.ini recorded,
-# and their ratios (`ipclab estimate --recorded`, harness/analyse/estimate.h); it
+# and their ratios (`ipclab estimate --recorded`, harness/measure/estimate.h); it
 # fails when a calibrated ratio lies outside 0.8 to 1.25.  No measurement:
 # it reads data/ only.
 .PHONY: bench-estimate

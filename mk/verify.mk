@@ -5,7 +5,7 @@
 #       see mk/plots.mk), into build/repro/<experiment>/, after
 #       an estimate of how long it will take (`ipclab estimate`, the
 #       estimator of `ipclab check`: calibrated from the runs recorded in
-#       data/*/ on this machine, else the model; harness/analyse/estimate.h)
+#       data/*/ on this machine, else the model; harness/measure/estimate.h)
 #   make reproduce-estimate [FIG=name] [PROFILE=quick]
 #       only the estimate
 #   make report [FIG=name]

@@ -5,7 +5,7 @@
 #include "axes.h"
 #include "figure.h"
 #include "findings.h"
-#include "placement.h"
+#include "placement-modes.h"
 #include "safefile.h"
 #include "select.h"
 #include "summarize.h"

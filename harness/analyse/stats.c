@@ -7,14 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hist.h"
+
 #define MAX_D(a, b) ((a) > (b) ? (a) : (b))
 #define MIN_D(a, b) ((a) < (b) ? (a) : (b))
-
-static int cmp_u64(const void *a, const void *b)
-{
-        uint64_t x = *(const uint64_t *) a, y = *(const uint64_t *) b;
-        return (x > y) - (x < y);
-}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -24,7 +20,7 @@ static int cmp_double(const void *a, const void *b)
 
 void stats_sort_u64(uint64_t *v, size_t n)
 {
-        qsort(v, n, sizeof *v, cmp_u64);
+        hist_sort_values(v, n);
 }
 
 void stats_sort_double(double *v, size_t n)

@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Sorts V (N values) in place, ascending. */
+/* Sorts V (N values) in place, ascending (hist_sort_values). */
 void stats_sort_u64(uint64_t *v, size_t n);
 void stats_sort_double(double *v, size_t n);
 

@@ -21,7 +21,7 @@
 #include <glib.h>
 
 #include "columns.h"
-#include "placement.h"
+#include "placement-modes.h"
 #include "samples.h"
 
 /* One statistic of a cell; NAN where the summary has "-". */

@@ -9,7 +9,7 @@
 
 #include "columns.h"
 #include "metrics.h"
-#include "placement.h"
+#include "placement-modes.h"
 #include "safefile.h"
 #include "select.h"
 #include "stats.h"
@@ -261,26 +261,6 @@ char *verify_design_describe(const VerifyDesign *d)
 
 /* ---- Names and numbers for the paper ------------------------------------ */
 
-char *verify_macro_name(const char *claim)
-{
-        static const char *const digits[] = { "Zero", "One", "Two", "Three", "Four",
-                                              "Five", "Six", "Seven", "Eight", "Nine" };
-        GString *s = g_string_new(NULL);
-        bool up = true;
-
-        for (const char *p = claim; *p; p++) {
-                if (g_ascii_isalpha(*p)) {
-                        g_string_append_c(s, up ? g_ascii_toupper(*p) : *p);
-                        up = false;
-                } else if (g_ascii_isdigit(*p)) {
-                        g_string_append(s, digits[*p - '0']);
-                        up = true;
-                } else {
-                        up = true;
-                }
-        }
-        return g_string_free(s, FALSE);
-}
 /* The number written in BUF with its integer digits grouped by three,
  * "\\," between groups, from five digits on. */
 static char *group_digits(const char *buf)

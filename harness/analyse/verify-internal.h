@@ -9,7 +9,7 @@
 
 #include "axes.h"
 #include "columns.h"
-#include "placement.h"
+#include "placement-modes.h"
 #include "select.h"
 #include "verify.h"
 

@@ -10,7 +10,7 @@
 #include "axes.h"
 #include "columns.h"
 #include "metrics.h"
-#include "placement.h"
+#include "placement-modes.h"
 #include "safefile.h"
 #include "select.h"
 #include "stats.h"

@@ -17,7 +17,7 @@
 #include "columns.h"
 #include "metrics.h"
 #include "safefile.h"
-#include "placement.h"
+#include "placement-modes.h"
 #include "select.h"
 #include "stats.h"
 
@@ -553,4 +553,25 @@ const VerifyPair *verify_decisive_pair(const VerifyResult *r, const char **role,
         *hi = fails ? p->fail_hi : p->hi;
         *cov = fails ? p->fail_coverage : p->coverage;
         return p;
+}
+
+/* verify.h */
+char *verify_decisive_text(const VerifyResult *r)
+{
+        const char *role;
+        double lo, hi, cov;
+        const VerifyPair *p = verify_decisive_pair(r, &role, &lo, &hi, &cov);
+
+        if (!p)
+                return g_strdup("-");
+        if (r->min_reps == 1) {
+                char s[32];
+                verify_format_one(s, sizeof s, p->ratio);
+                return g_strdup_printf("%s%s%s%s (one repetition: no interval)", r->pairs->len > 1 ? role : "",
+                                       r->pairs->len > 1 ? " " : "", p->label, s);
+        }
+        g_autofree char *iv = verify_format_interval_cov(p->ratio, lo, hi, cov);
+        if (r->pairs->len == 1)
+                return g_steal_pointer(&iv);
+        return g_strdup_printf("%s %s: %s", role, p->label, iv);
 }

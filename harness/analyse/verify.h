@@ -342,12 +342,6 @@ gboolean verify_stability(const Claim *claim, const Table *samples, const char *
  * table_free. */
 Table *verify_rows_table(const GPtrArray *rows);
 
-/* "Array beats per-element" and "array-beats-per-element" give
- * "ArrayBeatsPerElement": the claim's name camel-cased, letters only (a
- * LaTeX macro name); a digit becomes its English name ("p2p" ->
- * "PTwoP").  Newly allocated. */
-char *verify_macro_name(const char *claim);
-
 /* A number as the paper prints it, in tables and text alike: three
  * significant figures below 100, then 2, 1 or 0 decimals by magnitude,
  * digits grouped with "\," from 10000 on; "--" for NaN.  Newly
@@ -393,7 +387,7 @@ char *verify_format_written(const char *s);
  *   \newcommand{\ClaimAgreeNAME}{92}           the per cent of 200 reruns of
  *       the data's design estimated to reach its verdict (verify_stability,
  *       a fixed seed); --latex's table gives it too
- * with NAME from verify_macro_name() (two claims giving the same NAME are
+ * with NAME from latex_macro_name() (two claims giving the same NAME are
  * an error: exit 2).  --stability N,N...: instead, for every claim, how
  * often a rerun with N repetitions a cell would reach this data's verdict
  * (SAME), and how often two such reruns would reach the same verdict as

@@ -2,6 +2,7 @@
 #include "latex.h"
 
 #include <glib.h>
+#include <stdbool.h>
 
 char *render_latex_escape(const char *s)
 {
@@ -22,4 +23,25 @@ char *render_latex_escape(const char *s)
                 }
         }
         return g_string_free(out, FALSE);
+}
+
+char *latex_macro_name(const char *name)
+{
+        static const char *const digits[] = { "Zero", "One", "Two", "Three", "Four",
+                                              "Five", "Six", "Seven", "Eight", "Nine" };
+        GString *s = g_string_new(NULL);
+        bool up = true;
+
+        for (const char *p = name; *p; p++) {
+                if (g_ascii_isalpha(*p)) {
+                        g_string_append_c(s, up ? g_ascii_toupper(*p) : *p);
+                        up = false;
+                } else if (g_ascii_isdigit(*p)) {
+                        g_string_append(s, digits[*p - '0']);
+                        up = true;
+                } else {
+                        up = true;
+                }
+        }
+        return g_string_free(s, FALSE);
 }

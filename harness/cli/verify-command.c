@@ -31,28 +31,6 @@ static void row_clear(ClaimsRow *r)
         g_free(r->prov[1]);
 }
 
-/* "blocking 2 KiB count=1000: 2.35 [0.94, 2.42] 95.9%", or for a claim of
- * one pair its interval alone; "-" without data. */
-char *verify_decisive_text(const VerifyResult *r)
-{
-        const char *role;
-        double lo, hi, cov;
-        const VerifyPair *p = verify_decisive_pair(r, &role, &lo, &hi, &cov);
-
-        if (!p)
-                return g_strdup("-");
-        if (r->min_reps == 1) {
-                char s[32];
-                verify_format_one(s, sizeof s, p->ratio);
-                return g_strdup_printf("%s%s%s%s (one repetition: no interval)", r->pairs->len > 1 ? role : "",
-                                       r->pairs->len > 1 ? " " : "", p->label, s);
-        }
-        g_autofree char *iv = verify_format_interval_cov(p->ratio, lo, hi, cov);
-        if (r->pairs->len == 1)
-                return g_steal_pointer(&iv);
-        return g_strdup_printf("%s %s: %s", role, p->label, iv);
-}
-
 /* "27/28": pairs that hold, of all. */
 static char *clear_text(const VerifyResult *r)
 {

@@ -27,7 +27,6 @@
 #include "suggest.h"
 #include "transport.h"
 #include "metrics.h"
-#include "verify.h"
 
 static const char *const runner_values[] = { "harness", "hyperfine", NULL };
 static const char *const store_latencies_values[] = { "histogram", "raw", NULL };

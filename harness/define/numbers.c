@@ -8,11 +8,11 @@
 #include <string.h>
 
 #include "columns.h"
+#include "latex.h"
 #include "numbers-internal.h"
 #include "select.h"
 #include "suggest.h"
 #include "table.h"
-#include "verify.h"
 
 static const char *const reduce_words[] = { "one", "min", "max", "count", "distinct", "list", NULL };
 static const char *const compare_words[] = { "ratio", "difference", "distance", "saving", NULL };
@@ -242,7 +242,7 @@ static void parse_name(GroupParse *p, Number *n)
 {
         n->group = g_strdup(p->group);
         n->name = g_strdup(p->group + strlen("number "));
-        n->macro = verify_macro_name(n->name);
+        n->macro = latex_macro_name(n->name);
         n->digits = -1;
         n->scale = 1;
         if (!n->name[0] || strlen(n->name) > 64 || !n->macro[0] ||

@@ -2,7 +2,7 @@
  * experiment file and resolved by ipclab (`ipclab numbers`).
  *
  * A [number NAME] group names one value the text quotes; `ipclab numbers`
- * writes it as the LaTeX macro \NAME (verify_macro_name(NAME): write NAME
+ * writes it as the LaTeX macro \NAME (latex_macro_name(NAME): write NAME
  * in CamelCase, and `grep NAME experiments/` finds where a number of the
  * paper comes from).  Every key is described once, in the key table of
  * numbers.c (`ipclab keys` prints it):
@@ -114,7 +114,7 @@ enum {
 
 typedef struct {
         char *name;           /* NAME of [number NAME] */
-        char *macro;          /* verify_macro_name(NAME) */
+        char *macro;          /* latex_macro_name(NAME) */
         char *group;          /* "number NAME", for messages */
         guint line;           /* of the group's header; set by experiment.c */
         GHashTable *lines;    /* key -> its line in the file (guint); set by experiment.c */

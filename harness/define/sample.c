@@ -7,7 +7,7 @@
 
 void sample_init(Sample *s)
 {
-        /* placement 0 is PLACEMENT_UNKNOWN (placement.c asserts it). */
+        /* placement 0 is PLACEMENT_UNKNOWN (placement-modes.c asserts it). */
         memset(s, 0, sizeof *s);
         for (const Column *c = column_table; c->name; c++)
                 if ((c->flags & COLUMN_OPTIONAL) && c->sample)

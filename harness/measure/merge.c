@@ -215,7 +215,7 @@ static char *merge_label(const Experiment *exp, const MergeAcc *acc, const char 
          * IPCLAB_MACHINE may name one; every value is one line. */
         const char *who = labels ? labels[i] : dirs[i];
         g_autofree char *label = machines ? g_key_file_get_string(m, "run", "machine", NULL) : g_strdup(labels[i]);
-        if (!meta_check_values(m, mp, error) || (machines && !meta_machine_name_valid(label))) {
+        if (!meta_check_values(m, mp, error) || (machines && !machine_name_valid(label))) {
                 if (!(error && *error))
                         g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,
                                     "results of %s from %s: %s: [run] machine is %s, not a machine name (1 to "

@@ -230,14 +230,6 @@ const char *meta_machine_name(void)
         return name;
 }
 
-gboolean meta_machine_name_valid(const char *name)
-{
-        gsize n = name ? strlen(name) : 0;
-
-        return n >= 1 && n <= 64 && strcmp(name, "-") &&
-               strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.") == n;
-}
-
 /* Whether S is one line of printable UTF-8 of at most 16 KiB. */
 static bool printable(const char *s)
 {

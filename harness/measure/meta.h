@@ -5,6 +5,7 @@
 #include <sys/types.h>
 
 #include "experiment.h"
+#include "machine-name.h"
 
 typedef struct Meta Meta;
 
@@ -41,12 +42,6 @@ const char *meta_env_backend(void);
  * become '_'), at most 64 of them: it goes into TSV fields, GKeyFile group
  * names and file names as it is.  Never empty ("unnamed"). */
 const char *meta_machine_name(void);
-
-/* Whether NAME is a machine name meta_machine_name() could have given:
- * 1 to 64 letters, digits, '-', '_' and '.', and not "-" (which marks a
- * missing value in samples.tsv).  What a target's results, samples.tsv
- * and meta.ini are held to. */
-gboolean meta_machine_name_valid(const char *name);
 
 /* Checks every value of KF (a meta.ini named PATH, from elsewhere: a
  * target, a container, a Slurm task) as g_key_file_get_string() gives

@@ -60,19 +60,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-typedef enum {
-        PLACEMENT_UNKNOWN,   /* "-" */
-        PLACEMENT_SAME,
-        PLACEMENT_SPLIT,
-        PLACEMENT_MOVED,
-        PLACEMENT_OTHER,
-        PLACEMENT_N_MODES
-} PlacementMode;
-
-/* "-", "same", "split", "moved", "other". */
-const char *placement_mode_name(PlacementMode mode);
-/* The mode NAME names (placement_mode_name), or -1. */
-int placement_mode_from_name(const char *name);
+#include "placement-modes.h"
 
 /* The processes of a repetition. */
 typedef enum {
@@ -128,22 +116,3 @@ void placement_observe(const PlacementProc before[PLACE_N_ROLES], const Placemen
 /* Pins every thread of process PID to SET (sched_setaffinity on each of
  * /proc/PID/task/).  0 or -errno (the first failure). */
 int placement_pin_process(pid_t pid, const cpu_set_t *set);
-
-/* The placements of a cell's repetitions, counted by mode. */
-typedef struct {
-        guint n[PLACEMENT_N_MODES];
-} PlacementCount;
-
-/* Adds a repetition whose placement column reads NAME ("-" or a mode;
- * anything else counts as unknown). */
-void placement_count_add(PlacementCount *c, const char *name);
-/* The cell's placement: the one mode all its observed repetitions share
- * ("same", "split", "moved", "other"), "-" when none was observed, or
- * "mixed" when they differ (unobserved repetitions aside). */
-const char *placement_count_mode(const PlacementCount *c);
-/* True when the observed repetitions fall into more than one mode. */
-bool placement_count_mixed(const PlacementCount *c);
-/* Each observed mode with its repetitions, "same:3,split:4" (the modes in
- * placement_mode_name order), or "-" when none was observed.  Newly
- * allocated. */
-char *placement_count_describe(const PlacementCount *c);

@@ -120,7 +120,7 @@ char *run_partial_checked(const Experiment *exp, guint which, const char *text, 
                 out = g_string_new(LATENCY_HEADER);
                 for (guint i = 0; i < f->parts->len; i++) {
                         const LatencyPart *p = f->parts->pdata[i];
-                        if (rows_exp_env(exp, p->env) && meta_machine_name_valid(p->machine) && p->cell < exp->cells->len)
+                        if (rows_exp_env(exp, p->env) && machine_name_valid(p->machine) && p->cell < exp->cells->len)
                                 g_string_append_len(out, text + p->offset, (gssize) p->length);
                 }
                 return g_string_free(out, FALSE);
@@ -136,7 +136,7 @@ char *run_partial_checked(const Experiment *exp, guint which, const char *text, 
                 *nl = '\0';
                 /* Its own environment and machine, one machine in all. */
                 g_auto(GStrv) f = g_strsplit(p, "\t", 5);
-                if (g_strv_length(f) < 5 || !rows_exp_env(exp, f[2]) || !meta_machine_name_valid(f[3]) ||
+                if (g_strv_length(f) < 5 || !rows_exp_env(exp, f[2]) || !machine_name_valid(f[3]) ||
                     (machine && strcmp(machine, f[3])))
                         continue;
                 if (!machine)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "columns.h"
+#include "latex.h"
 #include "metrics.h"
 #include "placement.h"
 #include "safefile.h"
@@ -213,7 +214,7 @@ char *claims_tex_macros(const GArray *rows, GError **error)
         for (guint i = 0; i < rows->len; i++) {
                 const ClaimsRow *r = &g_array_index(rows, ClaimsRow, i);
                 const VerifyResult *d = &r->res[0];
-                g_autofree char *name = verify_macro_name(r->claim->name);
+                g_autofree char *name = latex_macro_name(r->claim->name);
                 const char *other = g_hash_table_lookup(seen, name);
                 if (other) {
                         g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_INPUT,

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "columns.h"
+#include "latex.h"
 #include "meta.h"
 #include "render.h"
 #include "samples.h"
@@ -52,7 +53,7 @@ static const struct {
 static void fact_macro(GString *out, GKeyFile *kf, const char *macro_key, const char *value_tex)
 {
         g_autofree char *raw = g_strconcat("method ", macro_key, NULL);
-        g_autofree char *name = verify_macro_name(raw);
+        g_autofree char *name = latex_macro_name(raw);
         g_string_append_printf(out, "\\newcommand{\\%s}{%s}\n", name, value_tex);
         (void) kf;
 }

@@ -5,7 +5,7 @@
  *
  * writes LaTeX for the method section: a macro per fact of the first
  * meta.ini (\MethodCpuModel, \MethodKernel, ...: "Method" and the key,
- * camel-cased as verify_macro_name() does), a paragraph that uses them,
+ * camel-cased as latex_macro_name() does), a paragraph that uses them,
  * a sentence for every experiment that ran on other hardware or another
  * kernel, the provenance table (when each experiment ran, with which
  * profile, environment and commit of ipclab), the table of each

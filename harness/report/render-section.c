@@ -10,6 +10,7 @@
 #include "columns.h"
 #include "experiment.h"
 #include "figure.h"
+#include "latex.h"
 #include "meta.h"
 #include "samples.h"
 #include "select.h"
@@ -328,7 +329,7 @@ static char *section_tex(const Experiment *exp, const Table *t, GKeyFile *meta)
                 for (guint i = 0; i < exp->claims->len; i++) {
                         const Claim *cl = exp->claims->pdata[i];
                         g_autofree char *text = render_latex_escape(cl->text);
-                        g_autofree char *macro = verify_macro_name(cl->name);
+                        g_autofree char *macro = latex_macro_name(cl->name);
                         g_autofree char *name = render_latex_escape(cl->name);
                         g_string_append_printf(tex, "\\item %s \\ipclabClaim{%s}{%s}.\n", text, macro, name);
                 }

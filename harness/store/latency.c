@@ -11,7 +11,6 @@
 
 #include "safefile.h"
 #include "samples.h"
-#include "stats.h"
 
 static const char *const kind_names[] = { "roundtrip", "oneway", NULL };
 
@@ -51,7 +50,7 @@ void latency_append_part(GString *out, const char *env, const char *machine, gui
         g_autofree guint64 *copy = NULL;
         if (!is_sorted(v, n)) {
                 copy = g_memdup2(v, n * sizeof *v);
-                stats_sort_u64(copy, n);
+                hist_sort_values(copy, n);
                 v = copy;
         }
         for (size_t i = 0; i < n;) {

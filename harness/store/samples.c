@@ -12,9 +12,9 @@
 #include <unistd.h>
 
 #include "columns.h"
-#include "meta.h"
+#include "machine-name.h"
+#include "placement-modes.h"
 #include "safefile.h"
-#include "placement.h"
 #include "transport.h"
 
 /* The columns of samples.tsv, in column_table's order: the header and
@@ -425,7 +425,7 @@ static const char *field_problem(const char *name, const char *f)
         case COL_WHY:
                 return samples_plain_text(f) ? NULL : "text without control characters";
         case COL_MACHINE:
-                return !strcmp(f, "-") || meta_machine_name_valid(f) ? NULL
+                return !strcmp(f, "-") || machine_name_valid(f) ? NULL
                      : "a machine name (1 to 64 letters, digits, '-', '_', '.') or -";
         default:
                 break;
@@ -612,7 +612,7 @@ Table *samples_table_read(const char *path, GError **error)
         }
         if (host)
                 host[strcspn(host, ".")] = '\0';
-        table_insert_column(t, "machine", "env", host && meta_machine_name_valid(host) ? host : "-");
+        table_insert_column(t, "machine", "env", host && machine_name_valid(host) ? host : "-");
         return samples_check(t, path, error) ? g_steal_pointer(&t) : NULL;
 }
 

@@ -61,7 +61,7 @@ int samples_replace_dir(const char *staging, const char *final);
  * sign, no exponent, no hexadecimal), "-" where a number may be missing;
  * status ok or failed, an ok row with an elapsed time above 0 and its
  * latency percentiles in order; axis values names (letters, digits, '.',
- * '_', '-', '+') or numbers, machine names by meta_machine_name_valid();
+ * '_', '-', '+') or numbers, machine names by machine_name_valid();
  * a column it does not know, text without control characters.  A
  * repetition (env, machine, cell, rep and axes) given twice is an error
  * too.  Every error names the file, the line and the column.  One written before the machine column (all

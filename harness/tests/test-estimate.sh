@@ -1,5 +1,5 @@
 #!/bin/bash
-# test-estimate.sh: the estimate of a run's duration (harness/analyse/estimate.h)
+# test-estimate.sh: the estimate of a run's duration (harness/measure/estimate.h)
 # against what every shipped experiment's committed data/EXP/meta.ini
 # recorded (first start to last finish, the full profile, measured on the
 # machine that recorded it): `ipclab estimate --recorded` gives the

@@ -166,7 +166,7 @@ rm -rf experiments/zz-new.ini paper/sections/zz-new.tex data/zz-new
 
 # The reviewer's estimate counts each environment's set-up: env-cost's
 # recorded span runs from its first start to its last finish (host,
-# container, VM), and the estimate (harness/analyse/estimate.h), calibrated from
+# container, VM), and the estimate (harness/measure/estimate.h), calibrated from
 # the committed data/ (this copy's data/ was measured again above, at
 # whatever load the machine had), comes within 25 % of it.
 m=data/env-cost/meta.ini

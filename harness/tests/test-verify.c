@@ -23,6 +23,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "latex.h"
 #include "placement.h"
 #include "samples.h"
 #include "stats.h"
@@ -919,7 +920,7 @@ static void test_macros(void)
                 { "strings_cost.more", "StringsCostMore" },
         };
         for (guint i = 0; i < G_N_ELEMENTS(names); i++) {
-                g_autofree char *n = verify_macro_name(names[i][0]);
+                g_autofree char *n = latex_macro_name(names[i][0]);
                 g_assert_cmpstr(n, ==, names[i][1]);
         }
         /* The paper's format, worked by hand. */

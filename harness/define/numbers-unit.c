@@ -1,4 +1,4 @@
-/* numbers-unit.c: the units of declared numbers (numbers-unit.h). */
+/* numbers-unit.c: the units of declared numbers (numbers-internal.h). */
 #include "numbers-internal.h"
 
 #include <string.h>

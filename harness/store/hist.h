@@ -7,7 +7,8 @@
  * 0 ns to HIST_MAX_NS (about 2.4 hours); larger values are counted in the
  * last bucket and flagged as clamped.  Counts are exact; the minimum and
  * maximum recorded are kept exactly.  Pure code: no I/O beyond formatting
- * into a GString.
+ * into a GString.  In store because its buckets are the rows of
+ * latencies.tsv.gz (latency.h); the runner records into it.
  */
 #pragma once
 
@@ -53,3 +54,7 @@ void hist_append_tsv(GString *out, const char *prefix, const Hist *h);
 /* Adds the count of a bucket read back from a file: the bucket must be one
  * of ours (LO and HI its exact bounds).  FALSE when it is not. */
 gboolean hist_add_bucket(Hist *h, guint64 lo, guint64 hi, guint64 count);
+/* Sorts the N values of V (nanoseconds) in increasing order: for exact
+ * percentiles (stats_sort_u64) and for latencies.tsv.gz's raw rows, one
+ * per distinct value (latency.h). */
+void hist_sort_values(guint64 *v, size_t n);

@@ -3,6 +3,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 void hist_init(Hist *h)
@@ -97,4 +98,15 @@ gboolean hist_add_bucket(Hist *h, guint64 lo, guint64 hi, guint64 count)
         h->max = MAX(h->max, hi);
         h->n += count;
         return TRUE;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+        guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
+        return (x > y) - (x < y);
+}
+
+void hist_sort_values(guint64 *v, size_t n)
+{
+        qsort(v, n, sizeof *v, cmp_u64);
 }

@@ -726,11 +726,15 @@ int cmd_estimate(int argc, char **argv)
                 Estimate est;
                 if (!recorded) {
                         place_estimate(exp, cal, (PlaceKind) kind, (guint) places, &est);
-                        g_free(est.where);
                         total = side_by_side ? MAX(total, est.secs) : total + est.secs;
                         run_format_duration(a, sizeof a, est.secs);
                         printf("  %-20s %12s%s  %s\n", exp->name, a, est.more ? "+" : "",
                                est.runs ? "calibrated" : "the model");
+                        /* What its environments and places add ("; 1.0 s
+                         * container start"), under it. */
+                        if (est.where)
+                                printf("  %-20s %12s  %s\n", "", "", est.where + strspn(est.where, "; "));
+                        g_free(est.where);
                         continue;
                 }
                 g_autofree char *edir = g_build_filename(dir, exp->name, NULL);

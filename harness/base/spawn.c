@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -194,8 +195,9 @@ int spawn_watch_signals(const SpawnChild *c, const int *fds, size_t n, gint64 de
         /* WAKE blocked but in the wait itself, even where the caller
          * blocks them. */
         if (wake) {
-                if (sigprocmask(SIG_BLOCK, wake, &old) < 0)
-                        return -errno;
+                int e = pthread_sigmask(SIG_BLOCK, wake, &old);
+                if (e)
+                        return -e;
                 during = old;
                 for (int sig = 1; sig < NSIG; sig++)
                         if (sigismember(wake, sig) == 1)
@@ -237,7 +239,7 @@ int spawn_watch_signals(const SpawnChild *c, const int *fds, size_t n, gint64 de
                         wait_us = at_most(wait_us, SPAWN_POLL_MS * 1000);
         }
         if (wake)
-                sigprocmask(SIG_SETMASK, &old, NULL);
+                pthread_sigmask(SIG_SETMASK, &old, NULL);
         return r;
 }
 

@@ -2,8 +2,8 @@
  * deadline: a helper command (spawn_command: meta.c, history.c), the
  * runner's supervisor (runner.c), the waits for its sides' reports
  * (runner-fork.c), hyperfine (runner-command.c), a container or VM
- * (place/env/env.c), a bus guardian and its daemon (bus.c,
- * bus-guardian.c).
+ * (place/env/env.c), ssh and Slurm's tools (place/tool.c), a bus
+ * guardian and its daemon (bus.c, bus-guardian.c).
  *
  * spawn_start() forks and execs ARGV with the descriptors given (never a
  * shell), or runs a function in the forked child instead; in a process

@@ -4,11 +4,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define SPAWN_TEXT_MAX 65536
@@ -171,42 +173,74 @@ static bool exited(const SpawnChild *c, bool polled)
         return si.si_pid == c->pid;
 }
 
-/* MS (-1: no limit) at most LIMIT. */
-static gint64 at_most(gint64 ms, gint64 limit)
+/* US (-1: no limit) at most LIMIT. */
+static gint64 at_most(gint64 us, gint64 limit)
 {
-        return ms < 0 ? limit : MIN(ms, limit);
+        return us < 0 ? limit : MIN(us, limit);
 }
 
 int spawn_watch(const SpawnChild *c, const int *fds, size_t n, gint64 deadline_us, SpawnCheck check, void *data)
 {
-        struct pollfd p[n + 1];
-        int timeout_ms = 0;   /* a first look without waiting */
+        return spawn_watch_signals(c, fds, n, deadline_us, NULL, check, data);
+}
 
+int spawn_watch_signals(const SpawnChild *c, const int *fds, size_t n, gint64 deadline_us, const sigset_t *wake,
+                        SpawnCheck check, void *data)
+{
+        struct pollfd p[n + 1];
+        sigset_t old, during;
+        gint64 wait_us = 0;   /* a first look without waiting */
+        int r;
+
+        /* WAKE blocked but in the wait itself, even where the caller
+         * blocks them. */
+        if (wake) {
+                int e = pthread_sigmask(SIG_BLOCK, wake, &old);
+                if (e)
+                        return -e;
+                during = old;
+                for (int sig = 1; sig < NSIG; sig++)
+                        if (sigismember(wake, sig) == 1)
+                                sigdelset(&during, sig);
+        }
         for (size_t i = 0; i < n; i++)
                 p[i] = (struct pollfd) { .fd = fds[i], .events = POLLIN };
         p[n] = (struct pollfd) { .fd = c ? c->pidfd : -1, .events = POLLIN };
         for (;;) {
-                int k = poll(p, n + 1, timeout_ms);
-                if (k < 0 && errno != EINTR)
-                        return -errno;
-                for (size_t i = 0; k > 0 && i < n; i++)
+                struct timespec ts = { .tv_sec = (time_t) (wait_us / G_USEC_PER_SEC),
+                                       .tv_nsec = (long) (wait_us % G_USEC_PER_SEC) * 1000 };
+                int k = ppoll(p, n + 1, wait_us < 0 ? NULL : &ts, wake ? &during : NULL);
+                if (k < 0 && errno != EINTR) {
+                        r = -errno;
+                        break;
+                }
+                r = -1;
+                for (size_t i = 0; k > 0 && i < n && r < 0; i++)
                         if (p[i].fd >= 0 && p[i].revents)
-                                return (int) i;
-                if (c && exited(c, k > 0 && p[n].revents))
-                        return -ECHILD;
-                int r = check ? check(data) : 0;
+                                r = (int) i;
+                if (r >= 0)
+                        break;
+                if (c && exited(c, k > 0 && p[n].revents)) {
+                        r = -ECHILD;
+                        break;
+                }
+                r = check ? check(data) : 0;
                 if (r < 0)
-                        return r;
+                        break;
                 gint64 now = g_get_monotonic_time();
-                if (deadline_us > 0 && now >= deadline_us)
-                        return -ETIMEDOUT;
-                gint64 wait_ms = deadline_us > 0 ? (deadline_us - now) / 1000 + 1 : -1;
-                if (check)
-                        wait_ms = at_most(wait_ms, SPAWN_TICK_MS);
+                if (deadline_us > 0 && now >= deadline_us) {
+                        r = -ETIMEDOUT;
+                        break;
+                }
+                wait_us = deadline_us > 0 ? deadline_us - now : -1;
+                if (check && !wake)
+                        wait_us = at_most(wait_us, SPAWN_TICK_MS * 1000);
                 if (c && c->pidfd < 0)
-                        wait_ms = at_most(wait_ms, SPAWN_POLL_MS);
-                timeout_ms = (int) MIN(wait_ms, G_MAXINT);
+                        wait_us = at_most(wait_us, SPAWN_POLL_MS * 1000);
         }
+        if (wake)
+                pthread_sigmask(SIG_SETMASK, &old, NULL);
+        return r;
 }
 
 /* Reads what is there on C->out into TEXT; closes it at its end. */

@@ -1,6 +1,8 @@
 /* spawn.h: the one way ipclab starts a child it waits for with a
- * deadline: a helper command (spawn_command: meta.c, history.c),
- * hyperfine (runner.c), a container or VM (place/env/env.c), a bus
+ * deadline: a helper command (spawn_command: meta.c, history.c), the
+ * runner's supervisor (runner.c), the waits for its sides' reports
+ * (runner-fork.c), hyperfine (runner-command.c), a container or VM
+ * (place/env/env.c), ssh and Slurm's tools (place/tool.c), a bus
  * guardian and its daemon (bus.c, bus-guardian.c).
  *
  * spawn_start() forks and execs ARGV with the descriptors given (never a
@@ -18,6 +20,7 @@
 #pragma once
 
 #include <glib.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <sys/types.h>
 
@@ -72,6 +75,17 @@ typedef int (*SpawnCheck)(void *data);
  * its status at once), -ETIMEDOUT, CHECK's reason or -errno.  Neither ends
  * nor reaps the child. */
 int spawn_watch(const SpawnChild *c, const int *fds, size_t n, gint64 deadline_us, SpawnCheck check, void *data);
+
+/* As spawn_watch(), and each signal in WAKE (NULL: none, as
+ * spawn_watch()) ends the wait at once, whatever the caller's mask: they
+ * are blocked but in the wait itself (ppoll()), so that one that arrives
+ * while CHECK looks is not lost but ends the wait that follows.  CHECK
+ * then sees what their handlers did: it is called after each wake-up
+ * only, not every 100 ms, and nothing wakes the caller that is not a
+ * descriptor, the child, the deadline or one of WAKE.  The signal mask is
+ * the caller's again on return. */
+int spawn_watch_signals(const SpawnChild *c, const int *fds, size_t n, gint64 deadline_us, const sigset_t *wake,
+                        SpawnCheck check, void *data);
 
 /* Waits for C until DEADLINE_US (g_get_monotonic_time(); 0: none) or
  * until CHECK (may be NULL) says stop.  When TEXT is set, C->out is read

@@ -440,6 +440,19 @@ static void place_entries(GOptionEntry *entries, PlaceArgs *a)
         entries[n] = (GOptionEntry) { NULL };
 }
 
+/* The option of the first place kind with an option of its own
+ * (PLACES(X)) that is a batch place (Slurm) or not, as BATCH says: among
+ * those given in A, or among every kind when A is NULL; NULL when none. */
+static const char *place_option(const PlaceArgs *a, bool batch)
+{
+        for (PlaceKind k = 0; k < PLACE_COUNT; k++) {
+                const PlaceOps *o = place_ops(k);
+                if (o->option_help && o->batch == batch && (!a || a->one[k] || a->many[k]))
+                        return o->option;
+        }
+        return NULL;
+}
+
 /* How many of the place options were given; *BATCH: whether one that
  * names a batch place (Slurm) was. */
 static guint place_args_given(const PlaceArgs *a, bool *batch)
@@ -559,6 +572,11 @@ int cmd_run(int argc, char **argv, char **argv_all)
         for (EnvKind k = 0; k < ENV_COUNT; k++)
                 g_string_append_printf(env_help, "%s%s", k ? ", " : "", env_ops(k)->name);
         g_string_insert(env_help, (gssize) strlen("Where to run: ") + strlen(env_ops(0)->name), " (default)");
+        /* The batch place's option (--slurm), from its row of PLACES(X). */
+        const char *batch_opt = place_option(NULL, true);
+        g_autofree char *nodes_help = g_strdup_printf("With %s: run each file on N nodes (default 1)", batch_opt);
+        g_autofree char *job_dir_help = g_strdup_printf("With %s: where the job script, logs and task results go "
+                                                        "(default build/slurm/<experiments>)", batch_opt);
         GOptionEntry entries[] = {
                 { "profile", 'p', 0, G_OPTION_ARG_STRING, &profile, "Apply [profile NAME] (e.g. quick)", "NAME" },
                 { "env", 'e', 0, G_OPTION_ARG_STRING, &env, env_help->str, "ENV" },
@@ -568,9 +586,8 @@ int cmd_run(int argc, char **argv, char **argv_all)
         };
         /* Then the places' options (PLACES(X)), then these. */
         GOptionEntry after[] = {
-                { "nodes", 0, 0, G_OPTION_ARG_INT, &nodes, "With --slurm: run each file on N nodes (default 1)", "N" },
-                { "job-dir", 0, 0, G_OPTION_ARG_FILENAME, &job_dir,
-                  "With --slurm: where the job script, logs and task results go (default build/slurm/<experiments>)", "DIR" },
+                { "nodes", 0, 0, G_OPTION_ARG_INT, &nodes, nodes_help, "N" },
+                { "job-dir", 0, 0, G_OPTION_ARG_FILENAME, &job_dir, job_dir_help, "DIR" },
                 { "keep", 'k', 0, G_OPTION_ARG_INT, &keep,
                   "Keep the N runs before this one in DIR/.history/<experiment>/ (default 5; 0: none)", "N" },
                 { "history", 0, 0, G_OPTION_ARG_STRING, &history, "Keep the runs before this one in DIR/.history/ "
@@ -599,10 +616,16 @@ int cmd_run(int argc, char **argv, char **argv_all)
                 return cli_usage_error(ctx, msg);
         }
         bool batch;
-        if (place_args_given(&pa, &batch) > 1 && batch)
-                return cli_usage_error(ctx, "--host and --slurm do not go together: a Slurm job runs where Slurm puts it");
-        if (nodes < 1 || nodes > 4096 || (nodes != 1 && !batch))
-                return cli_usage_error(ctx, "--nodes N goes with --slurm, N from 1 to 4096");
+        if (place_args_given(&pa, &batch) > 1 && batch) {
+                g_autofree char *msg = g_strdup_printf("%s and %s do not go together: a Slurm job runs where "
+                                                       "Slurm puts it", place_option(&pa, false),
+                                                       place_option(&pa, true));
+                return cli_usage_error(ctx, msg);
+        }
+        if (nodes < 1 || nodes > 4096 || (nodes != 1 && !batch)) {
+                g_autofree char *msg = g_strdup_printf("--nodes N goes with %s, N from 1 to 4096", batch_opt);
+                return cli_usage_error(ctx, msg);
+        }
         if (keep < 0 || keep > 10000)
                 return cli_usage_error(ctx, "--keep N: N from 0 to 10000 earlier runs");
         if (!history_configure(history, (guint) keep, keep_size, out ? out : "data", &e))
@@ -726,11 +749,15 @@ int cmd_estimate(int argc, char **argv)
                 Estimate est;
                 if (!recorded) {
                         place_estimate(exp, cal, (PlaceKind) kind, (guint) places, &est);
-                        g_free(est.where);
                         total = side_by_side ? MAX(total, est.secs) : total + est.secs;
                         run_format_duration(a, sizeof a, est.secs);
                         printf("  %-20s %12s%s  %s\n", exp->name, a, est.more ? "+" : "",
                                est.runs ? "calibrated" : "the model");
+                        /* What its environments and places add ("; 1.0 s
+                         * container start"), under it. */
+                        if (est.where)
+                                printf("  %-20s %12s  %s\n", "", "", est.where + strspn(est.where, "; "));
+                        g_free(est.where);
                         continue;
                 }
                 g_autofree char *edir = g_build_filename(dir, exp->name, NULL);

@@ -295,8 +295,7 @@ static int bus_daemon_gone(void *bus)
         return bus_daemon_ended(bus) ? -ESRCH : 0;
 }
 
-/* Waits up to TIMEOUT_MS for the daemon (not our child) to end. */
-static gboolean bus_await_daemon(const Bus *bus, int timeout_ms)
+gboolean bus_await_daemon(const Bus *bus, int timeout_ms)
 {
         /* Its pidfd says at once; without one, the check looks. */
         return spawn_watch(NULL, &bus->daemon_pidfd, 1, bus_deadline(timeout_ms), bus_daemon_gone,

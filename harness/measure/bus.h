@@ -36,6 +36,10 @@ pid_t bus_get_pid(const Bus *bus);
 /* TRUE while the bus process is running. */
 gboolean bus_is_alive(const Bus *bus);
 
+/* Waits up to TIMEOUT_MS for the bus process (not our child) to end;
+ * TRUE when it has. */
+gboolean bus_await_daemon(const Bus *bus, int timeout_ms);
+
 /* Stops the bus (SIGTERM, then SIGKILL), waits for it and removes its
  * directory.  NULL is allowed. */
 void bus_stop(Bus *bus);

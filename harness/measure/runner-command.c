@@ -48,13 +48,6 @@ static void hyperfine_setup(void *data)
         setenv("DBUS_SESSION_BUS_ADDRESS", hc->bus_address, 1);
 }
 
-/* SpawnCheck: stop at SIGINT or SIGTERM. */
-static int hyperfine_stop(void *data)
-{
-        (void) data;
-        return runner_interrupted ? -EINTR : 0;
-}
-
 /* Runs hyperfine for RUNS runs of CMD with no warm-up of its own, pinned
  * to CPU (-1: unpinned), exporting JSON (when not NULL); 0, or fails OUT.
  * Its output goes to LOG, which the failure message quotes. */
@@ -87,7 +80,7 @@ static int hyperfine_exec(const Cell *cell, const Endpoint *ep, const char *cmd,
                 runner_report_fail(out, -r, "hyperfine: %s", g_strerror(-r));
                 return -1;
         }
-        r = spawn_wait(&child, (gint64) (deadline / 1000), 0, NULL, hyperfine_stop, NULL, &status);
+        r = spawn_wait(&child, (gint64) (deadline / 1000), 0, NULL, runner_stop_check, NULL, &status);
         if (r < 0) {
                 runner_report_fail(out, r == -EINTR ? EINTR : ETIMEDOUT, "%s",
                             r == -EINTR ? "interrupted" : "hyperfine exceeded the time limit");
@@ -209,11 +202,8 @@ void runner_command_repetition(Runner *runner, const Rep *rp, Sample *out)
         /* The commands run where hyperfine does, on the client's CPU. */
         command_time(runner, cell, rp->t, &ep, &srv, rp->cpu_client, deadline, out);
 reap:
-        if (srv.pid > 0) {
-                kill(srv.pid, SIGKILL);
-                while (waitpid(srv.pid, NULL, 0) < 0 && errno == EINTR)
-                        ;
-        }
+        if (srv.pid > 0)
+                runner_reap(srv.pid, true, &(int) { 0 });
         if (srv.fd >= 0)
                 close(srv.fd);
         if (transport_libdbus.close) {

@@ -429,6 +429,36 @@ pid_t runner_spawn(Ctx *c, Child *ch, SpawnKind kind, int cpu, int cpu_client)
         return pid;
 }
 
+gint64 runner_deadline_us(guint64 deadline)
+{
+        return (gint64) ((deadline + 999) / 1000);
+}
+
+void runner_stop_signals(sigset_t *set)
+{
+        sigemptyset(set);
+        sigaddset(set, SIGINT);
+        sigaddset(set, SIGTERM);
+}
+
+int runner_stop_check(void *data)
+{
+        (void) data;
+        return runner_interrupted ? -EINTR : 0;
+}
+
+/* Waits until one of the N descriptors FDS (-1: skipped) is readable, by
+ * DEADLINE or an interrupt (then -ETIMEDOUT or -EINTR): only these wake
+ * it, nothing on a timer of its own, so that it does not wake in a
+ * window.  The index of a readable one, or -errno. */
+static int runner_watch(const int *fds, size_t n, guint64 deadline)
+{
+        sigset_t stop;
+
+        runner_stop_signals(&stop);
+        return spawn_watch_signals(NULL, fds, n, runner_deadline_us(deadline), &stop, runner_stop_check, NULL);
+}
+
 /* Waits until CH's READY byte arrives; false on exit or time limit. */
 bool runner_wait_ready(Child *ch, guint64 deadline)
 {
@@ -436,12 +466,11 @@ bool runner_wait_ready(Child *ch, guint64 deadline)
                 guint64 now = runner_now_ns();
                 if (now >= deadline || runner_interrupted)
                         return false;
-                struct pollfd pfd = { .fd = ch->fd, .events = POLLIN };
-                int r = poll(&pfd, 1, (int) MIN((deadline - now) / 1000000 + 1, 1000));
-                if (r < 0 && errno != EINTR)
-                        return false;
-                if (r <= 0)
+                int r = runner_watch(&ch->fd, 1, deadline);
+                if (r == -EINTR || r == -ETIMEDOUT)
                         continue;
+                if (r < 0)
+                        return false;
                 char b;
                 ssize_t n = read(ch->fd, &b, 1);
                 if (n == 1 && b == READY_BYTE)
@@ -461,16 +490,14 @@ bool runner_wait_ready(Child *ch, guint64 deadline)
 bool runner_collect(Child *ch, size_t n, guint64 deadline)
 {
         guint64 grace = 0;
+        int fds[2];
 
+        g_assert(n <= G_N_ELEMENTS(fds));
         for (;;) {
-                struct pollfd pfd[2];
                 size_t open_n = 0;
                 for (size_t i = 0; i < n; i++) {
-                        if (ch[i].fd < 0)
-                                continue;
-                        pfd[open_n].fd = ch[i].fd;
-                        pfd[open_n].events = POLLIN;
-                        open_n++;
+                        fds[i] = ch[i].fd;
+                        open_n += ch[i].fd >= 0;
                 }
                 if (!open_n)
                         return true;
@@ -486,25 +513,31 @@ bool runner_collect(Child *ch, size_t n, guint64 deadline)
                         }
                         grace = G_MAXUINT64;   /* their fds end now */
                 }
-                guint64 until = MIN(deadline, grace ? grace : deadline);
-                int r = poll(pfd, open_n, until > now ? (int) MIN((until - now) / 1000000 + 1, 1000) : 1);
-                if (r < 0 && errno != EINTR)
+                int r = runner_watch(fds, n, MIN(deadline, grace ? grace : deadline));
+                if (r == -EINTR || r == -ETIMEDOUT)
+                        continue;
+                if (r < 0)
                         return false;
-                for (size_t i = 0; r > 0 && i < n; i++) {
-                        if (ch[i].fd < 0)
-                                continue;
-                        struct pollfd q = { .fd = ch[i].fd, .events = POLLIN };
-                        if (poll(&q, 1, 0) <= 0)
-                                continue;
-                        ssize_t got = read(ch[i].fd, &ch[i].s, sizeof ch[i].s);
-                        if (got == (ssize_t) sizeof ch[i].s)
-                                ch[i].have_report = true;
-                        close(ch[i].fd);
-                        ch[i].fd = -1;
-                        if ((!ch[i].have_report || ch[i].s.status < 0) && !grace)
-                                grace = runner_now_ns() + PEER_GRACE_NS;
-                }
+                Child *got = &ch[r];
+                ssize_t k = read(got->fd, &got->s, sizeof got->s);
+                if (k == (ssize_t) sizeof got->s)
+                        got->have_report = true;
+                close(got->fd);
+                got->fd = -1;
+                if ((!got->have_report || got->s.status < 0) && !grace)
+                        grace = runner_now_ns() + PEER_GRACE_NS;
         }
+}
+
+void runner_reap(pid_t pid, bool kill_first, int *status)
+{
+        SpawnChild c;
+
+        spawn_adopt(pid, -1, false, &c);
+        if (kill_first)
+                spawn_end(&c, 0, status);
+        else
+                spawn_wait(&c, 0, 0, NULL, NULL, NULL, status);
 }
 
 void runner_describe_exit(int status, char *buf, size_t len)

@@ -189,6 +189,16 @@ int runner_pin_bus(Bus *bus, BusKind kind, int server, Sample *out);
 void runner_report_write(int fd, const Sample *s);
 char *runner_make_private_dir(char **why);
 pid_t runner_spawn(Ctx *c, Child *ch, SpawnKind kind, int cpu, int cpu_client);
+/* DEADLINE (runner_now_ns()) as spawn_watch() takes it (rounded up). */
+gint64 runner_deadline_us(guint64 deadline);
+/* Into *SET: SIGINT and SIGTERM, which set runner_interrupted, for
+ * spawn_watch_signals(). */
+void runner_stop_signals(sigset_t *set);
+/* SpawnCheck: -EINTR once runner_interrupted is set. */
+int runner_stop_check(void *data);
+/* Reaps PID, a child of this process, into *STATUS, SIGKILLed first when
+ * KILL_FIRST (spawn_end()). */
+void runner_reap(pid_t pid, bool kill_first, int *status);
 bool runner_wait_ready(Child *ch, guint64 deadline);
 bool runner_collect(Child *ch, size_t n, guint64 deadline);
 void runner_describe_exit(int status, char *buf, size_t len);

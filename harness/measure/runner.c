@@ -250,12 +250,9 @@ static void rep_reap(Child ch[2], const Sample *out)
                                 close(ch[1].fd);
                         continue;
                 }
-                if (out->status < 0) {
-                        kill(ch[i].pid, SIGKILL);
+                if (out->status < 0)
                         ch[i].killed = true;
-                }
-                while (waitpid(ch[i].pid, &ch[i].status, 0) < 0 && errno == EINTR)
-                        ;
+                runner_reap(ch[i].pid, out->status < 0, &ch[i].status);
                 if (ch[i].fd >= 0)
                         close(ch[i].fd);
         }
@@ -402,6 +399,37 @@ static void supervisor_failed(Runner *runner, int status, bool killed, Sample *o
         }
 }
 
+/* What the supervisor runs (SpawnOpts.run). */
+typedef struct {
+        Runner *runner;
+        RepetitionFn fn;
+        const Rep *rp;
+        Sample *out;
+        pid_t parent;
+        int report[2];   /* its pipe: the supervisor writes [1] */
+} Supervisor;
+
+static int supervisor_run(void *data)
+{
+        Supervisor *sv = data;
+        struct sigaction sa = { .sa_handler = supervisor_interrupted };
+
+        close(sv->report[0]);
+        runner_child_start(sv->parent);
+        sigaction(SIGINT, &sa, NULL);
+        signal(SIGALRM, SIG_DFL);   /* a hook past its limit (runner_hook_enter) */
+        sv->fn(sv->runner, sv->rp, sv->out);
+        runner_report_write(sv->report[1], sv->out);
+        return 0;
+}
+
+/* SpawnCheck: stop when an interrupt came that is not passed on yet
+ * (*DATA, the end of its grace, is still 0). */
+static int supervisor_stop(void *data)
+{
+        return runner_interrupted && !*(const guint64 *) data ? -EINTR : 0;
+}
+
 /* Runs FN (a repetition) in a child process of its own, the supervisor,
  * which reports its Sample into OUT: every hook of the transport runs
  * there or in the sides it forks, never in ipclab's process, so a crash
@@ -413,47 +441,37 @@ static void supervisor_failed(Runner *runner, int status, bool killed, Sample *o
 static void supervise(Runner *runner, RepetitionFn fn, const Rep *rp, Sample *out)
 {
         const guint64 limit = runner->exp->timeout_ns;
-        int p[2], status = 0;
+        Supervisor sv = { .runner = runner, .fn = fn, .rp = rp, .out = out, .parent = getpid() };
+        SpawnOpts o = { .in_fd = SPAWN_INHERIT, .out_fd = SPAWN_INHERIT, .err_fd = SPAWN_INHERIT,
+                        .run = supervisor_run, .data = &sv };
+        SpawnChild c;
+        int status = 0;
         Sample s;
         bool have = false, killed = false;
 
-        if (pipe2(p, O_CLOEXEC) < 0) {
+        if (pipe2(sv.report, O_CLOEXEC) < 0) {
                 runner_report_fail(out, errno, "pipe: %s", g_strerror(errno));
                 return;
         }
         __atomic_store_n(runner->stage, (int) STAGE_RUN, __ATOMIC_RELEASE);
-        fflush(NULL);
-        pid_t parent = getpid(), pid = fork();
-        if (pid < 0) {
-                int e = errno;
-                close(p[0]);
-                close(p[1]);
-                runner_report_fail(out, e, "fork: %s", g_strerror(e));
+        int r = spawn_start(&o, &c);
+        close(sv.report[1]);
+        if (r < 0) {
+                close(sv.report[0]);
+                runner_report_fail(out, -r, "fork: %s", g_strerror(-r));
                 return;
         }
-        if (pid == 0) {
-                struct sigaction sa = { .sa_handler = supervisor_interrupted };
-                close(p[0]);
-                runner_child_start(parent);
-                sigaction(SIGINT, &sa, NULL);
-                signal(SIGALRM, SIG_DFL);   /* a hook past its limit (runner_hook_enter) */
-                fn(runner, rp, out);
-                runner_report_write(p[1], out);
-                _exit(0);
-        }
-        close(p[1]);
 
         /* prepare(), the sides, close() (within theirs) and cleanup(),
-         * each within the cell's limit, and the slack. */
-        guint64 now = runner_now_ns(), end = now + 3 * limit + SUPERVISOR_SLACK_NS, grace = 0;
-        sigset_t stop, old;
-        sigemptyset(&stop);
-        sigaddset(&stop, SIGINT);
-        sigaddset(&stop, SIGTERM);
-        sigprocmask(SIG_BLOCK, &stop, &old);   /* ppoll() takes them, no race */
+         * each within the cell's limit, and the slack.  Only the report,
+         * its deadline and SIGINT or SIGTERM wake this process. */
+        guint64 end = runner_now_ns() + 3 * limit + SUPERVISOR_SLACK_NS, grace = 0;
+        sigset_t stop;
+        runner_stop_signals(&stop);
         for (;;) {
+                guint64 now = runner_now_ns();
                 if (runner_interrupted && !grace) {
-                        kill(pid, SIGINT);
+                        kill(c.pid, SIGINT);
                         grace = now + INTERRUPT_GRACE_NS;
                 }
                 guint64 by = grace ? MIN(grace, end) : end;
@@ -461,26 +479,22 @@ static void supervise(Runner *runner, RepetitionFn fn, const Rep *rp, Sample *ou
                         killed = true;
                         break;
                 }
-                struct timespec ts = { .tv_sec = (time_t) ((by - now) / 1000000000u),
-                                       .tv_nsec = (long) ((by - now) % 1000000000u) };
-                struct pollfd pfd = { .fd = p[0], .events = POLLIN };
-                int r = ppoll(&pfd, 1, &ts, &old);
-                now = runner_now_ns();
-                if (r > 0) {
-                        have = ipclab_read_exact(p[0], &s, sizeof s) == 1;
+                r = spawn_watch_signals(NULL, &sv.report[0], 1, runner_deadline_us(by), &stop, supervisor_stop,
+                                        &grace);
+                if (r == 0) {
+                        have = ipclab_read_exact(sv.report[0], &s, sizeof s) == 1;
                         break;
                 }
-                if (r < 0 && errno != EINTR) {
+                if (r != -EINTR && r != -ETIMEDOUT) {
                         killed = true;
                         break;
                 }
         }
-        sigprocmask(SIG_SETMASK, &old, NULL);
-        close(p[0]);
-        if (!have)
-                kill(pid, SIGKILL);
-        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-                ;
+        close(sv.report[0]);
+        if (have)
+                spawn_wait(&c, 0, 0, NULL, NULL, NULL, &status);
+        else
+                spawn_end(&c, 0, &status);
         if (have)
                 *out = s;
         else
@@ -577,8 +591,8 @@ int runner_run(Runner *runner, const Cell *cell, guint rep, Sample *out)
                 supervise(runner, (t->flags & TRANSPORT_COMMAND) ? runner_command_repetition : repetition, &rp, out);
         /* The peers only saw a closed connection; say what closed it (a
          * daemon killed mid-cell may take a moment to be seen dead). */
-        for (int i = 0; out->status < 0 && rp.bus && bus_is_alive(rp.bus) && i < 10; i++)
-                g_usleep(10000);
+        if (out->status < 0 && rp.bus && bus_is_alive(rp.bus))
+                bus_await_daemon(rp.bus, 100);
         if (out->status < 0 && rp.bus && !bus_is_alive(rp.bus)) {
                 g_autofree char *why = g_strdup_printf("the %s died during the cell: %s",
                                                        bus_name(cell->bus), out->why);

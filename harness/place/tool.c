@@ -9,7 +9,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gnu/libc-version.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -57,12 +56,13 @@ GPid remote_spawn(const char *const *argv, int in_fd, int out_fd, int *out_pipe,
 
 int remote_wait_exit(GPid pid)
 {
+        SpawnChild c;
         int status = 0;
 
-        while (waitpid(pid, &status, 0) < 0)
-                if (errno != EINTR)
-                        return -errno;
-        g_spawn_close_pid(pid);
+        spawn_adopt(pid, -1, false, &c);
+        int r = spawn_wait(&c, 0, 0, NULL, NULL, NULL, &status);
+        if (r < 0)
+                return r;
         return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
@@ -99,6 +99,13 @@ static void pump_line(Pump *p, const char *line, gsize len)
                 forward_text(line, len);
 }
 
+/* SpawnCheck: stop when an interrupt came that remote_pump() has not
+ * acted on yet (*DATA is false). */
+static int pump_stop(void *data)
+{
+        return runner_interrupted && !*(const bool *) data ? -EINTR : 0;
+}
+
 /* Reads PUMP's pipes until both are closed; on an interrupt closes
  * *STOP_FD (the target's run sees its stdin end and stops) and kills PID
  * if it has not ended REMOTE_STOP_GRACE_S later.  Returns whether it was
@@ -107,6 +114,7 @@ bool remote_pump(Pump *p)
 {
         gint64 kill_at = 0;
         bool interrupted = false;
+        int first = 0;   /* 0: stdout, 1: stderr; looked at first, in turn */
 
         while (p->out >= 0 || p->err >= 0) {
                 if (runner_interrupted && !interrupted) {
@@ -117,51 +125,52 @@ bool remote_pump(Pump *p)
                         }
                         kill_at = g_get_monotonic_time() + REMOTE_STOP_GRACE_S * G_USEC_PER_SEC;
                 }
-                if (kill_at && g_get_monotonic_time() > kill_at) {
+                if (kill_at && g_get_monotonic_time() >= kill_at) {
                         kill(p->pid, SIGKILL);
                         kill_at = 0;
                 }
-                struct pollfd fds[2] = { { .fd = p->out, .events = POLLIN }, { .fd = p->err, .events = POLLIN } };
-                int n = poll(fds, 2, 100);
-                if (n < 0 && errno != EINTR)
+                int *pipes[2] = { &p->out, &p->err };
+                int fds[2] = { *pipes[first], *pipes[1 - first] };
+                int r = spawn_watch(NULL, fds, 2, kill_at, pump_stop, &interrupted);
+                if (r == -EINTR || r == -ETIMEDOUT)
+                        continue;
+                if (r < 0)
                         break;
-                for (int i = 0; i < 2 && n > 0; i++) {
-                        int *fd = i == 0 ? &p->out : &p->err;
-                        if (*fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
-                                continue;
-                        char buf[8192];
-                        ssize_t k = read(*fd, buf, sizeof buf);
-                        if (k < 0 && errno == EINTR)
-                                continue;
-                        if (k <= 0) {
-                                close(*fd);
-                                *fd = -1;
-                                continue;
+                int i = r == 0 ? first : 1 - first;
+                int *fd = pipes[i];
+                first = 1 - i;   /* neither pipe keeps the other waiting */
+                char buf[8192];
+                ssize_t k = read(*fd, buf, sizeof buf);
+                if (k < 0 && errno == EINTR)
+                        continue;
+                if (k <= 0) {
+                        close(*fd);
+                        *fd = -1;
+                        continue;
+                }
+                if (i == 0 && p->untar && !p->untar_error &&
+                    !untar_feed(p->untar, buf, (gsize) k, &p->untar_error)) {
+                        /* Refused: the rest of the stream is not read. */
+                        close(*fd);
+                        *fd = -1;
+                        kill(p->pid, SIGKILL);
+                        continue;
+                }
+                if (i == 0 && p->out_text)
+                        g_string_append_len(p->out_text, buf, k);
+                if (i == 1 && p->partial) {
+                        g_string_append_len(p->line, buf, k);
+                        char *nl;
+                        while ((nl = memchr(p->line->str, '\n', p->line->len))) {
+                                gsize len = (gsize) (nl - p->line->str) + 1;
+                                g_autofree char *l = g_strndup(p->line->str, len);
+                                pump_line(p, l, len);
+                                g_string_erase(p->line, 0, (gssize) len);
                         }
-                        if (i == 0 && p->untar && !p->untar_error &&
-                            !untar_feed(p->untar, buf, (gsize) k, &p->untar_error)) {
-                                /* Refused: the rest of the stream is not read. */
-                                close(*fd);
-                                *fd = -1;
-                                kill(p->pid, SIGKILL);
-                                continue;
-                        }
-                        if (i == 0 && p->out_text)
-                                g_string_append_len(p->out_text, buf, k);
-                        if (i == 1 && p->partial) {
-                                g_string_append_len(p->line, buf, k);
-                                char *nl;
-                                while ((nl = memchr(p->line->str, '\n', p->line->len))) {
-                                        gsize len = (gsize) (nl - p->line->str) + 1;
-                                        g_autofree char *l = g_strndup(p->line->str, len);
-                                        pump_line(p, l, len);
-                                        g_string_erase(p->line, 0, (gssize) len);
-                                }
-                        } else if (i == 1) {
-                                g_string_append_len(p->log, buf, k);
-                                if (p->forward)
-                                        forward_text(buf, (gsize) k);
-                        }
+                } else if (i == 1) {
+                        g_string_append_len(p->log, buf, k);
+                        if (p->forward)
+                                forward_text(buf, (gsize) k);
                 }
         }
         return interrupted;

@@ -73,6 +73,9 @@ check "three SSH targets in turn take three times as long or more ($k3 s, here $
 check "three Slurm nodes side by side take as long as here ($ks s, here $k1 s)" '[ "$ks" -eq "$k1" ]'
 check "a Slurm job array's total is its longest file ($ts s), not the sum ($k1 s + $m1 s)" \
         '[ "$ts" -eq "$((k1 > m1 ? k1 : m1))" ]'
+check "at Slurm places each file says what its estimate leaves out (the queue), here nothing" \
+        'grep -A1 "^  kernel-latency " <<<"$slurm3" | grep -q "^   *the time Slurm queues the job not counted$" &&
+         ! grep -q "Slurm queues" <<<"$one$ssh3"'
 out=$(harness/ipclab estimate --place nowhere $exps 2>&1); rc=$?
 check "an unknown place kind: exit 2, naming the kinds (status $rc)" \
         '[ $rc -eq 2 ] && grep -q "give one of local, ssh, slurm" <<<"$out"'

@@ -1,8 +1,8 @@
 /* test-spawn.c: starting a child and waiting for it (spawn.h), with real
  * processes: a command's output and exit, a forked function (SpawnOpts.run)
  * in a process group of its own, spawn_watch()'s answers (a readable
- * descriptor before an exit, the exit, a deadline) and spawn_end() on a
- * stopped child.  Every wait is for an event; the deadlines given are
+ * descriptor before an exit, the exit, a deadline), spawn_watch_signals()
+ * woken by a signal the caller blocks, and spawn_end() on a stopped child.  Every wait is for an event; the deadlines given are
  * ones already past or the only way the call can return. */
 #include <errno.h>
 #include <glib.h>
@@ -134,6 +134,56 @@ static void test_end_stopped(void)
         close(in[1]);
 }
 
+static volatile sig_atomic_t woken;
+
+static void on_usr1(int sig)
+{
+        (void) sig;
+        woken = 1;
+}
+
+/* SpawnCheck: counts its calls in *DATA; stops once SIGUSR1 came. */
+static int stop_woken(void *data)
+{
+        ++*(int *) data;
+        return woken ? -EINTR : 0;
+}
+
+static void test_watch_signals(void)
+{
+        struct sigaction sa = { .sa_handler = on_usr1 }, old_sa;
+        sigset_t usr1, mask;
+        int calls = 0;
+
+        sigemptyset(&usr1);
+        sigaddset(&usr1, SIGUSR1);
+        g_assert_cmpint(sigaction(SIGUSR1, &sa, &old_sa), ==, 0);
+        g_assert_cmpint(sigprocmask(SIG_BLOCK, &usr1, NULL), ==, 0);
+
+        /* Nothing but the deadline: the check looks first and once the
+         * wait is over, never on a tick of its own. */
+        woken = 0;
+        g_assert_cmpint(spawn_watch_signals(NULL, NULL, 0, g_get_monotonic_time() + 300000, &usr1, stop_woken,
+                                            &calls), ==, -ETIMEDOUT);
+        g_assert_cmpint(calls, <=, 2);
+
+        /* A signal that came while the caller blocked it (as it would
+         * between a look and the wait) ends the wait at once: the deadline
+         * is only there for a broken one. */
+        calls = 0;
+        g_assert_cmpint(raise(SIGUSR1), ==, 0);
+        g_assert_false(woken);
+        g_assert_cmpint(spawn_watch_signals(NULL, NULL, 0, g_get_monotonic_time() + 30 * G_USEC_PER_SEC, &usr1,
+                                            stop_woken, &calls), ==, -EINTR);
+        g_assert_true(woken);
+
+        /* And the caller's mask is as it was. */
+        g_assert_cmpint(sigprocmask(SIG_SETMASK, NULL, &mask), ==, 0);
+        g_assert_cmpint(sigismember(&mask, SIGUSR1), ==, 1);
+        g_assert_cmpint(sigprocmask(SIG_UNBLOCK, &usr1, NULL), ==, 0);
+        g_assert_cmpint(sigaction(SIGUSR1, &old_sa, NULL), ==, 0);
+}
+
 int main(int argc, char **argv)
 {
         g_test_init(&argc, &argv, NULL);
@@ -142,5 +192,6 @@ int main(int argc, char **argv)
         g_test_add_func("/spawn/run", test_run);
         g_test_add_func("/spawn/run-group-watch", test_run_group_watch);
         g_test_add_func("/spawn/end-stopped", test_end_stopped);
+        g_test_add_func("/spawn/watch-signals", test_watch_signals);
         return g_test_run();
 }

@@ -770,6 +770,7 @@ int cmd_estimate(int argc, char **argv)
                 }
                 Estimate mod;
                 g_autoptr(EstimateCalib) loo = estimate_calib_load(dir, machine, exp->name);
+                estimate_take_recorded(exp, edir);
                 /* The recorded run: here, or N SSH targets in turn. */
                 PlaceKind at = n > 1 ? PLACE_SSH : PLACE_LOCAL;
                 place_estimate(exp, NULL, at, n, &mod);

@@ -776,6 +776,7 @@ void experiment_free(Experiment *exp)
         g_free(exp->profile);
         g_free(exp->sha256);
         g_free(exp->resolved);
+        g_free(exp->taken);
         if (exp->cells)
                 g_ptr_array_unref(exp->cells);
         if (exp->skipped)

@@ -45,6 +45,10 @@ typedef struct {
         guint looks[EXPERIMENT_MAX_LOOKS];  /* repetitions at each look, increasing;
                               * the last is repeat_max */
         guint n_looks;
+        guint *taken;        /* by cell index: the repetitions a recorded run of
+                              * a sequential design took (estimate --recorded,
+                              * estimate_take_recorded), or NULL */
+        guint n_taken;
         guint warmup;
         guint64 timeout_ns;  /* per cell and repetition */
         bool verify;         /* check every payload's size and checksum */

@@ -226,6 +226,30 @@ double estimate_recorded_secs(const char *dir, char **machine, guint *places)
         return last - first;
 }
 
+/* estimate.h */
+void estimate_take_recorded(Experiment *exp, const char *dir)
+{
+        g_autofree char *path = g_build_filename(dir, "meta.ini", NULL);
+        g_autoptr(GKeyFile) kf = exp->repeat_decide ? safefile_key_file(path, NULL) : NULL;
+
+        if (!kf)
+                return;
+        guint n = 0;
+        for (guint c = 0; c < exp->cells->len; c++)
+                n = MAX(n, ((const Cell *) exp->cells->pdata[c])->index + 1);
+        g_free(exp->taken);
+        exp->taken = g_new0(guint, n);
+        exp->n_taken = n;
+        for (guint c = 0; c < n; c++) {
+                g_autofree char *key = g_strdup_printf("cell_%u", c);
+                g_autofree char *v = g_key_file_get_string(kf, "repeat", key, NULL);
+                char *end = NULL;
+                guint64 reps = v ? g_ascii_strtoull(v, &end, 10) : 0;
+                if (v && end != v && g_str_has_prefix(end, " repetitions") && reps <= G_MAXUINT)
+                        exp->taken[c] = (guint) reps;
+        }
+}
+
 /* Field COL of ROW, or "-". */
 static const char *field(const Table *t, char **row, int col)
 {
@@ -527,6 +551,8 @@ static guint design_reps(const Experiment *exp, const Cell *cell)
 {
         if (!exp->repeat_decide || !exp->n_looks)
                 return exp->repeat;
+        if (cell->index < exp->n_taken && exp->taken[cell->index])
+                return exp->taken[cell->index];
         for (guint k = 0; k < exp->claims->len; k++)
                 if (verify_claim_covers(exp->claims->pdata[k], cell))
                         return exp->looks[exp->n_looks - 1];

@@ -82,3 +82,11 @@ char *estimate_describe(const Estimate *e);
  * in seconds, with the machine of its first run (*MACHINE, g_free) and how
  * many machines ran it (*PLACES); -1 when DIR has no such meta.ini. */
 double estimate_recorded_secs(const char *dir, char **machine, guint *places);
+
+/* For a sequential design (repeat_until=decided), whose repetitions the
+ * run's verdicts decide: the repetitions each cell took in the run
+ * DIR/meta.ini records ([repeat] cell_N), into EXP->taken, which the
+ * estimate then uses instead of the last look's (the most).  What
+ * `ipclab estimate --recorded` compares a model of the costs with; a
+ * cell the file does not record keeps the last look. */
+void estimate_take_recorded(Experiment *exp, const char *dir);

@@ -42,6 +42,25 @@ harness/ipclab estimate --recorded --data "$tmp/data" experiments/kernel-latency
 check "calibrated from runs that took ten times as long, the estimate is off and the check fails (status $rc)" \
         '[ $rc -eq 1 ]' || sed 's/^/# /' "$tmp/slow"
 
+# A sequential design's repetitions are what its verdicts decided: beside a
+# recorded run, the estimate takes each cell's from meta.ini ([repeat]
+# cell_N), not the last look's.  The same recorded run with every cell at
+# the first look (6), and at the last (24), must give two model estimates,
+# the first the smaller; with no cell recorded, the most the design can
+# take (the cells of a claim at the last look, the others at the first),
+# between the two.
+for k in 6 24 none; do
+        mkdir -p "$tmp/seq-$k"
+        cp -a data/dbus-throughput "$tmp/seq-$k/"
+        if [ "$k" = none ]; then sed -i '/^cell_[0-9]*=/d' "$tmp/seq-$k/dbus-throughput/meta.ini"
+        else sed -i "s/^\(cell_[0-9]*\)=[0-9]* repetitions/\1=$k repetitions/" "$tmp/seq-$k/dbus-throughput/meta.ini"; fi
+        harness/ipclab estimate --recorded --data "$tmp/seq-$k" experiments/dbus-throughput.ini > "$tmp/seq-$k.out" 2>&1
+        awk '$1 == "dbus-throughput" { print $(NF - 1) }' "$tmp/seq-$k.out" > "$tmp/seq-$k.ratio"
+done
+seq6=$(cat "$tmp/seq-6.ratio") seq24=$(cat "$tmp/seq-24.ratio") seqnone=$(cat "$tmp/seq-none.ratio")
+check "sequential design: the recorded repetitions decide the estimate (model/recorded: $seq6 at 6 each, $seq24 at 24, $seqnone unrecorded)" \
+        '[ -n "$seq6" ] && awk -v a="$seq6" -v b="$seq24" -v c="$seqnone" "BEGIN { exit !(a < c && c < b) }"'
+
 out=$(harness/ipclab check experiments/kernel-latency.ini 2>&1)
 check "ipclab check: calibrated from the earlier runs in data/" \
         'grep -qE "^  estimated from: calibrated from [0-9]+ earlier runs on this machine" <<<"$out"'

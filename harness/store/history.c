@@ -188,6 +188,32 @@ static void walk(const char *root, const char *rel, GPtrArray *files, guint64 *b
         }
 }
 
+/* The name a run started at ID is kept under, among KEPT (the names
+ * kept already): ID, or when runs started in that second are kept, ID-N
+ * with N past the highest of theirs, so that it sorts after every one of
+ * them (samples_name_cmp) and pruning, which keeps the last, keeps it:
+ * a suffix freed by pruning is never used again. */
+static char *next_name(const GPtrArray *kept, const char *id)
+{
+        size_t len = strlen(id);
+        guint64 most = 0;
+
+        for (guint i = 0; i < kept->len; i++) {
+                const char *k = kept->pdata[i];
+                char *end = NULL;
+                if (strncmp(k, id, len))
+                        continue;
+                if (!k[len])
+                        most = MAX(most, 1);
+                else if (k[len] == '-' && g_ascii_isdigit(k[len + 1])) {
+                        guint64 n = g_ascii_strtoull(k + len + 1, &end, 10);
+                        if (end && !*end && n < G_MAXUINT)
+                                most = MAX(most, n);
+                }
+        }
+        return most ? g_strdup_printf("%s-%" G_GUINT64_FORMAT, id, most + 1) : g_strdup(id);
+}
+
 /* The runs in FINAL's history directory, oldest first. */
 static GPtrArray *dir_list(const char *final)
 {
@@ -412,18 +438,10 @@ static int git_keep(const char *old, const char *final)
         g_strchomp(commit);
         /* Its own ref, made only if no run has it yet (an old value of ""). */
         g_autoptr(GPtrArray) kept = git_list(final);
-        for (guint n = 1; n < 1000; n++) {
-                g_autofree char *name = n == 1 ? g_strdup(id) : g_strdup_printf("%s-%u", id, n);
-                bool taken = false;
-                for (guint i = 0; i < kept->len && !taken; i++)
-                        taken = !strcmp(kept->pdata[i], name);
-                if (taken)
-                        continue;
-                g_autofree char *ref = g_strconcat(refs, name, NULL);
-                const char *const args[] = { "update-ref", "-m", msg, ref, commit, "", NULL };
-                return git(parent, NULL, args, NULL);
-        }
-        return -EEXIST;
+        g_autofree char *name = next_name(kept, id);
+        g_autofree char *ref = g_strconcat(refs, name, NULL);
+        const char *const args[] = { "update-ref", "-m", msg, ref, commit, "", NULL };
+        return git(parent, NULL, args, NULL);
 }
 
 /* Moves OLD (a whole run of FINAL) into FINAL's history: one rename into
@@ -448,18 +466,16 @@ static int keep(const char *old, const char *final)
         }
         if (g_mkdir_with_parents(dir, 0755) < 0)
                 return -errno;
-        for (guint n = 1; n < 1000; n++) {
-                g_autofree char *name = n == 1 ? g_strdup(id) : g_strdup_printf("%s-%u", id, n);
-                g_autofree char *dest = g_build_filename(dir, name, NULL);
-                struct stat st;
-                if (lstat(dest, &st) == 0)
-                        continue;
-                if (rename(old, dest) < 0)
-                        return -errno;
-                prune(final);
-                return 0;
-        }
-        return -EEXIST;
+        g_autoptr(GPtrArray) kept = dir_list(final);
+        g_autofree char *name = next_name(kept, id);
+        g_autofree char *dest = g_build_filename(dir, name, NULL);
+        struct stat st;
+        if (lstat(dest, &st) == 0)
+                return -EEXIST;
+        if (rename(old, dest) < 0)
+                return -errno;
+        prune(final);
+        return 0;
 }
 /* Does DIR hold a whole run? */
 static bool is_run(const char *dir)

@@ -314,4 +314,18 @@ make --no-print-directory -n run EXP=p EXPDIR="$tmp" DATADIR="$tmp/mk" HISTORY=g
 check "make run HISTORY=git KEEP_SIZE=200M: ipclab run --history git --keep-size 200M" \
         'grep -q -- "--keep-size .200M. --history .git." "$tmp/mk.out"' "$(cat "$tmp/mk.out")"
 
+# 13. Runs started in one second are kept under ID, ID-2, ID-3, ... in
+# the order they were replaced, and a suffix freed by pruning is never
+# used again: with ID-2 kept and ID gone, the next run of that second is
+# ID-3, which sorts after ID-2, so that pruning (which keeps the last)
+# keeps the newest.  Deterministic: the kept ID-2 is made by hand.
+id=$(sed -n '/^\[run\]/,/^\[/s/^started=\([0-9]*\)-\([0-9]*\)-\([0-9]*\)T\([0-9]*\):\([0-9]*\):\([0-9]*\).*/\1\2\3T\4\5\6Z/p' \
+        "$out/p/meta.ini" | head -n1)
+mkdir -p "$hist/$id-2"
+rm -rf "${hist:?}/$id"
+$ipclab run --quiet --keep 50 --out "$out" "$tmp/p.ini" > /dev/null 2> "$tmp/same-second.err"; rc=$?
+check "a run replaced in a second whose ID-2 is kept is kept as ID-3, after it ($id)" \
+        '[ $rc -eq 0 ] && [ -n "$id" ] && [ -d "$hist/$id-3" ] && [ ! -e "$hist/$id" ]' \
+        "$(ls "$hist")" "$(tail -3 "$tmp/same-second.err")"
+
 done_testing

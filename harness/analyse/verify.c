@@ -169,11 +169,10 @@ char *verify_format_interval_cov(double ratio, double lo, double hi, double cove
 /* The number of cell C in the data (its cell column), or G_MAXUINT. */
 static guint vcell_number(const Pairing *pg, const VCell *c)
 {
-        if (pg->cell_col < 0)
-                return G_MAXUINT;
-        char *end = NULL;
-        guint64 v = g_ascii_strtoull(c->row[pg->cell_col], &end, 10);
-        return end && end != c->row[pg->cell_col] && !*end && v < G_MAXUINT ? (guint) v : G_MAXUINT;
+        guint64 v;
+
+        return pg->cell_col >= 0 && samples_parse_whole(c->row[pg->cell_col], &v) && v < G_MAXUINT ? (guint) v
+                                                                                               : G_MAXUINT;
 }
 
 /* Each pair of PG, its ratio and intervals at LEVEL_H (holds) and

@@ -200,16 +200,13 @@ static char *next_name(const GPtrArray *kept, const char *id)
 
         for (guint i = 0; i < kept->len; i++) {
                 const char *k = kept->pdata[i];
-                char *end = NULL;
+                guint64 n;
                 if (strncmp(k, id, len))
                         continue;
                 if (!k[len])
                         most = MAX(most, 1);
-                else if (k[len] == '-' && g_ascii_isdigit(k[len + 1])) {
-                        guint64 n = g_ascii_strtoull(k + len + 1, &end, 10);
-                        if (end && !*end && n < G_MAXUINT)
-                                most = MAX(most, n);
-                }
+                else if (k[len] == '-' && samples_parse_whole(k + len + 1, &n))
+                        most = MAX(most, n);
         }
         return most ? g_strdup_printf("%s-%" G_GUINT64_FORMAT, id, most + 1) : g_strdup(id);
 }

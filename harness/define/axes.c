@@ -7,6 +7,8 @@
 
 #include <ipclab/transport.h>
 
+#include "table.h"
+
 const char *const axis_bus_values[] = { "none", "dbus-daemon", "dbus-broker", "p2p", NULL };
 const char *const axis_payload_values[] = { "bytes", "string", "none", NULL };
 const char *const axis_pattern_values[] = { "oneway", "roundtrip", "callrate", NULL };
@@ -206,6 +208,34 @@ char *axis_cell_text(const Axis *a, const Cell *cell)
         if (a->type == AXIS_NAMES)
                 return g_strdup(a->values[v]);
         return g_strdup_printf("%" G_GUINT64_FORMAT, v);
+}
+
+bool axis_cell_read(const Axis *a, Cell *cell, const char *text)
+{
+        guint64 n = 0;
+
+        switch (a->type) {
+        case AXIS_PLACE:
+                return true;
+        case AXIS_TRANSPORT:
+                memcpy((char *) cell + a->offset, &text, sizeof text);
+                return true;
+        case AXIS_NAMES:
+                if (strcmp(text, "-"))
+                        for (; a->values[n] && strcmp(a->values[n], text); n++)
+                                ;
+                if (!a->values[n])
+                        return false;
+                break;
+        case AXIS_SIZE:
+        case AXIS_COUNT:
+        case AXIS_DURATION:
+                if (strcmp(text, "-") && !samples_parse_whole(text, &n))
+                        return false;
+                break;
+        }
+        axis_set(a, cell, n);
+        return true;
 }
 
 char *axis_cell_key(const Cell *cell)

@@ -200,6 +200,12 @@ void axis_set(const Axis *a, Cell *cell, guint64 n);
  * apply), or NULL for AXIS_PLACE.  Newly allocated. */
 char *axis_cell_text(const Axis *a, const Cell *cell);
 
+/* Sets A's value in CELL from TEXT, as samples.tsv writes it (the
+ * inverse of axis_cell_text): "-" reads as its first value (0); a
+ * transport's name is pointed at, not copied, so TEXT must outlive CELL.
+ * AXIS_PLACE sets nothing.  False when TEXT is none of A's values. */
+bool axis_cell_read(const Axis *a, Cell *cell, const char *text);
+
 /* A string that differs between any two cells that differ in an axis. */
 char *axis_cell_key(const Cell *cell);
 

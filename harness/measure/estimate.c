@@ -32,6 +32,7 @@ typedef struct {
         char *cpus;
         double size;
         double per_msg;
+        double model;   /* model_per_msg() of its cell, or 0 */
 } Recorded;
 
 /* One run: its overhead (span less windows and warm-ups) and how many
@@ -44,8 +45,10 @@ typedef struct {
 struct EstimateCalib {
         GArray *cells;          /* Recorded */
         GArray *runs;           /* RunCost, host and container runs */
-        double fixed[N_FIXED];  /* fitted, or the model's */
+        double fixed[N_FIXED];  /* fitted, or the model's times speed */
         bool fitted[N_FIXED];
+        double speed;           /* this machine against the model's (model_speed()) */
+        guint n_speed;          /* the recorded cells it is the median over */
         double nspawn_start_s, vm_boot_s, vm_factor;
         guint n_nspawn, n_vm;
         char *vm_accel;         /* of the VM runs it has seen */
@@ -286,6 +289,7 @@ static void calib_add_dir(EstimateCalib *cal, const char *dir, const char *machi
         /* Per-message times of the host's cells, per cell. */
         g_autoptr(GHashTable) per_cell = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
                                                                (GDestroyNotify) g_array_unref);
+        g_autoptr(GHashTable) model_of = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
         double host_span = -1;
         for (guint i = 0; i < runs->len; i++) {
                 const RunGroup *g = &g_array_index(runs, RunGroup, i);
@@ -315,6 +319,11 @@ static void calib_add_dir(EstimateCalib *cal, const char *dir, const char *machi
                         if (!v) {
                                 v = g_array_new(FALSE, FALSE, sizeof(double));
                                 g_hash_table_insert(per_cell, g_strdup(full), v);
+                                Cell cell;
+                                double byte, *model = g_new0(double, 1);
+                                if (samples_row_cell(t, row, &cell))
+                                        *model = model_per_msg(&cell, &byte);
+                                g_hash_table_insert(model_of, g_strdup(full), model);
                         }
                         g_array_append_val(v, per_msg);
                 }
@@ -351,10 +360,32 @@ static void calib_add_dir(EstimateCalib *cal, const char *dir, const char *machi
                 double size = 0;
                 if (!samples_parse_number(parts[2], &size))
                         size = 0;
+                const double *model = g_hash_table_lookup(model_of, k);
                 Recorded r = { .key = g_strdup(parts[0]), .cpus = g_strdup(parts[1]), .size = size,
-                               .per_msg = median(v) };
+                               .per_msg = median(v), .model = model ? *model : 0 };
                 g_array_append_val(cal->cells, r);
         }
+}
+
+/* How fast this machine is against the model's: the median over CAL's
+ * recorded cells of their per-message time over the model's for the same
+ * cell.  A machine twice as fast as the one the model was made on (or
+ * the same one on a quieter day) gives 0.5, and the model's times of the
+ * cells and costs no run recorded are scaled by it; 1 with no cell
+ * recorded. */
+static void model_speed(EstimateCalib *cal)
+{
+        g_autoptr(GArray) v = g_array_new(FALSE, FALSE, sizeof(double));
+
+        for (guint i = 0; i < cal->cells->len; i++) {
+                const Recorded *r = &g_array_index(cal->cells, Recorded, i);
+                if (r->model > 0 && r->per_msg > 0) {
+                        double q = r->per_msg / r->model;
+                        g_array_append_val(v, q);
+                }
+        }
+        cal->n_speed = v->len;
+        cal->speed = v->len ? median(v) : 1;
 }
 
 /* Solves the N x N system A x = B in place (Gaussian elimination with
@@ -393,17 +424,18 @@ static bool solve(double a[N_FIXED][N_FIXED], double b[N_FIXED], int n, double x
 }
 
 /* The fixed costs that fit the runs' overheads best, drawn toward the
- * model (a prior worth about one repetition per class, in ns): where the
- * runs tell the classes apart the data decide, where they cannot (one
- * class only in runs of another), the model does.  A class no run has
- * keeps the model's cost; none is below zero. */
+ * model's times the machine's speed (a prior worth about one repetition
+ * per class, in ns): where the runs tell the classes apart the data
+ * decide, where they cannot (one class only in runs of another), the
+ * model does.  A class no run has keeps the model's cost times the
+ * speed; none is below zero. */
 static void calib_fit(EstimateCalib *cal)
 {
         double a[N_FIXED][N_FIXED] = { { 0 } }, b[N_FIXED] = { 0 }, x[N_FIXED];
         const double prior = 1.0;   /* weight of c_k = model_k, against rows counted in repetitions */
 
         for (int k = 0; k < N_FIXED; k++) {
-                cal->fixed[k] = model_fixed[k];
+                cal->fixed[k] = model_fixed[k] * cal->speed;
                 for (guint r = 0; r < cal->runs->len; r++)
                         cal->fitted[k] |= g_array_index(cal->runs, RunCost, r).n[k] > 0;
         }
@@ -417,7 +449,7 @@ static void calib_fit(EstimateCalib *cal)
         }
         for (int k = 0; k < N_FIXED; k++) {
                 a[k][k] += prior;
-                b[k] += prior * model_fixed[k];
+                b[k] += prior * model_fixed[k] * cal->speed;
         }
         if (!solve(a, b, N_FIXED, x))
                 return;
@@ -444,6 +476,7 @@ EstimateCalib *estimate_calib_load(const char *data_dir, const char *machine, co
                 g_autofree char *dir = g_build_filename(data_dir, names->pdata[i], NULL);
                 calib_add_dir(cal, dir, machine);
         }
+        model_speed(cal);
         calib_fit(cal);
         cal->nspawn_start_s = cal->n_nspawn ? cal->nspawn_start_s / cal->n_nspawn : 0;
         cal->vm_boot_s = cal->n_vm ? cal->vm_boot_s / cal->n_vm : 0;
@@ -503,8 +536,8 @@ static double recorded_per_msg(const EstimateCalib *cal, const Cell *cell, doubl
 
 static double per_msg_ns(const EstimateCalib *cal, const Cell *cell, bool *seen)
 {
-        double byte = 0, model = model_per_msg(cell, &byte);
-        double rec = cal ? recorded_per_msg(cal, cell, byte) : -1;
+        double byte = 0, speed = cal ? cal->speed : 1, model = model_per_msg(cell, &byte) * speed;
+        double rec = cal ? recorded_per_msg(cal, cell, byte * speed) : -1;
 
         *seen = rec >= 0;
         return rec >= 0 ? rec : model;
@@ -574,6 +607,8 @@ void estimate_host(const Experiment *exp, const EstimateCalib *cal, Estimate *ou
         out->host_secs = host;
         out->secs = host;
         out->runs = estimate_calib_runs(cal);
+        out->speed = cal ? cal->speed : 1;
+        out->n_speed = cal ? cal->n_speed : 0;
         out->more = exp->repeat_auto && !exp->repeat_decide;
         out->most = exp->repeat_decide && exp->n_looks > 1;
 }
@@ -585,8 +620,11 @@ char *estimate_describe(const Estimate *e)
         if (e->runs)
                 g_string_append_printf(s, "calibrated from %u earlier run%s on this machine (data/*/meta.ini and "
                                        "samples.tsv): the per-message times of %u of %u cells as recorded, the rest "
-                                       "modelled; per-repetition and per-run costs fitted to their spans",
-                                       e->runs, e->runs == 1 ? "" : "s", e->cells_seen, e->cells);
+                                       "modelled at %.2f times the model's (the median of recorded over modelled "
+                                       "over %u recorded cells); per-repetition and per-run costs fitted to their "
+                                       "spans",
+                                       e->runs, e->runs == 1 ? "" : "s", e->cells_seen, e->cells, e->speed,
+                                       e->n_speed);
         else
                 g_string_append(s, "the model (no earlier run on this machine in data/): per-message and per-byte "
                                    "costs of each transport, per repetition fork, pinning and connection (more for "

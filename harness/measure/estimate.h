@@ -63,6 +63,10 @@ typedef struct {
         guint runs;        /* earlier runs it is calibrated from; 0: the model */
         guint cells_seen;  /* cells whose per-message time earlier runs gave */
         guint cells;
+        double speed;      /* the model's times are scaled by it: recorded over
+                            * modelled per-message time, the median over
+                            * N_SPEED recorded cells (1 with none) */
+        guint n_speed;
         bool more;         /* repeat=auto: this is for the minimum */
         bool most;         /* repeat_until=decided: this is for the most
                             * (the cells of a claim to the last look) */

@@ -306,6 +306,20 @@ char *samples_cell_axes(const char *row)
         return g_string_free(axes, FALSE);
 }
 
+gboolean samples_row_cell(const Table *t, char **row, Cell *cell)
+{
+        memset(cell, 0, sizeof *cell);
+        for (size_t i = 0; i < axis_count; i++) {
+                const Axis *a = &axis_table[i];
+                if (a->type == AXIS_PLACE)
+                        continue;
+                int col = table_column(t, axis_column(a));
+                if (col < 0 || !axis_cell_read(a, cell, row[col]))
+                        return FALSE;
+        }
+        return TRUE;
+}
+
 static int fsync_dir_of(const char *path)
 {
         g_autofree char *dir = g_path_get_dirname(path);

@@ -39,6 +39,12 @@ gboolean samples_parse_row(const char *row, const char *env, const char *machine
  * give the same. */
 char *samples_cell_axes(const char *row);
 
+/* The cell ROW of T (a table samples_table_read() gave) is of: every
+ * axis a Cell has read from its column (axis_cell_read(); its transport
+ * points into ROW).  FALSE when a column is missing or holds none of its
+ * axis's values. */
+gboolean samples_row_cell(const Table *t, char **row, Cell *cell);
+
 /* Writes LEN bytes of DATA to PATH atomically: a temp file beside it,
  * fsync, rename, fsync of the directory.  Returns 0 or -errno; on failure
  * PATH is untouched and no temp file is left. */

@@ -59,20 +59,33 @@ static Cell roundtrip_cell(guint index, const char *transport)
         return c;
 }
 
+/* One-way strings through dbus-broker, per element, split, in a 1 s box. */
+static Cell broker_cell(void)
+{
+        Cell c = { .index = 0, .transport = "libdbus", .bus = BUS_DBUS_BROKER, .payload = PAYLOAD_STRING,
+                   .size = 4096, .pattern = PATTERN_ONEWAY, .reply = REPLY_EMPTY,
+                   .marshal = MARSHAL_PER_ELEMENT, .cpus = CPUS_SPLIT, .duration_ns = 1000000000 };
+        return c;
+}
+
+/* sd-bus peer to peer, its roles two threads, placed CPUS. */
+static Cell p2p_cell(CpuPlacement cpus)
+{
+        Cell c = { .index = 1, .transport = "sd-bus", .bus = BUS_P2P, .payload = PAYLOAD_BYTES,
+                   .size = 1, .pattern = PATTERN_ROUNDTRIP, .reply = REPLY_EMPTY,
+                   .marshal = MARSHAL_ARRAY, .cpus = cpus, .roles = ROLES_THREADS, .count = 10 };
+        return c;
+}
+
 /* One row per case: the cell, the sample, and what the old writer wrote. */
 static void test_samples_rows(void)
 {
         Cell pipe = roundtrip_cell(3, "pipe");
-        Cell broker = { .index = 0, .transport = "libdbus", .bus = BUS_DBUS_BROKER,
-                        .payload = PAYLOAD_STRING, .size = 4096, .pattern = PATTERN_ONEWAY,
-                        .reply = REPLY_EMPTY, .marshal = MARSHAL_PER_ELEMENT, .cpus = CPUS_SPLIT,
-                        .duration_ns = 1000000000 };
+        Cell broker = broker_cell();
         Cell direct = { .index = 7, .transport = "direct", .bus = BUS_NONE, .payload = PAYLOAD_NONE,
                         .size = 0, .pattern = PATTERN_CALLRATE, .reply = REPLY_SHORT,
                         .marshal = MARSHAL_ARRAY, .cpus = CPUS_SAME, .count = 5 };
-        Cell p2p = { .index = 1, .transport = "sd-bus", .bus = BUS_P2P, .payload = PAYLOAD_BYTES,
-                     .size = 1, .pattern = PATTERN_ROUNDTRIP, .reply = REPLY_EMPTY,
-                     .marshal = MARSHAL_ARRAY, .cpus = CPUS_NONE, .roles = ROLES_THREADS, .count = 10 };
+        Cell p2p = p2p_cell(CPUS_NONE);
         Sample ok = measured();
         Sample oneway = measured();
         oneway.lat_n = 0;
@@ -116,6 +129,45 @@ static void test_samples_rows(void)
                 samples_append_row(out, cases[i].env, "box", cases[i].cell, cases[i].rep, cases[i].s);
                 g_assert_cmpstr(out->str, ==, cases[i].row);
         }
+}
+
+/* A row read back as a table names its cell again (samples_row_cell):
+ * the same description, axis by axis where it applies; a value that is
+ * none of its axis's does not read. */
+static void test_row_cell(void)
+{
+        Cell pipe = roundtrip_cell(3, "pipe");
+        Cell broker = broker_cell();
+        Cell p2p = p2p_cell(CPUS_SAME);
+        const Cell *cells[] = { &pipe, &broker, &p2p };
+        Sample ok = measured();
+        g_autoptr(GString) out = g_string_new(samples_header());
+        for (guint i = 0; i < G_N_ELEMENTS(cells); i++)
+                samples_append_row(out, "host", "box", cells[i], 0, &ok);
+        g_autofree char *dir = g_dir_make_tmp("test-columns-XXXXXX", NULL);
+        g_autofree char *path = g_build_filename(dir, "samples.tsv", NULL);
+        g_assert_true(g_file_set_contents(path, out->str, -1, NULL));
+        g_autoptr(Table) t = samples_table_read(path, NULL);
+        g_assert_nonnull(t);
+        g_assert_cmpuint(t->rows->len, ==, G_N_ELEMENTS(cells));
+        for (guint i = 0; i < G_N_ELEMENTS(cells); i++) {
+                Cell back;
+                g_assert_true(samples_row_cell(t, t->rows->pdata[i], &back));
+                g_autofree char *want = cell_describe(cells[i]);
+                g_autofree char *got = cell_describe(&back);
+                g_assert_cmpstr(got, ==, want);
+                g_assert_cmpuint(back.size, ==, cells[i]->size);
+                g_assert_cmpint(back.cpus, ==, cells[i]->cpus);
+        }
+        char **row = t->rows->pdata[0];
+        int col = table_column(t, "payload");
+        g_assert_cmpint(col, >=, 0);
+        g_free(row[col]);
+        row[col] = g_strdup("bogus");
+        Cell back;
+        g_assert_false(samples_row_cell(t, row, &back));
+        g_assert_cmpint(g_unlink(path), ==, 0);
+        g_assert_cmpint(g_rmdir(dir), ==, 0);
 }
 
 /* What the writer wrote reads back to the same sample, and a row with a
@@ -678,6 +730,7 @@ int main(int argc, char **argv)
         g_test_add_func("/columns/summary-header", test_summary_header);
         g_test_add_func("/columns/samples-rows", test_samples_rows);
         g_test_add_func("/columns/samples-parse", test_samples_parse);
+        g_test_add_func("/columns/row-cell", test_row_cell);
         g_test_add_func("/columns/summary-failed-cell", test_summary_failed_cell);
         g_test_add_func("/columns/summary-bad-input", test_summary_bad_input);
         g_test_add_func("/columns/summary-placement", test_summary_placement);

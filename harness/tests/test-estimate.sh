@@ -42,6 +42,49 @@ harness/ipclab estimate --recorded --data "$tmp/data" experiments/kernel-latency
 check "calibrated from runs that took ten times as long, the estimate is off and the check fails (status $rc)" \
         '[ $rc -eq 1 ]' || sed 's/^/# /' "$tmp/slow"
 
+# A machine twice as fast as the recorded runs' (the same runs with every
+# elapsed_ns and every run's span halved): a cell of a kind no run
+# recorded (UDP) is modelled,
+# and the model is scaled by how the recorded cells compare with it, the
+# median of recorded over modelled per-message time.  Its estimate must
+# follow the machine (at most 0.75 of the estimate beside the runs as
+# recorded), and the estimate says by how much it scaled.
+mkdir -p "$tmp/asis" "$tmp/fast"
+cp -a data/kernel-latency data/machines "$tmp/asis/"
+cp -a data/kernel-latency data/machines "$tmp/fast/"
+for d in kernel-latency machines; do
+        awk -F'\t' -v OFS='\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "elapsed_ns") c = i; print; next }
+                $c != "-" { $c = sprintf("%.0f", $c / 2) } { print }' data/$d/samples.tsv > "$tmp/fast/$d/samples.tsv"
+        started=
+        while IFS= read -r line; do
+                case $line in
+                started=*) started=$(date -u -d "${line#started=}" +%s.%N) ;;
+                finished=*) f=$(date -u -d "${line#finished=}" +%s.%N)
+                        half=$(awk -v s="$started" -v f="$f" 'BEGIN { printf "%.6f", s + (f - s) / 2 }')
+                        line=finished=$(date -u -d "@$half" +%Y-%m-%dT%H:%M:%S.%6NZ) ;;
+                esac
+                printf '%s\n' "$line"
+        done < data/$d/meta.ini > "$tmp/fast/$d/meta.ini"
+done
+cat > "$tmp/udp.ini" <<'INI'
+[experiment]
+title=UDP round trips, a kind no recorded run has
+transport=udp
+size=64
+pattern=roundtrip
+cpus=split
+count=20000
+repeat=5
+INI
+asis=$(harness/ipclab estimate --data "$tmp/asis" "$tmp/udp.ini" 2>&1 | awk '$1 == "udp" { $1 = ""; $NF = ""; print }')
+fast=$(harness/ipclab estimate --data "$tmp/fast" "$tmp/udp.ini" 2>&1 | awk '$1 == "udp" { $1 = ""; $NF = ""; print }')
+check "a modelled cell follows a machine twice as fast ($fast against $asis)" \
+        '[ -n "$asis" ] && [ -n "$fast" ] && [ "$(duration_secs "$fast")" -le "$(( $(duration_secs "$asis") * 3 / 4 ))" ]'
+out=$(harness/ipclab check --data "$tmp/fast" "$tmp/udp.ini" 2>&1)
+check "... and ipclab check says by how much it scaled the model" \
+        'grep -qE "modelled at 0\.(4[5-9]|5[0-5]) times the model.s \(the median of recorded over modelled over [0-9]+ recorded cells\)" <<<"$out"' ||
+        sed 's/^/# /' <<<"$out"
+
 # A sequential design's repetitions are what its verdicts decided: beside a
 # recorded run, the estimate takes each cell's from meta.ini ([repeat]
 # cell_N), not the last look's.  The same recorded run with every cell at

@@ -427,6 +427,25 @@ static void test_anywhere(void)
         g_assert_nonnull(strstr(why, "no plugin notbuilt.so"));
 }
 
+/* A plugin's refuses() is asked once per cell and its answer kept per
+ * cell: of sizes 64 B, 2 MiB, 4 KiB and 4 MiB, faulty-ok refuses the two
+ * above 1 MiB, each skipped with its reason, and keeps the others (an
+ * answer kept for the wrong cell would keep or refuse them all). */
+static void test_refuses_per_cell(void)
+{
+        g_autoptr(GError) e = NULL;
+        g_autoptr(Experiment) exp = study_load("per-cell", "transport=faulty-ok\nsize=64;2MiB;4KiB;4MiB\n"
+                                               "count=10\nrepeat=1\n", false, &e);
+
+        g_assert_no_error(e);
+        g_assert_cmpuint(exp->cells->len, ==, 2);
+        g_assert_cmpuint(((const Cell *) exp->cells->pdata[0])->size, ==, 64);
+        g_assert_cmpuint(((const Cell *) exp->cells->pdata[1])->size, ==, 4096);
+        g_assert_cmpuint(exp->skipped->len, ==, 2);
+        for (guint i = 0; i < exp->skipped->len; i++)
+                g_assert_nonnull(strstr(exp->skipped->pdata[i], "at most 1 MiB (a test's limit)"));
+}
+
 /* Sound plugins run through the runner beside pipe, named or by path,
  * with every message checked (verify=true). */
 static void test_measure(void)
@@ -550,6 +569,7 @@ int main(int argc, char **argv)
         g_test_add_func("/plugin/refusals", test_refusals);
         g_test_add_func("/plugin/paths", test_paths);
         g_test_add_func("/plugin/anywhere", test_anywhere);
+        g_test_add_func("/plugin/refuses-per-cell", test_refuses_per_cell);
         g_test_add_func("/plugin/measure", test_measure);
         g_test_add_func("/plugin/provenance", test_provenance);
         g_test_add_func("/plugin/overflow", test_overflow);

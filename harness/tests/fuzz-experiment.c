@@ -18,6 +18,7 @@
 
 #include "experiment.h"
 #include "estimate.h"
+#include "transport.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -63,6 +64,7 @@ static void use(const Experiment *exp)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
         static const char *const profiles[] = { NULL, "quick" };
+        transports_install(&transport_ops);
 
         for (size_t p = 0; p < G_N_ELEMENTS(profiles); p++) {
                 GError *error = NULL;

@@ -35,6 +35,7 @@
 #include "figure.h"
 #include "render.h"
 #include "summarize.h"
+#include "transport.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -291,6 +292,7 @@ static void teardown(void)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+        transports_install(&transport_ops);
         if (!dir) {
                 setup();
                 atexit(teardown);

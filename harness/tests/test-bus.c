@@ -851,6 +851,7 @@ int main(int argc, char **argv)
         static const Case broker_sigkill = { BUS_DBUS_BROKER, TRUE };
 
         g_test_init(&argc, &argv, NULL);
+        transports_install(&transport_ops);
         /* Orphaned guardians are re-parented to us, so we can reap them. */
         prctl(PR_SET_CHILD_SUBREAPER, 1);
 

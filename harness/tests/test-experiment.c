@@ -562,6 +562,25 @@ static void test_format_duration(void)
  * `ipclab check --config-hash` of this text, whatever its title), and
  * its cells run as processes; threads cells are described and selected
  * apart; a transport that cannot run as threads is left out, with why. */
+/* A program that has not installed the transports (transports_install)
+ * reads no experiment file: a clear error, no crash, and no transport
+ * known. */
+static void test_not_installed(void)
+{
+        g_autoptr(GError) e = NULL;
+
+        transports_install(NULL);
+        g_autoptr(Experiment) exp = load("[experiment]\ntitle=t\ntransport=pipe\nsize=64\ncount=10\nrepeat=3\n",
+                                         NULL, &e);
+        const Transport *pipe = transport_find("pipe");
+        transports_install(&transport_ops);
+        g_assert_null(exp);
+        g_assert_error(e, IPCLAB_ERROR, IPCLAB_ERROR_INPUT);
+        g_assert_nonnull(strstr(e->message, "transport 'pipe': this program installed no transports"));
+        g_assert_null(pipe);
+        g_assert_nonnull(transport_find("pipe"));
+}
+
 static void test_roles(void)
 {
         g_autoptr(GError) e = NULL;
@@ -619,6 +638,7 @@ static void test_roles(void)
 int main(int argc, char **argv)
 {
         g_test_init(&argc, &argv, NULL);
+        transports_install(&transport_ops);
         tmp_dir = g_dir_make_tmp("ipclab-test-XXXXXX", NULL);
         g_test_add_func("/experiment/sizes", test_sizes);
         g_test_add_func("/experiment/matrix", test_matrix);
@@ -634,6 +654,7 @@ int main(int argc, char **argv)
         g_test_add_func("/experiment/bad-names", test_bad_names);
         g_test_add_func("/experiment/format-duration", test_format_duration);
         g_test_add_func("/experiment/roles", test_roles);
+        g_test_add_func("/experiment/not-installed", test_not_installed);
         int r = g_test_run();
         GDir *d = g_dir_open(tmp_dir, 0, NULL);
         const char *n;

@@ -567,6 +567,7 @@ int main(int argc, char **argv)
         memcpy(args, argv, sizeof *argv * (size_t) argc);
         args[argc++] = (char *) "--keep-going";
         g_test_init(&argc, &args, NULL);
+        transports_install(&transport_ops);
 
         /* Orphans of ours come back to us, so that none can hide. */
         g_assert_cmpint(prctl(PR_SET_CHILD_SUBREAPER, 1), ==, 0);

@@ -291,6 +291,7 @@ static void test_oneway_stamps(void)
 int main(int argc, char **argv)
 {
         g_test_init(&argc, &argv, NULL);
+        transports_install(&transport_ops);
         garbage_stamps = transport_pipe;
         garbage_stamps.name = "garbage-stamps";
         garbage_stamps.send = garbage_send;

@@ -543,6 +543,7 @@ static void test_provenance(void)
 int main(int argc, char **argv)
 {
         g_test_init(&argc, &argv, NULL);
+        transports_install(&transport_ops);
         study_make();
         g_test_add_func("/plugin/abi-layout", test_layout);
         g_test_add_func("/plugin/builtins-versioned", test_builtins_versioned);

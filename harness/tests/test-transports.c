@@ -781,6 +781,7 @@ static void test_time_limit(void)
 int main(int argc, char **argv)
 {
         g_test_init(&argc, &argv, NULL);
+        transports_install(&transport_ops);
         tmp_dir = g_dir_make_tmp("ipclab-test-XXXXXX", NULL);
         for (size_t i = 0; transport_table[i]; i++) {
                 const Transport *t = transport_table[i];

@@ -63,6 +63,9 @@ int main(int argc, char **argv)
                 "Exit status: 0 success, 1 a measurement failed, 2 bad usage or bad input.\n";
 
         transports_install(&transport_ops);
+#ifdef IPCLAB_HAVE_VERIFY
+        experiment_install_claim_check(verify_claim_check);
+#endif
         if (argc < 2) {
                 fputs(usage, stderr);
                 return EXIT_USAGE;

@@ -19,6 +19,7 @@
 #include "experiment.h"
 #include "estimate.h"
 #include "transport.h"
+#include "verify.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -65,6 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
         static const char *const profiles[] = { NULL, "quick" };
         transports_install(&transport_ops);
+        experiment_install_claim_check(verify_claim_check);
 
         for (size_t p = 0; p < G_N_ELEMENTS(profiles); p++) {
                 GError *error = NULL;

@@ -10,6 +10,7 @@
 #include "run.h"
 #include "suggest.h"
 #include "transport.h"
+#include "verify.h"
 
 static char *tmp_dir;
 
@@ -581,6 +582,25 @@ static void test_not_installed(void)
         g_assert_nonnull(transport_find("pipe"));
 }
 
+/* Nor one that has not installed the check of claims
+ * (experiment_install_claim_check) a file with a claim. */
+static void test_no_claim_check(void)
+{
+        const char *text = "[experiment]\ntitle=c\ntransport=pipe;unix-stream\nsize=64\ncount=5\n"
+                           "[claim pipe-beats-unix]\ntext=pipes are faster\nfaster=transport=pipe\n"
+                           "slower=transport=unix-stream\nmetric=roundtrip_latency\n";
+        g_autoptr(GError) e = NULL;
+
+        experiment_install_claim_check(NULL);
+        g_autoptr(Experiment) exp = load(text, NULL, &e);
+        experiment_install_claim_check(verify_claim_check);
+        g_assert_null(exp);
+        g_assert_error(e, IPCLAB_ERROR, IPCLAB_ERROR_INPUT);
+        g_assert_nonnull(strstr(e->message, "[claim pipe-beats-unix]: this program installed no check of claims"));
+        g_autoptr(Experiment) checked = load(text, NULL, NULL);
+        g_assert_nonnull(checked);
+}
+
 static void test_roles(void)
 {
         g_autoptr(GError) e = NULL;
@@ -639,6 +659,7 @@ int main(int argc, char **argv)
 {
         g_test_init(&argc, &argv, NULL);
         transports_install(&transport_ops);
+        experiment_install_claim_check(verify_claim_check);
         tmp_dir = g_dir_make_tmp("ipclab-test-XXXXXX", NULL);
         g_test_add_func("/experiment/sizes", test_sizes);
         g_test_add_func("/experiment/matrix", test_matrix);
@@ -655,6 +676,7 @@ int main(int argc, char **argv)
         g_test_add_func("/experiment/format-duration", test_format_duration);
         g_test_add_func("/experiment/roles", test_roles);
         g_test_add_func("/experiment/not-installed", test_not_installed);
+        g_test_add_func("/experiment/no-claim-check", test_no_claim_check);
         int r = g_test_run();
         GDir *d = g_dir_open(tmp_dir, 0, NULL);
         const char *n;

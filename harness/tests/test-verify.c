@@ -983,6 +983,7 @@ int main(int argc, char **argv)
 {
         g_test_init(&argc, &argv, NULL);
         transports_install(&transport_ops);
+        experiment_install_claim_check(verify_claim_check);
         tmp_dir = g_dir_make_tmp("test-verify-XXXXXX", NULL);
         g_assert_nonnull(tmp_dir);
         g_test_add_func("/verify/verdict-rule", test_verdict_rule);

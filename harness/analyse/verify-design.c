@@ -242,6 +242,18 @@ char *verify_design_refusal(const VerifyDesign *d)
                                d->need_fails);
 }
 
+gboolean verify_claim_check(const Experiment *exp, const Claim *claim, const char **key, char **refusal,
+                            GError **error)
+{
+        VerifyDesign d;
+
+        *refusal = NULL;
+        if (!verify_claim_design(exp, claim, &d, key, error))
+                return FALSE;
+        *refusal = verify_design_refusal(&d);
+        return TRUE;
+}
+
 char *verify_design_describe(const VerifyDesign *d)
 {
         if (!d->pairs)

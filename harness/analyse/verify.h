@@ -123,8 +123,9 @@
  * look, which does not).  `ipclab verify` replays exactly this on the
  * data, so its verdict is the one the run stopped on.
  *
- * Before measuring (verify_claim_design, called when an experiment file is
- * loaded: `ipclab check`, `ipclab run` and `ipclab verify` refuse alike,
+ * Before measuring (verify_claim_design, which the experiment file calls
+ * through verify_claim_check, installed at start-up, when it is loaded:
+ * `ipclab check`, `ipclab run` and `ipclab verify` refuse alike,
  * exit 2, FILE:LINE: [claim NAME] KEY: message).  The claim is paired on a
  * table of the experiment's own cells, one row each, in each environment
  * it runs in (and on each machine a selector names), written by the same
@@ -276,6 +277,13 @@ gboolean verify_claim_design(const Experiment *exp, const Claim *claim, VerifyDe
 /* Why a claim of DESIGN cannot be decided, with what would let it (a
  * sentence), or NULL when it can hold and fail.  Newly allocated. */
 char *verify_design_refusal(const VerifyDesign *design);
+
+/* verify_claim_design() and, when it passes, verify_design_refusal() in
+ * *REFUSAL: the check an experiment file makes of each claim as it is
+ * read (experiment.h, ExperimentClaimCheck), which a program installs at
+ * start-up. */
+gboolean verify_claim_check(const Experiment *exp, const Claim *claim, const char **key, char **refusal,
+                            GError **error);
 
 /* One line for `ipclab check`: K pairs, the repetitions needed to hold
  * and to fail, and whether the repetitions given can.  Newly allocated. */

@@ -27,6 +27,7 @@
 
 #include "history.h"
 #include "meta.h"
+#include "transport.h"
 #if __has_include("verify.h")
 #include "verify.h"
 #define IPCLAB_HAVE_VERIFY 1
@@ -61,6 +62,10 @@ int main(int argc, char **argv)
                 "`ipclab COMMAND --help` describes a command's options.\n"
                 "Exit status: 0 success, 1 a measurement failed, 2 bad usage or bad input.\n";
 
+        transports_install(&transport_ops);
+#ifdef IPCLAB_HAVE_VERIFY
+        experiment_install_claim_check(verify_claim_check);
+#endif
         if (argc < 2) {
                 fputs(usage, stderr);
                 return EXIT_USAGE;

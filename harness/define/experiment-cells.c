@@ -8,9 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "plugin.h"
 #include "select.h"
-#include "transport.h"
+#include "transport-catalogue.h"
 
 /* Repetitions one run writes (cells x repeat, or repeat_max, x
  * environments): 10000 histograms of at most 40 KiB fit the 512 MiB a
@@ -409,7 +408,7 @@ gboolean experiment_expand(const Ctx *c, Experiment *exp, Values *v)
          * trusted with the cells it let through. */
         guint nt = g_strv_length(v->list[it]);
         for (guint i = 0; i < nt; i++) {
-                const char *why = plugin_failure(transport_find(v->list[it][i]));
+                const char *why = transport_failure(transport_find(v->list[it][i]));
                 if (why)
                         ok = experiment_fail(c, v->from[it] ? v->from[it] : "experiment", "transport", "%s", why);
         }
@@ -531,7 +530,7 @@ char *experiment_config_sha256(const Experiment *exp)
         for (guint c = 0; c < exp->cells->len; c++) {
                 const char *name = ((const Cell *) exp->cells->pdata[c])->transport;
                 const Transport *t = transport_find(name);
-                g_autofree char *id = t && g_hash_table_add(seen, (gpointer) name) ? plugin_identity(t) : NULL;
+                g_autofree char *id = t && g_hash_table_add(seen, (gpointer) name) ? transport_identity(t) : NULL;
                 if (id)
                         g_string_append_printf(s, "plugin %s\n", id);
         }

@@ -14,7 +14,6 @@
 #include "numbers.h"
 #include "select.h"
 #include "suggest.h"
-#include "verify.h"
 
 /* The keys of a [claim NAME] group, as parse_claim reads them. */
 static const struct {
@@ -70,23 +69,33 @@ static gboolean check_claim_text(const Ctx *c, const char *g, const char *text)
         return TRUE;
 }
 
-/* The checks of a claim before measuring (verify.h): refused when it
- * cannot mean anything on EXP's cells, or, without a profile, when the
- * repetitions EXP gives cannot decide it (a profile runs the same cells
- * with less work: `ipclab check` says what its claims can decide). */
+static ExperimentClaimCheck claim_check;
+
+void experiment_install_claim_check(ExperimentClaimCheck check)
+{
+        claim_check = check;
+}
+
+/* The checks of a claim before measuring (the installed claim_check):
+ * refused when it cannot mean anything on EXP's cells, or, without a
+ * profile, when the repetitions EXP gives cannot decide it (a profile
+ * runs the same cells with less work: `ipclab check` says what its claims
+ * can decide). */
 static gboolean check_claim_design(const Ctx *c, const Experiment *exp, const Claim *cl, const char *g)
 {
-        VerifyDesign d;
         const char *key = NULL;
+        g_autofree char *why = NULL;
         g_autoptr(GError) e = NULL;
 
-        if (!verify_claim_design(exp, cl, &d, &key, &e)) {
+        if (!claim_check)
+                return experiment_fail(c, g, NULL, "this program installed no check of claims "
+                                       "(experiment_install_claim_check())");
+        if (!claim_check(exp, cl, &key, &why, &e)) {
                 g_autofree char *with = exp->profile ? g_strdup_printf(" (with [profile %s])", exp->profile)
                                                      : g_strdup("");
                 return experiment_fail(c, g, key, "%s%s", e->message, with);
         }
-        g_autofree char *why = exp->profile ? NULL : verify_design_refusal(&d);
-        if (why)
+        if (why && !exp->profile)
                 return experiment_fail(c, g, NULL, "%s", why);
         return TRUE;
 }

@@ -22,10 +22,9 @@
 #include "group.h"
 #include "safefile.h"
 #include "numbers.h"
-#include "plugin.h"
 #include "select.h"
 #include "suggest.h"
-#include "transport.h"
+#include "transport-catalogue.h"
 #include "metrics.h"
 
 static const char *const runner_values[] = { "harness", "hyperfine", NULL };
@@ -319,14 +318,14 @@ static void report_option(void *ctx, const char *group, const char *key, const c
 }
 
 /* Item *IT of a list of transports (the items before it: KEPT of ITEMS):
- * a name, or plugin:PATH (plugin.h), which the cells know by its
+ * a name, or plugin:PATH (measure/plugin.h), which the cells know by its
  * transport's name. */
 static gboolean transport_item(GroupParse *p, const Option *o, char **items, guint kept, const char **it,
                                void *data)
 {
         const Ctx *c = data;
         g_autoptr(GError) pe = NULL;
-        const Transport *t = plugin_resolve(*it, c->file, c->anywhere, &pe);
+        const Transport *t = transport_resolve(*it, c->file, c->anywhere, &pe);
 
         if (!t) {
                 group_bad(p, o->key, "%s", pe->message);

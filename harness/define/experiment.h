@@ -96,6 +96,19 @@ Experiment *experiment_load_data(const char *file, const char *data, gsize len,
 void experiment_free(Experiment *exp);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(Experiment, experiment_free)
 
+/* The check of CLAIM on EXP's cells before measuring, made while the file
+ * is read.  It pairs the cells as `ipclab verify` will pair their data,
+ * which is analyse/'s (verify.h: verify_claim_check), so a program
+ * installs it once at start-up, with the transports
+ * (transport-catalogue.h).  FALSE with IPCLAB_ERROR_INPUT (the message
+ * only) and *KEY the key to blame when the claim cannot mean anything on
+ * the cells; else TRUE and *REFUSAL (newly allocated) why the repetitions
+ * cannot decide it, or NULL.  Without it installed, a file with a claim
+ * is refused, saying so. */
+typedef gboolean (*ExperimentClaimCheck)(const Experiment *exp, const Claim *claim, const char **key,
+                                         char **refusal, GError **error);
+void experiment_install_claim_check(ExperimentClaimCheck check);
+
 /* RAW (a GKeyFile value) without its inline comment (blanks then '#')
  * and surrounding blanks.  Newly allocated. */
 char *experiment_clean_value(const char *raw);

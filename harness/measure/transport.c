@@ -1,4 +1,5 @@
-/* transport.c: the transport table, lookups, and what ipclab's code needs
+/* transport.c: the transport table, what the catalogue of transports
+ * asks of measure/ (transport-catalogue.h), and what ipclab's code needs
  * around the ABI of ipclab/transport.h. */
 #include "transport.h"
 
@@ -81,36 +82,6 @@ const Transport *const transport_table[] = {
 };
 #undef TRANSPORT_ENTRY
 
-/* Transports added since: plugins, tests' wrappers. */
-static GPtrArray *extra;
-
-void transport_add_extra(const Transport *t)
-{
-        if (!extra)
-                extra = g_ptr_array_new();
-        g_ptr_array_add(extra, (gpointer) t);
-}
-
-const Transport *transport_find(const char *name)
-{
-        for (size_t i = 0; transport_table[i]; i++)
-                if (strcmp(transport_table[i]->name, name) == 0)
-                        return transport_table[i];
-        for (guint i = 0; extra && i < extra->len; i++)
-                if (strcmp(((const Transport *) extra->pdata[i])->name, name) == 0)
-                        return extra->pdata[i];
-        return NULL;
-}
-
-const char *transport_unavailable(const Transport *t)
-{
-        const char *why;
-
-        if (plugin_of(t, &why))
-                return why;
-        return t->unavailable ? t->unavailable() : NULL;
-}
-
 void transport_cell(const Cell *cell, IpclabCell *out)
 {
         *out = (IpclabCell) {
@@ -130,43 +101,43 @@ void transport_cell(const Cell *cell, IpclabCell *out)
         };
 }
 
-size_t transport_max_size(const Transport *t, const Cell *cell)
+/* The catalogue's questions (transport-catalogue.h) that need plugins or
+ * a transport's describing hooks: a plugin's hooks each in a process of
+ * its own (plugin.h). */
+static const char *catalogue_unavailable(const Transport *t)
+{
+        const char *why;
+
+        if (plugin_of(t, &why))
+                return why;
+        return t->unavailable ? t->unavailable() : NULL;
+}
+
+static size_t catalogue_max_size(const Transport *t, const Cell *cell)
 {
         IpclabCell c;
 
-        if (!t->max_size)
-                return 0;
         transport_cell(cell, &c);
         return plugin_of(t, NULL) ? plugin_max_size(t, &c) : t->max_size(&c);
 }
 
-const char *transport_refuses(const Transport *t, const Cell *cell)
+static const char *catalogue_refuses(const Transport *t, const Cell *cell)
 {
-        const char *no = NULL;
         IpclabCell c;
 
-        if (t->refuses) {
-                transport_cell(cell, &c);
-                no = plugin_of(t, NULL) ? plugin_refuses(t, &c) : t->refuses(&c);
-        }
-        if (no || cell->roles != ROLES_THREADS || (t->flags & TRANSPORT_THREADS))
-                return no;
-        /* Refused roles=threads without a reason of its own (refuses()
-         * sees the cell's roles from ABI 1.2 on). */
-        if (t->flags & TRANSPORT_INPROCESS)
-                return "roles=threads: it runs both roles in one thread already";
-        if (t->flags & TRANSPORT_COMMAND)
-                return "roles=threads: every call is a command of its own, a process";
-        return "roles=threads: the transport keeps state per process that its two roles would share in one";
+        transport_cell(cell, &c);
+        return plugin_of(t, NULL) ? plugin_refuses(t, &c) : t->refuses(&c);
 }
 
-const char *transport_threads_refused(const Transport *t)
-{
-        const Cell cell = { .transport = t->name, .pattern = PATTERN_ROUNDTRIP, .size = 64, .count = 1,
-                            .roles = ROLES_THREADS };
-
-        return t->flags & TRANSPORT_THREADS ? NULL : transport_refuses(t, &cell);
-}
+const TransportOps transport_ops = {
+        .builtin = transport_table,
+        .unavailable = catalogue_unavailable,
+        .max_size = catalogue_max_size,
+        .refuses = catalogue_refuses,
+        .resolve = plugin_resolve,
+        .failure = plugin_failure,
+        .identity = plugin_identity,
+};
 
 void endpoint_init(Endpoint *ep, const IpclabCell *cell)
 {

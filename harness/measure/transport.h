@@ -7,9 +7,10 @@
  * transports include that header and fill the same table a plugin fills,
  * so the ABI cannot drift from what ipclab runs.  This file adds what
  * ipclab itself needs around it: the one list of built-in transports,
- * lookups that also find loaded plugins (plugin.h), the cell a transport
- * sees made from an experiment's cell, and the short names ipclab's own
- * code has always used for the header's.
+ * what the catalogue of transports (define/transport-catalogue.h: the
+ * Transport type, lookups, what each takes) asks of measure/, the cell a
+ * transport sees made from an experiment's cell, and the short names
+ * ipclab's own code has always used for the header's.
  *
  * roles=threads (TRANSPORT_THREADS only): one child is forked, and the
  * two roles run as two threads of it (runner.c; the installed header
@@ -24,29 +25,21 @@
 #include <ipclab/transport.h>
 
 #include "experiment.h"
+#include "transport-catalogue.h"
 
-typedef IpclabTransport Transport;
 typedef IpclabEndpoint Endpoint;
 typedef IpclabRole Role;
 
-/* The header's names, as ipclab's code writes them. */
+/* The header's names, as ipclab's code writes them (its flags':
+ * transport-catalogue.h). */
 #define ROLE_SERVER IPCLAB_ROLE_SERVER
 #define ROLE_CLIENT IPCLAB_ROLE_CLIENT
-#define TRANSPORT_INPROCESS IPCLAB_TRANSPORT_INPROCESS
-#define TRANSPORT_DBUS IPCLAB_TRANSPORT_DBUS
-#define TRANSPORT_MARSHAL IPCLAB_TRANSPORT_MARSHAL
-#define TRANSPORT_VALIDATES IPCLAB_TRANSPORT_VALIDATES
-#define TRANSPORT_EMPTY_OK IPCLAB_TRANSPORT_EMPTY_OK
-#define TRANSPORT_COMMAND IPCLAB_TRANSPORT_COMMAND
-#define TRANSPORT_COPY_STRING IPCLAB_TRANSPORT_COPY_STRING
-#define TRANSPORT_SHORT_REPLY IPCLAB_TRANSPORT_SHORT_REPLY
 #define SEND_NO_REPLY IPCLAB_SEND_NO_REPLY
 #define endpoint_fail ipclab_endpoint_fail
 #define endpoint_buffer ipclab_endpoint_buffer
 #define io_write_all ipclab_write_all
 #define io_read_exact ipclab_read_exact
 #define io_close ipclab_close_fd
-#define TRANSPORT_THREADS IPCLAB_TRANSPORT_THREADS
 
 /* The one list of transports, in the order `ipclab list` shows them. */
 #define TRANSPORTS(X) \
@@ -109,29 +102,10 @@ TRANSPORTS(TRANSPORT_DECLARE)
 /* NULL-terminated array of every built-in transport, in TRANSPORTS order. */
 extern const Transport *const transport_table[];
 
-/* Looks a transport up by its experiment-file name ("unix-stream"): the
- * table first, then the transports added since (plugins, tests' wrappers).
- * NULL when none has that name: a plugin is found here only once it is
- * loaded (plugin_resolve()). */
-const Transport *transport_find(const char *name);
-
-/* Adds a transport that is not in the table (a loaded plugin; a test's
- * fault-injection wrapper).  The pointer must stay valid. */
-void transport_add_extra(const Transport *t);
-
-/* Why T cannot run here, or NULL: its unavailable() (a plugin's as its
- * probe found it when it was loaded, plugin.h). */
-const char *transport_unavailable(const Transport *t);
-/* T's max_size() and refuses() for CELL (0 and NULL without them); a
- * plugin's each in a process of its own (plugin.h), where a crash makes
- * the result the reason the plugin is refused. */
-size_t transport_max_size(const Transport *t, const Cell *cell);
-const char *transport_refuses(const Transport *t, const Cell *cell);
-/* Why T takes no roles=threads at all ("roles=threads: ..."), or NULL
- * when it may (TRANSPORT_THREADS; its cells may still be refused): the
- * reason its refuses() gives a cell of roles=threads, else a general one
- * (transport_refuses gives the same for each such cell). */
-const char *transport_threads_refused(const Transport *t);
+/* What the catalogue (transport-catalogue.h) asks of measure/: the list
+ * above, plugins (plugin.h) and the describing hooks; what a program
+ * gives transports_install() at start-up. */
+extern const TransportOps transport_ops;
 
 /* The cell a transport sees (ipclab/transport.h) made from CELL: OUT's
  * transport points into CELL. */

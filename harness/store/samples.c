@@ -15,7 +15,7 @@
 #include "machine-name.h"
 #include "placement-modes.h"
 #include "safefile.h"
-#include "transport.h"
+#include "transport-catalogue.h"
 
 /* The columns of samples.tsv, in column_table's order: the header and
  * the axis names, built once from the schema. */

@@ -18,6 +18,8 @@
 
 #include "experiment.h"
 #include "estimate.h"
+#include "transport.h"
+#include "verify.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -63,6 +65,8 @@ static void use(const Experiment *exp)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
         static const char *const profiles[] = { NULL, "quick" };
+        transports_install(&transport_ops);
+        experiment_install_claim_check(verify_claim_check);
 
         for (size_t p = 0; p < G_N_ELEMENTS(profiles); p++) {
                 GError *error = NULL;

@@ -35,6 +35,8 @@
 #include "figure.h"
 #include "render.h"
 #include "summarize.h"
+#include "transport.h"
+#include "verify.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -291,6 +293,8 @@ static void teardown(void)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+        transports_install(&transport_ops);
+        experiment_install_claim_check(verify_claim_check);
         if (!dir) {
                 setup();
                 atexit(teardown);

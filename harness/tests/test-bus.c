@@ -31,6 +31,7 @@
 #include "bus.h"
 #include "runner.h"
 #include "transport.h"
+#include "verify.h"
 
 #define PAYLOAD_SIZE (1024 * 1024)
 #define TEST_NAME "org.ipclab.Test"
@@ -851,6 +852,8 @@ int main(int argc, char **argv)
         static const Case broker_sigkill = { BUS_DBUS_BROKER, TRUE };
 
         g_test_init(&argc, &argv, NULL);
+        transports_install(&transport_ops);
+        experiment_install_claim_check(verify_claim_check);
         /* Orphaned guardians are re-parented to us, so we can reap them. */
         prctl(PR_SET_CHILD_SUBREAPER, 1);
 

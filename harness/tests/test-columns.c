@@ -30,6 +30,7 @@
 #include "placement.h"
 #include "samples.h"
 #include "summarize.h"
+#include "transport.h"
 
 static const char old_header[] =
         "cell\trep\tenv\tmachine\ttransport\tbus\tpayload\tsize_B\tpattern\treply\tmarshal\tcpus\troles"
@@ -722,6 +723,7 @@ static void test_remove_dir(void)
 int main(int argc, char **argv)
 {
         g_test_init(&argc, &argv, NULL);
+        transports_install(&transport_ops);
         tmp_dir = g_dir_make_tmp("test-columns-XXXXXX", NULL);
         g_assert_nonnull(tmp_dir);
         g_test_add_func("/columns/table", test_table);

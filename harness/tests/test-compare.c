@@ -18,6 +18,7 @@
 
 #include "compare.h"
 #include "samples.h"
+#include "transport.h"
 
 static Cell cell(guint index, guint64 count)
 {
@@ -234,6 +235,7 @@ static void test_regression(void)
 int main(int argc, char **argv)
 {
         g_test_init(&argc, &argv, NULL);
+        transports_install(&transport_ops);
         g_test_add_func("/compare/counts-apart", test_counts_apart);
         g_test_add_func("/compare/profile-one-to-one", test_profile_one_to_one);
         g_test_add_func("/compare/two-against-one", test_two_against_one);

@@ -10,6 +10,7 @@
 #include "run.h"
 #include "suggest.h"
 #include "transport.h"
+#include "verify.h"
 
 static char *tmp_dir;
 
@@ -562,6 +563,44 @@ static void test_format_duration(void)
  * `ipclab check --config-hash` of this text, whatever its title), and
  * its cells run as processes; threads cells are described and selected
  * apart; a transport that cannot run as threads is left out, with why. */
+/* A program that has not installed the transports (transports_install)
+ * reads no experiment file: a clear error, no crash, and no transport
+ * known. */
+static void test_not_installed(void)
+{
+        g_autoptr(GError) e = NULL;
+
+        transports_install(NULL);
+        g_autoptr(Experiment) exp = load("[experiment]\ntitle=t\ntransport=pipe\nsize=64\ncount=10\nrepeat=3\n",
+                                         NULL, &e);
+        const Transport *pipe = transport_find("pipe");
+        transports_install(&transport_ops);
+        g_assert_null(exp);
+        g_assert_error(e, IPCLAB_ERROR, IPCLAB_ERROR_INPUT);
+        g_assert_nonnull(strstr(e->message, "transport 'pipe': this program installed no transports"));
+        g_assert_null(pipe);
+        g_assert_nonnull(transport_find("pipe"));
+}
+
+/* Nor one that has not installed the check of claims
+ * (experiment_install_claim_check) a file with a claim. */
+static void test_no_claim_check(void)
+{
+        const char *text = "[experiment]\ntitle=c\ntransport=pipe;unix-stream\nsize=64\ncount=5\n"
+                           "[claim pipe-beats-unix]\ntext=pipes are faster\nfaster=transport=pipe\n"
+                           "slower=transport=unix-stream\nmetric=roundtrip_latency\n";
+        g_autoptr(GError) e = NULL;
+
+        experiment_install_claim_check(NULL);
+        g_autoptr(Experiment) exp = load(text, NULL, &e);
+        experiment_install_claim_check(verify_claim_check);
+        g_assert_null(exp);
+        g_assert_error(e, IPCLAB_ERROR, IPCLAB_ERROR_INPUT);
+        g_assert_nonnull(strstr(e->message, "[claim pipe-beats-unix]: this program installed no check of claims"));
+        g_autoptr(Experiment) checked = load(text, NULL, NULL);
+        g_assert_nonnull(checked);
+}
+
 static void test_roles(void)
 {
         g_autoptr(GError) e = NULL;
@@ -619,6 +658,8 @@ static void test_roles(void)
 int main(int argc, char **argv)
 {
         g_test_init(&argc, &argv, NULL);
+        transports_install(&transport_ops);
+        experiment_install_claim_check(verify_claim_check);
         tmp_dir = g_dir_make_tmp("ipclab-test-XXXXXX", NULL);
         g_test_add_func("/experiment/sizes", test_sizes);
         g_test_add_func("/experiment/matrix", test_matrix);
@@ -634,6 +675,8 @@ int main(int argc, char **argv)
         g_test_add_func("/experiment/bad-names", test_bad_names);
         g_test_add_func("/experiment/format-duration", test_format_duration);
         g_test_add_func("/experiment/roles", test_roles);
+        g_test_add_func("/experiment/not-installed", test_not_installed);
+        g_test_add_func("/experiment/no-claim-check", test_no_claim_check);
         int r = g_test_run();
         GDir *d = g_dir_open(tmp_dir, 0, NULL);
         const char *n;

@@ -35,6 +35,7 @@
 #include "experiment.h"
 #include "runner.h"
 #include "transport.h"
+#include "verify.h"
 
 typedef enum {
         FAULT_KILL,       /* raise(SIGKILL) */
@@ -567,6 +568,8 @@ int main(int argc, char **argv)
         memcpy(args, argv, sizeof *argv * (size_t) argc);
         args[argc++] = (char *) "--keep-going";
         g_test_init(&argc, &args, NULL);
+        transports_install(&transport_ops);
+        experiment_install_claim_check(verify_claim_check);
 
         /* Orphans of ours come back to us, so that none can hide. */
         g_assert_cmpint(prctl(PR_SET_CHILD_SUBREAPER, 1), ==, 0);

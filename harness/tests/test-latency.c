@@ -18,6 +18,7 @@
 #include "latency.h"
 #include "runner.h"
 #include "transport.h"
+#include "verify.h"
 #include "samples.h"
 #include "stats.h"
 
@@ -291,6 +292,8 @@ static void test_oneway_stamps(void)
 int main(int argc, char **argv)
 {
         g_test_init(&argc, &argv, NULL);
+        transports_install(&transport_ops);
+        experiment_install_claim_check(verify_claim_check);
         garbage_stamps = transport_pipe;
         garbage_stamps.name = "garbage-stamps";
         garbage_stamps.send = garbage_send;

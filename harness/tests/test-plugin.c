@@ -39,6 +39,7 @@
 #include "runner.h"
 #include "samples.h"
 #include "transport.h"
+#include "verify.h"
 
 typedef struct {
         const char *name;
@@ -562,6 +563,8 @@ static void test_provenance(void)
 int main(int argc, char **argv)
 {
         g_test_init(&argc, &argv, NULL);
+        transports_install(&transport_ops);
+        experiment_install_claim_check(verify_claim_check);
         study_make();
         g_test_add_func("/plugin/abi-layout", test_layout);
         g_test_add_func("/plugin/builtins-versioned", test_builtins_versioned);

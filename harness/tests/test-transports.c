@@ -26,6 +26,7 @@
 #include "placement.h"
 #include "runner.h"
 #include "transport.h"
+#include "verify.h"
 
 static char *tmp_dir;
 
@@ -781,6 +782,8 @@ static void test_time_limit(void)
 int main(int argc, char **argv)
 {
         g_test_init(&argc, &argv, NULL);
+        transports_install(&transport_ops);
+        experiment_install_claim_check(verify_claim_check);
         tmp_dir = g_dir_make_tmp("ipclab-test-XXXXXX", NULL);
         for (size_t i = 0; transport_table[i]; i++) {
                 const Transport *t = transport_table[i];

@@ -28,6 +28,7 @@
 #include "samples.h"
 #include "stats.h"
 #include "verify.h"
+#include "transport.h"
 
 static char *tmp_dir;
 
@@ -981,6 +982,8 @@ static void test_bad_input(void)
 int main(int argc, char **argv)
 {
         g_test_init(&argc, &argv, NULL);
+        transports_install(&transport_ops);
+        experiment_install_claim_check(verify_claim_check);
         tmp_dir = g_dir_make_tmp("test-verify-XXXXXX", NULL);
         g_assert_nonnull(tmp_dir);
         g_test_add_func("/verify/verdict-rule", test_verdict_rule);

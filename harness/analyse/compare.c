@@ -295,6 +295,9 @@ static const struct {
         { "machine", "hypervisor", "hypervisor" },
         { "machine", "container", "container" },
         { "machine", "kernel", "kernel" },
+        { "machine", "page_table_isolation", "page-table isolation" },
+        { "machine", "pcid", "PCID" },
+        { "machine", "cpu_mitigations", "CPU mitigations" },
         { "machine", "memory_bytes", "memory" },
         { "software", "glib", "GLib" },
         { "software", "libdbus", "libdbus" },
@@ -311,9 +314,9 @@ static const struct {
         { "run", "load_end", "load average at end" },
 };
 
-/* The value of GROUP.KEY in KF, or "--"; [machine NAME] stands in for a
- * missing [machine]. */
-static char *meta_value(GKeyFile *kf, const char *group, const char *key)
+/* The raw value of GROUP.KEY in KF, or NULL; [machine NAME] stands in for
+ * a missing [machine]. */
+static char *meta_raw(GKeyFile *kf, const char *group, const char *key)
 {
         char *v = g_key_file_get_value(kf, group, key, NULL);
 
@@ -323,6 +326,34 @@ static char *meta_value(GKeyFile *kf, const char *group, const char *key)
                         if (g_str_has_prefix(groups[i], "machine "))
                                 v = g_key_file_get_value(kf, groups[i], key, NULL);
         }
+        return v;
+}
+
+/* Page-table isolation in data written before meta.ini recorded it: what
+ * the kernel command line forced (pti=on; pti=off or nopti), or that it
+ * forced nothing (the kernel chose by the CPU). */
+static char *pti_from_cmdline(GKeyFile *kf)
+{
+        g_autofree char *cmdline = meta_raw(kf, "machine", "kernel_cmdline");
+        g_auto(GStrv) words = g_strsplit(cmdline ? cmdline : "", " ", -1);
+        const char *forced = NULL, *word = NULL;
+
+        /* The last word wins, as in the kernel; "--" ends its options. */
+        for (guint i = 0; words[i] && strcmp(words[i], "--"); i++)
+                if (!strcmp(words[i], "pti=on"))
+                        forced = "on", word = words[i];
+                else if (!strcmp(words[i], "pti=off") || !strcmp(words[i], "nopti"))
+                        forced = "off", word = words[i];
+        return forced ? g_strdup_printf("%s (%s on the kernel command line; not recorded)", forced, word)
+                      : g_strdup("not recorded (no pti= on the kernel command line)");
+}
+
+char *compare_machine_fact(GKeyFile *kf, const char *group, const char *key)
+{
+        char *v = meta_raw(kf, group, key);
+
+        if (!v && !strcmp(key, "page_table_isolation"))
+                v = pti_from_cmdline(kf);
         return v ? v : g_strdup("--");
 }
 
@@ -364,8 +395,8 @@ bool compare_machines(const char *committed, const char *reproduced, GString *ou
                              ">{\\raggedright\\arraybackslash}p{0.36\\linewidth}@{}}\n\\toprule\n"
                              " & committed data & reproduction \\\\\n\\midrule\n");
         for (size_t i = 0; i < G_N_ELEMENTS(machine_rows); i++) {
-                g_autofree char *a = meta_value(kf[0], machine_rows[i].group, machine_rows[i].key);
-                g_autofree char *b = meta_value(kf[1], machine_rows[i].group, machine_rows[i].key);
+                g_autofree char *a = compare_machine_fact(kf[0], machine_rows[i].group, machine_rows[i].key);
+                g_autofree char *b = compare_machine_fact(kf[1], machine_rows[i].group, machine_rows[i].key);
                 g_autofree char *ea = machine_value_tex(machine_rows[i].key, a);
                 g_autofree char *eb = machine_value_tex(machine_rows[i].key, b);
                 /* Bold where the values differ as printed. */

@@ -62,8 +62,15 @@ bool compare_cells(const char *name, const Table *committed, const Table *reprod
 
 /* Appends to OUT a LaTeX tabular of the two machines side by side, from
  * COMMITTED and REPRODUCED (two meta.ini): CPU, CPUs, SMT, governor,
- * boost, clock source, hypervisor, container, kernel, memory, library and
- * daemon versions, compiler, the ipclab commit, environment, profile,
- * start and load.  A key a file lacks shows as "--".  Returns false with
- * ERROR when a file cannot be read. */
+ * boost, clock source, hypervisor, container, kernel, page-table
+ * isolation, PCID, CPU mitigations, memory, library and daemon versions,
+ * compiler, the ipclab commit, environment, profile, start and load.  A
+ * key a file lacks shows as "--" (compare_machine_fact()).  Returns false
+ * with ERROR when a file cannot be read. */
 bool compare_machines(const char *committed, const char *reproduced, GString *out, GError **error);
+
+/* GROUP.KEY of the meta.ini KF as a reader is shown it (unescaped), or
+ * "--": [machine NAME] stands in for a missing [machine], and data written
+ * before page_table_isolation was recorded says what its kernel command
+ * line forced, or that it forced nothing.  Free with g_free(). */
+char *compare_machine_fact(GKeyFile *kf, const char *group, const char *key);

@@ -19,6 +19,7 @@
 #include <glib/gstdio.h>
 
 #include "bus.h"
+#include "dir.h"
 #include "plugin.h"
 #include "runner.h"
 #include "safefile.h"
@@ -130,6 +131,33 @@ static bool cpu_has_flag(const char *flag)
                 }
         }
         return false;
+}
+
+/* The kernel's CPU mitigations that are not "Not affected", as
+ * "NAME: STATE; ..." in the order of /sys/devices/system/cpu/vulnerabilities,
+ * "none" when every entry is, or NULL when the kernel does not say.  They
+ * sit on every system call and context switch, which is what IPC is made
+ * of: two runs under different mitigations are two different machines. */
+static char *cpu_mitigations(void)
+{
+        const char *dir = "/sys/devices/system/cpu/vulnerabilities";
+        g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
+
+        if (!d)
+                return NULL;
+        g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
+        for (const char *n; (n = g_dir_read_name(d));)
+                g_ptr_array_add(names, g_strdup(n));
+        g_ptr_array_sort(names, samples_name_cmp);
+        g_autoptr(GString) out = g_string_new(NULL);
+        for (guint i = 0; i < names->len; i++) {
+                g_autofree char *file = g_build_filename(dir, names->pdata[i], NULL);
+                g_autofree char *state = read_line(file);
+                if (!state || !strcmp(state, "Not affected"))
+                        continue;
+                g_string_append_printf(out, "%s%s: %s", out->len ? "; " : "", (char *) names->pdata[i], state);
+        }
+        return out->len ? g_string_free(g_steal_pointer(&out), FALSE) : g_strdup("none");
 }
 
 /* SpawnCheck: stop at SIGINT or SIGTERM. */
@@ -309,7 +337,7 @@ static void meta_run_group(Meta *m, const char *const *argv)
  * warning too). */
 static void meta_machine_group(Meta *m)
 {
-        struct utsname u;
+        struct utsname u = { 0 };
 
         if (uname(&u) == 0) {
                 set(m, "machine", "kernel", u.release);
@@ -343,6 +371,17 @@ static void meta_machine_group(Meta *m)
         set(m, "machine", "smt", smt ? (!strcmp(smt, "1") ? "on" : "off") : "unknown (not exposed)");
         g_autofree char *cs = read_line("/sys/devices/system/clocksource/clocksource0/current_clocksource");
         set(m, "machine", "clocksource", cs);
+        /* Page-table isolation doubles the cost of every entry to the kernel
+         * and flushes the TLB on a switch between processes (not threads):
+         * the kernel turns it on for the CPUs that need it, or pti=on for
+         * any.  x86 says so in /proc/cpuinfo's flags. */
+        if (!strcmp(u.machine, "x86_64") || !strcmp(u.machine, "i686")) {
+                set(m, "machine", "page_table_isolation", cpu_has_flag("pti") ? "on" : "off");
+                /* With PCID a switch keeps other address spaces' TLB entries. */
+                set(m, "machine", "pcid", cpu_has_flag("pcid") ? "yes" : "no");
+        }
+        g_autofree char *mitigations = cpu_mitigations();
+        set(m, "machine", "cpu_mitigations", mitigations);
         /* A container inside a VM is both: systemd-detect-virt alone names
          * only the innermost (docker), hiding the hypervisor (kvm). */
         g_autofree char *hypervisor = detect_virt("--vm", m);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dir.h"
 #include "meta.h"
 #include "plugin-internal.h"
 
@@ -130,11 +131,6 @@ void plugin_entry_free(PluginEntry *e)
         g_free(e);
 }
 
-static gint by_name(gconstpointer a, gconstpointer b)
-{
-        return strcmp(*(const char *const *) a, *(const char *const *) b);
-}
-
 GPtrArray *plugin_list(const char *top)
 {
         GPtrArray *out = g_ptr_array_new_with_free_func((GDestroyNotify) plugin_entry_free);
@@ -148,7 +144,7 @@ GPtrArray *plugin_list(const char *top)
                 while (d && (n = g_dir_read_name(d)))
                         if (g_str_has_suffix(n, ".so"))
                                 g_ptr_array_add(names, g_strdup(n));
-                g_ptr_array_sort(names, by_name);
+                g_ptr_array_sort(names, samples_name_cmp);
                 for (guint k = 0; k < names->len; k++) {
                         PluginEntry *e = g_new0(PluginEntry, 1);
                         g_auto(Probe) pr = { 0 };

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "columns.h"
+#include "compare.h"
 #include "latex.h"
 #include "meta.h"
 #include "render.h"
@@ -259,11 +260,18 @@ static void machine_paragraph(GString *out, GPtrArray *kfs)
         }
         g_autofree char *virt = virt_text(first);
         fact_macro(out, first, "virtualisation", virt);
+        g_autofree char *pti = compare_machine_fact(first, "machine", "page_table_isolation");
+        g_autofree char *pti_tex = render_latex_escape(pti);
+        fact_macro(out, first, "page table isolation", pti_tex);
+        g_autofree char *pcid = compare_machine_fact(first, "machine", "pcid");
+        g_autofree char *pcid_tex = render_latex_escape(strcmp(pcid, "--") ? pcid : "not recorded");
+        fact_macro(out, first, "pcid", pcid_tex);
 
         g_string_append(out, "\\paragraph{Machine.}\n");
         g_string_append(out, "The data were measured on \\MethodCpuModel{} (\\MethodCpusOnline{} CPUs online, "
                         "SMT \\MethodSmt, frequency governor \\MethodGovernor, boost \\MethodBoost, clock source "
-                        "\\MethodClocksource, \\MethodVirtualisation) under Linux \\MethodKernel, ");
+                        "\\MethodClocksource, page-table isolation \\MethodPageTableIsolation, PCID \\MethodPcid, "
+                        "\\MethodVirtualisation) under Linux \\MethodKernel, ");
         g_string_append(out, "with GLib \\MethodGlib, libdbus \\MethodLibdbus, libsystemd \\MethodLibsystemd, "
                         "\\MethodDbusDaemon{} and \\MethodDbusBroker; the harness was compiled by "
                         "\\MethodCompiler{} with \\texttt{\\MethodCflags}.\n");

@@ -325,6 +325,20 @@ PATH=$tmp/bin:$PATH "$ipclab" run --out "$tmp/out-virt" "$tmp/small.ini" 2>/dev/
 m=$tmp/out-virt/small/meta.ini
 check "meta.ini [machine]: hypervisor=kvm, container=docker, virtualisation=docker in kvm" \
         'grep -qx "hypervisor=kvm" "$m" && grep -qx "container=docker" "$m" && grep -qx "virtualisation=docker in kvm" "$m"'
+# ... and what sits on every system call and switch: page-table isolation
+# (x86's cpuinfo flag) and the mitigations the kernel reports.
+if [ "$(uname -m)" = x86_64 ]; then
+        pti=off; grep -qw pti /proc/cpuinfo && pti=on
+        check "meta.ini [machine]: page_table_isolation=$pti, as /proc/cpuinfo's flags say" \
+                'grep -qx "page_table_isolation=$pti" "$m"' "$(grep page_table "$m")"
+fi
+if [ -d /sys/devices/system/cpu/vulnerabilities ]; then
+        want=$(cd /sys/devices/system/cpu/vulnerabilities && for f in $(ls | LC_ALL=C sort); do
+                s=$(cat "$f"); [ "$s" = "Not affected" ] || printf '%s: %s; ' "$f" "$s"; done)
+        want=${want%; }
+        check "meta.ini [machine]: cpu_mitigations lists every mitigation but \"Not affected\" (${want:-none})" \
+                'grep -qxF "cpu_mitigations=${want:-none}" "$m"' "$(grep cpu_mitigations "$m")"
+fi
 
 # ---- leftovers of killed runs ----
 mkdir -m 0700 "$tmp/run/ipclab-STALE1" "$tmp/run/ipclab-LIVE01" "$tmp/run/ipclab-OLD000" "$tmp/run/ipclab-NEW000"

@@ -556,6 +556,16 @@ sed -e 's/^cpu_model=.*/cpu_model=Other/' -e 's/1\.20/1.56/' -e 's/^name=a_x/nam
         "$tmp/m/a/meta.ini" > "$tmp/m/b/meta.ini"
 "$ipclab" methods --out "$tmp/methods.tex" --summary "$tmp/m/a.tsv" --summary "$tmp/m/b.tsv" "$tmp/m/a/meta.ini" "$tmp/m/b/meta.ini"
 check "methods: a macro per fact, escaped" 'grep -qxF "\\newcommand{\\MethodCpuModel}{CPU \\& Co}" "$tmp/methods.tex"'
+check "methods: page-table isolation and PCID, not recorded in older data and not forced" \
+        'grep -qxF "\\newcommand{\\MethodPageTableIsolation}{not recorded (no pti= on the kernel command line)}" "$tmp/methods.tex" &&
+         grep -qxF "\\newcommand{\\MethodPcid}{not recorded}" "$tmp/methods.tex" &&
+         grep -qF "page-table isolation \\MethodPageTableIsolation, PCID \\MethodPcid, " "$tmp/methods.tex"'
+mkdir -p "$tmp/m/c"
+sed 's/^kernel=6.1$/&\npage_table_isolation=on\npcid=no/' "$tmp/m/a/meta.ini" > "$tmp/m/c/meta.ini"
+"$ipclab" methods --out "$tmp/methods-c.tex" --summary "$tmp/m/a.tsv" "$tmp/m/c/meta.ini"
+check "methods: and as recorded where meta.ini has them (on, no)" \
+        'grep -qxF "\\newcommand{\\MethodPageTableIsolation}{on}" "$tmp/methods-c.tex" &&
+         grep -qxF "\\newcommand{\\MethodPcid}{no}" "$tmp/methods-c.tex"'
 check "methods: the paragraph quotes the macros" 'grep -qF "measured on \\MethodCpuModel{} (\\MethodCpusOnline{} CPUs online" "$tmp/methods.tex"'
 check "methods: an experiment on other hardware is named" 'grep -qxF "Experiment b ran elsewhere: Other under Linux 6.1 (hypervisor: kvm, container: none)." "$tmp/methods.tex"'
 check "methods: provenance, escaped, minutes, + for a dirty tree" 'grep -qxF "a\\_x & 2026-12-01 13:18 & default & host & \\texttt{0123456789+} \\\\" "$tmp/methods.tex"'

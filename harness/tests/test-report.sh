@@ -43,6 +43,26 @@ harness/ipclab compare --machines data "$tmp/other" > "$tmp/machines.tex"; rc=$?
 check "ipclab compare --machines: the two kernels side by side, the differing one in bold" \
         '[ $rc -eq 0 ] && grep -q "^kernel & \\\\textbf{.*} & \\\\textbf{9.9.9-elsewhere} " "$tmp/machines.tex" &&
          grep -q "^CPU & [^\\]" "$tmp/machines.tex"'
+# Page-table isolation: recorded by this harness (page_table_isolation=),
+# or, in data written before it was, what the kernel command line forced
+# (the last pti= word before "--" wins, as in the kernel).
+mkdir -p "$tmp/pti/a/e" "$tmp/pti/b/e"
+cp data/kernel-latency/samples.tsv "$tmp/pti/a/e/" && cp data/kernel-latency/samples.tsv "$tmp/pti/b/e/"
+grep -v -e '^kernel_cmdline=' -e '^page_table_isolation=' data/kernel-latency/meta.ini |
+        sed 's/^\[machine\]$/&\nkernel_cmdline=quiet pti=off pti=on -- pti=off/' > "$tmp/pti/a/e/meta.ini"
+grep -v -e '^kernel_cmdline=' -e '^page_table_isolation=' data/kernel-latency/meta.ini |
+        sed 's/^\[machine\]$/&\nkernel_cmdline=quiet pti=on\npage_table_isolation=off/' > "$tmp/pti/b/e/meta.ini"
+harness/ipclab compare --machines "$tmp/pti/a" "$tmp/pti/b" > "$tmp/pti.tex"; rc=$?
+check "ipclab compare --machines: page-table isolation forced on the old kernel command line, recorded off in the new" \
+        '[ $rc -eq 0 ] && grep -qF "page-table isolation & \textbf{on (pti=on on the kernel command line; not recorded)} & \textbf{off} \\\\" "$tmp/pti.tex"' \
+        "$(grep isolation "$tmp/pti.tex")"
+harness/ipclab compare --machines "$tmp/pti/b" "$tmp/pti/b" > "$tmp/pti.tex"
+check "and the recorded value wins over the command line (off, not bold)" \
+        'grep -qxF "page-table isolation & off & off \\\\" "$tmp/pti.tex"' "$(grep isolation "$tmp/pti.tex")"
+sed -i -e 's/^kernel_cmdline=.*/kernel_cmdline=quiet -- pti=on/' -e '/^page_table_isolation=/d' "$tmp/pti/b/e/meta.ini"
+harness/ipclab compare --machines "$tmp/pti/a" "$tmp/pti/b" > "$tmp/pti.tex"
+check "neither recorded nor forced before \"--\": said so" \
+        'grep -qF "& \textbf{not recorded (no pti= on the kernel command line)} \\\\" "$tmp/pti.tex"' "$(grep isolation "$tmp/pti.tex")"
 harness/ipclab compare data "$tmp/nowhere" > /dev/null 2>&1; rc=$?
 check "ipclab compare with a missing directory fails (status $rc)" '[ $rc -ne 0 ]'
 

@@ -22,8 +22,15 @@ typedef enum {
 /* The model, in ns: this project's machine (2 vCPUs of an AMD EPYC under
  * a hypervisor, quiet), from the committed data/ of every experiment: the
  * spans meta.ini recorded less the windows and warm-ups of their rows,
- * per class; per-message times from the rows' elapsed_ns / messages. */
-static const double model_fixed[N_FIXED] = { 15e6, 25e6, 100e6, 40e6, 0.5e9 };
+ * per class; per-message times (model_per_msg()) from the rows'
+ * elapsed_ns / messages, medians of the data of 7 December 2026 (KVM,
+ * no page-table isolation).  A machine whose classes differ from these by
+ * one factor is calibrated by it (model_speed()); one whose classes
+ * differ from each other by more, as the bhyve guest with page-table
+ * isolation of 2 December did (one-way kernel messages 3.8 times these,
+ * round trips on one CPU 2.1 times, on two 0.8), needs the model made
+ * again from its data. */
+static const double model_fixed[N_FIXED] = { 15e6, 25e6, 40e6, 40e6, 0.5e9 };
 
 /* One cell's per-message time as recorded: its placement, size and the
  * median over its repetitions of elapsed_ns / messages. */
@@ -59,42 +66,49 @@ static double model_per_msg(const Cell *cell, double *per_byte)
 {
         const Transport *t = transport_find(cell->transport);
         bool rt = cell->pattern != PATTERN_ONEWAY;
-        /* The kernel's: a pipe's round trip 23 us across two CPUs, 14.5 on
-         * one; a one-way message 2.3 us across two, twice that on one,
-         * where the consumer waits for the producer's time slice. */
+        /* The kernel's: a round trip of up to 64 B 33.5 us across two
+         * CPUs, 8 on one; a one-way message 0.6 us across two, twice that
+         * on one, where the consumer waits for the producer's time
+         * slice. */
         bool same = cell->cpus == CPUS_SAME;
-        double msg = rt ? (same ? 14500 : 23000) : (same ? 4000 : 2000), byte = rt ? 0.35 : same ? 0.8 : 0.2;
+        double msg = rt ? (same ? 8000 : 33500) : (same ? 1100 : 600);
+        double byte = rt ? (same ? 0.26 : 0.33) : same ? 0.27 : 0.08;
 
         if (t && !strcmp(t->family, "harness")) {
                 msg = 40;
                 byte = cell->payload == PAYLOAD_STRING ? 0.4 : 0;
         } else if (t && (t->flags & TRANSPORT_COMMAND)) {
-                msg = 9e6;   /* a process per call: dbus-send 5 ms, gdbus call 10, busctl 12 */
+                msg = 3e6;   /* a process per call: dbus-send 1.7 ms, gdbus call 3.5, busctl 3.8 */
                 byte = 0;
         } else if (t && !strcmp(t->family, "library")) {
-                /* ZeroMQ, nng and gRPC (every-path): 85-120 us a round
-                 * trip at 64 B, on one CPU or two, 0.7 ns a byte more. */
-                msg = rt ? 100000 : 20000;
-                byte = 0.7;
+                /* ZeroMQ, nng and gRPC (every-path): 53 us a round trip
+                 * at 64 B on one CPU, 104 on two, 0.6 ns a byte more. */
+                msg = rt ? (same ? 53000 : 104000) : 20000;
+                byte = 0.6;
         } else if (t && (t->flags & TRANSPORT_DBUS)) {
                 bool p2p = cell->bus == BUS_P2P;
-                msg = rt ? (p2p ? 50000 : 110000) : (p2p ? 5000 : 25000);
-                byte = p2p ? 2 : 5;
+                /* libdbus round trips of up to 64 B: 23 us peer to peer
+                 * on one CPU, 65 on two; 57 and 114 through dbus-daemon. */
+                msg = rt ? (p2p ? (same ? 23000 : 65000) : (same ? 57000 : 114000)) : (p2p ? 5000 : 25000);
+                /* GDBus's calls with a short reply, 4 KiB to 1 MiB
+                 * (gdbus-large): 1.7 ns a byte peer to peer, 1.9
+                 * through dbus-broker, 3.9 through dbus-daemon. */
+                byte = p2p ? 1.7 : cell->bus == BUS_DBUS_BROKER ? 2 : 4;
                 /* A round trip whose reply echoes the payload carries
                  * it twice, and through the daemon four times (libdbus
-                 * at 64 KiB, every-path: 4 ns a byte peer to peer, 17
-                 * through dbus-daemon). */
+                 * at 64 KiB, every-path: 1.7 to 2.2 ns a byte peer to
+                 * peer, 4.3 to 5 through dbus-daemon). */
                 if (rt && cell->reply == REPLY_ECHO)
-                        byte = p2p ? 4 : 17;
+                        byte = p2p ? 2 : 5;
                 /* GDBus's worker thread and QtDBus's event loop. */
                 if (!strcmp(cell->transport, "gdbus"))
-                        msg *= 2.3;
+                        msg *= 3;
                 else if (!strcmp(cell->transport, "qtdbus"))
                         msg *= 1.5;
                 if (cell->marshal == MARSHAL_PER_ELEMENT)
-                        byte = 50;   /* sd-bus 48 ns, sdbus-c++ 61 per byte */
+                        byte = 45;   /* sd-bus 45 ns, sdbus-c++ 51 per byte */
                 else if (cell->marshal == MARSHAL_APPEND_PER_ELEMENT)
-                        byte = 30;
+                        byte = 20;
         }
         *per_byte = byte;
         return msg + byte * (double) cell->size;

@@ -517,7 +517,8 @@ cd "$src"
 
 # --require: what a study's `make check` asks (CHECK=holds|decided), on the
 # committed data: env-cost's claims all hold; dbus-pingpong's one holds and
-# one fails (decided, not all holding); sdbus-array has inconclusive ones.
+# one fails (decided, not all holding); gdbus-large's are inconclusive and
+# none fails.
 req() { harness/ipclab verify --require "$1" "experiments/$2.ini" > "$tmp_req/$1-$2.log" 2>&1; echo $?; }
 tmp_req=$(mktemp -d)
 check "verify --require holds: 0 when every claim holds (env-cost)" \
@@ -527,8 +528,8 @@ check "verify --require holds: 1 when one fails, though every claim is decided (
 check "verify --require decided: 0 when every claim holds or fails (dbus-pingpong)" \
         '[ "$(req decided dbus-pingpong)" -eq 0 ] && grep -q "every claim decided (holds or fails): met" \
                 "$tmp_req/decided-dbus-pingpong.log"'
-check "verify --require decided: 1 when a claim is inconclusive (sdbus-array), which alone passes" \
-        '[ "$(req decided sdbus-array)" -eq 1 ] && harness/ipclab verify experiments/sdbus-array.ini > /dev/null 2>&1'
+check "verify --require decided: 1 when a claim is inconclusive (gdbus-large), which alone passes" \
+        '[ "$(req decided gdbus-large)" -eq 1 ] && harness/ipclab verify experiments/gdbus-large.ini > /dev/null 2>&1'
 check "verify --require other: a usage error" '[ "$(req other env-cost)" -eq 2 ]'
 rm -rf "$tmp_req"
 

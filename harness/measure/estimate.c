@@ -94,10 +94,12 @@ static double model_per_msg(const Cell *cell, double *per_byte)
                  * (gdbus-large): 1.7 ns a byte peer to peer, 1.9
                  * through dbus-broker, 3.9 through dbus-daemon. */
                 byte = p2p ? 1.7 : cell->bus == BUS_DBUS_BROKER ? 2 : 4;
-                /* A round trip whose reply echoes the payload carries
-                 * it twice, and through the daemon four times (libdbus
-                 * at 64 KiB, every-path: 1.7 to 2.2 ns a byte peer to
-                 * peer, 4.3 to 5 through dbus-daemon). */
+                /* A round trip whose reply echoes the payload: libdbus
+                 * at 64 KiB (every-path), 1.7 to 2.2 ns a byte peer to
+                 * peer, 4.3 to 5 through dbus-daemon.  dbus-broker takes
+                 * the daemon's: its echoed cells (dbus-pingpong's 10 B,
+                 * dbus-throughput's up to 8 KiB in a time box) were not
+                 * read for a cost per byte of their own. */
                 if (rt && cell->reply == REPLY_ECHO)
                         byte = p2p ? 2 : 5;
                 /* GDBus's worker thread and QtDBus's event loop. */

@@ -361,8 +361,11 @@ static void parse_reduce(GroupParse *p, Number *n)
                 n->reduce = REDUCE_ONE;
         if (g_key_file_has_key(p->kf, p->group, "reduce", NULL) && !has_rows(n))
                 group_bad(p, "reduce", "applies to rows");
-        if ((n->reduce == REDUCE_MIN || n->reduce == REDUCE_MAX || n->reduce == REDUCE_DISTINCT) && !n->value)
-                group_bad(p, "reduce", "%s needs value=", reduce_words[n->reduce]);
+        bool coverage = n->show_axes && n->show_axes[0] && !n->show_axes[1] && !strcmp(n->show_axes[0], "coverage");
+        if (coverage ? n->reduce != REDUCE_ONE && n->reduce != REDUCE_MIN && n->reduce != REDUCE_MAX
+                     : (n->reduce == REDUCE_MIN || n->reduce == REDUCE_MAX || n->reduce == REDUCE_DISTINCT) && !n->value)
+                group_bad(p, "reduce", coverage ? "show=coverage takes one (every row alike), min or max"
+                                                 : "%s needs value=", reduce_words[n->reduce]);
 }
 
 /* show=: value, coverage, apart, or columns of the rows. */

@@ -509,25 +509,33 @@ static void rows_collect(Rows *r)
         }
 }
 
-/* show=coverage: of the intervals of the rows' n repetitions. */
+/* show=coverage: of the intervals of the rows' n repetitions; every row
+ * alike, or the least or the greatest (reduce=min, max: a sequential
+ * design's cells have different n, and the coverage of a median's
+ * interval is not monotonic in n). */
 static Result rows_coverage(Ctx *c, Rows *r)
 {
         const Number *n = r->n;
-        double k = NAN;
+        double k = NAN, level = NAN;
 
         for (guint i = 0; i < r->t->rows->len; i++) {
                 char **a = r->t->rows->pdata[i];
                 double m = select_row(r->where, r->t, a) && r->cols.n >= 0 ? number_parse(a[r->cols.n]) : NAN;
-                if (!isnan(m) && !isnan(k) && m != k) {
+                if (isnan(m))
+                        continue;
+                if (n->reduce == REDUCE_ONE && !isnan(k) && m != k) {
                         fail(c, n, "where", "'%s' selects rows with different repetitions (%g and %g): "
-                             "their intervals' coverage differs", n->where ? n->where : "", k, m);
+                             "their intervals' coverage differs (reduce=min or max picks one)",
+                             n->where ? n->where : "", k, m);
                         return (Result) { NULL, NAN };
                 }
-                k = isnan(m) ? k : m;
+                double l = m < 1 ? 0 : 100 * stats_median_ci_level((size_t) m, VERIFY_LEVEL);
+                if (isnan(level) || (n->reduce == REDUCE_MAX ? l > level : l < level))
+                        level = l;
+                k = m;
         }
-        if (isnan(k))
+        if (isnan(level))
                 return no_data(n);
-        double level = 100 * stats_median_ci_level((size_t) k, VERIFY_LEVEL);
         return (Result) { verify_format_digits(level, n->digits), level };
 }
 

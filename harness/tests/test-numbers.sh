@@ -419,6 +419,42 @@ expect RefCount 0 "no rows from another experiment" "$tmp/m2.tex"
 numbers nx --also ot="$tmp/ot.tsv" --out "$tmp/m3.tex" >/dev/null 2>&1
 expect Kernel -- "no meta.ini given" "$tmp/m3.tex"
 
+# A sequential design's cells have different repetitions: coverage is
+# their least or greatest (reduce=min, max), and one coverage for rows
+# that differ is a mistake that says which to pick.
+awk -F'\t' -v OFS='\t' 'NR == 3 { $14 = 6 } { print }' "$tmp/ot.tsv" > "$tmp/sq.tsv"
+cat > "$tmp/experiments/sq.ini" <<'EOF'
+[experiment]
+title=Sequential
+transport=pipe;unix-stream
+size=64
+pattern=roundtrip
+count=100
+repeat=auto
+repeat_until=decided
+looks=3;6
+
+[number CovLeast]
+show=coverage
+reduce=min
+digits=0
+[number CovMost]
+show=coverage
+reduce=max
+digits=0
+EOF
+numbers sq --out "$tmp/sq.tex" >/dev/null 2>&1
+expect CovLeast 75 "the least coverage of cells of 3 and 6 repetitions" "$tmp/sq.tex"
+expect CovMost 95 "the greatest" "$tmp/sq.tex"
+printf '[number CovOne]\nshow=coverage\n' >> "$tmp/experiments/sq.ini"
+err=$(numbers sq --out "$tmp/sq2.tex" 2>&1)
+check "one coverage of cells of 3 and 6 repetitions: refused, naming reduce=" \
+        '[ ! -e "$tmp/sq2.tex" ] && grep -qF "selects rows with different repetitions (3 and 6): their intervals'"'"' coverage differs (reduce=min or max picks one)" <<<"$err"' || echo "# $err"
+{ sed -n '1,/^looks/p' "$tmp/experiments/sq.ini"; printf '\n[number CovList]\nshow=coverage\nreduce=list\n'; } > "$tmp/experiments/sqbad.ini"
+err=$("$ipclab" check "$tmp/experiments/sqbad.ini" 2>&1)
+check "show=coverage with reduce=list: refused at load" \
+        'grep -qF "[number CovList] reduce: show=coverage takes one (every row alike), min or max" <<<"$err"' || echo "# $err"
+
 # ---- mistakes found with the data: every one, in one pass, at its line ---
 cp "$tmp/nx.tsv" "$tmp/bad.tsv"
 { sed -n '1,/^repeat/p' "$tmp/experiments/nx.ini"; cat <<'EOF'

@@ -54,6 +54,26 @@ static bool duration_applies(const Cell *c)
         return c->duration_ns != 0;
 }
 
+/* The values of marshal= and reply= that only some transports take. */
+static const AxisValueNeed marshal_needs[] = {
+        { MARSHAL_PER_ELEMENT, IPCLAB_TRANSPORT_MARSHAL, PAYLOAD_BYTES,
+          "per-element marshalling applies to D-Bus byte arrays only", NULL,
+          "per-element marshalling applies only to D-Bus transports, and none is listed" },
+        { MARSHAL_APPEND_PER_ELEMENT, IPCLAB_TRANSPORT_MARSHAL, PAYLOAD_BYTES,
+          "append-per-element marshalling applies to D-Bus byte arrays only", NULL,
+          "append-per-element marshalling applies only to D-Bus transports, and none is listed" },
+        { MARSHAL_COPY, IPCLAB_TRANSPORT_COPY_STRING, PAYLOAD_STRING,
+          "marshal=copy applies to gdbus only (the other transports' strings are copied anyway)",
+          "marshal=copy applies to string payloads only",
+          "copy applies only to a transport whose own strings borrow the buffer (gdbus), and none is listed" },
+        { 0 },
+};
+static const AxisValueNeed reply_needs[] = {
+        { REPLY_SHORT, IPCLAB_TRANSPORT_SHORT_REPLY, -1, "reply=short (the string OK) applies to gdbus only", NULL,
+          "short (a string reply) applies only to gdbus, and it is not listed" },
+        { 0 },
+};
+
 #define AT(field) offsetof(Cell, field)
 
 #define MAX_SIZE ((guint64) 256 << 20)      /* 256 MiB: D-Bus allows 128 MiB */
@@ -71,7 +91,7 @@ const Axis axis_table[] = {
         { .column = COL_TRANSPORT, .type = AXIS_TRANSPORT, .offset = AT(transport), .describe = 1,
           .noted_bare = true, .of_kind = true, .required = true, .help = "axis: transports (see `ipclab list`)" },
         { .column = COL_BUS, .type = AXIS_NAMES, .values = axis_bus_values, .offset = AT(bus),
-          .takes = IPCLAB_TRANSPORT_DBUS, .dash = "none", .describe = 2, .labelled = true,
+          .takes = IPCLAB_TRANSPORT_DBUS, .takes_who = "D-Bus transports", .dash = "none", .describe = 2, .labelled = true,
           .noted_bare = true, .of_kind = true, .applies = bus_applies,
           .def = "dbus-daemon", .help = "axis, D-Bus transports only: dbus-daemon, dbus-broker, p2p" },
         { .column = COL_PAYLOAD, .type = AXIS_NAMES, .values = axis_payload_values, .offset = AT(payload),
@@ -84,11 +104,12 @@ const Axis axis_table[] = {
           .describe = 3, .noted_bare = true, .of_kind = true,
           .def = "roundtrip", .help = "axis: oneway, roundtrip, callrate" },
         { .column = COL_REPLY, .type = AXIS_NAMES, .values = axis_reply_values, .offset = AT(reply),
-          .dash = "echo", .describe = 6, .labelled = true, .applies = reply_applies, .described = is_roundtrip,
+          .needs = reply_needs, .dash = "echo", .describe = 6, .labelled = true, .applies = reply_applies,
+          .described = is_roundtrip,
           .def = "echo",
           .help = "axis, round trips: echo the payload, reply empty, or short (the string OK; gdbus)" },
         { .column = COL_MARSHAL, .type = AXIS_NAMES, .values = axis_marshal_values, .offset = AT(marshal),
-          .usual = "array", .describe = 7, .labelled = true, .of_kind = true,
+          .needs = marshal_needs, .usual = "array", .describe = 7, .labelled = true, .of_kind = true,
           .def = "array", .help = "axis: array (whole), per-element (append and read per byte), append-per-element "
                                   "(append per byte, read whole) for D-Bus ay; copy (gdbus strings built with "
                                   "g_variant_new)" },

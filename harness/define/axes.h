@@ -122,6 +122,19 @@ typedef enum {
                           * no field of Cell, a name in rows */
 } AxisType;
 
+/* One value of an axis that only some transports take (marshal=copy:
+ * gdbus), and what a cell or a file that asks for it without one is
+ * told.  A row of an axis's `needs`, which a row with value_refused NULL
+ * ends. */
+typedef struct {
+        guint value;                 /* the value (an enum's index) */
+        unsigned takes;              /* transport flags: a transport with one of them takes it */
+        int payload;                 /* the payload it needs (PayloadType), or -1: any */
+        const char *refused;         /* a cell whose transport does not take it */
+        const char *payload_refused; /* a cell of another payload (NULL: refused) */
+        const char *unlisted;        /* a file that lists it and no transport that takes it */
+} AxisValueNeed;
+
 typedef struct {
         ColumnId column;             /* its column: name, unit, label, selector key */
         AxisType type;
@@ -130,6 +143,9 @@ typedef struct {
         unsigned takes;              /* transport flags (TRANSPORT_DBUS ...): only a
                                       * transport with one of them takes it, the others
                                       * hold 0 (its first value); 0: every transport */
+        const char *takes_who;       /* those transports, for the file's mistake of
+                                      * giving it with none listed ("D-Bus transports") */
+        const AxisValueNeed *needs;  /* values only some transports take, or NULL */
         const char *old;             /* what samples.tsv written before the column
                                       * existed holds, or NULL: there from the start */
         const char *dash;            /* what "-" in a row means to a selector's = and

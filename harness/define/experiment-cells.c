@@ -92,29 +92,22 @@ static bool cell_supported(const Transport *t, const Cell *cell, bool anywhere, 
         return true;
 }
 
-/* Why T cannot do CELL's marshal= or reply= value, or NULL when it can. */
+/* Why T cannot do a value of CELL that only some transports take
+ * (axes.c, `needs`: marshal=copy, reply=short ...), or NULL when it can. */
 static const char *cell_refused(const Transport *t, const Cell *cell)
 {
-        switch (cell->marshal) {
-        case MARSHAL_ARRAY:
-                break;
-        case MARSHAL_PER_ELEMENT:
-                if (!(t->flags & TRANSPORT_MARSHAL) || cell->payload != PAYLOAD_BYTES)
-                        return "per-element marshalling applies to D-Bus byte arrays only";
-                break;
-        case MARSHAL_APPEND_PER_ELEMENT:
-                if (!(t->flags & TRANSPORT_MARSHAL) || cell->payload != PAYLOAD_BYTES)
-                        return "append-per-element marshalling applies to D-Bus byte arrays only";
-                break;
-        case MARSHAL_COPY:
-                if (!(t->flags & TRANSPORT_COPY_STRING))
-                        return "marshal=copy applies to gdbus only (the other transports' strings are copied anyway)";
-                if (cell->payload != PAYLOAD_STRING)
-                        return "marshal=copy applies to string payloads only";
-                break;
+        for (size_t i = 0; i < axis_count; i++) {
+                const Axis *a = &axis_table[i];
+                guint64 value = a->needs ? axis_get(a, cell) : 0;
+                for (const AxisValueNeed *n = a->needs; n && n->refused; n++) {
+                        if (n->value != value)
+                                continue;
+                        if (!(t->flags & n->takes))
+                                return n->refused;
+                        if (n->payload >= 0 && cell->payload != (PayloadType) n->payload)
+                                return n->payload_refused ? n->payload_refused : n->refused;
+                }
         }
-        if (cell->reply == REPLY_SHORT && !(t->flags & TRANSPORT_SHORT_REPLY))
-                return "reply=short (the string OK) applies to gdbus only";
         return transport_refuses(t, cell);
 }
 
@@ -179,24 +172,19 @@ static gboolean check_count_duration(const Ctx *c, const Values *v)
         return TRUE;
 }
 
-/* The runner, bus=, marshal=, reply= and payload= against the
- * transports listed: a value no listed transport takes is a mistake. */
+/* The runner and the axes only some transports take (bus=, and values
+ * such as marshal=copy: axes.c) against the transports listed: a value
+ * no listed transport takes is a mistake; and payload=none. */
 static gboolean check_transport_keys(const Ctx *c, const Values *v)
 {
         guint it = experiment_opt_index("transport"), ib = experiment_opt_index("bus"),
-              ip = experiment_opt_index("payload"), ir = experiment_opt_index("reply"),
-              im = experiment_opt_index("marshal");
-        bool any_dbus = false, any_marshal = false, any_copy = false, any_short = false;
+              ip = experiment_opt_index("payload");
+        unsigned listed = 0;
         gboolean ok = TRUE;
         guint nt = g_strv_length(v->list[it]);
 
-        for (guint i = 0; i < nt; i++) {
-                const Transport *t = transport_find(v->list[it][i]);
-                any_dbus |= (t->flags & TRANSPORT_DBUS) != 0;
-                any_marshal |= (t->flags & TRANSPORT_MARSHAL) != 0;
-                any_copy |= (t->flags & TRANSPORT_COPY_STRING) != 0;
-                any_short |= (t->flags & TRANSPORT_SHORT_REPLY) != 0;
-        }
+        for (guint i = 0; i < nt; i++)
+                listed |= transport_find(v->list[it][i])->flags;
         bool hyperfine = !strcmp(v->text[experiment_opt_index("runner")], "hyperfine");
         for (guint i = 0; i < nt; i++) {
                 const Transport *t = transport_find(v->list[it][i]);
@@ -208,26 +196,22 @@ static gboolean check_transport_keys(const Ctx *c, const Values *v)
                         ok = experiment_fail(c, FROM(experiment_opt_index("runner")), "runner",
                                              "hyperfine runs whole commands (dbus-send, gdbus-call, busctl-call), not '%s'", t->name);
         }
-        if (v->from[ib] && !any_dbus)
-                ok = experiment_fail(c, v->from[ib], "bus", "applies only to D-Bus transports, and none is listed");
-        for (guint i = 0; v->list[im][i]; i++) {
-                Marshal m = (Marshal) v->nums[im][i];
-                if ((m == MARSHAL_PER_ELEMENT || m == MARSHAL_APPEND_PER_ELEMENT) && !any_marshal)
-                        ok = experiment_fail(c, FROM(im), "marshal",
-                                             "%s marshalling applies only to D-Bus transports, and none is listed",
-                                             marshal_name(m));
-                if (m == MARSHAL_COPY && !any_copy)
-                        ok = experiment_fail(c, FROM(im), "marshal",
-                                             "copy applies only to a transport whose own strings borrow the buffer (gdbus), "
-                                             "and none is listed");
+        for (size_t i = 0; i < axis_count; i++) {
+                const Axis *a = &axis_table[i];
+                if (a->type == AXIS_PLACE || a->type == AXIS_TRANSPORT || (!a->takes && !a->needs))
+                        continue;
+                guint o = experiment_opt_index(axis_key(a));
+                if (a->takes && v->from[o] && !(listed & a->takes))
+                        ok = experiment_fail(c, v->from[o], axis_key(a), "applies only to %s, and none is listed",
+                                             a->takes_who);
+                for (guint k = 0; v->list[o] && v->list[o][k]; k++)
+                        for (const AxisValueNeed *n = a->needs; n && n->refused; n++)
+                                if (n->value == v->nums[o][k] && !(listed & n->takes))
+                                        ok = experiment_fail(c, FROM(o), axis_key(a), "%s", n->unlisted);
         }
         ok &= check_roles(c, v);
-        for (guint i = 0; v->list[ir][i]; i++)
-                if (v->nums[ir][i] == REPLY_SHORT && !any_short)
-                        ok = experiment_fail(c, FROM(ir), "reply",
-                                             "short (a string reply) applies only to gdbus, and it is not listed");
         for (guint i = 0; v->list[ib][i]; i++)
-                if (any_dbus && v->nums[ib][i] == BUS_NONE)
+                if ((listed & TRANSPORT_DBUS) && v->nums[ib][i] == BUS_NONE)
                         ok = experiment_fail(c, FROM(ib), "bus", "'none' is not a bus for D-Bus transports");
         for (guint i = 0; v->list[ip][i]; i++)
                 if (v->nums[ip][i] == PAYLOAD_NONE)

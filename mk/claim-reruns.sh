@@ -73,3 +73,11 @@ c_rep=$(column_of reproduced "$header") || exit 1
 } > "$outdir/agreement.tsv.new" && mv "$outdir/agreement.tsv.new" "$outdir/agreement.tsv" || exit 1
 cat "$outdir/agreement.tsv"
 echo "(also in $outdir/agreement.tsv; the reruns in $outdir/1 .. $outdir/$reruns)"
+# A harness built from a tree with uncommitted changes measures no
+# commit: each meta.ini records it (ipclab_tree), and so does this table.
+dirty=0
+for n in $(seq 1 "$reruns"); do
+	grep -qx 'ipclab_tree=dirty' "$outdir/$n/$exp/meta.ini" 2>/dev/null && dirty=$((dirty + 1))
+done
+[ "$dirty" -eq 0 ] ||
+	echo "note: $dirty of the $reruns reruns were measured by a harness built from a tree with uncommitted changes (ipclab_tree=dirty in their meta.ini): they measure no commit"

@@ -55,6 +55,11 @@ for i in 1 2 3; do
 done
 grep -c '^rerun [0-9] of 3: tiny (load average [0-9.]* [0-9.]* [0-9.]*)$' "$tmp/reruns.log" | grep -qx 3
 check "each rerun is announced with the load average" '[ $? -eq 0 ]'
+# Whether the harness measured a commit: the table's note says what the
+# reruns' meta.ini say (a clean clone, as CI builds, has no note).
+ndirty=$(grep -lx 'ipclab_tree=dirty' "$out"/[123]/tiny/meta.ini | wc -l)
+check "a note under the table exactly when reruns' meta.ini say ipclab_tree=dirty ($ndirty)" \
+        'if [ "$ndirty" -gt 0 ]; then grep -q "^note: $ndirty of the 3 reruns were measured by a harness built from a tree with uncommitted changes" "$tmp/reruns.log"; else ! grep -q "^note: " "$tmp/reruns.log"; fi'
 
 table=$out/agreement.tsv
 [ "$(head -n 1 "$table")" = "$(printf 'claim\tdata\treruns\tsame\tverdicts')" ]

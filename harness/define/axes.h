@@ -124,8 +124,7 @@ typedef enum {
 
 /* One value of an axis that only some transports take (marshal=copy:
  * gdbus), and what a cell or a file that asks for it without one is
- * told.  A row of an axis's `needs`, which a row with value_refused NULL
- * ends. */
+ * told.  A row of an axis's `needs`, which a row with refused NULL ends. */
 typedef struct {
         guint value;                 /* the value (an enum's index) */
         unsigned takes;              /* transport flags: a transport with one of them takes it */

@@ -361,11 +361,6 @@ static void parse_reduce(GroupParse *p, Number *n)
                 n->reduce = REDUCE_ONE;
         if (g_key_file_has_key(p->kf, p->group, "reduce", NULL) && !has_rows(n))
                 group_bad(p, "reduce", "applies to rows");
-        bool coverage = n->show_axes && n->show_axes[0] && !n->show_axes[1] && !strcmp(n->show_axes[0], "coverage");
-        if (coverage ? n->reduce != REDUCE_ONE && n->reduce != REDUCE_MIN && n->reduce != REDUCE_MAX
-                     : (n->reduce == REDUCE_MIN || n->reduce == REDUCE_MAX || n->reduce == REDUCE_DISTINCT) && !n->value)
-                group_bad(p, "reduce", coverage ? "show=coverage takes one (every row alike), min or max"
-                                                 : "%s needs value=", reduce_words[n->reduce]);
 }
 
 /* show=: value, coverage, apart, or columns of the rows. */
@@ -383,6 +378,8 @@ static void parse_show(GroupParse *p, Number *n, const Table *pub)
                 n->show = SHOW_COVERAGE;
                 if (!summary)
                         group_bad(p, "show", "coverage is that of a summary's median intervals (its column n)");
+                if (n->reduce != REDUCE_ONE && n->reduce != REDUCE_MIN && n->reduce != REDUCE_MAX)
+                        group_bad(p, "reduce", "show=coverage takes one (every row alike), min or max");
         } else if (!strcmp(one, "apart")) {
                 n->show = SHOW_APART;
                 const Column *c = n->value ? column_find(n->value) : NULL;
@@ -405,6 +402,9 @@ static void parse_show(GroupParse *p, Number *n, const Table *pub)
                 if (pairs && n->reduce != REDUCE_LIST)
                         group_bad(p, "show", "columns of pairs are shown by reduce=list");
         }
+        if ((n->reduce == REDUCE_MIN || n->reduce == REDUCE_MAX || n->reduce == REDUCE_DISTINCT) && !n->value &&
+            n->show != SHOW_COVERAGE)
+                group_bad(p, "reduce", "%s needs value=", reduce_words[n->reduce]);
         if (n->reduce == REDUCE_LIST && !n->value && !n->show_axes)
                 group_bad(p, "reduce", "list needs value= or show= columns");
 }

@@ -529,7 +529,7 @@ static Result rows_coverage(Ctx *c, Rows *r)
                              n->where ? n->where : "", k, m);
                         return (Result) { NULL, NAN };
                 }
-                double l = m < 1 ? 0 : 100 * stats_median_ci_level((size_t) m, VERIFY_LEVEL);
+                double l = 100 * interval_coverage(&r->cols, a);
                 if (isnan(level) || (n->reduce == REDUCE_MAX ? l > level : l < level))
                         level = l;
                 k = m;

@@ -22,6 +22,10 @@
 #   make claim-reruns EXP=name [RERUNS=5] [PROFILE=...]
 #       rerun one experiment RERUNS times into build/reruns/<name>/N/ and
 #       count, per claim, the reruns that reach data/'s verdict (measured)
+#   RERUNS_DIR (default reruns)
+#       the committed reruns: the claims table and its macros count, per
+#       claim, those of the design the file has now that reach data/'s
+#       verdict (`ipclab verify --reruns`)
 #
 # Uses IPCLAB, BUILD, EXPERIMENT_FILES, ALL_EXPERIMENTS and EXPERIMENTS
 # (top Makefile; include this file after they are set), and, in recipes
@@ -47,6 +51,11 @@ verify_fig_exps = $(OUT_EXP_figure_$1) $(patsubst exp:%,%,$(filter exp:%,$(OUT_I
 REPRO_EXPS = $(if $(FIG),$(sort $(if $(filter $(FIG),$(OUTPUT_FIGURES)),$(call verify_fig_exps,$(FIG)),\
 	$(filter $(FIG),$(ALL_EXPERIMENTS)))),$(ALL_EXPERIMENTS))
 VERIFY_REPRO_ARG = $$(test -d $(REPRO_DIR) && echo --repro $(REPRO_DIR))
+# The committed reruns (reruns/DATE/EXP/, reruns/DATE-EXP/N/EXP/: as deep
+# as verify_rerun_dirs looks) and what of them the claims table reads.
+RERUNS_DIR ?= reruns
+VERIFY_RERUNS_NOW := $(sort $(wildcard $(foreach d,* */* */*/*,$(RERUNS_DIR)/$d/meta.ini $(RERUNS_DIR)/$d/samples.tsv)))
+VERIFY_RERUNS_ARG = $(if $(wildcard $(RERUNS_DIR)),--reruns $(RERUNS_DIR))
 
 .PHONY: reproduce reproduce-estimate verify
 
@@ -189,21 +198,26 @@ verify: $(IPCLAB)
 # this machine (a tool missing) is no build error either: ipclab verify
 # leaves its claims out and says so, and that line is shown here.
 #
-# Which reproductions build/repro/ holds is a prerequisite too, as a stamp
-# file rewritten (when make reads this file) only when that set changes:
-# removing build/repro/ drops the Reproduction column, which no file's
+# Which reproductions build/repro/ holds (and which reruns reruns/) is a
+# prerequisite too, as a stamp file rewritten (when make reads this
+# file) only when that set changes: removing build/repro/ drops the
+# Reproduction column, and removing a rerun its count, which no file's
 # time would say.
 VERIFY_REPRO_SET := $(VERIFY_DIR)/repro-set
 VERIFY_REPRO_NOW := $(sort $(wildcard $(REPRO_DIR)/*/samples.tsv))
-ifneq ($(VERIFY_REPRO_NOW)|$(VERIFY_REPRO_SET),$(shell cat $(VERIFY_REPRO_SET) 2>/dev/null)|$(wildcard $(VERIFY_REPRO_SET)))
-$(shell mkdir -p $(VERIFY_DIR) && echo '$(VERIFY_REPRO_NOW)' > $(VERIFY_REPRO_SET))
+# (Read and written by make itself, never through a shell: the names
+# are the file system's, and a rerun's may hold a quote.)
+VERIFY_INPUT_SET := $(strip $(VERIFY_REPRO_NOW) $(VERIFY_RERUNS_NOW))
+ifneq ($(VERIFY_INPUT_SET)|$(VERIFY_REPRO_SET),$(strip $(if $(wildcard $(VERIFY_REPRO_SET)),$(file <$(VERIFY_REPRO_SET))))|$(wildcard $(VERIFY_REPRO_SET)))
+$(shell mkdir -p $(VERIFY_DIR))
+$(file >$(VERIFY_REPRO_SET),$(VERIFY_INPUT_SET))
 endif
 $(CLAIMS_TSV) $(CLAIMS_TEX) $(CLAIMS_MACROS) &: $(IPCLAB_CODE) $(EXPERIMENT_FILES) \
-		$(EXPERIMENTS:%=$(DATADIR)/%/samples.tsv) $(VERIFY_REPRO_NOW) $(VERIFY_REPRO_SET) \
+		$(EXPERIMENTS:%=$(DATADIR)/%/samples.tsv) $(VERIFY_REPRO_NOW) $(VERIFY_RERUNS_NOW) $(VERIFY_REPRO_SET) \
 		$(IPCLAB_SHARE)/mk/verify.mk | $(IPCLAB)
 	$(Q)mkdir -p $(VERIFY_DIR) $(dir $(CLAIMS_MACROS)) $(dir $(CLAIMS_TEX))
 	@echo "  VERIFY  $(CLAIMS_TSV) $(CLAIMS_TEX)"
-	$(Q)$(IPCLAB) verify --tsv $(CLAIMS_TSV) --latex $(CLAIMS_TEX) --macros $(CLAIMS_MACROS) $(VERIFY_REPRO_ARG) \
+	$(Q)$(IPCLAB) verify --tsv $(CLAIMS_TSV) --latex $(CLAIMS_TEX) --macros $(CLAIMS_MACROS) $(VERIFY_REPRO_ARG) $(VERIFY_RERUNS_ARG) \
 		> $(VERIFY_DIR)/verify.log 2>&1; \
 	if [ $$? -ge 2 ]; then cat $(VERIFY_DIR)/verify.log >&2; rm -f $(CLAIMS_TSV) $(CLAIMS_TEX) $(CLAIMS_MACROS); exit 1; fi; \
 	grep 'cannot run here' $(VERIFY_DIR)/verify.log | sed 's/^/  VERIFY  /' >&2 || true

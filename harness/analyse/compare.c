@@ -329,6 +329,20 @@ static char *meta_raw(GKeyFile *kf, const char *group, const char *key)
         return v;
 }
 
+/* compare.h */
+bool compare_same_machine(GKeyFile *a, GKeyFile *b)
+{
+        for (guint i = 0; i < G_N_ELEMENTS(machine_rows); i++) {
+                if (strcmp(machine_rows[i].group, "machine"))
+                        continue;
+                g_autofree char *x = meta_raw(a, "machine", machine_rows[i].key);
+                g_autofree char *y = meta_raw(b, "machine", machine_rows[i].key);
+                if (x && y && strcmp(x, y))
+                        return false;
+        }
+        return true;
+}
+
 /* Page-table isolation in data written before meta.ini recorded it: what
  * the kernel command line forced (pti=on; pti=off or nopti), or that it
  * forced nothing (the kernel chose by the CPU). */
@@ -356,6 +370,7 @@ char *compare_machine_fact(GKeyFile *kf, const char *group, const char *key)
                 v = pti_from_cmdline(kf);
         return v ? v : g_strdup("--");
 }
+
 
 /* VALUE of KEY as a reader reads it, in LaTeX: a load average to two
  * decimals (meta.ini keeps every digit), memory in GiB, a commit by its

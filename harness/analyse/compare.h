@@ -69,6 +69,14 @@ bool compare_cells(const char *name, const Table *committed, const Table *reprod
  * with ERROR when a file cannot be read. */
 bool compare_machines(const char *committed, const char *reproduced, GString *out, GError **error);
 
+/* Do the meta.ini A and B describe one machine: no fact of its
+ * [machine] that both record differs (compare_machines' rows of it: the
+ * CPU, how many online, SMT, governor, boost, clock source, hypervisor,
+ * container, kernel, page-table isolation, PCID, mitigations, memory; a
+ * fact one of them was written before recording says nothing)?
+ * Software and the run are not the machine. */
+bool compare_same_machine(GKeyFile *a, GKeyFile *b);
+
 /* GROUP.KEY of the meta.ini KF as a reader is shown it (unescaped), or
  * "--": [machine NAME] stands in for a missing [machine], and data written
  * before page_table_isolation was recorded says what its kernel command

@@ -323,6 +323,20 @@ gboolean verify_claim_table_looks(const Claim *claim, const Table *samples, cons
 gboolean verify_claim_dir(const Claim *claim, const char *dir, VerifyResult *result,
                           GError **error);
 
+/* The committed reruns of EXP's design under RERUNS (`verify --reruns`):
+ * every directory called EXP->name at most VERIFY_RERUN_DEPTH levels
+ * below RERUNS (reruns/DATE/EXP/ of a whole rerun, reruns/DATE-EXP/N/EXP/
+ * of `make claim-reruns`) that holds a samples.tsv and a meta.ini of the
+ * default profile whose config_sha256 is EXP's as the file stands now (a
+ * rerun of another design is no rerun of this one), on the machine of
+ * DATA_DIR/EXP/meta.ini (compare_same_machine; any, without it), but
+ * DATA_DIR/EXP itself; sorted by path, newly allocated.  *ELSEWHERE gets
+ * how many of the design ran on another machine: reruns too, but not of
+ * this data's machine.  Symbolic links are not followed.  An unreadable
+ * directory or meta.ini is passed over. */
+#define VERIFY_RERUN_DEPTH 3
+GPtrArray *verify_rerun_dirs(const char *reruns, const Experiment *exp, const char *data_dir, guint *elsewhere);
+
 /* The look schedule DIR/meta.ini records ([repeat] looks=N1;N2;...), in
  * LOOKS (at most EXPERIMENT_MAX_LOOKS, increasing); 0 for a fixed design
  * or no meta.ini. */

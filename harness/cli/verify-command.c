@@ -29,6 +29,7 @@ static void row_clear(ClaimsRow *r)
         verify_result_clear(&r->res[1]);
         g_free(r->prov[0]);
         g_free(r->prov[1]);
+        g_free(r->rerun_verdicts);
 }
 
 /* "27/28": pairs that hold, of all. */
@@ -47,127 +48,6 @@ static char *ratio_text(const VerifyResult *r)
                 return g_strdup("-");
         verify_format_one(s, sizeof s, r->ratio);
         return g_strdup(s);
-}
-
-/* A TSV field: tabs and newlines become spaces; empty or NULL is "-". */
-static void tsv_field(GString *out, const char *s, bool first)
-{
-        if (!first)
-                g_string_append_c(out, '\t');
-        if (!s || !s[0]) {
-                g_string_append_c(out, '-');
-                return;
-        }
-        for (const char *p = s; *p; p++)
-                g_string_append_c(out, (*p == '\t' || *p == '\n' || *p == '\r') ? ' ' : *p);
-}
-
-static void tsv_number(GString *out, double v)
-{
-        char buf[G_ASCII_DTOSTR_BUF_SIZE];
-
-        if (isnan(v))
-                g_string_append(out, "\t-");
-        else
-                g_string_append_printf(out, "\t%s", g_ascii_formatd(buf, sizeof buf, "%.6g", v));
-}
-
-static void tsv_result(GString *out, const VerifyResult *r, bool present)
-{
-        if (!present) {
-                g_string_append(out, "\t-\t-\t-\t-\t-\t-\t-");
-                return;
-        }
-        tsv_field(out, verify_verdict_name(r->verdict), false);
-        tsv_number(out, r->ratio);
-        tsv_number(out, r->lo);
-        tsv_number(out, r->hi);
-        g_string_append_printf(out, "\t%u", r->pairs ? r->pairs->len : 0);
-        if (r->verdict == VERIFY_NO_DATA)
-                g_string_append(out, "\t-");
-        else
-                g_string_append_printf(out, "\t%u", r->min_reps);
-        tsv_field(out, r->note, false);
-}
-
-/* Every pair as "FASTER vs SLOWER: RATIO [LO, HI] COVERAGE VERDICT[,
- * reversed]", separated by " | ", then the reversed pairs (or "-"). */
-/* A pair's verdict as verify prints it: "holds", "fails, reversed";
- * in a sequential design with the look its numbers are from ("holds at
- * look 1"). */
-static char *pair_verdict_text(const VerifyResult *r, const VerifyPair *pr)
-{
-        g_autofree char *at = r->n_looks > 1 ? g_strdup_printf(" at look %u", pr->look) : g_strdup("");
-        return g_strdup_printf("%s%s%s", verify_verdict_name(pr->verdict), at, pr->reversed ? ", reversed" : "");
-}
-
-static void tsv_pairs(GString *out, const VerifyResult *r, bool present)
-{
-        if (!present || !r->pairs || !r->pairs->len) {
-                g_string_append(out, "\t-\t-");
-                return;
-        }
-        g_autoptr(GString) s = g_string_new(NULL);
-        char b[3][G_ASCII_DTOSTR_BUF_SIZE];
-        for (guint p = 0; p < r->pairs->len; p++) {
-                const VerifyPair *pr = &g_array_index(r->pairs, VerifyPair, p);
-                g_autofree char *cov = verify_format_coverage(pr->coverage, false);
-                g_autofree char *v = pair_verdict_text(r, pr);
-                g_string_append_printf(s, "%s%s vs %s: %s [%s, %s] %s %s", p ? " | " : "", pr->faster, pr->slower,
-                                       g_ascii_formatd(b[0], sizeof b[0], "%.6g", pr->ratio),
-                                       g_ascii_formatd(b[1], sizeof b[1], "%.6g", pr->lo),
-                                       g_ascii_formatd(b[2], sizeof b[2], "%.6g", pr->hi), cov, v);
-        }
-        tsv_field(out, s->str, false);
-        tsv_field(out, r->reversed, false);
-}
-
-/* The columns added with issue 22: the combined interval's coverage, the
- * pairs that hold, the deciding pair, the look. */
-static void tsv_more(GString *out, const VerifyResult *r, bool present)
-{
-        if (!present || r->verdict == VERIFY_NO_DATA) {
-                g_string_append(out, "\t-\t-\t-\t-");
-                return;
-        }
-        tsv_number(out, r->coverage);
-        g_string_append_printf(out, "\t%u", r->clear);
-        g_autofree char *d = verify_decisive_text(r);
-        tsv_field(out, d, false);
-        g_string_append_printf(out, "\t%u/%u", r->look, r->n_looks);
-}
-
-static char *table_tsv(const GArray *rows)
-{
-        GString *out = g_string_new("experiment\tclaim\ttext\tmetric\tby\tfaster\tslower\twhere"
-                                    "\tpublished\tpublished_ratio\tpublished_lo\tpublished_hi"
-                                    "\tpublished_pairs\tpublished_min_reps\tpublished_note"
-                                    "\treproduced\treproduced_ratio\treproduced_lo\treproduced_hi"
-                                    "\treproduced_pairs\treproduced_min_reps\treproduced_note"
-                                    "\tpublished_pair_ratios\tpublished_reversed"
-                                    "\treproduced_pair_ratios\treproduced_reversed"
-                                    "\tpublished_coverage\tpublished_clear\tpublished_decisive\tpublished_look"
-                                    "\treproduced_coverage\treproduced_clear\treproduced_decisive\treproduced_look\n");
-
-        for (guint i = 0; i < rows->len; i++) {
-                const ClaimsRow *r = &g_array_index(rows, ClaimsRow, i);
-                tsv_field(out, r->exp->name, true);
-                tsv_field(out, r->claim->name, false);
-                tsv_field(out, r->claim->text, false);
-                tsv_field(out, r->claim->metric, false);
-                tsv_number(out, r->claim->by);
-                tsv_field(out, r->claim->faster, false);
-                tsv_field(out, r->claim->slower, false);
-                tsv_field(out, r->claim->where, false);
-                tsv_result(out, &r->res[0], true);
-                tsv_result(out, &r->res[1], r->have_repro);
-                tsv_pairs(out, &r->res[0], true);
-                tsv_pairs(out, &r->res[1], r->have_repro);
-                tsv_more(out, &r->res[0], true);
-                tsv_more(out, &r->res[1], r->have_repro);
-                g_string_append_c(out, '\n');
-        }
-        return g_string_free(out, FALSE);
 }
 
 /* Where DIR/meta.ini says the samples came from something else than EXP:
@@ -548,7 +428,7 @@ static void print_notes(const GArray *rows, const GPtrArray *notes, bool show_pa
                                 g_autofree char *rs = verify_format_interval_cov(pr->ratio, pr->lo, pr->hi, pr->coverage);
                                 g_autofree char *fs = two ? verify_format_interval_cov(pr->ratio, pr->fail_lo, pr->fail_hi,
                                                                                 pr->fail_coverage) : NULL;
-                                g_autofree char *v = pair_verdict_text(res, pr);
+                                g_autofree char *v = claims_pair_verdict(res, pr);
                                 printf("    %s (n=%u) vs %s (n=%u): %s%s%s %s\n", pr->faster, pr->n_faster,
                                        pr->slower, pr->n_slower, rs, two ? "; to fail: " : "", two ? fs : "", v);
                         }
@@ -564,7 +444,7 @@ static void print_notes(const GArray *rows, const GPtrArray *notes, bool show_pa
 
 /* verify's command line. */
 typedef struct {
-        char *data, *repro, *tsv, *macros, *latex, *stab, *require;
+        char *data, *repro, *reruns, *tsv, *macros, *latex, *stab, *require;
         gboolean show_pairs;
         gint draws;
         guint ns[16], n_ns;   /* --stability's counts */
@@ -574,6 +454,7 @@ static void verify_opts_clear(VerifyOpts *o)
 {
         g_free(o->data);
         g_free(o->repro);
+        g_free(o->reruns);
         g_free(o->tsv);
         g_free(o->macros);
         g_free(o->latex);
@@ -591,6 +472,9 @@ static int verify_options(VerifyOpts *o, int *argc, char ***argv)
                   "This data: DIR/<experiment>/samples.tsv (default: data)", "DIR" },
                 { "repro", 'r', 0, G_OPTION_ARG_FILENAME, &o->repro,
                   "Also evaluate the reproduction in DIR (e.g. build/repro)", "DIR" },
+                { "reruns", 0, 0, G_OPTION_ARG_FILENAME, &o->reruns,
+                  "Also count, per claim, the reruns of its experiment's design under DIR (e.g. reruns) that reach "
+                  "this data's verdict", "DIR" },
                 { "tsv", 't', 0, G_OPTION_ARG_FILENAME, &o->tsv,
                   "Also write the table as TSV to FILE (atomically)", "FILE" },
                 { "macros", 'm', 0, G_OPTION_ARG_FILENAME, &o->macros,
@@ -650,6 +534,10 @@ static int verify_options(VerifyOpts *o, int *argc, char ***argv)
                 fprintf(stderr, "ipclab: verify: --repro %s is not a directory\n", o->repro);
                 return EXIT_USAGE;
         }
+        if (o->reruns && !g_file_test(o->reruns, G_FILE_TEST_IS_DIR)) {
+                fprintf(stderr, "ipclab: verify: --reruns %s is not a directory\n", o->reruns);
+                return EXIT_USAGE;
+        }
         return 0;
 }
 
@@ -670,7 +558,7 @@ static int write_files(const VerifyOpts *o, GArray *rows)
         if (o->macros)
                 rc = MAX(rc, write_out(o->macros, mtext));
         if (o->tsv) {
-                g_autofree char *text = table_tsv(rows);
+                g_autofree char *text = claims_tsv_table(rows);
                 rc = MAX(rc, write_out(o->tsv, text));
         }
         if (o->latex) {
@@ -713,6 +601,80 @@ static bool rows_agreement(GArray *rows, const char *data_dir)
         return true;
 }
 
+/* --reruns: each claim evaluated on every committed rerun of its
+ * experiment's design under RERUNS (verify_rerun_dirs), counted into
+ * ROWS' reruns and reruns_same.  FALSE after printing why (a rerun that
+ * cannot be read is bad input, as this data would be). */
+static bool rows_reruns(GArray *rows, const char *data_dir, const char *reruns)
+{
+        g_autoptr(GPtrArray) dirs = NULL;
+        const Experiment *of = NULL;
+        guint elsewhere = 0;
+
+        for (guint i = 0; i < rows->len; i++) {
+                ClaimsRow *r = &g_array_index(rows, ClaimsRow, i);
+                if (r->exp != of) {
+                        g_clear_pointer(&dirs, g_ptr_array_unref);
+                        dirs = verify_rerun_dirs(reruns, r->exp, data_dir, &elsewhere);
+                        of = r->exp;
+                }
+                r->reruns_elsewhere = elsewhere;
+                if (r->missing[0] || r->res[0].verdict == VERIFY_NO_DATA)
+                        continue;
+                g_autoptr(GString) verdicts = g_string_new(NULL);
+                for (guint d = 0; d < dirs->len; d++) {
+                        VerifyResult res = { 0 };
+                        g_autoptr(GError) e = NULL;
+                        if (!verify_claim_dir(r->claim, dirs->pdata[d], &res, &e)) {
+                                fprintf(stderr, "ipclab: verify: --reruns %s: %s\n", (char *) dirs->pdata[d],
+                                        e->message);
+                                verify_result_clear(&res);
+                                return false;
+                        }
+                        r->reruns++;
+                        r->reruns_same += res.verdict == r->res[0].verdict;
+                        g_string_append_printf(verdicts, "%s%s", d ? "," : "", verify_verdict_name(res.verdict));
+                        verify_result_clear(&res);
+                }
+                if (r->reruns)
+                        r->rerun_verdicts = g_strdup(verdicts->str);
+        }
+        return true;
+}
+
+/* --reruns, after the table: per experiment the reruns and the verdicts
+ * they share with this data, then every claim a rerun moved. */
+static void print_reruns(const GArray *rows, const char *reruns)
+{
+        ClaimsRerunTally all;
+        g_autoptr(GArray) per = claims_rerun_tally(rows, &all);
+
+        printf("\nreruns of the same design on the same machine under %s/ (--reruns): verdicts as this data's\n",
+               reruns);
+        for (guint i = 0; i < per->len; i++) {
+                const ClaimsRerunTally *t = &g_array_index(per, ClaimsRerunTally, i);
+                if (t->reruns)
+                        printf("  %-20s %u rerun%s  %u of %u\n", t->exp->name, t->reruns,
+                               t->reruns == 1 ? " " : "s", t->same, t->verdicts);
+        }
+        if (all.elsewhere)
+                printf("  (and %u rerun%s of these designs on another machine, not counted)\n", all.elsewhere,
+                       all.elsewhere == 1 ? "" : "s");
+        if (!all.verdicts) {
+                printf("  (none: no rerun under %s/ has the design of these files on this data's machine)\n",
+                       reruns);
+                return;
+        }
+        printf("  %u reruns of %u experiments: %u of %u (%u%%)\n", all.reruns, all.experiments, all.same,
+               all.verdicts, all.same * 100 / all.verdicts);
+        for (guint i = 0; i < rows->len; i++) {
+                const ClaimsRow *r = &g_array_index(rows, ClaimsRow, i);
+                if (r->reruns_same < r->reruns)
+                        printf("  moved %s/%s: %s here; %s\n", r->exp->name, r->claim->name,
+                               verify_verdict_name(r->res[0].verdict), r->rerun_verdicts);
+        }
+}
+
 /* --require: what is short of the requirement, on every data set. */
 static int required(const VerifyOpts *o, guint counts[2][4])
 {
@@ -750,6 +712,8 @@ int verify_command(int argc, char **argv)
                 return stability(rows, data_dir, o.ns, o.n_ns, (guint) o.draws, o.tsv);
         if ((o.latex || o.macros) && !rows_agreement(rows, data_dir))
                 return EXIT_USAGE;
+        if (o.reruns && !rows_reruns(rows, data_dir, o.reruns))
+                return EXIT_USAGE;
 
         /* The table, its notes and the tally. */
         const char *which[] = { "this data", "reproduction" };
@@ -761,6 +725,8 @@ int verify_command(int argc, char **argv)
         print_counts(which[0], counts[0]);
         if (o.repro)
                 print_counts(which[1], counts[1]);
+        if (o.reruns)
+                print_reruns(rows, o.reruns);
         g_autofree char *lower = metric_claim_list_by(BETTER_LOWER);
         g_autofree char *higher = metric_claim_list_by(BETTER_HIGHER);
         printf("a ratio above 1 points the claim's way: slower/faster for times and costs (%s), faster/slower "

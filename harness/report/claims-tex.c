@@ -116,6 +116,8 @@ static char *tex_result(const ClaimsRow *row, int side)
                                        r->n_looks, r->look_reps);
         if (side == 0 && !isnan(row->agree))
                 g_string_append_printf(s, "\\newline a rerun agrees: %.0f\\,\\%%", 100 * row->agree);
+        if (side == 0 && row->reruns)
+                g_string_append_printf(s, "\\newline reruns: %u of %u agree", row->reruns_same, row->reruns);
         if (row->prov[side]) {
                 g_autofree char *p = render_latex_escape(row->prov[side]);
                 g_string_append_printf(s, "\\newline \\emph{%s}", p);
@@ -172,7 +174,9 @@ char *claims_tex_table(const GArray *rows, bool have_repro)
                 "the share of 200 reruns of the design this data was measured with (its repetitions, or its "
                 "looks replayed as the run takes them), drawn with replacement from this data's repetitions, "
                 "that reach this data's verdict (\\texttt{make claim-stability}); the draws know only the "
-                "spread within this run, so the share is optimistic.}"
+                "spread within this run, so the share is optimistic.  \\emph{Reruns}: of the committed reruns of the "
+                "same design (\\texttt{reruns/}, \\texttt{make claim-reruns}), measured, those that reach this "
+                "data's verdict.}"
                 "\\label{tab:claims}\\\\\n",
                 have_repro ? " and on the reproduction" : "", lower, higher);
         g_string_append_printf(out, "\\toprule\n%s\\midrule\n\\endfirsthead\n", head);
@@ -205,6 +209,67 @@ char *claims_tex_table(const GArray *rows, bool have_repro)
         return g_string_free(out, FALSE);
 }
 
+/* claims-tex.h */
+GArray *claims_rerun_tally(const GArray *rows, ClaimsRerunTally *total)
+{
+        GArray *out = g_array_new(FALSE, TRUE, sizeof(ClaimsRerunTally));
+
+        *total = (ClaimsRerunTally) { 0 };
+        for (guint i = 0; i < rows->len;) {
+                ClaimsRerunTally t = { .exp = g_array_index(rows, ClaimsRow, i).exp };
+                for (; i < rows->len && g_array_index(rows, ClaimsRow, i).exp == t.exp; i++) {
+                        const ClaimsRow *r = &g_array_index(rows, ClaimsRow, i);
+                        t.same += r->reruns_same;
+                        t.verdicts += r->reruns;
+                        t.reruns = MAX(t.reruns, r->reruns);
+                        t.elsewhere = MAX(t.elsewhere, r->reruns_elsewhere);
+                }
+                if (!t.reruns && !t.elsewhere)
+                        continue;
+                g_array_append_val(out, t);
+                total->reruns += t.reruns;
+                total->verdicts += t.verdicts;
+                total->same += t.same;
+                total->elsewhere += t.elsewhere;
+                total->experiments += t.reruns > 0;
+        }
+        return out;
+}
+
+/* The macros of the reruns (--reruns) to OUT: per experiment with
+ * reruns its reruns (\ExperimentRerunsNAME), the verdicts they give
+ * (\ExperimentRerunVerdictsNAME: reruns times claims) and those that
+ * reach this data's (\ExperimentSameRerunVerdictsNAME); then the same
+ * over every experiment (\ClaimsReruns, \ClaimsRerunVerdicts,
+ * \ClaimsSameRerunVerdicts), the experiments (\ClaimsRerunExperiments)
+ * and the share in per cent, rounded down so that it never says more
+ * than it is (\ClaimsRerunShare).  Nothing without reruns. */
+static void tex_rerun_macros(GString *out, const GArray *rows)
+{
+        ClaimsRerunTally all;
+        g_autoptr(GArray) per = claims_rerun_tally(rows, &all);
+
+        for (guint i = 0; i < per->len; i++) {
+                const ClaimsRerunTally *t = &g_array_index(per, ClaimsRerunTally, i);
+                if (!t->reruns)
+                        continue;
+                g_autofree char *name = latex_macro_name(t->exp->name);
+                g_string_append_printf(out, "%% %s: its reruns, their verdicts, and those as this data's\n",
+                                       t->exp->name);
+                g_string_append_printf(out, "\\newcommand{\\ExperimentReruns%s}{%u}\n", name, t->reruns);
+                g_string_append_printf(out, "\\newcommand{\\ExperimentRerunVerdicts%s}{%u}\n", name, t->verdicts);
+                g_string_append_printf(out, "\\newcommand{\\ExperimentSameRerunVerdicts%s}{%u}\n", name, t->same);
+        }
+        if (!all.verdicts)
+                return;
+        g_string_append(out, "% every experiment with reruns\n");
+        g_string_append_printf(out, "\\newcommand{\\ClaimsReruns}{%u}\n", all.reruns);
+        g_string_append_printf(out, "\\newcommand{\\ClaimsRerunExperiments}{%u}\n", all.experiments);
+        g_string_append_printf(out, "\\newcommand{\\ClaimsRerunVerdicts}{%u}\n", all.verdicts);
+        g_string_append_printf(out, "\\newcommand{\\ClaimsSameRerunVerdicts}{%u}\n", all.same);
+        g_string_append_printf(out, "\\newcommand{\\ClaimsRerunShare}{%u}\n", all.same * 100 / all.verdicts);
+}
+
 /* The macros of --macros (verify.h), for this data. */
 char *claims_tex_macros(const GArray *rows, GError **error)
 {
@@ -234,6 +299,11 @@ char *claims_tex_macros(const GArray *rows, GError **error)
                 g_string_append_printf(out, "\\newcommand{\\ClaimHi%s}{%s}\n", name, hi);
                 if (!isnan(r->agree))
                         g_string_append_printf(out, "\\newcommand{\\ClaimAgree%s}{%.0f}\n", name, 100 * r->agree);
+                if (r->reruns) {
+                        g_string_append_printf(out, "\\newcommand{\\ClaimReruns%s}{%u}\n", name, r->reruns);
+                        g_string_append_printf(out, "\\newcommand{\\ClaimSameReruns%s}{%u}\n", name,
+                                               r->reruns_same);
+                }
                 g_autofree char *dec = d->verdict == VERIFY_NO_DATA ? NULL : tex_decisive(d, true);
                 g_autofree char *by = g_strdup_printf("%g", r->claim->by);
                 if (!dec)
@@ -244,6 +314,7 @@ char *claims_tex_macros(const GArray *rows, GError **error)
                         g_string_append_printf(out, "\\newcommand{\\ClaimInterval%s}{%u of %u pairs clear %s; %s}\n",
                                                name, d->clear, d->pairs->len, by, dec);
         }
+        tex_rerun_macros(out, rows);
         return g_string_free(g_steal_pointer(&out), FALSE);
 }
 

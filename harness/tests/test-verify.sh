@@ -278,7 +278,7 @@ check "fixture: the rule and how to read a ratio under the table" \
 check "fixture: without --repro no reproduction columns" '! grep -q REPRODUCTION <<<"$out" && grep -q "^EXPERIMENT .* THIS DATA " <<<"$out"'
 check "--tsv: a header and one row per claim" '[ "$(wc -l < "$tmp/fx.tsv")" -eq 6 ] && head -n1 "$tmp/fx.tsv" | grep -q "^experiment	claim	text	metric	by"'
 check "--tsv: the old columns first, in their order, then the new" \
-        'head -n1 "$tmp/fx.tsv" | grep -q "	published_note	reproduced	reproduced_ratio	reproduced_lo	reproduced_hi	reproduced_pairs	reproduced_min_reps	reproduced_note	published_pair_ratios	published_reversed	reproduced_pair_ratios	reproduced_reversed	published_coverage	published_clear	published_decisive	published_look	reproduced_coverage	reproduced_clear	reproduced_decisive	reproduced_look$"'
+        'head -n1 "$tmp/fx.tsv" | grep -q "	published_note	reproduced	reproduced_ratio	reproduced_lo	reproduced_hi	reproduced_pairs	reproduced_min_reps	reproduced_note	published_pair_ratios	published_reversed	reproduced_pair_ratios	reproduced_reversed	published_coverage	published_clear	published_decisive	published_look	reproduced_coverage	reproduced_clear	reproduced_decisive	reproduced_look	reruns	reruns_same	reruns_verdicts$"'
 check "--tsv: verdicts and ratios" '[ "$(tsv double published "$tmp/fx.tsv")" = holds ] && [ "$(tsv double published_ratio "$tmp/fx.tsv")" = 2 ] && [ "$(tsv geomean published_lo "$tmp/fx.tsv")" = 4 ] && [ "$(tsv triple published "$tmp/fx.tsv")" = fails ]'
 check "--tsv: pairs that clear the factor, the deciding pair, the look" \
         '[ "$(tsv hidden published_clear "$tmp/fx.tsv")" = 1 ] && [ "$(tsv hidden published_decisive "$tmp/fx.tsv")" = "blocking 64 B: 2.00 [2.00, 2.00] 98.4%" ] &&
@@ -292,6 +292,63 @@ check "--macros: a verdict, a ratio and an interval per claim" \
          grep -qxF "\newcommand{\ClaimIntervalDouble}{2.00 [2.00, 2.00] (95.8\,\%)}" "$tmp/fx.tex" &&
          grep -qxF "\newcommand{\ClaimIntervalGeomean}{2 of 2 pairs clear 2; weakest pair 64 B: 2.00 [2.00, 2.00] (95.8\,\%)}" "$tmp/fx.tex" &&
          [ "$(grep -c "^.newcommand{.ClaimVerdict" "$tmp/fx.tex")" -eq 5 ]'
+# --reruns: the committed reruns of the design the file has now, found
+# by meta.ini's config_sha256, and only those: the reproduction's
+# samples (double and geomean fail there, where they hold on the data)
+# and a copy of the data count; a run of another design (another hash),
+# one of the quick profile, one deeper than reruns/DATE-EXP/N/EXP/ and
+# the data's own directory below DIR do not.
+hash=$($ipclab check --config-hash "$tmp/exp/fx.ini")
+meta() { printf '[experiment]\nname=fx\nconfig_sha256=%s\nprofile=%s\n' "$1" "$2" > "$3/meta.ini"; }
+mkdir -p "$tmp/rr/day-fx/1/fx" "$tmp/rr/day-fx/2/fx" "$tmp/rr/other/fx" "$tmp/rr/quick/fx" "$tmp/rr/deep/a/b/c/fx"
+cp "$tmp/fx-repro/fx/samples.tsv" "$tmp/rr/day-fx/1/fx/"
+cp "$tmp/fx-data/fx/samples.tsv" "$tmp/rr/day-fx/2/fx/"
+cp "$tmp/fx-data/fx/samples.tsv" "$tmp/rr/other/fx/"
+cp "$tmp/fx-data/fx/samples.tsv" "$tmp/rr/quick/fx/"
+cp "$tmp/fx-data/fx/samples.tsv" "$tmp/rr/deep/a/b/c/fx/"
+meta "$hash" default "$tmp/rr/day-fx/1/fx"
+meta "$hash" default "$tmp/rr/day-fx/2/fx"
+meta 0000000000000000000000000000000000000000000000000000000000000000 default "$tmp/rr/other/fx"
+meta "$hash" quick "$tmp/rr/quick/fx"
+meta "$hash" default "$tmp/rr/deep/a/b/c/fx"
+mkdir -p "$tmp/rr/data" && cp -r "$tmp/fx-data/fx" "$tmp/rr/data/" && meta "$hash" default "$tmp/rr/data/fx"
+# The data's machine, and a rerun on another (another kernel): a rerun,
+# but not of this machine; the reruns above record no kernel, which says
+# nothing either way.
+printf '[machine]\nkernel=6.1.0-home\n' >> "$tmp/rr/data/fx/meta.ini"
+mkdir -p "$tmp/rr/elsewhere/fx" && cp "$tmp/fx-data/fx/samples.tsv" "$tmp/rr/elsewhere/fx/"
+meta "$hash" default "$tmp/rr/elsewhere/fx" && printf '[machine]\nkernel=6.18.0-away\n' >> "$tmp/rr/elsewhere/fx/meta.ini"
+out=$($ipclab verify --data "$tmp/rr/data" --reruns "$tmp/rr" --tsv "$tmp/rr.tsv" --macros "$tmp/rr.tex" \
+      --latex "$tmp/rr-table.tex" "$tmp/exp/fx.ini" 2>&1); rc=$?
+check "--reruns: exit 1 as without (a claim fails)" '[ $rc -eq 1 ]' "$out"
+check "--reruns: two reruns of this design, 5 claims each, 8 of 10 verdicts as the data's" \
+        'grep -qE "^  fx +2 reruns  8 of 10$" <<<"$out" && grep -q "^  2 reruns of 1 experiments: 8 of 10 (80%)$" <<<"$out"' "$out"
+check "--reruns: a rerun on another machine is named, not counted" \
+        'grep -qx "  (and 1 rerun of these designs on another machine, not counted)" <<<"$out"' "$out"
+check "--reruns: the claims a rerun moved, with every rerun's verdict in path order" \
+        'grep -qx "  moved fx/double: holds here; fails,holds" <<<"$out" && grep -qx "  moved fx/geomean: holds here; fails,holds" <<<"$out" &&
+         [ "$(grep -c "^  moved " <<<"$out")" -eq 2 ]' "$out"
+check "--reruns: in the TSV, per claim" \
+        '[ "$(tsv triple reruns "$tmp/rr.tsv")" = 2 ] && [ "$(tsv triple reruns_same "$tmp/rr.tsv")" = 2 ] &&
+         [ "$(tsv double reruns_verdicts "$tmp/rr.tsv")" = "fails,holds" ] && [ "$(tsv double reruns_same "$tmp/rr.tsv")" = 1 ]'
+check "--reruns: macros per claim, per experiment and over all, the share rounded down" \
+        'grep -qxF "\newcommand{\ClaimRerunsDouble}{2}" "$tmp/rr.tex" && grep -qxF "\newcommand{\ClaimSameRerunsDouble}{1}" "$tmp/rr.tex" &&
+         grep -qxF "\newcommand{\ExperimentRerunsFx}{2}" "$tmp/rr.tex" && grep -qxF "\newcommand{\ExperimentRerunVerdictsFx}{10}" "$tmp/rr.tex" &&
+         grep -qxF "\newcommand{\ExperimentSameRerunVerdictsFx}{8}" "$tmp/rr.tex" && grep -qxF "\newcommand{\ClaimsRerunShare}{80}" "$tmp/rr.tex" &&
+         grep -qxF "\newcommand{\ClaimsRerunExperiments}{1}" "$tmp/rr.tex"'
+check "--reruns: the paper's table says it under this data's verdict" \
+        'grep -qF "reruns: 1 of 2 agree" "$tmp/rr-table.tex" && grep -qF "\emph{Reruns}" "$tmp/rr-table.tex"'
+out=$($ipclab verify --data "$tmp/fx-data" --tsv "$tmp/norr.tsv" --macros "$tmp/norr.tex" "$tmp/exp/fx.ini" 2>&1)
+check "without --reruns: no rerun columns filled, no rerun macros" \
+        '[ "$(tsv triple reruns "$tmp/norr.tsv")" = 0 ] && [ "$(tsv triple reruns_same "$tmp/norr.tsv")" = - ] && ! grep -q "Reruns" "$tmp/norr.tex"'
+out=$($ipclab verify --data "$tmp/fx-data" --reruns "$tmp/rr/other" "$tmp/exp/fx.ini" 2>&1)
+check "--reruns: none of this design says so" 'grep -q "(none: no rerun under .* has the design of these files on this data.s machine)" <<<"$out"' "$out"
+out=$($ipclab verify --data "$tmp/fx-data" --reruns "$tmp/no-such" "$tmp/exp/fx.ini" 2>&1); rc=$?
+check "--reruns: not a directory is bad usage (exit 2)" '[ $rc -eq 2 ] && grep -q "reruns .*no-such is not a directory" <<<"$out"' "$out"
+printf 'cell\trep\n0\t0\tstray\n' > "$tmp/rr/day-fx/2/fx/samples.tsv"
+out=$($ipclab verify --data "$tmp/rr/data" --reruns "$tmp/rr" --tsv "$tmp/bad-rr.tsv" "$tmp/exp/fx.ini" 2>&1); rc=$?
+check "--reruns: a malformed rerun is bad input naming it (exit 2), nothing written" \
+        '[ $rc -eq 2 ] && grep -q "day-fx/2/fx" <<<"$out" && [ ! -e "$tmp/bad-rr.tsv" ]' "$out"
 out2=$($ipclab verify --data "$tmp/fx-data" "$tmp/exp/fx.ini" 2>&1)
 out3=$($ipclab verify --data "$tmp/fx-data" "$tmp/exp/fx.ini" 2>&1)
 check "the same samples give the same table" '[ "$out2" = "$out3" ] && [ -n "$out2" ]'

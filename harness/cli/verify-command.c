@@ -633,6 +633,7 @@ static bool rows_reruns(GArray *rows, const char *data_dir, const char *reruns)
                         }
                         r->reruns++;
                         r->reruns_same += res.verdict == r->res[0].verdict;
+                        r->rerun_counts[res.verdict]++;
                         g_string_append_printf(verdicts, "%s%s", d ? "," : "", verify_verdict_name(res.verdict));
                         verify_result_clear(&res);
                 }

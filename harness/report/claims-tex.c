@@ -243,7 +243,11 @@ GArray *claims_rerun_tally(const GArray *rows, ClaimsRerunTally *total)
  * over every experiment (\ClaimsReruns, \ClaimsRerunVerdicts,
  * \ClaimsSameRerunVerdicts), the experiments (\ClaimsRerunExperiments)
  * and the share in per cent, rounded down so that it never says more
- * than it is (\ClaimsRerunShare).  Nothing without reruns. */
+ * than it is (\ClaimsRerunShare); the reruns of these designs on another
+ * machine, not counted (\ClaimsRerunsElsewhere); and every claim a rerun
+ * moved, with its verdict here and what the reruns gave
+ * (\ClaimsMovedByReruns, "none" when no rerun moved one).  Nothing
+ * without reruns. */
 static void tex_rerun_macros(GString *out, const GArray *rows)
 {
         ClaimsRerunTally all;
@@ -268,6 +272,27 @@ static void tex_rerun_macros(GString *out, const GArray *rows)
         g_string_append_printf(out, "\\newcommand{\\ClaimsRerunVerdicts}{%u}\n", all.verdicts);
         g_string_append_printf(out, "\\newcommand{\\ClaimsSameRerunVerdicts}{%u}\n", all.same);
         g_string_append_printf(out, "\\newcommand{\\ClaimsRerunShare}{%u}\n", all.same * 100 / all.verdicts);
+        g_string_append_printf(out, "\\newcommand{\\ClaimsRerunsElsewhere}{%u}\n", all.elsewhere);
+        g_autoptr(GString) moved = g_string_new(NULL);
+        for (guint i = 0; i < rows->len; i++) {
+                const ClaimsRow *r = &g_array_index(rows, ClaimsRow, i);
+                if (r->reruns_same == r->reruns)
+                        continue;
+                g_autofree char *full = g_strdup_printf("%s/%s", r->exp->name, r->claim->name);
+                g_autofree char *name = tex_breakable(full);
+                g_string_append_printf(moved, "%s\\texttt{%s} (%s here; %u of %u reruns agree, ", moved->len ? "; " : "",
+                                       name, verify_verdict_name(r->res[0].verdict), r->reruns_same, r->reruns);
+                bool first = true;
+                for (int v = 0; v < 4; v++) {
+                        if (v == (int) r->res[0].verdict || !r->rerun_counts[v])
+                                continue;
+                        g_string_append_printf(moved, "%s%u %s", first ? "" : ", ", r->rerun_counts[v],
+                                               verify_verdict_name((VerifyVerdict) v));
+                        first = false;
+                }
+                g_string_append_c(moved, ')');
+        }
+        g_string_append_printf(out, "\\newcommand{\\ClaimsMovedByReruns}{%s}\n", moved->len ? moved->str : "none");
 }
 
 /* The macros of --macros (verify.h), for this data. */

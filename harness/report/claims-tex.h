@@ -27,6 +27,7 @@ typedef struct {
         guint reruns_same;     /* ...and those that reach this data's verdict */
         guint reruns_elsewhere;  /* reruns of the design on another machine */
         char *rerun_verdicts;  /* their verdicts, "holds,inconclusive", or NULL */
+        guint rerun_counts[4]; /* how many reruns gave each VerifyVerdict */
 } ClaimsRow;
 
 char *claims_tex_table(const GArray *rows, bool have_repro);

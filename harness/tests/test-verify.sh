@@ -335,7 +335,8 @@ check "--reruns: macros per claim, per experiment and over all, the share rounde
         'grep -qxF "\newcommand{\ClaimRerunsDouble}{2}" "$tmp/rr.tex" && grep -qxF "\newcommand{\ClaimSameRerunsDouble}{1}" "$tmp/rr.tex" &&
          grep -qxF "\newcommand{\ExperimentRerunsFx}{2}" "$tmp/rr.tex" && grep -qxF "\newcommand{\ExperimentRerunVerdictsFx}{10}" "$tmp/rr.tex" &&
          grep -qxF "\newcommand{\ExperimentSameRerunVerdictsFx}{8}" "$tmp/rr.tex" && grep -qxF "\newcommand{\ClaimsRerunShare}{80}" "$tmp/rr.tex" &&
-         grep -qxF "\newcommand{\ClaimsRerunExperiments}{1}" "$tmp/rr.tex"'
+         grep -qxF "\newcommand{\ClaimsRerunExperiments}{1}" "$tmp/rr.tex" && grep -qxF "\newcommand{\ClaimsRerunsElsewhere}{1}" "$tmp/rr.tex" &&
+         grep -qxF "\newcommand{\ClaimsMovedByReruns}{\texttt{fx/\allowbreak{}double} (holds here; 1 of 2 reruns agree, 1 fails); \texttt{fx/\allowbreak{}geomean} (holds here; 1 of 2 reruns agree, 1 fails)}" "$tmp/rr.tex"'
 check "--reruns: the paper's table says it under this data's verdict" \
         'grep -qF "reruns: 1 of 2 agree" "$tmp/rr-table.tex" && grep -qF "\emph{Reruns}" "$tmp/rr-table.tex"'
 out=$($ipclab verify --data "$tmp/fx-data" --tsv "$tmp/norr.tsv" --macros "$tmp/norr.tex" "$tmp/exp/fx.ini" 2>&1)

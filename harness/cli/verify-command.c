@@ -668,6 +668,8 @@ static void print_reruns(const GArray *rows, const char *reruns)
         }
         printf("  %u reruns of %u experiments: %u of %u (%u%%)\n", all.reruns, all.experiments, all.same,
                all.verdicts, all.same * 100 / all.verdicts);
+        printf("  any two runs, this data one of them: %u of %u pairs of verdicts the same (%u%%)\n",
+               all.pairs_same, all.pairs, all.pairs_same * 100 / all.pairs);
         for (guint i = 0; i < rows->len; i++) {
                 const ClaimsRow *r = &g_array_index(rows, ClaimsRow, i);
                 if (r->reruns_same < r->reruns)

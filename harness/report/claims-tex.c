@@ -223,6 +223,14 @@ GArray *claims_rerun_tally(const GArray *rows, ClaimsRerunTally *total)
                         t.verdicts += r->reruns;
                         t.reruns = MAX(t.reruns, r->reruns);
                         t.elsewhere = MAX(t.elsewhere, r->reruns_elsewhere);
+                        if (!r->reruns)
+                                continue;
+                        guint n = r->reruns + 1;
+                        t.pairs += n * (n - 1) / 2;
+                        for (int v = 0; v < 4; v++) {
+                                guint c = r->rerun_counts[v] + (v == (int) r->res[0].verdict);
+                                t.pairs_same += c * (c ? c - 1 : 0) / 2;
+                        }
                 }
                 if (!t.reruns && !t.elsewhere)
                         continue;
@@ -231,6 +239,8 @@ GArray *claims_rerun_tally(const GArray *rows, ClaimsRerunTally *total)
                 total->verdicts += t.verdicts;
                 total->same += t.same;
                 total->elsewhere += t.elsewhere;
+                total->pairs += t.pairs;
+                total->pairs_same += t.pairs_same;
                 total->experiments += t.reruns > 0;
         }
         return out;
@@ -244,7 +254,10 @@ GArray *claims_rerun_tally(const GArray *rows, ClaimsRerunTally *total)
  * \ClaimsSameRerunVerdicts), the experiments (\ClaimsRerunExperiments)
  * and the share in per cent, rounded down so that it never says more
  * than it is (\ClaimsRerunShare); the reruns of these designs on another
- * machine, not counted (\ClaimsRerunsElsewhere); and every claim a rerun
+ * machine, not counted (\ClaimsRerunsElsewhere); how often two runs
+ * agree, this data one of them (\ClaimsRunPairs, \ClaimsSameRunPairs,
+ * \ClaimsRunPairShare; per experiment \ExperimentRunPairShareNAME, each
+ * share rounded down); and every claim a rerun
  * moved, with its verdict here and what the reruns gave
  * (\ClaimsMovedByReruns, "none" when no rerun moved one).  Nothing
  * without reruns. */
@@ -263,6 +276,8 @@ static void tex_rerun_macros(GString *out, const GArray *rows)
                 g_string_append_printf(out, "\\newcommand{\\ExperimentReruns%s}{%u}\n", name, t->reruns);
                 g_string_append_printf(out, "\\newcommand{\\ExperimentRerunVerdicts%s}{%u}\n", name, t->verdicts);
                 g_string_append_printf(out, "\\newcommand{\\ExperimentSameRerunVerdicts%s}{%u}\n", name, t->same);
+                g_string_append_printf(out, "\\newcommand{\\ExperimentRunPairShare%s}{%u}\n", name,
+                                       t->pairs_same * 100 / t->pairs);
         }
         if (!all.verdicts)
                 return;
@@ -273,6 +288,9 @@ static void tex_rerun_macros(GString *out, const GArray *rows)
         g_string_append_printf(out, "\\newcommand{\\ClaimsSameRerunVerdicts}{%u}\n", all.same);
         g_string_append_printf(out, "\\newcommand{\\ClaimsRerunShare}{%u}\n", all.same * 100 / all.verdicts);
         g_string_append_printf(out, "\\newcommand{\\ClaimsRerunsElsewhere}{%u}\n", all.elsewhere);
+        g_string_append_printf(out, "\\newcommand{\\ClaimsRunPairs}{%u}\n", all.pairs);
+        g_string_append_printf(out, "\\newcommand{\\ClaimsSameRunPairs}{%u}\n", all.pairs_same);
+        g_string_append_printf(out, "\\newcommand{\\ClaimsRunPairShare}{%u}\n", all.pairs_same * 100 / all.pairs);
         g_autoptr(GString) moved = g_string_new(NULL);
         for (guint i = 0; i < rows->len; i++) {
                 const ClaimsRow *r = &g_array_index(rows, ClaimsRow, i);

@@ -36,10 +36,14 @@ char *claims_tex_macros(const GArray *rows, GError **error);
 /* The reruns of ROWS (--reruns) per experiment: how many (the most any
  * claim of it was evaluated on), the verdicts they gave (reruns times
  * claims) and those that reach this data's; the reruns of its design on
- * another machine; in the total, the experiments with reruns. */
+ * another machine; in the total, the experiments with reruns.  And, with
+ * this data as one run more, the pairs of runs of a claim (N runs: N (N
+ * - 1) / 2 pairs each) and those whose two verdicts are the same: how
+ * often two runs of a design agree, whichever of them a paper prints. */
 typedef struct {
         const Experiment *exp;   /* NULL in the total */
         guint reruns, verdicts, same, elsewhere, experiments;
+        guint pairs, pairs_same;
 } ClaimsRerunTally;
 
 /* Each experiment of ROWS with reruns (on this data's machine or

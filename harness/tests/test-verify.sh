@@ -323,6 +323,11 @@ out=$($ipclab verify --data "$tmp/rr/data" --reruns "$tmp/rr" --tsv "$tmp/rr.tsv
 check "--reruns: exit 1 as without (a claim fails)" '[ $rc -eq 1 ]' "$out"
 check "--reruns: two reruns of this design, 5 claims each, 8 of 10 verdicts as the data's" \
         'grep -qE "^  fx +2 reruns  8 of 10$" <<<"$out" && grep -q "^  2 reruns of 1 experiments: 8 of 10 (80%)$" <<<"$out"' "$out"
+# Three runs of each of 5 claims: 15 pairs; double and geomean agree on
+# one pair of three each (holds, fails, holds), the rest on all three.
+check "--reruns: how often two runs agree, the data one of them" \
+        'grep -qx "  any two runs, this data one of them: 11 of 15 pairs of verdicts the same (73%)" <<<"$out" &&
+         grep -qxF "\newcommand{\ClaimsRunPairShare}{73}" "$tmp/rr.tex" && grep -qxF "\newcommand{\ExperimentRunPairShareFx}{73}" "$tmp/rr.tex"' "$out"
 check "--reruns: a rerun on another machine is named, not counted" \
         'grep -qx "  (and 1 rerun of these designs on another machine, not counted)" <<<"$out"' "$out"
 check "--reruns: the claims a rerun moved, with every rerun's verdict in path order" \

@@ -57,12 +57,13 @@ LIB_OBJ = $(if $(HAVE_ZMQ),$(BUILD)/obj/measure/transports/zeromq.o) $(if $(HAVE
 LIB_PKG_LIBS = $(if $(HAVE_ZMQ),$(ZMQ_LIBS)) $(if $(HAVE_NNG),$(NNG_LIBS))
 $(BUILD)/obj/measure/transports/zeromq.o: ALL_CFLAGS += $(ZMQ_CFLAGS)
 
-# The modules, one folder per step of the pipeline (README, "The source"):
-# base (what every step may use: the error domain, safe file reading, TSV
-# tables, the tree remover, the LaTeX escaper, spawning a child),
-# define (the experiment file), measure, place (where it runs), store,
-# analyse, report, and cli (the command line).
-HARNESS_DIRS := base define measure measure/transports place place/env store analyse report cli
+# The modules, one folder per step of the pipeline, in the order of their
+# layers (README, "Layout": each uses only those before it): base (what
+# every step may use: the error domain, safe file reading, TSV tables, the
+# tree remover, the LaTeX escaper, spawning a child), define (the
+# experiment file), store (data on disk), analyse, measure, place (where
+# it runs), report, and cli (the command line).
+HARNESS_DIRS := base define store analyse measure measure/transports place place/env report cli
 HARNESS_SRC := $(filter-out harness/cli/main.c $(LIB_SRC),$(wildcard $(HARNESS_DIRS:%=harness/%/*.c)))
 HARNESS_OBJ := $(patsubst harness/%.c,$(BUILD)/obj/%.o,$(HARNESS_SRC))
 

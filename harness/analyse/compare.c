@@ -371,7 +371,6 @@ char *compare_machine_fact(GKeyFile *kf, const char *group, const char *key)
         return v ? v : g_strdup("--");
 }
 
-
 /* VALUE of KEY as a reader reads it, in LaTeX: a load average to two
  * decimals (meta.ini keeps every digit), memory in GiB, a commit by its
  * first 12 hex digits, a time to the minute; the rest escaped.  What

@@ -494,25 +494,55 @@ guint verify_meta_looks(const char *dir, guint *looks)
         return n;
 }
 
+/* verify.h */
+gboolean verify_run_read(VerifyRun *run, const char *dir, GError **error)
+{
+        memset(run, 0, sizeof *run);
+        run->path = g_build_filename(dir, "samples.tsv", NULL);
+        if (!g_file_test(run->path, G_FILE_TEST_EXISTS))
+                return TRUE;
+        run->samples = samples_table_read(run->path, error);
+        if (!run->samples)
+                return FALSE;
+        run->n_looks = verify_meta_looks(dir, run->looks);
+        return TRUE;
+}
+
+/* verify.h */
+void verify_run_clear(VerifyRun *run)
+{
+        if (run->samples)
+                table_free(run->samples);
+        g_free(run->path);
+        memset(run, 0, sizeof *run);
+}
+
+/* verify.h */
+gboolean verify_claim_run(const Claim *claim, const VerifyRun *run, VerifyResult *result, GError **error)
+{
+        if (!run->samples) {
+                result_init(result);
+                result->verdict = VERIFY_NO_DATA;
+                result->note = g_strdup_printf("%s does not exist", run->path);
+                return TRUE;
+        }
+        return verify_claim_table_looks(claim, run->samples, run->path, run->n_looks ? run->looks : NULL,
+                                        run->n_looks, run->n_looks, result, error);
+}
+
 gboolean verify_claim_dir(const Claim *claim, const char *dir, VerifyResult *result,
                           GError **error)
 {
-        g_autofree char *path = g_build_filename(dir, "samples.tsv", NULL);
+        VerifyRun run;
 
-        if (!g_file_test(path, G_FILE_TEST_EXISTS)) {
-                result_init(result);
-                result->verdict = VERIFY_NO_DATA;
-                result->note = g_strdup_printf("%s does not exist", path);
-                return TRUE;
-        }
-        g_autoptr(Table) t = samples_table_read(path, error);
-        if (!t) {
+        if (!verify_run_read(&run, dir, error)) {
+                verify_run_clear(&run);
                 memset(result, 0, sizeof *result);
                 return FALSE;
         }
-        guint looks[EXPERIMENT_MAX_LOOKS];
-        guint n = verify_meta_looks(dir, looks);
-        return verify_claim_table_looks(claim, t, path, n ? looks : NULL, n, n, result, error);
+        gboolean ok = verify_claim_run(claim, &run, result, error);
+        verify_run_clear(&run);
+        return ok;
 }
 
 Table *verify_rows_table(const GPtrArray *rows)

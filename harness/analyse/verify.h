@@ -323,6 +323,25 @@ gboolean verify_claim_table_looks(const Claim *claim, const Table *samples, cons
 gboolean verify_claim_dir(const Claim *claim, const char *dir, VerifyResult *result,
                           GError **error);
 
+/* One run's samples and design, read once for every claim over them
+ * (verify_claim_dir reads them for one): DIR/samples.tsv (samples NULL
+ * when it does not exist) and the looks DIR/meta.ini records. */
+typedef struct {
+        Table *samples;
+        char *path;                          /* DIR/samples.tsv */
+        guint looks[EXPERIMENT_MAX_LOOKS];
+        guint n_looks;                       /* 0: a fixed design */
+} VerifyRun;
+
+/* Reads DIR into *RUN, which the caller clears with verify_run_clear()
+ * whatever it returns; FALSE with an IPCLAB_ERROR_INPUT error when
+ * samples.tsv is unreadable or malformed. */
+gboolean verify_run_read(VerifyRun *run, const char *dir, GError **error);
+void verify_run_clear(VerifyRun *run);
+
+/* verify_claim_dir on a run already read. */
+gboolean verify_claim_run(const Claim *claim, const VerifyRun *run, VerifyResult *result, GError **error);
+
 /* The committed reruns of EXP's design under RERUNS (`verify --reruns`):
  * every directory called EXP->name at most VERIFY_RERUN_DEPTH levels
  * below RERUNS (reruns/DATE/EXP/ of a whole rerun, reruns/DATE-EXP/N/EXP/

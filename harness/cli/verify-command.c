@@ -334,18 +334,23 @@ static bool load_rows(GPtrArray *files, const char *data_dir, const char *repro,
                         if (exp->claims->len && prov[k])
                                 g_ptr_array_add(notes, g_strdup_printf("%s, %s: %s", exp->name, which[k], prov[k]));
                 }
+                /* Each side read once for all the claims of the experiment. */
+                VerifyRun run[2] = { { 0 } };
                 gboolean ok = TRUE;
+                for (int k = 0; k < (repro ? 2 : 1) && ok && exp->claims->len; k++)
+                        ok = verify_run_read(&run[k], dirs[k], &e);
                 for (guint c = 0; c < exp->claims->len && ok; c++) {
                         ClaimsRow row = { .exp = exp, .claim = exp->claims->pdata[c], .have_repro = repro != NULL,
                                     .agree = NAN,
                                     .missing = { missing[0], missing[1] },
                                     .prov = { g_strdup(prov[0]), g_strdup(prov[1]) } };
-                        ok = verify_claim_dir(row.claim, dirs[0], &row.res[0], &e);
+                        ok = verify_claim_run(row.claim, &run[0], &row.res[0], &e);
                         if (ok && repro)
-                                ok = verify_claim_dir(row.claim, dirs[1], &row.res[1], &e);
+                                ok = verify_claim_run(row.claim, &run[1], &row.res[1], &e);
                         g_array_append_val(rows, row);
                 }
                 for (int k = 0; k < 2; k++) {
+                        verify_run_clear(&run[k]);
                         g_free(dirs[k]);
                         g_free(prov[k]);
                 }
@@ -608,14 +613,27 @@ static bool rows_agreement(GArray *rows, const char *data_dir)
 static bool rows_reruns(GArray *rows, const char *data_dir, const char *reruns)
 {
         g_autoptr(GPtrArray) dirs = NULL;
+        g_autoptr(GArray) runs = g_array_new(FALSE, TRUE, sizeof(VerifyRun));
         const Experiment *of = NULL;
         guint elsewhere = 0;
 
+        g_array_set_clear_func(runs, (GDestroyNotify) verify_run_clear);
         for (guint i = 0; i < rows->len; i++) {
                 ClaimsRow *r = &g_array_index(rows, ClaimsRow, i);
                 if (r->exp != of) {
+                        /* Each rerun read once for all the claims of its experiment. */
                         g_clear_pointer(&dirs, g_ptr_array_unref);
                         dirs = verify_rerun_dirs(reruns, r->exp, data_dir, &elsewhere);
+                        g_array_set_size(runs, 0);
+                        g_array_set_size(runs, dirs->len);
+                        for (guint d = 0; d < dirs->len; d++) {
+                                g_autoptr(GError) e = NULL;
+                                if (!verify_run_read(&g_array_index(runs, VerifyRun, d), dirs->pdata[d], &e)) {
+                                        fprintf(stderr, "ipclab: verify: --reruns %s: %s\n",
+                                                (char *) dirs->pdata[d], e->message);
+                                        return false;
+                                }
+                        }
                         of = r->exp;
                 }
                 r->reruns_elsewhere = elsewhere;
@@ -625,7 +643,7 @@ static bool rows_reruns(GArray *rows, const char *data_dir, const char *reruns)
                 for (guint d = 0; d < dirs->len; d++) {
                         VerifyResult res = { 0 };
                         g_autoptr(GError) e = NULL;
-                        if (!verify_claim_dir(r->claim, dirs->pdata[d], &res, &e)) {
+                        if (!verify_claim_run(r->claim, &g_array_index(runs, VerifyRun, d), &res, &e)) {
                                 fprintf(stderr, "ipclab: verify: --reruns %s: %s\n", (char *) dirs->pdata[d],
                                         e->message);
                                 verify_result_clear(&res);

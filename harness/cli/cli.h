@@ -1,7 +1,7 @@
 /* cli.h: what the files of the `ipclab` command line share: the exit
  * statuses, the two ways an error is printed, and one function per
- * command (main.c dispatches; cmd-run.c: list, check, keys, run,
- * estimate; cmd-data.c: summarize, columns, plot, table, section,
+ * command (main.c dispatches; cmd-check.c: list, check; cmd-run.c:
+ * keys, run, estimate; cmd-data.c: summarize, columns, plot, table, section,
  * numbers, select, methods, bus, compare, paper-check, init;
  * cmd-latency.c: latency).  Only these files print. */
 #pragma once

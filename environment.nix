@@ -28,7 +28,7 @@ pkgs.mkShell {
     zeromq nng grpc
   ];
   packages = with pkgs; [
-    gnuplot
+    gnuplot poppler_utils
     (texlive.combine { inherit (texlive) scheme-small latexmk booktabs; })
     hyperfine linuxPackages.perf
     # environments (ENV=nspawn, ENV=vm): systemd-nspawn comes with systemd;

@@ -6,7 +6,8 @@
 # the paper's own experiments (`make reproduce`): the paper's claims table
 # loads every experiment file, and its cells are measured with hyperfine
 # (shell-calls), QtDBus 5 (qtbase5-dev) and sdbus-c++ (libsdbus-c++-dev),
-# so these are here too, and the messaging libraries of ipclab's library
+# so these are here too, pdftotext (poppler-utils), with which `make all`
+# reads the finished paper back (`ipclab paper-check`), and the messaging libraries of ipclab's library
 # transports (zeromq: libzmq3-dev, nng: libnng-dev, grpc:
 # libgrpc++-dev); mk/harness.mk builds those and the C++
 # transports after deps-check has installed them (build/config.mk).  With
@@ -18,14 +19,13 @@
 # this line there, so it stays one line).
 DEPS_HARNESS := build-essential pkg-config libglib2.0-dev libdbus-1-dev libsystemd-dev zlib1g-dev liburing-dev dbus dbus-broker
 DEPS_BUILD := $(DEPS_HARNESS) qtbase5-dev libsdbus-c++-dev libzmq3-dev libnng-dev libgrpc++-dev hyperfine gnuplot-nox latexmk texlive-latex-base \
-	texlive-latex-recommended texlive-fonts-recommended
+	texlive-latex-recommended texlive-fonts-recommended poppler-utils
 # Running the whole test suite and the benchmarks against reference tools:
 # dbus-test-tool, perf, clang for the fuzzer and the sanitizers,
-# pdftotext (poppler-utils) to read the paper back, stress-ng for `make
-# check-busy`, sockperf and rt-tests (pmqtest) for bench-peers' kernel
-# paths; test-ssh.sh and test-slurm.sh start a real sshd and a one-node
+# stress-ng for `make check-busy`, sockperf and rt-tests (pmqtest) for
+# bench-peers' kernel paths; test-ssh.sh and test-slurm.sh start a real sshd and a one-node
 # Slurm.
-DEPS_CHECK := $(DEPS_BUILD) dbus-tests linux-perf util-linux clang libclang-rt-14-dev poppler-utils stress-ng \
+DEPS_CHECK := $(DEPS_BUILD) dbus-tests linux-perf util-linux clang libclang-rt-14-dev stress-ng \
 	sockperf rt-tests \
 	openssh-server openssh-client slurmctld slurmd slurm-client munge
 

@@ -11,8 +11,9 @@
 #      `make all` must fail, print the exact `apt-get install` line, and
 #      leave the clone as it was (not even ignored files);
 #   2. as root, in another fresh clone: `make all` must install what it
-#      needs and produce paper/paper.pdf in one run, changing no tracked
-#      file;
+#      needs and produce paper/paper.pdf in one run, warning of nothing
+#      (the finished paper is read back with pdftotext) and changing no
+#      tracked file;
 #   3. the line printed in 1 must then run as printed, and the user's
 #      `make deps-check` pass: it named the packages `make all` needs;
 #   4. with IPCLAB_FRESH_SUITE=1 (make check-fresh-full), the README's
@@ -133,6 +134,10 @@ check "root make all made paper/paper.pdf" '[ -s "$machine/root/ipclab/paper/pap
 changed=$(git_in /root/ipclab 2>&1)
 if [ $? -eq 0 ] && [ -z "$changed" ]; then ok "root make all changes no tracked file, leaves nothing untracked"; else
         not_ok "root make all changes no tracked file, leaves nothing untracked" "changed: $changed"
+fi
+problems=$(grep -E 'WARNING' "$log_dir/root.log")
+if [ -z "$problems" ]; then ok "root make all warns of nothing (the paper read back)"; else
+        not_ok "root make all warns of nothing (the paper read back)" "$(printf '%s' "$problems" | head -n 3)"
 fi
 grep -E 'cannot run here' "$log_dir/root.log" | sed 's/^/# reported: /'
 

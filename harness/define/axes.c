@@ -76,61 +76,10 @@ static const AxisValueNeed reply_needs[] = {
 
 #define AT(field) offsetof(Cell, field)
 
-#define MAX_SIZE ((guint64) 256 << 20)      /* 256 MiB: D-Bus allows 128 MiB */
-#define MAX_COUNT ((guint64) 1000000000)    /* a billion messages */
-
-/* In column order (columns.h), which is samples.tsv's. */
-const Axis axis_table[] = {
-        { .column = COL_ENV, .type = AXIS_PLACE, .values = axis_env_values, .usual = "host",
-          .def = "host", .help = "where it runs: an environment `ipclab list` names (host, a container, a VM); "
-                                 "a list runs every cell in each (--env picks one)" },
-        /* Like env, where a cell runs is chosen by the run (--host,
-         * --slurm), not the file; data written before the column gets
-         * the machine its meta.ini names (samples.c). */
-        { .column = COL_MACHINE, .type = AXIS_PLACE },
-        { .column = COL_TRANSPORT, .type = AXIS_TRANSPORT, .offset = AT(transport), .describe = 1,
-          .noted_bare = true, .of_kind = true, .required = true, .help = "axis: transports (see `ipclab list`)" },
-        { .column = COL_BUS, .type = AXIS_NAMES, .values = axis_bus_values, .offset = AT(bus),
-          .takes = IPCLAB_TRANSPORT_DBUS, .takes_who = "D-Bus transports", .dash = "none", .describe = 2, .labelled = true,
-          .noted_bare = true, .of_kind = true, .applies = bus_applies,
-          .def = "dbus-daemon", .help = "axis, D-Bus transports only: dbus-daemon, dbus-broker, p2p" },
-        { .column = COL_PAYLOAD, .type = AXIS_NAMES, .values = axis_payload_values, .offset = AT(payload),
-          .describe = 4, .noted_bare = true, .of_kind = true,
-          .def = "bytes", .help = "axis: bytes (D-Bus ay) or string (D-Bus s)" },
-        { .column = COL_SIZE_B, .type = AXIS_SIZE, .offset = AT(size), .describe = 5, .labelled = true,
-          .noted_bare = true, .described = has_payload,
-          .def = "64", .min = 1, .max = MAX_SIZE, .help = "axis: payload bytes per message (64, 4KiB, 1MiB)" },
-        { .column = COL_PATTERN, .type = AXIS_NAMES, .values = axis_pattern_values, .offset = AT(pattern),
-          .describe = 3, .noted_bare = true, .of_kind = true,
-          .def = "roundtrip", .help = "axis: oneway, roundtrip, callrate" },
-        { .column = COL_REPLY, .type = AXIS_NAMES, .values = axis_reply_values, .offset = AT(reply),
-          .needs = reply_needs, .dash = "echo", .describe = 6, .labelled = true, .applies = reply_applies,
-          .described = is_roundtrip,
-          .def = "echo",
-          .help = "axis, round trips: echo the payload, reply empty, or short (the string OK; gdbus)" },
-        { .column = COL_MARSHAL, .type = AXIS_NAMES, .values = axis_marshal_values, .offset = AT(marshal),
-          .needs = marshal_needs, .usual = "array", .describe = 7, .labelled = true, .of_kind = true,
-          .def = "array", .help = "axis: array (whole), per-element (append and read per byte), append-per-element "
-                                  "(append per byte, read whole) for D-Bus ay; copy (gdbus strings built with "
-                                  "g_variant_new)" },
-        { .column = COL_CPUS, .type = AXIS_NAMES, .values = axis_cpus_values, .offset = AT(cpus),
-          .usual = "none", .describe = 8, .labelled = true,
-          .def = "none", .help = "axis: none (unpinned), same (one CPU), split (two CPUs)" },
-        /* Client and server as two processes or as two threads of one
-         * (runner.c).  No default in the file: a file without the key
-         * keeps the config_sha256 it had before the key existed
-         * (processes). */
-        { .column = COL_ROLES, .type = AXIS_NAMES, .values = axis_roles_values, .offset = AT(roles),
-          .old = "processes", .usual = "processes", .describe = 9, .labelled = true, .of_kind = true,
-          .help = "axis: processes (client and server each a forked process; the default) or threads "
-                  "(two threads of one forked process), for the transports that can (see `ipclab check`)" },
-        { .column = COL_COUNT, .type = AXIS_COUNT, .offset = AT(count), .dash = "0", .describe = 10,
-          .labelled = true, .applies = count_applies, .min = 1, .max = MAX_COUNT,
-          .help = "axis: messages per repetition (exactly one of count and duration)" },
-        { .column = COL_DURATION_NS, .type = AXIS_DURATION, .offset = AT(duration_ns), .dash = "0",
-          .describe = 11, .labelled = true, .applies = duration_applies, .min = 1000, .max = AXIS_MAX_DURATION,
-          .help = "axis: time box per repetition, 500ms (exactly one of count and duration)" },
-};
+/* The rows of axes-table.h, each with its column. */
+#define AXIS_ROW_(id, name, unit, label, key, ...) { .column = COL_##id, __VA_ARGS__ },
+const Axis axis_table[] = { IPCLAB_AXES(AXIS_ROW_) };
+#undef AXIS_ROW_
 
 const size_t axis_count = G_N_ELEMENTS(axis_table);
 G_STATIC_ASSERT(G_N_ELEMENTS(axis_table) <= AXIS_MAX);

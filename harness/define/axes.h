@@ -3,20 +3,20 @@
  * An axis is what varies between the cells of an experiment (transport,
  * bus, payload, size, pattern, reply, marshal, cpus, roles, count,
  * duration) or between the places a run measures them in (env, machine).
- * Each is one row of axis_table (axes.c): its column (columns.h gives its
- * name, unit, label and selector key), its type and values, where a Cell
- * holds it, which transports take it, what data written before it
- * existed holds, and how a cell's description (and so the configuration
- * hash) prints it.  Expansion, cell identity, the configuration hash,
+ * Each is one row of axes-table.h, which gives both its column (name,
+ * unit, label and selector key: columns.h) and its row of axis_table
+ * (axes.c): its type and values, where a Cell holds it, which transports
+ * take it, what data written before it existed holds, and how a cell's
+ * description (and so the configuration hash) prints it.  Expansion, cell identity, the configuration hash,
  * selectors, the axis columns of samples.tsv and the descriptions of
  * cells in `ipclab verify` and the summary all read these rows.
  *
  * Its key in experiment files is made from its row too (experiment.c),
  * and so is what a run's estimate matches recorded times on (of_kind).
  *
- * Adding an axis: its field in Cell below (and in IpclabCell when a
- * transport reads it), its row in axis_table, its column in columns.h,
- * and the transports that take it (README.md, "Adding an axis").
+ * Adding an axis: its row in axes-table.h, its field in Cell below (and
+ * in IpclabCell when a transport reads it), and the transports that take
+ * it (README.md, "Adding an axis").
  */
 #pragma once
 
@@ -179,6 +179,9 @@ typedef struct {
 
 /* The longest duration= (and timeout=, auto_cap=): an hour, in ns. */
 #define AXIS_MAX_DURATION ((guint64) 3600 * G_USEC_PER_SEC * 1000)
+/* The largest size= (D-Bus itself allows 128 MiB) and count=. */
+#define AXIS_MAX_SIZE ((guint64) 256 << 20)
+#define AXIS_MAX_COUNT ((guint64) 1000000000)
 
 /* More axes than this: raise it. */
 #define AXIS_MAX 32

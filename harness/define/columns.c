@@ -45,22 +45,10 @@ const Column column_table[] = {
         [COL_CELL] = { "cell", COLUMN_ID, "", "cell", NULL, S },
         [COL_REP] = { "rep", COLUMN_ID, "", "repetition", NULL, S },
 
-        [COL_ENV] = { "env", COLUMN_AXIS, "", "environment", "env", S | M },
-        [COL_MACHINE] = { "machine", COLUMN_AXIS, "", "machine", "machine", S | M },
-        [COL_TRANSPORT] = { "transport", COLUMN_AXIS, "", "transport", "transport", S | M },
-        [COL_BUS] = { "bus", COLUMN_AXIS, "", "bus", "bus", S | M },
-        [COL_PAYLOAD] = { "payload", COLUMN_AXIS, "", "payload type", "payload", S | M },
-        [COL_SIZE_B] = { "size_B", COLUMN_AXIS, "B", "message size", "size", S | M },
-        [COL_PATTERN] = { "pattern", COLUMN_AXIS, "", "message pattern", "pattern", S | M },
-        [COL_REPLY] = { "reply", COLUMN_AXIS, "", "reply", "reply", S | M },
-        [COL_MARSHAL] = { "marshal", COLUMN_AXIS, "", "marshalling", "marshal", S | M },
-        [COL_CPUS] = { "cpus", COLUMN_AXIS, "", "CPU placement", "cpus", S | M },
-        /* Client and server as two processes or as two threads of one
-         * (runner.c); data written before the column reads as processes
-         * (samples_table_read). */
-        [COL_ROLES] = { "roles", COLUMN_AXIS, "", "client and server as", "roles", S | M },
-        [COL_COUNT] = { "count", COLUMN_AXIS, "", "messages per repetition", "count", S | M },
-        [COL_DURATION_NS] = { "duration_ns", COLUMN_AXIS, "ns", "duration of a repetition", "duration", S | M },
+        /* Every axis, from its row in axes-table.h. */
+#define AXIS_COLUMN_(id, name, unit, label, key, ...) [COL_##id] = { name, COLUMN_AXIS, unit, label, key, S | M },
+        IPCLAB_AXES(AXIS_COLUMN_)
+#undef AXIS_COLUMN_
 
         [COL_STATUS] = { "status", COLUMN_MEASURED, "", "outcome", NULL, S | WORD },
         [COL_ELAPSED_NS] = { "elapsed_ns", COLUMN_MEASURED, "ns", "elapsed time", NULL, S | M | CI,

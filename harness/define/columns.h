@@ -1,7 +1,8 @@
 /* columns.h: the one schema of ipclab's data files.
  *
  * Every column of samples.tsv (one row per repetition) and of the summary
- * (`ipclab summarize`, one row per cell) is one row of column_table: its
+ * (`ipclab summarize`, one row per cell) is one row of column_table (an
+ * axis's from its row in axes-table.h, the axis registry): its
  * name as in the header, what kind of column it is, its unit, a label for
  * axes, legends and table heads, and, for an axis, the key that selectors
  * use.  The samples writer and reader, the summary, `ipclab verify` and
@@ -22,8 +23,9 @@
 #pragma once
 
 #include <stdbool.h>
-
 #include <stddef.h>
+
+#include "axes-table.h"
 
 typedef enum {
         COLUMN_ID,        /* cell, rep: which measurement a row is */
@@ -58,24 +60,14 @@ typedef enum {
 
 /* The index of each row of column_table, for code that fills a column
  * (column_table[COL_SIZE_B] is size_B).  The columns of samples.tsv come
- * in this order. */
+ * in this order; the axes' come from their rows in axes-table.h. */
 typedef enum {
         COL_EXPERIMENT,
         COL_CELL,
         COL_REP,
-        COL_ENV,
-        COL_MACHINE,
-        COL_TRANSPORT,
-        COL_BUS,
-        COL_PAYLOAD,
-        COL_SIZE_B,
-        COL_PATTERN,
-        COL_REPLY,
-        COL_MARSHAL,
-        COL_CPUS,
-        COL_ROLES,
-        COL_COUNT,
-        COL_DURATION_NS,
+#define COLUMN_ID_OF_AXIS_(id, ...) COL_##id,
+        IPCLAB_AXES(COLUMN_ID_OF_AXIS_)   /* COL_ENV ... COL_DURATION_NS */
+#undef COLUMN_ID_OF_AXIS_
         COL_STATUS,
         COL_ELAPSED_NS,
         COL_CLIENT_CPU_NS,

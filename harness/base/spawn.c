@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -309,4 +310,41 @@ int spawn_command(const char *const *argv, guint timeout_ms, SpawnCheck check, v
                 return -EIO;
         *out = g_string_free(g_steal_pointer(&text), FALSE);
         return 0;
+}
+
+volatile sig_atomic_t spawn_interrupted;
+
+int spawn_stop_check(void *data)
+{
+        (void) data;
+        return spawn_interrupted ? -EINTR : 0;
+}
+
+void spawn_stop_signals(sigset_t *set)
+{
+        sigemptyset(set);
+        sigaddset(set, SIGINT);
+        sigaddset(set, SIGTERM);
+}
+
+int spawn_helper(const char *const *argv, guint timeout_ms, char **out)
+{
+        return spawn_command(argv, timeout_ms, spawn_stop_check, NULL, out);
+}
+
+int spawn_helper_output(pid_t pid, int fd, guint timeout_ms, GString *text, int *status)
+{
+        SpawnChild c;
+        spawn_adopt(pid, fd, true, &c);
+        gint64 deadline = g_get_monotonic_time() + (gint64) timeout_ms * 1000;
+
+        return spawn_wait(&c, deadline, 0, text, spawn_stop_check, NULL, status);
+}
+
+void spawn_child_start(pid_t parent)
+{
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent)
+                _exit(127);
+        signal(SIGPIPE, SIG_IGN);
 }

@@ -1,5 +1,6 @@
 /* spawn.h: the one way ipclab starts a child it waits for with a
- * deadline: a helper command (spawn_command: meta.c, history.c), the
+ * deadline: a helper command (spawn_helper: meta.c, bus.c, the plugins'
+ * provenance, ssh and Slurm's tools; spawn_command: history.c), the
  * runner's supervisor (runner.c), the waits for its sides' reports
  * (runner-fork.c), hyperfine (runner-command.c), a container or VM
  * (place/env/env.c), ssh and Slurm's tools (place/tool.c), a bus
@@ -15,7 +16,9 @@
  * spawn_wait() waits for the exit, reading the child's output meanwhile
  * when asked, until a deadline or until a check says stop; then it ends
  * the child (and its group) as spawn_end() does: SIGTERM, SIGKILL
- * GRACE_MS later (at once when 0), and reaps it.  Nothing here prints.
+ * GRACE_MS later (at once when 0), and reaps it.  spawn_interrupted is
+ * the one flag a SIGINT or SIGTERM sets, and spawn_stop_check() the one
+ * check that stops a wait at it.  Nothing here prints.
  */
 #pragma once
 
@@ -109,3 +112,38 @@ void spawn_end(SpawnChild *c, guint grace_ms, int *status);
  * stopped) and reaped, and the result is -ETIMEDOUT, CHECK's reason,
  * -ENOENT (no such program) or -EIO (a non-zero exit). */
 int spawn_command(const char *const *argv, guint timeout_ms, SpawnCheck check, void *data, char **out);
+
+/* Set by the command line's SIGINT and SIGTERM handler (cli.c): a run
+ * stops, keeping what it measured, and every wait for a child that
+ * checks spawn_stop_check() ends. */
+extern volatile sig_atomic_t spawn_interrupted;
+/* SpawnCheck: -EINTR once spawn_interrupted is set. */
+int spawn_stop_check(void *data);
+/* Into *SET: SIGINT and SIGTERM, which set spawn_interrupted, for
+ * spawn_watch_signals(). */
+void spawn_stop_signals(sigset_t *set);
+
+/* Runs ARGV[0] (searched in PATH) with ARGV, stdin and stderr on
+ * /dev/null, and returns 0 with *OUT its standard output (at most 64 KiB)
+ * when it exits 0 within TIMEOUT_MS.  Otherwise it is killed (also when
+ * stopped) and reaped, and the result is -ETIMEDOUT, -EINTR (SIGINT or
+ * SIGTERM arrived: spawn_interrupted), -ENOENT (no such program) or
+ * -EIO (a non-zero exit).  Every helper command ipclab waits for (a
+ * version, systemd-detect-virt, ssh and Slurm's tools) goes through
+ * here: none can hold a run for longer than its limit. */
+int spawn_helper(const char *const *argv, guint timeout_ms, char **out);
+#define SPAWN_HELPER_TIMEOUT_MS 5000
+
+/* The part of spawn_helper() after the fork, for any child PID that
+ * writes to the pipe FD (which this closes): appends what it writes (at
+ * most 64 KiB) to TEXT until it closes it, then waits for its exit, all
+ * within TIMEOUT_MS: 0 with *STATUS its wait status, or -ETIMEDOUT or
+ * -EINTR (spawn_interrupted) with the child (and its process group)
+ * killed and reaped, or -errno. */
+int spawn_helper_output(pid_t pid, int fd, guint timeout_ms, GString *text, int *status);
+
+/* The start of a child process ipclab forks itself, without exec (PARENT:
+ * ipclab's pid, taken before the fork): it is killed when its parent
+ * ends, and ends at once when the parent is gone already; SIGPIPE is
+ * ignored. */
+void spawn_child_start(pid_t parent);

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "experiment.h"
-#include "runner.h"
+#include "spawn.h"
 #include "safefile.h"
 
 int cli_usage_error(GOptionContext *ctx, const char *msg)
@@ -31,5 +31,5 @@ int cli_report(GError *e)
 void cli_on_signal(int sig)
 {
         (void) sig;
-        runner_interrupted = 1;
+        spawn_interrupted = 1;
 }

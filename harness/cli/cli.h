@@ -23,7 +23,7 @@ int cli_usage_error(GOptionContext *ctx, const char *msg);
  * bad input, else EXIT_FAILED. */
 int cli_report(GError *e);
 
-/* A SIGINT or SIGTERM handler: sets runner_interrupted (runner.h), which
+/* A SIGINT or SIGTERM handler: sets spawn_interrupted (spawn.h), which
  * a run polls to stop, keeping what it measured. */
 void cli_on_signal(int sig);
 

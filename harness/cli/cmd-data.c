@@ -21,7 +21,7 @@
 #include "history.h"
 #include "init.h"
 #include "latency.h"
-#include "meta.h"
+#include "spawn.h"
 #include "methods.h"
 #include "numbers.h"
 #include "papercheck.h"
@@ -30,7 +30,6 @@
 #include "render.h"
 #include "remote.h"
 #include "run.h"
-#include "runner.h"
 #include "safefile.h"
 #include "samples.h"
 #include "summarize.h"
@@ -292,7 +291,7 @@ int cmd_bus(int argc, char **argv)
         printf("%s\n%d\n", bus_get_address(bus), (int) bus_get_pid(bus));
         fflush(stdout);
         char buf[64];
-        while (!runner_interrupted && bus_is_alive(bus)) {
+        while (!spawn_interrupted && bus_is_alive(bus)) {
                 ssize_t n = read(STDIN_FILENO, buf, sizeof buf);
                 if (n == 0 || (n < 0 && errno != EINTR))
                         break;

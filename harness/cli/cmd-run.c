@@ -31,9 +31,9 @@
 #include "plugin.h"
 #include "render.h"
 #include "run.h"
-#include "runner.h"
 #include "safefile.h"
 #include "samples.h"
+#include "spawn.h"
 #include "summarize.h"
 #include "transport.h"
 #if __has_include("verify.h")
@@ -101,7 +101,7 @@ static int run_files(char **files, int n, const RunRequest *rq, GPtrArray *found
         Place here = { .ops = place_ops(PLACE_LOCAL), .spec = (char *) "local", .key = (char *) "local" };
         int status = 0;
 
-        for (int i = 0; i < n && !runner_interrupted; i++) {
+        for (int i = 0; i < n && !spawn_interrupted; i++) {
                 g_autoptr(GError) err = NULL;
                 g_autoptr(Experiment) exp = experiment_load(files[i], rq->call.profile, &err);
                 int r;
@@ -116,7 +116,7 @@ static int run_files(char **files, int n, const RunRequest *rq, GPtrArray *found
                         PlaceJob job = { .place = &here, .call = &rq->call, .exp = exp, .out_dir = rq->dir };
                         r = place_run(&job, &err);
                 }
-                if (r == RUN_INTERRUPTED || runner_interrupted)
+                if (r == RUN_INTERRUPTED || spawn_interrupted)
                         return EXIT_INTERRUPTED;
                 if (r == RUN_ERROR)
                         r = cli_report(err);

@@ -106,7 +106,7 @@ char *bus_version(BusKind kind)
                 return NULL;
 
         const char *argv[] = { program, "--version", NULL };
-        if (meta_command(argv, META_COMMAND_TIMEOUT_MS, &out) < 0)
+        if (spawn_helper(argv, SPAWN_HELPER_TIMEOUT_MS, &out) < 0)
                 return g_strdup_printf("%s (unknown version)", bus_program_name(kind));
 
         /* "D-Bus Message Bus Daemon 1.14.10" or "dbus-broker 33": the

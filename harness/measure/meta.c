@@ -160,27 +160,6 @@ static char *cpu_mitigations(void)
         return out->len ? g_string_free(g_steal_pointer(&out), FALSE) : g_strdup("none");
 }
 
-/* SpawnCheck: stop at SIGINT or SIGTERM. */
-static int stop_when_interrupted(void *data)
-{
-        (void) data;
-        return runner_interrupted ? -EINTR : 0;
-}
-
-int meta_child_output(pid_t pid, int fd, guint timeout_ms, GString *text, int *status)
-{
-        SpawnChild c;
-        spawn_adopt(pid, fd, true, &c);
-        gint64 deadline = g_get_monotonic_time() + (gint64) timeout_ms * 1000;
-
-        return spawn_wait(&c, deadline, 0, text, stop_when_interrupted, NULL, status);
-}
-
-int meta_command(const char *const *argv, guint timeout_ms, char **out)
-{
-        return spawn_command(argv, timeout_ms, stop_when_interrupted, NULL, out);
-}
-
 /* systemd-detect-virt --MODE: "kvm", "docker", "none"; it exits non-zero
  * when it finds none, and says "none".  Without it, what the CPU says. */
 static char *detect_virt(const char *mode, Meta *m)
@@ -188,7 +167,7 @@ static char *detect_virt(const char *mode, Meta *m)
         const char *argv[] = { "systemd-detect-virt", mode, NULL };
         const char *why = NULL;
         g_autofree char *out = NULL;
-        int r = meta_command(argv, META_COMMAND_TIMEOUT_MS, &out);
+        int r = spawn_helper(argv, SPAWN_HELPER_TIMEOUT_MS, &out);
 
         if (r == 0 || r == -EIO) {
                 char *nl = out ? strchr(out, '\n') : NULL;
@@ -198,7 +177,7 @@ static char *detect_virt(const char *mode, Meta *m)
         }
         why = r == -ETIMEDOUT ? "timed out" : r == -EINTR ? "interrupted" : r == -ENOENT ? "not installed" : "failed";
         if (r == -ETIMEDOUT)
-                warn(m, "systemd-detect-virt %s did not answer within %u s; killed", mode, META_COMMAND_TIMEOUT_MS / 1000);
+                warn(m, "systemd-detect-virt %s did not answer within %u s; killed", mode, SPAWN_HELPER_TIMEOUT_MS / 1000);
         if (!strcmp(mode, "--vm") && cpu_has_flag("hypervisor"))
                 return g_strdup_printf("yes (hypervisor flag; systemd-detect-virt %s)", why);
         return g_strdup_printf("unknown (systemd-detect-virt %s)", why);

@@ -57,24 +57,6 @@ gboolean meta_check_values(GKeyFile *kf, const char *path, GError **error);
  * nothing when KF names no machine. */
 void meta_add_machine_group(GKeyFile *kf);
 
-/* Runs ARGV[0] (searched in PATH) with ARGV, stdin and stderr on
- * /dev/null, and returns 0 with *OUT its standard output (at most 64 KiB)
- * when it exits 0 within TIMEOUT_MS.  Otherwise it is killed (also when
- * stopped) and reaped, and the result is -ETIMEDOUT, -EINTR (SIGINT or
- * SIGTERM arrived: runner_interrupted), -ENOENT (no such program) or
- * -EIO (a non-zero exit).  Every helper command ipclab waits for goes
- * through here: none can hold a run for longer than its limit. */
-int meta_command(const char *const *argv, guint timeout_ms, char **out);
-#define META_COMMAND_TIMEOUT_MS 5000
-
-/* The part of meta_command() after the fork, for any child PID that
- * writes to the pipe FD (which this closes): appends what it writes (at
- * most 64 KiB) to TEXT until it closes it, then waits for its exit, all
- * within TIMEOUT_MS: 0 with *STATUS its wait status, or -ETIMEDOUT or
- * -EINTR (runner_interrupted) with the child (and its process group)
- * killed and reaped, or -errno. */
-int meta_child_output(pid_t pid, int fd, guint timeout_ms, GString *text, int *status);
-
 /* Reads the meta.ini at PATH (safefile_key_file(): a regular file in its
  * tree, of at most 1 MiB), or NULL with IPCLAB_ERROR_INPUT naming it.
  * The one reader of what meta_to_ini() writes: the methods text and

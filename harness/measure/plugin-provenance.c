@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "dir.h"
-#include "meta.h"
+#include "spawn.h"
 #include "plugin-internal.h"
 
 /* ---- identity and provenance ---- */
@@ -36,7 +36,7 @@ static char *package_of(const char *file)
         for (size_t i = 0; i < G_N_ELEMENTS(files) && files[i]; i++) {
                 const char *search[] = { "dpkg-query", "--search", files[i], NULL };
                 g_autofree char *out = NULL;
-                if (meta_command(search, META_COMMAND_TIMEOUT_MS, &out) != 0)
+                if (spawn_helper(search, SPAWN_HELPER_TIMEOUT_MS, &out) != 0)
                         continue;
                 char *colon = strstr(out, ": ");
                 if (!colon)
@@ -44,7 +44,7 @@ static char *package_of(const char *file)
                 *colon = '\0';
                 const char *show[] = { "dpkg-query", "--show", "--showformat=${Version}", out, NULL };
                 g_autofree char *version = NULL;
-                if (meta_command(show, META_COMMAND_TIMEOUT_MS, &version) != 0)
+                if (spawn_helper(show, SPAWN_HELPER_TIMEOUT_MS, &version) != 0)
                         continue;
                 return g_strdup_printf("%s %s", out, g_strstrip(version));
         }

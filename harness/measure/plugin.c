@@ -13,9 +13,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "meta.h"
+#include "spawn.h"
 #include "plugin-internal.h"
-#include "runner.h"
 #include "suggest.h"
 
 /* The descriptor's size for each minor of this major: a plugin built for
@@ -192,12 +191,12 @@ static GString *isolated(void (*fn)(gpointer data, int fd), gpointer data, guint
         }
         if (pid == 0) {
                 close(p[0]);
-                runner_child_start(parent);
+                spawn_child_start(parent);
                 fn(data, p[1]);
                 _exit(0);
         }
         close(p[1]);
-        int r = meta_child_output(pid, p[0], timeout_ms, text, &status);
+        int r = spawn_helper_output(pid, p[0], timeout_ms, text, &status);
         const char *answer = memchr(text->str, STAGE_ANSWER, text->len);
         gsize stages = answer ? (gsize) (answer - text->str) : text->len;
         if (stages)

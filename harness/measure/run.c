@@ -48,6 +48,7 @@
 #include "runner.h"
 #include "safefile.h"
 #include "samples.h"
+#include "spawn.h"
 #include "stats.h"
 #include "transport.h"
 #include "verify.h"
@@ -559,7 +560,7 @@ static int run_one(Run *run, Runner *runner, const Cell *cell, guint i, guint n,
                 g_set_error(error, IPCLAB_ERROR, IPCLAB_ERROR_RUN, "cannot run %s: %s", desc, g_strerror(-r));
                 return RUN_ERROR;
         }
-        if (runner_interrupted)
+        if (spawn_interrupted)
                 return 0;
         guint64 spent = (guint64) (g_get_monotonic_time() - t0) * 1000;
         if (s.status < 0) {
@@ -616,12 +617,12 @@ static int run_rounds(Run *run, Runner *runner, GError **error)
                 run->planned += todo;
         }
         g_autoptr(GRand) rng = g_rand_new_with_seed((guint32) (exp->seed ^ (exp->seed >> 32)));
-        for (guint round = 0; !runner_interrupted; round++) {
+        for (guint round = 0; !spawn_interrupted; round++) {
                 decide_at_look(exp, run->states, run->rows, round);
                 g_autoptr(GPtrArray) order = run_round_order(run, round, rng);
                 if (!order->len)
                         break;
-                for (guint i = 0; i < order->len && !runner_interrupted; i++)
+                for (guint i = 0; i < order->len && !spawn_interrupted; i++)
                         if (run_one(run, runner, order->pdata[i], i, order->len, round, error) < 0)
                                 return RUN_ERROR;
         }
@@ -744,7 +745,7 @@ static int run_inner(Run *run, bool resume, const char *const *argv, GError **er
         run->pfd = run->lfd = -1;
         progress_status(NULL);
         runner_stop_buses(runner);
-        if (runner_interrupted) {
+        if (spawn_interrupted) {
                 progress_say("interrupted; %s is unchanged; `ipclab run --resume` continues from %u finished repetitions",
                              run->final, run->rows->len);
                 return RUN_INTERRUPTED;

@@ -80,7 +80,7 @@ static int hyperfine_exec(const Cell *cell, const Endpoint *ep, const char *cmd,
                 runner_report_fail(out, -r, "hyperfine: %s", g_strerror(-r));
                 return -1;
         }
-        r = spawn_wait(&child, (gint64) (deadline / 1000), 0, NULL, runner_stop_check, NULL, &status);
+        r = spawn_wait(&child, (gint64) (deadline / 1000), 0, NULL, spawn_stop_check, NULL, &status);
         if (r < 0) {
                 runner_report_fail(out, r == -EINTR ? EINTR : ETIMEDOUT, "%s",
                             r == -EINTR ? "interrupted" : "hyperfine exceeded the time limit");

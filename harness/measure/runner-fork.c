@@ -64,18 +64,10 @@ int runner_pin_bus(Bus *bus, BusKind kind, int server, Sample *out)
         return r;
 }
 
-void runner_child_start(pid_t parent)
-{
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (getppid() != parent)
-                _exit(127);
-        signal(SIGPIPE, SIG_IGN);
-}
-
 /* Start of every side: die with the parent, take the CPU. */
 static void child_setup(int cpu, pid_t parent)
 {
-        runner_child_start(parent);
+        spawn_child_start(parent);
         signal(SIGINT, SIG_IGN);   /* the parent decides what an interrupt does */
         runner_pin(cpu);
 }
@@ -434,19 +426,6 @@ gint64 runner_deadline_us(guint64 deadline)
         return (gint64) ((deadline + 999) / 1000);
 }
 
-void runner_stop_signals(sigset_t *set)
-{
-        sigemptyset(set);
-        sigaddset(set, SIGINT);
-        sigaddset(set, SIGTERM);
-}
-
-int runner_stop_check(void *data)
-{
-        (void) data;
-        return runner_interrupted ? -EINTR : 0;
-}
-
 /* Waits until one of the N descriptors FDS (-1: skipped) is readable, by
  * DEADLINE or an interrupt (then -ETIMEDOUT or -EINTR): only these wake
  * it, nothing on a timer of its own, so that it does not wake in a
@@ -455,8 +434,8 @@ static int runner_watch(const int *fds, size_t n, guint64 deadline)
 {
         sigset_t stop;
 
-        runner_stop_signals(&stop);
-        return spawn_watch_signals(NULL, fds, n, runner_deadline_us(deadline), &stop, runner_stop_check, NULL);
+        spawn_stop_signals(&stop);
+        return spawn_watch_signals(NULL, fds, n, runner_deadline_us(deadline), &stop, spawn_stop_check, NULL);
 }
 
 /* Waits until CH's READY byte arrives; false on exit or time limit. */
@@ -464,7 +443,7 @@ bool runner_wait_ready(Child *ch, guint64 deadline)
 {
         for (;;) {
                 guint64 now = runner_now_ns();
-                if (now >= deadline || runner_interrupted)
+                if (now >= deadline || spawn_interrupted)
                         return false;
                 int r = runner_watch(&ch->fd, 1, deadline);
                 if (r == -EINTR || r == -ETIMEDOUT)
@@ -502,7 +481,7 @@ bool runner_collect(Child *ch, size_t n, guint64 deadline)
                 if (!open_n)
                         return true;
                 guint64 now = runner_now_ns();
-                if (now >= deadline || runner_interrupted)
+                if (now >= deadline || spawn_interrupted)
                         return false;
                 if (grace && now >= grace) {
                         for (size_t j = 0; j < n; j++) {

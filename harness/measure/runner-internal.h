@@ -191,11 +191,6 @@ char *runner_make_private_dir(char **why);
 pid_t runner_spawn(Ctx *c, Child *ch, SpawnKind kind, int cpu, int cpu_client);
 /* DEADLINE (runner_now_ns()) as spawn_watch() takes it (rounded up). */
 gint64 runner_deadline_us(guint64 deadline);
-/* Into *SET: SIGINT and SIGTERM, which set runner_interrupted, for
- * spawn_watch_signals(). */
-void runner_stop_signals(sigset_t *set);
-/* SpawnCheck: -EINTR once runner_interrupted is set. */
-int runner_stop_check(void *data);
 /* Reaps PID, a child of this process, into *STATUS, SIGKILLed first when
  * KILL_FIRST (spawn_end()). */
 void runner_reap(pid_t pid, bool kill_first, int *status);

@@ -140,8 +140,6 @@
  */
 #include "runner-internal.h"
 
-volatile sig_atomic_t runner_interrupted;
-
 /* Makes RUNNER's latency buffer hold N entries: a shared mapping, so that
  * the client child's latencies are the parent's to keep. */
 int runner_latency_buffer(Runner *runner, size_t n)
@@ -225,7 +223,7 @@ static bool rep_start_server(Ctx *c, Child ch[2], const Rep *rp, guint64 deadlin
         runner_collect(&ch[0], 1, MIN(deadline, runner_now_ns() + 1000000000u));
         if (ch[0].have_report && ch[0].s.status < 0)
                 runner_report_fail(out, ch[0].s.status, "%s", ch[0].s.why);
-        else if (runner_interrupted)
+        else if (spawn_interrupted)
                 runner_report_fail(out, EINTR, "interrupted");
         else if (runner_now_ns() >= deadline)
                 runner_report_fail(out, ETIMEDOUT, "the server did not become ready within the time limit");
@@ -352,7 +350,7 @@ static void repetition(Runner *runner, const Rep *rp, Sample *out)
                 runner_hook_leave(runner);
         }
         if (!runner_collect(ch, 2, deadline)) {
-                if (runner_interrupted)
+                if (spawn_interrupted)
                         runner_report_fail(out, EINTR, "interrupted");
                 else
                         runner_report_fail(out, ETIMEDOUT, "exceeded the time limit of %.3g s", (double) limit / 1e9);
@@ -377,7 +375,7 @@ typedef void (*RepetitionFn)(Runner *runner, const Rep *rp, Sample *out);
 static void supervisor_interrupted(int sig)
 {
         (void) sig;
-        runner_interrupted = 1;
+        spawn_interrupted = 1;
 }
 
 /* Why the supervisor ended without a report (exit STATUS, from waitpid;
@@ -389,7 +387,7 @@ static void supervisor_failed(Runner *runner, int status, bool killed, Sample *o
         double limit = (double) runner->exp->timeout_ns / 1e9;
         char how[96];
 
-        if (runner_interrupted) {
+        if (spawn_interrupted) {
                 runner_report_fail(out, EINTR, "interrupted");
         } else if (killed || (stage != STAGE_RUN && WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)) {
                 runner_report_fail(out, ETIMEDOUT, "%s exceeded the time limit of %.3g s", what, limit);
@@ -415,7 +413,7 @@ static int supervisor_run(void *data)
         struct sigaction sa = { .sa_handler = supervisor_interrupted };
 
         close(sv->report[0]);
-        runner_child_start(sv->parent);
+        spawn_child_start(sv->parent);
         sigaction(SIGINT, &sa, NULL);
         signal(SIGALRM, SIG_DFL);   /* a hook past its limit (runner_hook_enter) */
         sv->fn(sv->runner, sv->rp, sv->out);
@@ -427,7 +425,7 @@ static int supervisor_run(void *data)
  * (*DATA, the end of its grace, is still 0). */
 static int supervisor_stop(void *data)
 {
-        return runner_interrupted && !*(const guint64 *) data ? -EINTR : 0;
+        return spawn_interrupted && !*(const guint64 *) data ? -EINTR : 0;
 }
 
 /* Runs FN (a repetition) in a child process of its own, the supervisor,
@@ -467,10 +465,10 @@ static void supervise(Runner *runner, RepetitionFn fn, const Rep *rp, Sample *ou
          * its deadline and SIGINT or SIGTERM wake this process. */
         guint64 end = runner_now_ns() + 3 * limit + SUPERVISOR_SLACK_NS, grace = 0;
         sigset_t stop;
-        runner_stop_signals(&stop);
+        spawn_stop_signals(&stop);
         for (;;) {
                 guint64 now = runner_now_ns();
-                if (runner_interrupted && !grace) {
+                if (spawn_interrupted && !grace) {
                         kill(c.pid, SIGINT);
                         grace = now + INTERRUPT_GRACE_NS;
                 }

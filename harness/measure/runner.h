@@ -39,15 +39,6 @@ int runner_run(Runner *runner, const Cell *cell, guint rep, Sample *out);
  * is 0 when it measured none. */
 const guint64 *runner_latencies(const Runner *runner, size_t *n);
 
-/* The start of a child process ipclab forks (PARENT: ipclab's pid,
- * taken before the fork): it is killed when its parent ends, and ends at
- * once when the parent is gone already; SIGPIPE is ignored. */
-void runner_child_start(pid_t parent);
-
 /* Stops the buses the runner started (also done by runner_free). */
 void runner_stop_buses(Runner *runner);
 
-/* Set by main.c's signal handler (Ctrl-C and the like, during a run):
- * the run stops, what was measured is kept, and every wait for a child
- * ends. */
-extern volatile sig_atomic_t runner_interrupted;

@@ -19,10 +19,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "meta.h"
 #include "latency.h"
 #include "run.h"
-#include "runner.h"
 #include "safefile.h"
 #include "history.h"
 #include "samples.h"
@@ -121,7 +119,7 @@ static GPtrArray *needed_sonames(const char *self)
         const char *argv[] = { "readelf", "-d", self, NULL };
         g_autofree char *out = NULL;
 
-        if (meta_command(argv, META_COMMAND_TIMEOUT_MS, &out) < 0)
+        if (spawn_helper(argv, SPAWN_HELPER_TIMEOUT_MS, &out) < 0)
                 return NULL;
         GPtrArray *so = g_ptr_array_new_with_free_func(g_free);
         g_auto(GStrv) lines = g_strsplit(out, "\n", -1);

@@ -21,10 +21,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "meta.h"
 #include "latency.h"
 #include "run.h"
-#include "runner.h"
 #include "safefile.h"
 #include "history.h"
 #include "samples.h"
@@ -101,7 +99,7 @@ static int slurm_pending(const char *job)
         const char *argv[] = { "squeue", "-h", "-j", job, "-o", "%i", NULL };
         g_autofree char *out = NULL;
 
-        if (meta_command(argv, 30000, &out) < 0)
+        if (spawn_helper(argv, 30000, &out) < 0)
                 return -1;
         return g_strstrip(out)[0] != '\0';
 }
@@ -281,10 +279,10 @@ static int slurm_submit_wait(const SlurmJob *j, const char *const *sb, GError **
         progress_say("submitted Slurm job %s to partition %s: tasks %s of %u (job script %s)",
                 job, j->partition, j->todo->str, j->n, j->script_path);
         for (;;) {
-                if (runner_interrupted) {
+                if (spawn_interrupted) {
                         const char *sc[] = { "scancel", job, NULL };
                         g_autofree char *ignored = NULL;
-                        meta_command(sc, 30000, &ignored);
+                        spawn_helper(sc, 30000, &ignored);
                         progress_say("interrupted: cancelled job %s; %s keeps the finished tasks, "
                                 "--resume submits the others", job, j->jd);
                         return RUN_INTERRUPTED;

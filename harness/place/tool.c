@@ -17,10 +17,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "meta.h"
 #include "latency.h"
 #include "run.h"
-#include "runner.h"
 #include "safefile.h"
 #include "history.h"
 #include "samples.h"
@@ -103,7 +101,7 @@ static void pump_line(Pump *p, const char *line, gsize len)
  * acted on yet (*DATA is false). */
 static int pump_stop(void *data)
 {
-        return runner_interrupted && !*(const bool *) data ? -EINTR : 0;
+        return spawn_interrupted && !*(const bool *) data ? -EINTR : 0;
 }
 
 /* Reads PUMP's pipes until both are closed; on an interrupt closes
@@ -117,7 +115,7 @@ bool remote_pump(Pump *p)
         int first = 0;   /* 0: stdout, 1: stderr; looked at first, in turn */
 
         while (p->out >= 0 || p->err >= 0) {
-                if (runner_interrupted && !interrupted) {
+                if (spawn_interrupted && !interrupted) {
                         interrupted = true;
                         if (p->stop_fd && *p->stop_fd >= 0) {
                                 close(*p->stop_fd);
